@@ -1,0 +1,269 @@
+//! What the user typed: the clap definition of every command and flag.
+//!
+//! kubectl passes every argument to a plugin untouched, so the plugin implements kubectl's own
+//! global flags itself. Doc comments on fields become `--help` text.
+
+use crate::domain::finding::{Code, Severity};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubectl-upjet",
+    bin_name = "kubectl upjet",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Examples:\n  kubectl upjet doctor                      scan every managed resource in the cluster\n  kubectl upjet doctor --from examples/fleet  analyse a snapshot, no cluster needed\n  kubectl upjet doctor recordset.dns.gcp.upbound.io/www   one MR in depth"
+)]
+pub struct Cli {
+    /// Connection and scope flags shared with kubectl.
+    #[command(flatten)]
+    pub kube: KubeFlags,
+    /// Presentation flags.
+    #[command(flatten)]
+    pub ui: UiFlags,
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List managed resources whose creation or identity tracking is broken.
+    #[command(after_help = DOCTOR_EXAMPLES)]
+    Doctor(DoctorArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\"")]
+    Completion(CompletionArgs),
+}
+
+const DOCTOR_EXAMPLES: &str = "Examples:
+  # Scan every managed resource of every provider, in all namespaces
+  kubectl upjet doctor
+
+  # Only errors, as JSON for a script
+  kubectl upjet doctor --severity error -o json
+
+  # Only Route53 records of the namespaced (Crossplane v2) API, in one namespace
+  kubectl upjet doctor --kind record.route53.aws.m.upbound.io -n team-a
+
+  # One MR in depth: findings, crossplane annotations, conditions, create marks in time order
+  kubectl upjet doctor recordset.dns.gcp.upbound.io/www
+
+  # Analyse a snapshot taken with `kubectl get managed -A -o json > fleet.json`
+  kubectl upjet doctor --from fleet.json";
+
+/// kubectl's connection and scope flags, implemented by the plugin because kubectl does not
+/// parse flags for plugins.
+#[derive(Debug, Clone, Default, Args)]
+pub struct KubeFlags {
+    /// Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The name of the kubeconfig context to use.
+    #[arg(long, global = true)]
+    pub context: Option<String>,
+    /// The name of the kubeconfig cluster to use.
+    #[arg(long, global = true)]
+    pub cluster: Option<String>,
+    /// The name of the kubeconfig user to use.
+    #[arg(long, global = true)]
+    pub user: Option<String>,
+    /// Only this namespace (namespaced MRs); cluster-scoped MRs are always included.
+    #[arg(short = 'n', long, global = true)]
+    pub namespace: Option<String>,
+    /// All namespaces (the default for doctor, which is fleet-wide).
+    #[arg(short = 'A', long, global = true)]
+    pub all_namespaces: bool,
+    /// Label selector, e.g. `crossplane.io/claim-name=db` (kubectl's -l).
+    #[arg(short = 'l', long, global = true)]
+    pub selector: Option<String>,
+    /// Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds.
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_request_timeout)]
+    pub request_timeout: Option<std::time::Duration>,
+    /// Log verbosity like kubectl's -v: 4 shows requests, 6+ shows HTTP details.
+    #[arg(short = 'v', long = "v", global = true, value_name = "LEVEL", default_value_t = 0)]
+    pub verbosity: u8,
+    /// The API server address, overriding the kubeconfig.
+    #[arg(short = 's', long, global = true, hide = true)]
+    pub server: Option<String>,
+    /// Bearer token, overriding the kubeconfig.
+    #[arg(long, global = true, hide = true)]
+    pub token: Option<String>,
+    /// Do not verify the API server's certificate (insecure).
+    #[arg(long, global = true, hide = true)]
+    pub insecure_skip_tls_verify: bool,
+    /// Impersonate this user.
+    #[arg(long = "as", global = true, hide = true, value_name = "USER")]
+    pub as_user: Option<String>,
+    /// Impersonate this group (repeatable).
+    #[arg(long = "as-group", global = true, hide = true, value_name = "GROUP")]
+    pub as_group: Vec<String>,
+}
+
+/// How output looks.
+#[derive(Debug, Clone, Default, Args)]
+pub struct UiFlags {
+    /// When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when writing to a terminal and NO_COLOR is unset.
+    #[default]
+    Auto,
+    /// Colour unless NO_COLOR is set.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `-o/--output`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// kubectl-style table.
+    #[default]
+    Table,
+    /// Table with external-name, atProvider.id and create-mark ages.
+    Wide,
+    /// One JSON document (`upjet.doctor/v1` Report).
+    Json,
+    /// One YAML document (`upjet.doctor/v1` Report).
+    Yaml,
+}
+
+/// `--fail-on`: the lowest severity that makes doctor exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Any finding.
+    Info,
+    /// Warnings and errors.
+    Warning,
+    /// Errors only (default).
+    Error,
+    /// Never exit 1 because of findings.
+    Never,
+}
+
+impl FailOn {
+    /// The severity threshold, `None` for never.
+    pub fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Never => None,
+        }
+    }
+}
+
+/// `kubectl upjet doctor`.
+#[derive(Debug, Clone, Args)]
+pub struct DoctorArgs {
+    /// One MR to show in depth: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
+    #[arg(value_name = "KIND/NAME")]
+    pub target: Option<String>,
+    /// Only these kinds: kind, plural or kind.group (repeatable).
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
+    #[arg(long = "provider", value_name = "PROVIDER")]
+    pub providers: Vec<String>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table)]
+    pub output: OutputFormat,
+    /// Do not print the table header.
+    #[arg(long)]
+    pub no_headers: bool,
+    /// Show only findings at or above this severity.
+    #[arg(long, value_enum)]
+    pub severity: Option<Severity>,
+    /// Show only these codes (repeatable or comma-separated).
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub only: Vec<Code>,
+    /// Hide these codes (repeatable or comma-separated).
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub ignore: Vec<Code>,
+    /// Exit 1 when a finding at or above this severity is shown.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List),
+    /// or a directory of such files (JSON or YAML).
+    #[arg(long, value_name = "PATH")]
+    pub from: Option<PathBuf>,
+    /// How many list requests may be in flight at once.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
+}
+
+/// `kubectl upjet completion`.
+#[derive(Debug, Clone, Args)]
+pub struct CompletionArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+impl std::str::FromStr for Severity {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        <Severity as ValueEnum>::from_str(s, true)
+    }
+}
+
+impl clap::builder::ValueParserFactory for Code {
+    type Parser = clap::builder::ValueParser;
+    fn value_parser() -> Self::Parser {
+        clap::builder::ValueParser::new(|s: &str| s.parse::<Code>())
+    }
+}
+
+/// kubectl's `--request-timeout`: a Go duration, or a bare number of seconds; `0` means none.
+fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
+    let nanos = if s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty() {
+        s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
+    } else {
+        crate::domain::goduration::parse_go_duration(s)
+            .ok_or_else(|| format!("{s:?} is not a duration (examples: 0, 30, 30s, 1m)"))?
+    };
+    if nanos < 0 {
+        return Err("the timeout must not be negative".into());
+    }
+    Ok(std::time::Duration::from_nanos(nanos as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn definition_is_valid() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn kubectl_style_flags_parse_after_the_subcommand() {
+        let cli = Cli::try_parse_from([
+            "kubectl-upjet", "doctor", "-n", "team-a", "--context", "prod", "-v=6", "-l", "a=b",
+            "--request-timeout", "30s", "--only", "CreateIncomplete,pausED", "-o", "json",
+        ])
+        .unwrap();
+        assert_eq!(cli.kube.namespace.as_deref(), Some("team-a"));
+        assert_eq!(cli.kube.verbosity, 6);
+        assert_eq!(cli.kube.request_timeout, Some(std::time::Duration::from_secs(30)));
+        let Command::Doctor(d) = cli.command else { panic!() };
+        assert_eq!(d.only, vec![Code::CreateIncomplete, Code::Paused]);
+        assert_eq!(d.output, OutputFormat::Json);
+        assert!(Cli::try_parse_from(["kubectl-upjet", "doctor", "--only", "Nope"]).is_err());
+        assert_eq!(parse_request_timeout("0"), Ok(std::time::Duration::ZERO));
+        assert_eq!(parse_request_timeout("45"), Ok(std::time::Duration::from_secs(45)));
+        assert!(parse_request_timeout("soon").is_err());
+    }
+}

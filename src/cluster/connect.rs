@@ -1,0 +1,139 @@
+//! Building a kube client from kubectl's flags and kubeconfig rules.
+//!
+//! Two kubectl behaviours kube-rs does not share are reproduced here: `KUBECONFIG` entries that
+//! do not exist are skipped (kube fails on them), and every failure is explained in one line that
+//! names the file, context or server involved.
+
+use crate::cli::KubeFlags;
+use crate::error::Error;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+use std::path::PathBuf;
+
+/// The client, plus what the shell reports about where it points.
+pub struct Connection {
+    /// The client.
+    pub client: Client,
+    /// The API server URL.
+    pub server: String,
+    /// Default namespace from the kubeconfig context (or `default`).
+    pub default_namespace: String,
+    /// Per-request time limit from `--request-timeout`.
+    pub request_timeout: Option<std::time::Duration>,
+}
+
+/// The kubeconfig files kubectl would read, in merge order.
+pub fn kubeconfig_paths(flags: &KubeFlags) -> Result<Vec<PathBuf>, Error> {
+    if let Some(path) = &flags.kubeconfig {
+        if !path.exists() {
+            return Err(Error::Cluster(format!("kubeconfig {} does not exist", path.display())));
+        }
+        return Ok(vec![path.clone()]);
+    }
+    if let Some(list) = std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
+        let existing: Vec<PathBuf> = std::env::split_paths(&list).filter(|p| p.is_file()).collect();
+        if !existing.is_empty() {
+            return Ok(existing);
+        }
+    }
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(PathBuf::from);
+    Ok(home.map(|h| h.join(".kube").join("config")).filter(|p| p.is_file()).into_iter().collect())
+}
+
+/// Reads and merges kubeconfig files with kubectl's first-wins rule.
+pub fn load_kubeconfig(paths: &[PathBuf]) -> Result<Kubeconfig, Error> {
+    let mut merged: Option<Kubeconfig> = None;
+    for path in paths {
+        let kc = Kubeconfig::read_from(path)
+            .map_err(|e| Error::Cluster(format!("cannot read kubeconfig {}: {}", path.display(), error_text(&e))))?;
+        merged = Some(match merged {
+            None => kc,
+            Some(m) => m
+                .merge(kc)
+                .map_err(|e| Error::Cluster(format!("cannot merge kubeconfig {}: {e}", path.display())))?,
+        });
+    }
+    merged.ok_or_else(|| {
+        Error::Cluster("no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config".into())
+    })
+}
+
+/// Builds a client from the flags.
+pub async fn connect(flags: &KubeFlags) -> Result<Connection, Error> {
+    let paths = kubeconfig_paths(flags)?;
+    let mut config = if paths.is_empty() && std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() {
+        Config::incluster().map_err(|e| Error::Cluster(format!("cannot use the in-cluster service account: {e}")))?
+    } else {
+        let kc = load_kubeconfig(&paths)?;
+        let options = KubeConfigOptions { context: flags.context.clone(), cluster: flags.cluster.clone(), user: flags.user.clone() };
+        if let Some(ctx) = &flags.context {
+            if !kc.contexts.iter().any(|c| &c.name == ctx) {
+                let known: Vec<&str> = kc.contexts.iter().map(|c| c.name.as_str()).collect();
+                return Err(Error::Cluster(format!("context {ctx:?} not found in kubeconfig (known: {})", known.join(", "))));
+            }
+        }
+        Config::from_custom_kubeconfig(kc, &options)
+            .await
+            .map_err(|e| Error::Cluster(format!("cannot use kubeconfig: {}", error_text(&e))))?
+    };
+    if let Some(server) = &flags.server {
+        config.cluster_url = server.parse().map_err(|e| Error::Usage(format!("--server {server:?} is not a URL: {e}")))?;
+    }
+    if let Some(token) = &flags.token {
+        config.auth_info.token = Some(token.clone().into());
+    }
+    if flags.insecure_skip_tls_verify {
+        config.accept_invalid_certs = true;
+    }
+    if let Some(user) = &flags.as_user {
+        config.auth_info.impersonate = Some(user.clone());
+    }
+    if !flags.as_group.is_empty() {
+        config.auth_info.impersonate_groups = Some(flags.as_group.clone());
+    }
+    let request_timeout = flags.request_timeout.filter(|d| !d.is_zero());
+    if let Some(t) = request_timeout {
+        config.connect_timeout = Some(t);
+    }
+    let server = config.cluster_url.to_string();
+    let default_namespace = config.default_namespace.clone();
+    let client = Client::try_from(config)
+        .map_err(|e| Error::Cluster(format!("cannot create a client for {server}: {}", error_text(&e))))?;
+    Ok(Connection { client, server, default_namespace, request_timeout })
+}
+
+/// One line made of an error and its sources, without repeating identical parts.
+pub fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut cur = Some(err);
+    while let Some(e) = cur {
+        let s = e.to_string();
+        if !parts.iter().any(|p| p.contains(&s)) {
+            parts.push(s);
+        }
+        cur = e.source();
+    }
+    parts.join(": ")
+}
+
+/// Turns a kube error from a request that the command cannot do without into a one-line
+/// [`Error`] with the right exit code.
+pub fn explain(err: &kube::Error, server: &str, what: &str) -> Error {
+    match err {
+        kube::Error::Api(status) => match status.code {
+            401 => Error::Cluster(format!("the API server at {server} rejected the credentials (401 Unauthorized) while {what}; log in again or check the kubeconfig user")),
+            403 => Error::Cluster(format!("forbidden while {what}: {}", status.message)),
+            404 => Error::Usage(format!("not found while {what}: {}", status.message)),
+            code => Error::Failed(format!("the API server answered {code} {} while {what}: {}", status.reason, status.message)),
+        },
+        other => {
+            let text = error_text(other);
+            let lower = text.to_lowercase();
+            if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+                Error::Cluster(format!("TLS failure talking to {server} while {what}: {text}"))
+            } else {
+                Error::Cluster(format!("cannot reach the API server at {server} while {what}: {text}"))
+            }
+        }
+    }
+}

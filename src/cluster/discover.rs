@@ -1,0 +1,61 @@
+//! Discovery of managed-resource kinds: one aggregated request on current servers, the per-group
+//! walk on servers without aggregated discovery.
+
+use super::connect::Connection;
+use super::kinds::{dedup_by_preference, parse_apis, parse_resource_list, ApiKind, DiscoveryDoc};
+use super::request::{self, RequestError};
+use crate::error::Error;
+use futures::{StreamExt, TryStreamExt};
+
+const ACCEPT_AGGREGATED: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+
+/// How discovery went, for the summary and the benchmark.
+#[derive(Debug, Default, Clone)]
+pub struct DiscoveryStats {
+    /// Requests made.
+    pub requests: usize,
+    /// Whether the server offered aggregated discovery.
+    pub aggregated: bool,
+}
+
+/// Every served resource type in an API group (not core: MRs are never in the core group).
+pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+    let mut stats = DiscoveryStats { requests: 1, aggregated: false };
+    let body = request::text(conn, request::get("/apis", ACCEPT_AGGREGATED))
+        .await
+        .map_err(|e| e.explain(conn, "discovering API groups"))?;
+    let doc = parse_apis(&body)
+        .map_err(|e| Error::Cluster(format!("the API server at {} sent an unreadable discovery document: {e}", conn.server)))?;
+    match doc {
+        DiscoveryDoc::Aggregated(kinds) => {
+            stats.aggregated = true;
+            Ok((kinds, stats))
+        }
+        DiscoveryDoc::Legacy(groups) => {
+            let gvs: Vec<(String, String)> =
+                groups.into_iter().flat_map(|(g, vs)| vs.into_iter().map(move |v| (g.clone(), v))).collect();
+            stats.requests += gvs.len();
+            let lists: Vec<Vec<ApiKind>> = futures::stream::iter(gvs)
+                .map(|(g, v)| async move {
+                    let path = format!("/apis/{g}/{v}");
+                    match request::text(conn, request::get(&path, "application/json")).await {
+                        Ok(body) => Ok(parse_resource_list(&g, &v, &body).unwrap_or_default()),
+                        // A group version that disappeared or is not ours to see is not fatal.
+                        Err(e) if matches!(e.status_code(), Some(403 | 404 | 503)) => Ok(Vec::new()),
+                        Err(e) => Err(e),
+                    }
+                })
+                .buffered(concurrency.max(1))
+                .try_collect()
+                .await
+                .map_err(|e: RequestError| e.explain(conn, "discovering API resources"))?;
+            Ok((dedup_by_preference(lists.into_iter().flatten().collect()), stats))
+        }
+    }
+}
+
+/// The managed-resource kinds: every resource in kubectl's `managed` category.
+pub async fn discover_managed(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+    let (kinds, stats) = discover_all(conn, concurrency).await?;
+    Ok((kinds.into_iter().filter(ApiKind::is_managed).collect(), stats))
+}

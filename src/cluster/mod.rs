@@ -1,0 +1,9 @@
+//! The I/O shell around the domain: reaching the cluster, discovering MR kinds, scanning them,
+//! and reading offline snapshots.
+
+pub mod connect;
+pub mod discover;
+pub mod kinds;
+pub mod request;
+pub mod scan;
+pub mod snapshot;

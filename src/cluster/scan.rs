@@ -1,0 +1,168 @@
+//! The fleet scan: paginated lists of every MR kind with bounded concurrency, decoded page by
+//! page into the compact view and handed to the caller's (pure) processing as they arrive.
+
+use super::connect::Connection;
+use super::kinds::ApiKind;
+use super::request;
+use crate::domain::managed::ManagedResource;
+use futures::StreamExt;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::sync::Arc;
+
+/// What to list.
+#[derive(Clone, Debug)]
+pub struct ScanOptions {
+    /// Only this namespace for namespaced kinds (`None` = all namespaces).
+    pub namespace: Option<String>,
+    /// Label selector passed to the API server.
+    pub label_selector: Option<String>,
+    /// Items per page (kubectl uses 500).
+    pub page_size: u32,
+    /// List requests in flight at once.
+    pub concurrency: usize,
+}
+
+/// The result of listing one kind.
+#[derive(Debug)]
+pub struct KindScan<T> {
+    /// The kind.
+    pub kind: ApiKind,
+    /// What processing kept.
+    pub kept: Vec<T>,
+    /// Objects decoded.
+    pub decoded: usize,
+    /// Objects that could not be decoded, by name where known.
+    pub unreadable: Vec<String>,
+    /// Why the kind could not be (fully) listed.
+    pub error: Option<String>,
+    /// Requests made.
+    pub requests: usize,
+    /// Response bytes read.
+    pub bytes: usize,
+}
+
+#[derive(Deserialize)]
+struct Page<'a> {
+    #[serde(borrow, default)]
+    items: Option<Vec<&'a RawValue>>,
+    #[serde(default)]
+    metadata: PageMeta,
+}
+
+#[derive(Deserialize, Default)]
+struct PageMeta {
+    #[serde(rename = "continue", default)]
+    continue_: Option<String>,
+}
+
+const MAX_RESTARTS: usize = 3;
+
+async fn list_kind<T, F>(conn: Arc<Connection>, kind: ApiKind, opts: Arc<ScanOptions>, process: Arc<F>) -> KindScan<T>
+where
+    F: Fn(ManagedResource) -> Option<T> + Send + Sync,
+{
+    let mut out = KindScan { kind, kept: Vec::new(), decoded: 0, unreadable: Vec::new(), error: None, requests: 0, bytes: 0 };
+    let path = out.kind.collection_path(opts.namespace.as_deref());
+    let mut restarts = 0;
+    let mut token: Option<String> = None;
+    loop {
+        let mut lp = kube::api::ListParams::default().limit(opts.page_size);
+        if let Some(sel) = &opts.label_selector {
+            lp = lp.labels(sel);
+        }
+        if let Some(t) = &token {
+            lp = lp.continue_token(t);
+        }
+        let req = match kube::core::Request::new(&path).list(&lp) {
+            Ok(r) => r,
+            Err(e) => {
+                out.error = Some(format!("cannot build request: {e}"));
+                return out;
+            }
+        };
+        out.requests += 1;
+        let body = match request::text(&conn, req).await {
+            Ok(b) => b,
+            // An expired continue token: the snapshot is gone; list this kind again from the start.
+            Err(e) if e.status_code() == Some(410) && token.is_some() && restarts < MAX_RESTARTS => {
+                restarts += 1;
+                token = None;
+                out.kept.clear();
+                out.decoded = 0;
+                out.unreadable.clear();
+                continue;
+            }
+            Err(e) => {
+                out.error = Some(e.reason());
+                return out;
+            }
+        };
+        out.bytes += body.len();
+        let page: Page = match serde_json::from_str(&body) {
+            Ok(p) => p,
+            Err(e) => {
+                out.error = Some(format!("unreadable list response: {e}"));
+                return out;
+            }
+        };
+        for raw in page.items.unwrap_or_default() {
+            match ManagedResource::from_json(raw.get()) {
+                Ok(mr) => {
+                    out.decoded += 1;
+                    if let Some(t) = process(mr) {
+                        out.kept.push(t);
+                    }
+                }
+                Err(e) => out.unreadable.push(format!("{} {}", out.kind.resource_name(), e)),
+            }
+        }
+        match page.metadata.continue_.filter(|c| !c.is_empty()) {
+            Some(next) => token = Some(next),
+            None => return out,
+        }
+    }
+}
+
+/// Lists every kind, at most `opts.concurrency` requests at once, calling `process` on each MR as
+/// its page arrives and `done` as each kind finishes (for progress reporting).
+pub async fn scan<T, F>(
+    conn: Arc<Connection>,
+    kinds: Vec<ApiKind>,
+    opts: ScanOptions,
+    process: F,
+    mut done: impl FnMut(&KindScan<T>),
+) -> Vec<KindScan<T>>
+where
+    T: Send + 'static,
+    F: Fn(ManagedResource) -> Option<T> + Send + Sync + 'static,
+{
+    let opts = Arc::new(opts);
+    let process = Arc::new(process);
+    let concurrency = opts.concurrency.max(1);
+    let mut results = Vec::with_capacity(kinds.len());
+    let mut stream = futures::stream::iter(kinds)
+        .map(|kind| {
+            let (conn, opts, process) = (conn.clone(), opts.clone(), process.clone());
+            let name = kind.resource_name();
+            async move {
+                let kind_for_error = kind.clone();
+                tokio::spawn(list_kind(conn, kind, opts, process)).await.unwrap_or_else(|e| KindScan {
+                    kind: kind_for_error,
+                    kept: Vec::new(),
+                    decoded: 0,
+                    unreadable: Vec::new(),
+                    error: Some(format!("listing {name} stopped: {e}")),
+                    requests: 0,
+                    bytes: 0,
+                })
+            }
+        })
+        .buffer_unordered(concurrency);
+    while let Some(r) = stream.next().await {
+        done(&r);
+        results.push(r);
+    }
+    results
+}
+

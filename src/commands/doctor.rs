@@ -1,0 +1,272 @@
+//! `kubectl upjet doctor`: collect MRs (cluster or snapshot) → diagnose (pure) → print.
+
+use crate::cli::{Cli, DoctorArgs, OutputFormat};
+use crate::cluster::connect::{self, Connection};
+use crate::cluster::kinds::{self, ApiKind};
+use crate::cluster::scan::{self, ScanOptions};
+use crate::cluster::{discover, snapshot};
+use crate::domain::diagnose::diagnose;
+use crate::domain::finding::Finding;
+use crate::domain::gotime::GoTime;
+use crate::domain::managed::ManagedResource;
+use crate::domain::report::{Filter, Report, ReportBuilder, ResourceState};
+use crate::error::{Error, Exit};
+use crate::output::{detail, structured, style, table};
+use anyhow::Context;
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+
+/// "Now" for ages; `UPJET_NOW` (RFC3339) pins it so snapshot tests are stable.
+pub fn now() -> GoTime {
+    std::env::var("UPJET_NOW").ok().and_then(|v| GoTime::parse_rfc3339(&v)).unwrap_or_else(GoTime::now)
+}
+
+fn filter(args: &DoctorArgs) -> Filter {
+    Filter { min_severity: args.severity, only: args.only.clone(), ignore: args.ignore.clone() }
+}
+
+/// Runs doctor.
+pub async fn run(cli: &Cli, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    if let Some(target) = &args.target {
+        return one(cli, args, target, out).await;
+    }
+    let report = match &args.from {
+        Some(path) => from_snapshot(path, args)?,
+        None => from_cluster(cli, args).await?,
+    };
+    print_report(cli, args, &report, out)?;
+    Ok(exit_code(args, &report))
+}
+
+fn exit_code(args: &DoctorArgs, report: &Report) -> Exit {
+    match (args.fail_on.threshold(), report.worst()) {
+        (Some(t), Some(w)) if w >= t => Exit::Findings,
+        _ if report.summary.incomplete() => Exit::Incomplete,
+        _ => Exit::Ok,
+    }
+}
+
+fn print_report(cli: &Cli, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    match args.output {
+        OutputFormat::Json => structured::write_json(out, report)?,
+        OutputFormat::Yaml => structured::write_yaml(out, report)?,
+        OutputFormat::Table | OutputFormat::Wide => {
+            let opts = table::TableOptions {
+                wide: args.output == OutputFormat::Wide,
+                no_headers: args.no_headers,
+                color: style::stdout_color(cli.ui.color),
+                now: now(),
+            };
+            table::write_table(out, report, &opts)?;
+        }
+    }
+    out.flush()?;
+    let mut err = std::io::stderr().lock();
+    for skipped in &report.summary.kinds_skipped {
+        writeln!(err, "skipped {}: {}", skipped.resource, style::sanitize(&skipped.reason))?;
+    }
+    for (i, what) in report.summary.unreadable.iter().enumerate() {
+        if i == 10 {
+            writeln!(err, "… and {} more unreadable objects", report.summary.unreadable.len() - 10)?;
+            break;
+        }
+        writeln!(err, "{}", style::sanitize(what))?;
+    }
+    for note in &report.summary.notes {
+        writeln!(err, "{}", style::sanitize(note))?;
+    }
+    writeln!(err, "{}", table::summary_line(report))?;
+    Ok(())
+}
+
+fn state_of(mr: &ManagedResource) -> ResourceState {
+    ResourceState::of(mr)
+}
+
+fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Report> {
+    let items = snapshot::read(path)?;
+    let mut builder = ReportBuilder::new(filter(args));
+    let mut kinds = std::collections::BTreeSet::new();
+    for item in items {
+        match ManagedResource::from_json(&item.json) {
+            Ok(mr) => {
+                if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) {
+                    continue;
+                }
+                kinds.insert((mr.group().to_string(), mr.kind.clone()));
+                builder.scanned(1);
+                let findings = diagnose(&mr);
+                builder.add(&mr, findings, || state_of(&mr));
+            }
+            Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
+        }
+    }
+    for _ in &kinds {
+        builder.kind_scanned();
+    }
+    Ok(builder.finish())
+}
+
+/// Offline there is no discovery: a kind matches by `Kind`, `kind.group`, or a plural that is the
+/// kind with an `s`/`es` suffix.
+fn snapshot_kind_matches(mr: &ManagedResource, spec: &str) -> bool {
+    let (name, group) = spec.split_once('.').map(|(n, g)| (n, Some(g))).unwrap_or((spec, None));
+    let kind = mr.kind.to_lowercase();
+    let name = name.to_lowercase();
+    let name_ok = name == kind || name == format!("{kind}s") || name == format!("{kind}es");
+    name_ok && group.is_none_or(|g| g.eq_ignore_ascii_case(mr.group()))
+}
+
+async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
+    let conn = Arc::new(connect::connect(&cli.kube).await?);
+    let (all, _stats) = discover::discover_managed(&conn, args.concurrency as usize).await?;
+    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::Usage(e.to_string()))?;
+    let mut builder = ReportBuilder::new(filter(args));
+    if selected.is_empty() {
+        builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
+        return Ok(builder.finish());
+    }
+    let namespace = if cli.kube.all_namespaces { None } else { cli.kube.namespace.clone() };
+    let opts = ScanOptions {
+        namespace,
+        label_selector: cli.kube.selector.clone(),
+        page_size: 500,
+        concurrency: args.concurrency as usize,
+    };
+    let progress = progress_bar(selected.len() as u64);
+    let results = scan::scan(
+        conn.clone(),
+        selected,
+        opts,
+        |mr| {
+            let findings = diagnose(&mr);
+            (!findings.is_empty()).then_some((mr, findings))
+        },
+        |k| {
+            if let Some(p) = &progress {
+                p.inc(1);
+                p.set_message(format!("{} ({} objects)", k.kind.resource_name(), k.decoded));
+            }
+        },
+    )
+    .await;
+    if let Some(p) = progress {
+        p.finish_and_clear();
+    }
+    for r in results {
+        match r.error {
+            Some(reason) => builder.kind_skipped(r.kind.resource_name(), reason),
+            None => builder.kind_scanned(),
+        }
+        builder.scanned(r.decoded);
+        for what in r.unreadable {
+            builder.unreadable(what);
+        }
+        for (mr, findings) in r.kept {
+            builder.add(&mr, findings, || state_of(&mr));
+        }
+    }
+    Ok(builder.finish())
+}
+
+fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} scanning kinds {pos}/{len} {wide_msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
+/// Splits `KIND/NAME`.
+fn split_target(target: &str) -> Result<(&str, &str), Error> {
+    match target.split_once('/') {
+        Some((k, n)) if !k.is_empty() && !n.is_empty() && !n.contains('/') => Ok((k, n)),
+        _ => Err(Error::Usage(format!("{target:?} is not KIND/NAME (for example recordset.dns.gcp.upbound.io/www)"))),
+    }
+}
+
+async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let (kind_spec, name) = split_target(target)?;
+    let mr = match &args.from {
+        Some(path) => find_in_snapshot(path, kind_spec, name, cli.kube.namespace.as_deref())?,
+        None => {
+            let conn = connect::connect(&cli.kube).await?;
+            let (kinds, _) = discover::discover_managed(&conn, args.concurrency as usize).await?;
+            let kind = kinds::resolve(&kinds, kind_spec).map_err(|e| Error::Usage(e.to_string()))?;
+            fetch(&conn, kind, cli.kube.namespace.as_deref(), name).await?
+        }
+    };
+    let findings: Vec<Finding> = diagnose(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
+    match args.output {
+        OutputFormat::Json | OutputFormat::Yaml => {
+            let mut b = ReportBuilder::new(filter(args));
+            b.scanned(1);
+            b.kind_scanned();
+            b.add(&mr, findings.clone(), || state_of(&mr));
+            let report = b.finish();
+            if args.output == OutputFormat::Json {
+                structured::write_json(out, &report)?;
+            } else {
+                structured::write_yaml(out, &report)?;
+            }
+        }
+        _ => detail::write_detail(out, &mr, &findings, now())?,
+    }
+    let worst = findings.iter().map(|f| f.severity).max();
+    Ok(match (args.fail_on.threshold(), worst) {
+        (Some(t), Some(w)) if w >= t => Exit::Findings,
+        _ => Exit::Ok,
+    })
+}
+
+/// GETs one MR.
+pub async fn fetch(conn: &Connection, kind: &ApiKind, namespace: Option<&str>, name: &str) -> anyhow::Result<ManagedResource> {
+    let ns = kind.namespaced.then(|| namespace.unwrap_or(&conn.default_namespace));
+    let path = kind.object_path(ns, name);
+    let where_ = ns.map(|n| format!(" in namespace {n}")).unwrap_or_default();
+    let body = crate::cluster::request::text(conn, crate::cluster::request::get(&path, "application/json"))
+        .await
+        .map_err(|e| match e.status_code() {
+            Some(404) => Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group)),
+            _ => e.explain(conn, &format!("reading {}/{name}", kind.resource_name())),
+        })?;
+    ManagedResource::from_json(&body)
+        .map_err(|e| Error::Failed(format!("{}/{name} is not a readable managed resource: {e}", kind.resource_name())))
+        .context("decoding the managed resource")
+}
+
+fn find_in_snapshot(path: &std::path::Path, kind_spec: &str, name: &str, ns: Option<&str>) -> anyhow::Result<ManagedResource> {
+    let found: Vec<ManagedResource> = snapshot::read(path)?
+        .into_iter()
+        .filter_map(|i| ManagedResource::from_json(&i.json).ok())
+        .filter(|mr| mr.name == name && snapshot_kind_matches(mr, kind_spec))
+        .filter(|mr| ns.is_none_or(|n| mr.namespace.as_deref() == Some(n)))
+        .collect();
+    match found.len() {
+        0 => Err(Error::Usage(format!("{kind_spec}/{name} is not in {}", path.display())).into()),
+        1 => Ok(found.into_iter().next().expect("one")),
+        _ => Err(Error::Usage(format!(
+            "{kind_spec}/{name} matches {} objects in {}: add the group (kind.group/name) or -n",
+            found.len(),
+            path.display()
+        ))
+        .into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets() {
+        assert_eq!(split_target("recordset.dns.gcp.upbound.io/www").unwrap(), ("recordset.dns.gcp.upbound.io", "www"));
+        for bad in ["www", "/www", "kind/", "a/b/c"] {
+            assert!(split_target(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! One function per command: flags in, exit code out. The only place that wires I/O to the core.
+
+pub mod completion;
+pub mod doctor;
+
+use crate::cli::{Cli, Command};
+use crate::error::Exit;
+use std::io::Write;
+
+/// Runs the parsed command, writing results to `out`.
+pub async fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    match &cli.command {
+        Command::Doctor(args) => doctor::run(&cli, args, out).await,
+        Command::Completion(args) => completion::run(args, out),
+    }
+}

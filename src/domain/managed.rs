@@ -1,0 +1,346 @@
+//! The compact view of a managed resource (MR) that every diagnosis works on.
+//!
+//! A fleet scan decodes tens of thousands of MRs whose `spec.forProvider`, `status.atProvider`
+//! and `upjet.crossplane.io/provider-meta` annotation dwarf the few fields the diagnoses read. This
+//! view keeps only those fields, decoded straight from the JSON of one list item, so memory stays
+//! proportional to what is diagnosed rather than to what the API server sends.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Annotation keys crossplane-runtime and upjet define (crossplane-runtime `pkg/meta/meta.go`).
+pub mod keys {
+    /// The cloud object's identifier; the only durable link between MR and cloud object.
+    pub const EXTERNAL_NAME: &str = "crossplane.io/external-name";
+    /// Written (RFC3339, second precision) just before the provider calls Create.
+    pub const CREATE_PENDING: &str = "crossplane.io/external-create-pending";
+    /// Written after Create returned without error (for upjet async: when the goroutine started).
+    pub const CREATE_SUCCEEDED: &str = "crossplane.io/external-create-succeeded";
+    /// Written after Create returned an error.
+    pub const CREATE_FAILED: &str = "crossplane.io/external-create-failed";
+    /// Only the exact value `"true"` pauses reconciliation.
+    pub const PAUSED: &str = "crossplane.io/paused";
+    /// Go duration, runtime v2.3+.
+    pub const POLL_INTERVAL: &str = "crossplane.io/poll-interval";
+    /// Opaque token; changing it enqueues the MR on runtime v2.3+.
+    pub const RECONCILE_REQUESTED_AT: &str = "crossplane.io/reconcile-requested-at";
+    /// Name of the resource inside its composition, for MRs created by a composite.
+    pub const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+}
+
+/// Why a condition matters: crossplane-runtime and upjet communicate state only through these.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    /// `Ready`, `Synced`, `LastAsyncOperation`, `AsyncOperation`, …
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `True`, `False` or `Unknown`.
+    #[serde(default)]
+    pub status: String,
+    /// Machine-readable reason such as `Creating` or `ReconcileError`.
+    #[serde(default)]
+    pub reason: String,
+    /// Human-readable detail; for Synced=False it holds the reconciler's error text.
+    #[serde(default)]
+    pub message: String,
+    /// When the status last changed.
+    #[serde(default)]
+    pub last_transition_time: Option<String>,
+    /// Generation the controller observed when it set this condition (runtime ≥ v1.20).
+    #[serde(default)]
+    pub observed_generation: Option<i64>,
+}
+
+/// The fields of one MR that the diagnoses need, and nothing else.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ManagedResource {
+    /// `group/version` of the object as listed.
+    pub api_version: String,
+    /// The MR kind, e.g. `RecordSet`.
+    pub kind: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace`; `None` for legacy cluster-scoped MRs.
+    pub namespace: Option<String>,
+    /// `metadata.uid`, the key provider logs and workspaces use.
+    pub uid: String,
+    /// `metadata.generation`.
+    pub generation: Option<i64>,
+    /// `metadata.resourceVersion`, needed for conditional writes.
+    pub resource_version: String,
+    /// `metadata.creationTimestamp`.
+    pub creation_timestamp: Option<String>,
+    /// `metadata.deletionTimestamp`.
+    pub deletion_timestamp: Option<String>,
+    /// Only the `crossplane.io/*` annotations (everything the reconciler reads).
+    pub annotations: BTreeMap<String, String>,
+    /// `spec.managementPolicies`; `None` when the field is absent (API default `["*"]`).
+    pub management_policies: Option<Vec<String>>,
+    /// `spec.deletionPolicy` (legacy cluster-scoped MRs only).
+    pub deletion_policy: Option<String>,
+    /// `status.conditions`.
+    pub conditions: Vec<Condition>,
+    /// `status.observedGeneration` — its mere presence changes kstatus's verdict.
+    pub status_observed_generation: Option<i64>,
+    /// `status.atProvider.id`: the Terraform ID the provider last observed.
+    pub at_provider_id: Option<String>,
+    /// `crossplane.io/composite` label: the composite that owns this MR, if any.
+    pub composite: Option<String>,
+}
+
+/// Why a list item could not become a [`ManagedResource`].
+#[derive(Debug, thiserror::Error)]
+#[error("unreadable object{}: {source}", name.as_deref().map(|n| format!(" {n:?}")).unwrap_or_default())]
+pub struct DecodeError {
+    /// The object's name, when at least that much could be read.
+    pub name: Option<String>,
+    /// The JSON error that made it unreadable.
+    #[source]
+    pub source: serde_json::Error,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Wire {
+    #[serde(default)]
+    api_version: String,
+    #[serde(default)]
+    kind: String,
+    metadata: WireMeta,
+    #[serde(default)]
+    spec: Option<WireSpec>,
+    #[serde(default)]
+    status: Option<WireStatus>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireMeta {
+    name: String,
+    #[serde(default)]
+    namespace: Option<String>,
+    #[serde(default)]
+    uid: String,
+    #[serde(default)]
+    generation: Option<i64>,
+    #[serde(default)]
+    resource_version: String,
+    #[serde(default)]
+    creation_timestamp: Option<String>,
+    #[serde(default)]
+    deletion_timestamp: Option<String>,
+    #[serde(default, deserialize_with = "crossplane_annotations")]
+    annotations: BTreeMap<String, String>,
+    #[serde(default)]
+    labels: Option<WireLabels>,
+}
+
+#[derive(Deserialize)]
+struct WireLabels {
+    #[serde(rename = "crossplane.io/composite", default)]
+    composite: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireSpec {
+    #[serde(default)]
+    management_policies: Option<Vec<String>>,
+    #[serde(default)]
+    deletion_policy: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireStatus {
+    #[serde(default)]
+    conditions: Option<Vec<Condition>>,
+    #[serde(default)]
+    observed_generation: Option<i64>,
+    #[serde(default)]
+    at_provider: Option<WireAtProvider>,
+}
+
+#[derive(Deserialize)]
+struct WireAtProvider {
+    #[serde(default)]
+    id: Option<serde_json::Value>,
+}
+
+/// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
+/// `upjet.crossplane.io/provider-meta` or `last-applied-configuration` value is skipped, not stored.
+fn crossplane_annotations<'de, D>(d: D) -> Result<BTreeMap<String, String>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of string annotations")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key.starts_with("crossplane.io/") {
+                    let value: String = map.next_value()?;
+                    out.insert(key.into_owned(), value);
+                } else {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+impl ManagedResource {
+    /// Decodes one MR from its JSON, as found in a list's `items` or a `kubectl get -o json` file.
+    pub fn from_json(raw: &str) -> Result<ManagedResource, DecodeError> {
+        match serde_json::from_str::<Wire>(raw) {
+            Ok(w) => Ok(w.into()),
+            Err(source) => {
+                #[derive(Deserialize)]
+                struct NameOnly {
+                    metadata: NameMeta,
+                }
+                #[derive(Deserialize)]
+                struct NameMeta {
+                    name: String,
+                }
+                let name = serde_json::from_str::<NameOnly>(raw).ok().map(|n| n.metadata.name);
+                Err(DecodeError { name, source })
+            }
+        }
+    }
+
+    /// The API group, e.g. `route53.aws.upbound.io`.
+    pub fn group(&self) -> &str {
+        self.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")
+    }
+
+    /// The value of a `crossplane.io/*` annotation.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.annotations.get(key).map(String::as_str)
+    }
+
+    /// The external-name, treating an empty value as absent (the reconciler does the same).
+    pub fn external_name(&self) -> Option<&str> {
+        self.annotation(keys::EXTERNAL_NAME).filter(|v| !v.is_empty())
+    }
+
+    /// The first condition of a type, as crossplane's `GetCondition` finds it.
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        self.conditions.iter().find(|c| c.type_ == type_)
+    }
+
+    /// Whether a condition of this type exists with status `True`.
+    pub fn is_true(&self, type_: &str) -> bool {
+        self.condition(type_).is_some_and(|c| c.status == "True")
+    }
+
+    /// Whether a condition of this type exists with status `False`.
+    pub fn is_false(&self, type_: &str) -> bool {
+        self.condition(type_).is_some_and(|c| c.status == "False")
+    }
+
+    /// `kind.group/name`, the argument form every command of this tool accepts.
+    pub fn reference(&self) -> String {
+        let group = self.group();
+        if group.is_empty() {
+            format!("{}/{}", self.kind.to_lowercase(), self.name)
+        } else {
+            format!("{}.{}/{}", self.kind.to_lowercase(), group, self.name)
+        }
+    }
+
+    /// The `reference()` plus `-n <ns>` when namespaced: a ready-to-paste command argument.
+    pub fn command_arg(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{} -n {}", self.reference(), ns),
+            None => self.reference(),
+        }
+    }
+}
+
+impl From<Wire> for ManagedResource {
+    fn from(w: Wire) -> Self {
+        let spec = w.spec.unwrap_or(WireSpec { management_policies: None, deletion_policy: None });
+        let status = w.status.unwrap_or(WireStatus { conditions: None, observed_generation: None, at_provider: None });
+        let at_provider_id = status.at_provider.and_then(|a| a.id).and_then(|v| match v {
+            serde_json::Value::String(s) if !s.is_empty() => Some(s),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+        ManagedResource {
+            api_version: w.api_version,
+            kind: w.kind,
+            name: w.metadata.name,
+            namespace: w.metadata.namespace.filter(|n| !n.is_empty()),
+            uid: w.metadata.uid,
+            generation: w.metadata.generation,
+            resource_version: w.metadata.resource_version,
+            creation_timestamp: w.metadata.creation_timestamp,
+            deletion_timestamp: w.metadata.deletion_timestamp.filter(|d| !d.is_empty()),
+            annotations: w.metadata.annotations,
+            management_policies: spec.management_policies,
+            deletion_policy: spec.deletion_policy,
+            conditions: status.conditions.unwrap_or_default(),
+            status_observed_generation: status.observed_generation,
+            at_provider_id,
+            composite: w.metadata.labels.and_then(|l| l.composite),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_only_what_matters() {
+        let raw = r#"{"apiVersion":"route53.aws.upbound.io/v1beta1","kind":"Record","metadata":{"name":"www","uid":"u1",
+            "generation":3,"resourceVersion":"42","annotations":{"crossplane.io/external-name":"Z1_www_A",
+            "upjet.crossplane.io/provider-meta":"{\"huge\":1}","kubectl.kubernetes.io/last-applied-configuration":"{}"},
+            "labels":{"crossplane.io/composite":"xdns-1"}},
+            "spec":{"forProvider":{"name":"www"},"managementPolicies":["Observe","Create"],"deletionPolicy":"Delete"},
+            "status":{"atProvider":{"id":"Z1_www_A","fqdn":"www.example.com"},"observedGeneration":2,
+            "conditions":[{"type":"Ready","status":"True","reason":"Available","lastTransitionTime":"2024-01-01T00:00:00Z","observedGeneration":3}]}}"#;
+        let mr = ManagedResource::from_json(raw).unwrap();
+        assert_eq!(mr.group(), "route53.aws.upbound.io");
+        assert_eq!(mr.external_name(), Some("Z1_www_A"));
+        assert_eq!(mr.annotations.len(), 1, "non-crossplane annotations are dropped");
+        assert_eq!(mr.management_policies.as_deref(), Some(&["Observe".to_string(), "Create".to_string()][..]));
+        assert_eq!(mr.status_observed_generation, Some(2));
+        assert_eq!(mr.at_provider_id.as_deref(), Some("Z1_www_A"));
+        assert_eq!(mr.composite.as_deref(), Some("xdns-1"));
+        assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
+        assert!(mr.is_true("Ready"));
+    }
+
+    #[test]
+    fn wrong_types_are_errors_with_the_name() {
+        let err = ManagedResource::from_json(r#"{"metadata":{"name":"x","annotations":{"crossplane.io/paused":true}}}"#)
+            .unwrap_err();
+        assert_eq!(err.name.as_deref(), Some("x"));
+        assert!(ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"conditions":"nope"}}"#).is_err());
+        assert!(ManagedResource::from_json(r#"[1,2]"#).is_err());
+        assert!(ManagedResource::from_json(r#"{"metadata":{}}"#).is_err());
+    }
+
+    #[test]
+    fn tolerates_nulls_and_absent_sections() {
+        let mr = ManagedResource::from_json(
+            r#"{"apiVersion":"v","kind":"K","metadata":{"name":"x","annotations":null,"namespace":""},"spec":null,"status":{"atProvider":{"id":""}}}"#,
+        )
+        .unwrap();
+        assert!(mr.annotations.is_empty() && mr.namespace.is_none() && mr.at_provider_id.is_none());
+        let mr = ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"atProvider":{"id":12}}}"#).unwrap();
+        assert_eq!(mr.at_provider_id.as_deref(), Some("12"));
+    }
+}

@@ -1,0 +1,13 @@
+//! The functional core: pure functions from MR objects to findings. No I/O lives here.
+
+pub mod create_marks;
+pub mod diagnose;
+pub mod finding;
+pub mod goduration;
+pub mod gotime;
+pub mod kstatus;
+pub mod managed;
+pub mod policies;
+pub mod report;
+#[cfg(test)]
+pub(crate) mod testing;

@@ -1,0 +1,239 @@
+//! The doctor's report: findings joined to their resource, filters, and the summary.
+//! Its JSON/YAML shape (`upjet.doctor/v1`, kind `Report`) is a public contract for scripts.
+
+use super::finding::{Code, Finding, ResourceRef, Severity};
+use super::managed::{keys, ManagedResource};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What the wide table and JSON show about the MR beside each finding.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceState {
+    /// `crossplane.io/external-name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_name: Option<String>,
+    /// `status.atProvider.id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_provider_id: Option<String>,
+    /// Raw `external-create-pending`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub create_pending: Option<String>,
+    /// Raw `external-create-succeeded`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub create_succeeded: Option<String>,
+    /// Raw `external-create-failed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub create_failed: Option<String>,
+    /// The newest external ID a provider log recorded for this MR.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_logged_id: Option<LoggedIdRef>,
+}
+
+/// The last provider-logged external ID, as the report shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoggedIdRef {
+    /// The ID.
+    pub id: String,
+    /// When it was logged (RFC3339), if the line had a time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// The log line, trimmed to the fields that matter.
+    pub source: String,
+}
+
+impl ResourceState {
+    /// The state of one MR.
+    pub fn of(mr: &ManagedResource) -> ResourceState {
+        ResourceState {
+            external_name: mr.external_name().map(str::to_owned),
+            at_provider_id: mr.at_provider_id.clone(),
+            create_pending: mr.annotation(keys::CREATE_PENDING).map(str::to_owned),
+            create_succeeded: mr.annotation(keys::CREATE_SUCCEEDED).map(str::to_owned),
+            create_failed: mr.annotation(keys::CREATE_FAILED).map(str::to_owned),
+            last_logged_id: None,
+        }
+    }
+}
+
+impl ResourceRef {
+    /// The reference of one MR.
+    pub fn of(mr: &ManagedResource) -> ResourceRef {
+        ResourceRef {
+            api_version: mr.api_version.clone(),
+            kind: mr.kind.clone(),
+            namespace: mr.namespace.clone(),
+            name: mr.name.clone(),
+            uid: mr.uid.clone(),
+        }
+    }
+}
+
+/// One finding about one resource.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReportFinding {
+    /// The MR.
+    pub resource: ResourceRef,
+    /// The finding.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// The MR's identity-related state.
+    pub state: ResourceState,
+}
+
+/// A kind that could not be scanned, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SkippedKind {
+    /// `plural.group`.
+    pub resource: String,
+    /// The reason, e.g. `forbidden (403)`.
+    pub reason: String,
+}
+
+/// Counts that say how complete and how healthy the scan was.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// MR kinds listed successfully.
+    pub kinds_scanned: usize,
+    /// MR kinds that could not be listed.
+    pub kinds_skipped: Vec<SkippedKind>,
+    /// MRs decoded and diagnosed.
+    pub resources_scanned: usize,
+    /// Objects that could not be decoded (wrong field types), by name where known.
+    pub unreadable: Vec<String>,
+    /// Findings shown, by severity.
+    pub findings: BTreeMap<Severity, usize>,
+    /// Findings shown, by code.
+    pub by_code: BTreeMap<Code, usize>,
+    /// Other notes about the scan (log sources read, lines skipped, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl Summary {
+    /// Whether part of the fleet could not be read, so a clean result would be a lie.
+    pub fn incomplete(&self) -> bool {
+        !self.kinds_skipped.is_empty() || !self.unreadable.is_empty()
+    }
+}
+
+/// The doctor's whole answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// Always `upjet.doctor/v1`.
+    pub api_version: &'static str,
+    /// Always `Report`.
+    pub kind: &'static str,
+    /// Findings, most severe first, then by resource.
+    pub findings: Vec<ReportFinding>,
+    /// Counts.
+    pub summary: Summary,
+}
+
+/// Which findings the user asked to see.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Minimum severity shown.
+    pub min_severity: Option<Severity>,
+    /// Only these codes (empty = all).
+    pub only: Vec<Code>,
+    /// Never these codes.
+    pub ignore: Vec<Code>,
+}
+
+impl Filter {
+    /// Whether a finding passes.
+    pub fn keeps(&self, f: &Finding) -> bool {
+        self.min_severity.is_none_or(|s| f.severity >= s)
+            && (self.only.is_empty() || self.only.contains(&f.code))
+            && !self.ignore.contains(&f.code)
+    }
+}
+
+/// Accumulates findings MR by MR while a scan streams pages, keeping only what the report needs.
+#[derive(Debug, Default)]
+pub struct ReportBuilder {
+    findings: Vec<ReportFinding>,
+    summary: Summary,
+    filter: Filter,
+}
+
+impl ReportBuilder {
+    /// A builder applying `filter`.
+    pub fn new(filter: Filter) -> Self {
+        ReportBuilder { filter, ..Default::default() }
+    }
+
+    /// Counts MRs that were decoded and diagnosed (whether or not they had findings).
+    pub fn scanned(&mut self, n: usize) {
+        self.summary.resources_scanned += n;
+    }
+
+    /// Records the findings of one diagnosed MR.
+    pub fn add(&mut self, mr: &ManagedResource, findings: Vec<Finding>, state: impl FnOnce() -> ResourceState) {
+        let kept: Vec<Finding> = findings.into_iter().filter(|f| self.filter.keeps(f)).collect();
+        if kept.is_empty() {
+            return;
+        }
+        let (resource, state) = (ResourceRef::of(mr), state());
+        for finding in kept {
+            self.findings.push(ReportFinding { resource: resource.clone(), finding, state: state.clone() });
+        }
+    }
+
+    /// Records an object that could not be decoded.
+    pub fn unreadable(&mut self, what: String) {
+        self.summary.unreadable.push(what);
+    }
+
+    /// Records a kind listed successfully.
+    pub fn kind_scanned(&mut self) {
+        self.summary.kinds_scanned += 1;
+    }
+
+    /// Records a kind that could not be listed.
+    pub fn kind_skipped(&mut self, resource: String, reason: String) {
+        self.summary.kinds_skipped.push(SkippedKind { resource, reason });
+    }
+
+    /// Adds a note about the scan.
+    pub fn note(&mut self, note: String) {
+        self.summary.notes.push(note);
+    }
+
+    /// Adds a finding not tied to one MR's own rules (e.g. from log evidence).
+    pub fn push(&mut self, rf: ReportFinding) {
+        if self.filter.keeps(&rf.finding) {
+            self.findings.push(rf);
+        }
+    }
+
+    /// Sorts and counts.
+    pub fn finish(mut self) -> Report {
+        self.findings.sort_by(|a, b| {
+            b.finding
+                .severity
+                .cmp(&a.finding.severity)
+                .then_with(|| a.resource.namespace.cmp(&b.resource.namespace))
+                .then_with(|| a.resource.kind.cmp(&b.resource.kind))
+                .then_with(|| a.resource.name.cmp(&b.resource.name))
+                .then_with(|| a.finding.code.cmp(&b.finding.code))
+        });
+        for rf in &self.findings {
+            *self.summary.findings.entry(rf.finding.severity).or_default() += 1;
+            *self.summary.by_code.entry(rf.finding.code).or_default() += 1;
+        }
+        self.summary.kinds_skipped.sort_by(|a, b| a.resource.cmp(&b.resource));
+        self.summary.unreadable.sort();
+        Report { api_version: "upjet.doctor/v1", kind: "Report", findings: self.findings, summary: self.summary }
+    }
+}
+
+impl Report {
+    /// The most severe finding shown, if any.
+    pub fn worst(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.finding.severity).max()
+    }
+}

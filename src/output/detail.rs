@@ -1,0 +1,78 @@
+//! `doctor KIND/NAME`: one MR in depth, for a human.
+
+use super::style::{human_duration, sanitize};
+use crate::domain::create_marks::CreateMarks;
+use crate::domain::finding::Finding;
+use crate::domain::gotime::GoTime;
+use crate::domain::kstatus;
+use crate::domain::managed::ManagedResource;
+use crate::domain::policies::Policies;
+use std::io::{self, Write};
+
+/// Writes the detail view of one MR and its findings.
+pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Finding], now: GoTime) -> io::Result<()> {
+    let s = sanitize;
+    let verdict = kstatus::compute(mr);
+    writeln!(out, "Name:            {}", s(&mr.name))?;
+    writeln!(out, "Namespace:       {}", s(mr.namespace.as_deref().unwrap_or("(cluster-scoped)")))?;
+    writeln!(out, "Kind:            {}.{} ({})", s(&mr.kind), s(mr.group()), s(&mr.api_version))?;
+    writeln!(out, "UID:             {}", s(&mr.uid))?;
+    writeln!(out, "External name:   {}", s(mr.external_name().unwrap_or("<none>")))?;
+    writeln!(out, "atProvider.id:   {}", s(mr.at_provider_id.as_deref().unwrap_or("<none>")))?;
+    writeln!(out, "Policies:        {}", s(&Policies::of(mr).describe()))?;
+    if let Some(p) = &mr.deletion_policy {
+        writeln!(out, "Deletion policy: {}", s(p))?;
+    }
+    writeln!(out, "kstatus:         {}: {}", verdict.status, s(&verdict.message))?;
+
+    writeln!(out, "\nCreate marks (oldest first):")?;
+    let marks = CreateMarks::of(mr);
+    let timeline = marks.timeline();
+    if timeline.is_empty() {
+        writeln!(out, "  <none>")?;
+    }
+    for m in timeline {
+        let raw = m.raw.as_deref().unwrap_or("");
+        let when = if m.at.is_zero() { "unparsable: crossplane reads zero time".to_string() } else { format!("{} ago", human_duration(m.at.secs_until(&now))) };
+        writeln!(out, "  {:<40} {:<27} {}", m.key, s(raw), when)?;
+    }
+    let verdict_line = if marks.incomplete() { "incomplete (pending is newer than any result)" } else { "complete" };
+    if marks.pending.raw.is_some() {
+        writeln!(out, "  => creation {verdict_line}")?;
+    }
+
+    writeln!(out, "\nAnnotations (crossplane.io):")?;
+    if mr.annotations.is_empty() {
+        writeln!(out, "  <none>")?;
+    }
+    for (k, v) in &mr.annotations {
+        writeln!(out, "  {}: {}", s(k), s(v))?;
+    }
+
+    writeln!(out, "\nConditions:")?;
+    if mr.conditions.is_empty() {
+        writeln!(out, "  <none>")?;
+    }
+    for c in &mr.conditions {
+        let age = c
+            .last_transition_time
+            .as_deref()
+            .and_then(GoTime::parse_rfc3339)
+            .map(|t| human_duration(t.secs_until(&now)))
+            .unwrap_or_else(|| "-".into());
+        writeln!(out, "  {:<20} {:<8} {:<20} {:<6} {}", s(&c.type_), s(&c.status), s(&c.reason), age, s(&c.message))?;
+    }
+
+    writeln!(out, "\nFindings:")?;
+    if findings.is_empty() {
+        writeln!(out, "  none: creation and identity tracking look consistent")?;
+    }
+    for f in findings {
+        writeln!(out, "  {} {}: {}", f.severity.to_string().to_uppercase(), f.code, s(&f.message))?;
+        for (k, v) in &f.evidence {
+            writeln!(out, "      {}: {}", s(k), s(v))?;
+        }
+        writeln!(out, "      next: {}", s(&f.next))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! Printers over any `io::Write`, so tests print into a buffer and the shell into stdout.
+
+pub mod detail;
+pub mod structured;
+pub mod style;
+pub mod table;

@@ -1,0 +1,127 @@
+//! The findings table in kubectl's look: upper-case headers, no borders, three spaces between
+//! columns, no wrapping (so `grep`/`awk` work), severity coloured only when colour is on.
+
+use super::style::{human_duration, sanitize};
+use crate::domain::finding::Severity;
+use crate::domain::gotime::GoTime;
+use crate::domain::report::{Report, ReportFinding};
+use comfy_table::{Cell, Color, ContentArrangement, Table};
+use std::io::{self, Write};
+
+/// Table options.
+#[derive(Clone, Copy, Debug)]
+pub struct TableOptions {
+    /// Add identity columns (external-name, atProvider.id, create-mark ages, last logged ID).
+    pub wide: bool,
+    /// Omit the header row.
+    pub no_headers: bool,
+    /// Colour severities.
+    pub color: bool,
+    /// "Now", for ages.
+    pub now: GoTime,
+}
+
+fn severity_cell(s: Severity, color: bool) -> Cell {
+    let cell = Cell::new(s.to_string().to_uppercase());
+    if !color {
+        return cell;
+    }
+    cell.fg(match s {
+        Severity::Error => Color::Red,
+        Severity::Warning => Color::Yellow,
+        Severity::Info => Color::Cyan,
+    })
+}
+
+fn age(raw: Option<&str>, now: GoTime) -> String {
+    match raw {
+        None => "-".into(),
+        Some(v) => match GoTime::parse_rfc3339(v) {
+            Some(t) => human_duration(t.secs_until(&now)),
+            None => "<bad>".into(),
+        },
+    }
+}
+
+fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions) -> Vec<Cell> {
+    let r = &f.resource;
+    let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+    let mut cells = Vec::new();
+    if any_namespaced {
+        cells.push(Cell::new(sanitize(r.namespace.as_deref().unwrap_or("-"))));
+    }
+    cells.push(Cell::new(sanitize(&format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name))));
+    cells.push(severity_cell(f.finding.severity, opts.color));
+    cells.push(Cell::new(f.finding.code.as_str()));
+    if opts.wide {
+        let s = &f.state;
+        cells.push(Cell::new(sanitize(s.external_name.as_deref().unwrap_or("-"))));
+        cells.push(Cell::new(sanitize(s.at_provider_id.as_deref().unwrap_or("-"))));
+        cells.push(Cell::new(age(s.create_pending.as_deref(), opts.now)));
+        cells.push(Cell::new(age(s.create_succeeded.as_deref(), opts.now)));
+        cells.push(Cell::new(age(s.create_failed.as_deref(), opts.now)));
+        cells.push(Cell::new(sanitize(s.last_logged_id.as_ref().map(|l| l.id.as_str()).unwrap_or("-"))));
+    }
+    cells.push(Cell::new(sanitize(&f.finding.message)));
+    cells
+}
+
+/// Writes the findings table; writes nothing when there are no findings.
+pub fn write_table(out: &mut dyn Write, report: &Report, opts: &TableOptions) -> io::Result<()> {
+    if report.findings.is_empty() {
+        return Ok(());
+    }
+    let any_namespaced = report.findings.iter().any(|f| f.resource.namespace.is_some());
+    let mut table = Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_content_arrangement(ContentArrangement::Disabled);
+    if opts.color {
+        table.enforce_styling();
+    } else {
+        table.force_no_tty();
+    }
+    if !opts.no_headers {
+        let mut header = Vec::new();
+        if any_namespaced {
+            header.push("NAMESPACE");
+        }
+        header.extend(["RESOURCE", "SEVERITY", "CODE"]);
+        if opts.wide {
+            header.extend(["EXTERNAL-NAME", "ATPROVIDER-ID", "PENDING", "SUCCEEDED", "FAILED", "LAST-LOGGED-ID"]);
+        }
+        header.push("MESSAGE");
+        table.set_header(header);
+    }
+    for f in &report.findings {
+        table.add_row(row(f, any_namespaced, opts));
+    }
+    let last = table.column_count().saturating_sub(1);
+    for (i, col) in table.column_iter_mut().enumerate() {
+        col.set_padding((0, if i == last { 0 } else { 3 }));
+    }
+    for line in table.lines() {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// The one-line summary printed on stderr after a scan.
+pub fn summary_line(report: &Report) -> String {
+    let s = &report.summary;
+    let count = |sev| s.findings.get(&sev).copied().unwrap_or(0);
+    let mut line = format!(
+        "{} kinds scanned, {} managed resources, {} errors, {} warnings, {} info",
+        s.kinds_scanned,
+        s.resources_scanned,
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info)
+    );
+    if !s.kinds_skipped.is_empty() {
+        line.push_str(&format!(", {} kinds skipped", s.kinds_skipped.len()));
+    }
+    if !s.unreadable.is_empty() {
+        line.push_str(&format!(", {} unreadable objects", s.unreadable.len()));
+    }
+    line
+}
