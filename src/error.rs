@@ -49,10 +49,10 @@ pub fn exit_for(err: &anyhow::Error) -> Exit {
         if let Some(e) = cause.downcast_ref::<Error>() {
             return e.exit();
         }
-        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::BrokenPipe {
-                return Exit::Ok;
-            }
+        if let Some(io) = cause.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            return Exit::Ok;
         }
     }
     Exit::Failed

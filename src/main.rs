@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use kubectl_upjet::cli::Cli;
-use kubectl_upjet::error::{exit_for, Exit};
+use kubectl_upjet::error::{Exit, exit_for};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

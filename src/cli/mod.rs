@@ -36,7 +36,9 @@ pub enum Command {
     #[command(after_help = DOCTOR_EXAMPLES)]
     Doctor(DoctorArgs),
     /// Print a shell completion script.
-    #[command(after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\"")]
+    #[command(
+        after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\""
+    )]
     Completion(CompletionArgs),
 }
 
@@ -251,8 +253,21 @@ mod tests {
     #[test]
     fn kubectl_style_flags_parse_after_the_subcommand() {
         let cli = Cli::try_parse_from([
-            "kubectl-upjet", "doctor", "-n", "team-a", "--context", "prod", "-v=6", "-l", "a=b",
-            "--request-timeout", "30s", "--only", "CreateIncomplete,pausED", "-o", "json",
+            "kubectl-upjet",
+            "doctor",
+            "-n",
+            "team-a",
+            "--context",
+            "prod",
+            "-v=6",
+            "-l",
+            "a=b",
+            "--request-timeout",
+            "30s",
+            "--only",
+            "CreateIncomplete,pausED",
+            "-o",
+            "json",
         ])
         .unwrap();
         assert_eq!(cli.kube.namespace.as_deref(), Some("team-a"));

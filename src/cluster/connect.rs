@@ -48,9 +48,9 @@ pub fn load_kubeconfig(paths: &[PathBuf]) -> Result<Kubeconfig, Error> {
             .map_err(|e| Error::Cluster(format!("cannot read kubeconfig {}: {}", path.display(), error_text(&e))))?;
         merged = Some(match merged {
             None => kc,
-            Some(m) => m
-                .merge(kc)
-                .map_err(|e| Error::Cluster(format!("cannot merge kubeconfig {}: {e}", path.display())))?,
+            Some(m) => {
+                m.merge(kc).map_err(|e| Error::Cluster(format!("cannot merge kubeconfig {}: {e}", path.display())))?
+            }
         });
     }
     merged.ok_or_else(|| {
@@ -65,19 +65,27 @@ pub async fn connect(flags: &KubeFlags) -> Result<Connection, Error> {
         Config::incluster().map_err(|e| Error::Cluster(format!("cannot use the in-cluster service account: {e}")))?
     } else {
         let kc = load_kubeconfig(&paths)?;
-        let options = KubeConfigOptions { context: flags.context.clone(), cluster: flags.cluster.clone(), user: flags.user.clone() };
-        if let Some(ctx) = &flags.context {
-            if !kc.contexts.iter().any(|c| &c.name == ctx) {
-                let known: Vec<&str> = kc.contexts.iter().map(|c| c.name.as_str()).collect();
-                return Err(Error::Cluster(format!("context {ctx:?} not found in kubeconfig (known: {})", known.join(", "))));
-            }
+        let options = KubeConfigOptions {
+            context: flags.context.clone(),
+            cluster: flags.cluster.clone(),
+            user: flags.user.clone(),
+        };
+        if let Some(ctx) = &flags.context
+            && !kc.contexts.iter().any(|c| &c.name == ctx)
+        {
+            let known: Vec<&str> = kc.contexts.iter().map(|c| c.name.as_str()).collect();
+            return Err(Error::Cluster(format!(
+                "context {ctx:?} not found in kubeconfig (known: {})",
+                known.join(", ")
+            )));
         }
         Config::from_custom_kubeconfig(kc, &options)
             .await
             .map_err(|e| Error::Cluster(format!("cannot use kubeconfig: {}", error_text(&e))))?
     };
     if let Some(server) = &flags.server {
-        config.cluster_url = server.parse().map_err(|e| Error::Usage(format!("--server {server:?} is not a URL: {e}")))?;
+        config.cluster_url =
+            server.parse().map_err(|e| Error::Usage(format!("--server {server:?} is not a URL: {e}")))?;
     }
     if let Some(token) = &flags.token {
         config.auth_info.token = Some(token.clone().into());
@@ -121,10 +129,15 @@ pub fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
 pub fn explain(err: &kube::Error, server: &str, what: &str) -> Error {
     match err {
         kube::Error::Api(status) => match status.code {
-            401 => Error::Cluster(format!("the API server at {server} rejected the credentials (401 Unauthorized) while {what}; log in again or check the kubeconfig user")),
+            401 => Error::Cluster(format!(
+                "the API server at {server} rejected the credentials (401 Unauthorized) while {what}; log in again or check the kubeconfig user"
+            )),
             403 => Error::Cluster(format!("forbidden while {what}: {}", status.message)),
             404 => Error::Usage(format!("not found while {what}: {}", status.message)),
-            code => Error::Failed(format!("the API server answered {code} {} while {what}: {}", status.reason, status.message)),
+            code => Error::Failed(format!(
+                "the API server answered {code} {} while {what}: {}",
+                status.reason, status.message
+            )),
         },
         other => {
             let text = error_text(other);

@@ -2,7 +2,7 @@
 //! walk on servers without aggregated discovery.
 
 use super::connect::Connection;
-use super::kinds::{dedup_by_preference, parse_apis, parse_resource_list, ApiKind, DiscoveryDoc};
+use super::kinds::{ApiKind, DiscoveryDoc, dedup_by_preference, parse_apis, parse_resource_list};
 use super::request::{self, RequestError};
 use crate::error::Error;
 use futures::{StreamExt, TryStreamExt};
@@ -24,8 +24,9 @@ pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<
     let body = request::text(conn, request::get("/apis", ACCEPT_AGGREGATED))
         .await
         .map_err(|e| e.explain(conn, "discovering API groups"))?;
-    let doc = parse_apis(&body)
-        .map_err(|e| Error::Cluster(format!("the API server at {} sent an unreadable discovery document: {e}", conn.server)))?;
+    let doc = parse_apis(&body).map_err(|e| {
+        Error::Cluster(format!("the API server at {} sent an unreadable discovery document: {e}", conn.server))
+    })?;
     match doc {
         DiscoveryDoc::Aggregated(kinds) => {
             stats.aggregated = true;

@@ -57,7 +57,9 @@ impl RequestError {
 pub async fn text(conn: &Connection, req: http::Request<Vec<u8>>) -> Result<String, RequestError> {
     let fut = conn.client.request_text(req);
     match conn.request_timeout {
-        Some(limit) => tokio::time::timeout(limit, fut).await.map_err(|_| RequestError::Timeout(limit))?.map_err(Into::into),
+        Some(limit) => {
+            tokio::time::timeout(limit, fut).await.map_err(|_| RequestError::Timeout(limit))?.map_err(Into::into)
+        }
         None => fut.await.map_err(Into::into),
     }
 }

@@ -62,7 +62,8 @@ async fn list_kind<T, F>(conn: Arc<Connection>, kind: ApiKind, opts: Arc<ScanOpt
 where
     F: Fn(ManagedResource) -> Option<T> + Send + Sync,
 {
-    let mut out = KindScan { kind, kept: Vec::new(), decoded: 0, unreadable: Vec::new(), error: None, requests: 0, bytes: 0 };
+    let mut out =
+        KindScan { kind, kept: Vec::new(), decoded: 0, unreadable: Vec::new(), error: None, requests: 0, bytes: 0 };
     let path = out.kind.collection_path(opts.namespace.as_deref());
     let mut restarts = 0;
     let mut token: Option<String> = None;
@@ -165,4 +166,3 @@ where
     }
     results
 }
-

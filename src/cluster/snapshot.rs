@@ -69,7 +69,8 @@ fn not_a_list(file: &Path, kind: &str) -> Error {
 }
 
 fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> {
-    let text = std::fs::read_to_string(file).map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?;
+    let text =
+        std::fs::read_to_string(file).map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?;
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     if is_yaml {
         let value: serde_json::Value = serde_saphyr::from_str(&text)
@@ -98,9 +99,14 @@ mod tests {
     fn lists_files_and_errors() {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a.json");
-        std::fs::write(&a, r#"{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"x"}},{"metadata":{"name":"y"}}]}"#).unwrap();
+        std::fs::write(
+            &a,
+            r#"{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"x"}},{"metadata":{"name":"y"}}]}"#,
+        )
+        .unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        std::fs::write(dir.path().join("sub/b.yaml"), "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: z\n").unwrap();
+        std::fs::write(dir.path().join("sub/b.yaml"), "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: z\n")
+            .unwrap();
         std::fs::write(dir.path().join("notes.txt"), "ignored").unwrap();
         let items = read(dir.path()).unwrap();
         assert_eq!(items.len(), 3);

@@ -224,14 +224,21 @@ async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) ->
 }
 
 /// GETs one MR.
-pub async fn fetch(conn: &Connection, kind: &ApiKind, namespace: Option<&str>, name: &str) -> anyhow::Result<ManagedResource> {
+pub async fn fetch(
+    conn: &Connection,
+    kind: &ApiKind,
+    namespace: Option<&str>,
+    name: &str,
+) -> anyhow::Result<ManagedResource> {
     let ns = kind.namespaced.then(|| namespace.unwrap_or(&conn.default_namespace));
     let path = kind.object_path(ns, name);
     let where_ = ns.map(|n| format!(" in namespace {n}")).unwrap_or_default();
     let body = crate::cluster::request::text(conn, crate::cluster::request::get(&path, "application/json"))
         .await
         .map_err(|e| match e.status_code() {
-            Some(404) => Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group)),
+            Some(404) => {
+                Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group))
+            }
             _ => e.explain(conn, &format!("reading {}/{name}", kind.resource_name())),
         })?;
     ManagedResource::from_json(&body)
@@ -239,7 +246,12 @@ pub async fn fetch(conn: &Connection, kind: &ApiKind, namespace: Option<&str>, n
         .context("decoding the managed resource")
 }
 
-fn find_in_snapshot(path: &std::path::Path, kind_spec: &str, name: &str, ns: Option<&str>) -> anyhow::Result<ManagedResource> {
+fn find_in_snapshot(
+    path: &std::path::Path,
+    kind_spec: &str,
+    name: &str,
+    ns: Option<&str>,
+) -> anyhow::Result<ManagedResource> {
     let found: Vec<ManagedResource> = snapshot::read(path)?
         .into_iter()
         .filter_map(|i| ManagedResource::from_json(&i.json).ok())

@@ -1,7 +1,7 @@
 //! The three `crossplane.io/external-create-*` annotations, read the way crossplane-runtime reads them.
 
 use super::gotime::GoTime;
-use super::managed::{keys, ManagedResource};
+use super::managed::{ManagedResource, keys};
 
 /// One create annotation: the raw value (for evidence and malformed-value reports) and the
 /// instant crossplane-runtime derives from it (zero when absent or unparsable).
@@ -74,10 +74,8 @@ impl CreateMarks {
 
     /// Every mark present on the object, oldest first (unparsable ones last, as crossplane sees them at zero).
     pub fn timeline(&self) -> Vec<&Mark> {
-        let mut marks: Vec<&Mark> = [&self.pending, &self.succeeded, &self.failed]
-            .into_iter()
-            .filter(|m| m.raw.is_some())
-            .collect();
+        let mut marks: Vec<&Mark> =
+            [&self.pending, &self.succeeded, &self.failed].into_iter().filter(|m| m.raw.is_some()).collect();
         marks.sort_by_key(|m| (m.at.is_zero(), m.at));
         marks
     }

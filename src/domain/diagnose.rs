@@ -7,7 +7,7 @@ use super::create_marks::CreateMarks;
 use super::finding::{Code, Finding};
 use super::goduration::parse_go_duration;
 use super::kstatus::{self, KStatus};
-use super::managed::{keys, ManagedResource};
+use super::managed::{ManagedResource, keys};
 use super::policies::Policies;
 
 /// The reconciler's exact error text at the create-incomplete gate (`errCreateIncomplete`).
@@ -35,8 +35,8 @@ impl<'a> Facts<'a> {
         let policies = Policies::of(mr);
         let paused = mr.annotation(keys::PAUSED) == Some("true") || policies.is_paused();
         let creating = mr.condition("Ready").is_some_and(|c| c.status == "False" && c.reason == "Creating");
-        let in_flight = (creating && mr.is_true("Synced"))
-            || mr.condition("AsyncOperation").is_some_and(|c| c.reason == "Ongoing");
+        let in_flight =
+            (creating && mr.is_true("Synced")) || mr.condition("AsyncOperation").is_some_and(|c| c.reason == "Ongoing");
         Facts { mr, marks: CreateMarks::of(mr), policies, paused, in_flight }
     }
 
@@ -123,13 +123,14 @@ fn external_name_missing(facts: &Facts) -> Option<Finding> {
         format!("status.atProvider.id is {id:?}")
     } else if ready {
         "the MR is Ready".to_string()
-    } else if facts.marks.succeeded.is_set() && !facts.in_flight {
+    } else if facts.marks.succeeded.is_set() && !facts.in_flight && !async_create_failed(mr) {
         "creation succeeded".to_string()
     } else {
         return None;
     };
     let id = mr.at_provider_id.as_deref();
-    let mut message = format!("no external-name although {why}; after a provider restart upjet will create a duplicate");
+    let mut message =
+        format!("no external-name although {why}; after a provider restart upjet will create a duplicate");
     match id {
         Some(id) => message.push_str(&format!(" (adopt {id:?})")),
         None => message.push_str(" (find the ID with `kubectl upjet history`)"),
@@ -149,6 +150,13 @@ fn external_name_missing(facts: &Facts) -> Option<Finding> {
         .with("managementPolicies", facts.policies.describe())
         .with_opt("status.atProvider.id", id);
     Some(marks_evidence(f, facts).suggest(id))
+}
+
+/// upjet's callback recorded that the asynchronous create itself failed, so the
+/// `external-create-succeeded` mark (written when the goroutine started) proves nothing.
+fn async_create_failed(mr: &ManagedResource) -> bool {
+    mr.condition("LastAsyncOperation")
+        .is_some_and(|c| c.status == "False" && (c.reason == "AsyncCreateFailure" || c.reason == "ApplyFailure"))
 }
 
 /// external-name ≠ `status.atProvider.id`. For the common presets (`NameAsIdentifier`,
@@ -327,7 +335,8 @@ fn kstatus_misleading(facts: &Facts) -> Option<Finding> {
             "the MR is paused and was never reported Ready".to_string()
         }
         KStatus::Current if mr.conditions.is_empty() => {
-            "no controller has reported on this MR yet (no conditions): the provider may be down or not installed".to_string()
+            "no controller has reported on this MR yet (no conditions): the provider may be down or not installed"
+                .to_string()
         }
         KStatus::Current if ready.is_none() => "the MR has no Ready condition yet".to_string(),
         KStatus::Current if mr.is_true("Ready") && mr.is_false("Synced") => format!(
@@ -355,7 +364,7 @@ fn kstatus_misleading(facts: &Facts) -> Option<Finding> {
     Some(
         Finding::new(
             Code::KstatusMisleading,
-            format!("kstatus (Flux, Argo CD) reports {} but {reality}", verdict.status),
+            format!("kstatus (Flux, Argo CD) reports {}, yet {reality}", verdict.status),
             format!("kubectl upjet doctor {}", facts.arg()),
         )
         .with("kstatus", format!("{}: {}", verdict.status, verdict.message)),
@@ -374,16 +383,21 @@ fn malformed_annotation(facts: &Facts) -> Option<Finding> {
             ));
         }
     }
-    if let Some(v) = mr.annotation(keys::PAUSED) {
-        if v != "true" && v != "false" {
-            problems.push((keys::PAUSED.to_string(), format!("{v:?} does not pause; only the exact value \"true\" does")));
-        }
+    if let Some(v) = mr.annotation(keys::PAUSED)
+        && v != "true"
+        && v != "false"
+    {
+        problems.push((keys::PAUSED.to_string(), format!("{v:?} does not pause; only the exact value \"true\" does")));
     }
     if let Some(v) = mr.annotation(keys::POLL_INTERVAL) {
         match parse_go_duration(v) {
             Some(ns) if ns > 0 => {}
-            Some(_) => problems.push((keys::POLL_INTERVAL.to_string(), format!("{v:?} is not a positive duration; it is ignored"))),
-            None => problems.push((keys::POLL_INTERVAL.to_string(), format!("{v:?} is not a Go duration (e.g. \"5m\"); it is ignored"))),
+            Some(_) => problems
+                .push((keys::POLL_INTERVAL.to_string(), format!("{v:?} is not a positive duration; it is ignored"))),
+            None => problems.push((
+                keys::POLL_INTERVAL.to_string(),
+                format!("{v:?} is not a Go duration (e.g. \"5m\"); it is ignored"),
+            )),
         }
     }
     if problems.is_empty() {
@@ -391,7 +405,11 @@ fn malformed_annotation(facts: &Facts) -> Option<Finding> {
     }
     let first_key = problems[0].0.clone();
     let keys_list: Vec<&str> = problems.iter().map(|(k, _)| k.as_str()).collect();
-    let message = format!("{} hold{} a value crossplane ignores or misreads", keys_list.join(", "), if problems.len() == 1 { "s" } else { "" });
+    let message = format!(
+        "{} hold{} a value crossplane ignores or misreads",
+        keys_list.join(", "),
+        if problems.len() == 1 { "s" } else { "" }
+    );
     let next = format!("kubectl annotate {} {}-", facts.kubectl_target(), first_key);
     let mut f = Finding::new(Code::MalformedAnnotation, message, next);
     for (k, why) in problems {
@@ -523,6 +541,14 @@ mod tests {
                 vec![AlreadyExists, CreateFailed],
             ),
             (
+                "already exists only in LastAsyncOperation (AWS), external-name missing",
+                Mr::new("Secret", "s").annotation(P, T0).annotation(S, T0)
+                    .cond("Ready", "False", "Unavailable", "")
+                    .cond("Synced", "True", "ReconcileSuccess", "")
+                    .cond("LastAsyncOperation", "False", "AsyncCreateFailure", "async create failed: ResourceExistsException: already exists"),
+                vec![AlreadyExists],
+            ),
+            (
                 "already exists only in LastAsyncOperation (AWS)",
                 base().annotation(P, T0).annotation(S, T0)
                     .cond("Ready", "False", "Unavailable", "")
@@ -624,12 +650,20 @@ mod tests {
 
     #[test]
     fn findings_carry_evidence_next_and_suggestion() {
-        let mr = Mr::new("Key", "k").at_provider_id("mrk-123").annotation(S, T0).healthy()
-            .policies(&["Observe", "Create"]).namespace("team-a")
-            .api_version("kms.aws.m.upbound.io/v1beta1").build();
+        let mr = Mr::new("Key", "k")
+            .at_provider_id("mrk-123")
+            .annotation(S, T0)
+            .healthy()
+            .policies(&["Observe", "Create"])
+            .namespace("team-a")
+            .api_version("kms.aws.m.upbound.io/v1beta1")
+            .build();
         let f = diagnose(&mr).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
         assert_eq!(f.suggested_id.as_deref(), Some("mrk-123"));
-        assert_eq!(f.next, "kubectl upjet adopt key.kms.aws.m.upbound.io/k -n team-a --id mrk-123 --add-late-initialize");
+        assert_eq!(
+            f.next,
+            "kubectl upjet adopt key.kms.aws.m.upbound.io/k -n team-a --id mrk-123 --add-late-initialize"
+        );
         assert!(f.message.contains("\"mrk-123\""), "{}", f.message);
         assert_eq!(f.evidence.get(S).map(String::as_str), Some(T0));
 

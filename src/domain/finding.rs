@@ -94,14 +94,10 @@ impl std::fmt::Display for Code {
 impl std::str::FromStr for Code {
     type Err = String;
     fn from_str(s: &str) -> Result<Code, String> {
-        Code::ALL
-            .iter()
-            .copied()
-            .find(|c| c.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                let all: Vec<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
-                format!("unknown finding code {s:?}; known codes: {}", all.join(", "))
-            })
+        Code::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(s)).ok_or_else(|| {
+            let all: Vec<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+            format!("unknown finding code {s:?}; known codes: {}", all.join(", "))
+        })
     }
 }
 

@@ -9,11 +9,11 @@
 pub fn parse_go_duration(input: &str) -> Option<i64> {
     let mut s = input.as_bytes();
     let mut neg = false;
-    if let Some(&c) = s.first() {
-        if c == b'-' || c == b'+' {
-            neg = c == b'-';
-            s = &s[1..];
-        }
+    if let Some(&c) = s.first()
+        && (c == b'-' || c == b'+')
+    {
+        neg = c == b'-';
+        s = &s[1..];
     }
     if s == b"0" {
         return Some(0);

@@ -32,9 +32,7 @@ impl GoTime {
 
     /// The current wall-clock time.
     pub fn now() -> Self {
-        let d = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
+        let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         GoTime::from_unix(d.as_secs() as i64, d.subsec_nanos())
     }
 

@@ -53,13 +53,13 @@ pub fn compute(mr: &ManagedResource) -> Verdict {
     if mr.deletion_timestamp.is_some() {
         return v(KStatus::Terminating, "Resource scheduled for deletion".into());
     }
-    if let (Some(generation), Some(observed)) = (mr.generation, mr.status_observed_generation) {
-        if generation != observed {
-            return v(
-                KStatus::InProgress,
-                format!("{} generation is {generation}, but latest observed generation is {observed}", mr.kind),
-            );
-        }
+    if let (Some(generation), Some(observed)) = (mr.generation, mr.status_observed_generation)
+        && generation != observed
+    {
+        return v(
+            KStatus::InProgress,
+            format!("{} generation is {generation}, but latest observed generation is {observed}", mr.kind),
+        );
     }
     for c in &mr.conditions {
         if c.type_ == "Reconciling" && c.status == "True" {
@@ -151,7 +151,12 @@ mod tests {
             ),
             (
                 "Ready True with Synced False",
-                Mr::new("Vpc", "a").cond("Synced", "False", "ReconcileError", "boom").cond("Ready", "True", "Available", ""),
+                Mr::new("Vpc", "a").cond("Synced", "False", "ReconcileError", "boom").cond(
+                    "Ready",
+                    "True",
+                    "Available",
+                    "",
+                ),
                 KStatus::Current,
                 "Resource is Ready",
             ),

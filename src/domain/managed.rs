@@ -325,8 +325,9 @@ mod tests {
 
     #[test]
     fn wrong_types_are_errors_with_the_name() {
-        let err = ManagedResource::from_json(r#"{"metadata":{"name":"x","annotations":{"crossplane.io/paused":true}}}"#)
-            .unwrap_err();
+        let err =
+            ManagedResource::from_json(r#"{"metadata":{"name":"x","annotations":{"crossplane.io/paused":true}}}"#)
+                .unwrap_err();
         assert_eq!(err.name.as_deref(), Some("x"));
         assert!(ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"conditions":"nope"}}"#).is_err());
         assert!(ManagedResource::from_json(r#"[1,2]"#).is_err());

@@ -81,7 +81,13 @@ mod tests {
         for (list, paused, li, create, delete, observe) in cases {
             let pol = p(*list);
             assert_eq!(
-                (pol.is_paused(), pol.should_late_initialize(), pol.should_create(), pol.should_delete(), pol.only_observe()),
+                (
+                    pol.is_paused(),
+                    pol.should_late_initialize(),
+                    pol.should_create(),
+                    pol.should_delete(),
+                    pol.only_observe()
+                ),
                 (*paused, *li, *create, *delete, *observe),
                 "{list:?}"
             );

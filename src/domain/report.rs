@@ -2,7 +2,7 @@
 //! Its JSON/YAML shape (`upjet.doctor/v1`, kind `Report`) is a public contract for scripts.
 
 use super::finding::{Code, Finding, ResourceRef, Severity};
-use super::managed::{keys, ManagedResource};
+use super::managed::{ManagedResource, keys};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

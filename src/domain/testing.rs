@@ -2,7 +2,7 @@
 //! goes through the real decoder, so the tests exercise decoding too.
 
 use super::managed::ManagedResource;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Builds one MR object.
 #[derive(Clone)]
@@ -62,11 +62,6 @@ impl Mr {
         self.0["spec"]["managementPolicies"] = json!(p);
         self
     }
-    /// Sets `spec.deletionPolicy`.
-    pub fn deletion_policy(mut self, p: &str) -> Mr {
-        self.0["spec"]["deletionPolicy"] = json!(p);
-        self
-    }
     /// Sets `status.atProvider.id`.
     pub fn at_provider_id(mut self, id: &str) -> Mr {
         self.0["status"]["atProvider"] = json!({"id": id});
@@ -91,10 +86,6 @@ impl Mr {
     pub fn deleting(mut self) -> Mr {
         self.0["metadata"]["deletionTimestamp"] = json!("2024-11-30T11:00:00Z");
         self
-    }
-    /// The JSON.
-    pub fn json(&self) -> Value {
-        self.0.clone()
     }
     /// Decodes it through the real decoder.
     pub fn build(&self) -> ManagedResource {

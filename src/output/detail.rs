@@ -33,7 +33,11 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
     }
     for m in timeline {
         let raw = m.raw.as_deref().unwrap_or("");
-        let when = if m.at.is_zero() { "unparsable: crossplane reads zero time".to_string() } else { format!("{} ago", human_duration(m.at.secs_until(&now))) };
+        let when = if m.at.is_zero() {
+            "unparsable: crossplane reads zero time".to_string()
+        } else {
+            format!("{} ago", human_duration(m.at.secs_until(&now)))
+        };
         writeln!(out, "  {:<40} {:<27} {}", m.key, s(raw), when)?;
     }
     let verdict_line = if marks.incomplete() { "incomplete (pending is newer than any result)" } else { "complete" };

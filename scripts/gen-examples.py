@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Writes examples/fleet/*.json: a realistic snapshot of `kubectl get managed -A -o json` output
+from several upjet providers (legacy cluster-scoped and Crossplane v2 namespaced), healthy and
+broken, with at least one MR for every finding code. Rerun after changing it; output is stable."""
+import json, os, uuid
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "examples", "fleet")
+NS = uuid.UUID("6f1c1d2e-7a41-4d7b-9c1e-0e5a3c9b1f00")
+
+def uid(name):
+    return str(uuid.uuid5(NS, name))
+
+def cond(t, s, reason, msg="", ltt="2024-11-30T10:55:00Z", gen=None):
+    c = {"type": t, "status": s, "reason": reason, "lastTransitionTime": ltt}
+    if msg:
+        c["message"] = msg
+    if gen is not None:
+        c["observedGeneration"] = gen
+    return c
+
+def healthy(gen=1):
+    return [cond("Ready", "True", "Available", gen=gen), cond("Synced", "True", "ReconcileSuccess", gen=gen),
+            cond("LastAsyncOperation", "True", "Success", gen=gen)]
+
+def mr(api, kind, name, *, ns=None, ann=None, spec=None, policies=None, deletion_policy="Delete",
+       conditions=None, at=None, gen=1, created="2024-11-30T10:50:00Z", labels=None, deleting=False, provider="aws"):
+    meta = {"name": name, "uid": uid((ns or "") + "/" + kind + "/" + name), "generation": gen,
+            "resourceVersion": str(100000 + len(name) * 7 + gen), "creationTimestamp": created,
+            "annotations": dict(ann or {}), "labels": dict(labels or {}),
+            "finalizers": ["finalizer.managedresource.crossplane.io"]}
+    meta["annotations"].setdefault("upjet.crossplane.io/provider-meta", json.dumps({"e2bfb730-ecaa-11e6-8f88-34363bc7c4c0": {"create": 1800000000000}}))
+    if ns:
+        meta["namespace"] = ns
+    if deleting:
+        meta["deletionTimestamp"] = "2024-11-30T12:00:00Z"
+    sp = {"forProvider": spec or {}}
+    if ns:
+        sp["providerConfigRef"] = {"kind": "ClusterProviderConfig", "name": "default"}
+    else:
+        sp["providerConfigRef"] = {"name": "default"}
+        sp["deletionPolicy"] = deletion_policy
+    sp["managementPolicies"] = policies if policies is not None else ["*"]
+    st = {"conditions": conditions if conditions is not None else healthy(gen)}
+    if at is not None:
+        st["atProvider"] = at
+    return {"apiVersion": api, "kind": kind, "metadata": meta, "spec": sp, "status": st}
+
+def tags(name, kind, ns=None):
+    t = {"crossplane-kind": kind, "crossplane-name": name, "crossplane-providerconfig": "default", "team": "payments", "env": "prod"}
+    if ns:
+        t["crossplane-namespace"] = ns
+    return t
+
+CREATE_INCOMPLETE = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed"
+
+def aws_legacy():
+    items = []
+    # Healthy Route53 record (NameAsIdentifier-like templated ID).
+    items.append(mr("route53.aws.upbound.io/v1beta1", "Record", "www-example-com",
+        ann={"crossplane.io/external-name": "Z0123456789ABCDEFGHIJ_www.example.com_A",
+             "crossplane.io/external-create-pending": "2024-11-30T10:53:06Z", "crossplane.io/external-create-succeeded": "2024-11-30T10:53:06Z"},
+        spec={"name": "www.example.com", "type": "A", "ttl": 300, "zoneId": "Z0123456789ABCDEFGHIJ", "records": ["203.0.113.10"], "region": "us-east-1"},
+        at={"id": "Z0123456789ABCDEFGHIJ_www.example.com_A", "fqdn": "www.example.com", "records": ["203.0.113.10"]}))
+    # ExternalNameMissing + LateInitializeMissing: KMS key created async, LateInitialize not in policies (aws#1715).
+    items.append(mr("kms.aws.upbound.io/v1beta1", "Key", "payments-data-key",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T10:51:12Z", "crossplane.io/external-create-succeeded": "2024-11-30T10:51:12Z"},
+        spec={"description": "payments data key", "deletionWindowInDays": 7, "region": "eu-west-1", "tags": tags("payments-data-key", "key.kms.aws.upbound.io")},
+        policies=["Observe", "Create", "Update", "Delete"],
+        at={"id": "mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "arn": "arn:aws:kms:eu-west-1:111122223333:key/mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "keyUsage": "ENCRYPT_DECRYPT"}))
+    # ExternalNameDrift: external-name points at a different VPC than the one observed.
+    items.append(mr("ec2.aws.upbound.io/v1beta1", "VPC", "core-vpc",
+        ann={"crossplane.io/external-name": "vpc-0a1b2c3d4e5f60718", "crossplane.io/external-create-pending": "2024-11-28T08:00:01Z",
+             "crossplane.io/external-create-succeeded": "2024-11-28T08:00:01Z"},
+        spec={"cidrBlock": "10.20.0.0/16", "enableDnsHostnames": True, "region": "eu-west-1", "tags": tags("core-vpc", "vpc.ec2.aws.upbound.io")},
+        at={"id": "vpc-0f9e8d7c6b5a49382", "arn": "arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-0f9e8d7c6b5a49382", "cidrBlock": "10.20.0.0/16"}))
+    # AlreadyExists (only visible in LastAsyncOperation; upjet#632 variant).
+    items.append(mr("secretsmanager.aws.upbound.io/v1beta1", "Secret", "orders-db-credentials",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T11:02:40Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:02:40Z"},
+        spec={"name": "orders-db-credentials", "region": "eu-west-1", "recoveryWindowInDays": 0},
+        conditions=[cond("Ready", "False", "Unavailable"), cond("Synced", "True", "ReconcileSuccess"),
+                    cond("LastAsyncOperation", "False", "AsyncCreateFailure", "async create failed: failed to create the resource: [{0 creating Secrets Manager Secret (orders-db-credentials): operation error Secrets Manager: CreateSecret, https response error StatusCode: 400, RequestID: 5d2c8f1e, ResourceExistsException: The operation failed because the secret orders-db-credentials already exists.  []}]")]))
+    # CreateFailed: IAM role, AccessDenied.
+    items.append(mr("iam.aws.upbound.io/v1beta1", "Role", "ci-deployer",
+        ann={"crossplane.io/external-name": "ci-deployer", "crossplane.io/external-create-pending": "2024-11-30T11:10:00Z",
+             "crossplane.io/external-create-failed": "2024-11-30T11:10:01Z"},
+        spec={"assumeRolePolicy": "{\"Version\":\"2012-10-17\",\"Statement\":[]}", "tags": tags("ci-deployer", "role.iam.aws.upbound.io")},
+        conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError",
+                    "create failed: failed to create the resource: [{0 creating IAM Role (ci-deployer): operation error IAM: CreateRole, https response error StatusCode: 403, RequestID: 7b1f, api error AccessDenied: User is not authorized to perform: iam:CreateRole  []}]")]))
+    # Paused by annotation (healthy otherwise).
+    items.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "audit-logs-111122223333",
+        ann={"crossplane.io/external-name": "audit-logs-111122223333", "crossplane.io/paused": "true"},
+        spec={"region": "eu-west-1", "forceDestroy": False, "tags": tags("audit-logs-111122223333", "bucket.s3.aws.upbound.io")},
+        conditions=healthy() + [cond("Synced", "False", "ReconcilePaused")], at={"id": "audit-logs-111122223333", "arn": "arn:aws:s3:::audit-logs-111122223333"}))
+    # MalformedAnnotation: "True" does not pause; poll interval with a space.
+    items.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "static-assets-111122223333",
+        ann={"crossplane.io/external-name": "static-assets-111122223333", "crossplane.io/paused": "True", "crossplane.io/poll-interval": "5 minutes"},
+        spec={"region": "eu-west-1", "tags": tags("static-assets-111122223333", "bucket.s3.aws.upbound.io")},
+        at={"id": "static-assets-111122223333"}))
+    # DeletionBlockedByPause.
+    items.append(mr("ec2.aws.upbound.io/v1beta1", "SecurityGroupRule", "legacy-ssh-ingress",
+        ann={"crossplane.io/external-name": "sgrule-2387465123", "crossplane.io/paused": "true"},
+        spec={"type": "ingress", "fromPort": 22, "toPort": 22, "protocol": "tcp", "cidrBlocks": ["0.0.0.0/0"], "securityGroupId": "sg-0123456789abcdef0", "region": "eu-west-1"},
+        at={"id": "sgrule-2387465123"}, deleting=True))
+    # KstatusMisleading: Ready True but Synced False.
+    items.append(mr("ec2.aws.upbound.io/v1beta1", "Subnet", "core-private-a",
+        ann={"crossplane.io/external-name": "subnet-0123abcd4567ef890"},
+        spec={"cidrBlock": "10.20.1.0/24", "availabilityZone": "eu-west-1a", "vpcId": "vpc-0f9e8d7c6b5a49382", "region": "eu-west-1"},
+        conditions=[cond("Ready", "True", "Available"), cond("Synced", "False", "ReconcileError", "update failed: async update failed: failed to update the resource: [{0 modifying EC2 Subnet (subnet-0123abcd4567ef890) attribute: UnauthorizedOperation  []}]")],
+        at={"id": "subnet-0123abcd4567ef890"}))
+    return items
+
+def aws_namespaced():
+    items = []
+    api = "ec2.aws.m.upbound.io/v1beta1"
+    # Healthy namespaced VPC.
+    items.append(mr(api, "VPC", "team-a-vpc", ns="team-a",
+        ann={"crossplane.io/external-name": "vpc-0aa11bb22cc33dd44", "crossplane.io/external-create-pending": "2024-11-29T09:00:00Z", "crossplane.io/external-create-succeeded": "2024-11-29T09:00:00Z"},
+        spec={"cidrBlock": "10.30.0.0/16", "region": "eu-west-1", "tags": tags("team-a-vpc", "vpc.ec2.aws.m.upbound.io", "team-a")},
+        policies=["Observe", "Create", "Update", "Delete", "LateInitialize"], at={"id": "vpc-0aa11bb22cc33dd44"}))
+    # LateInitializeMissing on a fresh namespaced VPC (crossplane#5918).
+    items.append(mr(api, "VPC", "team-b-vpc", ns="team-b",
+        spec={"cidrBlock": "10.40.0.0/16", "region": "eu-west-1", "tags": tags("team-b-vpc", "vpc.ec2.aws.m.upbound.io", "team-b")},
+        policies=["Observe", "Create", "Update", "Delete"],
+        conditions=[cond("Ready", "False", "Unavailable"), cond("Synced", "True", "ReconcileSuccess")]))
+    # ObserveNotFound: imported subnet with a wrong ID.
+    items.append(mr(api, "Subnet", "imported-public-b", ns="team-a",
+        ann={"crossplane.io/external-name": "subnet-doesnotexist000"},
+        spec={"region": "eu-west-1"}, policies=["Observe"],
+        conditions=[cond("Ready", "False", "Unavailable"), cond("Synced", "False", "ReconcileError", "observe failed: external resource does not exist")]))
+    # AsyncInFlight: RDS instance still being created.
+    items.append(mr("rds.aws.m.upbound.io/v1beta1", "Instance", "orders-db", ns="team-a",
+        ann={"crossplane.io/external-name": "orders-db", "crossplane.io/external-create-pending": "2024-11-30T11:58:10Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:58:10Z"},
+        spec={"engine": "postgres", "engineVersion": "16.3", "instanceClass": "db.t4g.medium", "allocatedStorage": 50, "region": "eu-west-1"},
+        conditions=[cond("Ready", "False", "Creating"), cond("Synced", "True", "ReconcileSuccess")]))
+    # KstatusMisleading: just created, provider never reported (no status conditions).
+    items.append(mr("s3.aws.m.upbound.io/v1beta1", "Bucket", "team-a-exports", ns="team-a",
+        spec={"region": "eu-west-1"}, conditions=[], created="2024-11-30T11:59:00Z"))
+    # Ready describes an older generation (spec edited, not reconciled yet).
+    items.append(mr("s3.aws.m.upbound.io/v1beta1", "Bucket", "team-a-reports", ns="team-a",
+        ann={"crossplane.io/external-name": "team-a-reports-20241130"}, gen=5,
+        spec={"region": "eu-west-1", "tags": {"retention": "90d"}},
+        conditions=[cond("Ready", "True", "Available", gen=4), cond("Synced", "True", "ReconcileSuccess", gen=4)],
+        at={"id": "team-a-reports-20241130"}))
+    return items
+
+def gcp():
+    items = []
+    api = "dns.gcp.upbound.io/v1beta1"
+    # Healthy RecordSets from the 4,000-RecordSet benchmark (upjet#305).
+    for i in range(1, 6):
+        name = f"benchmarksix{i:02d}"
+        items.append(mr(api, "RecordSet", name, provider="gcp",
+            ann={"crossplane.io/external-name": f"projects/crossplane-bench/managedZones/bench-zone/rrsets/{name}.bench.example.com./A",
+                 "crossplane.io/external-create-pending": "2023-10-18T09:12:0%dZ" % i, "crossplane.io/external-create-succeeded": "2023-10-18T09:12:0%dZ" % i},
+            spec={"managedZone": "bench-zone", "name": f"{name}.bench.example.com.", "type": "A", "ttl": 300, "rrdatas": ["192.0.2.%d" % i]},
+            at={"id": f"projects/crossplane-bench/managedZones/bench-zone/rrsets/{name}.bench.example.com./A"}, created="2023-10-18T09:10:00Z"))
+    # CreateIncomplete: the node died between pending and the result (upjet#305).
+    items.append(mr(api, "RecordSet", "benchmarksix11", provider="gcp",
+        ann={"crossplane.io/external-name": "projects/crossplane-bench/managedZones/bench-zone/rrsets/benchmarksix11.bench.example.com./A",
+             "crossplane.io/external-create-pending": "2023-10-18T09:14:31Z", "crossplane.io/external-create-succeeded": "2023-10-18T09:13:02Z"},
+        spec={"managedZone": "bench-zone", "name": "benchmarksix11.bench.example.com.", "type": "A", "ttl": 300, "rrdatas": ["192.0.2.11"]},
+        conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE)], created="2023-10-18T09:10:00Z"))
+    # AlreadyExists: GCP 409 create loop.
+    items.append(mr(api, "RecordSet", "benchmarksix12", provider="gcp",
+        ann={"crossplane.io/external-name": "projects/crossplane-bench/managedZones/bench-zone/rrsets/benchmarksix12.bench.example.com./A",
+             "crossplane.io/external-create-pending": "2023-10-18T10:20:00Z", "crossplane.io/external-create-failed": "2023-10-18T10:20:01Z"},
+        spec={"managedZone": "bench-zone", "name": "benchmarksix12.bench.example.com.", "type": "A", "ttl": 300, "rrdatas": ["192.0.2.12"]},
+        conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError",
+            "create failed: failed to create the resource: [{0 Error creating ResourceRecordSet: googleapi: Error 409: The resource 'entity.change.additions[benchmarksix12.bench.example.com.][A]' named 'benchmarksix12.bench.example.com. (A)' already exists, alreadyExists  []}]")],
+        created="2023-10-18T09:10:00Z"))
+    # Healthy bucket.
+    items.append(mr("storage.gcp.upbound.io/v1beta1", "Bucket", "bench-artifacts", provider="gcp",
+        ann={"crossplane.io/external-name": "bench-artifacts"}, spec={"location": "EU", "storageClass": "STANDARD"},
+        at={"id": "bench-artifacts", "selfLink": "https://www.googleapis.com/storage/v1/b/bench-artifacts"}))
+    return items
+
+def azure():
+    items = []
+    # CreateIncomplete right after an upgrade (provider-upjet-azure#577), with a non-UTC offset.
+    items.append(mr("azure.upbound.io/v1beta1", "ResourceGroup", "platform-ref-rg", provider="azure",
+        ann={"crossplane.io/external-name": "platform-ref-rg", "crossplane.io/external-create-pending": "2024-11-30T12:01:07+01:00"},
+        spec={"location": "West Europe", "tags": {"provisioner": "crossplane"}},
+        conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE)]))
+    # AsyncFailureMasked: key vault key Ready while the last async update failed (azure#684).
+    items.append(mr("keyvault.azure.upbound.io/v1beta1", "Key", "borrelli-test-2", provider="azure",
+        ann={"crossplane.io/external-name": "https://kv-payments.vault.azure.net/keys/borrelli-test-2/0f3c1a9e"},
+        spec={"keyType": "RSA", "keySize": 2048, "keyOpts": ["decrypt", "encrypt"], "keyVaultId": "/subscriptions/0000/resourceGroups/platform-ref-rg/providers/Microsoft.KeyVault/vaults/kv-payments"},
+        conditions=[cond("Ready", "True", "Available"), cond("Synced", "True", "ReconcileSuccess"),
+                    cond("LastAsyncOperation", "False", "AsyncUpdateFailure", "async update failed: failed to update the resource: [{0 updating Key: keyvault.BaseClient#UpdateKey: Failure responding to request: StatusCode=403  []}]")],
+        at={"id": "https://kv-payments.vault.azure.net/keys/borrelli-test-2/0f3c1a9e"}))
+    # ExternalNameMissing on a user-assigned identity (azure#802), not Ready yet but atProvider.id known.
+    items.append(mr("managedidentity.azure.upbound.io/v1beta1", "UserAssignedIdentity", "workload-identity", provider="azure",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T10:40:00Z", "crossplane.io/external-create-succeeded": "2024-11-30T10:40:00Z"},
+        spec={"location": "West Europe", "resourceGroupName": "platform-ref-rg"},
+        conditions=[cond("Ready", "True", "Available"), cond("Synced", "True", "ReconcileSuccess")],
+        at={"id": "/subscriptions/0000/resourceGroups/platform-ref-rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/workload-identity"}))
+    return items
+
+def write(name, items):
+    doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+    with open(os.path.join(OUT, name), "w") as f:
+        json.dump(doc, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+os.makedirs(OUT, exist_ok=True)
+write("aws-legacy.json", aws_legacy())
+write("aws-namespaced.json", aws_namespaced())
+write("gcp.json", gcp())
+write("azure.json", azure())
