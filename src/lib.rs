@@ -10,6 +10,8 @@
 pub mod cli;
 pub mod cluster;
 pub mod commands;
+pub mod completion;
 pub mod domain;
 pub mod error;
+pub mod evidence;
 pub mod output;

@@ -9,6 +9,12 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error ({info}); please report it with the command you ran");
     }));
+    let mut args = std::env::args_os();
+    if kubectl_upjet::completion::invoked_as_kubectl_completer(&args.next().unwrap_or_default()) {
+        let mut stdout = std::io::stdout().lock();
+        let _ = kubectl_upjet::completion::kubectl_complete(args.collect(), &mut stdout);
+        return ExitCode::SUCCESS;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

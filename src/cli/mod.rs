@@ -5,6 +5,7 @@
 
 use crate::domain::finding::{Code, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter};
 use std::path::PathBuf;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
@@ -37,7 +38,7 @@ pub enum Command {
     Doctor(DoctorArgs),
     /// Print a shell completion script.
     #[command(
-        after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\""
+        after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\"\n  kubectl upjet completion kubectl-plugin --install-dir ~/.local/bin   # makes `kubectl upjet <TAB>` work"
     )]
     Completion(CompletionArgs),
 }
@@ -75,7 +76,7 @@ pub struct KubeFlags {
     #[arg(long, global = true)]
     pub user: Option<String>,
     /// Only this namespace (namespaced MRs); cluster-scoped MRs are always included.
-    #[arg(short = 'n', long, global = true)]
+    #[arg(short = 'n', long, global = true, add = ArgValueCompleter::new(crate::completion::complete_namespace))]
     pub namespace: Option<String>,
     /// All namespaces (the default for doctor, which is fleet-wide).
     #[arg(short = 'A', long, global = true)]
@@ -169,10 +170,10 @@ impl FailOn {
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
     /// One MR to show in depth: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
-    #[arg(value_name = "KIND/NAME")]
+    #[arg(value_name = "KIND/NAME", add = ArgValueCompleter::new(crate::completion::complete_target))]
     pub target: Option<String>,
     /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
+    #[arg(long = "kind", value_name = "KIND", add = ArgValueCompleter::new(crate::completion::complete_kind))]
     pub kinds: Vec<String>,
     /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
     #[arg(long = "provider", value_name = "PROVIDER")]
@@ -187,10 +188,10 @@ pub struct DoctorArgs {
     #[arg(long, value_enum)]
     pub severity: Option<Severity>,
     /// Show only these codes (repeatable or comma-separated).
-    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    #[arg(long, value_name = "CODE", value_delimiter = ',', add = ArgValueCandidates::new(crate::completion::complete_code))]
     pub only: Vec<Code>,
     /// Hide these codes (repeatable or comma-separated).
-    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    #[arg(long, value_name = "CODE", value_delimiter = ',', add = ArgValueCandidates::new(crate::completion::complete_code))]
     pub ignore: Vec<Code>,
     /// Exit 1 when a finding at or above this severity is shown.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
@@ -207,9 +208,28 @@ pub struct DoctorArgs {
 /// `kubectl upjet completion`.
 #[derive(Debug, Clone, Args)]
 pub struct CompletionArgs {
-    /// The shell.
+    /// The shell, or `kubectl-plugin` to install the `kubectl_complete-upjet` helper that makes
+    /// `kubectl upjet <TAB>` work (kubectl >= 1.26).
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub shell: CompletionShell,
+    /// With kubectl-plugin: the directory on PATH to write `kubectl_complete-upjet` into.
+    #[arg(long, value_name = "DIR")]
+    pub install_dir: Option<PathBuf>,
+}
+
+/// Shells with a completion script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompletionShell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
+    /// kubectl's plugin completion (`kubectl upjet <TAB>`).
+    KubectlPlugin,
 }
 
 impl std::str::FromStr for Severity {

@@ -1,12 +1,50 @@
-//! `kubectl upjet completion SHELL`: the static completion scripts generated from the clap definition.
+//! `kubectl upjet completion SHELL`: completion scripts generated from the clap definition, and
+//! the installer of kubectl's plugin-completion helper.
 
-use crate::cli::{Cli, CompletionArgs};
-use crate::error::Exit;
+use crate::cli::{Cli, CompletionArgs, CompletionShell};
+use crate::completion::{kubectl_completer_script, KUBECTL_COMPLETER};
+use crate::error::{Error, Exit};
 use clap::CommandFactory;
+use clap_complete::Shell;
 use std::io::Write;
 
-/// Writes the completion script for one shell.
+/// The static script for one shell (also what `completions/` holds).
+pub fn script(shell: Shell) -> Vec<u8> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "kubectl-upjet", &mut out);
+    out
+}
+
+/// Writes the completion script for one shell, or installs the kubectl plugin completer.
 pub fn run(args: &CompletionArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    clap_complete::generate(args.shell, &mut Cli::command(), "kubectl-upjet", out);
+    let shell = match args.shell {
+        CompletionShell::Bash => Shell::Bash,
+        CompletionShell::Zsh => Shell::Zsh,
+        CompletionShell::Fish => Shell::Fish,
+        CompletionShell::Powershell => Shell::PowerShell,
+        CompletionShell::KubectlPlugin => return install_kubectl_completer(args, out),
+    };
+    out.write_all(&script(shell))?;
+    Ok(Exit::Ok)
+}
+
+fn install_kubectl_completer(args: &CompletionArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let Some(dir) = &args.install_dir else {
+        out.write_all(kubectl_completer_script().as_bytes())?;
+        return Ok(Exit::Ok);
+    };
+    if !dir.is_dir() {
+        return Err(Error::Usage(format!("--install-dir {} is not a directory", dir.display())).into());
+    }
+    let path = dir.join(KUBECTL_COMPLETER);
+    std::fs::write(&path, kubectl_completer_script())
+        .map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| Error::Failed(format!("cannot make {} executable: {e}", path.display())))?;
+    }
+    writeln!(out, "wrote {}; `kubectl upjet <TAB>` now completes when that directory is on PATH", path.display())?;
     Ok(Exit::Ok)
 }
