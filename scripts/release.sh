@@ -66,7 +66,7 @@ for i, line in enumerate(lines):
     if line.strip().startswith("uri:") and f"kubectl-upjet-{target}." in line:
         for j in range(i + 1, min(i + 3, len(lines))):
             if lines[j].strip().startswith("sha256:"):
-                lines[j] = re.sub(r"sha256: \S+", f"sha256: {sha}", lines[j])
+                lines[j] = re.sub(r"sha256: \S+", f"sha256: \"{sha}\"", lines[j])
 text = "\n".join(lines)
 open(src, "w").write(text)
 open(copy, "w").write(text)

@@ -190,7 +190,7 @@ fn validator_rejects_what_krew_rejects() {
 fn apply_files(extracted: &Path, install: &Path, files: &[Value]) {
     for f in files {
         let pattern = extracted.join(f["from"].as_str().unwrap());
-        let to = install.join(f["to"].as_str().unwrap());
+        let to: PathBuf = install.join(f["to"].as_str().unwrap()).components().collect();
         std::fs::create_dir_all(&to).unwrap();
         let mut n = 0;
         for entry in glob::glob(pattern.to_str().unwrap()).unwrap() {
