@@ -1,0 +1,492 @@
+//! `testapi`: an in-process fake Kubernetes API server for kubectl-upjet's tests
+//! and benchmarks.
+//!
+//! It speaks plain HTTP/1.1 on `127.0.0.1` and serves, from memory, the parts of
+//! the Kubernetes API that a kube-rs client and kubectl use: legacy and aggregated
+//! discovery built from real CRD files, list (paginated, label/field selectors),
+//! get, create, update, merge/JSON patch, delete, the status subresource, dry-run,
+//! pod logs and fault injection.
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! let api = testapi::TestApi::new();
+//! api.add_crds_from_dir(std::path::Path::new("/work/shared/fixtures/crds/provider-upjet-gcp"))?;
+//! api.insert(serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"}}));
+//! let server = api.start().await?;
+//! server.write_kubeconfig(std::path::Path::new("/tmp/kubeconfig"), Some("default"))?;
+//! # Ok(()) }
+//! ```
+
+mod crd;
+mod exec;
+mod ops;
+mod resp;
+mod selector;
+mod server;
+mod store;
+mod util;
+mod watch;
+
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+pub use exec::{ExecOutput, ExecRequest};
+
+/// HTTP method type used by [`Fault::Status`] (re-exported so callers need no `http` dependency).
+pub use hyper::Method;
+
+/// A fault to inject into matching requests, so tests can exercise a client's
+/// error handling (retries, backoff, pagination restarts, connection loss).
+///
+/// `path_contains` is matched against the request's path and query string
+/// (e.g. `"/pods"`, `"limit=500"`, `"envgroups"`); an empty string matches every
+/// request. `times: None` means "forever"; `Some(n)` fires on the next `n`
+/// matching requests only. Faults are checked in the order they were added.
+#[derive(Debug, Clone)]
+pub enum Fault {
+    /// Answer with a Kubernetes `Status` body of this `code` and `reason`
+    /// (e.g. 429 `TooManyRequests`, 403 `Forbidden`, 500 `InternalError`,
+    /// 503 `ServiceUnavailable`). 429/503 carry a `Retry-After` header
+    /// (`retry_after_secs`, default 1) and `details.retryAfterSeconds`.
+    Status {
+        /// Only requests with this method match (`None`: any method).
+        method: Option<Method>,
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// HTTP status code to answer.
+        code: u16,
+        /// Kubernetes `reason` in the Status body.
+        reason: String,
+        /// How many matching requests fail (`None`: all of them).
+        times: Option<u32>,
+        /// `Retry-After` seconds (used for 429 and 503, or any code when set).
+        retry_after_secs: Option<u32>,
+    },
+    /// Sleep `millis` before handling every matching request (never used up).
+    Delay {
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// Delay in milliseconds.
+        millis: u64,
+    },
+    /// Answer 410 Gone, reason `Expired`, to matching list requests that present
+    /// a `continue` token (as when the token's snapshot was compacted away).
+    ExpireContinue {
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// How many matching requests fail (`None`: all of them).
+        times: Option<u32>,
+    },
+    /// Close the connection without answering.
+    ResetConnection {
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// How many matching requests fail (`None`: all of them).
+        times: Option<u32>,
+    },
+}
+
+/// Counters about the traffic a server handled, so tests and benchmarks can
+/// assert how many requests a command made and how it paginated.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Requests received (including those answered by faults).
+    pub requests: u64,
+    /// Requests per class: `discovery`, `list`, `get`, `create`, `update`,
+    /// `patch`, `delete`, `deletecollection`, `log`, `exec`, `version`, `watch`,
+    /// `notfound`.
+    pub by_class: BTreeMap<String, u64>,
+    /// Sum of response body bytes.
+    pub response_bytes: u64,
+    /// Highest number of requests being handled at the same time.
+    pub max_in_flight: usize,
+    /// `(method, path?query)` of the most recent requests, oldest first
+    /// (at most [`Stats::RECENT`]).
+    pub recent: Vec<(String, String)>,
+}
+
+impl Stats {
+    /// How many recent requests [`Stats::recent`] keeps.
+    pub const RECENT: usize = 1000;
+
+    /// Count of requests of one class (0 if none), for terse assertions.
+    pub fn class(&self, class: &str) -> u64 {
+        self.by_class.get(class).copied().unwrap_or(0)
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct FaultSlot {
+    pub fault: Fault,
+    pub remaining: Option<u32>,
+}
+
+type Hook = Arc<dyn Fn(&mut Value) + Send + Sync>;
+type ExecHook = Arc<dyn Fn(&ExecRequest) -> Option<ExecOutput> + Send + Sync>;
+
+#[derive(Default)]
+pub(crate) struct StatsInner {
+    pub requests: AtomicU64,
+    pub response_bytes: AtomicU64,
+    pub in_flight: AtomicUsize,
+    pub max_in_flight: AtomicUsize,
+    pub by_class: Mutex<BTreeMap<String, u64>>,
+    pub recent: Mutex<VecDeque<(String, String)>>,
+}
+
+/// A stored pod log: lines with the time they were logged.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PodLog {
+    pub lines: Vec<((i64, u32), String)>,
+}
+
+pub(crate) struct Inner {
+    pub registry: RwLock<crd::Registry>,
+    pub rv: AtomicU64,
+    pub aggregated: AtomicBool,
+    /// Cached discovery bodies, cleared whenever CRDs change.
+    pub disco: Mutex<HashMap<String, bytes::Bytes>>,
+    pub logs: Mutex<HashMap<(String, String, String, bool), PodLog>>,
+    pub faults: Mutex<Vec<FaultSlot>>,
+    pub hooks: RwLock<Vec<Hook>>,
+    pub stats: StatsInner,
+    pub exec_files: Mutex<HashMap<(String, String), BTreeMap<String, String>>>,
+    pub exec_hooks: RwLock<Vec<ExecHook>>,
+}
+
+impl Inner {
+    pub(crate) fn next_rv(&self) -> u64 {
+        self.rv.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    pub(crate) fn current_rv(&self) -> u64 {
+        self.rv.load(Ordering::SeqCst)
+    }
+}
+
+/// Handle to the fake API server's state. Cheap to clone (an `Arc` inside), so a
+/// test can keep one to seed objects and inspect results while servers run.
+#[derive(Clone)]
+pub struct TestApi {
+    inner: Arc<Inner>,
+}
+
+impl Default for TestApi {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for TestApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestApi").field("resourceVersion", &self.inner.current_rv()).finish()
+    }
+}
+
+impl TestApi {
+    /// An empty server state: core v1 (pods, pods/log, pods/exec, events,
+    /// namespaces), apiextensions.k8s.io/v1 customresourcedefinitions, and the
+    /// namespaces `default`, `kube-system`, `kube-public`, `kube-node-lease`.
+    pub fn new() -> Self {
+        let inner = Arc::new(Inner {
+            registry: RwLock::new(crd::Registry::with_builtins()),
+            rv: AtomicU64::new(1000),
+            aggregated: AtomicBool::new(true),
+            disco: Mutex::new(HashMap::new()),
+            logs: Mutex::new(HashMap::new()),
+            faults: Mutex::new(vec![]),
+            hooks: RwLock::new(vec![]),
+            stats: StatsInner::default(),
+            exec_files: Mutex::new(HashMap::new()),
+            exec_hooks: RwLock::new(vec![]),
+        });
+        let api = Self { inner };
+        for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+            api.insert(serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}));
+        }
+        api
+    }
+
+    /// Registers every CustomResourceDefinition in `yaml` (one or several
+    /// documents; other kinds are ignored) for discovery and serving: each
+    /// *served* version with its scope, kind, plural, singular, shortNames,
+    /// categories and status subresource. The CRD itself becomes listable under
+    /// apiextensions.k8s.io/v1 (without its openAPIV3Schema, which is skipped for speed).
+    pub fn add_crd_yaml(&self, yaml: &str) -> anyhow::Result<()> {
+        let crds = crd::parse_crds(yaml)?;
+        self.register_crds(crds)
+    }
+
+    fn register_crds(&self, crds: Vec<crd::CrdDoc>) -> anyhow::Result<()> {
+        let mut objs = Vec::with_capacity(crds.len());
+        {
+            let mut reg = self.inner.registry.write().expect("registry lock");
+            for c in &crds {
+                objs.push(reg.add_crd(c)?);
+            }
+        }
+        self.inner.disco.lock().expect("disco lock").clear();
+        for o in objs {
+            self.insert(o);
+        }
+        Ok(())
+    }
+
+    /// Registers the CRDs of every `*.yaml` / `*.yml` file in `dir` (files are
+    /// read in place, parsed on two threads). Returns how many CRDs were added.
+    pub fn add_crds_from_dir(&self, dir: &Path) -> anyhow::Result<usize> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| anyhow::anyhow!("reading {}: {e}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+            .collect();
+        files.sort();
+        let parse = |chunk: &[std::path::PathBuf]| -> anyhow::Result<Vec<crd::CrdDoc>> {
+            let mut out = vec![];
+            for p in chunk {
+                let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("reading {}: {e}", p.display()))?;
+                out.extend(crd::parse_crds(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?);
+            }
+            Ok(out)
+        };
+        let half = files.len().div_ceil(2);
+        let (a, b) = files.split_at(half);
+        let (ra, rb) = std::thread::scope(|s| {
+            let h = s.spawn(|| parse(b));
+            (parse(a), h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("CRD parser thread panicked"))))
+        });
+        let mut crds = ra?;
+        crds.extend(rb?);
+        let n = crds.len();
+        self.register_crds(crds)?;
+        Ok(n)
+    }
+
+    /// Turns aggregated discovery on (default) or off. Off simulates an old
+    /// server: the aggregated Accept header is ignored and `/api`, `/apis`
+    /// answer the legacy APIVersions / APIGroupList with plain `application/json`.
+    pub fn set_aggregated_discovery(&self, on: bool) {
+        self.inner.aggregated.store(on, Ordering::SeqCst);
+    }
+
+    /// Stores (creates or replaces) an object by its apiVersion/kind, as a test
+    /// fixture: fills `metadata.uid` and `creationTimestamp` when absent,
+    /// `generation` (1) when absent, and always a new `resourceVersion`.
+    /// Returns the stored object. Panics if no resource serves that apiVersion/kind.
+    pub fn insert(&self, obj: Value) -> Value {
+        ops::insert(&self.inner, obj).unwrap_or_else(|e| panic!("testapi insert: {e}"))
+    }
+
+    /// Reads a stored object (served as `api_version`), or `None`.
+    pub fn get(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<Value> {
+        let def = ops::def_for(&self.inner, api_version, kind).ok()?;
+        let map = def.store.map.read().expect("store lock");
+        let e = map.get(&(namespace.unwrap_or_default().to_string(), name.to_string()))?;
+        Some(e.to_value(api_version, kind))
+    }
+
+    /// All stored objects of a kind (optionally one namespace), ordered by
+    /// namespace/name, so tests can inspect what a command changed.
+    pub fn list(&self, api_version: &str, kind: &str, namespace: Option<&str>) -> Vec<Value> {
+        let Ok(def) = ops::def_for(&self.inner, api_version, kind) else { return vec![] };
+        let map = def.store.map.read().expect("store lock");
+        map.items
+            .iter()
+            .filter(|((ns, _), _)| namespace.is_none_or(|n| n == ns))
+            .map(|(_, e)| e.to_value(api_version, kind))
+            .collect()
+    }
+
+    /// Removes an object outright (ignoring finalizers); returns it if it existed.
+    pub fn remove(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<Value> {
+        let def = ops::def_for(&self.inner, api_version, kind).ok()?;
+        let mut objs = def.store.map.write().expect("store lock");
+        let key = (namespace.unwrap_or_default().to_string(), name.to_string());
+        objs.get(&key)?;
+        let rv = self.inner.next_rv();
+        let e = objs.remove(&key, rv, None)?;
+        Some(e.to_value(api_version, kind))
+    }
+
+    /// Sets the log text of a pod's container (current or `previous`), served by
+    /// `GET .../pods/{pod}/log`. A line may start with an RFC 3339 timestamp and a
+    /// space (kubelet's `timestamps=true` format), which is then its log time;
+    /// other lines are logged "now". Timestamps are only shown with `timestamps=true`.
+    pub fn set_pod_log(&self, namespace: &str, pod: &str, container: &str, previous: bool, text: &str) {
+        let now = util::now();
+        let lines = text
+            .lines()
+            .map(|l| match l.split_once(' ').and_then(|(ts, rest)| util::parse_rfc3339(ts).map(|t| (t, rest))) {
+                Some((t, rest)) => (t, rest.to_string()),
+                None => (now, l.to_string()),
+            })
+            .collect();
+        self.inner
+            .logs
+            .lock()
+            .expect("logs lock")
+            .insert((namespace.into(), pod.into(), container.into(), previous), PodLog { lines });
+    }
+
+    /// Sets a file that the pod exec subresource (websocket) serves to
+    /// `cat <path>`, `ls <dir>` and `test -f <path>` commands (also inside
+    /// `sh -c "..."`), e.g. `/tmp/<uid>/terraform.tfstate` in a provider pod.
+    /// The pod must exist (see [`TestApi::insert`]).
+    pub fn set_exec_file(&self, namespace: &str, pod: &str, path: &str, content: &str) {
+        self.inner
+            .exec_files
+            .lock()
+            .expect("exec lock")
+            .entry((namespace.into(), pod.into()))
+            .or_default()
+            .insert(path.into(), content.into());
+    }
+
+    /// Registers a handler for exec commands, consulted before the built-in file
+    /// commands; return `None` to fall through. Lets a test script any command
+    /// (e.g. `gzip -c`, `terraform show -json`).
+    pub fn on_exec(&self, hook: impl Fn(&ExecRequest) -> Option<ExecOutput> + Send + Sync + 'static) {
+        self.inner.exec_hooks.write().expect("exec hooks lock").push(Arc::new(hook));
+    }
+
+    /// Adds a fault to inject (see [`Fault`]).
+    pub fn fault(&self, f: Fault) {
+        let remaining = match &f {
+            Fault::Status { times, .. }
+            | Fault::ExpireContinue { times, .. }
+            | Fault::ResetConnection { times, .. } => *times,
+            Fault::Delay { .. } => None,
+        };
+        self.inner.faults.lock().expect("faults lock").push(FaultSlot { fault: f, remaining });
+    }
+
+    /// Removes every injected fault.
+    pub fn clear_faults(&self) {
+        self.inner.faults.lock().expect("faults lock").clear();
+    }
+
+    /// Registers a hook called after every successful non-dry-run PUT/PATCH of a
+    /// custom resource (main resource or status) with the stored object, to
+    /// simulate a provider controller (e.g. flip conditions). Changes the hook
+    /// makes are stored as a separate write (new resourceVersion) before the
+    /// response is sent; the response itself carries the pre-hook object, as a
+    /// real apiserver's would. No server lock is held while the hook runs, so it
+    /// may call back into this `TestApi`.
+    pub fn on_write(&self, hook: impl Fn(&mut Value) + Send + Sync + 'static) {
+        self.inner.hooks.write().expect("hooks lock").push(Arc::new(hook));
+    }
+
+    /// Starts serving on `127.0.0.1:<random port>`. The server runs on its own
+    /// thread and tokio runtime, so it keeps answering even while the test blocks
+    /// (e.g. waiting for a `kubectl` or `assert_cmd` child process).
+    pub async fn start(&self) -> anyhow::Result<RunningServer> {
+        self.start_blocking()
+    }
+
+    /// Like [`TestApi::start`], for synchronous tests.
+    pub fn start_blocking(&self) -> anyhow::Result<RunningServer> {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        let inner = self.inner.clone();
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let thread = std::thread::Builder::new().name(format!("testapi-{}", addr.port())).spawn(move || {
+            let rt = match tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("testapi-worker")
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(anyhow::anyhow!("building runtime: {e}")));
+                    return;
+                }
+            };
+            rt.block_on(async move {
+                match tokio::net::TcpListener::from_std(listener) {
+                    Ok(l) => {
+                        let _ = ready_tx.send(Ok(()));
+                        server::serve(inner, l, rx).await;
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(anyhow::anyhow!("listener: {e}")));
+                    }
+                }
+            });
+        })?;
+        ready_rx.recv().map_err(|_| anyhow::anyhow!("server thread died"))??;
+        Ok(RunningServer { url: format!("http://{addr}"), addr, shutdown: tx, thread: Some(thread) })
+    }
+
+    /// Snapshot of the traffic counters.
+    pub fn stats(&self) -> Stats {
+        let s = &self.inner.stats;
+        Stats {
+            requests: s.requests.load(Ordering::SeqCst),
+            by_class: s.by_class.lock().expect("stats lock").clone(),
+            response_bytes: s.response_bytes.load(Ordering::SeqCst),
+            max_in_flight: s.max_in_flight.load(Ordering::SeqCst),
+            recent: s.recent.lock().expect("stats lock").iter().cloned().collect(),
+        }
+    }
+
+    /// Zeroes the traffic counters (e.g. after seeding, before the measured part).
+    pub fn reset_stats(&self) {
+        let s = &self.inner.stats;
+        s.requests.store(0, Ordering::SeqCst);
+        s.response_bytes.store(0, Ordering::SeqCst);
+        s.max_in_flight.store(s.in_flight.load(Ordering::SeqCst), Ordering::SeqCst);
+        s.by_class.lock().expect("stats lock").clear();
+        s.recent.lock().expect("stats lock").clear();
+    }
+
+    /// The current (latest) resourceVersion, as lists report it.
+    pub fn resource_version(&self) -> u64 {
+        self.inner.current_rv()
+    }
+}
+
+/// A server that is serving; dropping it stops the server and closes its connections.
+#[derive(Debug)]
+pub struct RunningServer {
+    /// Base URL, `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// The bound address.
+    pub addr: SocketAddr,
+    shutdown: tokio::sync::watch::Sender<bool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// Writes a kubeconfig pointing at this server: context, cluster and user all
+    /// named `test`, bearer token `test-token`, optional default namespace.
+    pub fn write_kubeconfig(&self, path: &Path, namespace: Option<&str>) -> std::io::Result<()> {
+        std::fs::write(path, self.kubeconfig(namespace))
+    }
+
+    /// The kubeconfig text that [`RunningServer::write_kubeconfig`] writes.
+    pub fn kubeconfig(&self, namespace: Option<&str>) -> String {
+        let ns = namespace
+            .map(|n| format!("    namespace: {}\n", serde_json::to_string(n).unwrap_or_default()))
+            .unwrap_or_default();
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: {}\ncontexts:\n- name: test\n  context:\n    cluster: test\n    user: test\n{ns}current-context: test\nusers:\n- name: test\n  user:\n    token: test-token\npreferences: {{}}\n",
+            self.url
+        )
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
