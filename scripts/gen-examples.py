@@ -207,3 +207,37 @@ write("aws-legacy.json", aws_legacy())
 write("aws-namespaced.json", aws_namespaced())
 write("gcp.json", gcp())
 write("azure.json", azure())
+
+# ---- provider logs (examples/logs), keyed to the fleet's UIDs ----
+LOGS = os.path.join(os.path.dirname(__file__), "..", "examples", "logs")
+os.makedirs(LOGS, exist_ok=True)
+
+def console(ts, level, msg, fields):
+    return f"{ts}\t{level}\tprovider-aws\t{msg}\t{json.dumps(fields, separators=(', ', ': '))}\n"
+
+key_uid = uid("/Key/payments-data-key")
+secret_uid = uid("/Secret/orders-db-credentials")
+kms_ctrl = "managed/kms.aws.upbound.io/v1beta1, kind=key"
+with open(os.path.join(LOGS, "provider-aws-kms-debug.log"), "w") as f:
+    # First create: the goroutine creates mrk-0b…, then the pod is evicted before Observe saves it.
+    f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Connecting to the service provider", {"uid": key_uid, "name": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key"}))
+    f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Async create starting...", {"trackerUID": key_uid, "resourceName": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key", "tfID": ""}))
+    f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Successfully requested creation of external resource", {"controller": kms_ctrl, "request": {"name": "payments-data-key"}, "uid": key_uid, "version": "812", "external-name": "", "requeue-after": "2024-11-30T10:40:02Z"}))
+    f.write(console("2024-11-30T10:40:09Z", "DEBUG", "Async create ended.", {"trackerUID": key_uid, "resourceName": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key", "tfID": "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8", "error": None}))
+    # The provider restarts: a fresh tracker, no external-name, so upjet creates again.
+    f.write(console("2024-11-30T10:51:10Z", "INFO", "Starting provider", {"version": "v1.21.0"}))
+    f.write(console("2024-11-30T10:51:12Z", "DEBUG", "Instance state not found in cache, reconstructing...", {"uid": key_uid, "name": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key"}))
+    f.write(console("2024-11-30T10:51:12Z", "DEBUG", "Async create starting...", {"trackerUID": key_uid, "resourceName": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key", "tfID": ""}))
+    f.write(console("2024-11-30T10:51:19Z", "DEBUG", "Async create ended.", {"trackerUID": key_uid, "resourceName": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key", "tfID": "mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "error": None}))
+    f.write(console("2024-11-30T10:51:40Z", "DEBUG", "External resource is up to date", {"controller": kms_ctrl, "request": {"name": "payments-data-key"}, "uid": key_uid, "version": "845", "external-name": "", "requeue-after": "2024-11-30T11:01:40Z"}))
+    # The secret's create fails because a previous attempt already created it.
+    f.write(console("2024-11-30T11:02:40Z", "DEBUG", "Async create ended.", {"trackerUID": secret_uid, "resourceName": "orders-db-credentials", "gvk": "secretsmanager.aws.upbound.io/v1beta1, Kind=Secret", "tfID": "", "error": "failed to create the resource: ResourceExistsException: The operation failed because the secret orders-db-credentials already exists."}))
+    f.write("this line is not a provider log line and is counted, not fatal\n")
+
+ident_uid = uid("/UserAssignedIdentity/workload-identity")
+with open(os.path.join(LOGS, "provider-azure-production.jsonl"), "w") as f:
+    # Production logging (JSON, info level): no IDs are logged, but a lost callback is (Info).
+    f.write(json.dumps({"level": "info", "ts": "2024-11-30T10:39:55Z", "logger": "provider-azure", "msg": "Starting provider", "version": "v1.9.0"}) + "\n")
+    f.write(json.dumps({"level": "info", "ts": "2024-11-30T10:40:31Z", "logger": "provider-azure", "msg": "Async create callback failed",
+                        "trackerUID": ident_uid, "resourceName": "workload-identity", "gvk": "managedidentity.azure.upbound.io/v1beta1, Kind=UserAssignedIdentity",
+                        "error": "cannot update status of the resource managedidentity.azure.upbound.io/v1beta1, Kind=UserAssignedIdentity/workload-identity after an async create: Operation cannot be fulfilled on userassignedidentities.managedidentity.azure.upbound.io \"workload-identity\": the object has been modified; please apply your changes to the latest version and try again"}) + "\n")

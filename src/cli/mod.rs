@@ -203,6 +203,33 @@ pub struct DoctorArgs {
     /// How many list requests may be in flight at once.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
+    /// Read the live provider pods' logs (current and previous container) for evidence.
+    #[arg(long)]
+    pub logs: bool,
+    /// Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap
+    /// console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports).
+    #[arg(long = "log-file", value_name = "PATH")]
+    pub log_files: Vec<PathBuf>,
+    /// Log reading limits.
+    #[command(flatten)]
+    pub log_opts: LogOptions,
+    /// Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+}
+
+/// How provider logs are read (doctor --logs, history).
+#[derive(Debug, Clone, Args)]
+pub struct LogOptions {
+    /// Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept).
+    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_request_timeout)]
+    pub since: std::time::Duration,
+    /// At most this many bytes of each container's log (the newest ones).
+    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024)]
+    pub limit_bytes: i64,
+    /// Where the provider pods run (default: found from their labels in any namespace).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub provider_namespace: Option<String>,
 }
 
 /// `kubectl upjet completion`.

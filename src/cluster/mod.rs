@@ -4,6 +4,8 @@
 pub mod connect;
 pub mod discover;
 pub mod kinds;
+pub mod logs;
+pub mod providers;
 pub mod request;
 pub mod scan;
 pub mod snapshot;

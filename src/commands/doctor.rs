@@ -1,16 +1,18 @@
-//! `kubectl upjet doctor`: collect MRs (cluster or snapshot) → diagnose (pure) → print.
+//! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
+use super::evidence::{gather, Analyzer};
 use crate::cli::{Cli, DoctorArgs, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::scan::{self, ScanOptions};
-use crate::cluster::{discover, snapshot};
-use crate::domain::diagnose::diagnose;
+use crate::cluster::{discover, providers, snapshot};
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
-use crate::domain::report::{Filter, Report, ReportBuilder, ResourceState};
+use crate::domain::plan::PlanItem;
+use crate::domain::report::{Filter, Report, ReportBuilder};
 use crate::error::{Error, Exit};
+use crate::evidence::correlate::debug_logs_missing;
 use crate::output::{detail, structured, style, table};
 use anyhow::Context;
 use std::io::{IsTerminal, Write};
@@ -27,13 +29,19 @@ fn filter(args: &DoctorArgs) -> Filter {
 
 /// Runs doctor.
 pub async fn run(cli: &Cli, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    if args.logs && args.from.is_some() {
+        return Err(Error::Usage("--logs reads a live cluster; with --from use --log-file".into()).into());
+    }
     if let Some(target) = &args.target {
         return one(cli, args, target, out).await;
     }
     let report = match &args.from {
-        Some(path) => from_snapshot(path, args)?,
+        Some(path) => from_snapshot(path, args).await?,
         None => from_cluster(cli, args).await?,
     };
+    if let Some(path) = &args.plan {
+        write_plan(path, &report)?;
+    }
     print_report(cli, args, &report, out)?;
     Ok(exit_code(args, &report))
 }
@@ -44,6 +52,35 @@ fn exit_code(args: &DoctorArgs, report: &Report) -> Exit {
         _ if report.summary.incomplete() => Exit::Incomplete,
         _ => Exit::Ok,
     }
+}
+
+/// The adoption plan: one item per MR whose findings suggest an ID (the most severe finding wins).
+pub fn plan_of(report: &Report) -> Vec<PlanItem> {
+    let mut seen = std::collections::HashSet::new();
+    report
+        .findings
+        .iter()
+        .filter_map(|f| {
+            let id = f.finding.suggested_id.clone()?;
+            let r = &f.resource;
+            let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+            let resource = format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name);
+            seen.insert((resource.clone(), r.namespace.clone())).then(|| PlanItem {
+                resource,
+                namespace: r.namespace.clone(),
+                id,
+                reason: Some(f.finding.code.to_string()),
+            })
+        })
+        .collect()
+}
+
+fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Result<()> {
+    let plan = plan_of(report);
+    let text = serde_json::to_string_pretty(&plan)? + "\n";
+    std::fs::write(path, text).map_err(|e| Error::Usage(format!("cannot write plan {}: {e}", path.display())))?;
+    eprintln!("wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)", plan.len(), path.display(), path.display());
+    Ok(())
 }
 
 fn print_report(cli: &Cli, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -79,12 +116,25 @@ fn print_report(cli: &Cli, args: &DoctorArgs, report: &Report, out: &mut dyn Wri
     Ok(())
 }
 
-fn state_of(mr: &ManagedResource) -> ResourceState {
-    ResourceState::of(mr)
+fn finish(mut builder: ReportBuilder, analyzer: &Analyzer, notes: Vec<String>) -> Report {
+    if let Some(logs) = &analyzer.logs {
+        for f in debug_logs_missing(logs) {
+            builder.push(f);
+        }
+        let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
+        builder.note(format!("read {} log sources ({lines} lines)", logs.sources.len()));
+    }
+    for n in notes {
+        builder.note(n);
+    }
+    builder.finish()
 }
 
-fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Report> {
+async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Report> {
     let items = snapshot::read(path)?;
+    let gathered = gather(None, false, &args.log_files, &args.log_opts).await?;
+    let notes = gathered.notes.clone();
+    let analyzer = Analyzer::new(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
     for item in items {
@@ -95,8 +145,7 @@ fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Re
                 }
                 kinds.insert((mr.group().to_string(), mr.kind.clone()));
                 builder.scanned(1);
-                let findings = diagnose(&mr);
-                builder.add(&mr, findings, || state_of(&mr));
+                builder.add(&mr, analyzer.findings(&mr), || analyzer.state(&mr));
             }
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
@@ -104,7 +153,7 @@ fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Re
     for _ in &kinds {
         builder.kind_scanned();
     }
-    Ok(builder.finish())
+    Ok(finish(builder, &analyzer, notes))
 }
 
 /// Offline there is no discovery: a kind matches by `Kind`, `kind.group`, or a plural that is the
@@ -117,6 +166,14 @@ fn snapshot_kind_matches(mr: &ManagedResource, spec: &str) -> bool {
     name_ok && group.is_none_or(|g| g.eq_ignore_ascii_case(mr.group()))
 }
 
+/// Gathers evidence for the scanned kinds and builds the analyzer.
+async fn analyzer_for(conn: &Connection, args: &DoctorArgs, kinds: &[ApiKind]) -> anyhow::Result<(Analyzer, Vec<String>)> {
+    let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts).await?;
+    let owners = if args.logs { providers::crd_owners(conn).await } else { Default::default() };
+    let notes = gathered.notes.clone();
+    Ok((Analyzer::new(gathered, kinds, &owners), notes))
+}
+
 async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
     let conn = Arc::new(connect::connect(&cli.kube).await?);
     let (all, _stats) = discover::discover_managed(&conn, args.concurrency as usize).await?;
@@ -126,21 +183,22 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
         return Ok(builder.finish());
     }
+    let (analyzer, notes) = analyzer_for(&conn, args, &selected).await?;
+    let analyzer = Arc::new(analyzer);
     let namespace = if cli.kube.all_namespaces { None } else { cli.kube.namespace.clone() };
-    let opts = ScanOptions {
-        namespace,
-        label_selector: cli.kube.selector.clone(),
-        page_size: 500,
-        concurrency: args.concurrency as usize,
-    };
+    let opts = ScanOptions { namespace, label_selector: cli.kube.selector.clone(), page_size: 500, concurrency: args.concurrency as usize };
     let progress = progress_bar(selected.len() as u64);
+    let per_mr = analyzer.clone();
     let results = scan::scan(
         conn.clone(),
         selected,
         opts,
-        |mr| {
-            let findings = diagnose(&mr);
-            (!findings.is_empty()).then_some((mr, findings))
+        move |mr| {
+            let findings = per_mr.findings(&mr);
+            (!findings.is_empty()).then(|| {
+                let state = per_mr.state(&mr);
+                (mr, findings, state)
+            })
         },
         |k| {
             if let Some(p) = &progress {
@@ -162,11 +220,11 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
         for what in r.unreadable {
             builder.unreadable(what);
         }
-        for (mr, findings) in r.kept {
-            builder.add(&mr, findings, || state_of(&mr));
+        for (mr, findings, state) in r.kept {
+            builder.add(&mr, findings, || state);
         }
     }
-    Ok(builder.finish())
+    Ok(finish(builder, &analyzer, notes))
 }
 
 fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
@@ -182,31 +240,46 @@ fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
 }
 
 /// Splits `KIND/NAME`.
-fn split_target(target: &str) -> Result<(&str, &str), Error> {
+pub fn split_target(target: &str) -> Result<(&str, &str), Error> {
     match target.split_once('/') {
         Some((k, n)) if !k.is_empty() && !n.is_empty() && !n.contains('/') => Ok((k, n)),
         _ => Err(Error::Usage(format!("{target:?} is not KIND/NAME (for example recordset.dns.gcp.upbound.io/www)"))),
     }
 }
 
-async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) -> anyhow::Result<Exit> {
+/// Finds one MR (snapshot or cluster), with the kind it was resolved to when live.
+pub async fn locate(
+    cli: &Cli,
+    from: Option<&std::path::Path>,
+    target: &str,
+    concurrency: usize,
+) -> anyhow::Result<(ManagedResource, Option<(Connection, ApiKind)>)> {
     let (kind_spec, name) = split_target(target)?;
-    let mr = match &args.from {
-        Some(path) => find_in_snapshot(path, kind_spec, name, cli.kube.namespace.as_deref())?,
+    match from {
+        Some(path) => Ok((find_in_snapshot(path, kind_spec, name, cli.kube.namespace.as_deref())?, None)),
         None => {
             let conn = connect::connect(&cli.kube).await?;
-            let (kinds, _) = discover::discover_managed(&conn, args.concurrency as usize).await?;
-            let kind = kinds::resolve(&kinds, kind_spec).map_err(|e| Error::Usage(e.to_string()))?;
-            fetch(&conn, kind, cli.kube.namespace.as_deref(), name).await?
+            let (kinds, _) = discover::discover_managed(&conn, concurrency).await?;
+            let kind = kinds::resolve(&kinds, kind_spec).map_err(|e| Error::Usage(e.to_string()))?.clone();
+            let mr = fetch(&conn, &kind, cli.kube.namespace.as_deref(), name).await?;
+            Ok((mr, Some((conn, kind))))
         }
+    }
+}
+
+async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let (mr, live) = locate(cli, args.from.as_deref(), target, args.concurrency as usize).await?;
+    let analyzer = match &live {
+        Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
+        None => Analyzer::new(gather(None, false, &args.log_files, &args.log_opts).await?, &[], &Default::default()),
     };
-    let findings: Vec<Finding> = diagnose(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
+    let findings: Vec<Finding> = analyzer.findings(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.output {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
-            b.add(&mr, findings.clone(), || state_of(&mr));
+            b.add(&mr, findings.clone(), || analyzer.state(&mr));
             let report = b.finish();
             if args.output == OutputFormat::Json {
                 structured::write_json(out, &report)?;
@@ -224,21 +297,14 @@ async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) ->
 }
 
 /// GETs one MR.
-pub async fn fetch(
-    conn: &Connection,
-    kind: &ApiKind,
-    namespace: Option<&str>,
-    name: &str,
-) -> anyhow::Result<ManagedResource> {
+pub async fn fetch(conn: &Connection, kind: &ApiKind, namespace: Option<&str>, name: &str) -> anyhow::Result<ManagedResource> {
     let ns = kind.namespaced.then(|| namespace.unwrap_or(&conn.default_namespace));
     let path = kind.object_path(ns, name);
     let where_ = ns.map(|n| format!(" in namespace {n}")).unwrap_or_default();
     let body = crate::cluster::request::text(conn, crate::cluster::request::get(&path, "application/json"))
         .await
         .map_err(|e| match e.status_code() {
-            Some(404) => {
-                Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group))
-            }
+            Some(404) => Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group)),
             _ => e.explain(conn, &format!("reading {}/{name}", kind.resource_name())),
         })?;
     ManagedResource::from_json(&body)
@@ -246,12 +312,7 @@ pub async fn fetch(
         .context("decoding the managed resource")
 }
 
-fn find_in_snapshot(
-    path: &std::path::Path,
-    kind_spec: &str,
-    name: &str,
-    ns: Option<&str>,
-) -> anyhow::Result<ManagedResource> {
+fn find_in_snapshot(path: &std::path::Path, kind_spec: &str, name: &str, ns: Option<&str>) -> anyhow::Result<ManagedResource> {
     let found: Vec<ManagedResource> = snapshot::read(path)?
         .into_iter()
         .filter_map(|i| ManagedResource::from_json(&i.json).ok())

@@ -2,6 +2,7 @@
 
 pub mod completion;
 pub mod doctor;
+pub mod evidence;
 
 use crate::cli::{Cli, Command};
 use crate::error::Exit;

@@ -7,6 +7,7 @@ pub mod goduration;
 pub mod gotime;
 pub mod kstatus;
 pub mod managed;
+pub mod plan;
 pub mod policies;
 pub mod report;
 #[cfg(test)]

@@ -1,4 +1,5 @@
 //! Evidence beyond the MR object itself: provider logs (and, built on them, timelines and
 //! log-derived findings). Pure: readers are handed in by the shell.
 
+pub mod correlate;
 pub mod logs;

@@ -46,11 +46,12 @@ fn age(raw: Option<&str>, now: GoTime) -> String {
 fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions) -> Vec<Cell> {
     let r = &f.resource;
     let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+    let kind = if group.is_empty() { r.kind.to_lowercase() } else { format!("{}.{group}", r.kind.to_lowercase()) };
     let mut cells = Vec::new();
     if any_namespaced {
         cells.push(Cell::new(sanitize(r.namespace.as_deref().unwrap_or("-"))));
     }
-    cells.push(Cell::new(sanitize(&format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name))));
+    cells.push(Cell::new(sanitize(&format!("{kind}/{}", r.name))));
     cells.push(severity_cell(f.finding.severity, opts.color));
     cells.push(Cell::new(f.finding.code.as_str()));
     if opts.wide {

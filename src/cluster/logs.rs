@@ -1,0 +1,120 @@
+//! Reading provider logs — live pod logs (current and previous container) and files — into the
+//! pure log scanner, streaming with constant memory.
+
+use super::connect::Connection;
+use super::providers::ProviderPod;
+use super::request::RequestError;
+use crate::evidence::correlate::SourceSummary;
+use crate::evidence::logs::{scan, Evidence, LogScan};
+use futures::AsyncReadExt;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// How much of each container's log to read.
+#[derive(Clone, Copy, Debug)]
+pub struct LogLimits {
+    /// Only lines newer than this many seconds (`--since`).
+    pub since_seconds: Option<i64>,
+    /// At most this many bytes per container log (newest bytes kept by the API server).
+    pub limit_bytes: Option<i64>,
+}
+
+/// A `Read` fed with chunks from an async task, so the synchronous scanner can consume a
+/// streaming HTTP body on a blocking thread without buffering it whole.
+struct ChunkReader {
+    rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    chunk: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for ChunkReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos >= self.chunk.len() {
+            match self.rx.blocking_recv() {
+                Some(c) => {
+                    self.chunk = c;
+                    self.pos = 0;
+                }
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.pos);
+        buf[..n].copy_from_slice(&self.chunk[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// Scans one source on a blocking thread; gzip is detected by its magic bytes.
+fn scan_reader(reader: impl Read, name: &str) -> std::io::Result<LogScan> {
+    let mut buffered = BufReader::with_capacity(256 * 1024, reader);
+    let gz = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    let mut s = LogScan::new();
+    if gz {
+        scan(BufReader::with_capacity(256 * 1024, flate2::read::MultiGzDecoder::new(buffered)), name, &mut s)?;
+    } else {
+        scan(buffered, name, &mut s)?;
+    }
+    Ok(s)
+}
+
+/// Reads a log file (`-` is stdin; gzip accepted).
+pub async fn read_file(path: &Path) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
+    let path = path.to_path_buf();
+    let name = path.display().to_string();
+    tokio::task::spawn_blocking(move || {
+        let result = if path.as_os_str() == "-" {
+            scan_reader(std::io::stdin().lock(), "stdin")
+        } else {
+            std::fs::File::open(&path).and_then(|f| scan_reader(f, &name))
+        };
+        let mut s = result.map_err(|e| crate::error::Error::Usage(format!("cannot read log file {name}: {e}")))?;
+        let summary = SourceSummary::of(&name, None, &s);
+        Ok((s.take_evidence(), summary))
+    })
+    .await
+    .map_err(|e| crate::error::Error::Failed(format!("log reader stopped: {e}")))?
+}
+
+/// Reads one container log of a provider pod (`previous` for the container before the last restart).
+pub async fn read_pod_log(
+    conn: &Connection,
+    pod: &ProviderPod,
+    previous: bool,
+    limits: LogLimits,
+) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
+    let mut path = format!("/api/v1/namespaces/{}/pods/{}/log?container={}", pod.namespace, pod.name, pod.container);
+    if previous {
+        path.push_str("&previous=true");
+    }
+    if let Some(s) = limits.since_seconds {
+        path.push_str(&format!("&sinceSeconds={s}"));
+    }
+    if let Some(b) = limits.limit_bytes {
+        path.push_str(&format!("&limitBytes={b}"));
+    }
+    let req = http::Request::get(path).body(Vec::new()).expect("valid request");
+    let fut = conn.client.request_stream(req);
+    let mut body = match conn.request_timeout {
+        Some(limit) => tokio::time::timeout(limit, fut).await.map_err(|_| RequestError::Timeout(limit))??,
+        None => fut.await?,
+    };
+    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
+    let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
+    let scan_name = name.clone();
+    let scanner = tokio::task::spawn_blocking(move || scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name));
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = body.read(&mut buf).await.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
+        if n == 0 || tx.send(buf[..n].to_vec()).await.is_err() {
+            break;
+        }
+    }
+    drop(tx);
+    let mut s = scanner
+        .await
+        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(std::io::Error::other(e))))?
+        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
+    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
+    Ok((s.take_evidence(), summary))
+}
