@@ -65,7 +65,7 @@ def aws_legacy():
     items.append(mr("kms.aws.upbound.io/v1beta1", "Key", "payments-data-key",
         ann={"crossplane.io/external-create-pending": "2024-11-30T10:51:12Z", "crossplane.io/external-create-succeeded": "2024-11-30T10:51:12Z"},
         spec={"description": "payments data key", "deletionWindowInDays": 7, "region": "eu-west-1", "tags": tags("payments-data-key", "key.kms.aws.upbound.io")},
-        policies=["Observe", "Create", "Update", "Delete"],
+        policies=["Observe", "Create", "Update", "Delete"], created="2024-11-30T10:39:58Z",
         at={"id": "mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "arn": "arn:aws:kms:eu-west-1:111122223333:key/mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "keyUsage": "ENCRYPT_DECRYPT"}))
     # ExternalNameDrift: external-name points at a different VPC than the one observed.
     items.append(mr("ec2.aws.upbound.io/v1beta1", "VPC", "core-vpc",

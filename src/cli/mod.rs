@@ -36,6 +36,9 @@ pub enum Command {
     /// List managed resources whose creation or identity tracking is broken.
     #[command(after_help = DOCTOR_EXAMPLES)]
     Doctor(DoctorArgs),
+    /// Show the create history of one MR as a timeline, with the last provider-logged external ID.
+    #[command(after_help = HISTORY_EXAMPLES)]
+    History(HistoryArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\"\n  kubectl upjet completion kubectl-plugin --install-dir ~/.local/bin   # makes `kubectl upjet <TAB>` work"
@@ -58,6 +61,51 @@ const DOCTOR_EXAMPLES: &str = "Examples:
 
   # Analyse a snapshot taken with `kubectl get managed -A -o json > fleet.json`
   kubectl upjet doctor --from fleet.json";
+
+const HISTORY_EXAMPLES: &str = "Examples:
+  # Events, provider pod restarts and provider log lines about one MR, in time order
+  kubectl upjet history recordset.dns.gcp.upbound.io/benchmarksix11
+
+  # Also read the live Terraform workspace of a CLI-mode resource
+  kubectl upjet history bucket.storage.gcp.upbound.io/assets --workspace
+
+  # Offline: a snapshot plus exported provider logs
+  kubectl upjet history key.kms.aws.upbound.io/payments-data-key --from examples/fleet --log-file examples/logs/provider-aws-kms-debug.log";
+
+/// `kubectl upjet history`.
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    /// The MR: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
+    #[arg(value_name = "KIND/NAME", add = ArgValueCompleter::new(crate::completion::complete_target))]
+    pub target: String,
+    /// Read the MR from a snapshot instead of the cluster (see doctor --from).
+    #[arg(long, value_name = "PATH")]
+    pub from: Option<PathBuf>,
+    /// Also read a provider log file (repeatable; `-` for stdin; gzip accepted).
+    #[arg(long = "log-file", value_name = "PATH")]
+    pub log_files: Vec<PathBuf>,
+    /// Do not read the live provider pods' logs.
+    #[arg(long)]
+    pub no_logs: bool,
+    /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
+    #[arg(long)]
+    pub workspace: bool,
+    /// Log reading limits.
+    #[command(flatten)]
+    pub log_opts: LogOptions,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = HistoryFormat::Text)]
+    pub output: HistoryFormat,
+}
+
+/// `history -o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HistoryFormat {
+    /// Timeline for a human.
+    Text,
+    /// One JSON document (`upjet.doctor/v1` History).
+    Json,
+}
 
 /// kubectl's connection and scope flags, implemented by the plugin because kubectl does not
 /// parse flags for plugins.

@@ -3,9 +3,11 @@
 
 pub mod connect;
 pub mod discover;
+pub mod events;
 pub mod kinds;
 pub mod logs;
 pub mod providers;
 pub mod request;
 pub mod scan;
 pub mod snapshot;
+pub mod workspace;

@@ -3,6 +3,7 @@
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
+pub mod history;
 
 use crate::cli::{Cli, Command};
 use crate::error::Exit;
@@ -12,6 +13,7 @@ use std::io::Write;
 pub async fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Exit> {
     match &cli.command {
         Command::Doctor(args) => doctor::run(&cli, args, out).await,
+        Command::History(args) => history::run(&cli, args, out).await,
         Command::Completion(args) => completion::run(args, out),
     }
 }

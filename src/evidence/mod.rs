@@ -3,3 +3,4 @@
 
 pub mod correlate;
 pub mod logs;
+pub mod timeline;

@@ -1,6 +1,7 @@
 //! Printers over any `io::Write`, so tests print into a buffer and the shell into stdout.
 
 pub mod detail;
+pub mod history;
 pub mod structured;
 pub mod style;
 pub mod table;

@@ -1,0 +1,68 @@
+//! `kubectl upjet history KIND/NAME`: everything the cluster still knows about one MR's creation,
+//! as one timeline.
+
+use super::doctor::locate;
+use super::evidence::gather;
+use crate::cli::{Cli, HistoryArgs, HistoryFormat};
+use crate::cluster::{events, providers, workspace};
+use crate::error::Exit;
+use crate::evidence::timeline::{build, Inputs};
+use crate::output::{history, structured};
+use std::io::Write;
+
+/// Runs history.
+pub async fn run(cli: &Cli, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let (mr, live) = locate(cli, args.from.as_deref(), &args.target, 16).await?;
+    let mut notes = Vec::new();
+    let mut event_list = Vec::new();
+    let mut pods = Vec::new();
+    let mut ws = None;
+    let mut events_read = false;
+    let gathered = gather(live.as_ref().map(|(c, _)| c), live.is_some() && !args.no_logs, &args.log_files, &args.log_opts).await?;
+    notes.extend(gathered.notes.iter().cloned());
+    if let Some((conn, kind)) = &live {
+        match events::events_of(conn, &mr).await {
+            Ok(e) => {
+                event_list = e;
+                events_read = true;
+            }
+            Err(e) => notes.push(format!("cannot read events: {}", e.reason())),
+        }
+        let owners = providers::crd_owners(conn).await;
+        let names: Vec<String> = gathered.pods.iter().map(|p| p.provider.clone()).collect();
+        match providers::provider_for_kind(kind, &owners, &names) {
+            Some(p) => pods = gathered.pods.iter().filter(|x| x.provider == p).cloned().collect(),
+            None if args.workspace => notes.push(format!("no provider pod found for {}", kind.resource_name())),
+            None => {}
+        }
+        if args.workspace {
+            let mut errors = Vec::new();
+            for pod in &pods {
+                match workspace::read(conn, pod, &mr.uid).await {
+                    Ok(state) => {
+                        ws = Some(state);
+                        break;
+                    }
+                    Err(e) => errors.push(e),
+                }
+            }
+            if ws.is_none() {
+                notes.extend(errors.into_iter().map(|e| format!("workspace: {e}")));
+            }
+        }
+    } else if args.workspace {
+        notes.push("--workspace needs a live cluster (not --from)".into());
+    }
+    let logs: Vec<_> = gathered.logs.as_ref().map(|l| l.about(&mr)).unwrap_or_default();
+    let timeline = build(&mr, &Inputs { events: &event_list, pods: &pods, logs, workspace: ws.as_ref(), events_read });
+    match args.output {
+        HistoryFormat::Json => structured::write_json(out, &serde_json::json!({
+            "apiVersion": "upjet.doctor/v1", "kind": "History",
+            "resource": crate::domain::finding::ResourceRef::of(&mr),
+            "timeline": timeline, "notes": notes,
+            "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
+        }))?,
+        HistoryFormat::Text => history::write_history(out, &mr, &timeline, &notes)?,
+    }
+    Ok(Exit::Ok)
+}
