@@ -29,9 +29,21 @@ pub async fn run(cli: &Cli, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::
             Err(e) => notes.push(format!("cannot read events: {}", e.reason())),
         }
         let owners = providers::crd_owners(conn).await;
-        let names: Vec<String> = gathered.pods.iter().map(|p| p.provider.clone()).collect();
+        // Pod starts and restarts belong in the history even when logs are not read.
+        let all_pods = if gathered.pods.is_empty() {
+            match providers::provider_pods(conn, args.log_opts.provider_namespace.as_deref()).await {
+                Ok(p) => p,
+                Err(e) => {
+                    notes.push(format!("cannot list provider pods: {}", e.reason()));
+                    Vec::new()
+                }
+            }
+        } else {
+            gathered.pods.clone()
+        };
+        let names: Vec<String> = all_pods.iter().map(|p| p.provider.clone()).collect();
         match providers::provider_for_kind(kind, &owners, &names) {
-            Some(p) => pods = gathered.pods.iter().filter(|x| x.provider == p).cloned().collect(),
+            Some(p) => pods = all_pods.iter().filter(|x| x.provider == p).cloned().collect(),
             None if args.workspace => notes.push(format!("no provider pod found for {}", kind.resource_name())),
             None => {}
         }
