@@ -3,7 +3,7 @@
 
 use super::connect::Connection;
 use super::kinds::ApiKind;
-use super::request;
+use super::request::{self, RequestError};
 use crate::domain::managed::ManagedResource;
 use futures::StreamExt;
 use serde::Deserialize;
@@ -57,6 +57,40 @@ struct PageMeta {
 }
 
 const MAX_RESTARTS: usize = 3;
+/// Attempts per page for failures that a retry can cure (kube itself retries 429/503/504).
+const PAGE_ATTEMPTS: u32 = 3;
+
+/// Whether a failed list request is worth repeating: server errors, lost connections, time-outs.
+fn transient(e: &RequestError) -> bool {
+    match e {
+        RequestError::Timeout(_) => true,
+        RequestError::Kube(kube::Error::Api(s)) => matches!(s.code, 500 | 502 | 503 | 504 | 429),
+        RequestError::Kube(kube::Error::HyperError(_) | kube::Error::Service(_)) => true,
+        RequestError::Kube(_) => false,
+    }
+}
+
+/// Sends one list request, repeating it (with a short backoff) while the failure is transient.
+async fn with_retries(
+    conn: &Connection,
+    make: impl Fn() -> http::Request<Vec<u8>>,
+    requests: &mut usize,
+) -> Result<String, RequestError> {
+    let mut attempt = 1;
+    loop {
+        let req = make();
+        let uri = req.uri().to_string();
+        match request::text(conn, req).await {
+            Err(e) if attempt < PAGE_ATTEMPTS && transient(&e) => {
+                tracing::debug!("retrying {uri} after: {}", e.reason());
+                tokio::time::sleep(std::time::Duration::from_millis(200 * u64::from(attempt))).await;
+                attempt += 1;
+                *requests += 1;
+            }
+            other => return other,
+        }
+    }
+}
 
 async fn list_kind<T, F>(conn: Arc<Connection>, kind: ApiKind, opts: Arc<ScanOptions>, process: Arc<F>) -> KindScan<T>
 where
@@ -75,15 +109,13 @@ where
         if let Some(t) = &token {
             lp = lp.continue_token(t);
         }
-        let req = match kube::core::Request::new(&path).list(&lp) {
-            Ok(r) => r,
-            Err(e) => {
-                out.error = Some(format!("cannot build request: {e}"));
-                return out;
-            }
-        };
+        if let Err(e) = kube::core::Request::new(&path).list(&lp) {
+            out.error = Some(format!("cannot build request: {e}"));
+            return out;
+        }
+        let make = || kube::core::Request::new(&path).list(&lp).expect("checked above");
         out.requests += 1;
-        let body = match request::text(&conn, req).await {
+        let body = match with_retries(&conn, make, &mut out.requests).await {
             Ok(b) => b,
             // An expired continue token: the snapshot is gone; list this kind again from the start.
             Err(e) if e.status_code() == Some(410) && token.is_some() && restarts < MAX_RESTARTS => {
