@@ -1,0 +1,118 @@
+//! Property and hostile-input tests: parsers never panic, and agree with an independent model.
+
+use kubectl_upjet::domain::diagnose::diagnose;
+use kubectl_upjet::domain::gotime::GoTime;
+use kubectl_upjet::domain::managed::ManagedResource;
+use kubectl_upjet::domain::plan::parse_plan;
+use kubectl_upjet::evidence::logs::{scan_slice, LogScan};
+use kubectl_upjet::output::style::sanitize;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        ".{0,12}".prop_map(Value::String),
+        prop_oneof![Just("crossplane.io/paused"), Just("crossplane.io/external-create-pending"), Just("True"), Just("2024-11-30T10:53:06Z")]
+            .prop_map(|s| Value::String(s.to_string())),
+    ];
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        let keys = prop_oneof![
+            Just("metadata"), Just("name"), Just("annotations"), Just("status"), Just("conditions"), Just("type"),
+            Just("spec"), Just("managementPolicies"), Just("atProvider"), Just("id"), Just("generation"), Just("x"),
+        ];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(keys.prop_map(String::from), inner, 0..5).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+
+    /// Go's parser and an independent model (chrono on the same fields) agree on well-formed input.
+    #[test]
+    fn rfc3339_agrees_with_a_calendar_model(y in 1i32..9999, mo in 1u32..=12, d in 1u32..=31, h in 0u32..24, mi in 0u32..60, s in 0u32..60,
+                                            off_h in 0i32..24, off_m in 0i32..60, neg: bool, z: bool) {
+        let text = if z {
+            format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+        } else {
+            format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}{}{off_h:02}:{off_m:02}", if neg { '-' } else { '+' })
+        };
+        let model = chrono::NaiveDate::from_ymd_opt(y, mo, d).map(|date| {
+            let secs = date.and_hms_opt(h, mi, s).unwrap().and_utc().timestamp();
+            let off = if z { 0 } else { (off_h as i64 * 60 + off_m as i64) * 60 * if neg { -1 } else { 1 } };
+            secs - off
+        });
+        let got = GoTime::parse_rfc3339(&text).map(|t| t.unix_secs());
+        prop_assert_eq!(got, model, "{}", text);
+    }
+
+    #[test]
+    fn rfc3339_never_panics(s in ".{0,40}") {
+        let _ = GoTime::parse_rfc3339(&s);
+    }
+
+    /// Arbitrary JSON either decodes or is reported unreadable; diagnosing what decodes never panics.
+    #[test]
+    fn mr_decoding_never_panics(v in arb_json()) {
+        if let Ok(mr) = ManagedResource::from_json(&v.to_string()) {
+            let _ = diagnose(&mr);
+        }
+    }
+
+    /// Arbitrary bytes are counted, never fatal, and every line is accounted for.
+    #[test]
+    fn log_scanning_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..4096)) {
+        let mut scan = LogScan::new();
+        scan_slice(&bytes, "fuzz", &mut scan);
+        prop_assert_eq!(scan.lines, scan.parsed + scan.unknown + scan.too_long + scan.blank);
+    }
+
+    #[test]
+    fn plan_parsing_never_panics(s in ".{0,200}") {
+        let _ = parse_plan(&s);
+    }
+
+    /// Sanitised text holds no control characters, whatever came in.
+    #[test]
+    fn sanitized_text_is_terminal_safe(s in "\\PC{0,20}[\\x00-\\x1f\\x7f\\u{80}-\\u{9f}]{0,5}\\PC{0,20}") {
+        prop_assert!(!sanitize(&s).chars().any(char::is_control));
+    }
+}
+
+#[test]
+fn deeply_nested_json_is_an_error_not_a_crash() {
+    let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+    assert!(ManagedResource::from_json(&deep).is_err());
+    let nested = format!("{{\"metadata\":{{\"name\":\"x\"}},\"spec\":{}{}}}", "{\"a\":".repeat(50_000), "1".to_string() + &"}".repeat(50_000));
+    // Unknown deep subtrees are skipped without recursion: the MR still decodes.
+    assert_eq!(ManagedResource::from_json(&nested).unwrap().name, "x");
+}
+
+#[test]
+fn absurd_annotation_values_are_handled() {
+    let huge = "x".repeat(1 << 20);
+    let mr = ManagedResource::from_json(
+        &json!({"apiVersion": "v/v1", "kind": "K", "metadata": {"name": "n", "annotations": {
+            "crossplane.io/external-create-pending": huge, "crossplane.io/paused": huge, "upjet.crossplane.io/provider-meta": huge}}})
+        .to_string(),
+    )
+    .unwrap();
+    let codes: Vec<String> = diagnose(&mr).into_iter().map(|f| f.code.to_string()).collect();
+    assert!(codes.contains(&"MalformedAnnotation".to_string()), "{codes:?}");
+}
+
+#[test]
+fn hundred_megabyte_line_is_skipped_in_bounded_memory() {
+    let mut data = vec![b'a'; 100 << 20];
+    data.push(b'\n');
+    data.extend_from_slice(b"2024-11-30T10:00:00Z\tDEBUG\tprovider-aws\tAsync create ended.\t{\"trackerUID\": \"u1\", \"tfID\": \"i-1\"}\n");
+    let mut scan = LogScan::new();
+    scan_slice(&data, "huge", &mut scan);
+    assert_eq!((scan.too_long, scan.parsed), (1, 1));
+    assert_eq!(scan.evidence().len(), 1);
+}
