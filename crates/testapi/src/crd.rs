@@ -222,6 +222,8 @@ pub(crate) struct ResourceDef {
     /// Field selector paths besides metadata.name / metadata.namespace.
     pub selectable: Vec<String>,
     pub printer_columns: Vec<PrinterColumn>,
+    /// `Warning` header text for a deprecated CRD version.
+    pub warning: Option<String>,
     pub store: Arc<Store>,
 }
 
@@ -378,6 +380,7 @@ impl Registry {
                 extra_subresources: extra,
                 selectable,
                 printer_columns: vec![],
+                warning: None,
                 store,
             });
         }
@@ -398,6 +401,7 @@ impl Registry {
             extra_subresources: vec![],
             selectable: vec![],
             printer_columns: vec![],
+            warning: None,
             store,
         });
         r
@@ -458,6 +462,11 @@ impl Registry {
                     .map(|f| f.json_path.trim_start_matches('.').to_string())
                     .collect(),
                 printer_columns: v.additional_printer_columns.clone(),
+                warning: v.deprecated.then(|| {
+                    v.deprecation_warning
+                        .clone()
+                        .unwrap_or_else(|| format!("{}/{} {} is deprecated", spec.group, v.name, spec.names.kind))
+                }),
                 store: store.clone(),
             });
         }

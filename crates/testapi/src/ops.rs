@@ -120,6 +120,36 @@ pub(crate) fn list(
     ns: Option<&str>,
     q: &ListQuery,
 ) -> Result<Vec<u8>, Resp> {
+    let (picked, meta) = page(inner, def, ns, q)?;
+    let size: usize = picked.iter().map(|e| e.rest.len() + 64 + api_version.len() + def.kind.len()).sum();
+    let mut out = Vec::with_capacity(size + 256);
+    out.extend_from_slice(
+        format!(
+            "{{\"apiVersion\":{},\"kind\":{},\"metadata\":{meta},\"items\":[",
+            json!(api_version),
+            json!(def.list_kind)
+        )
+        .as_bytes(),
+    );
+    let pfx = prefix(api_version, &def.kind);
+    for (i, e) in picked.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        e.write_json(&mut out, if def.builtin { None } else { Some(&pfx) });
+    }
+    out.extend_from_slice(b"]}");
+    Ok(out)
+}
+
+/// Picks one page of matching entries (the store lock is held only while picking)
+/// and renders the list metadata (`resourceVersion`, `continue`, `remainingItemCount`).
+pub(crate) fn page(
+    inner: &Inner,
+    def: &ResourceDef,
+    ns: Option<&str>,
+    q: &ListQuery,
+) -> Result<(Vec<Arc<Entry>>, String), Resp> {
     let token = q.cont.as_deref().filter(|c| !c.is_empty()).map(|c| decode_token(def, c)).transpose()?;
     let ns = if def.namespaced { ns } else { None };
     let filtered = !q.label.is_empty() || !q.field.is_empty();
@@ -165,25 +195,7 @@ pub(crate) fn list(
         }
     }
     meta.push('}');
-    let size: usize = picked.iter().map(|e| e.rest.len() + 64 + api_version.len() + def.kind.len()).sum();
-    let mut out = Vec::with_capacity(size + 256);
-    out.extend_from_slice(
-        format!(
-            "{{\"apiVersion\":{},\"kind\":{},\"metadata\":{meta},\"items\":[",
-            json!(api_version),
-            json!(def.list_kind)
-        )
-        .as_bytes(),
-    );
-    let pfx = prefix(api_version, &def.kind);
-    for (i, e) in picked.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        e.write_json(&mut out, if def.builtin { None } else { Some(&pfx) });
-    }
-    out.extend_from_slice(b"]}");
-    Ok(out)
+    Ok((picked, meta))
 }
 
 /// Reads one object.
@@ -249,14 +261,13 @@ pub(crate) fn create(
     let mut obj = parse_body(body)?;
     check_kind(def, api_version, &mut obj)?;
     let body_ns = meta_str(&obj, "namespace").map(String::from);
-    if def.namespaced {
-        if let (Some(b), Some(u)) = (&body_ns, ns)
-            && b != u
-        {
-            return Err(Resp::bad_request(
-                "the namespace of the provided object does not match the namespace sent on the request",
-            ));
-        }
+    if def.namespaced
+        && let (Some(b), Some(u)) = (&body_ns, ns)
+        && b != u
+    {
+        return Err(Resp::bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request",
+        ));
     }
     let name = match (meta_str(&obj, "name"), meta_str(&obj, "generateName")) {
         (Some(n), _) if !n.is_empty() => n.to_string(),
@@ -436,6 +447,7 @@ pub(crate) struct Written {
 /// Shared path of PUT and PATCH: read current, compute new via `f`, apply update
 /// rules, store (unless dry-run or no-op). Removes the object when a pending
 /// deletion has lost its last finalizer.
+#[allow(clippy::too_many_arguments)]
 fn write(
     inner: &Inner,
     def: &ResourceDef,
@@ -473,6 +485,7 @@ fn write(
 }
 
 /// `PUT` (main resource or status).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn update(
     inner: &Inner,
     def: &ResourceDef,
@@ -490,6 +503,7 @@ pub(crate) fn update(
 
 /// `PATCH` with merge, JSON, strategic (built-ins only, approximated as merge)
 /// or apply (approximated as merge) patches.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn patch(
     inner: &Inner,
     def: &ResourceDef,

@@ -92,6 +92,8 @@ fn pct_decode(s: &str) -> String {
 /// The parsed route.
 enum Route {
     Version,
+    OpenApiRoot,
+    OpenApi(String, String),
     Api,
     Apis,
     ApiGroup(String),
@@ -104,7 +106,7 @@ enum Route {
         name: Option<String>,
         sub: Option<String>,
     },
-    NoRoute,
+    Unmatched,
 }
 
 fn route(path: &str) -> Route {
@@ -119,7 +121,7 @@ fn route(path: &str) -> Route {
             (None, rest)
         };
         if rest.is_empty() || rest.len() > 3 {
-            return Route::NoRoute;
+            return Route::Unmatched;
         }
         Route::Resource {
             group: group.into(),
@@ -132,6 +134,9 @@ fn route(path: &str) -> Route {
     };
     match segs.as_slice() {
         ["version"] => Route::Version,
+        ["openapi", "v3"] => Route::OpenApiRoot,
+        ["openapi", "v3", "api", v] => Route::OpenApi(String::new(), v.to_string()),
+        ["openapi", "v3", "apis", g, v] => Route::OpenApi(g.to_string(), v.to_string()),
         ["api"] => Route::Api,
         ["api", v] => Route::ResourceList(String::new(), v.to_string()),
         ["api", v, rest @ ..] => resource("", v, rest),
@@ -139,7 +144,7 @@ fn route(path: &str) -> Route {
         ["apis", g] => Route::ApiGroup(g.to_string()),
         ["apis", g, v] => Route::ResourceList(g.to_string(), v.to_string()),
         ["apis", g, v, rest @ ..] => resource(g, v, rest),
-        _ => Route::NoRoute,
+        _ => Route::Unmatched,
     }
 }
 
@@ -161,11 +166,12 @@ fn verb(info: &ReqInfo, has_name: bool) -> &'static str {
 fn class_of(info: &ReqInfo, r: &Route) -> &'static str {
     match r {
         Route::Version => "version",
+        Route::OpenApiRoot | Route::OpenApi(..) => "openapi",
         Route::Api | Route::Apis | Route::ApiGroup(_) | Route::ResourceList(..) => "discovery",
         Route::Resource { sub: Some(s), .. } if s == "log" => "log",
         Route::Resource { sub: Some(s), .. } if s == "exec" => "exec",
         Route::Resource { name, .. } => verb(info, name.is_some()),
-        Route::NoRoute => "notfound",
+        Route::Unmatched => "notfound",
     }
 }
 
@@ -530,7 +536,15 @@ fn dispatch(inner: &Inner, info: &ReqInfo, r: &Route, body: &Bytes, local: Optio
                 &serde_json::json!({"major": "1", "minor": "32", "gitVersion": "v1.32.0", "gitCommit": "testapi", "gitTreeState": "clean", "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.23.4", "compiler": "gc", "platform": "linux/amd64"}),
             );
         }
-        Route::NoRoute => return Resp::no_route(),
+        Route::Unmatched => return Resp::no_route(),
+        Route::OpenApiRoot => {
+            return cached(inner, "openapi", |reg| Some(crate::openapi::root(reg)))
+                .map_or_else(Resp::no_route, |b| Resp::raw_json(200, b));
+        }
+        Route::OpenApi(g, v) => {
+            return cached(inner, &format!("openapi/{g}/{v}"), |reg| crate::openapi::group_version(reg, g, v))
+                .map_or_else(Resp::no_route, |b| Resp::raw_json(200, b));
+        }
         Route::Resource { group, version, plural, ns, name, sub } => {
             (group, version, plural, ns.as_deref(), name.as_deref(), sub.as_deref())
         }
@@ -560,6 +574,28 @@ fn dispatch(inner: &Inner, info: &ReqInfo, r: &Route, body: &Bytes, local: Optio
         }
         Some(_) => return Resp::no_route(),
     }
+    let resp = verb_call(inner, info, &def, &api_version, ns, name, sub, body, dry);
+    match &def.warning {
+        Some(w) => resp.with_header("warning", format!("299 - {}", serde_json::json!(w))),
+        None => resp,
+    }
+}
+
+/// The verb on a resource (after routing and scope checks).
+#[allow(clippy::too_many_arguments)]
+fn verb_call(
+    inner: &Inner,
+    info: &ReqInfo,
+    def: &Arc<ResourceDef>,
+    api_version: &str,
+    ns: Option<&str>,
+    name: Option<&str>,
+    sub: Option<&str>,
+    body: &Bytes,
+    dry: bool,
+) -> Resp {
+    let def = def.clone();
+    let api_version = api_version.to_string();
     let written = |w: Result<ops::Written, Resp>, code: u16| -> Resp {
         match w {
             Ok(w) => {
@@ -573,15 +609,25 @@ fn dispatch(inner: &Inner, info: &ReqInfo, r: &Route, body: &Bytes, local: Optio
     };
     match (&info.method, name) {
         (m, None) if (*m == Method::GET || *m == Method::HEAD) && sub.is_none() => {
-            match list_query(info, &def).and_then(|q| ops::list(inner, &def, &api_version, ns, &q)) {
-                Ok(b) => Resp::raw_json(200, b),
-                Err(e) => e,
-            }
+            let table = if def.builtin { None } else { crate::table::wants_table(&info.accept) };
+            let r = match table {
+                Some(tv) => {
+                    list_query(info, &def).and_then(|q| crate::table::list(inner, &def, &api_version, ns, &q, tv))
+                }
+                None => list_query(info, &def)
+                    .and_then(|q| ops::list(inner, &def, &api_version, ns, &q))
+                    .map(|b| Resp::raw_json(200, b)),
+            };
+            r.unwrap_or_else(|e| e)
         }
-        (m, Some(n)) if *m == Method::GET || *m == Method::HEAD => match ops::get(&def, &api_version, ns, n) {
-            Ok(b) => Resp::raw_json(200, b),
-            Err(e) => e,
-        },
+        (m, Some(n)) if *m == Method::GET || *m == Method::HEAD => {
+            let table = if def.builtin || sub.is_some() { None } else { crate::table::wants_table(&info.accept) };
+            let r = match table {
+                Some(tv) => crate::table::get(&def, &api_version, ns, n, tv),
+                None => ops::get(&def, &api_version, ns, n).map(|b| Resp::raw_json(200, b)),
+            };
+            r.unwrap_or_else(|e| e)
+        }
         (&Method::POST, None) if sub.is_none() => match ops::create(inner, &def, &api_version, ns, body, dry) {
             Ok(v) => obj_resp(201, &v),
             Err(e) => e,

@@ -806,3 +806,168 @@ async fn async_start_serves_while_blocked() {
     assert_eq!(c.get("/api").status, 200);
     let _ = BTreeMap::<u8, u8>::new();
 }
+
+const WIDGETS: &str = r#"
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ignored
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names:
+    kind: Widget
+    listKind: WidgetList
+    plural: widgets
+    singular: widget
+    shortNames: [wd]
+    categories: [all, managed]
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: false
+    deprecated: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+  - name: v1
+    served: true
+    storage: true
+    additionalPrinterColumns:
+    - name: COLOR
+      type: string
+      jsonPath: .spec.color
+    - name: SIZE
+      type: integer
+      jsonPath: .spec.size
+      priority: 1
+    schema:
+      openAPIV3Schema:
+        type: object
+  - name: v2
+    served: false
+    storage: false
+"#;
+
+#[test]
+fn inline_crd_versions_deprecation_and_no_status_subresource() {
+    let api = TestApi::new();
+    api.add_crd_yaml(WIDGETS).unwrap();
+    api.insert(json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "default"}, "spec": {"color": "red", "size": 3}, "status": {"ok": false}}));
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    let g = c.get_json("/apis/example.com");
+    assert_eq!(g["preferredVersion"]["version"], "v1");
+    let versions: Vec<&str> =
+        g["versions"].as_array().unwrap().iter().map(|v| v["version"].as_str().unwrap()).collect();
+    assert_eq!(versions, ["v1", "v1alpha1"], "v2 is not served");
+    assert_eq!(c.get("/apis/example.com/v2/widgets").status, 404);
+    let rl = c.get_json("/apis/example.com/v1");
+    assert_eq!(rl["resources"].as_array().unwrap().len(), 1, "no status subresource");
+    assert_eq!(rl["resources"][0]["shortNames"], json!(["wd"]));
+
+    // the same object through both served versions
+    let r = c.get("/apis/example.com/v1alpha1/namespaces/default/widgets/w");
+    assert_eq!(r.json()["apiVersion"], "example.com/v1alpha1");
+    assert_eq!(r.header("warning"), Some("299 - \"example.com/v1alpha1 Widget is deprecated\""));
+    assert!(c.get("/apis/example.com/v1/namespaces/default/widgets/w").header("warning").is_none());
+
+    // without a status subresource, status is written through the main resource and bumps generation
+    let r = c.send(
+        "PATCH",
+        "/apis/example.com/v1/namespaces/default/widgets/w",
+        "application/merge-patch+json",
+        &json!({"status": {"ok": true}}),
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["status"]["ok"], true);
+    assert_eq!(r.json()["metadata"]["generation"], 2);
+    assert_eq!(c.get("/apis/example.com/v1/namespaces/default/widgets/w/status").status, 404);
+
+    // server-side printing from additionalPrinterColumns
+    let accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+    let r = c.request("GET", "/apis/example.com/v1/namespaces/default/widgets", &[("Accept", accept)], None).unwrap();
+    assert_eq!(r.header("content-type"), Some("application/json;as=Table;v=v1;g=meta.k8s.io"));
+    let t = r.json();
+    assert_eq!(t["kind"], "Table");
+    let cols: Vec<&str> =
+        t["columnDefinitions"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(cols, ["Name", "COLOR", "SIZE"]);
+    assert_eq!(t["columnDefinitions"][2]["priority"], 1);
+    assert_eq!(t["rows"][0]["cells"], json!(["w", "red", 3]));
+    assert_eq!(t["rows"][0]["object"]["kind"], "PartialObjectMetadata");
+    assert_eq!(t["rows"][0]["object"]["metadata"]["namespace"], "default");
+    // v1alpha1 has no columns: Name + Age
+    let r = c
+        .request("GET", "/apis/example.com/v1alpha1/namespaces/default/widgets/w", &[("Accept", accept)], None)
+        .unwrap();
+    let t = r.json();
+    assert_eq!(t["columnDefinitions"][1]["name"], "Age");
+    assert!(t["rows"][0]["cells"][1].as_str().unwrap().ends_with('s'));
+}
+
+#[test]
+fn table_for_upjet_columns() {
+    let api = gcp_api();
+    ensure_ns(&api, "t");
+    let mut o = envgroup("t", "eg", json!({}));
+    o["metadata"]["annotations"] = json!({"crossplane.io/external-name": "organizations/1/envgroups/eg"});
+    o["status"] = json!({"conditions": [{"type": "Ready", "status": "True"}, {"type": "Synced", "status": "False"}]});
+    api.insert(o);
+    api.insert(envgroup("t", "fresh", json!({})));
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    let r = c
+        .request(
+            "GET",
+            "/apis/apigee.gcp.m.upbound.io/v1beta1/namespaces/t/envgroups?limit=500",
+            &[("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")],
+            None,
+        )
+        .unwrap();
+    let t = r.json();
+    let cols: Vec<&str> =
+        t["columnDefinitions"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(cols, ["Name", "SYNCED", "READY", "EXTERNAL-NAME", "AGE"]);
+    let cells = t["rows"][0]["cells"].as_array().unwrap();
+    assert_eq!(cells[0..4], [json!("eg"), json!("False"), json!("True"), json!("organizations/1/envgroups/eg")]);
+    assert!(cells[4].as_str().unwrap().ends_with('s'));
+    assert_eq!(t["rows"][1]["cells"][1], Value::Null, "missing values are null cells");
+}
+
+#[test]
+fn concurrent_clients() {
+    let api = gcp_api();
+    ensure_ns(&api, "c");
+    for i in 0..300 {
+        api.insert(envgroup("c", &format!("e{i:03}"), json!({})));
+    }
+    api.fault(Fault::Delay { path_contains: "limit=7".into(), millis: 20 });
+    let srv = api.start_blocking().unwrap();
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let url = srv.url.clone();
+            std::thread::spawn(move || {
+                let mut c = Client::new(&url);
+                let mut n = 0;
+                for _ in 0..10 {
+                    let v = c.get_json("/apis/apigee.gcp.m.upbound.io/v1beta1/namespaces/c/envgroups?limit=7");
+                    n += v["items"].as_array().unwrap().len();
+                }
+                n
+            })
+        })
+        .collect();
+    for t in threads {
+        assert_eq!(t.join().unwrap(), 70);
+    }
+    let st = api.stats();
+    assert_eq!(st.class("list"), 80);
+    assert!(st.max_in_flight > 1, "requests overlapped: {}", st.max_in_flight);
+}

@@ -28,12 +28,24 @@ fn watch_initial_live_and_resume() {
     api.insert(pod("a", json!({"app": "x"})));
     let srv = api.start_blocking().unwrap();
     let url = srv.url.clone();
-    let watcher = std::thread::spawn(move || Client::new(&url).get("/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=2"));
+    let watcher = std::thread::spawn(move || {
+        Client::new(&url).get("/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=2")
+    });
     std::thread::sleep(Duration::from_millis(300));
     let mut c = Client::new(&srv.url);
-    let list_rv = c.get_json("/api/v1/namespaces/default/pods")["metadata"]["resourceVersion"].as_str().unwrap().to_string();
+    let list_rv =
+        c.get_json("/api/v1/namespaces/default/pods")["metadata"]["resourceVersion"].as_str().unwrap().to_string();
     assert_eq!(c.send("POST", "/api/v1/namespaces/default/pods", "application/json", &pod("b", json!({}))).status, 201);
-    assert_eq!(c.send("PATCH", "/api/v1/namespaces/default/pods/b", "application/merge-patch+json", &json!({"metadata": {"labels": {"app": "x"}}})).status, 200);
+    assert_eq!(
+        c.send(
+            "PATCH",
+            "/api/v1/namespaces/default/pods/b",
+            "application/merge-patch+json",
+            &json!({"metadata": {"labels": {"app": "x"}}})
+        )
+        .status,
+        200
+    );
     assert_eq!(c.request("DELETE", "/api/v1/namespaces/default/pods/a", &[], None).unwrap().status, 200);
     let r = watcher.join().unwrap();
     assert_eq!(r.status, 200);
@@ -47,7 +59,9 @@ fn watch_initial_live_and_resume() {
     assert!(del_rv > mod_rv, "DELETED carries the deletion's resourceVersion");
 
     // resume from the list's resourceVersion with a label selector: b enters the selection, a leaves
-    let r = c.get(&format!("/api/v1/namespaces/default/pods?watch=1&resourceVersion={list_rv}&labelSelector=app%3Dx&timeoutSeconds=1"));
+    let r = c.get(&format!(
+        "/api/v1/namespaces/default/pods?watch=1&resourceVersion={list_rv}&labelSelector=app%3Dx&timeoutSeconds=1"
+    ));
     let got: Vec<(String, String)> = events(&r.body).into_iter().map(|(t, n, _)| (t, n)).collect();
     assert_eq!(got, vec![("ADDED".to_string(), "b".to_string()), ("DELETED".to_string(), "a".to_string())]);
 
@@ -64,7 +78,9 @@ fn watch_initial_live_and_resume() {
 fn watch_too_old_resource_version() {
     let api = TestApi::new();
     for i in 0..10_050 {
-        api.insert(json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": format!("e{i}"), "namespace": "default"}}));
+        api.insert(
+            json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": format!("e{i}"), "namespace": "default"}}),
+        );
     }
     let srv = api.start_blocking().unwrap();
     let mut c = Client::new(&srv.url);
