@@ -22,7 +22,12 @@ fn main() {
     for run in 1..=3 {
         let (scan, mbps) = measure(&data);
         best = best.max(mbps);
-        println!("| zap JSON scan, run {run} ({} MB, {} lines, {} evidence items) | {mbps:.0} MB/s |", data.len() / 1_000_000, scan.lines, scan.evidence().len());
+        println!(
+            "| zap JSON scan, run {run} ({} MB, {} lines, {} evidence items) | {mbps:.0} MB/s |",
+            data.len() / 1_000_000,
+            scan.lines,
+            scan.evidence().len()
+        );
     }
     println!("| zap JSON scan, best of 3 | {best:.0} MB/s |");
     drop(data);

@@ -47,7 +47,8 @@ fn typed_flags(args: &[OsString]) -> KubeFlags {
             Some((n, v)) => (n.to_string(), Some(v.to_string())),
             None => (words[i].clone(), None),
         };
-        let takes = matches!(name.as_str(), "--kubeconfig" | "--context" | "--cluster" | "--user" | "-n" | "--namespace");
+        let takes =
+            matches!(name.as_str(), "--kubeconfig" | "--context" | "--cluster" | "--user" | "-n" | "--namespace");
         if takes {
             let value = inline.or_else(|| words.get(i + 1).cloned());
             if inline_is_none(&words[i]) {
@@ -81,7 +82,8 @@ pub fn kubectl_complete(args: Vec<OsString>, out: &mut dyn Write) -> io::Result<
     }
     let index = full.len() - 1;
     let cwd = std::env::current_dir().ok();
-    let candidates = clap_complete::engine::complete(&mut Cli::command(), full, index, cwd.as_deref()).unwrap_or_default();
+    let candidates =
+        clap_complete::engine::complete(&mut Cli::command(), full, index, cwd.as_deref()).unwrap_or_default();
     let mut directive = NO_FILE_COMP;
     for c in candidates.iter().filter(|c| !c.is_hide_set()) {
         let value = c.get_value().to_string_lossy();
@@ -102,7 +104,10 @@ where
     F: FnOnce(connect::Connection) -> Fut,
     Fut: std::future::Future<Output = Option<T>>,
 {
-    let flags = FLAGS.get().cloned().unwrap_or_else(|| KubeFlags { request_timeout: Some(CLUSTER_BUDGET), ..Default::default() });
+    let flags = FLAGS
+        .get()
+        .cloned()
+        .unwrap_or_else(|| KubeFlags { request_timeout: Some(CLUSTER_BUDGET), ..Default::default() });
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
     rt.block_on(async move {
         tokio::time::timeout(CLUSTER_BUDGET, async move {
@@ -203,7 +208,9 @@ pub fn complete_code() -> Vec<CompletionCandidate> {
 
 /// The script `completion kubectl-plugin` installs as `kubectl_complete-upjet`.
 pub fn kubectl_completer_script() -> String {
-    format!("#!/bin/sh\n# kubectl plugin completion for kubectl-upjet (kubectl >= 1.26 runs this on `kubectl upjet <TAB>`).\n{KUBECTL_COMPLETE_ENV}=1 exec kubectl-upjet \"$@\"\n")
+    format!(
+        "#!/bin/sh\n# kubectl plugin completion for kubectl-upjet (kubectl >= 1.26 runs this on `kubectl upjet <TAB>`).\n{KUBECTL_COMPLETE_ENV}=1 exec kubectl-upjet \"$@\"\n"
+    )
 }
 
 #[cfg(test)]
@@ -212,8 +219,10 @@ mod tests {
 
     #[test]
     fn typed_flags_are_found_in_both_forms() {
-        let args: Vec<OsString> =
-            ["doctor", "--context", "prod", "--kubeconfig=/tmp/kc", "-n", "team-a", "x"].iter().map(OsString::from).collect();
+        let args: Vec<OsString> = ["doctor", "--context", "prod", "--kubeconfig=/tmp/kc", "-n", "team-a", "x"]
+            .iter()
+            .map(OsString::from)
+            .collect();
         let f = typed_flags(&args);
         assert_eq!(f.context.as_deref(), Some("prod"));
         assert_eq!(f.kubeconfig.as_deref(), Some(std::path::Path::new("/tmp/kc")));

@@ -17,13 +17,19 @@ fn grants(role: &Value, group: &str, resource: &str, verb: &str) -> bool {
 #[test]
 fn doctor_role_is_read_only_and_sufficient() {
     let r = role("clusterrole-doctor.yaml");
-    assert_eq!((r["apiVersion"].as_str(), r["kind"].as_str()), (Some("rbac.authorization.k8s.io/v1"), Some("ClusterRole")));
+    assert_eq!(
+        (r["apiVersion"].as_str(), r["kind"].as_str()),
+        (Some("rbac.authorization.k8s.io/v1"), Some("ClusterRole"))
+    );
     assert!(grants(&r, "dns.gcp.upbound.io", "recordsets", "list"));
     assert!(grants(&r, "ec2.aws.m.upbound.io", "vpcs", "get"));
     assert!(grants(&r, "", "pods/log", "get"));
     for rule in r["rules"].as_array().unwrap() {
         for verb in rule["verbs"].as_array().unwrap() {
-            assert!(["get", "list", "watch"].contains(&verb.as_str().unwrap()), "doctor role must be read-only: {verb}");
+            assert!(
+                ["get", "list", "watch"].contains(&verb.as_str().unwrap()),
+                "doctor role must be read-only: {verb}"
+            );
         }
     }
 }

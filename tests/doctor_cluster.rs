@@ -5,7 +5,7 @@ mod support;
 
 use predicates::prelude::*;
 use serde_json::json;
-use support::{codes, report, Cluster, Mr};
+use support::{Cluster, Mr, codes, report};
 use testapi::Fault;
 
 const RS: &str = "dns.gcp.upbound.io/v1beta2";
@@ -36,7 +36,8 @@ fn managed_kinds_in(dir: &std::path::Path) -> (std::collections::BTreeSet<String
         let crd: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
         let names = &crd["spec"]["names"];
         let key = format!("{}.{}", names["plural"].as_str().unwrap(), crd["spec"]["group"].as_str().unwrap());
-        let cats: Vec<&str> = names["categories"].as_array().map(|a| a.iter().filter_map(|c| c.as_str()).collect()).unwrap_or_default();
+        let cats: Vec<&str> =
+            names["categories"].as_array().map(|a| a.iter().filter_map(|c| c.as_str()).collect()).unwrap_or_default();
         if cats.contains(&"managed") {
             managed.insert(key);
         } else if cats.contains(&"providerconfig") {
@@ -53,7 +54,12 @@ fn discovery_from_real_crds_finds_every_managed_kind_and_no_providerconfig() {
     let (az_want, az_pcs) = managed_kinds_in(&support::crd_dir("provider-upjet-azure"));
     want.extend(az_want);
     pcs.extend(az_pcs);
-    assert!(want.len() > 250 && !pcs.is_empty(), "fixtures look right: {} managed, {} providerconfig", want.len(), pcs.len());
+    assert!(
+        want.len() > 250 && !pcs.is_empty(),
+        "fixtures look right: {} managed, {} providerconfig",
+        want.len(),
+        pcs.len()
+    );
     let rt = tokio::runtime::Runtime::new().unwrap();
     let conn = rt.block_on(cluster.connect());
     for aggregated in [true, false] {
@@ -78,9 +84,21 @@ fn scan_paginates_both_scopes_and_reports_findings() {
         cluster.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
     }
     cluster.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
-    cluster.add(Mr::new(RS_NS, "RecordSet", "team-rs").ns("team-a").without("crossplane.io/external-name").at_id("tid-1").json());
-    cluster.add(Mr::new("ec2.aws.m.upbound.io/v1beta1", "VPC", "paused-vpc").ns("team-b").ann("crossplane.io/paused", "true").json());
-    cluster.add(json!({"apiVersion": "gcp.upbound.io/v1beta1", "kind": "ProviderConfig", "metadata": {"name": "default"},
+    cluster.add(
+        Mr::new(RS_NS, "RecordSet", "team-rs")
+            .ns("team-a")
+            .without("crossplane.io/external-name")
+            .at_id("tid-1")
+            .json(),
+    );
+    cluster.add(
+        Mr::new("ec2.aws.m.upbound.io/v1beta1", "VPC", "paused-vpc")
+            .ns("team-b")
+            .ann("crossplane.io/paused", "true")
+            .json(),
+    );
+    cluster
+        .add(json!({"apiVersion": "gcp.upbound.io/v1beta1", "kind": "ProviderConfig", "metadata": {"name": "default"},
                        "spec": {"projectID": "p"}}));
     let out = cluster.upjet().args(["doctor", "-o", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "errors found → exit 1; stderr: {}", String::from_utf8_lossy(&out.stderr));
@@ -103,9 +121,13 @@ fn scan_paginates_both_scopes_and_reports_findings() {
     assert_eq!(f["resource"]["apiVersion"], RS_NS);
     assert_eq!(f["suggestedId"], "tid-1");
     assert!(f["resource"]["uid"].as_str().is_some_and(|u| !u.is_empty()));
-    let lists: Vec<String> = cluster.api.stats().recent.iter().map(|r| format!("{r:?}")).filter(|r| r.contains("recordsets")).collect();
+    let lists: Vec<String> =
+        cluster.api.stats().recent.iter().map(|r| format!("{r:?}")).filter(|r| r.contains("recordsets")).collect();
     assert!(lists.iter().any(|r| r.contains("limit=500")), "{lists:?}");
-    assert!(lists.iter().filter(|r| r.contains("continue=")).count() >= 2, "1,204 cluster-scoped RecordSets take 3 pages: {lists:?}");
+    assert!(
+        lists.iter().filter(|r| r.contains("continue=")).count() >= 2,
+        "1,204 cluster-scoped RecordSets take 3 pages: {lists:?}"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("5 kinds scanned, 1206 managed resources, 2 errors, 1 warnings, 1 info"), "{stderr}");
 }
@@ -114,8 +136,22 @@ fn scan_paginates_both_scopes_and_reports_findings() {
 fn forbidden_and_missing_kinds_are_skipped_and_make_the_scan_incomplete() {
     let cluster = small();
     cluster.add(Mr::new(RS, "RecordSet", "fine").json());
-    cluster.api.fault(Fault::Status { method: None, path_contains: "/managedzones".into(), code: 403, reason: "Forbidden".into(), times: None, retry_after_secs: None });
-    cluster.api.fault(Fault::Status { method: None, path_contains: "ec2.aws.m.upbound.io/v1beta1/vpcs".into(), code: 404, reason: "NotFound".into(), times: None, retry_after_secs: None });
+    cluster.api.fault(Fault::Status {
+        method: None,
+        path_contains: "/managedzones".into(),
+        code: 403,
+        reason: "Forbidden".into(),
+        times: None,
+        retry_after_secs: None,
+    });
+    cluster.api.fault(Fault::Status {
+        method: None,
+        path_contains: "ec2.aws.m.upbound.io/v1beta1/vpcs".into(),
+        code: 404,
+        reason: "NotFound".into(),
+        times: None,
+        retry_after_secs: None,
+    });
     let out = cluster.upjet().args(["doctor", "-o", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "incomplete scan, no findings → exit 4");
     let r = report(&out);
@@ -126,10 +162,17 @@ fn forbidden_and_missing_kinds_are_skipped_and_make_the_scan_incomplete() {
         .map(|s| (s["resource"].as_str().unwrap().to_string(), s["reason"].as_str().unwrap().to_string()))
         .collect();
     assert_eq!(skipped.len(), 2, "{skipped:?}");
-    assert!(skipped[0].0 == "managedzones.dns.gcp.upbound.io" && skipped[0].1.starts_with("forbidden (403)"), "{skipped:?}");
+    assert!(
+        skipped[0].0 == "managedzones.dns.gcp.upbound.io" && skipped[0].1.starts_with("forbidden (403)"),
+        "{skipped:?}"
+    );
     assert!(skipped[1].0 == "vpcs.ec2.aws.m.upbound.io" && skipped[1].1.starts_with("not found (404)"), "{skipped:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("skipped managedzones.dns.gcp.upbound.io: forbidden (403)") && stderr.contains("2 kinds skipped"), "{stderr}");
+    assert!(
+        stderr.contains("skipped managedzones.dns.gcp.upbound.io: forbidden (403)")
+            && stderr.contains("2 kinds skipped"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -139,8 +182,11 @@ fn expired_continue_token_restarts_the_kind() {
         cluster.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
     }
     cluster.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
-    cluster.api.fault(Fault::ExpireContinue { path_contains: "dns.gcp.upbound.io/v1beta1/recordsets".into(), times: Some(1) });
-    let out = cluster.upjet().args(["doctor", "-o", "json", "--kind", "recordset.dns.gcp.upbound.io"]).output().unwrap();
+    cluster
+        .api
+        .fault(Fault::ExpireContinue { path_contains: "dns.gcp.upbound.io/v1beta1/recordsets".into(), times: Some(1) });
+    let out =
+        cluster.upjet().args(["doctor", "-o", "json", "--kind", "recordset.dns.gcp.upbound.io"]).output().unwrap();
     let r = report(&out);
     assert_eq!(r["summary"]["resourcesScanned"], 701, "no duplicates after the restart");
     assert_eq!(r["summary"]["kindsSkipped"], json!([]));
@@ -155,7 +201,8 @@ fn namespace_kind_provider_and_selector_narrow_the_scan() {
     cluster.add(Mr::new(RS, "RecordSet", "c1").create_incomplete().label("app", "web").json());
     cluster.add(Mr::new("ec2.aws.upbound.io/v1beta1", "VPC", "v1").create_incomplete().json());
     let names = |args: &[&str]| -> Vec<String> {
-        let out = cluster.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(args).output().unwrap();
+        let out =
+            cluster.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(args).output().unwrap();
         let mut n: Vec<String> = codes(&report(&out)).into_iter().map(|(_, n)| n).collect();
         n.dedup();
         n
@@ -171,7 +218,13 @@ fn namespace_kind_provider_and_selector_narrow_the_scan() {
 
 #[test]
 fn one_mr_in_depth_and_its_errors() {
-    let cluster = Cluster::builder().namespace("team-a").crd_files("provider-upjet-gcp", &["dns.gcp.m.upbound.io_recordsets.yaml", "dns.gcp.upbound.io_recordsets.yaml"]).start();
+    let cluster = Cluster::builder()
+        .namespace("team-a")
+        .crd_files(
+            "provider-upjet-gcp",
+            &["dns.gcp.m.upbound.io_recordsets.yaml", "dns.gcp.upbound.io_recordsets.yaml"],
+        )
+        .start();
     cluster.add(Mr::new(RS_NS, "RecordSet", "www").ns("team-a").create_incomplete().json());
     let out = cluster.upjet().args(["doctor", "recordset.dns.gcp.m.upbound.io/www"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -189,31 +242,82 @@ fn one_mr_in_depth_and_its_errors() {
     let pos = |s: &str| text.find(s).unwrap();
     assert!(pos("external-create-succeeded") < pos("external-create-pending"), "marks are in time order");
     cluster.upjet().args(["doctor", "recordset/www"]).assert().code(2).stderr(predicate::str::contains("is ambiguous"));
-    cluster.upjet().args(["doctor", "recordset.dns.gcp.m.upbound.io/nope"]).assert().code(2).stderr(predicate::str::contains("\"nope\" not found in namespace team-a"));
-    cluster.upjet().args(["doctor", "bucket.s3.aws.upbound.io/x"]).assert().code(2).stderr(predicate::str::contains("no managed resource kind matches"));
-    cluster.upjet().args(["doctor", "--kind", "nosuchkind"]).assert().code(2).stderr(predicate::str::contains("no managed resource kind matches \"nosuchkind\""));
+    cluster
+        .upjet()
+        .args(["doctor", "recordset.dns.gcp.m.upbound.io/nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\"nope\" not found in namespace team-a"));
+    cluster
+        .upjet()
+        .args(["doctor", "bucket.s3.aws.upbound.io/x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no managed resource kind matches"));
+    cluster
+        .upjet()
+        .args(["doctor", "--kind", "nosuchkind"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no managed resource kind matches \"nosuchkind\""));
 }
 
 #[test]
 fn connection_problems_are_one_line_errors() {
     let cluster = small();
-    let no_backtrace = || predicate::str::contains("stack backtrace").not().and(predicate::str::contains("panicked").not());
-    cluster.upjet().args(["doctor", "--kubeconfig", "/nonexistent/kubeconfig"]).env("RUST_BACKTRACE", "1").assert().code(3)
+    let no_backtrace =
+        || predicate::str::contains("stack backtrace").not().and(predicate::str::contains("panicked").not());
+    cluster
+        .upjet()
+        .args(["doctor", "--kubeconfig", "/nonexistent/kubeconfig"])
+        .env("RUST_BACKTRACE", "1")
+        .assert()
+        .code(3)
         .stderr(predicate::str::contains("kubeconfig /nonexistent/kubeconfig does not exist").and(no_backtrace()));
-    cluster.upjet().args(["doctor", "--context", "nope"]).assert().code(3).stderr(predicate::str::contains("context \"nope\" not found in kubeconfig (known: test)"));
+    cluster
+        .upjet()
+        .args(["doctor", "--context", "nope"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("context \"nope\" not found in kubeconfig (known: test)"));
     let bad = cluster.dir().join("bad-kubeconfig");
     std::fs::write(&bad, "apiVersion: v1\nkind: Config\nclusters: [this is: not valid").unwrap();
-    cluster.upjet().arg("doctor").env("KUBECONFIG", &bad).assert().code(3).stderr(predicate::str::contains("cannot read kubeconfig"));
+    cluster
+        .upjet()
+        .arg("doctor")
+        .env("KUBECONFIG", &bad)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("cannot read kubeconfig"));
     // KUBECONFIG lists are merged like kubectl: missing entries are skipped.
     let list = format!("/nonexistent/one:{}", cluster.kubeconfig().display());
     cluster.upjet().args(["doctor", "-o", "json"]).env("KUBECONFIG", list).assert().code(0);
     // Nothing listens on port 1.
     let unreachable = cluster.dir().join("unreachable");
-    std::fs::write(&unreachable, cluster.server.kubeconfig(None).replace(&cluster.server.url, "http://127.0.0.1:1")).unwrap();
-    cluster.upjet().arg("doctor").env("KUBECONFIG", &unreachable).env("RUST_BACKTRACE", "1").assert().code(3)
+    std::fs::write(&unreachable, cluster.server.kubeconfig(None).replace(&cluster.server.url, "http://127.0.0.1:1"))
+        .unwrap();
+    cluster
+        .upjet()
+        .arg("doctor")
+        .env("KUBECONFIG", &unreachable)
+        .env("RUST_BACKTRACE", "1")
+        .assert()
+        .code(3)
         .stderr(predicate::str::contains("cannot reach the API server at http://127.0.0.1:1/").and(no_backtrace()));
-    cluster.api.fault(Fault::Status { method: None, path_contains: "/apis".into(), code: 401, reason: "Unauthorized".into(), times: None, retry_after_secs: None });
-    cluster.upjet().arg("doctor").assert().code(3).stderr(predicate::str::contains("rejected the credentials (401 Unauthorized)"));
+    cluster.api.fault(Fault::Status {
+        method: None,
+        path_contains: "/apis".into(),
+        code: 401,
+        reason: "Unauthorized".into(),
+        times: None,
+        retry_after_secs: None,
+    });
+    cluster
+        .upjet()
+        .arg("doctor")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("rejected the credentials (401 Unauthorized)"));
 }
 
 #[test]
@@ -221,7 +325,12 @@ fn slow_server_hits_request_timeout() {
     let cluster = small();
     cluster.api.fault(Fault::Delay { path_contains: "/apis".into(), millis: 3_000 });
     let start = std::time::Instant::now();
-    cluster.upjet().args(["doctor", "--request-timeout", "500ms"]).assert().code(3).stderr(predicate::str::contains("did not answer within 500ms"));
+    cluster
+        .upjet()
+        .args(["doctor", "--request-timeout", "500ms"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("did not answer within 500ms"));
     assert!(start.elapsed() < std::time::Duration::from_millis(2_900));
 }
 
@@ -239,7 +348,13 @@ fn output_formats() {
     let doc: serde_json::Value = serde_saphyr::from_str(&String::from_utf8(yaml.stdout).unwrap()).unwrap();
     let json = report(&cluster.upjet().args(["doctor", "-o", "json"]).output().unwrap());
     assert_eq!(doc, json, "YAML and JSON carry the same report");
-    let only_info = report(&cluster.upjet().args(["doctor", "-o", "json", "--severity", "info", "--ignore", "CreateIncomplete,KstatusMisleading"]).output().unwrap());
+    let only_info = report(
+        &cluster
+            .upjet()
+            .args(["doctor", "-o", "json", "--severity", "info", "--ignore", "CreateIncomplete,KstatusMisleading"])
+            .output()
+            .unwrap(),
+    );
     assert_eq!(codes(&only_info), vec![("Paused".into(), "paused".into())]);
     cluster.upjet().args(["doctor", "--fail-on", "never"]).assert().code(0);
     cluster.upjet().args(["doctor", "--only", "Paused"]).assert().code(0);

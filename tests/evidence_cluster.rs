@@ -6,13 +6,16 @@ mod support;
 use predicates::prelude::*;
 use serde_json::json;
 use std::io::Write;
-use support::{codes, report, Cluster, Mr};
+use support::{Cluster, Mr, codes, report};
 
 const RS: &str = "dns.gcp.upbound.io/v1beta2";
 
 fn cluster() -> Cluster {
     Cluster::builder()
-        .crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml", "storage.gcp.upbound.io_defaultobjectaccesscontrols.yaml"])
+        .crd_files(
+            "provider-upjet-gcp",
+            &["dns.gcp.upbound.io_recordsets.yaml", "storage.gcp.upbound.io_defaultobjectaccesscontrols.yaml"],
+        )
         .start()
 }
 
@@ -25,8 +28,7 @@ fn provider_pod(c: &Cluster, provider: &str, name: &str, restarted: bool) {
     if restarted {
         status["containerStatuses"][0]["restartCount"] = json!(1);
         status["containerStatuses"][0]["state"] = json!({"running": {"startedAt": "2024-11-30T11:00:10Z"}});
-        status["containerStatuses"][0]["lastState"] =
-            json!({"terminated": {"startedAt": "2024-11-30T09:00:00Z", "finishedAt": "2024-11-30T11:00:08Z", "reason": "OOMKilled", "exitCode": 137}});
+        status["containerStatuses"][0]["lastState"] = json!({"terminated": {"startedAt": "2024-11-30T09:00:00Z", "finishedAt": "2024-11-30T11:00:08Z", "reason": "OOMKilled", "exitCode": 137}});
     }
     c.add(json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": "upbound-system",
@@ -41,13 +43,28 @@ fn debug_line(ts: &str, msg: &str, fields: serde_json::Value) -> String {
 
 /// An MR blocked mid-create, whose provider died after the async create returned an ID.
 fn blocked_with_orphan(c: &Cluster) -> String {
-    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").create_incomplete().json());
+    let mr = c.add(
+        Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").create_incomplete().json(),
+    );
     let uid = mr["metadata"]["uid"].as_str().unwrap().to_string();
-    let previous = debug_line("2024-11-30T11:00:05Z", "Async create starting...", json!({"trackerUID": uid, "resourceName": "www", "tfID": ""}))
-        + &debug_line("2024-11-30T11:00:07Z", "Async create ended.", json!({"trackerUID": uid, "resourceName": "www", "tfID": "projects/p/managedZones/z/rrsets/www.example.com./A"}));
-    let current = debug_line("2024-11-30T11:00:12Z", "Instance state not found in cache, reconstructing...", json!({"uid": uid, "name": "www"}))
-        + &debug_line("2024-11-30T11:00:12Z", "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed",
-            json!({"controller": "managed/dns.gcp.upbound.io/v1beta2, kind=recordset", "request": {"name": "www"}, "uid": uid, "version": "9", "external-name": ""}));
+    let previous = debug_line(
+        "2024-11-30T11:00:05Z",
+        "Async create starting...",
+        json!({"trackerUID": uid, "resourceName": "www", "tfID": ""}),
+    ) + &debug_line(
+        "2024-11-30T11:00:07Z",
+        "Async create ended.",
+        json!({"trackerUID": uid, "resourceName": "www", "tfID": "projects/p/managedZones/z/rrsets/www.example.com./A"}),
+    );
+    let current = debug_line(
+        "2024-11-30T11:00:12Z",
+        "Instance state not found in cache, reconstructing...",
+        json!({"uid": uid, "name": "www"}),
+    ) + &debug_line(
+        "2024-11-30T11:00:12Z",
+        "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed",
+        json!({"controller": "managed/dns.gcp.upbound.io/v1beta2, kind=recordset", "request": {"name": "www"}, "uid": uid, "version": "9", "external-name": ""}),
+    );
     provider_pod(c, "provider-gcp-dns", "provider-gcp-dns-1", true);
     c.api.set_pod_log("upbound-system", "provider-gcp-dns-1", "package-runtime", true, &previous);
     c.api.set_pod_log("upbound-system", "provider-gcp-dns-1", "package-runtime", false, &current);
@@ -60,12 +77,27 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
     let uid = blocked_with_orphan(&c);
     // A second provider that only logs at info level.
     provider_pod(&c, "provider-gcp-storage", "provider-gcp-storage-1", false);
-    c.api.set_pod_log("upbound-system", "provider-gcp-storage-1", "package-runtime", false, "2024-11-30T09:00:01Z\tINFO\tprovider-gcp\tStarting provider\t{}\n");
+    c.api.set_pod_log(
+        "upbound-system",
+        "provider-gcp-storage-1",
+        "package-runtime",
+        false,
+        "2024-11-30T09:00:01Z\tINFO\tprovider-gcp\tStarting provider\t{}\n",
+    );
     let out = c.upjet().args(["doctor", "--logs", "-o", "json"]).output().unwrap();
     let r = report(&out);
     let got = codes(&r);
-    for want in [("OrphanCandidate", "www"), ("ProviderRestartedDuringCreate", "www"), ("CreateIncomplete", "www"), ("DebugLogsMissing", "provider-gcp-storage")] {
-        assert!(got.contains(&(want.0.to_string(), want.1.to_string())), "{want:?} missing in {got:?}\n{}", String::from_utf8_lossy(&out.stderr));
+    for want in [
+        ("OrphanCandidate", "www"),
+        ("ProviderRestartedDuringCreate", "www"),
+        ("CreateIncomplete", "www"),
+        ("DebugLogsMissing", "provider-gcp-storage"),
+    ] {
+        assert!(
+            got.contains(&(want.0.to_string(), want.1.to_string())),
+            "{want:?} missing in {got:?}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     assert!(!got.iter().any(|(c, n)| c == "DebugLogsMissing" && n == "provider-gcp-dns"), "dns logs at debug level");
     let orphan = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "OrphanCandidate").unwrap();
@@ -73,17 +105,26 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
     assert_eq!(orphan["resource"]["uid"], uid.as_str());
     assert_eq!(orphan["state"]["lastLoggedId"]["id"], "projects/p/managedZones/z/rrsets/www.example.com./A");
     assert_eq!(orphan["state"]["lastLoggedId"]["time"], "2024-11-30T11:00:07Z");
-    let restart = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "ProviderRestartedDuringCreate").unwrap();
+    let restart =
+        r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "ProviderRestartedDuringCreate").unwrap();
     assert_eq!(restart["evidence"]["restartedAt"], "2024-11-30T11:00:10Z");
-    let logs_read: Vec<String> = c.api.stats().recent.iter().map(|r| format!("{r:?}")).filter(|r| r.contains("/log")).collect();
+    let logs_read: Vec<String> =
+        c.api.stats().recent.iter().map(|r| format!("{r:?}")).filter(|r| r.contains("/log")).collect();
     assert!(logs_read.iter().any(|r| r.contains("previous=true")), "previous container read: {logs_read:?}");
     // The plan carries the orphan's ID.
     let plan = c.dir().join("plan.json");
     c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).assert().code(1);
     let items: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
-    assert_eq!(items, json!([{"resource": "recordset.dns.gcp.upbound.io/www", "id": "projects/p/managedZones/z/rrsets/www.example.com./A", "reason": "OrphanCandidate"}]));
+    assert_eq!(
+        items,
+        json!([{"resource": "recordset.dns.gcp.upbound.io/www", "id": "projects/p/managedZones/z/rrsets/www.example.com./A", "reason": "OrphanCandidate"}])
+    );
     // --provider-namespace that holds no provider: said, not fatal.
-    let out = c.upjet().args(["doctor", "--logs", "--provider-namespace", "crossplane-system", "-o", "json"]).output().unwrap();
+    let out = c
+        .upjet()
+        .args(["doctor", "--logs", "--provider-namespace", "crossplane-system", "-o", "json"])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("no provider pods found"));
 }
 
@@ -92,18 +133,36 @@ fn log_files_gzip_and_stdin() {
     let c = cluster();
     let mr = c.add(Mr::new(RS, "RecordSet", "api").without("crossplane.io/external-name").json());
     let uid = mr["metadata"]["uid"].as_str().unwrap();
-    let line = debug_line("2024-11-30T11:00:07Z", "Async create ended.", json!({"trackerUID": uid, "tfID": "rrset-api"}));
+    let line =
+        debug_line("2024-11-30T11:00:07Z", "Async create ended.", json!({"trackerUID": uid, "tfID": "rrset-api"}));
     let gz = c.dir().join("provider.log.gz");
     let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
     enc.write_all(b"garbage \xff\xfe not a log line\n").unwrap();
     enc.write_all(line.as_bytes()).unwrap();
     enc.finish().unwrap();
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "OrphanCandidate,ExternalNameMissing", "--log-file"]).arg(&gz).output().unwrap();
-    assert_eq!(codes(&report(&out)), vec![("ExternalNameMissing".into(), "api".into()), ("OrphanCandidate".into(), "api".into())]);
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--only", "OrphanCandidate,ExternalNameMissing", "--log-file"])
+        .arg(&gz)
+        .output()
+        .unwrap();
+    assert_eq!(
+        codes(&report(&out)),
+        vec![("ExternalNameMissing".into(), "api".into()), ("OrphanCandidate".into(), "api".into())]
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 2 lines were not provider log records"));
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "OrphanCandidate", "--log-file", "-"]).write_stdin(line).output().unwrap();
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--only", "OrphanCandidate", "--log-file", "-"])
+        .write_stdin(line)
+        .output()
+        .unwrap();
     assert_eq!(codes(&report(&out)), vec![("OrphanCandidate".into(), "api".into())]);
-    c.upjet().args(["doctor", "--log-file", "/nonexistent.log"]).assert().code(2).stderr(predicate::str::contains("cannot read log file /nonexistent.log"));
+    c.upjet()
+        .args(["doctor", "--log-file", "/nonexistent.log"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read log file /nonexistent.log"));
 }
 
 #[test]
@@ -138,8 +197,13 @@ fn history_joins_events_pods_logs_and_workspace() {
     }
     assert!(!text.contains("not ours"), "events of other objects are not shown");
     let pos = |s: &str| text.find(s).unwrap();
-    assert!(pos("Async create ended") < pos("terminated: OOMKilled") && pos("terminated: OOMKilled") < pos("Warning CannotInitialize"), "time order:\n{text}");
-    let json_out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--no-logs"]).output().unwrap();
+    assert!(
+        pos("Async create ended") < pos("terminated: OOMKilled")
+            && pos("terminated: OOMKilled") < pos("Warning CannotInitialize"),
+        "time order:\n{text}"
+    );
+    let json_out =
+        c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--no-logs"]).output().unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&json_out.stdout).unwrap();
     assert_eq!(doc["kind"], "History");
     assert_eq!(doc["timeline"]["externalNames"][0]["value"], "www-old");
@@ -150,10 +214,21 @@ fn history_joins_events_pods_logs_and_workspace() {
 fn workspace_problems_are_explained() {
     let c = cluster();
     let _uid = blocked_with_orphan(&c);
-    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).output().unwrap();
+    let out =
+        c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("note: workspace: no workspace file"), "{text}");
-    c.api.fault(testapi::Fault::Status { method: None, path_contains: "/exec".into(), code: 403, reason: "Forbidden".into(), times: None, retry_after_secs: None });
-    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).output().unwrap();
-    assert!(String::from_utf8(out.stdout).unwrap().contains("no permission to exec into upbound-system/provider-gcp-dns-1"));
+    c.api.fault(testapi::Fault::Status {
+        method: None,
+        path_contains: "/exec".into(),
+        code: 403,
+        reason: "Forbidden".into(),
+        times: None,
+        retry_after_secs: None,
+    });
+    let out =
+        c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).output().unwrap();
+    assert!(
+        String::from_utf8(out.stdout).unwrap().contains("no permission to exec into upbound-system/provider-gcp-dns-1")
+    );
 }

@@ -3,14 +3,21 @@
 
 mod support;
 
-use support::{codes, report, Cluster, Mr};
+use support::{Cluster, Mr, codes, report};
 use testapi::{Fault, Method};
 
 const RS: &str = "dns.gcp.upbound.io/v1beta2";
 
 fn fleet() -> Cluster {
     let c = Cluster::builder()
-        .crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml", "dns.gcp.upbound.io_managedzones.yaml", "dns.gcp.upbound.io_policies.yaml"])
+        .crd_files(
+            "provider-upjet-gcp",
+            &[
+                "dns.gcp.upbound.io_recordsets.yaml",
+                "dns.gcp.upbound.io_managedzones.yaml",
+                "dns.gcp.upbound.io_policies.yaml",
+            ],
+        )
         .start();
     for i in 0..1_100 {
         c.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
@@ -20,7 +27,14 @@ fn fleet() -> Cluster {
 }
 
 fn status(path: &str, code: u16, reason: &str, times: Option<u32>, retry_after: Option<u32>) -> Fault {
-    Fault::Status { method: Some(Method::GET), path_contains: path.into(), code, reason: reason.into(), times, retry_after_secs: retry_after }
+    Fault::Status {
+        method: Some(Method::GET),
+        path_contains: path.into(),
+        code,
+        reason: reason.into(),
+        times,
+        retry_after_secs: retry_after,
+    }
 }
 
 /// The result every transient fault must still produce.
@@ -63,7 +77,8 @@ fn connection_reset_mid_list_is_retried() {
 fn slow_pages_beyond_request_timeout_are_retried_then_reported() {
     let c = fleet();
     c.api.fault(Fault::Delay { path_contains: "policies".into(), millis: 2_000 });
-    let out = c.upjet().args(["doctor", "-o", "json", "--request-timeout", "300ms", "--fail-on", "never"]).output().unwrap();
+    let out =
+        c.upjet().args(["doctor", "-o", "json", "--request-timeout", "300ms", "--fail-on", "never"]).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "a kind that never answers makes the scan incomplete");
     let r = report(&out);
     let skipped = r["summary"]["kindsSkipped"].as_array().unwrap();

@@ -36,7 +36,10 @@ fn is_semver_v(v: &str) -> bool {
     let Some(rest) = v.strip_prefix('v') else { return false };
     let core = rest.split(['-', '+']).next().unwrap_or_default();
     let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) && (p.len() == 1 || !p.starts_with('0')))
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) && (p.len() == 1 || !p.starts_with('0')))
 }
 
 /// Label-selector match on {os, arch} (matchLabels AND matchExpressions with In/NotIn/Exists/DoesNotExist).
@@ -54,7 +57,8 @@ fn selector_matches(sel: &Value, os: &str, arch: &str) -> bool {
     if let Some(me) = sel.get("matchExpressions").and_then(Value::as_array) {
         for e in me {
             let key = e["key"].as_str().unwrap_or_default();
-            let values: Vec<&str> = e["values"].as_array().map(|v| v.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let values: Vec<&str> =
+                e["values"].as_array().map(|v| v.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
             let ok = match e["operator"].as_str().unwrap_or_default() {
                 "In" => label(key).is_some_and(|l| values.contains(&l)),
                 "NotIn" => label(key).is_none_or(|l| !values.contains(&l)),
@@ -81,7 +85,10 @@ fn violations(m: &Value, file_name: &str, cargo_version: &str) -> Vec<String> {
     check(m["apiVersion"] == "krew.googlecontainertools.github.com/v1alpha2", "apiVersion".into());
     check(m["kind"] == "Plugin", "kind".into());
     let name = m["metadata"]["name"].as_str().unwrap_or_default();
-    check(!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'), format!("name {name:?} must match ^[\\w-]+$"));
+    check(
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+        format!("name {name:?} must match ^[\\w-]+$"),
+    );
     check(!WINDOWS_RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name)), "name is a Windows reserved name".into());
     check(name == file_name, format!("metadata.name {name:?} must equal the index file name {file_name:?}"));
     let spec = &m["spec"];
@@ -102,27 +109,49 @@ fn violations(m: &Value, file_name: &str, cargo_version: &str) -> Vec<String> {
     check(!platforms.is_empty(), "at least one platform".into());
     for (i, p) in platforms.iter().enumerate() {
         let uri = p["uri"].as_str().unwrap_or_default();
-        check(uri.starts_with("https://") && (uri.ends_with(".tar.gz") || uri.ends_with(".zip")), format!("platform {i}: uri {uri:?}"));
+        check(
+            uri.starts_with("https://") && (uri.ends_with(".tar.gz") || uri.ends_with(".zip")),
+            format!("platform {i}: uri {uri:?}"),
+        );
         let sha = p["sha256"].as_str().unwrap_or_default();
-        check(sha.len() == 64 && sha.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)), format!("platform {i}: sha256 must match ^[a-f0-9]{{64}}$"));
+        check(
+            sha.len() == 64 && sha.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)),
+            format!("platform {i}: sha256 must match ^[a-f0-9]{{64}}$"),
+        );
         let bin = p["bin"].as_str().unwrap_or_default();
         check(!bin.is_empty(), format!("platform {i}: bin"));
         if let Some(files) = p.get("files").filter(|f| !f.is_null()) {
             let files = files.as_array().cloned().unwrap_or_default();
             check(!files.is_empty(), format!("platform {i}: files must be unspecified or non-empty"));
             for f in &files {
-                check(f["from"].as_str().is_some_and(|s| !s.is_empty()) && f["to"].as_str().is_some_and(|s| !s.is_empty()), format!("platform {i}: files need from and to"));
+                check(
+                    f["from"].as_str().is_some_and(|s| !s.is_empty())
+                        && f["to"].as_str().is_some_and(|s| !s.is_empty()),
+                    format!("platform {i}: files need from and to"),
+                );
             }
         }
         let sel = &p["selector"];
         let ml = sel.get("matchLabels");
         let me = sel.get("matchExpressions");
         check(!sel.is_null() && sel.is_object(), format!("platform {i}: nil selector"));
-        check(ml.is_some_and(|m| !m.is_null()) || me.and_then(Value::as_array).is_some_and(|a| !a.is_empty()), format!("platform {i}: empty selector"));
-        check(ml.is_none_or(|m| m.as_object().is_some_and(|o| !o.is_empty())), format!("platform {i}: matchLabels specified but empty"));
-        check(me.is_none_or(|m| m.as_array().is_some_and(|a| !a.is_empty())), format!("platform {i}: matchExpressions specified but empty"));
-        let mut keys: Vec<String> = ml.and_then(Value::as_object).map(|o| o.keys().cloned().collect()).unwrap_or_default();
-        keys.extend(me.and_then(Value::as_array).into_iter().flatten().filter_map(|e| e["key"].as_str().map(String::from)));
+        check(
+            ml.is_some_and(|m| !m.is_null()) || me.and_then(Value::as_array).is_some_and(|a| !a.is_empty()),
+            format!("platform {i}: empty selector"),
+        );
+        check(
+            ml.is_none_or(|m| m.as_object().is_some_and(|o| !o.is_empty())),
+            format!("platform {i}: matchLabels specified but empty"),
+        );
+        check(
+            me.is_none_or(|m| m.as_array().is_some_and(|a| !a.is_empty())),
+            format!("platform {i}: matchExpressions specified but empty"),
+        );
+        let mut keys: Vec<String> =
+            ml.and_then(Value::as_object).map(|o| o.keys().cloned().collect()).unwrap_or_default();
+        keys.extend(
+            me.and_then(Value::as_array).into_iter().flatten().filter_map(|e| e["key"].as_str().map(String::from)),
+        );
         check(keys.iter().all(|k| k == "os" || k == "arch"), format!("platform {i}: only os and arch keys: {keys:?}"));
         let matched: Vec<_> = KNOWN_PLATFORMS.iter().filter(|(os, arch)| selector_matches(sel, os, arch)).collect();
         check(!matched.is_empty(), format!("platform {i}: selector matches no supported platform"));
@@ -146,7 +175,9 @@ fn manifest_passes_krew_validation() {
     let m = load(&root().join("krew-manifest.yaml"));
     assert_eq!(violations(&m, "upjet", &cargo_version()), Vec::<String>::new());
     let platforms = m["spec"]["platforms"].as_array().unwrap();
-    for (os, arch) in [("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darwin", "arm64"), ("windows", "amd64")] {
+    for (os, arch) in
+        [("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darwin", "arm64"), ("windows", "amd64")]
+    {
         assert_eq!(platforms.iter().filter(|p| selector_matches(&p["selector"], os, arch)).count(), 1, "{os}/{arch}");
     }
     let caveats = m["spec"]["caveats"].as_str().unwrap();
@@ -169,7 +200,12 @@ fn validator_rejects_what_krew_rejects() {
         ("version", Box::new(|m| m["spec"]["version"] = "0.1.0".into())),
         ("semver", Box::new(|m| m["spec"]["version"] = "v0.1".into())),
         ("short", Box::new(|m| m["spec"]["shortDescription"] = "two\nlines".into())),
-        ("sha", Box::new(|m| m["spec"]["platforms"][0]["sha256"] = "ABCDEF".repeat(10).chars().take(64).collect::<String>().into())),
+        (
+            "sha",
+            Box::new(|m| {
+                m["spec"]["platforms"][0]["sha256"] = "ABCDEF".repeat(10).chars().take(64).collect::<String>().into()
+            }),
+        ),
         ("bin", Box::new(|m| m["spec"]["platforms"][0]["bin"] = "".into())),
         ("files", Box::new(|m| m["spec"]["platforms"][0]["files"] = serde_json::json!([]))),
         ("from", Box::new(|m| m["spec"]["platforms"][0]["files"] = serde_json::json!([{"to": "."}]))),
@@ -177,7 +213,13 @@ fn validator_rejects_what_krew_rejects() {
         ("nil selector", Box::new(|m| m["spec"]["platforms"][0]["selector"] = Value::Null)),
         ("empty labels", Box::new(|m| m["spec"]["platforms"][0]["selector"] = serde_json::json!({"matchLabels": {}}))),
         ("unknown platform", Box::new(|m| m["spec"]["platforms"][0]["selector"]["matchLabels"]["os"] = "plan9".into())),
-        ("overlap", Box::new(|m| m["spec"]["platforms"][1]["selector"] = serde_json::json!({"matchExpressions": [{"key": "os", "operator": "In", "values": ["linux"]}]}))),
+        (
+            "overlap",
+            Box::new(|m| {
+                m["spec"]["platforms"][1]["selector"] =
+                    serde_json::json!({"matchExpressions": [{"key": "os", "operator": "In", "values": ["linux"]}]})
+            }),
+        ),
         ("exe", Box::new(|m| m["spec"]["platforms"][4]["bin"] = "kubectl-upjet".into())),
     ];
     for (name, f) in cases {
@@ -224,7 +266,13 @@ fn release_archive_installs_like_krew() {
     let m = load(&manifest);
     assert_eq!(violations(&m, "upjet", &cargo_version()), Vec::<String>::new());
     assert_eq!(load(&out.path().join("plugins/upjet.yaml")), m, "the krew-index copy equals the manifest");
-    let platform = m["spec"]["platforms"].as_array().unwrap().iter().find(|p| selector_matches(&p["selector"], "linux", "amd64")).unwrap().clone();
+    let platform = m["spec"]["platforms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| selector_matches(&p["selector"], "linux", "amd64"))
+        .unwrap()
+        .clone();
     // krew checks the archive's sha256 against the manifest before extracting.
     let sha = std::process::Command::new("sha256sum").arg(&archive).output().unwrap();
     let sha = String::from_utf8(sha.stdout).unwrap();
@@ -233,7 +281,16 @@ fn release_archive_installs_like_krew() {
 
     let extracted = out.path().join("extracted");
     std::fs::create_dir(&extracted).unwrap();
-    assert!(std::process::Command::new("tar").arg("-xzf").arg(&archive).arg("-C").arg(&extracted).status().unwrap().success());
+    assert!(
+        std::process::Command::new("tar")
+            .arg("-xzf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&extracted)
+            .status()
+            .unwrap()
+            .success()
+    );
     let install = out.path().join("store/upjet/v0.1.0");
     apply_files(&extracted, &install, platform["files"].as_array().unwrap());
     let bin = install.join(platform["bin"].as_str().unwrap());
@@ -241,7 +298,9 @@ fn release_archive_installs_like_krew() {
     assert!(std::fs::metadata(&bin).unwrap().permissions().mode() & 0o111 != 0, "bin is executable");
     let license_like = ["license", "license.txt", "license.md", "copying", "copying.txt"];
     assert!(
-        std::fs::read_dir(&install).unwrap().any(|e| license_like.contains(&e.unwrap().file_name().to_string_lossy().to_lowercase().as_str())),
+        std::fs::read_dir(&install)
+            .unwrap()
+            .any(|e| license_like.contains(&e.unwrap().file_name().to_string_lossy().to_lowercase().as_str())),
         "krew requires a LICENSE file in the install directory"
     );
     let help = std::process::Command::new(&bin).arg("--help").output().unwrap();

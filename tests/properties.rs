@@ -4,10 +4,10 @@ use kubectl_upjet::domain::diagnose::diagnose;
 use kubectl_upjet::domain::gotime::GoTime;
 use kubectl_upjet::domain::managed::ManagedResource;
 use kubectl_upjet::domain::plan::parse_plan;
-use kubectl_upjet::evidence::logs::{scan_slice, LogScan};
+use kubectl_upjet::evidence::logs::{LogScan, scan_slice};
 use kubectl_upjet::output::style::sanitize;
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -15,17 +15,33 @@ fn arb_json() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
         ".{0,12}".prop_map(Value::String),
-        prop_oneof![Just("crossplane.io/paused"), Just("crossplane.io/external-create-pending"), Just("True"), Just("2024-11-30T10:53:06Z")]
-            .prop_map(|s| Value::String(s.to_string())),
+        prop_oneof![
+            Just("crossplane.io/paused"),
+            Just("crossplane.io/external-create-pending"),
+            Just("True"),
+            Just("2024-11-30T10:53:06Z")
+        ]
+        .prop_map(|s| Value::String(s.to_string())),
     ];
     leaf.prop_recursive(5, 64, 6, |inner| {
         let keys = prop_oneof![
-            Just("metadata"), Just("name"), Just("annotations"), Just("status"), Just("conditions"), Just("type"),
-            Just("spec"), Just("managementPolicies"), Just("atProvider"), Just("id"), Just("generation"), Just("x"),
+            Just("metadata"),
+            Just("name"),
+            Just("annotations"),
+            Just("status"),
+            Just("conditions"),
+            Just("type"),
+            Just("spec"),
+            Just("managementPolicies"),
+            Just("atProvider"),
+            Just("id"),
+            Just("generation"),
+            Just("x"),
         ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map(keys.prop_map(String::from), inner, 0..5).prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map(keys.prop_map(String::from), inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
@@ -88,7 +104,11 @@ proptest! {
 fn deeply_nested_json_is_an_error_not_a_crash() {
     let deep = "[".repeat(100_000) + &"]".repeat(100_000);
     assert!(ManagedResource::from_json(&deep).is_err());
-    let nested = format!("{{\"metadata\":{{\"name\":\"x\"}},\"spec\":{}{}}}", "{\"a\":".repeat(50_000), "1".to_string() + &"}".repeat(50_000));
+    let nested = format!(
+        "{{\"metadata\":{{\"name\":\"x\"}},\"spec\":{}{}}}",
+        "{\"a\":".repeat(50_000),
+        "1".to_string() + &"}".repeat(50_000)
+    );
     // Unknown deep subtrees are skipped without recursion: the MR still decodes.
     assert_eq!(ManagedResource::from_json(&nested).unwrap().name, "x");
 }

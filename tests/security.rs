@@ -35,19 +35,20 @@ fn tls_is_verified_by_default() {
     // silently downgraded.
     let https = c.dir().join("https-kubeconfig");
     std::fs::write(&https, c.server.kubeconfig(None).replace("http://", "https://")).unwrap();
-    c.upjet()
-        .arg("doctor")
-        .env("KUBECONFIG", &https)
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("API server at https://127.0.0.1").and(predicate::str::contains("panicked").not()));
+    c.upjet().arg("doctor").env("KUBECONFIG", &https).assert().code(3).stderr(
+        predicate::str::contains("API server at https://127.0.0.1").and(predicate::str::contains("panicked").not()),
+    );
 }
 
 #[test]
 fn impersonation_and_server_flags_are_accepted() {
     let c = cluster();
     c.upjet().args(["doctor", "--as", "alice", "--as-group", "sre", "--as-group", "oncall"]).assert().code(0);
-    c.upjet().args(["doctor", "--server", "not a url"]).assert().code(2).stderr(predicate::str::contains("--server \"not a url\" is not a URL"));
+    c.upjet()
+        .args(["doctor", "--server", "not a url"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--server \"not a url\" is not a URL"));
 }
 
 #[test]

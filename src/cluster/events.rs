@@ -4,7 +4,7 @@
 use super::connect::Connection;
 use super::request::{self, RequestError};
 use crate::domain::managed::ManagedResource;
-use crate::evidence::timeline::{parse_events, EventRecord};
+use crate::evidence::timeline::{EventRecord, parse_events};
 
 /// Lists the events whose involvedObject is this MR (by UID).
 pub async fn events_of(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventRecord>, RequestError> {

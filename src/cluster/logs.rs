@@ -5,7 +5,7 @@ use super::connect::Connection;
 use super::providers::ProviderPod;
 use super::request::RequestError;
 use crate::evidence::correlate::SourceSummary;
-use crate::evidence::logs::{scan, Evidence, LogScan};
+use crate::evidence::logs::{Evidence, LogScan, scan};
 use futures::AsyncReadExt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -102,7 +102,8 @@ pub async fn read_pod_log(
     let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
     let scan_name = name.clone();
-    let scanner = tokio::task::spawn_blocking(move || scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name));
+    let scanner =
+        tokio::task::spawn_blocking(move || scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name));
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = body.read(&mut buf).await.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;

@@ -6,7 +6,7 @@
 //! read, a kind is matched to a provider by name (`provider-aws-ec2` serves `ec2.aws.upbound.io`).
 
 use super::connect::Connection;
-use super::kinds::{provider_matches, ApiKind};
+use super::kinds::{ApiKind, provider_matches};
 use super::request::{self, RequestError};
 use crate::domain::gotime::GoTime;
 use serde::Deserialize;
@@ -49,10 +49,11 @@ pub struct Termination {
 impl ProviderPod {
     /// Every time this pod's provider process started.
     pub fn starts(&self) -> Vec<GoTime> {
-        let mut s: Vec<GoTime> = [self.pod_started, self.container_started, self.last_termination.as_ref().and_then(|t| t.started)]
-            .into_iter()
-            .flatten()
-            .collect();
+        let mut s: Vec<GoTime> =
+            [self.pod_started, self.container_started, self.last_termination.as_ref().and_then(|t| t.started)]
+                .into_iter()
+                .flatten()
+                .collect();
         s.sort();
         s.dedup();
         s
@@ -146,7 +147,8 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
         .into_iter()
         .filter_map(|p| {
             let provider = p.metadata.labels.get("pkg.crossplane.io/provider")?.clone();
-            let containers: Vec<String> = p.spec.map(|s| s.containers.into_iter().map(|c| c.name).collect()).unwrap_or_default();
+            let containers: Vec<String> =
+                p.spec.map(|s| s.containers.into_iter().map(|c| c.name).collect()).unwrap_or_default();
             let container = containers
                 .iter()
                 .find(|c| *c == "package-runtime")
@@ -161,7 +163,10 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                 namespace: p.metadata.namespace,
                 name: p.metadata.name,
                 pod_started: status.as_ref().and_then(|s| t(&s.start_time)),
-                container_started: cs.and_then(|c| c.state.as_ref()).and_then(|s| s.running.as_ref()).and_then(|r| t(&r.started_at)),
+                container_started: cs
+                    .and_then(|c| c.state.as_ref())
+                    .and_then(|s| s.running.as_ref())
+                    .and_then(|r| t(&r.started_at)),
                 restart_count: cs.map(|c| c.restart_count).unwrap_or(0),
                 last_termination: term.map(|x| Termination {
                     started: t(&x.started_at),
@@ -181,7 +186,11 @@ pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result
         Some(ns) => format!("/api/v1/namespaces/{ns}/pods"),
         None => "/api/v1/pods".to_string(),
     };
-    let body = request::text(conn, request::get(&format!("{base}?labelSelector=pkg.crossplane.io%2Fprovider"), "application/json")).await?;
+    let body = request::text(
+        conn,
+        request::get(&format!("{base}?labelSelector=pkg.crossplane.io%2Fprovider"), "application/json"),
+    )
+    .await?;
     parse_pods(&body).map_err(|e| RequestError::Kube(kube::Error::SerdeError(e)))
 }
 
@@ -278,12 +287,25 @@ mod tests {
             "status":{"objectRefs":[{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","name":"recordsets.dns.gcp.upbound.io"}]}}]}"#;
         let owners = parse_revisions(body).unwrap();
         let kind = |g: &str, p: &str| ApiKind {
-            group: g.into(), version: "v1".into(), plural: p.into(), singular: String::new(), kind: String::new(),
-            namespaced: false, short_names: vec![], categories: vec!["managed".into(), "aws".into()],
+            group: g.into(),
+            version: "v1".into(),
+            plural: p.into(),
+            singular: String::new(),
+            kind: String::new(),
+            namespaced: false,
+            short_names: vec![],
+            categories: vec!["managed".into(), "aws".into()],
         };
-        assert_eq!(provider_for_kind(&kind("dns.gcp.upbound.io", "recordsets"), &owners, &[]).as_deref(), Some("provider-gcp-dns"));
-        let providers = vec!["provider-family-aws".to_string(), "provider-aws-ec2".to_string(), "provider-aws-s3".to_string()];
-        assert_eq!(provider_for_kind(&kind("ec2.aws.upbound.io", "vpcs"), &owners, &providers).as_deref(), Some("provider-aws-ec2"));
+        assert_eq!(
+            provider_for_kind(&kind("dns.gcp.upbound.io", "recordsets"), &owners, &[]).as_deref(),
+            Some("provider-gcp-dns")
+        );
+        let providers =
+            vec!["provider-family-aws".to_string(), "provider-aws-ec2".to_string(), "provider-aws-s3".to_string()];
+        assert_eq!(
+            provider_for_kind(&kind("ec2.aws.upbound.io", "vpcs"), &owners, &providers).as_deref(),
+            Some("provider-aws-ec2")
+        );
         assert_eq!(provider_for_kind(&kind("rds.aws.upbound.io", "instances"), &owners, &providers), None);
     }
 }

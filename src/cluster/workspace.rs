@@ -3,7 +3,7 @@
 
 use super::connect::Connection;
 use super::providers::ProviderPod;
-use crate::evidence::timeline::{tfstate_id, WorkspaceState};
+use crate::evidence::timeline::{WorkspaceState, tfstate_id};
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, AttachParams};
 use tokio::io::AsyncReadExt;
@@ -28,9 +28,14 @@ pub async fn read(conn: &Connection, pod: &ProviderPod, uid: &str) -> Result<Wor
     let mut attached = match pods.exec(&pod.name, vec!["cat".to_string(), path.clone()], &params).await {
         Ok(a) => a,
         Err(kube::Error::Api(s)) if s.code == 403 => {
-            return Err(format!("no permission to exec into {}/{} (needs create on pods/exec)", pod.namespace, pod.name));
+            return Err(format!(
+                "no permission to exec into {}/{} (needs create on pods/exec)",
+                pod.namespace, pod.name
+            ));
         }
-        Err(e) => return Err(format!("cannot exec into {}/{}: {}", pod.namespace, pod.name, super::connect::error_text(&e))),
+        Err(e) => {
+            return Err(format!("cannot exec into {}/{}: {}", pod.namespace, pod.name, super::connect::error_text(&e)));
+        }
     };
     let (mut out, mut err) = (String::new(), String::new());
     if let Some(mut s) = attached.stdout() {
@@ -56,7 +61,10 @@ pub async fn read(conn: &Connection, pod: &ProviderPod, uid: &str) -> Result<Wor
 mod tests {
     #[test]
     fn explanations() {
-        assert!(super::explain("cat: can't open '/tmp/x/terraform.tfstate': No such file or directory", "").starts_with("no workspace file"));
+        assert!(
+            super::explain("cat: can't open '/tmp/x/terraform.tfstate': No such file or directory", "")
+                .starts_with("no workspace file")
+        );
         assert!(super::explain("", "exec: \"cat\": executable file not found in $PATH").contains("distroless"));
         assert!(super::explain("boom", "").contains("boom"));
     }

@@ -2,7 +2,7 @@
 //! the installer of kubectl's plugin-completion helper.
 
 use crate::cli::{Cli, CompletionArgs, CompletionShell};
-use crate::completion::{kubectl_completer_script, KUBECTL_COMPLETER};
+use crate::completion::{KUBECTL_COMPLETER, kubectl_completer_script};
 use crate::error::{Error, Exit};
 use clap::CommandFactory;
 use clap_complete::Shell;

@@ -1,6 +1,6 @@
 //! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
-use super::evidence::{gather, Analyzer};
+use super::evidence::{Analyzer, gather};
 use crate::cli::{Cli, DoctorArgs, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::kinds::{self, ApiKind};
@@ -79,7 +79,12 @@ fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Result<()> {
     let plan = plan_of(report);
     let text = serde_json::to_string_pretty(&plan)? + "\n";
     std::fs::write(path, text).map_err(|e| Error::Usage(format!("cannot write plan {}: {e}", path.display())))?;
-    eprintln!("wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)", plan.len(), path.display(), path.display());
+    eprintln!(
+        "wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)",
+        plan.len(),
+        path.display(),
+        path.display()
+    );
     Ok(())
 }
 
@@ -167,7 +172,11 @@ fn snapshot_kind_matches(mr: &ManagedResource, spec: &str) -> bool {
 }
 
 /// Gathers evidence for the scanned kinds and builds the analyzer.
-async fn analyzer_for(conn: &Connection, args: &DoctorArgs, kinds: &[ApiKind]) -> anyhow::Result<(Analyzer, Vec<String>)> {
+async fn analyzer_for(
+    conn: &Connection,
+    args: &DoctorArgs,
+    kinds: &[ApiKind],
+) -> anyhow::Result<(Analyzer, Vec<String>)> {
     let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts).await?;
     let owners = if args.logs { providers::crd_owners(conn).await } else { Default::default() };
     let notes = gathered.notes.clone();
@@ -186,7 +195,12 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
     let (analyzer, notes) = analyzer_for(&conn, args, &selected).await?;
     let analyzer = Arc::new(analyzer);
     let namespace = if cli.kube.all_namespaces { None } else { cli.kube.namespace.clone() };
-    let opts = ScanOptions { namespace, label_selector: cli.kube.selector.clone(), page_size: 500, concurrency: args.concurrency as usize };
+    let opts = ScanOptions {
+        namespace,
+        label_selector: cli.kube.selector.clone(),
+        page_size: 500,
+        concurrency: args.concurrency as usize,
+    };
     let progress = progress_bar(selected.len() as u64);
     let per_mr = analyzer.clone();
     let results = scan::scan(
@@ -297,14 +311,21 @@ async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) ->
 }
 
 /// GETs one MR.
-pub async fn fetch(conn: &Connection, kind: &ApiKind, namespace: Option<&str>, name: &str) -> anyhow::Result<ManagedResource> {
+pub async fn fetch(
+    conn: &Connection,
+    kind: &ApiKind,
+    namespace: Option<&str>,
+    name: &str,
+) -> anyhow::Result<ManagedResource> {
     let ns = kind.namespaced.then(|| namespace.unwrap_or(&conn.default_namespace));
     let path = kind.object_path(ns, name);
     let where_ = ns.map(|n| format!(" in namespace {n}")).unwrap_or_default();
     let body = crate::cluster::request::text(conn, crate::cluster::request::get(&path, "application/json"))
         .await
         .map_err(|e| match e.status_code() {
-            Some(404) => Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group)),
+            Some(404) => {
+                Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group))
+            }
             _ => e.explain(conn, &format!("reading {}/{name}", kind.resource_name())),
         })?;
     ManagedResource::from_json(&body)
@@ -312,7 +333,12 @@ pub async fn fetch(conn: &Connection, kind: &ApiKind, namespace: Option<&str>, n
         .context("decoding the managed resource")
 }
 
-fn find_in_snapshot(path: &std::path::Path, kind_spec: &str, name: &str, ns: Option<&str>) -> anyhow::Result<ManagedResource> {
+fn find_in_snapshot(
+    path: &std::path::Path,
+    kind_spec: &str,
+    name: &str,
+    ns: Option<&str>,
+) -> anyhow::Result<ManagedResource> {
     let found: Vec<ManagedResource> = snapshot::read(path)?
         .into_iter()
         .filter_map(|i| ManagedResource::from_json(&i.json).ok())

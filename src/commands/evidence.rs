@@ -10,7 +10,7 @@ use crate::domain::diagnose::diagnose;
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::ResourceState;
-use crate::evidence::correlate::{log_findings, LogEvidence, ProviderStarts};
+use crate::evidence::correlate::{LogEvidence, ProviderStarts, log_findings};
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -27,7 +27,12 @@ pub struct Gathered {
 }
 
 /// Reads log files and, with `live`, every provider pod's current and previous container logs.
-pub async fn gather(conn: Option<&Connection>, live: bool, files: &[PathBuf], opts: &LogOptions) -> anyhow::Result<Gathered> {
+pub async fn gather(
+    conn: Option<&Connection>,
+    live: bool,
+    files: &[PathBuf],
+    opts: &LogOptions,
+) -> anyhow::Result<Gathered> {
     let mut g = Gathered::default();
     if !live && files.is_empty() {
         return Ok(g);
@@ -45,7 +50,10 @@ pub async fn gather(conn: Option<&Connection>, live: bool, files: &[PathBuf], op
             Err(e) => g.notes.push(format!("cannot list provider pods: {}", e.reason())),
         }
         if g.pods.is_empty() && g.notes.is_empty() {
-            g.notes.push("no provider pods found (label pkg.crossplane.io/provider); use --provider-namespace or --log-file".into());
+            g.notes.push(
+                "no provider pods found (label pkg.crossplane.io/provider); use --provider-namespace or --log-file"
+                    .into(),
+            );
         }
         let limits = LogLimits {
             since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
@@ -59,11 +67,14 @@ pub async fn gather(conn: Option<&Connection>, live: bool, files: &[PathBuf], op
                 std::iter::once((p.clone(), false)).chain(previous.then(|| (p.clone(), true)))
             })
             .collect();
-        let results: Vec<_> = futures::stream::iter(jobs)
-            .map(|(pod, previous)| async move { (logs::read_pod_log(conn, &pod, previous, limits).await, pod, previous) })
-            .buffer_unordered(4)
-            .collect()
-            .await;
+        let results: Vec<_> =
+            futures::stream::iter(jobs)
+                .map(|(pod, previous)| async move {
+                    (logs::read_pod_log(conn, &pod, previous, limits).await, pod, previous)
+                })
+                .buffer_unordered(4)
+                .collect()
+                .await;
         for (result, pod, previous) in results {
             match result {
                 Ok((ev, summary)) => {
@@ -82,7 +93,10 @@ pub async fn gather(conn: Option<&Connection>, live: bool, files: &[PathBuf], op
     }
     for s in &sources {
         if s.unknown > 0 {
-            g.notes.push(format!("{}: {} of {} lines were not provider log records (skipped)", s.name, s.unknown, s.lines));
+            g.notes.push(format!(
+                "{}: {} of {} lines were not provider log records (skipped)",
+                s.name, s.unknown, s.lines
+            ));
         }
     }
     g.logs = Some(LogEvidence::new(evidence, sources));
@@ -111,10 +125,8 @@ impl Analyzer {
         let names: Vec<String> = by_provider.keys().cloned().collect();
         let mut starts = HashMap::new();
         for k in kinds {
-            if let Some(p) = providers::provider_for_kind(k, owners, &names) {
-                if let Some(s) = by_provider.get(&p) {
-                    starts.insert((k.group.clone(), k.kind.clone()), s.clone());
-                }
+            if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
+                starts.insert((k.group.clone(), k.kind.clone()), s.clone());
             }
         }
         Analyzer { logs: gathered.logs, starts }

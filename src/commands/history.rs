@@ -6,7 +6,7 @@ use super::evidence::gather;
 use crate::cli::{Cli, HistoryArgs, HistoryFormat};
 use crate::cluster::{events, providers, workspace};
 use crate::error::Exit;
-use crate::evidence::timeline::{build, Inputs};
+use crate::evidence::timeline::{Inputs, build};
 use crate::output::{history, structured};
 use std::io::Write;
 
@@ -18,7 +18,8 @@ pub async fn run(cli: &Cli, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::
     let mut pods = Vec::new();
     let mut ws = None;
     let mut events_read = false;
-    let gathered = gather(live.as_ref().map(|(c, _)| c), live.is_some() && !args.no_logs, &args.log_files, &args.log_opts).await?;
+    let gathered =
+        gather(live.as_ref().map(|(c, _)| c), live.is_some() && !args.no_logs, &args.log_files, &args.log_opts).await?;
     notes.extend(gathered.notes.iter().cloned());
     if let Some((conn, kind)) = &live {
         match events::events_of(conn, &mr).await {
@@ -68,12 +69,15 @@ pub async fn run(cli: &Cli, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::
     let logs: Vec<_> = gathered.logs.as_ref().map(|l| l.about(&mr)).unwrap_or_default();
     let timeline = build(&mr, &Inputs { events: &event_list, pods: &pods, logs, workspace: ws.as_ref(), events_read });
     match args.output {
-        HistoryFormat::Json => structured::write_json(out, &serde_json::json!({
-            "apiVersion": "upjet.doctor/v1", "kind": "History",
-            "resource": crate::domain::finding::ResourceRef::of(&mr),
-            "timeline": timeline, "notes": notes,
-            "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
-        }))?,
+        HistoryFormat::Json => structured::write_json(
+            out,
+            &serde_json::json!({
+                "apiVersion": "upjet.doctor/v1", "kind": "History",
+                "resource": crate::domain::finding::ResourceRef::of(&mr),
+                "timeline": timeline, "notes": notes,
+                "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
+            }),
+        )?,
         HistoryFormat::Text => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)

@@ -1,11 +1,11 @@
 //! Joining provider-log evidence (and provider restarts) to MRs, and the findings only that
 //! evidence can support: orphans, restarts during a create, lost callbacks, missing debug logs.
 
-use super::logs::{created_ids, last_logged_ids, same_id, Evidence, EvidenceKind, LogScan, LoggedId};
+use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids, same_id};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding, ResourceRef};
 use crate::domain::gotime::GoTime;
-use crate::domain::managed::{keys, ManagedResource};
+use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::report::{LoggedIdRef, ReportFinding, ResourceState};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
@@ -179,15 +179,16 @@ fn restarted_during_create(mr: &ManagedResource, starts: &ProviderStarts, arg: &
     let pending = marks.pending.at;
     let result = marks.latest_result();
     let result_after_pending = !result.is_zero() && !result.before(&pending);
-    let restart = starts
-        .starts
-        .iter()
-        .filter(|s| s.after(&pending) && (!result_after_pending || s.before(&result)))
-        .min()?;
+    let restart =
+        starts.starts.iter().filter(|s| s.after(&pending) && (!result_after_pending || s.before(&result))).min()?;
     Some(
         Finding::new(
             Code::ProviderRestartedDuringCreate,
-            format!("provider {} restarted at {restart} while this MR's create (pending since {}) had no result yet", starts.provider, marks.pending.raw.as_deref().unwrap_or("?")),
+            format!(
+                "provider {} restarted at {restart} while this MR's create (pending since {}) had no result yet",
+                starts.provider,
+                marks.pending.raw.as_deref().unwrap_or("?")
+            ),
             format!("kubectl upjet history {arg}"),
         )
         .with("restartedAt", restart.to_string())
@@ -204,7 +205,8 @@ pub const ENABLE_DEBUG: &str = "kubectl apply -f - <<EOF\napiVersion: pkg.crossp
 pub fn debug_logs_missing(logs: &LogEvidence) -> Vec<ReportFinding> {
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    let mut by_owner: std::collections::BTreeMap<String, (Option<String>, bool, Vec<&SourceSummary>)> = Default::default();
+    let mut by_owner: std::collections::BTreeMap<String, (Option<String>, bool, Vec<&SourceSummary>)> =
+        Default::default();
     for s in &logs.sources {
         let key = s.provider.clone().unwrap_or_else(|| s.name.clone());
         let entry = by_owner.entry(key).or_insert((s.provider.clone(), false, Vec::new()));
@@ -227,7 +229,13 @@ pub fn debug_logs_missing(logs: &LogEvidence) -> Vec<ReportFinding> {
         )
         .with("sources", names.join(", "));
         out.push(ReportFinding {
-            resource: ResourceRef { api_version: api_version.into(), kind: kind.into(), namespace: None, name: owner, uid: String::new() },
+            resource: ResourceRef {
+                api_version: api_version.into(),
+                kind: kind.into(),
+                namespace: None,
+                name: owner,
+                uid: String::new(),
+            },
             finding,
             state: ResourceState::default(),
         });
@@ -251,7 +259,9 @@ mod tests {
     const UID: &str = "uid-k";
 
     fn ended(tf_id: &str, at: &str) -> String {
-        format!("{at}\tDEBUG\tprovider-aws\tAsync create ended.\t{{\"trackerUID\": \"{UID}\", \"resourceName\": \"k\", \"gvk\": \"kms.aws.upbound.io/v1beta1, Kind=Key\", \"tfID\": \"{tf_id}\", \"error\": null}}\n")
+        format!(
+            "{at}\tDEBUG\tprovider-aws\tAsync create ended.\t{{\"trackerUID\": \"{UID}\", \"resourceName\": \"k\", \"gvk\": \"kms.aws.upbound.io/v1beta1, Kind=Key\", \"tfID\": \"{tf_id}\", \"error\": null}}\n"
+        )
     }
 
     fn codes(f: &[Finding]) -> Vec<Code> {
@@ -285,7 +295,9 @@ mod tests {
 
     #[test]
     fn callback_lost() {
-        let line = format!("{{\"level\":\"info\",\"ts\":\"2024-11-30T10:52:00Z\",\"logger\":\"provider-aws\",\"msg\":\"Async create callback failed\",\"trackerUID\":\"{UID}\",\"error\":\"cannot update status of the resource kms.aws.upbound.io/v1beta1, Kind=Key/k after an async create: Operation cannot be fulfilled\"}}\n");
+        let line = format!(
+            "{{\"level\":\"info\",\"ts\":\"2024-11-30T10:52:00Z\",\"logger\":\"provider-aws\",\"msg\":\"Async create callback failed\",\"trackerUID\":\"{UID}\",\"error\":\"cannot update status of the resource kms.aws.upbound.io/v1beta1, Kind=Key/k after an async create: Operation cannot be fulfilled\"}}\n"
+        );
         let f = log_findings(&Mr::new("Key", "k").external_name("k").build(), Some(&logs(&line)), None);
         assert_eq!(codes(&f), vec![Code::CallbackLost]);
         assert!(f[0].evidence["error"].contains("after an async create"));
@@ -294,14 +306,29 @@ mod tests {
     #[test]
     fn restarts_during_create() {
         let t = |s| GoTime::parse_rfc3339(s).unwrap();
-        let starts = ProviderStarts { provider: "provider-aws-kms".into(), starts: vec![t("2024-11-30T10:00:00Z"), t("2024-11-30T11:00:03Z")] };
+        let starts = ProviderStarts {
+            provider: "provider-aws-kms".into(),
+            starts: vec![t("2024-11-30T10:00:00Z"), t("2024-11-30T11:00:03Z")],
+        };
         let pending = |p: &str| Mr::new("Key", "k").annotation(keys::CREATE_PENDING, p);
         let cases = vec![
             ("restart after pending, no result", pending("2024-11-30T11:00:01Z").build(), true),
             ("restart before pending", pending("2024-11-30T11:30:00Z").build(), false),
-            ("result before the restart", pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_SUCCEEDED, "2024-11-30T11:00:02Z").build(), false),
-            ("result after the restart", pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_FAILED, "2024-11-30T11:10:00Z").build(), true),
-            ("old result, new pending, restart", pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_SUCCEEDED, "2024-11-29T11:00:00Z").build(), true),
+            (
+                "result before the restart",
+                pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_SUCCEEDED, "2024-11-30T11:00:02Z").build(),
+                false,
+            ),
+            (
+                "result after the restart",
+                pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_FAILED, "2024-11-30T11:10:00Z").build(),
+                true,
+            ),
+            (
+                "old result, new pending, restart",
+                pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_SUCCEEDED, "2024-11-29T11:00:00Z").build(),
+                true,
+            ),
             ("no create at all", Mr::new("Key", "k").build(), false),
         ];
         for (name, mr, want) in cases {
@@ -321,13 +348,18 @@ mod tests {
             vec![],
             vec![
                 SourceSummary::of("crossplane-system/p1/package-runtime", Some("provider-aws-kms".into()), &a),
-                SourceSummary::of("crossplane-system/p1/package-runtime (previous)", Some("provider-aws-kms".into()), &a),
+                SourceSummary::of(
+                    "crossplane-system/p1/package-runtime (previous)",
+                    Some("provider-aws-kms".into()),
+                    &a,
+                ),
                 SourceSummary::of("crossplane-system/p2/package-runtime", Some("provider-aws-ec2".into()), &b),
                 SourceSummary::of("incident.log", None, &a),
             ],
         );
         let f = debug_logs_missing(&ev);
-        let owners: Vec<(&str, &str)> = f.iter().map(|r| (r.resource.kind.as_str(), r.resource.name.as_str())).collect();
+        let owners: Vec<(&str, &str)> =
+            f.iter().map(|r| (r.resource.kind.as_str(), r.resource.name.as_str())).collect();
         assert_eq!(owners, vec![("LogFile", "incident.log"), ("Provider", "provider-aws-kms")]);
         assert!(f[1].finding.next.contains("DeploymentRuntimeConfig"));
     }

@@ -2,8 +2,8 @@
 //! cluster still holds: the object, its events, the provider pods, the provider logs and the live
 //! Terraform workspace. Pure: the shell gathers, this orders and points at what matters.
 
-use super::correlate::{go_time, ProviderStarts};
-use super::logs::{same_id, Evidence, EvidenceKind};
+use super::correlate::{ProviderStarts, go_time};
+use super::logs::{Evidence, EvidenceKind, same_id};
 use crate::cluster::providers::ProviderPod;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::gotime::GoTime;
@@ -141,7 +141,8 @@ pub struct WorkspaceState {
 /// Extracts the Terraform ID from a `terraform.tfstate` (format version 4).
 pub fn tfstate_id(text: &str) -> Result<(Option<String>, Option<String>), serde_json::Error> {
     let v: serde_json::Value = serde_json::from_str(text)?;
-    let id = v["resources"][0]["instances"][0]["attributes"]["id"].as_str().map(str::to_owned).filter(|s| !s.is_empty());
+    let id =
+        v["resources"][0]["instances"][0]["attributes"]["id"].as_str().map(str::to_owned).filter(|s| !s.is_empty());
     Ok((id, v["lineage"].as_str().map(str::to_owned)))
 }
 
@@ -201,7 +202,12 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
                     n.sources.push(source.to_string());
                 }
             }
-            None => names.push(NameSeen { value: value.to_string(), first: t.clone(), last: t, sources: vec![source.to_string()] }),
+            None => names.push(NameSeen {
+                value: value.to_string(),
+                first: t.clone(),
+                last: t,
+                sources: vec![source.to_string()],
+            }),
         }
     };
 
@@ -215,7 +221,11 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     for m in marks.timeline() {
         let at = (!m.at.is_zero()).then_some(m.at);
         let what = m.key.trim_start_matches("crossplane.io/");
-        let text = if at.is_some() { what.to_string() } else { format!("{what} = {:?} (unparsable: read as zero time)", m.raw.as_deref().unwrap_or("")) };
+        let text = if at.is_some() {
+            what.to_string()
+        } else {
+            format!("{what} = {:?} (unparsable: read as zero time)", m.raw.as_deref().unwrap_or(""))
+        };
         entries.push(entry(at, Source::Annotation, text));
     }
     if let Some(n) = mr.external_name() {
@@ -223,12 +233,24 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     }
     for c in &mr.conditions {
         let msg = if c.message.is_empty() { String::new() } else { format!(": {}", c.message) };
-        entries.push(entry(ts(&c.last_transition_time), Source::Condition, format!("{}={} {}{msg}", c.type_, c.status, c.reason)));
+        entries.push(entry(
+            ts(&c.last_transition_time),
+            Source::Condition,
+            format!("{}={} {}{msg}", c.type_, c.status, c.reason),
+        ));
     }
     for e in inputs.events {
-        let times = if e.count > 1 { format!(" (×{}, last {})", e.count, e.last.as_deref().unwrap_or("?")) } else { String::new() };
+        let times = if e.count > 1 {
+            format!(" (×{}, last {})", e.count, e.last.as_deref().unwrap_or("?"))
+        } else {
+            String::new()
+        };
         let name = e.external_name.as_deref().map(|n| format!(" [external-name {n:?}]")).unwrap_or_default();
-        entries.push(entry(ts(&e.first), Source::Event, format!("{} {}: {}{times}{name}", e.type_, e.reason, e.message)));
+        entries.push(entry(
+            ts(&e.first),
+            Source::Event,
+            format!("{} {}: {}{times}{name}", e.type_, e.reason, e.message),
+        ));
         if let Some(n) = &e.external_name {
             see(n, ts(&e.last), "event");
         }
@@ -239,12 +261,24 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
         }
         if let Some(t) = &p.last_termination {
             if let Some(s) = t.started {
-                entries.push(entry(Some(s), Source::Pod, format!("provider container {} started (previous container)", p.name)));
+                entries.push(entry(
+                    Some(s),
+                    Source::Pod,
+                    format!("provider container {} started (previous container)", p.name),
+                ));
             }
-            entries.push(entry(t.finished, Source::Pod, format!("provider container {} terminated: {} (exit {})", p.name, t.reason, t.exit_code)));
+            entries.push(entry(
+                t.finished,
+                Source::Pod,
+                format!("provider container {} terminated: {} (exit {})", p.name, t.reason, t.exit_code),
+            ));
         }
         if let Some(s) = p.container_started.filter(|s| Some(*s) != p.pod_started) {
-            entries.push(entry(Some(s), Source::Pod, format!("provider container {} started (restart {})", p.name, p.restart_count)));
+            entries.push(entry(
+                Some(s),
+                Source::Pod,
+                format!("provider container {} started (restart {})", p.name, p.restart_count),
+            ));
         }
     }
     for ev in &inputs.logs {
@@ -257,13 +291,17 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
             text.push_str(&format!(" error: {err}"));
         }
         if ev.repeats > 0 {
-            text.push_str(&format!(" (×{}, last {})", ev.repeats + 1, ev.last_time.map(|t| go_time(t).to_string()).unwrap_or_default()));
+            text.push_str(&format!(
+                " (×{}, last {})",
+                ev.repeats + 1,
+                ev.last_time.map(|t| go_time(t).to_string()).unwrap_or_default()
+            ));
         }
         entries.push(entry(at, Source::Log, text));
-        if ev.kind == EvidenceKind::Reconciler || ev.kind == EvidenceKind::CreateRequested {
-            if let Some(id) = ev.id.as_deref() {
-                see(id, at, "log");
-            }
+        if let Some(id) =
+            ev.id.as_deref().filter(|_| matches!(ev.kind, EvidenceKind::Reconciler | EvidenceKind::CreateRequested))
+        {
+            see(id, at, "log");
         }
     }
     if let Some(ws) = inputs.workspace {
@@ -282,12 +320,20 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
             marks.pending.raw.as_deref().unwrap_or("?")
         ));
     }
-    let starts = ProviderStarts { provider: inputs.pods.first().map(|p| p.provider.clone()).unwrap_or_default(), starts: inputs.pods.iter().flat_map(|p| p.starts()).collect() };
+    let starts = ProviderStarts {
+        provider: inputs.pods.first().map(|p| p.provider.clone()).unwrap_or_default(),
+        starts: inputs.pods.iter().flat_map(|p| p.starts()).collect(),
+    };
     if marks.pending.is_set() {
         let result = marks.latest_result();
         let result_after = !result.is_zero() && !result.before(&marks.pending.at);
-        if let Some(r) = starts.starts.iter().filter(|s| s.after(&marks.pending.at) && (!result_after || s.before(&result))).min() {
-            highlights.push(format!("provider restarted at {r}, between create-pending ({}) and any result", marks.pending.raw.as_deref().unwrap_or("?")));
+        if let Some(r) =
+            starts.starts.iter().filter(|s| s.after(&marks.pending.at) && (!result_after || s.before(&result))).min()
+        {
+            highlights.push(format!(
+                "provider restarted at {r}, between create-pending ({}) and any result",
+                marks.pending.raw.as_deref().unwrap_or("?")
+            ));
         }
     }
     let current = mr.external_name();
@@ -301,10 +347,10 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
         }
     }
     if let Some(ws) = inputs.workspace {
-        if let (Some(id), Some(cur)) = (&ws.id, current) {
-            if !same_id(id, cur) {
-                highlights.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
-            }
+        if let (Some(id), Some(cur)) = (&ws.id, current)
+            && !same_id(id, cur)
+        {
+            highlights.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
         }
         if let Some(id) = &ws.id {
             see(id, None, "workspace");
@@ -325,7 +371,7 @@ mod tests {
     use super::*;
     use crate::domain::managed::keys;
     use crate::domain::testing::Mr;
-    use crate::evidence::logs::{scan_slice, LogScan};
+    use crate::evidence::logs::{LogScan, scan_slice};
 
     #[test]
     fn events_parse_with_the_recorder_annotation() {
@@ -378,9 +424,30 @@ mod tests {
             external_name: Some("mrk-1".into()),
         }];
         let ws = WorkspaceState { pod: "p".into(), id: Some("mrk-2".into()), lineage: None };
-        let t = build(&mr, &Inputs { events: &events, pods: std::slice::from_ref(&pod), logs: evidence.iter().collect(), workspace: Some(&ws), events_read: true });
+        let t = build(
+            &mr,
+            &Inputs {
+                events: &events,
+                pods: std::slice::from_ref(&pod),
+                logs: evidence.iter().collect(),
+                workspace: Some(&ws),
+                events_read: true,
+            },
+        );
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();
-        assert_eq!(order, vec![Source::Object, Source::Condition, Source::Annotation, Source::Annotation, Source::Log, Source::Pod, Source::Event, Source::Workspace]);
+        assert_eq!(
+            order,
+            vec![
+                Source::Object,
+                Source::Condition,
+                Source::Annotation,
+                Source::Annotation,
+                Source::Log,
+                Source::Pod,
+                Source::Event,
+                Source::Workspace
+            ]
+        );
         let h = t.highlights.join("\n");
         assert!(h.contains("creation incomplete"), "{h}");
         assert!(h.contains("provider restarted at 2024-11-30T11:00:30Z, between create-pending"), "{h}");

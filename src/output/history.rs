@@ -11,7 +11,8 @@ pub fn write_history(out: &mut dyn Write, mr: &ManagedResource, t: &Timeline, no
     writeln!(out)?;
     writeln!(out, "{:<32} {:<10} WHAT", "TIME", "SOURCE")?;
     for e in &t.entries {
-        let source = serde_json::to_value(e.source).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        let source =
+            serde_json::to_value(e.source).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
         writeln!(out, "{:<32} {:<10} {}", e.time.as_deref().unwrap_or("-"), source, sanitize(&e.text))?;
     }
     writeln!(out, "\nExternal names seen:")?;

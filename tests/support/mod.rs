@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use testapi::{RunningServer, TestApi};
 
@@ -173,7 +173,8 @@ impl Mr {
 
 /// Parses stdout as a doctor JSON report.
 pub fn report(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 /// `(code, name)` pairs of a report, sorted.
