@@ -127,3 +127,36 @@ fn unreadable_objects_are_counted_not_fatal() {
     let out = c.upjet().args(["doctor", "-o", "json", "--only", "Paused"]).output().unwrap();
     assert_eq!(out.status.code(), Some(4));
 }
+
+#[test]
+fn crd_deleted_mid_scan_is_reported_precisely() {
+    let c = fleet();
+    // The first page succeeds, then the kind disappears (404 on the continue page).
+    c.api.fault(status("recordsets?&limit=500&continue=", 404, "NotFound", None, None));
+    let out = c.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    let r = report(&out);
+    let skipped = r["summary"]["kindsSkipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0]["resource"], "recordsets.dns.gcp.upbound.io");
+    assert!(skipped[0]["reason"].as_str().unwrap().starts_with("not found (404)"));
+    assert_eq!(out.status.code(), Some(4), "a half-read kind is never reported as healthy");
+}
+
+#[test]
+fn objects_deleted_between_pages_are_not_errors() {
+    let c = fleet();
+    c.api.fault(Fault::Delay { path_contains: "continue=".into(), millis: 700 });
+    let api = c.api.clone();
+    let deleter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        for i in 900..1_000 {
+            api.remove(RS, "RecordSet", None, &format!("rs-{i:04}"));
+        }
+    });
+    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).output().unwrap();
+    deleter.join().unwrap();
+    let r = report(&out);
+    assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
+    assert_eq!(r["summary"]["resourcesScanned"], 1_001, "the 100 objects deleted before their page was read are simply gone");
+    assert_eq!(codes(&r), vec![("CreateIncomplete".to_string(), "zz-blocked".to_string())]);
+}
