@@ -46,7 +46,10 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'List managed resources whose creation or identity tracking is broken')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show the create history of one MR as a timeline, with the last provider-logged external ID')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('adopt', 'adopt', [CompletionResultType]::ParameterValue, 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -61,6 +64,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding at or above this severity is shown')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML)')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many list requests may be in flight at once')
+            [CompletionResult]::new('--discovery-cache-ttl', '--discovery-cache-ttl', [CompletionResultType]::ParameterName, 'How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off)')
+            [CompletionResult]::new('--discovery-cache-dir', '--discovery-cache-dir', [CompletionResultType]::ParameterName, 'Where the discovery cache lives (default ~/.kube/cache/upjet/discovery)')
+            [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)')
+            [CompletionResult]::new('--limit-bytes', '--limit-bytes', [CompletionResultType]::ParameterName, 'At most this many bytes of each container''s log (the newest ones)')
+            [CompletionResult]::new('--provider-namespace', '--provider-namespace', [CompletionResultType]::ParameterName, 'Where the provider pods run (default: found from their labels in any namespace)')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
@@ -79,6 +89,44 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Do not print the table header')
+            [CompletionResult]::new('--refresh-discovery', '--refresh-discovery', [CompletionResultType]::ParameterName, 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)')
+            [CompletionResult]::new('--logs', '--logs', [CompletionResultType]::ParameterName, 'Read the live provider pods'' logs (current and previous container) for evidence')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;history' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the MR from a snapshot instead of the cluster (see doctor --from)')
+            [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)')
+            [CompletionResult]::new('--limit-bytes', '--limit-bytes', [CompletionResultType]::ParameterName, 'At most this many bytes of each container''s log (the newest ones)')
+            [CompletionResult]::new('--provider-namespace', '--provider-namespace', [CompletionResultType]::ParameterName, 'Where the provider pods run (default: found from their labels in any namespace)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--no-logs', '--no-logs', [CompletionResultType]::ParameterName, 'Do not read the live provider pods'' logs')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
@@ -116,16 +164,97 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-upjet;adopt' {
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The cloud object''s ID, in the provider''s external-name format (usually the Terraform ID). Without it, on a terminal, adopt shows the candidate IDs it found and asks')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where to write the backup taken before any change (default: ~/.kube/upjet/backups)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'With -f: how many MRs are adopted at the same time')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--import', '--import', [CompletionResultType]::ParameterName, 'Verify first: observe the ID with managementPolicies ["Observe"] (no create, update or delete possible), and only restore the original policies once the provider found it. If it does not exist, the MR is put back exactly as it was. Recommended for orphans')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Adopt even while an asynchronous operation may still be running, or over an unfinished adoption of another ID')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written')
+            [CompletionResult]::new('--add-late-initialize', '--add-late-initialize', [CompletionResultType]::ParameterName, 'Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an external-name it learns later')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;restore' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the patch and send it with server-side dryRun=All; nothing is changed')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-upjet;help' {
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'List managed resources whose creation or identity tracking is broken')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show the create history of one MR as a timeline, with the last provider-logged external ID')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('adopt', 'adopt', [CompletionResultType]::ParameterValue, 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kubectl-upjet;help;doctor' {
             break
         }
+        'kubectl-upjet;help;history' {
+            break
+        }
         'kubectl-upjet;help;completion' {
+            break
+        }
+        'kubectl-upjet;help;adopt' {
+            break
+        }
+        'kubectl-upjet;help;restore' {
             break
         }
         'kubectl-upjet;help;help' {

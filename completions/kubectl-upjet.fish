@@ -44,7 +44,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l insecure-sk
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "history" -d 'Show the create history of one MR as a timeline, with the last provider-logged external ID'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
@@ -63,6 +66,13 @@ error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many list requests may be in flight at once' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-ttl -d 'How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-dir -d 'Where the discovery cache lives (default ~/.kube/cache/upjet/discovery)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l log-file -d 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l plan -d 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -79,10 +89,40 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l c
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l no-headers -d 'Do not print the table header'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l refresh-discovery -d 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l logs -d 'Read the live provider pods\' logs (current and previous container) for evidence'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l from -d 'Read the MR from a snapshot instead of the cluster (see doctor --from)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l log-file -d 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "text\t'Timeline for a human'
+json\t'One JSON document (`upjet.doctor/v1` History)'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s s -l server -d 'The API server address, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l token -d 'Bearer token, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l as -d 'Impersonate this user' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l as-group -d 'Impersonate this group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l no-logs -d 'Do not read the live provider pods\' logs'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l workspace -d 'Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l install-dir -d 'With kubectl-plugin: the directory on PATH to write `kubectl_complete-upjet` into' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use' -r
@@ -103,6 +143,59 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s V -l version -d 'Print version'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor completion help" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor completion help" -f -a "completion" -d 'Print a shell completion script'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id -d 'The cloud object\'s ID, in the provider\'s external-name format (usually the Terraform ID). Without it, on a terminal, adopt shows the candidate IDs it found and asks' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s f -l filename -d 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l backup-dir -d 'Where to write the backup taken before any change (default: ~/.kube/upjet/backups)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l timeout -d 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l concurrency -d 'With -f: how many MRs are adopted at the same time' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s s -l server -d 'The API server address, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l token -d 'Bearer token, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l as -d 'Impersonate this user' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l as-group -d 'Impersonate this group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l import -d 'Verify first: observe the ID with managementPolicies ["Observe"] (no create, update or delete possible), and only restore the original policies once the provider found it. If it does not exist, the MR is put back exactly as it was. Recommended for orphans'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l force -d 'Adopt even while an asynchronous operation may still be running, or over an unfinished adoption of another ID'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l dry-run -d 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l add-late-initialize -d 'Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an external-name it learns later'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s s -l server -d 'The API server address, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l token -d 'Bearer token, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l as -d 'Impersonate this user' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l as-group -d 'Impersonate this group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l dry-run -d 'Print the patch and send it with server-side dryRun=All; nothing is changed'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "history" -d 'Show the create history of one MR as a timeline, with the last provider-logged external ID'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -57,3 +57,28 @@ fn kubectl_plugin_completer_is_installed_executable() {
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o111, 0o111);
 }
+
+/// The checked-in man pages (`man/`) match the clap definition.
+#[test]
+fn checked_in_man_pages_are_current() {
+    use clap::CommandFactory;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let cmd = kubectl_upjet::cli::Cli::command().name("kubectl-upjet");
+    let mut pages = vec![("kubectl-upjet.1".to_string(), cmd.clone())];
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name: &'static str = Box::leak(format!("kubectl-upjet-{}", sub.get_name()).into_boxed_str());
+        pages.push((format!("{name}.1"), sub.clone().name(name)));
+    }
+    for (file, page) in pages {
+        let mut want = Vec::new();
+        clap_mangen::Man::new(page).render(&mut want).unwrap();
+        let path = dir.join(&file);
+        if std::env::var_os("UPJET_BLESS").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &want).unwrap();
+            continue;
+        }
+        let have = std::fs::read(&path).unwrap_or_default();
+        assert!(have == want, "{} is stale; run `UPJET_BLESS=1 cargo test --test completions`", path.display());
+    }
+}

@@ -157,6 +157,9 @@ fn objects_deleted_between_pages_are_not_errors() {
     deleter.join().unwrap();
     let r = report(&out);
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
-    assert_eq!(r["summary"]["resourcesScanned"], 1_001, "the 100 objects deleted before their page was read are simply gone");
+    assert_eq!(
+        r["summary"]["resourcesScanned"], 1_001,
+        "the 100 objects deleted before their page was read are simply gone"
+    );
     assert_eq!(codes(&r), vec![("CreateIncomplete".to_string(), "zz-blocked".to_string())]);
 }

@@ -49,10 +49,10 @@ fn selector_matches(sel: &Value, os: &str, arch: &str) -> bool {
         "arch" => Some(arch),
         _ => None,
     };
-    if let Some(ml) = sel.get("matchLabels").and_then(Value::as_object) {
-        if !ml.iter().all(|(k, v)| label(k) == v.as_str()) {
-            return false;
-        }
+    if let Some(ml) = sel.get("matchLabels").and_then(Value::as_object)
+        && !ml.iter().all(|(k, v)| label(k) == v.as_str())
+    {
+        return false;
     }
     if let Some(me) = sel.get("matchExpressions").and_then(Value::as_array) {
         for e in me {

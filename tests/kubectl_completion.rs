@@ -31,7 +31,16 @@ fn kubectl_plugin_completion_end_to_end() {
         eprintln!("kubectl not installed; skipping");
         return;
     }
-    let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml", "dns.gcp.m.upbound.io_recordsets.yaml", "gcp.upbound.io_providerconfigs.yaml"]).start();
+    let c = Cluster::builder()
+        .crd_files(
+            "provider-upjet-gcp",
+            &[
+                "dns.gcp.upbound.io_recordsets.yaml",
+                "dns.gcp.m.upbound.io_recordsets.yaml",
+                "gcp.upbound.io_providerconfigs.yaml",
+            ],
+        )
+        .start();
     c.add(Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "www").json());
     c.add(Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "api").json());
     c.add(serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a"}}));
@@ -39,7 +48,11 @@ fn kubectl_plugin_completion_end_to_end() {
     std::fs::create_dir(&bin).unwrap();
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kubectl-upjet"), bin.join("kubectl-upjet")).unwrap();
     // The helper installed the way the README says.
-    let status = Command::new(env!("CARGO_BIN_EXE_kubectl-upjet")).args(["completion", "kubectl-plugin", "--install-dir"]).arg(&bin).status().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_kubectl-upjet"))
+        .args(["completion", "kubectl-plugin", "--install-dir"])
+        .arg(&bin)
+        .status()
+        .unwrap();
     assert!(status.success());
     let kc = c.kubeconfig();
 

@@ -8,6 +8,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter};
 use std::path::PathBuf;
 
+pub mod adopt;
+
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
 #[derive(Debug, Parser)]
 #[command(
@@ -44,6 +46,10 @@ pub enum Command {
         after_help = "Examples:\n  source <(kubectl upjet completion bash)\n  kubectl upjet completion zsh > \"${fpath[1]}/_kubectl-upjet\"\n  kubectl upjet completion kubectl-plugin --install-dir ~/.local/bin   # makes `kubectl upjet <TAB>` work"
     )]
     Completion(CompletionArgs),
+    /// Make a managed resource track an existing cloud object (safely: backup, dry-run, undo).
+    Adopt(adopt::AdoptArgs),
+    /// Put annotations and management policies back from an adopt backup.
+    Restore(adopt::RestoreArgs),
 }
 
 const DOCTOR_EXAMPLES: &str = "Examples:
@@ -251,6 +257,15 @@ pub struct DoctorArgs {
     /// How many list requests may be in flight at once.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
+    /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
+    #[arg(long)]
+    pub refresh_discovery: bool,
+    /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_request_timeout)]
+    pub discovery_cache_ttl: std::time::Duration,
+    /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
+    #[arg(long, hide = true, value_name = "DIR", env = "UPJET_DISCOVERY_CACHE_DIR")]
+    pub discovery_cache_dir: Option<PathBuf>,
     /// Read the live provider pods' logs (current and previous container) for evidence.
     #[arg(long)]
     pub logs: bool,

@@ -2,6 +2,7 @@
 //! walk on servers without aggregated discovery.
 
 use super::connect::Connection;
+use super::discovery_cache::{self, CacheOptions};
 use super::kinds::{ApiKind, DiscoveryDoc, dedup_by_preference, parse_apis, parse_resource_list};
 use super::request::{self, RequestError};
 use crate::error::Error;
@@ -16,11 +17,13 @@ pub struct DiscoveryStats {
     pub requests: usize,
     /// Whether the server offered aggregated discovery.
     pub aggregated: bool,
+    /// Whether the kinds came from the on-disk cache (then `requests` is 0).
+    pub from_cache: bool,
 }
 
 /// Every served resource type in an API group (not core: MRs are never in the core group).
 pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
-    let mut stats = DiscoveryStats { requests: 1, aggregated: false };
+    let mut stats = DiscoveryStats { requests: 1, aggregated: false, from_cache: false };
     let body = request::text(conn, request::get("/apis", ACCEPT_AGGREGATED))
         .await
         .map_err(|e| e.explain(conn, "discovering API groups"))?;
@@ -59,4 +62,38 @@ pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<
 pub async fn discover_managed(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
     let (kinds, stats) = discover_all(conn, concurrency).await?;
     Ok((kinds.into_iter().filter(ApiKind::is_managed).collect(), stats))
+}
+
+/// The managed-resource kinds, from the on-disk cache when it holds a fresh entry for this server
+/// (no request at all), otherwise from the server, storing the answer for the next run. A cache
+/// that cannot be read or written only costs the requests it would have saved.
+pub async fn discover_managed_cached(
+    conn: &Connection,
+    concurrency: usize,
+    cache: &CacheOptions,
+) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+    let path = cache.file_for(&conn.server);
+    if let Some(path) = path.as_deref().filter(|_| !cache.refresh) {
+        match discovery_cache::load(path, &conn.server, cache.ttl, std::time::SystemTime::now()) {
+            Ok(hit) => {
+                tracing::debug!(
+                    "using {} cached managed kinds from {} ({:?} old)",
+                    hit.kinds.len(),
+                    path.display(),
+                    hit.age
+                );
+                let stats = DiscoveryStats { requests: 0, aggregated: hit.aggregated, from_cache: true };
+                return Ok((hit.kinds, stats));
+            }
+            Err(miss) => tracing::debug!("discovery cache {}: {miss}", path.display()),
+        }
+    }
+    let (kinds, stats) = discover_managed(conn, concurrency).await?;
+    if let Some(path) = &path
+        && let Err(e) =
+            discovery_cache::store(path, &conn.server, &kinds, stats.aggregated, std::time::SystemTime::now())
+    {
+        tracing::debug!("cannot write discovery cache {}: {e}", path.display());
+    }
+    Ok((kinds, stats))
 }

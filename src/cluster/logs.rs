@@ -5,7 +5,7 @@ use super::connect::Connection;
 use super::providers::ProviderPod;
 use super::request::RequestError;
 use crate::evidence::correlate::SourceSummary;
-use crate::evidence::logs::{Evidence, LogScan, scan};
+use crate::evidence::logs::{Evidence, LogScan, Retention, scan};
 use futures::AsyncReadExt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -46,10 +46,10 @@ impl Read for ChunkReader {
 }
 
 /// Scans one source on a blocking thread; gzip is detected by its magic bytes.
-fn scan_reader(reader: impl Read, name: &str) -> std::io::Result<LogScan> {
+fn scan_reader(reader: impl Read, name: &str, retention: Retention) -> std::io::Result<LogScan> {
     let mut buffered = BufReader::with_capacity(256 * 1024, reader);
     let gz = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    let mut s = LogScan::new();
+    let mut s = LogScan::with_retention(retention);
     if gz {
         scan(BufReader::with_capacity(256 * 1024, flate2::read::MultiGzDecoder::new(buffered)), name, &mut s)?;
     } else {
@@ -59,14 +59,17 @@ fn scan_reader(reader: impl Read, name: &str) -> std::io::Result<LogScan> {
 }
 
 /// Reads a log file (`-` is stdin; gzip accepted).
-pub async fn read_file(path: &Path) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
+pub async fn read_file(
+    path: &Path,
+    retention: Retention,
+) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
     let path = path.to_path_buf();
     let name = path.display().to_string();
     tokio::task::spawn_blocking(move || {
         let result = if path.as_os_str() == "-" {
-            scan_reader(std::io::stdin().lock(), "stdin")
+            scan_reader(std::io::stdin().lock(), "stdin", retention)
         } else {
-            std::fs::File::open(&path).and_then(|f| scan_reader(f, &name))
+            std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
         };
         let mut s = result.map_err(|e| crate::error::Error::Usage(format!("cannot read log file {name}: {e}")))?;
         let summary = SourceSummary::of(&name, None, &s);
@@ -82,6 +85,7 @@ pub async fn read_pod_log(
     pod: &ProviderPod,
     previous: bool,
     limits: LogLimits,
+    retention: Retention,
 ) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
     let mut path = format!("/api/v1/namespaces/{}/pods/{}/log?container={}", pod.namespace, pod.name, pod.container);
     if previous {
@@ -102,8 +106,9 @@ pub async fn read_pod_log(
     let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
     let scan_name = name.clone();
-    let scanner =
-        tokio::task::spawn_blocking(move || scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name));
+    let scanner = tokio::task::spawn_blocking(move || {
+        scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name, retention)
+    });
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = body.read(&mut buf).await.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;

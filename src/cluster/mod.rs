@@ -3,6 +3,7 @@
 
 pub mod connect;
 pub mod discover;
+pub mod discovery_cache;
 pub mod events;
 pub mod kinds;
 pub mod logs;
@@ -11,3 +12,4 @@ pub mod request;
 pub mod scan;
 pub mod snapshot;
 pub mod workspace;
+pub mod write;

@@ -9,6 +9,7 @@ use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What to list.
 #[derive(Clone, Debug)]
@@ -36,10 +37,33 @@ pub struct KindScan<T> {
     pub unreadable: Vec<String>,
     /// Why the kind could not be (fully) listed.
     pub error: Option<String>,
+    /// The HTTP status of the failure, when the API server answered one (404: the kind is gone).
+    pub status: Option<u16>,
     /// Requests made.
     pub requests: usize,
     /// Response bytes read.
     pub bytes: usize,
+    /// Time spent decoding pages into the compact view (for `UPJET_TIMINGS`).
+    pub decode_time: Duration,
+    /// Time spent in the caller's processing (for `UPJET_TIMINGS`).
+    pub process_time: Duration,
+}
+
+impl<T> KindScan<T> {
+    fn empty(kind: ApiKind) -> Self {
+        KindScan {
+            kind,
+            kept: Vec::new(),
+            decoded: 0,
+            unreadable: Vec::new(),
+            error: None,
+            status: None,
+            requests: 0,
+            bytes: 0,
+            decode_time: Duration::ZERO,
+            process_time: Duration::ZERO,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -96,8 +120,7 @@ async fn list_kind<T, F>(conn: Arc<Connection>, kind: ApiKind, opts: Arc<ScanOpt
 where
     F: Fn(ManagedResource) -> Option<T> + Send + Sync,
 {
-    let mut out =
-        KindScan { kind, kept: Vec::new(), decoded: 0, unreadable: Vec::new(), error: None, requests: 0, bytes: 0 };
+    let mut out = KindScan::empty(kind);
     let path = out.kind.collection_path(opts.namespace.as_deref());
     let mut restarts = 0;
     let mut token: Option<String> = None;
@@ -128,10 +151,13 @@ where
             }
             Err(e) => {
                 out.error = Some(e.reason());
+                out.status = e.status_code();
                 return out;
             }
         };
         out.bytes += body.len();
+        let started = Instant::now();
+        let mut processing = Duration::ZERO;
         let page: Page = match serde_json::from_str(&body) {
             Ok(p) => p,
             Err(e) => {
@@ -143,13 +169,17 @@ where
             match ManagedResource::from_json(raw.get()) {
                 Ok(mr) => {
                     out.decoded += 1;
+                    let t0 = Instant::now();
                     if let Some(t) = process(mr) {
                         out.kept.push(t);
                     }
+                    processing += t0.elapsed();
                 }
                 Err(e) => out.unreadable.push(format!("{} {}", out.kind.resource_name(), e)),
             }
         }
+        out.process_time += processing;
+        out.decode_time += started.elapsed().saturating_sub(processing);
         match page.metadata.continue_.filter(|c| !c.is_empty()) {
             Some(next) => token = Some(next),
             None => return out,
@@ -181,13 +211,8 @@ where
             async move {
                 let kind_for_error = kind.clone();
                 tokio::spawn(list_kind(conn, kind, opts, process)).await.unwrap_or_else(|e| KindScan {
-                    kind: kind_for_error,
-                    kept: Vec::new(),
-                    decoded: 0,
-                    unreadable: Vec::new(),
                     error: Some(format!("listing {name} stopped: {e}")),
-                    requests: 0,
-                    bytes: 0,
+                    ..KindScan::empty(kind_for_error)
                 })
             }
         })

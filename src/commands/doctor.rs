@@ -3,6 +3,7 @@
 use super::evidence::{Analyzer, gather};
 use crate::cli::{Cli, DoctorArgs, OutputFormat};
 use crate::cluster::connect::{self, Connection};
+use crate::cluster::discovery_cache::{self, CacheOptions};
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::{discover, providers, snapshot};
@@ -13,8 +14,10 @@ use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
 use crate::error::{Error, Exit};
 use crate::evidence::correlate::debug_logs_missing;
+use crate::evidence::logs::Retention;
 use crate::output::{detail, structured, style, table};
 use anyhow::Context;
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
@@ -35,15 +38,68 @@ pub async fn run(cli: &Cli, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::R
     if let Some(target) = &args.target {
         return one(cli, args, target, out).await;
     }
-    let report = match &args.from {
-        Some(path) => from_snapshot(path, args).await?,
-        None => from_cluster(cli, args).await?,
+    let started = std::time::Instant::now();
+    let (report, timings) = match &args.from {
+        Some(path) => (from_snapshot(path, args).await?, None),
+        None => {
+            let (report, timings) = from_cluster(cli, args).await?;
+            (report, Some(timings))
+        }
     };
     if let Some(path) = &args.plan {
         write_plan(path, &report)?;
     }
+    let printing = std::time::Instant::now();
     print_report(cli, args, &report, out)?;
+    if let Some(t) = timings.filter(|_| std::env::var_os("UPJET_TIMINGS").is_some_and(|v| !v.is_empty() && v != "0")) {
+        eprintln!("{}", t.line(printing.elapsed(), started.elapsed()));
+    }
     Ok(exit_code(args, &report))
+}
+
+/// Where a fleet scan spent its time, printed as one stderr line when `UPJET_TIMINGS=1` so the
+/// fleet benchmark (benches/fleet.rs) can split wall time into discovery, listing and analysis
+/// without a profiler. Decode and analysis times are summed over the scan's worker threads, so
+/// they overlap the listing wall time.
+#[derive(Debug, Default)]
+struct Timings {
+    connect: std::time::Duration,
+    discovery: std::time::Duration,
+    discovery_requests: usize,
+    discovery_cached: bool,
+    evidence: std::time::Duration,
+    listing: std::time::Duration,
+    decode_cpu: std::time::Duration,
+    analysis_cpu: std::time::Duration,
+    report: std::time::Duration,
+    kinds: usize,
+    list_requests: usize,
+    list_bytes: usize,
+}
+
+impl Timings {
+    fn line(&self, output: std::time::Duration, total: std::time::Duration) -> String {
+        let ms = |d: std::time::Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
+        format!(
+            "upjet-timings connect_ms={} discovery_ms={} discovery_requests={} discovery_cached={} evidence_ms={} \
+             listing_ms={} decode_cpu_ms={} analysis_cpu_ms={} report_ms={} output_ms={} total_ms={} kinds={} \
+             list_requests={} list_bytes={}",
+            ms(self.connect),
+            ms(self.discovery),
+            self.discovery_requests,
+            self.discovery_cached,
+            ms(self.evidence),
+            ms(self.listing),
+            ms(self.decode_cpu),
+            ms(self.analysis_cpu),
+            ms(self.report),
+            ms(output),
+            ms(total),
+            self.kinds,
+            self.list_requests,
+            self.list_bytes,
+        )
+    }
 }
 
 fn exit_code(args: &DoctorArgs, report: &Report) -> Exit {
@@ -89,6 +145,9 @@ fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Result<()> {
 }
 
 fn print_report(cli: &Cli, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
+    let out: &mut dyn Write = &mut out;
     match args.output {
         OutputFormat::Json => structured::write_json(out, report)?,
         OutputFormat::Yaml => structured::write_yaml(out, report)?,
@@ -137,7 +196,7 @@ fn finish(mut builder: ReportBuilder, analyzer: &Analyzer, notes: Vec<String>) -
 
 async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Report> {
     let items = snapshot::read(path)?;
-    let gathered = gather(None, false, &args.log_files, &args.log_opts).await?;
+    let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
     let notes = gathered.notes.clone();
     let analyzer = Analyzer::new(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
@@ -177,35 +236,47 @@ async fn analyzer_for(
     args: &DoctorArgs,
     kinds: &[ApiKind],
 ) -> anyhow::Result<(Analyzer, Vec<String>)> {
-    let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts).await?;
+    let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts, Retention::Compact).await?;
     let owners = if args.logs { providers::crd_owners(conn).await } else { Default::default() };
     let notes = gathered.notes.clone();
     Ok((Analyzer::new(gathered, kinds, &owners), notes))
 }
 
-async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
-    let conn = Arc::new(connect::connect(&cli.kube).await?);
-    let (all, _stats) = discover::discover_managed(&conn, args.concurrency as usize).await?;
-    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::Usage(e.to_string()))?;
-    let mut builder = ReportBuilder::new(filter(args));
-    if selected.is_empty() {
-        builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
-        return Ok(builder.finish());
+/// The discovery cache as the flags ask for it.
+fn cache_options(args: &DoctorArgs) -> CacheOptions {
+    CacheOptions {
+        dir: args.discovery_cache_dir.clone().or_else(discovery_cache::default_dir),
+        ttl: args.discovery_cache_ttl,
+        refresh: args.refresh_discovery,
     }
-    let (analyzer, notes) = analyzer_for(&conn, args, &selected).await?;
-    let analyzer = Arc::new(analyzer);
-    let namespace = if cli.kube.all_namespaces { None } else { cli.kube.namespace.clone() };
-    let opts = ScanOptions {
-        namespace,
-        label_selector: cli.kube.selector.clone(),
-        page_size: 500,
-        concurrency: args.concurrency as usize,
-    };
-    let progress = progress_bar(selected.len() as u64);
+}
+
+/// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
+async fn selected_kinds(
+    conn: &Connection,
+    args: &DoctorArgs,
+    cache: &CacheOptions,
+) -> anyhow::Result<(Vec<ApiKind>, discover::DiscoveryStats)> {
+    let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, cache).await?;
+    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::Usage(e.to_string()))?;
+    Ok((selected, stats))
+}
+
+/// What the scan keeps of an MR with findings.
+type Kept = (ManagedResource, Vec<Finding>, crate::domain::report::ResourceState);
+
+/// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
+async fn scan_kinds(
+    conn: &Arc<Connection>,
+    analyzer: &Arc<Analyzer>,
+    kinds: Vec<ApiKind>,
+    opts: ScanOptions,
+) -> Vec<scan::KindScan<Kept>> {
+    let progress = progress_bar(kinds.len() as u64);
     let per_mr = analyzer.clone();
     let results = scan::scan(
         conn.clone(),
-        selected,
+        kinds,
         opts,
         move |mr| {
             let findings = per_mr.findings(&mr);
@@ -225,7 +296,69 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
     if let Some(p) = progress {
         p.finish_and_clear();
     }
+    results
+}
+
+async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
+    let mut timings = Timings::default();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |t: &mut std::time::Duration| {
+        *t = clock.elapsed();
+        clock = std::time::Instant::now();
+    };
+    let conn = Arc::new(connect::connect(&cli.kube).await?);
+    lap(&mut timings.connect);
+    let cache = cache_options(args);
+    let (selected, dstats) = selected_kinds(&conn, args, &cache).await?;
+    lap(&mut timings.discovery);
+    timings.discovery_requests = dstats.requests;
+    timings.discovery_cached = dstats.from_cache;
+    let mut builder = ReportBuilder::new(filter(args));
+    if selected.is_empty() {
+        builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
+        return Ok((builder.finish(), timings));
+    }
+    let (analyzer, notes) = analyzer_for(&conn, args, &selected).await?;
+    let analyzer = Arc::new(analyzer);
+    lap(&mut timings.evidence);
+    let namespace = if cli.kube.all_namespaces { None } else { cli.kube.namespace.clone() };
+    let opts = ScanOptions {
+        namespace,
+        label_selector: cli.kube.selector.clone(),
+        page_size: 500,
+        concurrency: args.concurrency as usize,
+    };
+    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone()).await;
+    if dstats.from_cache && results.iter().any(|r| r.status == Some(404)) {
+        // A cached kind is gone, so the cache is stale: discover afresh, forget the kinds that no
+        // longer exist, and list the ones the cache did not know (or that failed) in a second pass.
+        tracing::debug!("a cached kind answered 404: refreshing discovery");
+        let (fresh, stats) = selected_kinds(&conn, args, &CacheOptions { refresh: true, ..cache }).await?;
+        timings.discovery_requests += stats.requests;
+        let fresh_names: HashSet<String> = fresh.iter().map(ApiKind::resource_name).collect();
+        results.retain(|r| r.status != Some(404) && fresh_names.contains(&r.kind.resource_name()));
+        let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
+        let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
+        if !rest.is_empty() {
+            results.extend(scan_kinds(&conn, &analyzer, rest, opts).await);
+        }
+    }
+    lap(&mut timings.listing);
+    // Rejected credentials fail the whole run, as they do when discovery meets them first (with a
+    // cached discovery the lists are the first requests).
+    if results.iter().any(|r| r.status == Some(401)) {
+        return Err(Error::Cluster(format!(
+            "the API server at {} rejected the credentials (401 Unauthorized) while listing managed resources; log in again or check the kubeconfig user",
+            conn.server
+        ))
+        .into());
+    }
+    timings.kinds = results.len();
     for r in results {
+        timings.list_requests += r.requests;
+        timings.list_bytes += r.bytes;
+        timings.decode_cpu += r.decode_time;
+        timings.analysis_cpu += r.process_time;
         match r.error {
             Some(reason) => builder.kind_skipped(r.kind.resource_name(), reason),
             None => builder.kind_scanned(),
@@ -238,7 +371,9 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<Report> {
             builder.add(&mr, findings, || state);
         }
     }
-    Ok(finish(builder, &analyzer, notes))
+    let report = finish(builder, &analyzer, notes);
+    lap(&mut timings.report);
+    Ok((report, timings))
 }
 
 fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
@@ -285,7 +420,7 @@ async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) ->
     let (mr, live) = locate(cli, args.from.as_deref(), target, args.concurrency as usize).await?;
     let analyzer = match &live {
         Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
-        None => Analyzer::new(gather(None, false, &args.log_files, &args.log_opts).await?, &[], &Default::default()),
+        None => Analyzer::new(gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?, &[], &Default::default()),
     };
     let findings: Vec<Finding> = analyzer.findings(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.output {

@@ -11,6 +11,7 @@ use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::ResourceState;
 use crate::evidence::correlate::{LogEvidence, ProviderStarts, log_findings};
+use crate::evidence::logs::Retention;
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -32,6 +33,7 @@ pub async fn gather(
     live: bool,
     files: &[PathBuf],
     opts: &LogOptions,
+    retention: Retention,
 ) -> anyhow::Result<Gathered> {
     let mut g = Gathered::default();
     if !live && files.is_empty() {
@@ -40,7 +42,7 @@ pub async fn gather(
     let mut evidence = Vec::new();
     let mut sources = Vec::new();
     for file in files {
-        let (ev, summary) = logs::read_file(file).await?;
+        let (ev, summary) = logs::read_file(file, retention.clone()).await?;
         evidence.extend(ev);
         sources.push(summary);
     }
@@ -67,14 +69,14 @@ pub async fn gather(
                 std::iter::once((p.clone(), false)).chain(previous.then(|| (p.clone(), true)))
             })
             .collect();
-        let results: Vec<_> =
-            futures::stream::iter(jobs)
-                .map(|(pod, previous)| async move {
-                    (logs::read_pod_log(conn, &pod, previous, limits).await, pod, previous)
-                })
-                .buffer_unordered(4)
-                .collect()
-                .await;
+        let results: Vec<_> = futures::stream::iter(jobs)
+            .map(|(pod, previous)| {
+                let retention = retention.clone();
+                async move { (logs::read_pod_log(conn, &pod, previous, limits, retention).await, pod, previous) }
+            })
+            .buffer_unordered(4)
+            .collect()
+            .await;
         for (result, pod, previous) in results {
             match result {
                 Ok((ev, summary)) => {

@@ -6,6 +6,7 @@ use super::evidence::gather;
 use crate::cli::{Cli, HistoryArgs, HistoryFormat};
 use crate::cluster::{events, providers, workspace};
 use crate::error::Exit;
+use crate::evidence::logs::Retention;
 use crate::evidence::timeline::{Inputs, build};
 use crate::output::{history, structured};
 use std::io::Write;
@@ -18,8 +19,10 @@ pub async fn run(cli: &Cli, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::
     let mut pods = Vec::new();
     let mut ws = None;
     let mut events_read = false;
-    let gathered =
-        gather(live.as_ref().map(|(c, _)| c), live.is_some() && !args.no_logs, &args.log_files, &args.log_opts).await?;
+    // Only this MR's lines are kept, so a long log costs time, not memory.
+    let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
+    let live_logs = live.is_some() && !args.no_logs;
+    let gathered = gather(live.as_ref().map(|(c, _)| c), live_logs, &args.log_files, &args.log_opts, focus).await?;
     notes.extend(gathered.notes.iter().cloned());
     if let Some((conn, kind)) = &live {
         match events::events_of(conn, &mr).await {

@@ -1,5 +1,6 @@
 //! One function per command: flags in, exit code out. The only place that wires I/O to the core.
 
+pub mod adopt;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
@@ -15,5 +16,7 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Exit> {
         Command::Doctor(args) => doctor::run(&cli, args, out).await,
         Command::History(args) => history::run(&cli, args, out).await,
         Command::Completion(args) => completion::run(args, out),
+        Command::Adopt(args) => adopt::run(&cli, args, out).await,
+        Command::Restore(args) => adopt::run_restore(&cli, args, out).await,
     }
 }

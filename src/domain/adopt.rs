@@ -332,10 +332,7 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
     }
     let marker = match Marker::read(obj) {
         Ok(m) => m,
-        Err(e) if opts.force => {
-            let _ = e;
-            None
-        }
+        Err(_) if opts.force => None,
         Err(e) => return Verdict::Refused(Refusal::BadMarker(e)),
     };
     if let Some(m) = &marker
@@ -351,13 +348,12 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
     let marks = CreateMarks::of(&mr);
     let paused_by_annotation = mr.annotation(keys::PAUSED) == Some("true");
     let lacks_li = !Policies::of(&mr).should_late_initialize();
-    if marker.is_none()
-        && mr.external_name() == Some(id)
-        && !paused_by_annotation
-        && !marks.incomplete()
-        && !marks.last_create_failed()
-        && !(opts.add_late_initialize && lacks_li)
-    {
+    let left_to_fix = marker.is_some()
+        || paused_by_annotation
+        || marks.incomplete()
+        || marks.last_create_failed()
+        || (opts.add_late_initialize && lacks_li);
+    if mr.external_name() == Some(id) && !left_to_fix {
         return Verdict::NothingToDo(format!("{target} already has external-name {id:?}; nothing to do"));
     }
     let original = match &marker {
@@ -389,7 +385,7 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
     if marker.started.is_empty() {
         marker.started = opts.now.clone();
     }
-    let steps = build_steps(obj, id, opts, &marker, resumed);
+    let steps = build_steps(obj, id, opts, &marker);
     let mut end = obj.clone();
     for s in &steps {
         if let Some(p) = &s.patch {
@@ -397,11 +393,20 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
         }
     }
     let changes = diff(obj, &end);
-    let warnings = warnings(&mr, id, opts, &marker, ctx, paused_by_annotation);
-    Verdict::Adopt(Box::new(Plan { target, id: id.to_string(), import: opts.import, resumed, marker, warnings, changes, steps }))
+    let warnings = warnings(&mr, id, opts, &marker, ctx);
+    Verdict::Adopt(Box::new(Plan {
+        target,
+        id: id.to_string(),
+        import: opts.import,
+        resumed,
+        marker,
+        warnings,
+        changes,
+        steps,
+    }))
 }
 
-fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker, resumed: bool) -> Vec<Step> {
+fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker) -> Vec<Step> {
     let token = opts.now.clone();
     let final_token = if opts.import { format!("{token}+adopted") } else { token.clone() };
     let mut steps = Vec::new();
@@ -415,11 +420,8 @@ fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker, resumed: 
     if annotation(obj, keys::PAUSED) != Some("true") {
         ann.insert(keys::PAUSED.into(), json!("true"));
     }
-    let marker_now = annotation(obj, MARKER);
-    let marker_value = marker.to_annotation();
-    if !resumed || marker_now != Some(marker_value.as_str()) && Marker::read(obj).ok().flatten().as_ref() != Some(marker)
-    {
-        ann.insert(MARKER.into(), json!(marker_value));
+    if Marker::read(obj).ok().flatten().as_ref() != Some(marker) {
+        ann.insert(MARKER.into(), json!(marker.to_annotation()));
     }
     let title = format!("pause reconciliation ({}: \"true\") and record the adoption ({MARKER})", keys::PAUSED);
     push(Action::Pause, title, annotations_patch(ann), None);
@@ -434,16 +436,28 @@ fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker, resumed: 
     let mr = ManagedResource::from_json(&obj.to_string()).ok();
     if let Some(mr) = &mr {
         let marks = CreateMarks::of(mr);
-        if marks.incomplete() {
+        // The create marks must neither block (pending newer than any result) nor report a failed
+        // create once the identity is settled. Removing one mark can expose the other: a failed
+        // mark that is the latest result goes with its (older) pending mark, and removing pending
+        // turns a failed mark newer than succeeded into "the last create failed".
+        let remove_failed_alone = marks.last_create_failed();
+        let remove_pending = marks.incomplete() || (remove_failed_alone && marks.pending.raw.is_some());
+        let remove_failed = remove_failed_alone
+            || (remove_pending && marks.failed.is_set() && marks.failed.at.after(&marks.succeeded.at));
+        if remove_pending {
             ann.insert(keys::CREATE_PENDING.into(), Value::Null);
             what.push(format!("remove {} (the create it guards is resolved by this adoption)", keys::CREATE_PENDING));
         }
-        if marks.last_create_failed() {
+        if remove_failed {
             ann.insert(keys::CREATE_FAILED.into(), Value::Null);
             what.push(format!("remove {} (the failed create is superseded)", keys::CREATE_FAILED));
         }
     }
-    let title = if what.is_empty() { "set identity (already set)".to_string() } else { format!("set identity: {}", what.join("; ")) };
+    let title = if what.is_empty() {
+        "set identity (already set)".to_string()
+    } else {
+        format!("set identity: {}", what.join("; "))
+    };
     push(Action::Identity, title, annotations_patch(ann), None);
 
     let final_policies = final_policies(&marker.policies, opts.add_late_initialize);
@@ -488,8 +502,11 @@ fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker, resumed: 
         let mut patch = json!({
             "metadata": {"annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: final_token}}
         });
-        let mut title = format!("unpause, remove {MARKER}, and request a reconcile ({} = {final_token:?})", keys::RECONCILE_REQUESTED_AT);
-        if final_policies != policies_of(obj) {
+        let mut title = format!(
+            "unpause, remove {MARKER}, and request a reconcile ({} = {final_token:?})",
+            keys::RECONCILE_REQUESTED_AT
+        );
+        if policies_differ(obj, &final_policies) {
             patch["spec"] = json!({"managementPolicies": policies_value(&final_policies)});
             title.push_str(&format!("; spec.managementPolicies = {}", describe_policies(&final_policies)));
         }
@@ -504,20 +521,27 @@ fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker, resumed: 
     steps
 }
 
-fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx: &Context, paused: bool) -> Vec<String> {
+fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx: &Context) -> Vec<String> {
     let mut out = Vec::new();
     let final_policies = Policies { listed: final_policies(&marker.policies, opts.add_late_initialize) };
     if deletes_cloud_object(mr.namespace.is_some(), mr.deletion_policy.as_deref(), &final_policies) {
+        let fix = if mr.namespace.is_some() {
+            "remove Delete from spec.managementPolicies"
+        } else {
+            "set spec.deletionPolicy: Orphan or remove Delete from spec.managementPolicies"
+        };
         out.push(format!(
-            "deleting this MR (for example as a duplicate) would delete the cloud object {id:?}: {}; set spec.deletionPolicy: Orphan{} before deleting it",
+            "deleting this MR (for example as a duplicate) would delete the cloud object {id:?}: {}; {fix} before deleting it",
             deletion_reason(mr.namespace.is_some(), mr.deletion_policy.as_deref(), &final_policies),
-            if mr.namespace.is_some() { "" } else { " or" }
-        ).replace("Orphan or before", "Orphan or remove Delete from spec.managementPolicies before").replace("Orphan before", "remove Delete from spec.managementPolicies before"));
+        ));
     }
     for dup in ctx.duplicates.iter().filter(|d| d.uid != mr.uid) {
         let p = Policies::of(dup);
         let consequence = if deletes_cloud_object(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p) {
-            format!("deleting it would delete the cloud object ({})", deletion_reason(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p))
+            format!(
+                "deleting it would delete the cloud object ({})",
+                deletion_reason(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p)
+            )
         } else {
             "deleting it leaves the cloud object in place".to_string()
         };
@@ -532,7 +556,7 @@ fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx
             final_policies.describe()
         ));
     }
-    if paused && marker.annotations.get(keys::PAUSED).cloned().flatten().as_deref() == Some("true") {
+    if marker.annotations.get(keys::PAUSED).cloned().flatten().as_deref() == Some("true") {
         out.push(format!("the MR is paused ({}: \"true\"); the adoption unpauses it", keys::PAUSED));
     }
     if !opts.import && final_policies.should_create() {
@@ -647,7 +671,9 @@ pub fn apply_merge_patch(target: &mut Value, patch: &Value) {
 fn annotations_map(obj: &Value) -> BTreeMap<String, String> {
     obj.pointer("/metadata/annotations")
         .and_then(Value::as_object)
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string()))).collect())
+        .map(|m| {
+            m.iter().map(|(k, v)| (k.clone(), v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string()))).collect()
+        })
         .unwrap_or_default()
 }
 
@@ -685,7 +711,12 @@ pub fn conflicting_changes(expected: &Value, fresh: &Value) -> Vec<Change> {
         let ann: Map<String, Value> = obj
             .pointer("/metadata/annotations")
             .and_then(Value::as_object)
-            .map(|m| m.iter().filter(|(k, _)| k.starts_with("crossplane.io/") || *k == MARKER).map(|(k, v)| (k.clone(), v.clone())).collect())
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| k.starts_with("crossplane.io/") || *k == MARKER)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
             .unwrap_or_default();
         let mut out = json!({"metadata": {"annotations": ann}});
         if let Some(p) = obj.pointer("/spec/managementPolicies") {
@@ -713,7 +744,7 @@ pub fn conflicting_changes(expected: &Value, fresh: &Value) -> Vec<Change> {
 pub fn undo_patch(backup: &Value, current: &Value) -> Option<Value> {
     let (was, now) = (annotations_raw(backup), annotations_raw(current));
     let mut ann = Map::new();
-    for (k, v) in &now {
+    for k in now.keys() {
         if !was.contains_key(k) {
             ann.insert(k.clone(), Value::Null);
         }
@@ -753,17 +784,21 @@ pub fn undo_from_marker(marker: &Marker, current: &Value) -> Value {
     }
     ann.insert(MARKER.into(), Value::Null);
     let mut patch = json!({"metadata": {"annotations": ann}});
-    if policies_of(current) != marker.policies || current.pointer("/spec/managementPolicies").is_some() != marker.policies.is_some() {
+    if policies_differ(current, &marker.policies) {
         patch["spec"] = json!({"managementPolicies": policies_value(&marker.policies)});
     }
     with_resource_version(patch, resource_version(current))
+}
+
+fn policies_differ(current: &Value, policies: &Option<Vec<String>>) -> bool {
+    current.pointer("/spec/managementPolicies").cloned() != policies.as_ref().map(|l| json!(l))
 }
 
 /// The patch that stops an adoption safely when it cannot finish (interrupted, timed out):
 /// paused again, original policies back, identity and marker kept so a re-run resumes.
 pub fn safe_stop_patch(marker: &Marker, current: &Value) -> Value {
     let mut patch = json!({"metadata": {"annotations": {keys::PAUSED: "true"}}});
-    if policies_of(current) != marker.policies || current.pointer("/spec/managementPolicies").is_some() != marker.policies.is_some() {
+    if policies_differ(current, &marker.policies) {
         patch["spec"] = json!({"managementPolicies": policies_value(&marker.policies)});
     }
     with_resource_version(patch, resource_version(current))
@@ -823,11 +858,11 @@ pub fn progress(wait: &Wait, baseline: &Baseline, obj: &Value) -> Progress {
         Err(e) => return Progress::Waiting(format!("unreadable object: {e}")),
     };
     let synced = mr.condition("Synced");
-    let handled = obj.pointer("/status/lastHandledReconcileAt").and_then(Value::as_str) == Some(baseline.token.as_str());
+    let handled =
+        obj.pointer("/status/lastHandledReconcileAt").and_then(Value::as_str) == Some(baseline.token.as_str());
     let synced_changed = synced.is_some_and(|s| s.reason != "ReconcilePaused") && synced != baseline.synced.as_ref();
-    let generation_seen = baseline
-        .min_generation
-        .is_some_and(|g| synced.and_then(|s| s.observed_generation).is_some_and(|og| og >= g));
+    let generation_seen =
+        baseline.min_generation.is_some_and(|g| synced.and_then(|s| s.observed_generation).is_some_and(|og| og >= g));
     let describe = |c: Option<&Condition>, t: &str| match c {
         Some(c) if c.message.is_empty() => format!("{t}={}/{}", c.status, c.reason),
         Some(c) => format!("{t}={}/{}: {}", c.status, c.reason, c.message),
@@ -846,7 +881,9 @@ pub fn progress(wait: &Wait, baseline: &Baseline, obj: &Value) -> Progress {
             Some(at) if ready && id_matches(at, id) => {
                 Progress::Done(format!("Ready=True and status.atProvider.id is {at:?}"))
             }
-            Some(at) if ready => Progress::Waiting(format!("Ready=True but status.atProvider.id is {at:?}, expecting {id:?}")),
+            Some(at) if ready => {
+                Progress::Waiting(format!("Ready=True but status.atProvider.id is {at:?}, expecting {id:?}"))
+            }
             _ => Progress::Waiting(seen),
         },
         Wait::Ready { .. } => {
@@ -911,7 +948,11 @@ pub fn candidates(mr: &ManagedResource, findings: &[Finding], events: &[EventNam
     evs.sort_by(|a, b| b.time.cmp(&a.time));
     for e in evs {
         let when = e.time.as_deref().map(|t| format!(" at {t}")).unwrap_or_default();
-        add(&e.id, format!("event {}", e.reason), format!("external-name on a {} event{when}: {}", e.reason, e.message));
+        add(
+            &e.id,
+            format!("event {}", e.reason),
+            format!("external-name on a {} event{when}: {}", e.reason, e.message),
+        );
     }
     if let Some(current) = mr.external_name() {
         for c in out.iter_mut().filter(|c| c.id == current) {
@@ -1000,7 +1041,15 @@ mod tests {
         let other_marker = with_ann(
             obj(),
             MARKER,
-            &serde_json::to_string(&Marker { id: "other".into(), backup: Some("/b".into()), policies: None, annotations: BTreeMap::new(), started: "t".into(), import: false }).unwrap(),
+            &serde_json::to_string(&Marker {
+                id: "other".into(),
+                backup: Some("/b".into()),
+                policies: None,
+                annotations: BTreeMap::new(),
+                started: "t".into(),
+                import: false,
+            })
+            .unwrap(),
         );
         // (case, object, id, options, expected refusal or None for NothingToDo)
         let cases: Vec<(&str, Value, &str, Options, Option<Refusal>)> = vec![
@@ -1008,14 +1057,44 @@ mod tests {
             ("blank id", obj(), " \t ", opts(), Some(Refusal::EmptyId)),
             ("padded id", obj(), " vpc-1", opts(), Some(Refusal::IdWhitespace(" vpc-1".into()))),
             ("control char", obj(), "a\u{1b}b", opts(), Some(Refusal::IdControl("a\u{1b}b".into()))),
-            ("deleting", deleting, "x", opts(), Some(Refusal::Deleting("recordset.dns.gcp.upbound.io/www".into(), "2024-11-30T11:00:00Z".into()))),
-            ("in flight", in_flight.clone(), "new", opts(), Some(Refusal::AsyncInFlight("recordset.dns.gcp.upbound.io/www".into(), "Ready=False/Creating".into()))),
+            (
+                "deleting",
+                deleting,
+                "x",
+                opts(),
+                Some(Refusal::Deleting("recordset.dns.gcp.upbound.io/www".into(), "2024-11-30T11:00:00Z".into())),
+            ),
+            (
+                "in flight",
+                in_flight.clone(),
+                "new",
+                opts(),
+                Some(Refusal::AsyncInFlight("recordset.dns.gcp.upbound.io/www".into(), "Ready=False/Creating".into())),
+            ),
             ("paused by policies", empty_policies, "x", opts(), Some(Refusal::PausedByPolicies)),
-            ("other adoption", other_marker.clone(), "mine", opts(), Some(Refusal::OtherAdoption { other: "other".into(), backup: "/b".into(), id: "mine".into() })),
-            ("bad marker", with_ann(obj(), MARKER, "{not json"), "x", opts(), Some(Refusal::BadMarker("key must be a string at line 1 column 2".into()))),
+            (
+                "other adoption",
+                other_marker.clone(),
+                "mine",
+                opts(),
+                Some(Refusal::OtherAdoption { other: "other".into(), backup: "/b".into(), id: "mine".into() }),
+            ),
+            (
+                "bad marker",
+                with_ann(obj(), MARKER, "{not json"),
+                "x",
+                opts(),
+                Some(Refusal::BadMarker("key must be a string at line 1 column 2".into())),
+            ),
             ("same id", with_ann(obj(), keys::EXTERNAL_NAME, "www"), "www", opts(), None),
             ("same id, import", with_ann(obj(), keys::EXTERNAL_NAME, "www"), "www", import(), None),
-            ("same id, LI already", with_ann(obj(), keys::EXTERNAL_NAME, "www"), "www", Options { add_late_initialize: true, ..opts() }, None),
+            (
+                "same id, LI already",
+                with_ann(obj(), keys::EXTERNAL_NAME, "www"),
+                "www",
+                Options { add_late_initialize: true, ..opts() },
+                None,
+            ),
         ];
         for (name, o, id, op, want) in cases {
             let got = preflight(&o, id, &op, &Context::default());
@@ -1029,10 +1108,16 @@ mod tests {
         let force = Options { force: true, ..opts() };
         assert!(matches!(preflight(&in_flight, "new", &force, &Context::default()), Verdict::Adopt(_)));
         assert!(matches!(preflight(&other_marker, "mine", &force, &Context::default()), Verdict::Adopt(_)));
-        assert!(matches!(preflight(&with_ann(obj(), MARKER, "{"), "x", &force, &Context::default()), Verdict::Adopt(_)));
+        assert!(matches!(
+            preflight(&with_ann(obj(), MARKER, "{"), "x", &force, &Context::default()),
+            Verdict::Adopt(_)
+        ));
         // Bad input vs refusal classes.
         assert!(Refusal::EmptyId.is_bad_input() && Refusal::IdWhitespace(String::new()).is_bad_input());
-        assert!(!Refusal::PausedByPolicies.is_bad_input() && !Refusal::AsyncInFlight(String::new(), String::new()).is_bad_input());
+        assert!(
+            !Refusal::PausedByPolicies.is_bad_input()
+                && !Refusal::AsyncInFlight(String::new(), String::new()).is_bad_input()
+        );
     }
 
     #[test]
@@ -1041,8 +1126,24 @@ mod tests {
         for (name, o, op) in [
             ("paused", with_ann(same.clone(), keys::PAUSED, "true"), opts()),
             ("pending", incomplete(same.clone()), opts()),
-            ("failed last", with_ann(with_ann(same.clone(), keys::CREATE_PENDING, "2024-11-30T11:00:00Z"), keys::CREATE_FAILED, "2024-11-30T11:00:01Z"), opts()),
-            ("add LI", { let mut o = same.clone(); o["spec"]["managementPolicies"] = json!(["Observe", "Create"]); o }, Options { add_late_initialize: true, ..opts() }),
+            (
+                "failed last",
+                with_ann(
+                    with_ann(same.clone(), keys::CREATE_PENDING, "2024-11-30T11:00:00Z"),
+                    keys::CREATE_FAILED,
+                    "2024-11-30T11:00:01Z",
+                ),
+                opts(),
+            ),
+            (
+                "add LI",
+                {
+                    let mut o = same.clone();
+                    o["spec"]["managementPolicies"] = json!(["Observe", "Create"]);
+                    o
+                },
+                Options { add_late_initialize: true, ..opts() },
+            ),
         ] {
             assert!(matches!(preflight(&o, "www", &op, &Context::default()), Verdict::Adopt(_)), "{name}");
         }
@@ -1101,41 +1202,90 @@ mod tests {
         let actions: Vec<Action> = plan.steps.iter().map(|s| s.action).collect();
         assert_eq!(
             actions,
-            [Action::Pause, Action::Identity, Action::Observe, Action::WaitImported, Action::RestorePolicies, Action::WaitReady]
+            [
+                Action::Pause,
+                Action::Identity,
+                Action::Observe,
+                Action::WaitImported,
+                Action::RestorePolicies,
+                Action::WaitReady
+            ]
         );
-        // pending newer than failed: only pending blocks; failed is older than pending so not "last".
+        // pending newer than failed blocks; once pending goes, failed (newer than succeeded) would
+        // read as "the last create failed", so it goes too.
         assert_eq!(
             plan.steps[1].patch.clone().unwrap(),
-            json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "www-id", keys::CREATE_PENDING: null}}})
+            json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "www-id", keys::CREATE_PENDING: null, keys::CREATE_FAILED: null}}})
         );
         assert_eq!(
             plan.steps[2].patch.clone().unwrap(),
             json!({"metadata": {"annotations": {keys::PAUSED: null, keys::RECONCILE_REQUESTED_AT: "2024-11-30T12:00:00Z"}},
                    "spec": {"managementPolicies": ["Observe"]}})
         );
-        assert_eq!(plan.steps[3].wait, Some(Wait::Imported { id: "www-id".into(), token: "2024-11-30T12:00:00Z".into() }));
+        assert_eq!(
+            plan.steps[3].wait,
+            Some(Wait::Imported { id: "www-id".into(), token: "2024-11-30T12:00:00Z".into() })
+        );
         assert_eq!(
             plan.steps[4].patch.clone().unwrap(),
             json!({"metadata": {"annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: "2024-11-30T12:00:00Z+adopted"}},
                    "spec": {"managementPolicies": ["Observe", "Create", "Delete", "LateInitialize"]}})
         );
         let end = run_all(&o, &plan);
-        assert_eq!(policies_of(&end), Some(vec!["Observe".into(), "Create".into(), "Delete".into(), "LateInitialize".into()]));
+        assert_eq!(
+            policies_of(&end),
+            Some(vec!["Observe".into(), "Create".into(), "Delete".into(), "LateInitialize".into()])
+        );
         assert!(!plan.warnings.iter().any(|w| w.contains("lack LateInitialize")), "{:?}", plan.warnings);
+    }
+
+    fn marks(pending: Option<&str>, succeeded: Option<&str>, failed: Option<&str>) -> Value {
+        let mut o = obj();
+        for (k, v) in
+            [(keys::CREATE_PENDING, pending), (keys::CREATE_SUCCEEDED, succeeded), (keys::CREATE_FAILED, failed)]
+        {
+            if let Some(v) = v {
+                o = with_ann(o, k, v);
+            }
+        }
+        o
+    }
+
+    #[test]
+    fn no_create_mark_combination_is_left_blocking_or_failed() {
+        let times = [None, Some("2024-11-30T11:00:00Z"), Some("2024-11-30T11:00:05Z"), Some("2024-11-30T11:00:09Z")];
+        for pending in times {
+            for succeeded in times {
+                for failed in times {
+                    let o = marks(pending, succeeded, failed);
+                    let end = run_all(&o, &plan_of(&o, "id", &opts()));
+                    let m = CreateMarks::of(&ManagedResource::from_json(&end.to_string()).unwrap());
+                    let case = format!("pending {pending:?} succeeded {succeeded:?} failed {failed:?}");
+                    assert!(!m.incomplete(), "{case}: still incomplete");
+                    assert!(!m.last_create_failed(), "{case}: still failed");
+                    assert_eq!(m.succeeded.raw.as_deref(), succeeded, "{case}: succeeded is history, kept");
+                }
+            }
+        }
     }
 
     #[test]
     fn failed_mark_removed_only_when_it_is_the_last_result() {
-        let o = with_ann(with_ann(with_ann(obj(), keys::CREATE_PENDING, "2024-11-30T11:00:00Z"), keys::CREATE_SUCCEEDED, "2024-11-30T10:00:00Z"), keys::CREATE_FAILED, "2024-11-30T11:00:00Z");
-        let plan = plan_of(&o, "id", &opts());
-        assert_eq!(
-            plan.steps[1].patch.clone().unwrap(),
-            json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id", keys::CREATE_FAILED: null}}})
-        );
+        let both = json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id", keys::CREATE_PENDING: null, keys::CREATE_FAILED: null}}});
+        // Failed at pending, after succeeded: the failed attempt goes, with its pending mark.
+        let o = marks(Some("2024-11-30T11:00:00Z"), Some("2024-11-30T10:00:00Z"), Some("2024-11-30T11:00:00Z"));
+        assert_eq!(plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap(), both);
+        // Failed after pending after succeeded: removing only failed would block again.
+        let o = marks(Some("2024-11-30T11:00:05Z"), Some("2024-11-30T11:00:00Z"), Some("2024-11-30T11:00:09Z"));
+        assert_eq!(plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap(), both);
+        // Failed before succeeded: history, kept.
+        let o = marks(None, Some("2024-11-30T11:00:05Z"), Some("2024-11-30T11:00:00Z"));
+        let patch = plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap();
+        assert_eq!(patch, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id"}}}));
         // Pending equal to succeeded: complete, nothing to remove.
-        let o = with_ann(with_ann(obj(), keys::CREATE_PENDING, "2024-11-30T11:00:00Z"), keys::CREATE_SUCCEEDED, "2024-11-30T11:00:00Z");
-        let plan = plan_of(&o, "id", &opts());
-        assert_eq!(plan.steps[1].patch.clone().unwrap(), json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id"}}}));
+        let o = marks(Some("2024-11-30T11:00:00Z"), Some("2024-11-30T11:00:00Z"), None);
+        let patch = plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap();
+        assert_eq!(patch, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id"}}}));
     }
 
     #[test]
@@ -1153,14 +1303,18 @@ mod tests {
         let mut o = obj();
         o["spec"]["managementPolicies"] = json!(["Observe", "Create"]);
         let plan = plan_of(&o, "id", &Options { add_late_initialize: true, ..opts() });
-        assert_eq!(plan.steps[2].patch.as_ref().unwrap()["spec"]["managementPolicies"], json!(["Observe", "Create", "LateInitialize"]));
+        assert_eq!(
+            plan.steps[2].patch.as_ref().unwrap()["spec"]["managementPolicies"],
+            json!(["Observe", "Create", "LateInitialize"])
+        );
     }
 
     #[test]
     fn record_backup_rewrites_the_marker_in_step_one() {
         let mut plan = plan_of(&obj(), "id", &opts());
         plan.record_backup("/home/u/.kube/upjet/backups/x.json");
-        let written = plan.steps[0].patch.as_ref().unwrap()["metadata"]["annotations"][MARKER].as_str().unwrap().to_string();
+        let written =
+            plan.steps[0].patch.as_ref().unwrap()["metadata"]["annotations"][MARKER].as_str().unwrap().to_string();
         let m: Marker = serde_json::from_str(&written).unwrap();
         assert_eq!(m.backup.as_deref(), Some("/home/u/.kube/upjet/backups/x.json"));
         assert_eq!(m, plan.marker);
@@ -1335,8 +1489,16 @@ mod tests {
         assert_eq!(
             c,
             vec![
-                Change { field: "metadata.annotations[crossplane.io/paused]".into(), before: None, after: Some("false".into()) },
-                Change { field: "spec.deletionPolicy".into(), before: Some("Delete".into()), after: Some("Orphan".into()) },
+                Change {
+                    field: "metadata.annotations[crossplane.io/paused]".into(),
+                    before: None,
+                    after: Some("false".into())
+                },
+                Change {
+                    field: "spec.deletionPolicy".into(),
+                    before: Some("Delete".into()),
+                    after: Some("Orphan".into())
+                },
             ]
         );
         b["spec"]["managementPolicies"] = json!(["Observe"]);
@@ -1361,7 +1523,8 @@ mod tests {
         let ready = Wait::Ready { token: "T".into() };
         let paused = {
             let mut o = obj();
-            o["status"]["conditions"] = json!([cond("Ready", "True", "Available", ""), cond("Synced", "False", "ReconcilePaused", "")]);
+            o["status"]["conditions"] =
+                json!([cond("Ready", "True", "Available", ""), cond("Synced", "False", "ReconcilePaused", "")]);
             o["status"]["atProvider"] = json!({"id": "vpc-1"});
             o
         };
@@ -1379,7 +1542,10 @@ mod tests {
             o
         };
         let ok = json!([cond("Ready", "True", "Available", ""), cond("Synced", "True", "ReconcileSuccess", "")]);
-        let nf = json!([cond("Ready", "False", "Unavailable", ""), cond("Synced", "False", "ReconcileError", ERR_OBSERVE_NOT_FOUND)]);
+        let nf = json!([
+            cond("Ready", "False", "Unavailable", ""),
+            cond("Synced", "False", "ReconcileError", ERR_OBSERVE_NOT_FOUND)
+        ]);
         let cases: Vec<(&str, &Wait, Value, &str)> = vec![
             ("stale status proves nothing", &imported, paused.clone(), "waiting"),
             ("ready with the id", &imported, set(ok.clone(), None, None), "done"),
@@ -1388,8 +1554,22 @@ mod tests {
             ("not found", &imported, set(nf.clone(), None, None), "notfound"),
             ("not found, final wait", &ready, set(nf.clone(), None, None), "notfound"),
             ("ready", &ready, set(ok.clone(), None, None), "done"),
-            ("synced but not ready", &ready, set(json!([cond("Ready", "False", "Creating", ""), cond("Synced", "True", "ReconcileSuccess", "")]), None, None), "waiting"),
-            ("other error keeps waiting", &ready, set(json!([cond("Synced", "False", "ReconcileError", "connect failed: boom")]), None, None), "waiting"),
+            (
+                "synced but not ready",
+                &ready,
+                set(
+                    json!([cond("Ready", "False", "Creating", ""), cond("Synced", "True", "ReconcileSuccess", "")]),
+                    None,
+                    None,
+                ),
+                "waiting",
+            ),
+            (
+                "other error keeps waiting",
+                &ready,
+                set(json!([cond("Synced", "False", "ReconcileError", "connect failed: boom")]), None, None),
+                "waiting",
+            ),
         ];
         for (name, wait, o, want) in cases {
             let got = match progress(wait, &base, &o) {
@@ -1440,8 +1620,18 @@ mod tests {
             Finding::new(Code::Paused, "paused", "next"),
         ];
         let events = vec![
-            EventName { id: "current".into(), reason: "ReconciliationPaused".into(), time: Some("2024-11-30T11:00:00Z".into()), message: "paused".into() },
-            EventName { id: "from-event".into(), reason: "CreatedExternalResource".into(), time: Some("2024-11-30T12:00:00Z".into()), message: "created".into() },
+            EventName {
+                id: "current".into(),
+                reason: "ReconciliationPaused".into(),
+                time: Some("2024-11-30T11:00:00Z".into()),
+                message: "paused".into(),
+            },
+            EventName {
+                id: "from-event".into(),
+                reason: "CreatedExternalResource".into(),
+                time: Some("2024-11-30T12:00:00Z".into()),
+                message: "created".into(),
+            },
             EventName { id: " ".into(), reason: "X".into(), time: None, message: String::new() },
         ];
         let c = candidates(&mr, &findings, &events);

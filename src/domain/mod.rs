@@ -1,5 +1,6 @@
 //! The functional core: pure functions from MR objects to findings. No I/O lives here.
 
+pub mod adopt;
 pub mod create_marks;
 pub mod diagnose;
 pub mod finding;

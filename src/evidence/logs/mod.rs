@@ -401,12 +401,55 @@ pub struct LogScan {
     evidence: Vec<Evidence>,
     by_uid: HashMap<String, Vec<usize>>,
     seq: u64,
+    retention: Retention,
+}
+
+/// How much evidence a scan keeps: everything a timeline needs, a compact summary for a
+/// fleet-wide report, or only the lines about one MR.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Retention {
+    /// Every distinct fact in order (repeats merged while only routine lines come between).
+    #[default]
+    Full,
+    /// A fleet report needs per MR only the distinct facts, not their interleaving: a repeat
+    /// merges into any matching item as soon as the MR has a few. Memory then grows with the
+    /// number of MRs and distinct IDs, not with the length of the log.
+    Compact,
+    /// Only evidence about one MR (by UID, or by name and namespace for lines without a UID).
+    Focus {
+        /// The MR's UID.
+        uid: String,
+        /// Its name.
+        name: String,
+        /// Its namespace.
+        namespace: Option<String>,
+    },
 }
 
 impl LogScan {
     /// Empty scan state.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Empty scan state keeping evidence as `retention` says.
+    pub fn with_retention(retention: Retention) -> Self {
+        LogScan { retention, ..Self::default() }
+    }
+
+    /// Whether this scan keeps `ev` at all.
+    pub(crate) fn wants(&self, ev: &Evidence) -> bool {
+        match &self.retention {
+            Retention::Focus { uid, name, namespace } => ev.is_about(uid, name, namespace.as_deref()),
+            _ => true,
+        }
+    }
+
+    fn merge_any_after(&self) -> usize {
+        match self.retention {
+            Retention::Compact => 2,
+            _ => MERGE_ANY_AFTER,
+        }
     }
 
     /// Evidence collected so far, in order of appearance.
@@ -501,7 +544,7 @@ impl LogScan {
                 break;
             }
         }
-        if target.is_none() && items.len() > MERGE_ANY_AFTER {
+        if target.is_none() && items.len() > self.merge_any_after() {
             target = items.iter().rev().find(|&&i| evidence.get(i).is_some_and(same)).copied();
         }
         let Some(i) = target else { return false };

@@ -202,6 +202,9 @@ fn json_open_at_end(b: &[u8]) -> bool {
 
 impl<'a> Scanner<'a> {
     fn push(&mut self, ev: Evidence) {
+        if !self.scan.wants(&ev) {
+            return;
+        }
         if !self.scan.try_merge(&ev) {
             self.scan.push_new(ev, self.stream, self.record_line);
         }
@@ -214,6 +217,7 @@ impl<'a> Scanner<'a> {
             self.scan.formats.bad_fields += 1;
         }
         if let Some(mut p) = extract_pending(&r)
+            && self.scan.wants(&p.ev)
             && !self.scan.try_merge(&p.ev)
         {
             p.finish(&r);

@@ -1671,3 +1671,41 @@ fn synthetic_stream_is_fully_recognised() {
     // Dedup keeps evidence far below the number of ID-bearing lines.
     assert!((sc.evidence().len() as u64) < sc.lines / 5, "{} evidence for {} lines", sc.evidence().len(), sc.lines);
 }
+
+#[test]
+fn compact_retention_bounds_items_per_mr_and_focus_keeps_one_mr() {
+    use super::Retention;
+    // Many MRs whose lines alternate between non-routine facts, the worst case for merging.
+    let mut text = String::new();
+    for round in 0..200 {
+        for mr in 0..5 {
+            let uid = format!("uid-{mr}");
+            text.push_str(&format!(
+                "2024-05-02T10:{:02}:{:02}Z\tDEBUG\tp\tAsync create ended.\t{{\"trackerUID\": \"{uid}\", \"tfID\": \"id-{mr}\"}}\n",
+                round / 60,
+                round % 60
+            ));
+            text.push_str(&format!(
+                "2024-05-02T10:{:02}:{:02}Z\tDEBUG\tp\tInstance state not found in cache, reconstructing...\t{{\"uid\": \"{uid}\", \"name\": \"n{mr}\"}}\n",
+                round / 60,
+                round % 60
+            ));
+        }
+    }
+    let mut full = LogScan::new();
+    scan_slice(text.as_bytes(), "t", &mut full);
+    let mut compact = LogScan::with_retention(Retention::Compact);
+    scan_slice(text.as_bytes(), "t", &mut compact);
+    assert!(full.evidence().len() > 150, "full keeps the interleaving: {}", full.evidence().len());
+    assert!(compact.evidence().len() <= 5 * 4, "compact keeps distinct facts per MR: {}", compact.evidence().len());
+    // Nothing is lost for the report: same last IDs, same created IDs.
+    assert_eq!(super::last_logged_ids(full.evidence()).len(), super::last_logged_ids(compact.evidence()).len());
+    assert_eq!(super::created_ids(compact.evidence(), "uid-3")[0].id, "id-3");
+    let total: u32 = compact.evidence().iter().map(|e| e.repeats + 1).sum();
+    assert_eq!(total as usize, 2000, "every line is still counted as a repeat");
+
+    let mut focus =
+        LogScan::with_retention(Retention::Focus { uid: "uid-2".into(), name: "n2".into(), namespace: None });
+    scan_slice(text.as_bytes(), "t", &mut focus);
+    assert!(!focus.evidence().is_empty() && focus.evidence().iter().all(|e| e.uid == "uid-2"));
+}

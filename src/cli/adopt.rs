@@ -1,0 +1,162 @@
+//! Flags of `kubectl upjet adopt` and `kubectl upjet restore`.
+
+use clap::Args;
+use clap_complete::engine::ArgValueCompleter;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `kubectl upjet adopt`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = ADOPT_EXAMPLES)]
+pub struct AdoptArgs {
+    /// The MR to adopt into: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
+    /// Not needed with -f.
+    #[arg(
+        value_name = "KIND/NAME",
+        required_unless_present = "filename",
+        conflicts_with = "filename",
+        add = ArgValueCompleter::new(crate::completion::complete_target)
+    )]
+    pub target: Option<String>,
+    /// The cloud object's ID, in the provider's external-name format (usually the Terraform ID).
+    /// Without it, on a terminal, adopt shows the candidate IDs it found and asks.
+    #[arg(long, value_name = "ID", conflicts_with = "filename")]
+    pub id: Option<String>,
+    /// Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?,
+    /// "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated.
+    #[arg(short = 'f', long = "filename", value_name = "PLAN")]
+    pub filename: Option<PathBuf>,
+    /// Verify first: observe the ID with managementPolicies ["Observe"] (no create, update or
+    /// delete possible), and only restore the original policies once the provider found it.
+    /// If it does not exist, the MR is put back exactly as it was. Recommended for orphans.
+    #[arg(long)]
+    pub import: bool,
+    /// Adopt even while an asynchronous operation may still be running, or over an unfinished
+    /// adoption of another ID.
+    #[arg(long)]
+    pub force: bool,
+    /// Do not ask for confirmation (required when there is no terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Print the plan and every patch, and send the patches with server-side dryRun=All:
+    /// nothing is changed and no backup is written.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an
+    /// external-name it learns later.
+    #[arg(long)]
+    pub add_late_initialize: bool,
+    /// Where to write the backup taken before any change (default: ~/.kube/upjet/backups).
+    #[arg(long, value_name = "DIR")]
+    pub backup_dir: Option<PathBuf>,
+    /// How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_timeout)]
+    pub timeout: Duration,
+    /// With -f: how many MRs are adopted at the same time.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub concurrency: u16,
+}
+
+/// `kubectl upjet restore`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = RESTORE_EXAMPLES)]
+pub struct RestoreArgs {
+    /// A backup file written by adopt (its path is printed when adopt starts).
+    #[arg(value_name = "BACKUP_FILE")]
+    pub backup_file: PathBuf,
+    /// Do not ask for confirmation (required when there is no terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Print the patch and send it with server-side dryRun=All; nothing is changed.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+const ADOPT_EXAMPLES: &str = "Examples:
+  # Verify that the cloud object exists (Observe-only), then hand the MR back its policies
+  kubectl upjet adopt key.kms.aws.upbound.io/signing --id mrk-0123abcd --import
+
+  # Interactive: shows the candidate IDs and their evidence, asks, shows the changes, confirms
+  kubectl upjet adopt recordset.dns.gcp.m.upbound.io/www -n team-a
+
+  # See every patch without changing anything (server-side dry run)
+  kubectl upjet adopt vpc.ec2.aws.upbound.io/main --id vpc-0a1b2c --dry-run
+
+  # Scripts: no prompts; keep the external-name persisted from now on
+  kubectl upjet adopt vpc.ec2.aws.upbound.io/main --id vpc-0a1b2c --import --yes --add-late-initialize
+
+  # Many MRs from a plan (`kubectl upjet doctor --plan plan.json` writes one); re-run to resume
+  kubectl upjet adopt -f plan.json --import --yes
+
+  # Undo: put annotations and management policies back from the backup adopt printed
+  kubectl upjet restore ~/.kube/upjet/backups/vpc.ec2.aws.upbound.io_main_20241130T120000.000Z.json";
+
+const RESTORE_EXAMPLES: &str = "Examples:
+  # Show what would change, then confirm
+  kubectl upjet restore ~/.kube/upjet/backups/vpc.ec2.aws.upbound.io_main_20241130T120000.000Z.json
+
+  # Server-side dry run, or no prompt for scripts
+  kubectl upjet restore backup.json --dry-run
+  kubectl upjet restore backup.json --yes";
+
+/// `--timeout`: a Go duration, or a bare number of seconds; must be positive.
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let nanos = if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) {
+        s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
+    } else {
+        crate::domain::goduration::parse_go_duration(s)
+            .ok_or_else(|| format!("{s:?} is not a duration (examples: 90s, 5m, 1h)"))?
+    };
+    if nanos <= 0 {
+        return Err("the timeout must be positive".into());
+    }
+    Ok(Duration::from_nanos(nanos as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, clap::Parser)]
+    struct T {
+        #[command(subcommand)]
+        c: C,
+    }
+    #[derive(Debug, clap::Subcommand)]
+    enum C {
+        Adopt(AdoptArgs),
+        Restore(RestoreArgs),
+    }
+
+    fn parse(args: &[&str]) -> Result<C, clap::Error> {
+        use clap::Parser;
+        T::try_parse_from(std::iter::once("t").chain(args.iter().copied())).map(|t| t.c)
+    }
+
+    #[test]
+    fn flags() {
+        let C::Adopt(a) = parse(&["adopt", "vpc/main", "--id", "vpc-1", "--import", "-y", "--timeout", "90"]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (a.target.as_deref(), a.id.as_deref(), a.import, a.yes),
+            (Some("vpc/main"), Some("vpc-1"), true, true)
+        );
+        assert_eq!(a.timeout, Duration::from_secs(90));
+        assert_eq!(a.concurrency, 4);
+        let C::Adopt(a) = parse(&["adopt", "-f", "plan.json", "--concurrency", "8", "--timeout", "2m"]).unwrap() else {
+            panic!()
+        };
+        assert_eq!(a.filename.as_deref(), Some(std::path::Path::new("plan.json")));
+        assert_eq!(a.timeout, Duration::from_secs(120));
+        assert!(parse(&["adopt"]).is_err(), "a target or -f is required");
+        assert!(parse(&["adopt", "vpc/main", "-f", "plan.json"]).is_err());
+        assert!(parse(&["adopt", "vpc/main", "--timeout", "0"]).is_err());
+        assert!(parse(&["adopt", "vpc/main", "--timeout", "soon"]).is_err());
+        assert!(parse(&["adopt", "-f", "p", "--concurrency", "0"]).is_err());
+        let C::Restore(r) = parse(&["restore", "b.json", "--dry-run"]).unwrap() else { panic!() };
+        assert!(r.dry_run && !r.yes);
+        assert!(parse(&["restore"]).is_err());
+    }
+}

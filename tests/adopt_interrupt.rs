@@ -1,0 +1,206 @@
+//! Interrupting `adopt` at every step boundary (an abrupt exit through the test hook, and a real
+//! Ctrl-C): the stored MR must be as it was, paused with its backup printed, observing only with
+//! its identity complete (import phase), or fully adopted — never unpaused with a half-written
+//! identity. Afterwards a re-run finishes the adoption and `restore` brings back the original.
+
+mod adopt_support;
+mod support;
+
+use adopt_support::*;
+use serde_json::{Value, json};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+use support::{Cluster, Mr};
+
+fn cluster() -> Cluster {
+    Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start()
+}
+
+fn get(c: &Cluster) -> Value {
+    c.api.get(RS, "RecordSet", None, "www").expect("stored")
+}
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum State {
+    Original,
+    PausedWithBackup,
+    ObservingWithIdentity,
+    Adopted,
+}
+
+/// Which of the allowed states the stored MR is in; panics on anything else.
+fn classify(original: &Value, now: &Value, id: &str, stderr: &str) -> State {
+    if ann(now) == ann(original) && now["spec"] == original["spec"] {
+        return State::Original;
+    }
+    let identity_complete = a(now, EXT) == Some(id) && a(now, PENDING).is_none();
+    if a(now, PAUSED) == Some("true") {
+        let backup = backup_path(stderr).unwrap_or_else(|| panic!("paused without a printed backup path:\n{stderr}"));
+        assert!(backup.is_file(), "the printed backup exists: {}", backup.display());
+        assert!(a(now, MARKER).is_some(), "a paused MR carries the adoption marker");
+        return State::PausedWithBackup;
+    }
+    assert!(identity_complete, "unpaused with a half-written identity: {:?}", ann(now));
+    if now["spec"]["managementPolicies"] == json!(["Observe"])
+        && original["spec"]["managementPolicies"] != json!(["Observe"])
+    {
+        assert!(a(now, MARKER).is_some());
+        return State::ObservingWithIdentity;
+    }
+    assert_eq!(a(now, MARKER), None, "adopted MRs carry no marker");
+    assert_eq!(now["spec"], original["spec"], "adopted with the original policies");
+    State::Adopted
+}
+
+fn adopt_cmd(c: &Cluster, import: bool) -> assert_cmd::Command {
+    let mut cmd = c.upjet();
+    cmd.args(["adopt", TARGET, "--id", "www-A", "--yes", "--backup-dir"]).arg(c.dir().join("backups"));
+    if import {
+        cmd.arg("--import");
+    }
+    cmd
+}
+
+fn every_boundary(import: bool, expected: &[State]) {
+    for (n, want) in expected.iter().enumerate() {
+        let c = cluster();
+        let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+        provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+        let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).output().unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(99), "stopped after step {n}: {err}");
+        assert!(err.contains(&format!("stopping abruptly after step {n}")), "{err}");
+        let state = classify(&original, &get(&c), "www-A", &err);
+        assert_eq!(state, *want, "import={import}, after step {n}");
+
+        // A re-run finishes the adoption.
+        let o = adopt_cmd(&c, import).output().unwrap();
+        let err2 = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "re-run after step {n}: {err2}");
+        assert_eq!(classify(&original, &get(&c), "www-A", &err2), State::Adopted, "re-run after step {n}");
+        if *want != State::Original {
+            assert!(err2.contains("resuming the adoption") || *want == State::Adopted, "{err2}");
+        }
+
+        // And restore from the first run's backup brings back the original exactly.
+        let backup = backup_path(&err).expect("backup printed at step 0");
+        let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        assert_as_original(&original, &get(&c), &format!("restored after step {n}"));
+    }
+}
+
+#[test]
+fn abrupt_stop_at_every_step_boundary_without_import() {
+    use State::*;
+    // 0 backup written | 1 pause | 2 identity | 3 unpause | 4 wait Ready
+    every_boundary(false, &[Original, PausedWithBackup, PausedWithBackup, Adopted, Adopted]);
+}
+
+#[test]
+fn abrupt_stop_at_every_step_boundary_with_import() {
+    use State::*;
+    // 0 backup | 1 pause | 2 identity | 3 observe-only+unpause | 4 wait import | 5 restore policies | 6 wait Ready
+    every_boundary(
+        true,
+        &[Original, PausedWithBackup, PausedWithBackup, ObservingWithIdentity, ObservingWithIdentity, Adopted, Adopted],
+    );
+}
+
+/// Starts the binary in the background with stderr captured to a file.
+fn spawn(c: &Cluster, args: &[&str]) -> (std::process::Child, std::path::PathBuf) {
+    let log = c.dir().join(format!("stderr-{}.txt", std::process::id()));
+    let file = std::fs::File::create(&log).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kubectl-upjet"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", c.dir())
+        .env("KUBECONFIG", c.kubeconfig())
+        .env("NO_COLOR", "1")
+        .args(args)
+        .arg("--backup-dir")
+        .arg(c.dir().join("backups"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(file)
+        .spawn()
+        .unwrap();
+    (child, log)
+}
+
+fn until(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+fn ctrl_c(child: &mut std::process::Child) -> i32 {
+    let ok = std::process::Command::new("kill").arg("-INT").arg(child.id().to_string()).status().unwrap();
+    assert!(ok.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code().unwrap_or(-1);
+        }
+        assert!(Instant::now() < deadline, "the process did not stop after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+#[test]
+fn ctrl_c_during_the_import_wait_pauses_it_again_with_original_policies() {
+    let c = cluster();
+    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    // No provider yet: the wait for the import never ends by itself.
+    let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--import", "--yes", "--timeout", "60s"]);
+    until("the observe-only phase", || {
+        let o = get(&c);
+        o["spec"]["managementPolicies"] == json!(["Observe"]) && a(&o, PAUSED).is_none()
+    });
+    let code = ctrl_c(&mut child);
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("interrupted") && err.contains("is left paused"), "{err}");
+    let now = get(&c);
+    assert_eq!(classify(&original, &now, "www-A", &err), State::PausedWithBackup);
+    assert_eq!(now["spec"], original["spec"], "original policies back");
+    // Resume with the provider running.
+    provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+    let o = adopt_cmd(&c, true).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(classify(&original, &get(&c), "www-A", ""), State::Adopted);
+}
+
+#[test]
+fn ctrl_c_during_the_final_wait_leaves_it_adopted() {
+    let c = cluster();
+    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--timeout", "60s"]);
+    until("the unpause", || {
+        let o = get(&c);
+        a(&o, EXT) == Some("www-A") && a(&o, PAUSED).is_none()
+    });
+    let code = ctrl_c(&mut child);
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("interrupted") && err.contains("is adopted"), "{err}");
+    assert_eq!(classify(&original, &get(&c), "www-A", &err), State::Adopted);
+}
+
+#[test]
+fn ctrl_c_before_the_first_write_changes_nothing() {
+    let c = cluster();
+    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    // Hold the first read of the MR so the Ctrl-C lands before any write.
+    c.api.fault(testapi::Fault::Delay { path_contains: "/recordsets/www".into(), millis: 1500 });
+    let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--yes"]);
+    until("the first read", || c.api.stats().recent.iter().any(|(m, p)| m == "GET" && p.ends_with("/recordsets/www")));
+    let code = ctrl_c(&mut child);
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("interrupted; nothing changed"), "{err}");
+    assert_eq!(get(&c), original);
+    assert_eq!(c.api.stats().class("patch"), 0);
+}
