@@ -223,3 +223,35 @@ fn end_to_end_in_tmux() {
     let now = c.api.get(RS, "RecordSet", None, "www").unwrap();
     assert_eq!((a(&now, EXT), a(&now, PAUSED), a(&now, MARKER)), (Some("www-A"), None, None));
 }
+
+#[test]
+fn provider_logs_and_workspace_offer_candidates() {
+    let c = cluster();
+    let mr = seed(&c);
+    let uid = mr["metadata"]["uid"].as_str().unwrap();
+    c.add(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "provider-gcp-dns-1", "namespace": "crossplane-system",
+                     "labels": {"pkg.crossplane.io/provider": "provider-gcp-dns"}},
+        "spec": {"containers": [{"name": "package-runtime"}]},
+        "status": {"startTime": "2024-11-30T09:00:00Z",
+                   "containerStatuses": [{"name": "package-runtime", "restartCount": 0, "state": {"running": {"startedAt": "2024-11-30T09:00:00Z"}}}]}}));
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "package-runtime", false, &format!(
+        "2024-11-30T11:00:07Z\tDEBUG\tprovider-gcp\tAsync create ended.\t{{\"trackerUID\": \"{uid}\", \"resourceName\": \"www\", \"tfID\": \"www-C\"}}\n"));
+    c.api.set_exec_file(
+        "crossplane-system",
+        "provider-gcp-dns-1",
+        &format!("/tmp/{uid}/terraform.tfstate"),
+        &json!({"version": 4, "resources": [{"instances": [{"attributes": {"id": "www-D"}}]}]}).to_string(),
+    );
+    provider(&c.api, Provider { cloud: vec!["www-A".into(), "www-C".into()], handles_token: true });
+    let (r, _, err, transcript) = scripted(&c, &["--import"], vec![Answer::Pick(2), Answer::Confirm(true)]);
+    assert!(matches!(r, Ok(Exit::Ok)), "{r:?}\n{err}");
+    let t = transcript.join("\n");
+    assert!(t.contains("  2) www-C  [logged as created]") && t.contains("also last provider-logged ID"), "{t}");
+    assert!(
+        t.contains("www-D  [Terraform workspace] terraform.tfstate in crossplane-system/provider-gcp-dns-1"),
+        "{t}"
+    );
+    assert!(t.contains("www-A") && t.contains("www-B"), "the object's own evidence stays: {t}");
+    assert_eq!(a(&c.api.get(RS, "RecordSet", None, "www").unwrap(), EXT), Some("www-C"));
+}

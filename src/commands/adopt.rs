@@ -338,6 +338,72 @@ async fn single(cli: &Cli, args: &AdoptArgs, target: &str, out: &mut dyn Write, 
     }
 }
 
+/// Evidence from the provider for the interactive choice: orphan candidates and the last logged
+/// ID from the provider pods' logs (only this MR's lines are kept), and the Terraform workspace
+/// of CLI-mode resources. Best effort: what cannot be read is noted and skipped.
+async fn log_candidates(
+    conn: &Connection,
+    mr: &ManagedResource,
+    ui: &mut Ui,
+) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
+    use crate::cluster::{kinds::ApiKind, workspace};
+    use crate::evidence::correlate::log_findings;
+    use crate::evidence::logs::Retention;
+    ui.say("reading provider logs for evidence…");
+    let opts =
+        crate::cli::LogOptions { since: Duration::ZERO, limit_bytes: 64 * 1024 * 1024, provider_namespace: None };
+    let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
+    let gathered = match crate::commands::evidence::gather(Some(conn), true, &[], &opts, focus).await {
+        Ok(g) => g,
+        Err(e) => {
+            ui.say(format!("note: could not read provider logs: {}", style::sanitize(&format!("{e:#}"))));
+            return (Vec::new(), Vec::new());
+        }
+    };
+    let mut extra = Vec::new();
+    let findings = log_findings(mr, gathered.logs.as_ref(), None);
+    // IDs logged as created but not tracked: offered even when not suggested (the MR tracks another).
+    for f in
+        findings.iter().filter(|f| f.code == crate::domain::finding::Code::OrphanCandidate && f.suggested_id.is_none())
+    {
+        if let Some(id) = f.evidence.get("loggedId") {
+            extra.push(Candidate { id: id.clone(), source: "logged as created".into(), detail: f.message.clone() });
+        }
+    }
+    if let Some(last) = gathered.logs.as_ref().and_then(|l| l.last_logged_id(&mr.uid)) {
+        let when = last.time.map(|t| format!(" at {}", crate::evidence::correlate::go_time(t))).unwrap_or_default();
+        extra.push(Candidate {
+            id: last.id.clone(),
+            source: "last provider-logged ID".into(),
+            detail: format!("logged{when}: {}", last.source),
+        });
+    }
+    // The MR's provider, by its API group, for the workspace of Terraform-CLI resources.
+    let kind = ApiKind {
+        group: mr.group().to_string(),
+        version: String::new(),
+        plural: String::new(),
+        singular: String::new(),
+        kind: mr.kind.clone(),
+        namespaced: mr.namespace.is_some(),
+        short_names: Vec::new(),
+        categories: Vec::new(),
+    };
+    for pod in gathered.pods.iter().filter(|p| crate::cluster::kinds::provider_matches(&kind, &p.provider)) {
+        if let Ok(ws) = workspace::read(conn, pod, &mr.uid).await {
+            if let Some(id) = ws.id {
+                extra.push(Candidate {
+                    id,
+                    source: "Terraform workspace".into(),
+                    detail: format!("terraform.tfstate in {}", ws.pod),
+                });
+            }
+            break;
+        }
+    }
+    (findings, extra)
+}
+
 async fn choose_interactively(conn: &Connection, mr: &ManagedResource, ui: &mut Ui) -> anyhow::Result<String> {
     let findings = diagnose(mr);
     let mut state = Vec::new();
@@ -350,7 +416,16 @@ async fn choose_interactively(conn: &Connection, mr: &ManagedResource, ui: &mut 
             Vec::new()
         }
     };
-    let candidates: Vec<Candidate> = adopt::candidates(mr, &findings, &events);
+    let (log_findings, extra) = log_candidates(conn, mr, ui).await;
+    let mut all_findings = findings.clone();
+    all_findings.extend(log_findings);
+    let mut candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events);
+    for c in extra {
+        match candidates.iter_mut().find(|x| x.id == c.id) {
+            Some(x) => x.detail.push_str(&format!("; also {}", c.source)),
+            None => candidates.push(c),
+        }
+    }
     ui.say("");
     if candidates.is_empty() {
         ui.say("No candidate IDs found (no status.atProvider.id, no suggested ID, no event annotation). `kubectl upjet history` may find one in the provider logs.");
