@@ -204,3 +204,54 @@ fn ctrl_c_before_the_first_write_changes_nothing() {
     assert_eq!(get(&c), original);
     assert_eq!(c.api.stats().class("patch"), 0);
 }
+
+/// The server fails the Nth write (a 500 on PATCH), for every N the adoption makes: the MR ends
+/// in an allowed state, and `restore` returns it to the original from any of them.
+#[test]
+fn server_failing_at_every_write_leaves_an_allowed_state() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    for import in [false, true] {
+        // Without import the adoption writes 3 times (pause, identity, unpause); with import 4.
+        let writes = if import { 4 } else { 3 };
+        for fail_at in 1..=writes {
+            let c = cluster();
+            let original =
+                c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+            provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+            let fail = testapi::Fault::Status {
+                method: Some(testapi::Method::PATCH),
+                path_contains: "recordsets/www".into(),
+                code: 500,
+                reason: "InternalError".into(),
+                times: Some(1),
+                retry_after_secs: None,
+            };
+            if fail_at == 1 {
+                c.api.fault(fail.clone());
+            }
+            let (count, api) = (Arc::new(AtomicUsize::new(0)), c.api.clone());
+            c.api.on_write(move |_| {
+                if count.fetch_add(1, Ordering::SeqCst) + 2 == fail_at {
+                    api.fault(fail.clone());
+                }
+            });
+            let o = adopt_cmd(&c, import).output().unwrap();
+            let err = text(&o.stderr);
+            assert_ne!(
+                o.status.code(),
+                Some(0),
+                "import={import} fail_at={fail_at}: a failed write is not success\n{err}"
+            );
+            assert!(!err.contains("panicked"), "{err}");
+            let state = classify(&original, &get(&c), "www-A", &err);
+            assert!(state != State::Adopted, "import={import} fail_at={fail_at}: {state:?}");
+            if state != State::Original {
+                let backup = backup_path(&err).expect("backup printed");
+                let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output().unwrap();
+                assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+            }
+            assert_as_original(&original, &get(&c), &format!("import={import} fail_at={fail_at}"));
+        }
+    }
+}
