@@ -16,6 +16,7 @@
 //!   `kubectl get managed -A -o json` once per size, killed at the cap;
 //! - `UPJET_BENCH_CRDS` (default the shared fixtures): colon-separated CRD folders.
 //! - `UPJET_BENCH_BIN` (default the binary cargo built for this bench): the kubectl-upjet to measure.
+//! - `UPJET_BENCH_HOLD_SECS`: afterwards, keep the seeded server up this long (to attach a profiler).
 //!
 //! Measured per fleet:
 //! - doctor: the real release binary, spawned; wall time from spawn to exit; peak RSS from
@@ -85,6 +86,7 @@ impl Config {
 #[derive(Clone, Default)]
 struct Run {
     wall: Duration,
+    cpu: Option<Duration>,
     rss_kib: Option<i64>,
     requests: u64,
     discovery_requests: u64,
@@ -108,31 +110,46 @@ struct Row {
 /// A finished child process: exit status, and its own resource usage.
 struct Exited {
     code: Option<i32>,
+    /// User + system CPU time of the child (unaffected by the vfork effect on `ru_maxrss`).
+    cpu: Duration,
     wall: Duration,
     rss_kib: i64,
     timed_out: bool,
 }
 
-/// Spawns `cmd` and reaps it with `wait4`, which returns the rusage of that child alone (unlike
-/// `RUSAGE_CHILDREN`, which keeps the maximum over every child reaped so far). With a `cap`, the
-/// child is polled and killed when it runs longer.
-fn run_child(cmd: &mut Command, cap: Option<Duration>) -> std::io::Result<Exited> {
+/// `VmHWM` (peak RSS, KiB) of a running process, from `/proc/PID/status`.
+fn vm_hwm_kib(pid: libc::pid_t) -> Option<i64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+/// Spawns `cmd`, polls it every `poll` and reaps it with `wait4`; with a `cap`, kills it when it
+/// runs longer. Peak RSS is the last `VmHWM` read while it ran, not `ru_maxrss`: Rust spawns
+/// children with `posix_spawn` (vfork), and Linux then records the *parent's* peak RSS — this
+/// benchmark's, hundreds of MB with the test server's data — in the child's `ru_maxrss`. Doctor
+/// reports its own `VmHWM` just before exiting (`UPJET_TIMINGS`), which the caller prefers.
+fn run_child(cmd: &mut Command, cap: Option<Duration>, poll: Duration) -> std::io::Result<Exited> {
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pid = child.id() as libc::pid_t;
     let mut timed_out = false;
+    let mut hwm = 0;
     loop {
         let mut status = 0;
         // SAFETY: an all-zero rusage is a valid value; wait4 writes into the two locals we pass.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        let flags = if cap.is_some() && !timed_out { libc::WNOHANG } else { 0 };
+        let flags = if timed_out { 0 } else { libc::WNOHANG };
         // SAFETY: `pid` is our own unreaped child; the pointers are to live locals.
         let r = unsafe { libc::wait4(pid, &mut status, flags, &mut ru) };
         if r == pid {
             let wall = start.elapsed();
             let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            return Ok(Exited { code, wall, rss_kib: ru.ru_maxrss, timed_out });
+            let tv = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+            let cpu = tv(ru.ru_utime) + tv(ru.ru_stime);
+            return Ok(Exited { code, cpu, wall, rss_kib: hwm, timed_out });
         }
+        hwm = hwm.max(vm_hwm_kib(pid).unwrap_or(0));
         if r < 0 {
             let err = std::io::Error::last_os_error();
             if err.kind() == std::io::ErrorKind::Interrupted {
@@ -145,7 +162,7 @@ fn run_child(cmd: &mut Command, cap: Option<Duration>) -> std::io::Result<Exited
             let _ = child.kill();
             continue;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(poll);
     }
 }
 
@@ -197,8 +214,8 @@ impl Bench {
             cmd.arg("--refresh-discovery");
         }
         self.api.reset_stats();
-        let exited = run_child(&mut cmd, None).expect("run doctor");
-        let mut run = Run { wall: exited.wall, rss_kib: Some(exited.rss_kib), ..Run::default() };
+        let exited = run_child(&mut cmd, None, Duration::from_millis(2)).expect("run doctor");
+        let mut run = Run { wall: exited.wall, cpu: Some(exited.cpu), rss_kib: Some(exited.rss_kib), ..Run::default() };
         traffic(&self.api, &mut run);
         let stderr = std::fs::read_to_string(&err).unwrap_or_default();
         if let Some(line) = stderr.lines().find(|l| l.starts_with("upjet-timings")) {
@@ -207,6 +224,9 @@ impl Bench {
                 .filter_map(|kv| kv.split_once('='))
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
+            if let Some(kib) = run.timings.get("peak_rss_kib").and_then(|v| v.parse().ok()) {
+                run.rss_kib = Some(kib);
+            }
         }
         let report: serde_json::Value =
             std::fs::read(&out).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
@@ -257,9 +277,10 @@ impl Bench {
             .stderr(std::fs::File::create(&err).expect("kubectl stderr file"));
         self.api.reset_stats();
         let mut run = Run::default();
-        match run_child(&mut cmd, Some(self.cfg.kubectl_cap)) {
+        match run_child(&mut cmd, Some(self.cfg.kubectl_cap), Duration::from_millis(20)) {
             Ok(exited) => {
                 run.wall = exited.wall;
+                run.cpu = Some(exited.cpu);
                 run.rss_kib = Some(exited.rss_kib);
                 traffic(&self.api, &mut run);
                 let size = std::fs::metadata(&out).map_or(0, |m| m.len());
@@ -275,6 +296,90 @@ impl Bench {
             Err(e) => run.check = format!("FAILED: cannot run kubectl: {e}"),
         }
         run
+    }
+}
+
+impl Bench {
+    /// Single-core decode throughput on one real 500-item page of the most popular kind: where
+    /// doctor's CPU goes, without a profiler. `None` when that kind has no full page.
+    fn decode_profile(&self, fleet: &seed::Fleet) -> Option<String> {
+        use kubectl_upjet::domain::managed::ManagedResource;
+        #[derive(serde::Deserialize)]
+        struct RawPage<'a> {
+            #[serde(borrow)]
+            items: Vec<&'a serde_json::value::RawValue>,
+        }
+        let kind = fleet.kind_of(0).clone();
+        let path = format!("{}?limit={PAGE}", kind.collection_path(None));
+        let req = http::Request::get(path).body(Vec::new()).ok()?;
+        let body = self.rt.block_on(self.conn.client.request_text(req)).ok()?;
+        let items: Vec<&str> = serde_json::from_str::<RawPage>(&body).ok()?.items.iter().map(|r| r.get()).collect();
+        if items.len() < PAGE as usize {
+            return None;
+        }
+        let mb = body.len() as f64 / 1e6;
+        let rounds = 20;
+        let time = |f: &dyn Fn()| {
+            let t = Instant::now();
+            for _ in 0..rounds {
+                f();
+            }
+            let per = t.elapsed().as_secs_f64() / f64::from(rounds);
+            format!("{:.2} ms ({:.0} MB/s)", per * 1e3, mb / per)
+        };
+        let rows = [
+            (
+                "serde_json: whole page, every value skipped (IgnoredAny)",
+                time(&|| {
+                    std::hint::black_box(serde_json::from_str::<serde::de::IgnoredAny>(&body).ok());
+                }),
+            ),
+            (
+                "serde_json: page into borrowed RawValue items (the old first pass)",
+                time(&|| {
+                    std::hint::black_box(serde_json::from_str::<RawPage>(&body).ok());
+                }),
+            ),
+            (
+                "scan::decode_page: items delimited by the bracket splitter (the new first pass)",
+                time(&|| {
+                    std::hint::black_box(kubectl_upjet::cluster::scan::decode_page(&body).ok());
+                }),
+            ),
+            (
+                "ManagedResource::from_json on each of the 500 items (the second pass)",
+                time(&|| {
+                    for i in &items {
+                        std::hint::black_box(ManagedResource::from_json(i).ok());
+                    }
+                }),
+            ),
+            (
+                "doctor's whole page decode: decode_page + from_json",
+                time(&|| {
+                    if let Ok((items, _)) = kubectl_upjet::cluster::scan::decode_page(&body) {
+                        for i in items {
+                            std::hint::black_box(ManagedResource::from_json(i).ok());
+                        }
+                    }
+                }),
+            ),
+            (
+                "floor: find the continue token",
+                time(&|| {
+                    std::hint::black_box(continue_token(&body));
+                }),
+            ),
+        ];
+        let mut out = format!(
+            "Decode profile, one core, one page of {} ({} items, {mb:.2} MB), mean of {rounds}:\n\n| step | time per page |\n|---|---:|\n",
+            kind.resource_name(),
+            items.len()
+        );
+        for (what, t) in rows {
+            out.push_str(&format!("| {what} | {t} |\n"));
+        }
+        Some(out)
     }
 }
 
@@ -338,7 +443,15 @@ fn secs(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64())
 }
 
+/// The 1/5/15-minute load averages: the benchmark shares the machine, so the table says how busy it was.
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
 fn main() {
+    let load_before = loadavg();
     let cfg = Config::from_env();
     let api = TestApi::new();
     let t = Instant::now();
@@ -462,13 +575,14 @@ fn main() {
         }
     }
 
+    let decode = bench.decode_profile(&fleet);
     let kinds_with_objects = populated.len();
     let mut top: Vec<(String, u64)> = populated.into_iter().collect();
     top.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     println!(
         "Fleet: {crds} CRDs, {} managed kinds; {seeded} MRs in {kinds_with_objects} kinds (top: {}); \
          {broken} broken ({:.1}%); object size avg {:.1} KB, min {:.1} KB, max {:.1} KB (sampled 1 in 25); \
-         concurrency {}, page size {PAGE}, median of {} runs.\n",
+         concurrency {}, page size {PAGE}, median of {} runs; load average {load_before} before, {} after.\n",
         bench.managed.len(),
         top.iter().take(3).map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", "),
         broken as f64 * 100.0 / seeded.max(1) as f64,
@@ -477,11 +591,12 @@ fn main() {
         size_max as f64 / 1e3,
         bench.cfg.concurrency,
         bench.cfg.runs,
+        loadavg(),
     );
     println!(
-        "| MRs | latency | client | wall s | × floor | peak RSS MiB | requests (discovery + list) | MB received | max in flight | check |"
+        "| MRs | latency | client | wall s | × floor | CPU s | peak RSS MiB | requests (discovery + list) | MB received | max in flight | check |"
     );
-    println!("|---:|---:|---|---:|---:|---:|---|---:|---:|---|");
+    println!("|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---|");
     for r in &rows {
         let ratio = match r.floor {
             Some(f) if !r.client.starts_with("floor") => {
@@ -500,13 +615,14 @@ fn main() {
             ratio
         };
         println!(
-            "| {} | {} ms | {}{} | {} | {} | {} | {} ({} + {}) | {:.1} | {} | {} |",
+            "| {} | {} ms | {}{} | {} | {} | {} | {} | {} ({} + {}) | {:.1} | {} | {} |",
             r.size,
             r.latency_ms,
             r.client,
             if r.runs > 1 { format!(" (median of {})", r.runs) } else { String::new() },
             secs(r.run.wall),
             ratio,
+            r.run.cpu.map_or("–".into(), secs),
             r.run.rss_kib.map_or("–".into(), |k| format!("{:.1}", k as f64 / 1024.0)),
             r.run.requests,
             r.run.discovery_requests,
@@ -542,6 +658,14 @@ fn main() {
             t("output_ms"),
             t("total_ms"),
         );
+    }
+    if let Some(d) = decode {
+        println!("\n{d}");
+    }
+    if let Some(hold) = std::env::var("UPJET_BENCH_HOLD_SECS").ok().and_then(|v| v.parse().ok()) {
+        // Keeps the seeded server up for a profiler: `perf record kubectl-upjet doctor --kubeconfig …`.
+        eprintln!("serving {} with kubeconfig {} for {hold}s", server.url, bench.kubeconfig.display());
+        std::thread::sleep(Duration::from_secs(hold));
     }
     drop(server);
 }

@@ -61,10 +61,10 @@ fn main() {
     // pre-exec address space's high-water mark into the child's maxrss.
     let mut hwm_kib = 0u64;
     let status = loop {
-        if let Ok(text) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
-            if let Some(v) = text.lines().find_map(|l| l.strip_prefix("VmHWM:")) {
-                hwm_kib = hwm_kib.max(v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0));
-            }
+        if let Ok(text) = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+            && let Some(v) = text.lines().find_map(|l| l.strip_prefix("VmHWM:"))
+        {
+            hwm_kib = hwm_kib.max(v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0));
         }
         if let Some(status) = child.try_wait().expect("wait") {
             break status;

@@ -142,3 +142,44 @@ fn rejected_credentials_stay_fatal_with_a_warm_cache() {
     assert_eq!(out.status.code(), Some(3), "not a report with every kind skipped");
     assert!(String::from_utf8_lossy(&out.stderr).contains("rejected the credentials (401 Unauthorized)"));
 }
+
+#[test]
+fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
+    let c = cluster();
+    for i in 0..600 {
+        c.add(Mr::new(RS, "RecordSet", &format!("bulk-{i:03}")).json());
+    }
+    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // The second page of recordsets answers 404, as when the CRD is deleted between pages: that is
+    // not a stale cache (the first page was read), so the kind is reported, not silently dropped.
+    c.api.fault(testapi::Fault::Status {
+        method: None,
+        path_contains: "continue=".into(),
+        code: 404,
+        reason: "NotFound".into(),
+        times: None,
+        retry_after_secs: None,
+    });
+    c.api.reset_stats();
+    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "incomplete");
+    let r = report(&out);
+    assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io", "{r}");
+    assert_eq!(c.api.stats().class("discovery"), 0, "no rediscovery for a mid-scan deletion");
+}
+
+#[test]
+fn a_kind_missing_from_the_cache_is_looked_up_before_failing() {
+    let c = cluster();
+    doctor(&c, &[]);
+    let path = cache_file(&c);
+    let mut entry: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    entry["kinds"].as_array_mut().unwrap().retain(|k| k["plural"] != "recordsets");
+    std::fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let (requests, r) = doctor(&c, &["--kind", "recordset"]);
+    assert_eq!(requests, 1, "asked the server instead of failing on the cached kinds");
+    assert_eq!(r["summary"]["kindsScanned"], 1);
+    let out = c.upjet().args(["doctor", "--kind", "nosuchkind"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a kind the server does not know either is a usage error");
+}

@@ -83,7 +83,7 @@ impl Timings {
         format!(
             "upjet-timings connect_ms={} discovery_ms={} discovery_requests={} discovery_cached={} evidence_ms={} \
              listing_ms={} decode_cpu_ms={} analysis_cpu_ms={} report_ms={} output_ms={} total_ms={} kinds={} \
-             list_requests={} list_bytes={}",
+             list_requests={} list_bytes={} peak_rss_kib={}",
             ms(self.connect),
             ms(self.discovery),
             self.discovery_requests,
@@ -98,8 +98,18 @@ impl Timings {
             self.kinds,
             self.list_requests,
             self.list_bytes,
+            peak_rss_kib().map_or_else(|| "-".to_string(), |k| k.to_string()),
         )
     }
+}
+
+/// This process's peak resident set size (`VmHWM`, Linux only). Unlike `getrusage`'s `ru_maxrss`,
+/// it belongs to the memory map created at `exec`, so it does not include the parent's memory
+/// when the parent spawned us with vfork/`posix_spawn` (as Rust's `Command` does).
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 fn exit_code(args: &DoctorArgs, report: &Report) -> Exit {
@@ -251,15 +261,24 @@ fn cache_options(args: &DoctorArgs) -> CacheOptions {
     }
 }
 
-/// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
+/// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`. A `--kind` that
+/// the cached kinds do not know may be a kind installed since: the server is asked before failing.
 async fn selected_kinds(
     conn: &Connection,
     args: &DoctorArgs,
     cache: &CacheOptions,
 ) -> anyhow::Result<(Vec<ApiKind>, discover::DiscoveryStats)> {
     let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, cache).await?;
-    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::Usage(e.to_string()))?;
-    Ok((selected, stats))
+    match kinds::select(all, &args.kinds, &args.providers) {
+        Ok(selected) => Ok((selected, stats)),
+        Err(_) if stats.from_cache => {
+            let fresh = CacheOptions { refresh: true, ..cache.clone() };
+            let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, &fresh).await?;
+            let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::Usage(e.to_string()))?;
+            Ok((selected, stats))
+        }
+        Err(e) => Err(Error::Usage(e.to_string()).into()),
+    }
 }
 
 /// What the scan keeps of an MR with findings.
@@ -329,14 +348,17 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<(Report, T
         concurrency: args.concurrency as usize,
     };
     let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone()).await;
-    if dstats.from_cache && results.iter().any(|r| r.status == Some(404)) {
-        // A cached kind is gone, so the cache is stale: discover afresh, forget the kinds that no
-        // longer exist, and list the ones the cache did not know (or that failed) in a second pass.
+    // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
+    // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
+    // which is reported as skipped like on any run.
+    let stale = |r: &scan::KindScan<Kept>| r.status == Some(404) && r.bytes == 0;
+    if dstats.from_cache && results.iter().any(stale) {
+        // Discover afresh, forget the stale kinds, and list in a second pass every kind the
+        // fresh discovery knows that was not listed yet (new kinds, or stale ones at a new version).
         tracing::debug!("a cached kind answered 404: refreshing discovery");
         let (fresh, stats) = selected_kinds(&conn, args, &CacheOptions { refresh: true, ..cache }).await?;
         timings.discovery_requests += stats.requests;
-        let fresh_names: HashSet<String> = fresh.iter().map(ApiKind::resource_name).collect();
-        results.retain(|r| r.status != Some(404) && fresh_names.contains(&r.kind.resource_name()));
+        results.retain(|r| !stale(r));
         let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
         let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
         if !rest.is_empty() {
@@ -420,7 +442,11 @@ async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) ->
     let (mr, live) = locate(cli, args.from.as_deref(), target, args.concurrency as usize).await?;
     let analyzer = match &live {
         Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
-        None => Analyzer::new(gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?, &[], &Default::default()),
+        None => Analyzer::new(
+            gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?,
+            &[],
+            &Default::default(),
+        ),
     };
     let findings: Vec<Finding> = analyzer.findings(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.output {
