@@ -109,6 +109,11 @@ fn abrupt_stop_at_every_step_boundary_with_import() {
 
 /// Starts the binary in the background with stderr captured to a file.
 fn spawn(c: &Cluster, args: &[&str]) -> (std::process::Child, std::path::PathBuf) {
+    spawn_with(c, args, &[])
+}
+
+/// [`spawn`] with extra environment variables (the test hooks).
+fn spawn_with(c: &Cluster, args: &[&str], env: &[(&str, String)]) -> (std::process::Child, std::path::PathBuf) {
     let log = c.dir().join(format!("stderr-{}.txt", std::process::id()));
     let file = std::fs::File::create(&log).unwrap();
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kubectl-upjet"))
@@ -117,6 +122,7 @@ fn spawn(c: &Cluster, args: &[&str]) -> (std::process::Child, std::path::PathBuf
         .env("HOME", c.dir())
         .env("KUBECONFIG", c.kubeconfig())
         .env("NO_COLOR", "1")
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .args(args)
         .arg("--backup-dir")
         .arg(c.dir().join("backups"))
@@ -252,6 +258,54 @@ fn server_failing_at_every_write_leaves_an_allowed_state() {
                 assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
             }
             assert_as_original(&original, &get(&c), &format!("import={import} fail_at={fail_at}"));
+        }
+    }
+}
+
+/// A literal `kill -9` (SIGKILL) at every step boundary, with and without `--import`: the process
+/// announces the boundary through the test hook and hangs until killed.
+#[test]
+fn kill_9_at_every_step_boundary() {
+    use State::*;
+    let cases: [(bool, &[State]); 2] = [
+        (false, &[Original, PausedWithBackup, PausedWithBackup, Adopted, Adopted]),
+        (
+            true,
+            &[
+                Original,
+                PausedWithBackup,
+                PausedWithBackup,
+                ObservingWithIdentity,
+                ObservingWithIdentity,
+                Adopted,
+                Adopted,
+            ],
+        ),
+    ];
+    for (import, expected) in cases {
+        for (n, want) in expected.iter().enumerate() {
+            let c = cluster();
+            let original =
+                c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+            provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+            let mut args = vec!["adopt", TARGET, "--id", "www-A", "--yes"];
+            if import {
+                args.push("--import");
+            }
+            let (mut child, log) = spawn_with(&c, &args, &[("UPJET_TEST_HANG_AFTER_STEP", n.to_string())]);
+            let marker = format!("waiting to be killed after step {n}");
+            until(&marker, || std::fs::read_to_string(&log).is_ok_and(|t| t.contains(&marker)));
+            child.kill().unwrap(); // SIGKILL
+            let status = child.wait().unwrap();
+            assert!(status.code().is_none(), "killed by a signal, not exited");
+            let err = std::fs::read_to_string(&log).unwrap();
+            assert_eq!(classify(&original, &get(&c), "www-A", &err), *want, "import={import}, kill -9 after step {n}");
+            if *want != Original {
+                let backup = backup_path(&err).expect("backup printed");
+                let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output().unwrap();
+                assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+            }
+            assert_as_original(&original, &get(&c), &format!("import={import}, restored after kill -9 at step {n}"));
         }
     }
 }

@@ -893,11 +893,22 @@ fn humantime(d: Duration) -> String {
     if s >= 60 && s.is_multiple_of(60) { format!("{}m", s / 60) } else { format!("{}s", d.as_secs_f64()) }
 }
 
-/// The test hook (see [`STOP_AFTER_STEP_ENV`]).
+/// Test hook: after this step the process announces itself and hangs, so a test can `kill -9` it
+/// at that exact boundary (nothing in the process gets a chance to react).
+pub const HANG_AFTER_STEP_ENV: &str = "UPJET_TEST_HANG_AFTER_STEP";
+
+/// The test hooks (see [`STOP_AFTER_STEP_ENV`] and [`HANG_AFTER_STEP_ENV`]).
 fn stop_hook(step: usize) {
-    if std::env::var(STOP_AFTER_STEP_ENV).ok().and_then(|v| v.parse::<usize>().ok()) == Some(step) {
+    let at = |var: &str| std::env::var(var).ok().and_then(|v| v.parse::<usize>().ok()) == Some(step);
+    if at(STOP_AFTER_STEP_ENV) {
         eprintln!("test hook: stopping abruptly after step {step}");
         std::process::exit(99);
+    }
+    if at(HANG_AFTER_STEP_ENV) {
+        eprintln!("test hook: waiting to be killed after step {step}");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
     }
 }
 
