@@ -1,0 +1,31 @@
+//! The bundled example fleet and logs (README's first command) show every finding code that
+//! offline data can show; ProviderRestartedDuringCreate needs live pod status and is covered by
+//! tests/evidence_cluster.rs.
+
+use assert_cmd::Command;
+use kubectl_upjet::domain::finding::Code;
+
+#[test]
+fn example_fleet_shows_every_code() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::cargo_bin("kubectl-upjet")
+        .unwrap()
+        .env("UPJET_NOW", "2024-11-30T12:00:00Z")
+        .args(["doctor", "-o", "json", "--from"])
+        .arg(format!("{root}/examples/fleet"))
+        .arg("--log-file")
+        .arg(format!("{root}/examples/logs/provider-aws-kms-debug.log"))
+        .arg("--log-file")
+        .arg(format!("{root}/examples/logs/provider-azure-production.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "errors found");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let by_code = report["summary"]["byCode"].as_object().unwrap();
+    for code in Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate) {
+        assert!(by_code.contains_key(code.as_str()), "{code} missing from the examples: {by_code:?}");
+    }
+    assert_eq!(report["summary"]["resourcesScanned"], 26);
+    let orphan = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "OrphanCandidate").unwrap();
+    assert_eq!(orphan["evidence"]["loggedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8");
+}
