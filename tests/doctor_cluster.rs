@@ -360,3 +360,18 @@ fn output_formats() {
     cluster.upjet().args(["doctor", "--only", "Paused"]).assert().code(0);
     cluster.upjet().args(["doctor", "--only", "Paused", "--fail-on", "info"]).assert().code(1);
 }
+
+#[test]
+fn names_that_are_not_url_safe_are_not_found_not_a_crash() {
+    let cluster = small();
+    for (target, ns) in
+        [("recordset.dns.gcp.upbound.io/a b", None), ("recordset.dns.gcp.m.upbound.io/x", Some("bad ns/%"))]
+    {
+        let mut cmd = cluster.upjet();
+        cmd.args(["doctor", target]).env("RUST_BACKTRACE", "1");
+        if let Some(ns) = ns {
+            cmd.args(["-n", ns]);
+        }
+        cmd.assert().code(2).stderr(predicate::str::contains("not found").and(predicate::str::contains("panic").not()));
+    }
+}

@@ -1,7 +1,18 @@
 //! API resource kinds from discovery documents, and resolving what the user typed to one of them.
 //! Pure: the discovery I/O lives in [`super::discover`].
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
+
+/// Characters kept as they are in a URL path segment (RFC 3986 unreserved).
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// Percent-encodes one URL path segment or query value. Names and namespaces come from the user
+/// (or, for hostile servers, from the cluster); encoded, a name that Kubernetes could never hold
+/// is simply not found instead of producing an invalid request.
+pub fn segment(s: &str) -> String {
+    utf8_percent_encode(s, SEGMENT).to_string()
+}
 
 /// One served resource type, with what listing and matching need.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -48,14 +59,14 @@ impl ApiKind {
             format!("/apis/{}/{}", self.group, self.version)
         };
         match namespace {
-            Some(ns) if self.namespaced => format!("{base}/namespaces/{ns}/{}", self.plural),
+            Some(ns) if self.namespaced => format!("{base}/namespaces/{}/{}", segment(ns), self.plural),
             _ => format!("{base}/{}", self.plural),
         }
     }
 
     /// The URL of one object.
     pub fn object_path(&self, namespace: Option<&str>, name: &str) -> String {
-        format!("{}/{name}", self.collection_path(namespace))
+        format!("{}/{}", self.collection_path(namespace), segment(name))
     }
 
     fn names_match(&self, name: &str) -> bool {
@@ -358,6 +369,20 @@ mod tests {
         let kinds = parse_resource_list("s3.aws.upbound.io", "v1beta2", rl).unwrap();
         assert_eq!(kinds.len(), 1);
         assert!(kinds[0].is_managed() && !kinds[0].namespaced);
+    }
+
+    #[test]
+    fn paths_encode_what_users_type() {
+        let k = kind("dns.gcp.m.upbound.io", "RecordSet", "recordsets", true, &["managed"]);
+        assert_eq!(
+            k.object_path(Some("team-a"), "www.example.com"),
+            "/apis/dns.gcp.m.upbound.io/v1beta1/namespaces/team-a/recordsets/www.example.com"
+        );
+        assert_eq!(
+            k.object_path(Some("bad ns/%"), "a b?c"),
+            "/apis/dns.gcp.m.upbound.io/v1beta1/namespaces/bad%20ns%2F%25/recordsets/a%20b%3Fc"
+        );
+        assert!(k.object_path(Some("x"), "\u{1b}[2J").parse::<http::Uri>().is_ok());
     }
 
     #[test]

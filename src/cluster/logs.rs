@@ -2,6 +2,7 @@
 //! pure log scanner, streaming with constant memory.
 
 use super::connect::Connection;
+use super::kinds::segment;
 use super::providers::ProviderPod;
 use super::request::RequestError;
 use crate::evidence::correlate::SourceSummary;
@@ -87,7 +88,12 @@ pub async fn read_pod_log(
     limits: LogLimits,
     retention: Retention,
 ) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
-    let mut path = format!("/api/v1/namespaces/{}/pods/{}/log?container={}", pod.namespace, pod.name, pod.container);
+    let mut path = format!(
+        "/api/v1/namespaces/{}/pods/{}/log?container={}",
+        segment(&pod.namespace),
+        segment(&pod.name),
+        segment(&pod.container)
+    );
     if previous {
         path.push_str("&previous=true");
     }

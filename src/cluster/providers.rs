@@ -183,7 +183,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
 /// Lists provider pods, in one namespace or (default) wherever Crossplane runs them.
 pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result<Vec<ProviderPod>, RequestError> {
     let base = match namespace {
-        Some(ns) => format!("/api/v1/namespaces/{ns}/pods"),
+        Some(ns) => format!("/api/v1/namespaces/{}/pods", super::kinds::segment(ns)),
         None => "/api/v1/pods".to_string(),
     };
     let body = request::text(

@@ -9,10 +9,10 @@ use crate::backup;
 use crate::cli::Cli;
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::cluster::connect::{self, Connection};
+use crate::cluster::discover;
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::write::{self, Target, WriteError};
-use crate::cluster::{discover, request};
 use crate::domain::adopt::{
     self, Action, Baseline, Candidate, Change, Context, EventName, Options, Plan, Progress, Refusal, Verdict, Wait,
 };
@@ -209,29 +209,10 @@ fn refusal_error(r: Refusal) -> Error {
 
 /// The `external-name` annotations of the MR's events (best effort: events expire after 1h).
 async fn event_names(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventName>, String> {
-    if mr.uid.is_empty() || !mr.uid.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Ok(Vec::new());
-    }
-    let ns = mr.namespace.as_deref().unwrap_or("default");
-    let path = format!("/api/v1/namespaces/{ns}/events?fieldSelector=involvedObject.uid%3D{}", mr.uid);
-    let body = request::text(conn, request::get(&path, "application/json")).await.map_err(|e| e.reason())?;
-    let list: Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
-    let items = list["items"].as_array().cloned().unwrap_or_default();
-    Ok(items
-        .iter()
-        .filter_map(|ev| {
-            let id = ev.pointer("/metadata/annotations/external-name")?.as_str()?.to_string();
-            let time = ["/lastTimestamp", "/eventTime", "/metadata/creationTimestamp"]
-                .iter()
-                .find_map(|p| ev.pointer(p).and_then(Value::as_str))
-                .map(str::to_owned);
-            Some(EventName {
-                id,
-                reason: ev["reason"].as_str().unwrap_or("").to_string(),
-                time,
-                message: ev["message"].as_str().unwrap_or("").to_string(),
-            })
-        })
+    let events = crate::cluster::events::events_of(conn, mr).await.map_err(|e| e.reason())?;
+    Ok(events
+        .into_iter()
+        .filter_map(|e| Some(EventName { id: e.external_name?, reason: e.reason, time: e.last, message: e.message }))
         .collect())
 }
 
@@ -419,13 +400,7 @@ async fn choose_interactively(conn: &Connection, mr: &ManagedResource, ui: &mut 
     let (log_findings, extra) = log_candidates(conn, mr, ui).await;
     let mut all_findings = findings.clone();
     all_findings.extend(log_findings);
-    let mut candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events);
-    for c in extra {
-        match candidates.iter_mut().find(|x| x.id == c.id) {
-            Some(x) => x.detail.push_str(&format!("; also {}", c.source)),
-            None => candidates.push(c),
-        }
-    }
+    let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra);
     ui.say("");
     if candidates.is_empty() {
         ui.say("No candidate IDs found (no status.atProvider.id, no suggested ID, no event annotation). `kubectl upjet history` may find one in the provider logs.");

@@ -924,7 +924,14 @@ pub struct EventName {
 /// The candidate IDs for an interactive adoption, best evidence first, each ID once: IDs the
 /// findings suggest (log evidence such as OrphanCandidate first, by severity), then
 /// `status.atProvider.id`, then event annotations (newest first).
-pub fn candidates(mr: &ManagedResource, findings: &[Finding], events: &[EventName]) -> Vec<Candidate> {
+/// `extra` candidates (provider logs, workspace state) come last, merged into an existing entry
+/// when they name the same ID.
+pub fn candidates(
+    mr: &ManagedResource,
+    findings: &[Finding],
+    events: &[EventName],
+    extra: Vec<Candidate>,
+) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     let mut add = |id: &str, source: String, detail: String| {
         if id.trim().is_empty() {
@@ -953,6 +960,9 @@ pub fn candidates(mr: &ManagedResource, findings: &[Finding], events: &[EventNam
             format!("event {}", e.reason),
             format!("external-name on a {} event{when}: {}", e.reason, e.message),
         );
+    }
+    for c in extra {
+        add(&c.id, c.source, c.detail);
     }
     if let Some(current) = mr.external_name() {
         for c in out.iter_mut().filter(|c| c.id == current) {
@@ -1634,7 +1644,7 @@ mod tests {
             },
             EventName { id: " ".into(), reason: "X".into(), time: None, message: String::new() },
         ];
-        let c = candidates(&mr, &findings, &events);
+        let c = candidates(&mr, &findings, &events, Vec::new());
         let ids: Vec<&str> = c.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["from-log", "from-status", "from-event", "current"]);
         assert_eq!(c[0].source, "doctor OrphanCandidate");
@@ -1642,7 +1652,7 @@ mod tests {
         assert!(c[1].detail.ends_with("; also status.atProvider.id"), "{}", c[1].detail);
         assert_eq!(c[2].source, "event CreatedExternalResource");
         assert!(c[3].detail.contains("current external-name"));
-        assert!(candidates(&ManagedResource::default(), &[], &[]).is_empty());
+        assert!(candidates(&ManagedResource::default(), &[], &[], Vec::new()).is_empty());
     }
 
     #[test]
