@@ -50,10 +50,10 @@ fn typed_flags(args: &[OsString]) -> KubeFlags {
         let takes =
             matches!(name.as_str(), "--kubeconfig" | "--context" | "--cluster" | "--user" | "-n" | "--namespace");
         if takes {
-            let value = inline.or_else(|| words.get(i + 1).cloned());
-            if inline_is_none(&words[i]) {
+            if inline.is_none() {
                 i += 1;
             }
+            let value = inline.or_else(|| words.get(i).cloned());
             match name.as_str() {
                 "--kubeconfig" => flags.kubeconfig = value.map(Into::into),
                 "--context" => flags.context = value,
@@ -66,10 +66,6 @@ fn typed_flags(args: &[OsString]) -> KubeFlags {
     }
     flags.request_timeout = Some(CLUSTER_BUDGET);
     flags
-}
-
-fn inline_is_none(word: &str) -> bool {
-    !word.contains('=')
 }
 
 /// Answers kubectl: `args` are the plugin arguments, the last one being the word to complete.
