@@ -468,7 +468,7 @@ fn main() {
     let kubeconfig = dir.path().join("kubeconfig");
     server.write_kubeconfig(&kubeconfig, None).expect("kubeconfig");
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-    let flags = kubectl_upjet::cli::KubeFlags { kubeconfig: Some(kubeconfig.clone()), ..Default::default() };
+    let flags = kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(kubeconfig.clone());
     let (conn, managed) = rt.block_on(async {
         let conn = kubectl_upjet::cluster::connect::connect(&flags).await.expect("connect");
         let (managed, _) = kubectl_upjet::cluster::discover::discover_managed(&conn, 16).await.expect("discovery");

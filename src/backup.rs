@@ -61,28 +61,42 @@ pub enum BackupError {
     },
 }
 
-/// Where backups go by default: `~/.kube/upjet/backups`, next to the kubeconfig users already
-/// protect.
-pub fn default_dir() -> Result<PathBuf, BackupError> {
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .or_else(|| std::env::var_os("USERPROFILE").filter(|h| !h.is_empty()))
-        .ok_or(BackupError::NoHome)?;
-    Ok(PathBuf::from(home).join(".kube").join("upjet").join("backups"))
+/// The folder backups go to, and whether it is the default one under the home directory
+/// (whose intermediate `upjet` folder is then made private too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackupDir {
+    /// The folder.
+    pub path: PathBuf,
+    /// Whether it is `~/.kube/upjet/backups`.
+    pub is_default: bool,
 }
 
-/// Makes sure `dir` exists as a private directory and is not a symbolic link; for the default
-/// directory the intermediate `upjet` directory is checked the same way.
-pub fn prepare_dir(dir: &Path) -> Result<PathBuf, BackupError> {
-    let dir = std::path::absolute(dir).map_err(|source| BackupError::Dir { path: dir.to_path_buf(), source })?;
-    if let Ok(default) = default_dir()
-        && dir == default
-        && let Some(parent) = dir.parent()
+impl BackupDir {
+    /// `~/.kube/upjet/backups`, next to the kubeconfig users already protect; `home` comes from
+    /// the settings layer.
+    pub fn default_under(home: Option<&Path>) -> Result<BackupDir, BackupError> {
+        let home = home.filter(|h| !h.as_os_str().is_empty()).ok_or(BackupError::NoHome)?;
+        Ok(BackupDir { path: home.join(".kube").join("upjet").join("backups"), is_default: true })
+    }
+
+    /// A folder the user chose with `--backup-dir`.
+    pub fn chosen(path: impl Into<PathBuf>) -> BackupDir {
+        BackupDir { path: path.into(), is_default: false }
+    }
+}
+
+/// Makes sure the folder exists as a private directory and is not a symbolic link; for the
+/// default folder the intermediate `upjet` directory is checked the same way.
+pub fn prepare_dir(dir: &BackupDir) -> Result<PathBuf, BackupError> {
+    let path = &dir.path;
+    let abs = std::path::absolute(path).map_err(|source| BackupError::Dir { path: path.clone(), source })?;
+    if dir.is_default
+        && let Some(parent) = abs.parent()
     {
         ensure_private_dir(parent)?;
     }
-    ensure_private_dir(&dir)?;
-    Ok(dir)
+    ensure_private_dir(&abs)?;
+    Ok(abs)
 }
 
 fn ensure_private_dir(dir: &Path) -> Result<(), BackupError> {
@@ -134,7 +148,7 @@ fn safe(s: &str) -> String {
 
 /// Writes `obj` into `dir` (created 0700 if missing) as a new 0600 file and returns its
 /// absolute path. Never overwrites and never follows a link at the file's name.
-pub fn write(dir: &Path, obj: &Value, now: DateTime<Utc>) -> Result<PathBuf, BackupError> {
+pub fn write(dir: &BackupDir, obj: &Value, now: DateTime<Utc>) -> Result<PathBuf, BackupError> {
     let dir = prepare_dir(dir)?;
     let name = file_name(obj, now);
     let mut text = serde_json::to_string_pretty(obj).map_err(|e| BackupError::Write {
@@ -228,8 +242,8 @@ mod tests {
     fn write_then_read_is_private_and_never_overwrites() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("a").join("b");
-        let first = write(&dir, &obj(None), when()).unwrap();
-        let second = write(&dir, &obj(None), when()).unwrap();
+        let first = write(&BackupDir::chosen(&dir), &obj(None), when()).unwrap();
+        let second = write(&BackupDir::chosen(&dir), &obj(None), when()).unwrap();
         assert_ne!(first, second, "same millisecond gets a new name");
         assert!(second.to_string_lossy().ends_with("-1.json"));
         assert_eq!(read(&first).unwrap(), obj(None));
@@ -250,20 +264,36 @@ mod tests {
         std::fs::create_dir(&elsewhere).unwrap();
         let link = tmp.path().join("link");
         std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
-        assert!(matches!(write(&link, &obj(None), when()), Err(BackupError::Symlink(_))));
+        assert!(matches!(write(&BackupDir::chosen(&link), &obj(None), when()), Err(BackupError::Symlink(_))));
         assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
         // A link planted at the file's own name is not followed either: a new name is used.
         let dir = tmp.path().join("dir");
         std::fs::create_dir(&dir).unwrap();
         let target = tmp.path().join("victim");
         std::os::unix::fs::symlink(&target, dir.join(file_name(&obj(None), when()))).unwrap();
-        let path = write(&dir, &obj(None), when()).unwrap();
+        let path = write(&BackupDir::chosen(&dir), &obj(None), when()).unwrap();
         assert!(!target.exists(), "the link target was not created");
         assert!(path.to_string_lossy().ends_with("-1.json"));
         // A file where the directory should be.
         let file = tmp.path().join("file");
         std::fs::write(&file, "x").unwrap();
-        assert!(matches!(write(&file, &obj(None), when()), Err(BackupError::NotADirectory(_))));
+        assert!(matches!(write(&BackupDir::chosen(&file), &obj(None), when()), Err(BackupError::NotADirectory(_))));
+    }
+
+    #[test]
+    fn the_default_folder_lives_under_home_and_is_private_two_levels_deep() {
+        assert!(matches!(BackupDir::default_under(None), Err(BackupError::NoHome)));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = BackupDir::default_under(Some(tmp.path())).unwrap();
+        assert_eq!(dir.path, tmp.path().join(".kube/upjet/backups"));
+        write(&dir, &obj(None), when()).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&tmp.path().join(".kube/upjet")), 0o700);
+            assert_eq!(mode(&dir.path), 0o700);
+        }
     }
 
     #[test]

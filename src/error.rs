@@ -1,4 +1,7 @@
 //! Errors that decide the exit code, and the exit codes themselves (a documented contract).
+//!
+//! Each error keeps what caused it as its `source`, so the shell prints the whole chain on one
+//! line (`error: cannot read kubeconfig x: permission denied`), the way ripgrep prints `{:#}`.
 
 /// Process exit codes. Scripts depend on them; see README "Exit codes".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,32 +21,80 @@ pub enum Exit {
     Failed = 5,
 }
 
+/// Whatever caused an [`Error`], kept for the printed chain.
+pub type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Which exit code an [`Error`] maps to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The user asked for something that does not exist or cannot be parsed.
+    Usage,
+    /// The cluster could not be used at all.
+    Cluster,
+    /// A write was refused or failed.
+    Failed,
+}
+
 /// An error the shell knows how to explain in one line and map to an exit code.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The user asked for something that does not exist or cannot be parsed.
-    #[error("{0}")]
-    Usage(String),
-    /// The cluster could not be used at all.
-    #[error("{0}")]
-    Cluster(String),
-    /// A write was refused or failed.
-    #[error("{0}")]
-    Failed(String),
+#[error("{message}")]
+pub struct Error {
+    /// Which exit code it maps to.
+    pub kind: Kind,
+    /// What went wrong, in the user's terms (the cause is printed after it).
+    pub message: String,
+    /// Whether the command stopped before writing anything: the printer says so, because for
+    /// a write command that is the first thing a user needs to know.
+    pub nothing_changed: bool,
+    /// What caused it.
+    #[source]
+    pub source: Option<Cause>,
 }
 
 impl Error {
+    fn new(kind: Kind, message: impl Into<String>) -> Error {
+        Error { kind, message: message.into(), nothing_changed: false, source: None }
+    }
+
+    /// Bad usage or input (exit 2).
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error::new(Kind::Usage, message)
+    }
+
+    /// The cluster cannot be used (exit 3).
+    pub fn cluster(message: impl Into<String>) -> Error {
+        Error::new(Kind::Cluster, message)
+    }
+
+    /// A refused or failed write, or any other failure (exit 5).
+    pub fn failed(message: impl Into<String>) -> Error {
+        Error::new(Kind::Failed, message)
+    }
+
+    /// Keeps `cause` as the source; the message should then not repeat it.
+    pub fn because(mut self, cause: impl Into<Cause>) -> Error {
+        self.source = Some(cause.into());
+        self
+    }
+
+    /// Marks that nothing was written before the command stopped.
+    pub fn nothing_changed(mut self) -> Error {
+        self.nothing_changed = true;
+        self
+    }
+
     /// The exit code this error maps to.
     pub fn exit(&self) -> Exit {
-        match self {
-            Error::Usage(_) => Exit::Usage,
-            Error::Cluster(_) => Exit::Cluster,
-            Error::Failed(_) => Exit::Failed,
+        match self.kind {
+            Kind::Usage => Exit::Usage,
+            Kind::Cluster => Exit::Cluster,
+            Kind::Failed => Exit::Failed,
         }
     }
 }
 
-/// Finds the exit code for any error chain: the first [`Error`] in it decides, else `Failed`.
+/// Finds the exit code for any error chain: the first [`Error`] in it decides, a closed pipe
+/// (`| head`) is success, anything else is `Failed`.
 pub fn exit_for(err: &anyhow::Error) -> Exit {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<Error>() {
@@ -56,4 +107,45 @@ pub fn exit_for(err: &anyhow::Error) -> Exit {
         }
     }
     Exit::Failed
+}
+
+/// The line the shell prints for an error: the chain joined by `: `, without repeating a cause
+/// that a message already quotes, ending in "; nothing changed" when the command wrote nothing.
+pub fn one_line(err: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut nothing_changed = false;
+    for cause in err.chain() {
+        nothing_changed |= cause.downcast_ref::<Error>().is_some_and(|e| e.nothing_changed);
+        let text = cause.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    let line = parts.join(": ");
+    if nothing_changed { format!("{line}; nothing changed") } else { line }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_map_to_exit_codes_through_any_chain() {
+        let wrapped = |e: Error| anyhow::Error::new(e).context("while doing a thing");
+        assert_eq!(exit_for(&wrapped(Error::usage("x"))), Exit::Usage);
+        assert_eq!(exit_for(&wrapped(Error::cluster("x"))), Exit::Cluster);
+        assert_eq!(exit_for(&wrapped(Error::failed("x"))), Exit::Failed);
+        let pipe = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert_eq!(exit_for(&pipe), Exit::Ok);
+        assert_eq!(exit_for(&anyhow::anyhow!("other")), Exit::Failed);
+    }
+
+    #[test]
+    fn the_printed_line_carries_the_chain_and_says_nothing_changed() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "permission denied");
+        let err = anyhow::Error::new(Error::failed("cannot write backup /b").because(io).nothing_changed());
+        assert_eq!(one_line(&err), "cannot write backup /b: permission denied; nothing changed");
+        let quoted = anyhow::Error::new(Error::usage("bad: boom").because(std::io::Error::other("boom")));
+        assert_eq!(one_line(&quoted), "bad: boom", "a cause the message quotes is not repeated");
+    }
 }

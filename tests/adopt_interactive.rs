@@ -9,9 +9,11 @@ use kubectl_upjet::cli::{Cli, Command};
 use kubectl_upjet::commands::adopt::{Interrupt, Ui, run_with};
 use kubectl_upjet::error::Exit;
 use kubectl_upjet::prompt::{Answer, ScriptedPrompter};
+use kubectl_upjet::settings::{Environment, Settings, Terminal};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 use std::time::{Duration, Instant};
 use support::{Cluster, Mr};
 
@@ -79,7 +81,8 @@ fn scripted(c: &Cluster, extra: &[&str], answers: Vec<Answer>) -> (anyhow::Resul
     };
     let mut out = Vec::new();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let r = rt.block_on(run_with(&cli, args, &mut out, &mut ui));
+    let settings = Settings::resolve(&cli, &Environment::default(), SystemTime::now(), Terminal::default());
+    let r = rt.block_on(run_with(&settings, args, &mut out, &mut ui));
     (r, String::from_utf8_lossy(&out).into_owned(), err.text(), prompter.transcript())
 }
 

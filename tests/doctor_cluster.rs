@@ -362,7 +362,7 @@ fn output_formats() {
 }
 
 #[test]
-fn names_that_are_not_url_safe_are_not_found_not_a_crash() {
+fn names_that_are_not_url_safe_are_refused_not_a_crash() {
     let cluster = small();
     for (target, ns) in
         [("recordset.dns.gcp.upbound.io/a b", None), ("recordset.dns.gcp.m.upbound.io/x", Some("bad ns/%"))]
@@ -372,6 +372,9 @@ fn names_that_are_not_url_safe_are_not_found_not_a_crash() {
         if let Some(ns) = ns {
             cmd.args(["-n", ns]);
         }
-        cmd.assert().code(2).stderr(predicate::str::contains("not found").and(predicate::str::contains("panic").not()));
+        // The one target gateway validates names and namespaces before they reach a URL.
+        cmd.assert()
+            .code(2)
+            .stderr(predicate::str::contains("is not a valid Kubernetes").and(predicate::str::contains("panic").not()));
     }
 }

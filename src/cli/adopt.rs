@@ -1,7 +1,6 @@
 //! Flags of `kubectl upjet adopt` and `kubectl upjet restore`.
 
 use clap::Args;
-use clap_complete::engine::ArgValueCompleter;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -11,12 +10,7 @@ use std::time::Duration;
 pub struct AdoptArgs {
     /// The MR to adopt into: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
     /// Not needed with -f.
-    #[arg(
-        value_name = "KIND/NAME",
-        required_unless_present = "filename",
-        conflicts_with = "filename",
-        add = ArgValueCompleter::new(crate::completion::complete_target)
-    )]
+    #[arg(value_name = "KIND/NAME", required_unless_present = "filename", conflicts_with = "filename")]
     pub target: Option<String>,
     /// The cloud object's ID, in the provider's external-name format (usually the Terraform ID).
     /// Without it, on a terminal, adopt shows the candidate IDs it found and asks.

@@ -5,7 +5,7 @@
 
 use crate::domain::finding::{Code, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
@@ -82,7 +82,7 @@ const HISTORY_EXAMPLES: &str = "Examples:
 #[derive(Debug, Clone, Args)]
 pub struct HistoryArgs {
     /// The MR: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
-    #[arg(value_name = "KIND/NAME", add = ArgValueCompleter::new(crate::completion::complete_target))]
+    #[arg(value_name = "KIND/NAME")]
     pub target: String,
     /// Read the MR from a snapshot instead of the cluster (see doctor --from).
     #[arg(long, value_name = "PATH")]
@@ -130,7 +130,7 @@ pub struct KubeFlags {
     #[arg(long, global = true)]
     pub user: Option<String>,
     /// Only this namespace (namespaced MRs); cluster-scoped MRs are always included.
-    #[arg(short = 'n', long, global = true, add = ArgValueCompleter::new(crate::completion::complete_namespace))]
+    #[arg(short = 'n', long, global = true)]
     pub namespace: Option<String>,
     /// All namespaces (the default for doctor, which is fleet-wide).
     #[arg(short = 'A', long, global = true)]
@@ -224,10 +224,10 @@ impl FailOn {
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
     /// One MR to show in depth: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
-    #[arg(value_name = "KIND/NAME", add = ArgValueCompleter::new(crate::completion::complete_target))]
+    #[arg(value_name = "KIND/NAME")]
     pub target: Option<String>,
     /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND", add = ArgValueCompleter::new(crate::completion::complete_kind))]
+    #[arg(long = "kind", value_name = "KIND")]
     pub kinds: Vec<String>,
     /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
     #[arg(long = "provider", value_name = "PROVIDER")]
@@ -240,12 +240,12 @@ pub struct DoctorArgs {
     pub no_headers: bool,
     /// Show only findings at or above this severity.
     #[arg(long, value_enum)]
-    pub severity: Option<Severity>,
+    pub severity: Option<SeverityArg>,
     /// Show only these codes (repeatable or comma-separated).
-    #[arg(long, value_name = "CODE", value_delimiter = ',', add = ArgValueCandidates::new(crate::completion::complete_code))]
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
     pub only: Vec<Code>,
     /// Hide these codes (repeatable or comma-separated).
-    #[arg(long, value_name = "CODE", value_delimiter = ',', add = ArgValueCandidates::new(crate::completion::complete_code))]
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
     pub ignore: Vec<Code>,
     /// Exit 1 when a finding at or above this severity is shown.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
@@ -322,10 +322,24 @@ pub enum CompletionShell {
     KubectlPlugin,
 }
 
-impl std::str::FromStr for Severity {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        <Severity as ValueEnum>::from_str(s, true)
+/// `--severity`: the domain's [`Severity`] as a command-line value (the core knows no clap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeverityArg {
+    /// Context worth knowing; nothing is broken.
+    Info,
+    /// Something is likely to go wrong or hides a problem.
+    Warning,
+    /// Tracking of a cloud object is broken or about to be.
+    Error,
+}
+
+impl From<SeverityArg> for Severity {
+    fn from(s: SeverityArg) -> Severity {
+        match s {
+            SeverityArg::Info => Severity::Info,
+            SeverityArg::Warning => Severity::Warning,
+            SeverityArg::Error => Severity::Error,
+        }
     }
 }
 
@@ -333,6 +347,36 @@ impl clap::builder::ValueParserFactory for Code {
     type Parser = clap::builder::ValueParser;
     fn value_parser() -> Self::Parser {
         clap::builder::ValueParser::new(|s: &str| s.parse::<Code>())
+    }
+}
+
+/// What one command line asks for: kubectl's completion protocol is a parse result of its own,
+/// so `main` stays a plain dispatch.
+#[derive(Debug)]
+pub enum Invocation {
+    /// kubectl ≥ 1.26 asks for completions (`kubectl_complete-upjet ARGS… WORD`).
+    KubectlComplete(Vec<OsString>),
+    /// A command to run.
+    Run(Box<Cli>),
+    /// `--help`, `--version` or a usage error: print it and exit.
+    Exit(clap::Error),
+}
+
+/// Name prefix kubectl looks for on PATH to complete `kubectl <plugin>`.
+pub const KUBECTL_COMPLETER_PREFIX: &str = "kubectl_complete-";
+
+/// Parses the process arguments (program name first). `kubectl_complete` is whether the
+/// installed completer script asked for the completion protocol.
+pub fn parse(args: impl IntoIterator<Item = OsString>, kubectl_complete: bool) -> Invocation {
+    let mut args = args.into_iter();
+    let argv0 = args.next().unwrap_or_default();
+    let name = std::path::Path::new(&argv0).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if kubectl_complete || name.starts_with(KUBECTL_COMPLETER_PREFIX) {
+        return Invocation::KubectlComplete(args.collect());
+    }
+    match Cli::try_parse_from(std::iter::once(argv0).chain(args)) {
+        Ok(cli) => Invocation::Run(Box::new(cli)),
+        Err(e) => Invocation::Exit(e),
     }
 }
 
@@ -354,6 +398,17 @@ fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn the_kubectl_completer_is_a_parse_result() {
+        let words = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let by_name = parse(words(&["/usr/bin/kubectl_complete-upjet", "doctor", ""]), false);
+        assert!(matches!(by_name, Invocation::KubectlComplete(w) if w == words(&["doctor", ""])));
+        let by_env = parse(words(&["kubectl-upjet", "adopt"]), true);
+        assert!(matches!(by_env, Invocation::KubectlComplete(w) if w == words(&["adopt"])));
+        assert!(matches!(parse(words(&["kubectl-upjet", "doctor"]), false), Invocation::Run(_)));
+        assert!(matches!(parse(words(&["kubectl-upjet", "--nope"]), false), Invocation::Exit(_)));
+    }
 
     #[test]
     fn definition_is_valid() {

@@ -4,11 +4,51 @@
 //! do not exist are skipped (kube fails on them), and every failure is explained in one line that
 //! names the file, context or server involved.
 
-use crate::cli::KubeFlags;
 use crate::error::Error;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
+use std::ffi::OsString;
 use std::path::PathBuf;
+
+/// Everything needed to build a client, resolved from kubectl's flags and the environment by
+/// the settings layer, so this module never reads flags or the process environment itself.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectOptions {
+    /// `--kubeconfig`.
+    pub kubeconfig: Option<PathBuf>,
+    /// The `KUBECONFIG` variable (a path list), when set and non-empty.
+    pub kubeconfig_env: Option<OsString>,
+    /// The user's home directory, for `~/.kube/config`.
+    pub home: Option<PathBuf>,
+    /// Whether the process runs in a pod (`KUBERNETES_SERVICE_HOST` is set): with no kubeconfig
+    /// the in-cluster service account is used, as kubectl does.
+    pub in_cluster: bool,
+    /// `--context`.
+    pub context: Option<String>,
+    /// `--cluster`.
+    pub cluster: Option<String>,
+    /// `--user`.
+    pub user: Option<String>,
+    /// `--server`.
+    pub server: Option<String>,
+    /// `--token`.
+    pub token: Option<String>,
+    /// `--insecure-skip-tls-verify`.
+    pub insecure_skip_tls_verify: bool,
+    /// `--as`.
+    pub as_user: Option<String>,
+    /// `--as-group`.
+    pub as_group: Vec<String>,
+    /// `--request-timeout` (`None` or zero: no limit).
+    pub request_timeout: Option<std::time::Duration>,
+}
+
+impl ConnectOptions {
+    /// Options for one kubeconfig file and nothing else (tests, benchmarks).
+    pub fn kubeconfig(path: impl Into<PathBuf>) -> ConnectOptions {
+        ConnectOptions { kubeconfig: Some(path.into()), ..Default::default() }
+    }
+}
 
 /// The client, plus what the shell reports about where it points.
 pub struct Connection {
@@ -23,21 +63,20 @@ pub struct Connection {
 }
 
 /// The kubeconfig files kubectl would read, in merge order.
-pub fn kubeconfig_paths(flags: &KubeFlags) -> Result<Vec<PathBuf>, Error> {
+pub fn kubeconfig_paths(flags: &ConnectOptions) -> Result<Vec<PathBuf>, Error> {
     if let Some(path) = &flags.kubeconfig {
         if !path.exists() {
-            return Err(Error::Cluster(format!("kubeconfig {} does not exist", path.display())));
+            return Err(Error::cluster(format!("kubeconfig {} does not exist", path.display())));
         }
         return Ok(vec![path.clone()]);
     }
-    if let Some(list) = std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
-        let existing: Vec<PathBuf> = std::env::split_paths(&list).filter(|p| p.is_file()).collect();
+    if let Some(list) = flags.kubeconfig_env.as_ref().filter(|v| !v.is_empty()) {
+        let existing: Vec<PathBuf> = std::env::split_paths(list).filter(|p| p.is_file()).collect();
         if !existing.is_empty() {
             return Ok(existing);
         }
     }
-    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(PathBuf::from);
-    Ok(home.map(|h| h.join(".kube").join("config")).filter(|p| p.is_file()).into_iter().collect())
+    Ok(flags.home.as_ref().map(|h| h.join(".kube").join("config")).filter(|p| p.is_file()).into_iter().collect())
 }
 
 /// Reads and merges kubeconfig files with kubectl's first-wins rule.
@@ -45,24 +84,24 @@ pub fn load_kubeconfig(paths: &[PathBuf]) -> Result<Kubeconfig, Error> {
     let mut merged: Option<Kubeconfig> = None;
     for path in paths {
         let kc = Kubeconfig::read_from(path)
-            .map_err(|e| Error::Cluster(format!("cannot read kubeconfig {}: {}", path.display(), error_text(&e))))?;
+            .map_err(|e| Error::cluster(format!("cannot read kubeconfig {}: {}", path.display(), error_text(&e))))?;
         merged = Some(match merged {
             None => kc,
             Some(m) => {
-                m.merge(kc).map_err(|e| Error::Cluster(format!("cannot merge kubeconfig {}: {e}", path.display())))?
+                m.merge(kc).map_err(|e| Error::cluster(format!("cannot merge kubeconfig {}: {e}", path.display())))?
             }
         });
     }
     merged.ok_or_else(|| {
-        Error::Cluster("no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config".into())
+        Error::cluster("no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config")
     })
 }
 
 /// Builds a client from the flags.
-pub async fn connect(flags: &KubeFlags) -> Result<Connection, Error> {
+pub async fn connect(flags: &ConnectOptions) -> Result<Connection, Error> {
     let paths = kubeconfig_paths(flags)?;
-    let mut config = if paths.is_empty() && std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() {
-        Config::incluster().map_err(|e| Error::Cluster(format!("cannot use the in-cluster service account: {e}")))?
+    let mut config = if paths.is_empty() && flags.in_cluster {
+        Config::incluster().map_err(|e| Error::cluster(format!("cannot use the in-cluster service account: {e}")))?
     } else {
         let kc = load_kubeconfig(&paths)?;
         let options = KubeConfigOptions {
@@ -74,18 +113,18 @@ pub async fn connect(flags: &KubeFlags) -> Result<Connection, Error> {
             && !kc.contexts.iter().any(|c| &c.name == ctx)
         {
             let known: Vec<&str> = kc.contexts.iter().map(|c| c.name.as_str()).collect();
-            return Err(Error::Cluster(format!(
+            return Err(Error::cluster(format!(
                 "context {ctx:?} not found in kubeconfig (known: {})",
                 known.join(", ")
             )));
         }
         Config::from_custom_kubeconfig(kc, &options)
             .await
-            .map_err(|e| Error::Cluster(format!("cannot use kubeconfig: {}", error_text(&e))))?
+            .map_err(|e| Error::cluster(format!("cannot use kubeconfig: {}", error_text(&e))))?
     };
     if let Some(server) = &flags.server {
         config.cluster_url =
-            server.parse().map_err(|e| Error::Usage(format!("--server {server:?} is not a URL: {e}")))?;
+            server.parse().map_err(|e| Error::usage(format!("--server {server:?} is not a URL: {e}")))?;
     }
     if let Some(token) = &flags.token {
         config.auth_info.token = Some(token.clone().into());
@@ -106,7 +145,7 @@ pub async fn connect(flags: &KubeFlags) -> Result<Connection, Error> {
     let server = config.cluster_url.to_string();
     let default_namespace = config.default_namespace.clone();
     let client = Client::try_from(config)
-        .map_err(|e| Error::Cluster(format!("cannot create a client for {server}: {}", error_text(&e))))?;
+        .map_err(|e| Error::cluster(format!("cannot create a client for {server}: {}", error_text(&e))))?;
     Ok(Connection { client, server, default_namespace, request_timeout })
 }
 
@@ -129,12 +168,12 @@ pub fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
 pub fn explain(err: &kube::Error, server: &str, what: &str) -> Error {
     match err {
         kube::Error::Api(status) => match status.code {
-            401 => Error::Cluster(format!(
+            401 => Error::cluster(format!(
                 "the API server at {server} rejected the credentials (401 Unauthorized) while {what}; log in again or check the kubeconfig user"
             )),
-            403 => Error::Cluster(format!("forbidden while {what}: {}", status.message)),
-            404 => Error::Usage(format!("not found while {what}: {}", status.message)),
-            code => Error::Failed(format!(
+            403 => Error::cluster(format!("forbidden while {what}: {}", status.message)),
+            404 => Error::usage(format!("not found while {what}: {}", status.message)),
+            code => Error::failed(format!(
                 "the API server answered {code} {} while {what}: {}",
                 status.reason, status.message
             )),
@@ -143,9 +182,9 @@ pub fn explain(err: &kube::Error, server: &str, what: &str) -> Error {
             let text = error_text(other);
             let lower = text.to_lowercase();
             if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
-                Error::Cluster(format!("TLS failure talking to {server} while {what}: {text}"))
+                Error::cluster(format!("TLS failure talking to {server} while {what}: {text}"))
             } else {
-                Error::Cluster(format!("cannot reach the API server at {server} while {what}: {text}"))
+                Error::cluster(format!("cannot reach the API server at {server} while {what}: {text}"))
             }
         }
     }

@@ -28,7 +28,7 @@ pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<
         .await
         .map_err(|e| e.explain(conn, "discovering API groups"))?;
     let doc = parse_apis(&body).map_err(|e| {
-        Error::Cluster(format!("the API server at {} sent an unreadable discovery document: {e}", conn.server))
+        Error::cluster(format!("the API server at {} sent an unreadable discovery document: {e}", conn.server))
     })?;
     match doc {
         DiscoveryDoc::Aggregated(kinds) => {
@@ -74,7 +74,7 @@ pub async fn discover_managed_cached(
 ) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
     let path = cache.file_for(&conn.server);
     if let Some(path) = path.as_deref().filter(|_| !cache.refresh) {
-        match discovery_cache::load(path, &conn.server, cache.ttl, std::time::SystemTime::now()) {
+        match discovery_cache::load(path, &conn.server, cache.ttl, cache.now) {
             Ok(hit) => {
                 tracing::debug!(
                     "using {} cached managed kinds from {} ({:?} old)",
@@ -90,8 +90,7 @@ pub async fn discover_managed_cached(
     }
     let (kinds, stats) = discover_managed(conn, concurrency).await?;
     if let Some(path) = &path
-        && let Err(e) =
-            discovery_cache::store(path, &conn.server, &kinds, stats.aggregated, std::time::SystemTime::now())
+        && let Err(e) = discovery_cache::store(path, &conn.server, &kinds, stats.aggregated, cache.now)
     {
         tracing::debug!("cannot write discovery cache {}: {e}", path.display());
     }

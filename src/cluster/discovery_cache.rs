@@ -21,7 +21,7 @@ const FORMAT: u32 = 1;
 pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
 /// How (and whether) a command uses the discovery cache.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CacheOptions {
     /// Directory holding one folder per API server; `None` disables the cache.
     pub dir: Option<PathBuf>,
@@ -29,6 +29,8 @@ pub struct CacheOptions {
     pub ttl: Duration,
     /// Skip reading the cache (but write the fresh result), like `--refresh-discovery`.
     pub refresh: bool,
+    /// The wall clock the entry's age is measured against (the settings layer reads it).
+    pub now: SystemTime,
 }
 
 impl CacheOptions {
@@ -39,10 +41,9 @@ impl CacheOptions {
     }
 }
 
-/// `~/.kube/cache/upjet/discovery`, beside kubectl's own cache, or `None` without a home directory.
-pub fn default_dir() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).filter(|h| !h.is_empty())?;
-    Some(PathBuf::from(home).join(".kube").join("cache").join("upjet").join("discovery"))
+/// `~/.kube/cache/upjet/discovery` under `home`, beside kubectl's own cache.
+pub fn default_dir(home: &Path) -> PathBuf {
+    home.join(".kube").join("cache").join("upjet").join("discovery")
 }
 
 /// A file-system-safe folder name for a server URL, as kubectl derives one: the URL without its
@@ -153,7 +154,7 @@ pub fn store(path: &Path, server: &str, kinds: &[ApiKind], aggregated: bool, now
         kinds: kinds.to_vec(),
     };
     let body = serde_json::to_vec(&entry).map_err(std::io::Error::other)?;
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let nanos = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     let tmp = dir.join(format!(".managed-kinds.{}.{nanos}.tmp", std::process::id()));
     std::fs::write(&tmp, body)?;
     std::fs::rename(&tmp, path).inspect_err(|_| {
@@ -261,7 +262,7 @@ mod tests {
             let n = server_dir_name(weird);
             assert!(!n.is_empty() && n != "." && n != ".." && !n.contains('/'), "{weird:?} → {n:?}");
         }
-        let opts = CacheOptions { dir: Some("/c".into()), ttl: TTL, refresh: false };
+        let opts = CacheOptions { dir: Some("/c".into()), ttl: TTL, refresh: false, now: SystemTime::UNIX_EPOCH };
         assert_eq!(opts.file_for("http://h:1").unwrap(), PathBuf::from("/c/h_1/managed-kinds.json"));
         assert_eq!(CacheOptions { ttl: Duration::ZERO, ..opts.clone() }.file_for("http://h:1"), None);
         assert_eq!(CacheOptions { dir: None, ..opts }.file_for("http://h:1"), None);

@@ -72,12 +72,12 @@ pub async fn read_file(
         } else {
             std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
         };
-        let mut s = result.map_err(|e| crate::error::Error::Usage(format!("cannot read log file {name}: {e}")))?;
+        let mut s = result.map_err(|e| crate::error::Error::usage(format!("cannot read log file {name}: {e}")))?;
         let summary = SourceSummary::of(&name, None, &s);
         Ok((s.take_evidence(), summary))
     })
     .await
-    .map_err(|e| crate::error::Error::Failed(format!("log reader stopped: {e}")))?
+    .map_err(|e| crate::error::Error::failed(format!("log reader stopped: {e}")))?
 }
 
 /// Reads one container log of a provider pod (`previous` for the container before the last restart).

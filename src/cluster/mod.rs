@@ -11,5 +11,6 @@ pub mod providers;
 pub mod request;
 pub mod scan;
 pub mod snapshot;
+pub mod target;
 pub mod workspace;
 pub mod write;

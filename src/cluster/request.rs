@@ -45,7 +45,7 @@ impl RequestError {
     pub fn explain(&self, conn: &Connection, what: &str) -> crate::error::Error {
         match self {
             RequestError::Kube(e) => super::connect::explain(e, &conn.server, what),
-            RequestError::Timeout(d) => crate::error::Error::Cluster(format!(
+            RequestError::Timeout(d) => crate::error::Error::cluster(format!(
                 "the API server at {} did not answer within {d:?} while {what} (--request-timeout)",
                 conn.server
             )),

@@ -25,12 +25,12 @@ struct JsonList {
 
 /// Reads every item of a snapshot file, or of every `.json`/`.yaml`/`.yml` file below a directory.
 pub fn read(path: &Path) -> Result<Vec<SnapshotItem>, Error> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::Usage(format!("cannot read {}: {e}", path.display())))?;
+    let meta = std::fs::metadata(path).map_err(|e| Error::usage(format!("cannot read {}: {e}", path.display())))?;
     let files = if meta.is_dir() {
         let mut files = Vec::new();
         collect_files(path, &mut files)?;
         if files.is_empty() {
-            return Err(Error::Usage(format!("{} holds no .json or .yaml files", path.display())));
+            return Err(Error::usage(format!("{} holds no .json or .yaml files", path.display())));
         }
         files
     } else {
@@ -45,7 +45,7 @@ pub fn read(path: &Path) -> Result<Vec<SnapshotItem>, Error> {
 
 fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| Error::Usage(format!("cannot read directory {}: {e}", dir.display())))?
+        .map_err(|e| Error::usage(format!("cannot read directory {}: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -61,7 +61,7 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 
 fn not_a_list(file: &Path, kind: &str) -> Error {
     let what = if kind.is_empty() { "no kind".to_string() } else { format!("kind {kind:?}") };
-    Error::Usage(format!(
+    Error::usage(format!(
         "{} is not a List ({what}); write one with `kubectl get managed -A -o json > {}`",
         file.display(),
         file.file_name().and_then(|n| n.to_str()).unwrap_or("fleet.json")
@@ -70,11 +70,11 @@ fn not_a_list(file: &Path, kind: &str) -> Error {
 
 fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> {
     let text =
-        std::fs::read_to_string(file).map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?;
+        std::fs::read_to_string(file).map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?;
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     if is_yaml {
         let value: serde_json::Value = serde_saphyr::from_str(&text)
-            .map_err(|e| Error::Usage(format!("{} is not valid YAML: {e}", file.display())))?;
+            .map_err(|e| Error::usage(format!("{} is not valid YAML: {e}", file.display())))?;
         let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or_default().to_string();
         let Some(items) = value.get("items").and_then(|i| i.as_array()).filter(|_| kind.ends_with("List")) else {
             return Err(not_a_list(file, &kind));
@@ -82,7 +82,7 @@ fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> {
         out.extend(items.iter().map(|i| SnapshotItem { json: i.to_string(), source: file.to_path_buf() }));
     } else {
         let list: JsonList = serde_json::from_str(&text)
-            .map_err(|e| Error::Usage(format!("{} is not valid JSON: {e}", file.display())))?;
+            .map_err(|e| Error::usage(format!("{} is not valid JSON: {e}", file.display())))?;
         let Some(items) = list.items.filter(|_| list.kind.ends_with("List")) else {
             return Err(not_a_list(file, &list.kind));
         };

@@ -109,11 +109,11 @@ impl WriteError {
     /// problems are cluster problems (3); everything else is a failed write (5).
     pub fn into_error(self, conn: &Connection) -> Error {
         match self {
-            WriteError::Forbidden { .. } => Error::Cluster(self.to_string()),
+            WriteError::Forbidden { .. } => Error::cluster(self.to_string()),
             WriteError::Request { source: Some(e), what, ref target, .. } => {
                 e.explain(conn, &format!("{what} {target}"))
             }
-            other => Error::Failed(other.to_string()),
+            other => Error::failed(other.to_string()),
         }
     }
 

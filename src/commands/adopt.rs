@@ -6,7 +6,6 @@
 //! is left as it was, paused with its backup path printed, or fully adopted.
 
 use crate::backup;
-use crate::cli::Cli;
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discover;
@@ -22,11 +21,12 @@ use crate::domain::plan::{PlanItem, parse_plan};
 use crate::error::{Error, Exit};
 use crate::output::{detail, style};
 use crate::prompt::{Prompter, TerminalPrompter};
+use crate::settings::Settings;
 use anyhow::Context as _;
 use futures::StreamExt;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,9 +102,9 @@ pub struct Ui {
 
 impl Ui {
     /// The real terminal: dialoguer prompts on stderr when stdin and stderr are terminals.
-    pub fn terminal(cli: &Cli) -> Ui {
-        let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-        let color = style::use_color(cli.ui.color, std::io::stderr().is_terminal());
+    pub fn terminal(settings: &Settings) -> Ui {
+        let interactive = settings.interactive;
+        let color = settings.color_stderr;
         Ui {
             prompter: Box::new(TerminalPrompter::new(color)),
             interactive,
@@ -120,26 +120,26 @@ impl Ui {
 }
 
 /// Runs `adopt` on the terminal, with Ctrl-C handling.
-pub async fn run(cli: &Cli, args: &AdoptArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let mut ui = Ui::terminal(cli);
+pub async fn run(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let mut ui = Ui::terminal(settings);
     ui.interrupt.listen_for_ctrl_c();
-    run_with(cli, args, out, &mut ui).await
+    run_with(settings, args, out, &mut ui).await
 }
 
 /// Runs `adopt` with the given UI (the testable entry point).
-pub async fn run_with(cli: &Cli, args: &AdoptArgs, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
+pub async fn run_with(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
     match (&args.filename, &args.target) {
-        (Some(path), _) => bulk(cli, args, path, out, ui).await,
-        (None, Some(target)) => single(cli, args, target, out, ui).await,
-        (None, None) => Err(Error::Usage("name the MR (KIND/NAME) or a plan file (-f)".into()).into()),
+        (Some(path), _) => bulk(settings, args, path, out, ui).await,
+        (None, Some(target)) => single(settings, args, target, out, ui).await,
+        (None, None) => Err(Error::usage("name the MR (KIND/NAME) or a plan file (-f)").into()),
     }
 }
 
 /// Runs `restore` on the terminal, with Ctrl-C handling.
-pub async fn run_restore(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let mut ui = Ui::terminal(cli);
+pub async fn run_restore(settings: &Settings, args: &RestoreArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let mut ui = Ui::terminal(settings);
     ui.interrupt.listen_for_ctrl_c();
-    restore_with(cli, args, out, &mut ui).await
+    restore_with(settings, args, out, &mut ui).await
 }
 
 // ---------------------------------------------------------------- resolving the MR
@@ -150,7 +150,7 @@ fn split_target(target: &str) -> Result<(&str, &str), Error> {
             check_name(n, "name")?;
             Ok((k, n))
         }
-        _ => Err(Error::Usage(format!("{target:?} is not KIND/NAME (for example recordset.dns.gcp.upbound.io/www)"))),
+        _ => Err(Error::usage(format!("{target:?} is not KIND/NAME (for example recordset.dns.gcp.upbound.io/www)"))),
     }
 }
 
@@ -162,7 +162,7 @@ fn check_name(name: &str, what: &str) -> Result<(), Error> {
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
         && name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name.ends_with(|c: char| c.is_ascii_alphanumeric());
-    if ok { Ok(()) } else { Err(Error::Usage(format!("{:?} is not a valid Kubernetes {what}", style::sanitize(name)))) }
+    if ok { Ok(()) } else { Err(Error::usage(format!("{:?} is not a valid Kubernetes {what}", style::sanitize(name)))) }
 }
 
 /// Every API kind, and the managed ones.
@@ -175,17 +175,17 @@ async fn kinds_of(conn: &Connection) -> Result<(Vec<ApiKind>, Vec<ApiKind>), Err
 fn resolve_kind(all: &[ApiKind], managed: &[ApiKind], spec: &str) -> Result<ApiKind, Error> {
     match kinds::resolve(managed, spec) {
         Ok(k) => Ok(k.clone()),
-        Err(kinds::ResolveError::Unknown(_)) if all.iter().any(|k| k.matches(spec)) => Err(Error::Usage(format!(
+        Err(kinds::ResolveError::Unknown(_)) if all.iter().any(|k| k.matches(spec)) => Err(Error::usage(format!(
             "{spec:?} is not a managed resource kind (its CRD is not in the `managed` category); adopt works on Crossplane managed resources only"
         ))),
-        Err(e) => Err(Error::Usage(e.to_string())),
+        Err(e) => Err(Error::usage(e.to_string())),
     }
 }
 
-fn namespace_for(cli: &Cli, conn: &Connection, explicit: Option<&str>) -> Result<String, Error> {
+fn namespace_for(settings: &Settings, conn: &Connection, explicit: Option<&str>) -> Result<String, Error> {
     let ns = explicit
         .map(str::to_owned)
-        .or_else(|| cli.kube.namespace.clone())
+        .or_else(|| settings.namespace_flag.clone())
         .unwrap_or_else(|| conn.default_namespace.clone());
     check_name(&ns, "namespace")?;
     Ok(ns)
@@ -193,18 +193,18 @@ fn namespace_for(cli: &Cli, conn: &Connection, explicit: Option<&str>) -> Result
 
 async fn read_existing(conn: &Connection, target: &Target) -> Result<Value, Error> {
     write::read(conn, target).await.map_err(|e| match e {
-        WriteError::NotFound { target } => Error::Usage(format!("{target} not found")),
+        WriteError::NotFound { target } => Error::usage(format!("{target} not found")),
         other => other.into_error(conn),
     })
 }
 
 fn decode(obj: &Value) -> Result<ManagedResource, Error> {
     ManagedResource::from_json(&obj.to_string())
-        .map_err(|e| Error::Usage(format!("not a readable managed resource: {e}")))
+        .map_err(|e| Error::usage(format!("not a readable managed resource: {e}")))
 }
 
 fn refusal_error(r: Refusal) -> Error {
-    if r.is_bad_input() { Error::Usage(r.to_string()) } else { Error::Failed(format!("refused: {r}")) }
+    if r.is_bad_input() { Error::usage(r.to_string()) } else { Error::failed(format!("refused: {r}")) }
 }
 
 /// The `external-name` annotations of the MR's events (best effort: events expire after 1h).
@@ -250,15 +250,21 @@ fn options(args: &AdoptArgs) -> Options {
 
 // ---------------------------------------------------------------- one MR
 
-async fn single(cli: &Cli, args: &AdoptArgs, target: &str, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
+async fn single(
+    settings: &Settings,
+    args: &AdoptArgs,
+    target: &str,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+) -> anyhow::Result<Exit> {
     if let Some(id) = &args.id {
         adopt::validate_id(id).map_err(refusal_error)?;
     }
     let (kind_spec, name) = split_target(target)?;
-    let conn = Arc::new(connect::connect(&cli.kube).await?);
+    let conn = Arc::new(connect::connect(&settings.connect).await?);
     let (all, managed) = kinds_of(&conn).await?;
     let kind = resolve_kind(&all, &managed, kind_spec)?;
-    let ns = if kind.namespaced { Some(namespace_for(cli, &conn, None)?) } else { None };
+    let ns = if kind.namespaced { Some(namespace_for(settings, &conn, None)?) } else { None };
     let target = Target::new(kind.clone(), ns.as_deref(), name);
     let obj = read_existing(&conn, &target).await?;
     let mr = decode(&obj)?;
@@ -267,9 +273,8 @@ async fn single(cli: &Cli, args: &AdoptArgs, target: &str, out: &mut dyn Write, 
         Some(id) => id.clone(),
         None => {
             if !ui.interactive {
-                return Err(Error::Usage(
-                    "no --id given and no terminal to ask on: pass --id <cloud-id> (and --yes to skip the confirmation)"
-                        .into(),
+                return Err(Error::usage(
+                    "no --id given and no terminal to ask on: pass --id <cloud-id> (and --yes to skip the confirmation)",
                 )
                 .into());
             }
@@ -313,7 +318,7 @@ async fn single(cli: &Cli, args: &AdoptArgs, target: &str, out: &mut dyn Write, 
                 style::sanitize(mr.external_name().unwrap_or(""))
             ));
             let findings = diagnose(&mr);
-            detail::write_detail(out, &mr, &findings, crate::commands::doctor::now())?;
+            detail::write_detail(out, &mr, &findings, crate::domain::gotime::GoTime::ZERO)?;
             Ok(Exit::Ok)
         }
     }
@@ -388,7 +393,7 @@ async fn log_candidates(
 async fn choose_interactively(conn: &Connection, mr: &ManagedResource, ui: &mut Ui) -> anyhow::Result<String> {
     let findings = diagnose(mr);
     let mut state = Vec::new();
-    detail::write_detail(&mut state, mr, &findings, crate::commands::doctor::now())?;
+    detail::write_detail(&mut state, mr, &findings, crate::domain::gotime::GoTime::ZERO)?;
     let _ = ui.err.write_all(&state);
     let events = match event_names(conn, mr).await {
         Ok(e) => e,
@@ -412,8 +417,8 @@ async fn choose_interactively(conn: &Connection, mr: &ManagedResource, ui: &mut 
     }
     match ui.prompter.choose_id(&candidates) {
         Ok(Some(id)) => Ok(id),
-        Ok(None) => Err(Error::Failed("cancelled; nothing changed".into()).into()),
-        Err(e) => Err(Error::Failed(format!("{e}; nothing changed")).into()),
+        Ok(None) => Err(Error::failed("cancelled; nothing changed").into()),
+        Err(e) => Err(Error::failed(format!("{e}; nothing changed")).into()),
     }
 }
 
@@ -487,7 +492,7 @@ impl Job<'_> {
 
     fn confirm(&mut self, question: &str) -> Result<bool, Error> {
         match &mut self.log {
-            Log::Live(ui) => ui.prompter.confirm(question).map_err(|e| Error::Failed(format!("{e}; nothing changed"))),
+            Log::Live(ui) => ui.prompter.confirm(question).map_err(|e| Error::failed(format!("{e}; nothing changed"))),
             Log::Buffer(_) => Ok(false),
         }
     }
@@ -522,14 +527,14 @@ impl Job<'_> {
             }
             if !self.confirmed {
                 if !self.interactive() {
-                    return Err(Error::Usage(format!(
+                    return Err(Error::usage(format!(
                         "refusing to change {} without confirmation: there is no terminal to ask on; pass --yes (or --dry-run to only see the plan)",
                         self.target.display()
                     ))
                     .into());
                 }
                 if !self.confirm(&format!("Adopt {} as {id:?}?", style::sanitize(&self.target.display())))? {
-                    return Err(Error::Failed(match phase {
+                    return Err(Error::failed(match phase {
                         Phase::Untouched => "cancelled; nothing changed".to_string(),
                         _ => format!("cancelled; {}", self.state_text(phase, &plan)),
                     })
@@ -549,13 +554,12 @@ impl Job<'_> {
                     }
                     _ => {
                         let dir = match &self.args.backup_dir {
-                            Some(d) => d.clone(),
-                            None => {
-                                backup::default_dir().map_err(|e| Error::Failed(format!("{e}; nothing changed")))?
-                            }
+                            Some(d) => backup::BackupDir::chosen(d),
+                            None => backup::BackupDir::default_under(None)
+                                .map_err(|e| Error::failed(format!("{e}; nothing changed")))?,
                         };
                         let path = backup::write(&dir, &obj, chrono::Utc::now())
-                            .map_err(|e| Error::Failed(format!("{e}; nothing changed")))?;
+                            .map_err(|e| Error::failed(format!("{e}; nothing changed")))?;
                         let path = path.display().to_string();
                         self.log.line(format!("backup: {path}"));
                         backup_path = Some(path);
@@ -641,7 +645,7 @@ impl Job<'_> {
                 Err(e) => return Err(StepError::Other(e.into_error(self.conn))),
             }
         }
-        Err(StepError::Other(Error::Failed(format!(
+        Err(StepError::Other(Error::failed(format!(
             "{} keeps changing; gave up after {MAX_BENIGN_CONFLICTS} conflicts",
             self.target.display()
         ))))
@@ -697,8 +701,8 @@ impl Job<'_> {
                     Err(StepError::Other(e)) => {
                         let why = e.to_string();
                         let stopped = self.stop(plan, phase, &mut current, &why).await;
-                        return Err(match e {
-                            Error::Cluster(_) => Error::Cluster(stopped.to_string()),
+                        return Err(match e.kind {
+                            crate::error::Kind::Cluster => Error::cluster(stopped.to_string()),
                             _ => stopped,
                         }
                         .into());
@@ -807,7 +811,7 @@ impl Job<'_> {
                 Err(StepError::Other(e)) => self.log.line(format!("      could not pause it: {e}")),
             }
         }
-        Error::Failed(format!("{}; {}", style::sanitize(why), self.state_text(*phase, plan)))
+        Error::failed(format!("{}; {}", style::sanitize(why), self.state_text(*phase, plan)))
     }
 
     /// The provider says no cloud object has the ID: put the MR back exactly as it was.
@@ -819,7 +823,7 @@ impl Job<'_> {
         match self.write_step(&patch, current).await {
             Ok(_) => {
                 *phase = Phase::Untouched;
-                Error::Failed(format!(
+                Error::failed(format!(
                     "no cloud object has ID {:?} ({}); {} is back exactly as it was (backup: {backup})",
                     style::sanitize(&plan.id),
                     style::sanitize(msg),
@@ -954,15 +958,21 @@ struct Item {
     obj: Value,
 }
 
-async fn bulk(cli: &Cli, args: &AdoptArgs, path: &PathBuf, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
+async fn bulk(
+    settings: &Settings,
+    args: &AdoptArgs,
+    path: &PathBuf,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+) -> anyhow::Result<Exit> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Usage(format!("cannot read the plan {}: {e}", path.display())))?;
-    let items = parse_plan(&text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", path.display())))?;
+    let items = parse_plan(&text).map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
     if items.is_empty() {
         writeln!(out, "the plan is empty; nothing to do")?;
         return Ok(Exit::Ok);
     }
-    let conn = Arc::new(connect::connect(&cli.kube).await?);
+    let conn = Arc::new(connect::connect(&settings.connect).await?);
     let (all, managed) = kinds_of(&conn).await?;
     // Everything is resolved and read before anything is changed: bad input changes nothing.
     let mut problems = Vec::new();
@@ -978,7 +988,7 @@ async fn bulk(cli: &Cli, args: &AdoptArgs, path: &PathBuf, out: &mut dyn Write, 
         match resolve_kind(&all, &managed, kind_spec) {
             Ok(kind) => {
                 let ns = if kind.namespaced {
-                    namespace_for(cli, &conn, item.namespace.as_deref()).map(Some)
+                    namespace_for(settings, &conn, item.namespace.as_deref()).map(Some)
                 } else {
                     Ok(None)
                 };
@@ -1013,7 +1023,7 @@ async fn bulk(cli: &Cli, args: &AdoptArgs, path: &PathBuf, out: &mut dyn Write, 
     }
     if !problems.is_empty() {
         let list: Vec<String> = problems.iter().map(|p| format!("  {}", style::sanitize(p))).collect();
-        return Err(Error::Usage(format!(
+        return Err(Error::usage(format!(
             "the plan {} cannot be applied; nothing was changed:\n{}",
             path.display(),
             list.join("\n")
@@ -1088,7 +1098,7 @@ async fn bulk(cli: &Cli, args: &AdoptArgs, path: &PathBuf, out: &mut dyn Write, 
     }
     if !args.yes {
         if !ui.interactive {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "refusing to adopt {} MRs without confirmation: there is no terminal to ask on; pass --yes (or --dry-run to only see the plans)",
                 to_adopt.len()
             ))
@@ -1103,8 +1113,8 @@ async fn bulk(cli: &Cli, args: &AdoptArgs, path: &PathBuf, out: &mut dyn Write, 
             ));
         }
         let q = format!("Adopt these {} MRs{}?", to_adopt.len(), if args.import { " (--import)" } else { "" });
-        if !ui.prompter.confirm(&q).map_err(|e| Error::Failed(format!("{e}; nothing changed")))? {
-            return Err(Error::Failed("cancelled; nothing changed".into()).into());
+        if !ui.prompter.confirm(&q).map_err(|e| Error::failed(format!("{e}; nothing changed")))? {
+            return Err(Error::failed("cancelled; nothing changed").into());
         }
     }
 
@@ -1183,20 +1193,25 @@ async fn bulk(cli: &Cli, args: &AdoptArgs, path: &PathBuf, out: &mut dyn Write, 
 // ---------------------------------------------------------------- restore
 
 /// Runs `restore` with the given UI (the testable entry point).
-pub async fn restore_with(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
-    let backup = backup::read(&args.backup_file).map_err(|e| Error::Usage(e.to_string()))?;
-    let conn = connect::connect(&cli.kube).await?;
+pub async fn restore_with(
+    settings: &Settings,
+    args: &RestoreArgs,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+) -> anyhow::Result<Exit> {
+    let backup = backup::read(&args.backup_file).map_err(|e| Error::usage(e.to_string()))?;
+    let conn = connect::connect(&settings.connect).await?;
     let (all, managed) = kinds_of(&conn).await?;
     let api_version = backup["apiVersion"].as_str().unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let kind_name = backup["kind"].as_str().unwrap_or("");
     let kind = managed.iter().find(|k| k.group == group && k.kind == kind_name).cloned().ok_or_else(|| {
         if all.iter().any(|k| k.group == group && k.kind == kind_name) {
-            Error::Usage(format!(
+            Error::usage(format!(
                 "{kind_name}.{group} is not a managed resource kind; restore works on Crossplane managed resources only"
             ))
         } else {
-            Error::Usage(format!("the cluster serves no kind {kind_name}.{group} (is this the right cluster/context?)"))
+            Error::usage(format!("the cluster serves no kind {kind_name}.{group} (is this the right cluster/context?)"))
         }
     })?;
     let name = backup.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
@@ -1216,7 +1231,7 @@ pub async fn restore_with(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write, ui
         if let (Some(was), Some(now)) = (was, now)
             && was != now
         {
-            return Err(Error::Failed(format!(
+            return Err(Error::failed(format!(
                 "refused: {who} is a different object than the one backed up (uid {} now, {} in the backup): it was deleted and created again",
                 style::sanitize(now),
                 style::sanitize(was)
@@ -1248,7 +1263,7 @@ pub async fn restore_with(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write, ui
         ui.say(text.trim_end());
         if !args.yes {
             if !ui.interactive {
-                return Err(Error::Usage(format!(
+                return Err(Error::usage(format!(
                     "refusing to change {who} without confirmation: there is no terminal to ask on; pass --yes (or --dry-run to only see the patch)"
                 ))
                 .into());
@@ -1256,9 +1271,9 @@ pub async fn restore_with(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write, ui
             if !ui
                 .prompter
                 .confirm(&format!("Restore {who}?"))
-                .map_err(|e| Error::Failed(format!("{e}; nothing changed")))?
+                .map_err(|e| Error::failed(format!("{e}; nothing changed")))?
             {
-                return Err(Error::Failed("cancelled; nothing changed".into()).into());
+                return Err(Error::failed("cancelled; nothing changed").into());
             }
         }
         match write::merge_patch(&conn, &target, &patch, false).await {
@@ -1276,7 +1291,7 @@ pub async fn restore_with(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write, ui
                     ui.say(format!("  {}", change_line(c)));
                 }
                 if args.yes || !ui.interactive {
-                    return Err(Error::Failed(format!(
+                    return Err(Error::failed(format!(
                         "{who} changed since it was read; nothing was restored (re-run to see the new differences)"
                     ))
                     .into());
@@ -1289,7 +1304,7 @@ pub async fn restore_with(cli: &Cli, args: &RestoreArgs, out: &mut dyn Write, ui
     let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
     let mr = decode(&obj).context("reading the restored MR")?;
     ui.say(format!("restored {who} from {}", args.backup_file.display()));
-    detail::write_detail(out, &mr, &diagnose(&mr), crate::commands::doctor::now())?;
+    detail::write_detail(out, &mr, &diagnose(&mr), crate::domain::gotime::GoTime::ZERO)?;
     Ok(Exit::Ok)
 }
 

@@ -1,14 +1,14 @@
 //! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
 use super::evidence::{Analyzer, gather};
-use crate::cli::{Cli, DoctorArgs, OutputFormat};
+use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discovery_cache::{self, CacheOptions};
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::scan::{self, ScanOptions};
+use crate::cluster::target::{self, TargetSpec};
 use crate::cluster::{discover, providers, snapshot};
-use crate::domain::finding::Finding;
-use crate::domain::gotime::GoTime;
+use crate::domain::finding::{Finding, Severity};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
@@ -16,33 +16,39 @@ use crate::error::{Error, Exit};
 use crate::evidence::correlate::debug_logs_missing;
 use crate::evidence::logs::Retention;
 use crate::output::{detail, structured, style, table};
-use anyhow::Context;
+use crate::settings::Settings;
+
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::Arc;
 
-/// "Now" for ages; `UPJET_NOW` (RFC3339) pins it so snapshot tests are stable.
-pub fn now() -> GoTime {
-    std::env::var("UPJET_NOW").ok().and_then(|v| GoTime::parse_rfc3339(&v)).unwrap_or_else(GoTime::now)
+fn filter(args: &DoctorArgs) -> Filter {
+    Filter { min_severity: args.severity.map(Into::into), only: args.only.clone(), ignore: args.ignore.clone() }
 }
 
-fn filter(args: &DoctorArgs) -> Filter {
-    Filter { min_severity: args.severity, only: args.only.clone(), ignore: args.ignore.clone() }
+/// The exit code of a finished doctor run: findings at or above `--fail-on` win, then an
+/// incomplete scan, then success.
+pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool) -> Exit {
+    match (fail_on.threshold(), worst) {
+        (Some(t), Some(w)) if w >= t => Exit::Findings,
+        _ if incomplete => Exit::Incomplete,
+        _ => Exit::Ok,
+    }
 }
 
 /// Runs doctor.
-pub async fn run(cli: &Cli, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     if args.logs && args.from.is_some() {
-        return Err(Error::Usage("--logs reads a live cluster; with --from use --log-file".into()).into());
+        return Err(Error::usage("--logs reads a live cluster; with --from use --log-file").into());
     }
     if let Some(target) = &args.target {
-        return one(cli, args, target, out).await;
+        return one(settings, args, target, out).await;
     }
     let started = std::time::Instant::now();
     let (report, timings) = match &args.from {
         Some(path) => (from_snapshot(path, args).await?, None),
         None => {
-            let (report, timings) = from_cluster(cli, args).await?;
+            let (report, timings) = from_cluster(settings, args).await?;
             (report, Some(timings))
         }
     };
@@ -50,11 +56,11 @@ pub async fn run(cli: &Cli, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::R
         write_plan(path, &report)?;
     }
     let printing = std::time::Instant::now();
-    print_report(cli, args, &report, out)?;
-    if let Some(t) = timings.filter(|_| std::env::var_os("UPJET_TIMINGS").is_some_and(|v| !v.is_empty() && v != "0")) {
+    print_report(settings, args, &report, out)?;
+    if let Some(t) = timings.filter(|_| settings.timings) {
         eprintln!("{}", t.line(printing.elapsed(), started.elapsed()));
     }
-    Ok(exit_code(args, &report))
+    Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete()))
 }
 
 /// Where a fleet scan spent its time, printed as one stderr line when `UPJET_TIMINGS=1` so the
@@ -112,14 +118,6 @@ fn peak_rss_kib() -> Option<u64> {
     line.trim().trim_end_matches("kB").trim().parse().ok()
 }
 
-fn exit_code(args: &DoctorArgs, report: &Report) -> Exit {
-    match (args.fail_on.threshold(), report.worst()) {
-        (Some(t), Some(w)) if w >= t => Exit::Findings,
-        _ if report.summary.incomplete() => Exit::Incomplete,
-        _ => Exit::Ok,
-    }
-}
-
 /// The adoption plan: one item per MR whose findings suggest an ID (the most severe finding wins).
 pub fn plan_of(report: &Report) -> Vec<PlanItem> {
     let mut seen = std::collections::HashSet::new();
@@ -144,7 +142,7 @@ pub fn plan_of(report: &Report) -> Vec<PlanItem> {
 fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Result<()> {
     let plan = plan_of(report);
     let text = serde_json::to_string_pretty(&plan)? + "\n";
-    std::fs::write(path, text).map_err(|e| Error::Usage(format!("cannot write plan {}: {e}", path.display())))?;
+    std::fs::write(path, text).map_err(|e| Error::usage(format!("cannot write plan {}: {e}", path.display())))?;
     eprintln!(
         "wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)",
         plan.len(),
@@ -154,7 +152,7 @@ fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_report(cli: &Cli, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
     // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let out: &mut dyn Write = &mut out;
@@ -165,8 +163,8 @@ fn print_report(cli: &Cli, args: &DoctorArgs, report: &Report, out: &mut dyn Wri
             let opts = table::TableOptions {
                 wide: args.output == OutputFormat::Wide,
                 no_headers: args.no_headers,
-                color: style::stdout_color(cli.ui.color),
-                now: now(),
+                color: settings.color_stdout,
+                now: settings.now,
             };
             table::write_table(out, report, &opts)?;
         }
@@ -253,11 +251,12 @@ async fn analyzer_for(
 }
 
 /// The discovery cache as the flags ask for it.
-fn cache_options(args: &DoctorArgs) -> CacheOptions {
+fn cache_options(settings: &Settings, args: &DoctorArgs) -> CacheOptions {
     CacheOptions {
-        dir: args.discovery_cache_dir.clone().or_else(discovery_cache::default_dir),
+        dir: args.discovery_cache_dir.clone().or_else(|| settings.home.as_deref().map(discovery_cache::default_dir)),
         ttl: args.discovery_cache_ttl,
         refresh: args.refresh_discovery,
+        now: settings.wall_clock,
     }
 }
 
@@ -274,10 +273,10 @@ async fn selected_kinds(
         Err(_) if stats.from_cache => {
             let fresh = CacheOptions { refresh: true, ..cache.clone() };
             let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, &fresh).await?;
-            let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::Usage(e.to_string()))?;
+            let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::usage(e.to_string()))?;
             Ok((selected, stats))
         }
-        Err(e) => Err(Error::Usage(e.to_string()).into()),
+        Err(e) => Err(Error::usage(e.to_string()).into()),
     }
 }
 
@@ -290,8 +289,9 @@ async fn scan_kinds(
     analyzer: &Arc<Analyzer>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
+    show_progress: bool,
 ) -> Vec<scan::KindScan<Kept>> {
-    let progress = progress_bar(kinds.len() as u64);
+    let progress = show_progress.then(|| progress_bar(kinds.len() as u64));
     let per_mr = analyzer.clone();
     let results = scan::scan(
         conn.clone(),
@@ -318,16 +318,16 @@ async fn scan_kinds(
     results
 }
 
-async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
+async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
     let mut timings = Timings::default();
     let mut clock = std::time::Instant::now();
     let mut lap = |t: &mut std::time::Duration| {
         *t = clock.elapsed();
         clock = std::time::Instant::now();
     };
-    let conn = Arc::new(connect::connect(&cli.kube).await?);
+    let conn = Arc::new(connect::connect(&settings.connect).await?);
     lap(&mut timings.connect);
-    let cache = cache_options(args);
+    let cache = cache_options(settings, args);
     let (selected, dstats) = selected_kinds(&conn, args, &cache).await?;
     lap(&mut timings.discovery);
     timings.discovery_requests = dstats.requests;
@@ -340,14 +340,13 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<(Report, T
     let (analyzer, notes) = analyzer_for(&conn, args, &selected).await?;
     let analyzer = Arc::new(analyzer);
     lap(&mut timings.evidence);
-    let namespace = if cli.kube.all_namespaces { None } else { cli.kube.namespace.clone() };
     let opts = ScanOptions {
-        namespace,
-        label_selector: cli.kube.selector.clone(),
+        namespace: settings.namespace.clone(),
+        label_selector: settings.selector.clone(),
         page_size: 500,
         concurrency: args.concurrency as usize,
     };
-    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone()).await;
+    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), settings.progress).await;
     // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
     // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
     // which is reported as skipped like on any run.
@@ -362,14 +361,14 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<(Report, T
         let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
         let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &analyzer, rest, opts).await);
+            results.extend(scan_kinds(&conn, &analyzer, rest, opts, settings.progress).await);
         }
     }
     lap(&mut timings.listing);
     // Rejected credentials fail the whole run, as they do when discovery meets them first (with a
     // cached discovery the lists are the first requests).
     if results.iter().any(|r| r.status == Some(401)) {
-        return Err(Error::Cluster(format!(
+        return Err(Error::cluster(format!(
             "the API server at {} rejected the credentials (401 Unauthorized) while listing managed resources; log in again or check the kubeconfig user",
             conn.server
         ))
@@ -398,48 +397,39 @@ async fn from_cluster(cli: &Cli, args: &DoctorArgs) -> anyhow::Result<(Report, T
     Ok((report, timings))
 }
 
-fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{spinner} scanning kinds {pos}/{len} {wide_msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    Some(bar)
+    bar
 }
 
-/// Splits `KIND/NAME`.
-pub fn split_target(target: &str) -> Result<(&str, &str), Error> {
-    match target.split_once('/') {
-        Some((k, n)) if !k.is_empty() && !n.is_empty() && !n.contains('/') => Ok((k, n)),
-        _ => Err(Error::Usage(format!("{target:?} is not KIND/NAME (for example recordset.dns.gcp.upbound.io/www)"))),
-    }
-}
-
-/// Finds one MR (snapshot or cluster), with the kind it was resolved to when live.
+/// Finds one MR (snapshot or cluster), with the connection and kind it was resolved to when live.
 pub async fn locate(
-    cli: &Cli,
+    settings: &Settings,
     from: Option<&std::path::Path>,
     target: &str,
-    concurrency: usize,
 ) -> anyhow::Result<(ManagedResource, Option<(Connection, ApiKind)>)> {
-    let (kind_spec, name) = split_target(target)?;
+    let spec = TargetSpec::parse(target)?;
     match from {
-        Some(path) => Ok((find_in_snapshot(path, kind_spec, name, cli.kube.namespace.as_deref())?, None)),
+        Some(path) => Ok((find_in_snapshot(path, &spec, settings.namespace_flag.as_deref())?, None)),
         None => {
-            let conn = connect::connect(&cli.kube).await?;
-            let (kinds, _) = discover::discover_managed(&conn, concurrency).await?;
-            let kind = kinds::resolve(&kinds, kind_spec).map_err(|e| Error::Usage(e.to_string()))?.clone();
-            let mr = fetch(&conn, &kind, cli.kube.namespace.as_deref(), name).await?;
-            Ok((mr, Some((conn, kind))))
+            let conn = connect::connect(&settings.connect).await?;
+            let namespace = target::namespace_for(&conn, None, settings.namespace_flag.as_deref())?;
+            let target = target::resolve_target(&conn, &spec, &namespace).await?;
+            let obj = target::get(&conn, &target).await?;
+            let mr = ManagedResource::from_value(&obj).map_err(|e| {
+                Error::failed(format!("{} is not a readable managed resource", target.display())).because(e)
+            })?;
+            Ok((mr, Some((conn, target.kind))))
         }
     }
 }
 
-async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let (mr, live) = locate(cli, args.from.as_deref(), target, args.concurrency as usize).await?;
+async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let (mr, live) = locate(settings, args.from.as_deref(), target).await?;
     let analyzer = match &live {
         Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
         None => Analyzer::new(
@@ -462,44 +452,13 @@ async fn one(cli: &Cli, args: &DoctorArgs, target: &str, out: &mut dyn Write) ->
                 structured::write_yaml(out, &report)?;
             }
         }
-        _ => detail::write_detail(out, &mr, &findings, now())?,
+        _ => detail::write_detail(out, &mr, &findings, settings.now)?,
     }
-    let worst = findings.iter().map(|f| f.severity).max();
-    Ok(match (args.fail_on.threshold(), worst) {
-        (Some(t), Some(w)) if w >= t => Exit::Findings,
-        _ => Exit::Ok,
-    })
+    Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false))
 }
 
-/// GETs one MR.
-pub async fn fetch(
-    conn: &Connection,
-    kind: &ApiKind,
-    namespace: Option<&str>,
-    name: &str,
-) -> anyhow::Result<ManagedResource> {
-    let ns = kind.namespaced.then(|| namespace.unwrap_or(&conn.default_namespace));
-    let path = kind.object_path(ns, name);
-    let where_ = ns.map(|n| format!(" in namespace {n}")).unwrap_or_default();
-    let body = crate::cluster::request::text(conn, crate::cluster::request::get(&path, "application/json"))
-        .await
-        .map_err(|e| match e.status_code() {
-            Some(404) => {
-                Error::Usage(format!("{}.{} {name:?} not found{where_}", kind.kind.to_lowercase(), kind.group))
-            }
-            _ => e.explain(conn, &format!("reading {}/{name}", kind.resource_name())),
-        })?;
-    ManagedResource::from_json(&body)
-        .map_err(|e| Error::Failed(format!("{}/{name} is not a readable managed resource: {e}", kind.resource_name())))
-        .context("decoding the managed resource")
-}
-
-fn find_in_snapshot(
-    path: &std::path::Path,
-    kind_spec: &str,
-    name: &str,
-    ns: Option<&str>,
-) -> anyhow::Result<ManagedResource> {
+fn find_in_snapshot(path: &std::path::Path, spec: &TargetSpec, ns: Option<&str>) -> anyhow::Result<ManagedResource> {
+    let (kind_spec, name) = (spec.kind.as_str(), spec.name.as_str());
     let found: Vec<ManagedResource> = snapshot::read(path)?
         .into_iter()
         .filter_map(|i| ManagedResource::from_json(&i.json).ok())
@@ -507,9 +466,9 @@ fn find_in_snapshot(
         .filter(|mr| ns.is_none_or(|n| mr.namespace.as_deref() == Some(n)))
         .collect();
     match found.len() {
-        0 => Err(Error::Usage(format!("{kind_spec}/{name} is not in {}", path.display())).into()),
+        0 => Err(Error::usage(format!("{kind_spec}/{name} is not in {}", path.display())).into()),
         1 => Ok(found.into_iter().next().expect("one")),
-        _ => Err(Error::Usage(format!(
+        _ => Err(Error::usage(format!(
             "{kind_spec}/{name} matches {} objects in {}: add the group (kind.group/name) or -n",
             found.len(),
             path.display()
@@ -523,10 +482,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn targets() {
-        assert_eq!(split_target("recordset.dns.gcp.upbound.io/www").unwrap(), ("recordset.dns.gcp.upbound.io", "www"));
-        for bad in ["www", "/www", "kind/", "a/b/c"] {
-            assert!(split_target(bad).is_err(), "{bad}");
+    fn findings_at_fail_on_win_over_an_incomplete_scan() {
+        use Severity::*;
+        for (fail_on, worst, incomplete, want) in [
+            (FailOn::Error, Some(Error), false, Exit::Findings),
+            (FailOn::Error, Some(Error), true, Exit::Findings),
+            (FailOn::Error, Some(Warning), true, Exit::Incomplete),
+            (FailOn::Error, Some(Warning), false, Exit::Ok),
+            (FailOn::Warning, Some(Warning), false, Exit::Findings),
+            (FailOn::Info, Some(Info), false, Exit::Findings),
+            (FailOn::Never, Some(Error), false, Exit::Ok),
+            (FailOn::Never, Some(Error), true, Exit::Incomplete),
+            (FailOn::Info, None, false, Exit::Ok),
+        ] {
+            assert_eq!(exit_code(fail_on, worst, incomplete), want, "{fail_on:?} {worst:?} {incomplete}");
         }
     }
 }

@@ -3,17 +3,18 @@
 
 use super::doctor::locate;
 use super::evidence::gather;
-use crate::cli::{Cli, HistoryArgs, HistoryFormat};
+use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::cluster::{events, providers, workspace};
 use crate::error::Exit;
 use crate::evidence::logs::Retention;
 use crate::evidence::timeline::{Inputs, build};
 use crate::output::{history, structured};
+use crate::settings::Settings;
 use std::io::Write;
 
 /// Runs history.
-pub async fn run(cli: &Cli, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let (mr, live) = locate(cli, args.from.as_deref(), &args.target, 16).await?;
+pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let (mr, live) = locate(settings, args.from.as_deref(), &args.target).await?;
     let mut notes = Vec::new();
     let mut event_list = Vec::new();
     let mut pods = Vec::new();

@@ -1,4 +1,5 @@
-//! One function per command: flags in, exit code out. The only place that wires I/O to the core.
+//! One function per command: settings in, exit code out. The only place that wires I/O to the
+//! core, and where errors become one printed line and an exit code.
 
 pub mod adopt;
 pub mod completion;
@@ -6,17 +7,69 @@ pub mod doctor;
 pub mod evidence;
 pub mod history;
 
-use crate::cli::{Cli, Command};
-use crate::error::Exit;
+use crate::cli::{Cli, Command, Invocation};
+use crate::error::{Exit, exit_for, one_line};
+use crate::settings::{Environment, Settings};
 use std::io::Write;
 
-/// Runs the parsed command, writing results to `out`.
-pub async fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    match &cli.command {
-        Command::Doctor(args) => doctor::run(&cli, args, out).await,
-        Command::History(args) => history::run(&cli, args, out).await,
-        Command::Completion(args) => completion::run(args, out),
-        Command::Adopt(args) => adopt::run(&cli, args, out).await,
-        Command::Restore(args) => adopt::run_restore(&cli, args, out).await,
+/// Carries out what the command line asked for and returns the process's exit code. Nothing
+/// escapes as a Rust error: every failure is printed as one line on stderr.
+pub fn main(invocation: Invocation, env: Environment) -> Exit {
+    match invocation {
+        Invocation::KubectlComplete(words) => {
+            let _ = completion::kubectl::kubectl_complete(words, &env, &mut std::io::stdout().lock());
+            Exit::Ok
+        }
+        Invocation::Exit(e) => {
+            let _ = e.print();
+            if e.use_stderr() { Exit::Usage } else { Exit::Ok }
+        }
+        Invocation::Run(cli) => run_cli(*cli, &env),
     }
+}
+
+fn run_cli(cli: Cli, env: &Environment) -> Exit {
+    init_logging(cli.kube.verbosity);
+    let settings = Settings::from_process(&cli, env);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return Exit::Failed;
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match runtime.block_on(run(&cli, &settings, &mut stdout)) {
+        Ok(exit) => exit,
+        Err(err) => {
+            let exit = exit_for(&err);
+            if exit != Exit::Ok {
+                eprintln!("error: {}", one_line(&err));
+            }
+            exit
+        }
+    }
+}
+
+/// Runs the parsed command, writing results to `out`.
+pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    match &cli.command {
+        Command::Doctor(args) => doctor::run(settings, args, out).await,
+        Command::History(args) => history::run(settings, args, out).await,
+        Command::Completion(args) => completion::run(args, out),
+        Command::Adopt(args) => adopt::run(settings, args, out).await,
+        Command::Restore(args) => adopt::run_restore(settings, args, out).await,
+    }
+}
+
+/// kubectl's -v levels mapped onto tracing: 0–3 warnings, 4–5 request logs, 6+ HTTP detail.
+/// `UPJET_LOG` (an env-filter directive) overrides them.
+fn init_logging(verbosity: u8) {
+    let filter = match verbosity {
+        0..=3 => "warn",
+        4..=5 => "warn,kubectl_upjet=debug,kube_client=debug",
+        _ => "debug,kubectl_upjet=trace,kube_client=trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("UPJET_LOG").unwrap_or_else(|_| filter.into());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }

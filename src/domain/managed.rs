@@ -219,6 +219,18 @@ impl ManagedResource {
         }
     }
 
+    /// Decodes one MR already parsed as JSON (a read that also keeps the raw object for
+    /// patching decodes it once, without printing it back to text).
+    pub fn from_value(value: &serde_json::Value) -> Result<ManagedResource, DecodeError> {
+        match Wire::deserialize(value) {
+            Ok(w) => Ok(w.into()),
+            Err(source) => {
+                let name = value.pointer("/metadata/name").and_then(|n| n.as_str()).map(str::to_owned);
+                Err(DecodeError { name, source })
+            }
+        }
+    }
+
     /// The API group, e.g. `route53.aws.upbound.io`.
     pub fn group(&self) -> &str {
         self.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")

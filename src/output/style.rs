@@ -1,23 +1,5 @@
-//! Terminal safety and colour: decided once, applied by every printer.
-
-use crate::cli::ColorChoice;
-use std::io::IsTerminal;
-
-/// Whether to colour: `--color`, a terminal on the stream, and NO_COLOR (which always wins).
-pub fn use_color(choice: ColorChoice, stream_is_terminal: bool) -> bool {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    !no_color
-        && match choice {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => stream_is_terminal && std::env::var("TERM").map(|t| t != "dumb").unwrap_or(true),
-        }
-}
-
-/// `use_color` for stdout.
-pub fn stdout_color(choice: ColorChoice) -> bool {
-    use_color(choice, std::io::stdout().is_terminal())
-}
+//! Terminal safety and kubectl's time format, applied by every printer (whether to colour is
+//! decided once, in the settings layer).
 
 /// Makes text from the cluster safe to print: control characters (ESC, CR, BEL, C1 …) become
 /// visible escapes, so a crafted name or message cannot rewrite the user's terminal.

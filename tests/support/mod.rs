@@ -96,7 +96,7 @@ impl Cluster {
     /// A kube connection through the real client, for library-level checks (await it on the
     /// runtime that will use it: the client's worker lives there).
     pub async fn connect(&self) -> kubectl_upjet::cluster::connect::Connection {
-        let flags = kubectl_upjet::cli::KubeFlags { kubeconfig: Some(self.kubeconfig()), ..Default::default() };
+        let flags = kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(self.kubeconfig());
         kubectl_upjet::cluster::connect::connect(&flags).await.unwrap()
     }
 }

@@ -1,11 +1,14 @@
 //! `kubectl upjet completion SHELL`: completion scripts generated from the clap definition, and
 //! the installer of kubectl's plugin-completion helper.
 
+pub mod candidates;
+pub mod kubectl;
+
 use crate::cli::{Cli, CompletionArgs, CompletionShell};
-use crate::completion::{KUBECTL_COMPLETER, kubectl_completer_script};
 use crate::error::{Error, Exit};
 use clap::CommandFactory;
 use clap_complete::Shell;
+use kubectl::{KUBECTL_COMPLETER, kubectl_completer_script};
 use std::io::Write;
 
 /// The static script for one shell (also what `completions/` holds).
@@ -34,16 +37,16 @@ fn install_kubectl_completer(args: &CompletionArgs, out: &mut dyn Write) -> anyh
         return Ok(Exit::Ok);
     };
     if !dir.is_dir() {
-        return Err(Error::Usage(format!("--install-dir {} is not a directory", dir.display())).into());
+        return Err(Error::usage(format!("--install-dir {} is not a directory", dir.display())).into());
     }
     let path = dir.join(KUBECTL_COMPLETER);
     std::fs::write(&path, kubectl_completer_script())
-        .map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
+        .map_err(|e| Error::failed(format!("cannot write {}: {e}", path.display())))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| Error::Failed(format!("cannot make {} executable: {e}", path.display())))?;
+            .map_err(|e| Error::failed(format!("cannot make {} executable: {e}", path.display())))?;
     }
     writeln!(out, "wrote {}; `kubectl upjet <TAB>` now completes when that directory is on PATH", path.display())?;
     Ok(Exit::Ok)
