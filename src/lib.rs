@@ -7,7 +7,7 @@
 //! - [`output`]: printers over any `io::Write` (table, JSON, YAML, detail view);
 //! - [`cli`] and [`commands`]: flags, and the wiring of one command from flags to exit code.
 
-pub mod backup;
+pub mod local;
 pub mod cli;
 pub mod cluster;
 pub mod commands;

@@ -5,7 +5,7 @@
 //! rule: whatever happens (refusal, conflict, RBAC denial, Ctrl-C, crash between steps), the MR
 //! is left as it was, paused with its backup path printed, or fully adopted.
 
-use crate::backup;
+use crate::local::backup;
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discover;

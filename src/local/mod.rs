@@ -1,0 +1,4 @@
+//! I/O on the user's own machine, as opposed to the API server's (`cluster/`): adopt's backup
+//! files, written before any change and read back by `restore`.
+
+pub mod backup;
