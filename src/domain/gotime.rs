@@ -30,12 +30,6 @@ impl GoTime {
         GoTime { unix_secs, nanos: nanos.min(999_999_999) }
     }
 
-    /// The current wall-clock time.
-    pub fn now() -> Self {
-        let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        GoTime::from_unix(d.as_secs() as i64, d.subsec_nanos())
-    }
-
     /// Go's `Time.IsZero`.
     pub fn is_zero(&self) -> bool {
         *self == GoTime::ZERO
