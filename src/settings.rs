@@ -20,6 +20,9 @@ pub const TIMINGS_ENV: &str = "UPJET_TIMINGS";
 /// Test hook: adopt exits abruptly right after this step number completes (0 = after the
 /// backup), to prove the MR is safe at every step boundary.
 pub const STOP_AFTER_STEP_ENV: &str = "UPJET_TEST_STOP_AFTER_STEP";
+/// Test hook: adopt announces itself and hangs right after this step number, so a test can
+/// `kill -9` it at that exact boundary.
+pub const HANG_AFTER_STEP_ENV: &str = "UPJET_TEST_HANG_AFTER_STEP";
 /// Set by the installed `kubectl_complete-upjet` script so the binary answers kubectl's
 /// plugin-completion protocol.
 pub const KUBECTL_COMPLETE_ENV: &str = "UPJET_KUBECTL_COMPLETE";
@@ -43,6 +46,8 @@ pub struct Environment {
     pub timings: bool,
     /// [`STOP_AFTER_STEP_ENV`].
     pub stop_after_step: Option<String>,
+    /// [`HANG_AFTER_STEP_ENV`].
+    pub hang_after_step: Option<String>,
     /// [`KUBECTL_COMPLETE_ENV`] is `1`.
     pub kubectl_complete: bool,
 }
@@ -60,6 +65,7 @@ impl Environment {
             now: std::env::var(NOW_ENV).ok(),
             timings: non_empty(TIMINGS_ENV).is_some_and(|v| v != "0"),
             stop_after_step: std::env::var(STOP_AFTER_STEP_ENV).ok(),
+            hang_after_step: std::env::var(HANG_AFTER_STEP_ENV).ok(),
             kubectl_complete: std::env::var_os(KUBECTL_COMPLETE_ENV).is_some_and(|v| v == "1"),
         }
     }
@@ -117,6 +123,8 @@ pub struct Settings {
     pub timings: bool,
     /// adopt's crash-test hook (see [`STOP_AFTER_STEP_ENV`]).
     pub stop_after_step: Option<usize>,
+    /// adopt's kill-test hook (see [`HANG_AFTER_STEP_ENV`]).
+    pub hang_after_step: Option<usize>,
 }
 
 impl Settings {
@@ -144,6 +152,7 @@ impl Settings {
             home: env.home.clone(),
             timings: env.timings,
             stop_after_step: env.stop_after_step.as_deref().and_then(|s| s.parse().ok()),
+            hang_after_step: env.hang_after_step.as_deref().and_then(|s| s.parse().ok()),
         }
     }
 }
