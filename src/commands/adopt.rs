@@ -665,7 +665,7 @@ impl Job<'_> {
                         let token = adopt::annotation(&after, crate::domain::managed::keys::RECONCILE_REQUESTED_AT)
                             .unwrap_or_default()
                             .to_string();
-                        baseline = Baseline::after_write(&before, &after, &token);
+                        baseline = Baseline::after_write(&before, &adopt::Observed::new(after.clone()), &token);
                         current = after;
                         *phase = match step.action {
                             Action::Pause | Action::Identity => Phase::Paused,
@@ -759,7 +759,7 @@ impl Job<'_> {
                 Ok(obj) => {
                     read_failures = 0;
                     *current = obj;
-                    match adopt::progress(wait, baseline, current) {
+                    match adopt::progress(wait, baseline, &adopt::Observed::new(current.clone())) {
                         Progress::Done(m) => return WaitEnd::Done(m),
                         Progress::NotFound(m) => return WaitEnd::NotFound(m),
                         Progress::Waiting(m) => {

@@ -219,6 +219,15 @@ impl ManagedResource {
         }
     }
 
+    /// Decodes one MR from an already parsed object (an API answer), so that a caller polling
+    /// an object does not serialise it to text just to parse it again.
+    pub fn from_value(obj: &serde_json::Value) -> Result<ManagedResource, DecodeError> {
+        Wire::deserialize(obj).map(ManagedResource::from).map_err(|source| DecodeError {
+            name: obj.pointer("/metadata/name").and_then(serde_json::Value::as_str).map(str::to_owned),
+            source,
+        })
+    }
+
     /// The API group, e.g. `route53.aws.upbound.io`.
     pub fn group(&self) -> &str {
         self.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")
