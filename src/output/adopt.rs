@@ -1,7 +1,7 @@
 //! How `adopt` and `restore` print: the plan, the progress events, what state a stop leaves the
 //! MR in, and the end-of-run lines. Everything from the cluster goes through [`sanitize`].
 
-use crate::domain::adopt::machine::{Phase, TimedOut};
+use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, Phase, Stop, TimedOut};
 use crate::domain::adopt::{Change, Event, Plan, resource_version};
 use crate::output::style::sanitize;
 use serde_json::Value;
@@ -59,6 +59,21 @@ pub fn humantime(d: Duration) -> String {
 /// Why a wait ended without confirmation.
 pub fn timed_out(t: &TimedOut) -> String {
     format!("the provider did not confirm within {} (last seen: {})", humantime(t.after), sanitize(&t.last))
+}
+
+/// Why an adoption stopped, in words (`target` for the ones that name it).
+pub fn stop_reason(stop: &Stop, target: &str) -> String {
+    match stop {
+        Stop::Interrupted => "interrupted".to_string(),
+        Stop::Conflicted(_) => "it changed while adopting (a conflicting write); not overwriting it".to_string(),
+        Stop::KeepsChanging => format!("{target} keeps changing; gave up after {MAX_BENIGN_CONFLICTS} conflicts"),
+        Stop::NameChanged(name) => format!(
+            "the external-name changed to {:?} while waiting; not continuing",
+            sanitize(name.as_deref().unwrap_or("<none>"))
+        ),
+        Stop::TimedOut(t) => timed_out(t),
+        Stop::Failed => "failed".to_string(),
+    }
 }
 
 /// What state a stopped adoption leaves the MR in, and how to go on from there.

@@ -256,10 +256,9 @@ fn on_conflict(s: &mut State, changes: Vec<Change>, recovering: bool) -> Next {
 
 fn on_poll(s: &mut State, progress: Progress, name: Option<String>, elapsed: Duration, timeout: Duration) -> Next {
     match progress {
-        Progress::Done(_) if name.as_deref() != Some(s.id.as_str()) => Next::Stop(Stop::NameChanged(name)),
         Progress::Done(m) => {
             s.say = Some(m);
-            Next::Continue
+            if name.as_deref() == Some(s.id.as_str()) { Next::Continue } else { Next::Stop(Stop::NameChanged(name)) }
         }
         Progress::NotFound(m) => Next::Undo(m),
         Progress::Waiting(m) => keep_waiting(s, Some(m), elapsed, timeout),

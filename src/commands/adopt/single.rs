@@ -1,0 +1,96 @@
+//! Adopting one MR named on the command line.
+
+use super::choose::choose_interactively;
+use super::duplicates::external_names;
+use super::error::AdoptError;
+use super::executor::{Job, Outcome, Sink};
+use super::target;
+use super::ui::Ui;
+use super::{AdoptEnv, options};
+use crate::cli::Cli;
+use crate::cli::adopt::AdoptArgs;
+use crate::cluster::connect;
+use crate::cluster::write;
+use crate::domain::adopt;
+use crate::domain::diagnose::diagnose;
+use crate::domain::managed::ManagedResource;
+use crate::error::{Error, Exit};
+use crate::output::adopt::timed_out;
+use crate::output::{detail, style};
+use serde_json::Value;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Adopts the MR `spec` names.
+pub(super) async fn single(
+    cli: &Cli,
+    args: &AdoptArgs,
+    spec: &str,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+    env: &AdoptEnv,
+) -> Result<Exit, AdoptError> {
+    if let Some(id) = &args.id {
+        adopt::validate_id(id)?;
+    }
+    target::check_spec(spec)?;
+    let conn = Arc::new(connect::connect(&cli.kube).await?);
+    let (target, obj) = target::resolve(&conn, spec, target::namespace_flag(cli)).await?;
+    let mr = decode(&obj)?;
+    let id = match &args.id {
+        Some(id) => id.clone(),
+        None => {
+            if !ui.interactive {
+                return Err(Error::Usage(
+                    "no --id given and no terminal to ask on: pass --id <cloud-id> (and --yes to skip the confirmation)"
+                        .into(),
+                )
+                .into());
+            }
+            choose_interactively(&conn, &mr, ui).await?
+        }
+    };
+    adopt::validate_id(&id)?;
+    let (by_name, problems) = external_names(&conn, vec![target.kind.clone()]).await;
+    for p in problems {
+        ui.say(format!("note: could not check other MRs for the same ID: {}", style::sanitize(&p)));
+    }
+    let duplicates = by_name.get(&id).cloned().unwrap_or_default();
+    let opts = options(args, env);
+    let interrupt = ui.interrupt.clone();
+    let mut job = Job {
+        conn: &conn,
+        target: &target,
+        args,
+        opts: &opts,
+        env,
+        sink: Sink::Live(ui),
+        can_ask: true,
+        confirmed: args.yes,
+        interrupt,
+    };
+    match job.adopt(obj, &id, &duplicates, out).await? {
+        Outcome::NothingToDo(msg) => writeln!(out, "{}", style::sanitize(&msg))?,
+        Outcome::DryRun => {}
+        Outcome::Adopted { note } => {
+            let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
+            let mr = decode(&obj)?;
+            if let Some(note) = note {
+                job.say(format!("warning: {}", timed_out(&note)));
+            }
+            job.say(format!(
+                "adopted {}: external-name {:?}",
+                style::sanitize(&target.display()),
+                style::sanitize(mr.external_name().unwrap_or(""))
+            ));
+            detail::write_detail(out, &mr, &diagnose(&mr), crate::commands::doctor::now())?;
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// The MR as the diagnoses read it; an object that is not one is the user's mistake.
+pub(super) fn decode(obj: &Value) -> Result<ManagedResource, Error> {
+    ManagedResource::from_json(&obj.to_string())
+        .map_err(|e| Error::Usage(format!("not a readable managed resource: {e}")))
+}
