@@ -7,13 +7,13 @@
 //! - [`output`]: printers over any `io::Write` (table, JSON, YAML, detail view);
 //! - [`cli`] and [`commands`]: flags, and the wiring of one command from flags to exit code.
 
-pub mod local;
 pub mod cli;
 pub mod cluster;
 pub mod commands;
 pub mod domain;
 pub mod error;
 pub mod evidence;
+pub mod local;
 pub mod output;
-pub mod prompt;
+
 pub mod settings;

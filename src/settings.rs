@@ -101,6 +101,8 @@ pub struct Settings {
     pub now: GoTime,
     /// The real wall clock at start-up (cache ages must not follow a pinned "now").
     pub wall_clock: SystemTime,
+    /// The real wall clock, read when called (adopt's marker tokens and backup file names).
+    pub clock: fn() -> chrono::DateTime<chrono::Utc>,
     /// Colour what goes to standard output.
     pub color_stdout: bool,
     /// Colour what goes to standard error (adopt's prompts and progress).
@@ -141,6 +143,7 @@ impl Settings {
         Settings {
             now: env.now.as_deref().and_then(GoTime::parse_rfc3339).unwrap_or(real_now),
             wall_clock,
+            clock: chrono::Utc::now,
             color_stdout: use_color(cli.ui.color, term.stdout, env),
             color_stderr: use_color(cli.ui.color, term.stderr, env),
             interactive: term.stdin && term.stderr,

@@ -48,38 +48,56 @@ pub fn check_name(name: &str, what: &str) -> Result<(), Error> {
     if ok { Ok(()) } else { Err(Error::usage(format!("{name:?} is not a valid Kubernetes {what}"))) }
 }
 
-/// Every served kind, and the managed ones (kubectl's `managed` category).
-pub async fn kinds(conn: &Connection) -> Result<(Vec<ApiKind>, Vec<ApiKind>), Error> {
-    let (all, _) = discover::discover_all(conn, 16).await?;
-    let managed = all.iter().filter(|k| k.is_managed()).cloned().collect();
-    Ok((all, managed))
+/// Every kind the cluster serves, and the managed ones (kubectl's `managed` category): all of
+/// them are kept so that a kind that exists but is not managed is named as such.
+#[derive(Clone, Debug, Default)]
+pub struct Kinds {
+    /// Every served kind.
+    pub all: Vec<ApiKind>,
+    /// The managed ones.
+    pub managed: Vec<ApiKind>,
 }
 
-/// Resolves a kind spec among the managed kinds; a kind that exists but is not managed is named
-/// as such, since every command here works on Crossplane managed resources only.
-pub fn resolve_kind(all: &[ApiKind], managed: &[ApiKind], spec: &str) -> Result<ApiKind, Error> {
-    match kinds::resolve(managed, spec) {
-        Ok(k) => Ok(k.clone()),
-        Err(kinds::ResolveError::Unknown(_)) if all.iter().any(|k| k.matches(spec)) => Err(Error::usage(format!(
-            "{spec:?} is not a managed resource kind (its CRD is not in the `managed` category); kubectl upjet works on Crossplane managed resources only"
-        ))),
-        Err(e) => Err(Error::usage(e.to_string())),
+impl Kinds {
+    /// Asks the API server (uncached: one-object commands must see a kind installed a second ago).
+    pub async fn discover(conn: &Connection) -> Result<Kinds, Error> {
+        let (all, _) = discover::discover_all(conn, 16).await?;
+        let managed = all.iter().filter(|k| k.is_managed()).cloned().collect();
+        Ok(Kinds { all, managed })
+    }
+
+    /// Resolves a kind spec among the managed kinds; every command here works on Crossplane
+    /// managed resources only.
+    pub fn resolve(&self, spec: &str) -> Result<ApiKind, Error> {
+        match kinds::resolve(&self.managed, spec) {
+            Ok(k) => Ok(k.clone()),
+            Err(kinds::ResolveError::Unknown(_)) if self.all.iter().any(|k| k.matches(spec)) => {
+                Err(Error::usage(format!(
+                    "{spec:?} is not a managed resource kind (its CRD is not in the `managed` category); kubectl upjet works on Crossplane managed resources only"
+                )))
+            }
+            Err(e) => Err(Error::usage(e.to_string())),
+        }
     }
 }
 
-/// The namespace a one-object command uses: the explicit one, else `-n`, else the kubeconfig
-/// context's default; validated.
-pub fn namespace_for(conn: &Connection, explicit: Option<&str>, flag: Option<&str>) -> Result<String, Error> {
-    let ns = explicit.or(flag).unwrap_or(&conn.default_namespace).to_string();
-    check_name(&ns, "namespace")?;
-    Ok(ns)
+/// The address of `spec` among `kinds`, without reading it. A namespaced kind is looked up in
+/// `namespace`, else the kubeconfig context's default, which is validated like a name.
+pub fn locate(conn: &Connection, kinds: &Kinds, spec: &TargetSpec, namespace: Option<&str>) -> Result<Target, Error> {
+    let kind = kinds.resolve(&spec.kind)?;
+    let ns = if kind.namespaced {
+        let ns = namespace.unwrap_or(&conn.default_namespace);
+        check_name(ns, "namespace")?;
+        Some(ns)
+    } else {
+        None
+    };
+    Ok(Target::new(kind, ns, &spec.name))
 }
 
-/// Resolves `spec` in `namespace` (ignored for cluster-scoped kinds) to an address.
-pub async fn resolve_target(conn: &Connection, spec: &TargetSpec, namespace: &str) -> Result<Target, Error> {
-    let (all, managed) = kinds(conn).await?;
-    let kind = resolve_kind(&all, &managed, &spec.kind)?;
-    Ok(Target::new(kind, Some(namespace), &spec.name))
+/// Resolves `spec` (in `namespace`, for namespaced kinds) to an address.
+pub async fn resolve_target(conn: &Connection, spec: &TargetSpec, namespace: Option<&str>) -> Result<Target, Error> {
+    locate(conn, &Kinds::discover(conn).await?, spec, namespace)
 }
 
 /// Reads one object; a 404 is the user's mistake (exit 2), anything else is explained.

@@ -417,8 +417,7 @@ pub async fn locate(
         Some(path) => Ok((find_in_snapshot(path, &spec, settings.namespace_flag.as_deref())?, None)),
         None => {
             let conn = connect::connect(&settings.connect).await?;
-            let namespace = target::namespace_for(&conn, None, settings.namespace_flag.as_deref())?;
-            let target = target::resolve_target(&conn, &spec, &namespace).await?;
+            let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
             let obj = target::get(&conn, &target).await?;
             let mr = ManagedResource::from_value(&obj).map_err(|e| {
                 Error::failed(format!("{} is not a readable managed resource", target.display())).because(e)

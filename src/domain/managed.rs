@@ -219,16 +219,13 @@ impl ManagedResource {
         }
     }
 
-    /// Decodes one MR already parsed as JSON (a read that also keeps the raw object for
-    /// patching decodes it once, without printing it back to text).
-    pub fn from_value(value: &serde_json::Value) -> Result<ManagedResource, DecodeError> {
-        match Wire::deserialize(value) {
-            Ok(w) => Ok(w.into()),
-            Err(source) => {
-                let name = value.pointer("/metadata/name").and_then(|n| n.as_str()).map(str::to_owned);
-                Err(DecodeError { name, source })
-            }
-        }
+    /// Decodes one MR from an already parsed object (an API answer), so that a caller polling
+    /// an object does not serialise it to text just to parse it again.
+    pub fn from_value(obj: &serde_json::Value) -> Result<ManagedResource, DecodeError> {
+        Wire::deserialize(obj).map(ManagedResource::from).map_err(|source| DecodeError {
+            name: obj.pointer("/metadata/name").and_then(serde_json::Value::as_str).map(str::to_owned),
+            source,
+        })
     }
 
     /// The API group, e.g. `route53.aws.upbound.io`.

@@ -1,4 +1,6 @@
 //! I/O on the user's own machine, as opposed to the API server's (`cluster/`): adopt's backup
-//! files, written before any change and read back by `restore`.
+//! files, written before any change and read back by `restore`, and the questions asked on the
+//! terminal.
 
 pub mod backup;
+pub mod prompt;

@@ -1,5 +1,6 @@
 //! Printers over any `io::Write`, so tests print into a buffer and the shell into stdout.
 
+pub mod adopt;
 pub mod detail;
 pub mod history;
 pub mod structured;

@@ -1,0 +1,121 @@
+//! The interactive choice of an ID: the MR's state, then the candidate IDs from its findings,
+//! events, provider logs and Terraform workspace, best evidence first.
+
+use super::error::{AdoptError, Unchanged};
+use super::ui::Ui;
+use crate::cluster::connect::Connection;
+use crate::domain::adopt::{self, Candidate, EventName};
+use crate::domain::diagnose::diagnose;
+use crate::domain::managed::ManagedResource;
+use crate::output::{detail, style};
+use std::io::Write;
+use std::time::Duration;
+
+/// The `external-name` annotations of the MR's events (best effort: events expire after 1h).
+async fn event_names(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventName>, String> {
+    let events = crate::cluster::events::events_of(conn, mr).await.map_err(|e| e.reason())?;
+    Ok(events
+        .into_iter()
+        .filter_map(|e| Some(EventName { id: e.external_name?, reason: e.reason, time: e.last, message: e.message }))
+        .collect())
+}
+
+/// Evidence from the provider for the interactive choice: orphan candidates and the last logged
+/// ID from the provider pods' logs (only this MR's lines are kept), and the Terraform workspace
+/// of CLI-mode resources. Best effort: what cannot be read is noted and skipped.
+async fn log_candidates(
+    conn: &Connection,
+    mr: &ManagedResource,
+    ui: &mut Ui,
+) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
+    use crate::cluster::{kinds::ApiKind, workspace};
+    use crate::evidence::correlate::log_findings;
+    use crate::evidence::logs::Retention;
+    ui.say("reading provider logs for evidence…");
+    let opts =
+        crate::cli::LogOptions { since: Duration::ZERO, limit_bytes: 64 * 1024 * 1024, provider_namespace: None };
+    let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
+    let gathered = match crate::commands::evidence::gather(Some(conn), true, &[], &opts, focus).await {
+        Ok(g) => g,
+        Err(e) => {
+            ui.say(format!("note: could not read provider logs: {}", style::sanitize(&format!("{e:#}"))));
+            return (Vec::new(), Vec::new());
+        }
+    };
+    let mut extra = Vec::new();
+    let findings = log_findings(mr, gathered.logs.as_ref(), None);
+    // IDs logged as created but not tracked: offered even when not suggested (the MR tracks another).
+    for f in
+        findings.iter().filter(|f| f.code == crate::domain::finding::Code::OrphanCandidate && f.suggested_id.is_none())
+    {
+        if let Some(id) = f.evidence.get("loggedId") {
+            extra.push(Candidate { id: id.clone(), source: "logged as created".into(), detail: f.message.clone() });
+        }
+    }
+    if let Some(last) = gathered.logs.as_ref().and_then(|l| l.last_logged_id(&mr.uid)) {
+        let when = last.time.map(|t| format!(" at {}", crate::evidence::correlate::go_time(t))).unwrap_or_default();
+        extra.push(Candidate {
+            id: last.id.clone(),
+            source: "last provider-logged ID".into(),
+            detail: format!("logged{when}: {}", last.source),
+        });
+    }
+    // The MR's provider, by its API group, for the workspace of Terraform-CLI resources.
+    let kind = ApiKind {
+        group: mr.group().to_string(),
+        version: String::new(),
+        plural: String::new(),
+        singular: String::new(),
+        kind: mr.kind.clone(),
+        namespaced: mr.namespace.is_some(),
+        short_names: Vec::new(),
+        categories: Vec::new(),
+    };
+    for pod in gathered.pods.iter().filter(|p| crate::cluster::kinds::provider_matches(&kind, &p.provider)) {
+        if let Ok(ws) = workspace::read(conn, pod, &mr.uid).await {
+            if let Some(id) = ws.id {
+                extra.push(Candidate {
+                    id,
+                    source: "Terraform workspace".into(),
+                    detail: format!("terraform.tfstate in {}", ws.pod),
+                });
+            }
+            break;
+        }
+    }
+    (findings, extra)
+}
+
+/// Shows the MR and the candidate IDs, and asks which one to adopt.
+pub(super) async fn choose_interactively(
+    conn: &Connection,
+    mr: &ManagedResource,
+    ui: &mut Ui,
+    now: crate::domain::gotime::GoTime,
+) -> Result<String, AdoptError> {
+    let findings = diagnose(mr);
+    let mut state = Vec::new();
+    detail::write_detail(&mut state, mr, &findings, now)?;
+    let _ = ui.err.write_all(&state);
+    let events = match event_names(conn, mr).await {
+        Ok(e) => e,
+        Err(e) => {
+            ui.say(format!("note: could not read the MR's events: {}", style::sanitize(&e)));
+            Vec::new()
+        }
+    };
+    let (log_findings, extra) = log_candidates(conn, mr, ui).await;
+    let mut all_findings = findings.clone();
+    all_findings.extend(log_findings);
+    let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra);
+    ui.say("");
+    if candidates.is_empty() {
+        ui.say("No candidate IDs found (no status.atProvider.id, no suggested ID, no event annotation). `kubectl upjet history` may find one in the provider logs.");
+    } else {
+        ui.say("Candidate IDs (best evidence first):");
+        for c in &candidates {
+            ui.say(format!("  {}", crate::local::prompt::candidate_line(c)));
+        }
+    }
+    ui.prompter.choose_id(&candidates)?.ok_or_else(|| Unchanged::Cancelled.into())
+}

@@ -1,0 +1,122 @@
+//! `kubectl upjet adopt` and `kubectl upjet restore`: the shell around [`crate::domain::adopt`].
+//!
+//! The core decides every write and, through its state machine, what comes next; this module
+//! reads the MR, asks the user, writes the backup, sends each step as a conditional merge patch,
+//! waits for the provider, and reports. Its one rule: whatever happens (refusal, conflict, RBAC
+//! denial, Ctrl-C, crash between steps), the MR is left as it was, paused with its backup path
+//! printed, or fully adopted.
+
+mod bulk;
+mod choose;
+mod duplicates;
+mod error;
+mod executor;
+mod interrupt;
+mod restore;
+mod single;
+mod ui;
+
+pub use error::{AdoptError, Unchanged};
+pub use interrupt::Interrupt;
+pub use ui::Ui;
+
+use crate::cli::adopt::{AdoptArgs, RestoreArgs};
+use crate::domain::adopt::Options;
+use crate::domain::gotime::GoTime;
+use crate::error::{Error, Exit};
+use crate::local::backup::BackupDir;
+use crate::settings::Settings;
+use std::io::Write;
+
+/// Everything adopt takes from its environment (terminal, colour, home folder, clock, test
+/// hooks), read in one place so that the rest of adopt is given it and reads nothing itself.
+#[derive(Clone, Debug)]
+pub struct AdoptEnv {
+    /// stdin and stderr are terminals: questions can be asked.
+    pub interactive: bool,
+    /// Prompts use colour.
+    pub color: bool,
+    /// The default backup folder, or why there is none (no home folder).
+    pub backup_dir: Result<BackupDir, String>,
+    /// Test hook: exit abruptly after this step.
+    pub stop_after_step: Option<usize>,
+    /// Test hook: hang after this step.
+    pub hang_after_step: Option<usize>,
+    /// The clock: the current time (RFC3339 tokens, backup file names).
+    pub now: fn() -> chrono::DateTime<chrono::Utc>,
+    /// The monotonic clock waits measure their time with.
+    pub instant: fn() -> std::time::Instant,
+    /// "Now" for the ages in the one-MR view printed at the end (pinned in tests).
+    pub detail_now: GoTime,
+}
+
+/// What adopt takes from the resolved settings.
+pub fn environment(settings: &Settings) -> AdoptEnv {
+    AdoptEnv {
+        interactive: settings.interactive,
+        color: settings.color_stderr,
+        backup_dir: BackupDir::default_under(settings.home.as_deref()).map_err(|e| e.to_string()),
+        stop_after_step: settings.stop_after_step,
+        hang_after_step: settings.hang_after_step,
+        now: settings.clock,
+        instant: std::time::Instant::now,
+        detail_now: settings.now,
+    }
+}
+
+/// Runs `adopt` on the terminal, with Ctrl-C handling.
+pub async fn run(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let env = environment(settings);
+    let mut ui = Ui::terminal(&env);
+    ui.interrupt.listen_for_ctrl_c();
+    adopt(settings, args, out, &mut ui, &env).await.map_err(AdoptError::into_anyhow)
+}
+
+/// Runs `adopt` with the given UI (the testable entry point).
+pub async fn run_with(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
+    let env = environment(settings);
+    adopt(settings, args, out, ui, &env).await.map_err(AdoptError::into_anyhow)
+}
+
+async fn adopt(
+    settings: &Settings,
+    args: &AdoptArgs,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+    env: &AdoptEnv,
+) -> Result<Exit, AdoptError> {
+    match (&args.filename, &args.target) {
+        (Some(path), _) => bulk::bulk(settings, args, path, out, ui, env).await,
+        (None, Some(target)) => single::single(settings, args, target, out, ui, env).await,
+        (None, None) => Err(Error::usage("name the MR (KIND/NAME) or a plan file (-f)").into()),
+    }
+}
+
+/// Runs `restore` on the terminal, with Ctrl-C handling.
+pub async fn run_restore(settings: &Settings, args: &RestoreArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let env = environment(settings);
+    let mut ui = Ui::terminal(&env);
+    ui.interrupt.listen_for_ctrl_c();
+    restore_with(settings, args, out, &mut ui).await
+}
+
+/// Runs `restore` with the given UI (the testable entry point).
+pub async fn restore_with(
+    settings: &Settings,
+    args: &RestoreArgs,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+) -> anyhow::Result<Exit> {
+    restore::restore(settings, args, out, ui, &environment(settings)).await
+}
+
+/// The adoption options from the flags and the clock.
+fn options(args: &AdoptArgs, env: &AdoptEnv) -> Options {
+    Options {
+        import: args.import,
+        force: args.force,
+        add_late_initialize: args.add_late_initialize,
+        dry_run: args.dry_run,
+        now: (env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+    }
+}

@@ -1,0 +1,95 @@
+//! Adopting one MR named on the command line.
+
+use super::choose::choose_interactively;
+use super::duplicates::external_names;
+use super::error::AdoptError;
+use super::executor::{Job, Outcome, Sink};
+use super::ui::Ui;
+use super::{AdoptEnv, options};
+use crate::cli::adopt::AdoptArgs;
+use crate::cluster::connect;
+use crate::cluster::target::{self, TargetSpec};
+use crate::cluster::write;
+use crate::domain::adopt;
+use crate::domain::diagnose::diagnose;
+use crate::domain::managed::ManagedResource;
+use crate::error::{Error, Exit};
+use crate::output::adopt::timed_out;
+use crate::output::{detail, style};
+use crate::settings::Settings;
+use serde_json::Value;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Adopts the MR `spec` names.
+pub(super) async fn single(
+    settings: &Settings,
+    args: &AdoptArgs,
+    spec: &str,
+    out: &mut dyn Write,
+    ui: &mut Ui,
+    env: &AdoptEnv,
+) -> Result<Exit, AdoptError> {
+    if let Some(id) = &args.id {
+        adopt::validate_id(id)?;
+    }
+    let spec = TargetSpec::parse(spec)?;
+    let conn = Arc::new(connect::connect(&settings.connect).await?);
+    let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
+    let obj = target::get(&conn, &target).await?;
+    let mr = decode(&obj)?;
+    let id = match &args.id {
+        Some(id) => id.clone(),
+        None => {
+            if !ui.interactive {
+                return Err(Error::usage(
+                    "no --id given and no terminal to ask on: pass --id <cloud-id> (and --yes to skip the confirmation)",
+                )
+                .into());
+            }
+            choose_interactively(&conn, &mr, ui, env.detail_now).await?
+        }
+    };
+    adopt::validate_id(&id)?;
+    let (by_name, problems) = external_names(&conn, vec![target.kind.clone()]).await;
+    for p in problems {
+        ui.say(format!("note: could not check other MRs for the same ID: {}", style::sanitize(&p)));
+    }
+    let duplicates = by_name.get(&id).cloned().unwrap_or_default();
+    let opts = options(args, env);
+    let interrupt = ui.interrupt.clone();
+    let mut job = Job {
+        conn: &conn,
+        target: &target,
+        args,
+        opts: &opts,
+        env,
+        sink: Sink::Live(ui),
+        can_ask: true,
+        confirmed: args.yes,
+        interrupt,
+    };
+    match job.adopt(obj, &id, &duplicates, out).await? {
+        Outcome::NothingToDo(msg) => writeln!(out, "{}", style::sanitize(&msg))?,
+        Outcome::DryRun => {}
+        Outcome::Adopted { note } => {
+            let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
+            let mr = decode(&obj)?;
+            if let Some(note) = note {
+                job.say(format!("warning: {}", timed_out(&note)));
+            }
+            job.say(format!(
+                "adopted {}: external-name {:?}",
+                style::sanitize(&target.display()),
+                style::sanitize(mr.external_name().unwrap_or(""))
+            ));
+            detail::write_detail(out, &mr, &diagnose(&mr), env.detail_now)?;
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// The MR as the diagnoses read it; an object that is not one is the user's mistake.
+pub(super) fn decode(obj: &Value) -> Result<ManagedResource, Error> {
+    ManagedResource::from_value(obj).map_err(|e| Error::usage(format!("not a readable managed resource: {e}")))
+}

@@ -1,0 +1,80 @@
+//! The candidate cloud IDs an interactive user picks from, best evidence first.
+
+use super::finding::Finding;
+use super::managed::ManagedResource;
+
+/// Where a candidate ID came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The cloud ID.
+    pub id: String,
+    /// `doctor OrphanCandidate`, `status.atProvider.id`, `event CreatedExternalResource`, …
+    pub source: String,
+    /// The evidence, for a human deciding.
+    pub detail: String,
+}
+
+/// The `external-name` annotation the managed reconciler puts on every Event it emits for an MR
+/// (`WithAnnotations("external-name", …)`): the name the MR had when the event happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventName {
+    /// The annotation's value.
+    pub id: String,
+    /// The event reason.
+    pub reason: String,
+    /// When it was last seen (RFC3339), for ordering and display.
+    pub time: Option<String>,
+    /// The event message.
+    pub message: String,
+}
+
+/// The candidate IDs for an interactive adoption, best evidence first, each ID once: IDs the
+/// findings suggest (log evidence such as OrphanCandidate first, by severity), then
+/// `status.atProvider.id`, then event annotations (newest first).
+/// `extra` candidates (provider logs, workspace state) come last, merged into an existing entry
+/// when they name the same ID.
+pub fn candidates(
+    mr: &ManagedResource,
+    findings: &[Finding],
+    events: &[EventName],
+    extra: Vec<Candidate>,
+) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut add = |id: &str, source: String, detail: String| {
+        if id.trim().is_empty() {
+            return;
+        }
+        if let Some(c) = out.iter_mut().find(|c| c.id == id) {
+            c.detail.push_str(&format!("; also {source}"));
+            return;
+        }
+        out.push(Candidate { id: id.to_string(), source, detail });
+    };
+    let mut ranked: Vec<&Finding> = findings.iter().filter(|f| f.suggested_id.is_some()).collect();
+    ranked.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    for f in ranked {
+        add(f.suggested_id.as_deref().unwrap_or_default(), format!("doctor {}", f.code), f.message.clone());
+    }
+    if let Some(id) = &mr.at_provider_id {
+        add(id, "status.atProvider.id".into(), "the ID the provider last observed for this MR".into());
+    }
+    let mut evs: Vec<&EventName> = events.iter().collect();
+    evs.sort_by(|a, b| b.time.cmp(&a.time));
+    for e in evs {
+        let when = e.time.as_deref().map(|t| format!(" at {t}")).unwrap_or_default();
+        add(
+            &e.id,
+            format!("event {}", e.reason),
+            format!("external-name on a {} event{when}: {}", e.reason, e.message),
+        );
+    }
+    for c in extra {
+        add(&c.id, c.source, c.detail);
+    }
+    if let Some(current) = mr.external_name() {
+        for c in out.iter_mut().filter(|c| c.id == current) {
+            c.detail.push_str(" (this is the current external-name)");
+        }
+    }
+    out
+}

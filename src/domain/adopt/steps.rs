@@ -1,0 +1,274 @@
+//! The ordered steps of an adoption: each a concrete JSON merge patch or a wait with a pure
+//! completion rule.
+
+use super::create_marks::CreateMarks;
+use super::managed::{ManagedResource, keys};
+use super::patch::{annotation, policies_differ, policies_value, with_resource_version};
+use super::policies::Policies;
+use super::undo::Change;
+use super::verdict::final_policies;
+use super::{MARKER, Marker, Options};
+use serde_json::{Map, Value, json};
+
+/// What a step does; also the stable names the shell prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `crossplane.io/paused: "true"` and the marker.
+    Pause,
+    /// external-name, and removing the create marks that would block or mislead.
+    Identity,
+    /// (import) `managementPolicies: ["Observe"]`, unpause, request a reconcile.
+    Observe,
+    /// (import) wait for Ready=True with `status.atProvider.id` matching.
+    WaitImported,
+    /// (import) original policies back (+LateInitialize), marker removed, reconcile requested.
+    RestorePolicies,
+    /// (no import) unpause, marker removed, reconcile requested.
+    Unpause,
+    /// Wait for Synced=True and Ready=True.
+    WaitReady,
+}
+
+impl Action {
+    /// A short name for progress lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Pause => "pause",
+            Action::Identity => "set identity",
+            Action::Observe => "observe only",
+            Action::WaitImported => "wait for import",
+            Action::RestorePolicies => "restore policies",
+            Action::Unpause => "unpause",
+            Action::WaitReady => "wait for Ready",
+        }
+    }
+}
+
+/// What a wait step waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// Ready=True and `status.atProvider.id` matching `id`, after the reconcile `token` asked for.
+    Imported {
+        /// The adopted ID.
+        id: String,
+        /// The `reconcile-requested-at` value of the preceding write.
+        token: String,
+    },
+    /// Synced=True and Ready=True after the reconcile `token` asked for.
+    Ready {
+        /// The `reconcile-requested-at` value of the preceding write.
+        token: String,
+    },
+}
+
+/// One step of a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// 1-based position (stable per mode, so a test hook can stop after step N).
+    pub number: usize,
+    /// What it does.
+    pub action: Action,
+    /// One line for humans.
+    pub title: String,
+    /// The merge patch (without resourceVersion); `None` for waits and for writes already done.
+    pub patch: Option<Value>,
+    /// For wait steps.
+    pub wait: Option<Wait>,
+}
+
+impl Step {
+    /// The patch with the resourceVersion the write is conditional on.
+    pub fn patch_at(&self, resource_version: &str) -> Option<Value> {
+        self.patch.as_ref().map(|p| with_resource_version(p.clone(), resource_version))
+    }
+}
+
+/// A complete adoption plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// `kind.group/name [-n ns]`.
+    pub target: String,
+    /// The ID adopted.
+    pub id: String,
+    /// Observe-only verification phase.
+    pub import: bool,
+    /// Continuing an interrupted adoption (the marker was present).
+    pub resumed: bool,
+    /// The marker written by step 1 (the shell records the backup path in it).
+    pub marker: Marker,
+    /// Guardrails to show before confirming.
+    pub warnings: Vec<String>,
+    /// The end state compared with now (annotations and policies).
+    pub changes: Vec<Change>,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+impl Plan {
+    /// Records the backup path in the marker that step 1 writes (a fresh adoption writes its
+    /// backup after confirmation, so the path is not known when the plan is made).
+    pub fn record_backup(&mut self, path: &str) {
+        if self.resumed && self.marker.backup.is_some() {
+            return;
+        }
+        self.marker.backup = Some(path.to_string());
+        let value = self.marker.to_annotation();
+        for step in &mut self.steps {
+            if step.action == Action::Pause
+                && let Some(ann) = step.patch.as_mut().and_then(|p| p.pointer_mut("/metadata/annotations"))
+                && ann.get(MARKER).is_some()
+            {
+                ann[MARKER] = json!(value);
+            }
+        }
+    }
+
+    /// The steps that write (for dry-run and counting).
+    pub fn writes(&self) -> impl Iterator<Item = &Step> {
+        self.steps.iter().filter(|s| s.patch.is_some())
+    }
+
+    /// The policies the MR ends with (`None`: field absent).
+    pub fn final_policies(&self, add_late_initialize: bool) -> Option<Vec<String>> {
+        final_policies(&self.marker.policies, add_late_initialize)
+    }
+}
+
+/// The steps of an adoption of `id` on `obj`, numbered from 1 (stable per mode, so a test hook
+/// can stop after step N).
+pub(super) fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker) -> Vec<Step> {
+    let token = opts.now.clone();
+    let final_token = if opts.import { format!("{token}+adopted") } else { token.clone() };
+    let final_policies = final_policies(&marker.policies, opts.add_late_initialize);
+    let mut steps = Steps::default();
+    // 1. Pause, and record what the adoption will touch.  2. Identity.
+    steps.push(Action::Pause, pause_title(), pause_patch(obj, marker), None);
+    let (title, patch) = identity(obj, id);
+    steps.push(Action::Identity, title, patch, None);
+    if opts.import {
+        import_steps(&mut steps, id, &token, &final_token, &final_policies);
+    } else {
+        // 3. Unpause with the identity complete.
+        let (title, patch) = unpause(obj, &final_token, &final_policies);
+        steps.push(Action::Unpause, title, Some(patch), None);
+    }
+    let wait = Wait::Ready { token: final_token };
+    steps.push(Action::WaitReady, "wait until Synced=True and Ready=True".to_string(), None, Some(wait));
+    steps.0
+}
+
+/// Steps numbered in the order they are pushed.
+#[derive(Default)]
+struct Steps(Vec<Step>);
+
+impl Steps {
+    fn push(&mut self, action: Action, title: String, patch: Option<Value>, wait: Option<Wait>) {
+        let number = self.0.len() + 1;
+        self.0.push(Step { number, action, title, patch, wait });
+    }
+}
+
+fn pause_title() -> String {
+    format!("pause reconciliation ({}: \"true\") and record the adoption ({MARKER})", keys::PAUSED)
+}
+
+fn pause_patch(obj: &Value, marker: &Marker) -> Option<Value> {
+    let mut ann = Map::new();
+    if annotation(obj, keys::PAUSED) != Some("true") {
+        ann.insert(keys::PAUSED.into(), json!("true"));
+    }
+    if Marker::read(obj).ok().flatten().as_ref() != Some(marker) {
+        ann.insert(MARKER.into(), json!(marker.to_annotation()));
+    }
+    annotations_patch(ann)
+}
+
+/// The identity write: the external-name, and the create marks that would block or mislead.
+fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
+    let mut ann = Map::new();
+    let mut what = Vec::new();
+    if annotation(obj, keys::EXTERNAL_NAME) != Some(id) {
+        ann.insert(keys::EXTERNAL_NAME.into(), json!(id));
+        what.push(format!("{} = {id:?}", keys::EXTERNAL_NAME));
+    }
+    if let Ok(mr) = ManagedResource::from_value(obj) {
+        let marks = CreateMarks::of(&mr);
+        // The create marks must neither block (pending newer than any result) nor report a failed
+        // create once the identity is settled. Removing one mark can expose the other: a failed
+        // mark that is the latest result goes with its (older) pending mark, and removing pending
+        // turns a failed mark newer than succeeded into "the last create failed".
+        let remove_failed_alone = marks.last_create_failed();
+        let remove_pending = marks.incomplete() || (remove_failed_alone && marks.pending.raw.is_some());
+        let remove_failed = remove_failed_alone
+            || (remove_pending && marks.failed.is_set() && marks.failed.at.after(&marks.succeeded.at));
+        if remove_pending {
+            ann.insert(keys::CREATE_PENDING.into(), Value::Null);
+            what.push(format!("remove {} (the create it guards is resolved by this adoption)", keys::CREATE_PENDING));
+        }
+        if remove_failed {
+            ann.insert(keys::CREATE_FAILED.into(), Value::Null);
+            what.push(format!("remove {} (the failed create is superseded)", keys::CREATE_FAILED));
+        }
+    }
+    let title = if what.is_empty() {
+        "set identity (already set)".to_string()
+    } else {
+        format!("set identity: {}", what.join("; "))
+    };
+    (title, annotations_patch(ann))
+}
+
+/// Steps 3–5 of an import: observe only, wait for the import, original policies back.
+fn import_steps(steps: &mut Steps, id: &str, token: &str, final_token: &str, final_policies: &Option<Vec<String>>) {
+    // 3. Observe only, unpause, request a reconcile (one write: never unpaused with more rights).
+    let patch = json!({
+        "metadata": {"annotations": {keys::PAUSED: null, keys::RECONCILE_REQUESTED_AT: token}},
+        "spec": {"managementPolicies": ["Observe"]}
+    });
+    let title = format!(
+        "narrow spec.managementPolicies to [\"Observe\"], unpause, and request a reconcile ({} = {token:?})",
+        keys::RECONCILE_REQUESTED_AT
+    );
+    steps.push(Action::Observe, title, Some(patch), None);
+    // 4. Wait for the import.
+    steps.push(
+        Action::WaitImported,
+        format!("wait until Ready=True and status.atProvider.id matches {id:?}"),
+        None,
+        Some(Wait::Imported { id: id.to_string(), token: token.to_string() }),
+    );
+    // 5. Original policies back.
+    let patch = json!({
+        "metadata": {"annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: final_token}},
+        "spec": {"managementPolicies": policies_value(final_policies)}
+    });
+    let title = format!(
+        "restore spec.managementPolicies to {}, remove {MARKER}, and request a reconcile",
+        describe_policies(final_policies)
+    );
+    steps.push(Action::RestorePolicies, title, Some(patch), None);
+}
+
+/// The unpause write of an adoption without import (with the final policies when they differ).
+fn unpause(obj: &Value, final_token: &str, final_policies: &Option<Vec<String>>) -> (String, Value) {
+    let mut patch = json!({
+        "metadata": {"annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: final_token}}
+    });
+    let mut title = format!(
+        "unpause, remove {MARKER}, and request a reconcile ({} = {final_token:?})",
+        keys::RECONCILE_REQUESTED_AT
+    );
+    if policies_differ(obj, final_policies) {
+        patch["spec"] = json!({"managementPolicies": policies_value(final_policies)});
+        title.push_str(&format!("; spec.managementPolicies = {}", describe_policies(final_policies)));
+    }
+    (title, patch)
+}
+
+fn describe_policies(p: &Option<Vec<String>>) -> String {
+    Policies { listed: p.clone() }.describe()
+}
+
+fn annotations_patch(ann: Map<String, Value>) -> Option<Value> {
+    (!ann.is_empty()).then(|| json!({"metadata": {"annotations": ann}}))
+}

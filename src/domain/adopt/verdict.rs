@@ -1,0 +1,302 @@
+//! The preflight: whether to refuse, do nothing, or adopt with a plan, and the guardrail
+//! warnings a user must see before confirming.
+
+use super::create_marks::CreateMarks;
+use super::diagnose::Facts;
+use super::managed::{ManagedResource, keys};
+use super::patch::{apply_merge_patch, policies_of};
+use super::policies::Policies;
+use super::steps::{Plan, build_steps};
+use super::undo::diff;
+use super::{MARKER, Marker};
+
+use serde_json::Value;
+
+/// What the user asked for, beyond the ID.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Verify through an Observe-only phase before allowing Create/Update/Delete again.
+    pub import: bool,
+    /// Adopt even while an async operation may be running, or over another adoption.
+    pub force: bool,
+    /// Add `LateInitialize` to the restored policies so upjet keeps persisting the external-name.
+    pub add_late_initialize: bool,
+    /// Only show and server-side dry-run the writes.
+    pub dry_run: bool,
+    /// Current time, RFC3339; also the base of the `reconcile-requested-at` tokens.
+    pub now: String,
+}
+
+/// Why an adoption is refused. `is_bad_input` separates the user's mistakes (exit 2) from
+/// refusals to act on this MR now (exit 5).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// `--id ""` or only spaces.
+    #[error("the ID is empty")]
+    EmptyId,
+    /// `--id " vpc-1"`: almost certainly a copy-and-paste mistake.
+    #[error("the ID {0:?} has leading or trailing whitespace")]
+    IdWhitespace(String),
+    /// An ID with a newline, ESC, …
+    #[error("the ID {0:?} contains control characters")]
+    IdControl(String),
+    /// The object is not a managed resource this tool can read.
+    #[error("not a readable managed resource: {0}")]
+    Unreadable(String),
+    /// Deleting: adopting now would hand the cloud object to a deletion.
+    #[error("{0} is being deleted (deletionTimestamp {1}); adopting it now could delete the adopted cloud object")]
+    Deleting(String, String),
+    /// An asynchronous create or update may still be running (doctor's AsyncInFlight).
+    #[error(
+        "an asynchronous operation may still be running on {0} ({1}); adopting now races it. Wait and check with `kubectl upjet doctor {0}`, or pass --force"
+    )]
+    AsyncInFlight(String, String),
+    /// `spec.managementPolicies: []` pauses reconciliation for good; adopt could not finish.
+    #[error(
+        "spec.managementPolicies is an empty list, which pauses reconciliation: the adoption could not be verified. Set the policies first (for example [\"*\"])"
+    )]
+    PausedByPolicies,
+    /// A previous adoption of a different ID did not finish.
+    #[error(
+        "an adoption of ID {other:?} is in progress on this MR (backup {backup}); run the same command with --id {other:?} to finish it, `kubectl upjet restore <backup>` to undo it, or pass --force to adopt {id:?} instead"
+    )]
+    OtherAdoption {
+        /// The ID of the unfinished adoption.
+        other: String,
+        /// Its backup path (or "unknown").
+        backup: String,
+        /// The ID asked for now.
+        id: String,
+    },
+    /// The marker annotation was edited into something unreadable.
+    #[error(
+        "the {MARKER} annotation is unreadable ({0}); restore the MR from its backup or remove the annotation, or pass --force to treat the current state as the original"
+    )]
+    BadMarker(String),
+}
+
+impl Refusal {
+    /// Whether the refusal is the user's input being wrong (exit 2) rather than the MR's state.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, Refusal::EmptyId | Refusal::IdWhitespace(_) | Refusal::IdControl(_) | Refusal::Unreadable(_))
+    }
+}
+
+/// Checks an ID typed by a user or read from a plan.
+pub fn validate_id(id: &str) -> Result<(), Refusal> {
+    if id.trim().is_empty() {
+        return Err(Refusal::EmptyId);
+    }
+    if id.trim() != id {
+        return Err(Refusal::IdWhitespace(id.to_string()));
+    }
+    if id.chars().any(char::is_control) {
+        return Err(Refusal::IdControl(id.to_string()));
+    }
+    Ok(())
+}
+
+/// The outcome of the preflight.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Do not touch the MR.
+    Refused(Refusal),
+    /// The MR already tracks the ID and nothing else needs fixing (exit 0; plans resume this way).
+    NothingToDo(String),
+    /// Adopt with this plan.
+    Adopt(Box<Plan>),
+}
+
+/// Everything the preflight looks at besides the object.
+#[derive(Clone, Debug, Default)]
+pub struct Context<'a> {
+    /// Other MRs of the same kind whose external-name is already the ID.
+    pub duplicates: &'a [ManagedResource],
+}
+
+/// Decides whether and how to adopt `id` on `obj` (the MR's full JSON).
+pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdict {
+    let (mr, marker) = match admissible(obj, id, opts) {
+        Ok(x) => x,
+        Err(verdict) => return verdict,
+    };
+    let resumed = marker.is_some();
+    let mut marker = match marker {
+        Some(mut m) => {
+            m.id = id.to_string();
+            m.import = opts.import;
+            m
+        }
+        None => Marker::fresh(obj, id, opts),
+    };
+    if marker.started.is_empty() {
+        marker.started = opts.now.clone();
+    }
+    let steps = build_steps(obj, id, opts, &marker);
+    let mut end = obj.clone();
+    for s in &steps {
+        if let Some(p) = &s.patch {
+            apply_merge_patch(&mut end, p);
+        }
+    }
+    let changes = diff(obj, &end);
+    let warnings = warnings(&mr, id, opts, &marker, ctx);
+    Verdict::Adopt(Box::new(Plan {
+        target: mr.command_arg(),
+        id: id.to_string(),
+        import: opts.import,
+        resumed,
+        marker,
+        warnings,
+        changes,
+        steps,
+    }))
+}
+
+/// The refusals and "nothing to do", in the order they are checked; otherwise the decoded MR and
+/// the marker of an adoption in progress (ignored when unreadable and forced).
+fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource, Option<Marker>), Verdict> {
+    validate_id(id).or_else(refuse)?;
+    let mr = match ManagedResource::from_json(&obj.to_string()) {
+        Ok(mr) => mr,
+        Err(e) => return refuse(Refusal::Unreadable(e.to_string())),
+    };
+    let target = mr.command_arg();
+    if let Some(ts) = &mr.deletion_timestamp {
+        return refuse(Refusal::Deleting(target, ts.clone()));
+    }
+    let marker = match Marker::read(obj) {
+        Ok(m) => m,
+        Err(_) if opts.force => None,
+        Err(e) => return refuse(Refusal::BadMarker(e)),
+    };
+    if let Some(m) = &marker
+        && m.id != id
+        && !opts.force
+    {
+        let backup = m.backup.clone().unwrap_or_else(|| "unknown".into());
+        return refuse(Refusal::OtherAdoption { other: m.id.clone(), backup, id: id.to_string() });
+    }
+    if mr.external_name() == Some(id) && !left_to_fix(&mr, marker.is_some(), opts) {
+        return Err(Verdict::NothingToDo(format!("{target} already has external-name {id:?}; nothing to do")));
+    }
+    let original = match &marker {
+        Some(m) => m.policies.clone(),
+        None => policies_of(obj),
+    };
+    if matches!(&original, Some(p) if p.is_empty()) {
+        return refuse(Refusal::PausedByPolicies);
+    }
+    if Facts::of(&mr).in_flight && !opts.force {
+        let why = ["AsyncOperation", "Ready"]
+            .iter()
+            .filter_map(|t| mr.condition(t).map(|c| format!("{t}={}/{}", c.status, c.reason)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return refuse(Refusal::AsyncInFlight(target, why));
+    }
+    Ok((mr, marker))
+}
+
+fn refuse<T>(r: Refusal) -> Result<T, Verdict> {
+    Err(Verdict::Refused(r))
+}
+
+/// Whether an MR that already tracks the ID still needs an adoption run: a marker to finish, a
+/// pause to lift, a create mark to clear, or LateInitialize to add.
+fn left_to_fix(mr: &ManagedResource, has_marker: bool, opts: &Options) -> bool {
+    let marks = CreateMarks::of(mr);
+    let lacks_li = !Policies::of(mr).should_late_initialize();
+    has_marker
+        || mr.annotation(keys::PAUSED) == Some("true")
+        || marks.incomplete()
+        || marks.last_create_failed()
+        || (opts.add_late_initialize && lacks_li)
+}
+
+fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx: &Context) -> Vec<String> {
+    let mut out = Vec::new();
+    let final_policies = Policies { listed: final_policies(&marker.policies, opts.add_late_initialize) };
+    if deletes_cloud_object(mr.namespace.is_some(), mr.deletion_policy.as_deref(), &final_policies) {
+        let fix = if mr.namespace.is_some() {
+            "remove Delete from spec.managementPolicies"
+        } else {
+            "set spec.deletionPolicy: Orphan or remove Delete from spec.managementPolicies"
+        };
+        out.push(format!(
+            "deleting this MR (for example as a duplicate) would delete the cloud object {id:?}: {}; {fix} before deleting it",
+            deletion_reason(mr.namespace.is_some(), mr.deletion_policy.as_deref(), &final_policies),
+        ));
+    }
+    for dup in ctx.duplicates.iter().filter(|d| d.uid != mr.uid) {
+        let p = Policies::of(dup);
+        let consequence = if deletes_cloud_object(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p) {
+            format!(
+                "deleting it would delete the cloud object ({})",
+                deletion_reason(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p)
+            )
+        } else {
+            "deleting it leaves the cloud object in place".to_string()
+        };
+        out.push(format!(
+            "{} also has external-name {id:?}: two MRs would manage one cloud object; {consequence}",
+            dup.command_arg()
+        ));
+    }
+    if !final_policies.should_late_initialize() {
+        out.push(format!(
+            "spec.managementPolicies {} lack LateInitialize: upjet will not persist an external-name it learns later (pass --add-late-initialize)",
+            final_policies.describe()
+        ));
+    }
+    if marker.annotations.get(keys::PAUSED).cloned().flatten().as_deref() == Some("true") {
+        out.push(format!("the MR is paused ({}: \"true\"); the adoption unpauses it", keys::PAUSED));
+    }
+    if !opts.import && final_policies.should_create() {
+        out.push(
+            "without --import a wrong ID is not caught: if no cloud object has it, the provider creates a new one (use --import to verify first)"
+                .to_string(),
+        );
+    }
+    let updates = match &final_policies.listed {
+        None => true,
+        Some(l) => l.iter().any(|p| p == "*" || p == "Update"),
+    };
+    if updates {
+        out.push("once adopted, the provider updates the cloud object to match spec.forProvider".to_string());
+    }
+    out
+}
+
+/// Whether deleting an MR deletes its cloud object: its policies allow Delete and, for legacy
+/// cluster-scoped MRs, `deletionPolicy` is not `Orphan` (namespaced MRs have no deletionPolicy).
+pub fn deletes_cloud_object(namespaced: bool, deletion_policy: Option<&str>, policies: &Policies) -> bool {
+    policies.should_delete() && (namespaced || deletion_policy != Some("Orphan"))
+}
+
+fn deletion_reason(namespaced: bool, deletion_policy: Option<&str>, policies: &Policies) -> String {
+    if namespaced {
+        format!("namespaced MRs have no deletionPolicy and managementPolicies {} include Delete", policies.describe())
+    } else {
+        format!(
+            "deletionPolicy is {} and managementPolicies {} include Delete",
+            deletion_policy.unwrap_or("Delete (default)"),
+            policies.describe()
+        )
+    }
+}
+
+/// The policies an adoption ends with: the original ones, plus LateInitialize when asked and
+/// missing (absent and `*` already include it).
+pub fn final_policies(original: &Option<Vec<String>>, add_late_initialize: bool) -> Option<Vec<String>> {
+    match original {
+        Some(list)
+            if add_late_initialize && !list.is_empty() && !list.iter().any(|p| p == "*" || p == "LateInitialize") =>
+        {
+            let mut l = list.clone();
+            l.push("LateInitialize".into());
+            Some(l)
+        }
+        other => other.clone(),
+    }
+}
