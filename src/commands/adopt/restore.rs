@@ -6,7 +6,7 @@ use super::error::AdoptError;
 use super::single::decode;
 use super::ui::Ui;
 use crate::cli::adopt::RestoreArgs;
-use crate::cluster::connect;
+use crate::cluster::connect::{self, Connection};
 use crate::cluster::target::{self, Kinds, check_name};
 use crate::cluster::write::{self, Target, WriteError};
 use crate::domain::adopt;
@@ -31,7 +31,47 @@ pub(super) async fn restore(
 ) -> anyhow::Result<Exit> {
     let backup = backup::read(&args.backup_file).map_err(|e| Error::usage(e.to_string()))?;
     let conn = connect::connect(&settings.connect).await?;
-    let Kinds { all, managed } = Kinds::discover(&conn).await?;
+    let target = backed_up_target(&conn, &backup).await?;
+    let who = style::sanitize(&target.display());
+    let mut current = target::get(&conn, &target).await?;
+    // Only the conflict policy of the machine is used: a restore has a single write.
+    let mut conflicts = State::default();
+    loop {
+        same_object(&who, &backup, &current)?;
+        let Some(patch) = adopt::undo_patch(&backup, &current) else {
+            writeln!(out, "{who} already has the annotations and management policies of the backup; nothing to do")?;
+            return Ok(Exit::Ok);
+        };
+        let text = preview(&who, args, &current, &patch);
+        if args.dry_run {
+            return dry_run(&conn, &target, &patch, &text, out).await;
+        }
+        ui.say(text.trim_end());
+        if !args.yes {
+            ui.confirm_change(&format!("Restore {who}?"), format!("change {who}"), "patch")
+                .map_err(AdoptError::into_anyhow)?;
+        }
+        match write::merge_patch(&conn, &target, &patch, false).await {
+            Ok(_) => break,
+            Err(WriteError::Conflict { .. }) => {
+                let fresh = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
+                conflicts = after_conflict(conflicts, &who, &target, args, ui, &current, &fresh)?;
+                current = fresh;
+            }
+            Err(e) => return Err(e.into_error(&conn).into()),
+        }
+    }
+    let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
+    let mr = decode(&obj).context("reading the restored MR")?;
+    ui.say(format!("restored {who} from {}", args.backup_file.display()));
+    detail::write_detail(out, &mr, &diagnose(&mr), env.detail_now)?;
+    Ok(Exit::Ok)
+}
+
+/// The address of the backed-up object: its kind must still be a managed kind of this cluster,
+/// and its name and namespace are validated like typed ones.
+async fn backed_up_target(conn: &Connection, backup: &Value) -> Result<Target, Error> {
+    let Kinds { all, managed } = Kinds::discover(conn).await?;
     let api_version = backup["apiVersion"].as_str().unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let kind_name = backup["kind"].as_str().unwrap_or("");
@@ -50,90 +90,80 @@ pub(super) async fn restore(
     if let Some(ns) = ns {
         check_name(ns, "namespace in the backup")?;
     }
-    let target = Target::new(kind, ns, name);
-    let who = style::sanitize(&target.display());
-    let mut current = target::get(&conn, &target).await?;
-    // Only the conflict policy of the machine is used: a restore has a single write.
-    let mut conflicts = State::default();
-    loop {
-        let (was, now) = (
-            backup.pointer("/metadata/uid").and_then(Value::as_str),
-            current.pointer("/metadata/uid").and_then(Value::as_str),
-        );
-        if let (Some(was), Some(now)) = (was, now)
-            && was != now
-        {
-            return Err(Error::failed(format!(
-                "refused: {who} is a different object than the one backed up (uid {} now, {} in the backup): it was deleted and created again",
-                style::sanitize(now),
-                style::sanitize(was)
-            ))
-            .into());
-        }
-        let Some(patch) = adopt::undo_patch(&backup, &current) else {
-            writeln!(out, "{who} already has the annotations and management policies of the backup; nothing to do")?;
-            return Ok(Exit::Ok);
-        };
-        let mut preview = current.clone();
-        adopt::apply_merge_patch(&mut preview, &patch);
-        let changes = adopt::diff(&current, &preview);
-        let mut text = format!("Restore {who} from {}:\n", args.backup_file.display());
-        for c in &changes {
-            text.push_str(&format!("  {}\n", change_line(c)));
-        }
-        if args.dry_run {
-            write!(out, "{text}")?;
-            writeln!(
-                out,
-                "  PATCH (application/merge-patch+json, dryRun=All)\n  {}",
-                style::sanitize(&patch.to_string())
-            )?;
-            write::merge_patch(&conn, &target, &patch, true).await.map_err(|e| e.into_error(&conn))?;
-            writeln!(out, "accepted by the API server (dryRun=All); nothing was changed")?;
-            return Ok(Exit::Ok);
-        }
-        ui.say(text.trim_end());
-        if !args.yes {
-            ui.confirm_change(&format!("Restore {who}?"), format!("change {who}"), "patch")
-                .map_err(AdoptError::into_anyhow)?;
-        }
-        match write::merge_patch(&conn, &target, &patch, false).await {
-            Ok(_) => break,
-            Err(WriteError::Conflict { .. }) => {
-                let fresh = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
-                let changed = adopt::conflicting_changes(&current, &fresh);
-                let (s, next) =
-                    machine::next(&conflicts, Observation::Conflict { changes: changed.clone(), recovering: false });
-                conflicts = s;
-                match next {
-                    Next::Retry => {
-                        ui.say("the object changed meanwhile (status only); retrying");
-                        current = fresh;
-                        continue;
-                    }
-                    Next::Stop(Stop::KeepsChanging) => {
-                        return Err(Error::failed(stop_reason(&Stop::KeepsChanging, &target.display())).into());
-                    }
-                    _ => {}
-                }
-                ui.say(format!("{who} was changed by someone else meanwhile:"));
-                for c in &changed {
-                    ui.say(format!("  {}", change_line(c)));
-                }
-                if args.yes || !ui.interactive {
-                    return Err(Error::failed(format!(
-                        "{who} changed since it was read; nothing was restored (re-run to see the new differences)"
-                    ))
-                    .into());
-                }
-                current = fresh;
-            }
-            Err(e) => return Err(e.into_error(&conn).into()),
-        }
+    Ok(Target::new(kind, ns, name))
+}
+
+/// Refuses to restore onto an object that was deleted and created again under the same name.
+fn same_object(who: &str, backup: &Value, current: &Value) -> Result<(), Error> {
+    let uid = |v: &Value| v.pointer("/metadata/uid").and_then(Value::as_str).map(str::to_owned);
+    match (uid(backup), uid(current)) {
+        (Some(was), Some(now)) if was != now => Err(Error::failed(format!(
+            "refused: {who} is a different object than the one backed up (uid {} now, {} in the backup): it was deleted and created again",
+            style::sanitize(&now),
+            style::sanitize(&was)
+        ))),
+        _ => Ok(()),
     }
-    let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
-    let mr = decode(&obj).context("reading the restored MR")?;
-    ui.say(format!("restored {who} from {}", args.backup_file.display()));
-    detail::write_detail(out, &mr, &diagnose(&mr), env.detail_now)?;
+}
+
+/// What the restore changes, one line per field.
+fn preview(who: &str, args: &RestoreArgs, current: &Value, patch: &Value) -> String {
+    let mut after = current.clone();
+    adopt::apply_merge_patch(&mut after, patch);
+    let mut text = format!("Restore {who} from {}:\n", args.backup_file.display());
+    for c in &adopt::diff(current, &after) {
+        text.push_str(&format!("  {}\n", change_line(c)));
+    }
+    text
+}
+
+/// Shows the patch and has the API server judge it without applying it.
+async fn dry_run(
+    conn: &Connection,
+    target: &Target,
+    patch: &Value,
+    text: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    write!(out, "{text}")?;
+    writeln!(out, "  PATCH (application/merge-patch+json, dryRun=All)\n  {}", style::sanitize(&patch.to_string()))?;
+    write::merge_patch(conn, target, patch, true).await.map_err(|e| e.into_error(conn))?;
+    writeln!(out, "accepted by the API server (dryRun=All); nothing was changed")?;
     Ok(Exit::Ok)
+}
+
+/// A 409 on the restore's write: status-only changes are retried under the machine's conflict
+/// policy; a real change is shown, and only a person at a terminal may go on.
+fn after_conflict(
+    conflicts: State,
+    who: &str,
+    target: &Target,
+    args: &RestoreArgs,
+    ui: &mut Ui,
+    current: &Value,
+    fresh: &Value,
+) -> Result<State, Error> {
+    let changed = adopt::conflicting_changes(current, fresh);
+    let (state, next) =
+        machine::next(&conflicts, Observation::Conflict { changes: changed.clone(), recovering: false });
+    match next {
+        Next::Retry => {
+            ui.say("the object changed meanwhile (status only); retrying");
+            return Ok(state);
+        }
+        Next::Stop(Stop::KeepsChanging) => {
+            return Err(Error::failed(stop_reason(&Stop::KeepsChanging, &target.display())));
+        }
+        _ => {}
+    }
+    ui.say(format!("{who} was changed by someone else meanwhile:"));
+    for c in &changed {
+        ui.say(format!("  {}", change_line(c)));
+    }
+    if args.yes || !ui.interactive {
+        return Err(Error::failed(format!(
+            "{who} changed since it was read; nothing was restored (re-run to see the new differences)"
+        )));
+    }
+    Ok(state)
 }

@@ -61,38 +61,42 @@ fn run_all(o: &Value, plan: &Plan) -> Value {
     cur
 }
 
+fn deleting() -> Value {
+    let mut o = obj();
+    o["metadata"]["deletionTimestamp"] = json!("2024-11-30T11:00:00Z");
+    o
+}
+
+fn in_flight() -> Value {
+    let mut o = with_ann(obj(), keys::EXTERNAL_NAME, "old");
+    o["status"]["conditions"] = json!([
+        {"type": "Ready", "status": "False", "reason": "Creating"},
+        {"type": "Synced", "status": "True", "reason": "ReconcileSuccess"}]);
+    o
+}
+
+fn empty_policies() -> Value {
+    let mut o = obj();
+    o["spec"]["managementPolicies"] = json!([]);
+    o
+}
+
+fn other_marker() -> Value {
+    let marker = Marker {
+        id: "other".into(),
+        backup: Some("/b".into()),
+        policies: None,
+        annotations: BTreeMap::new(),
+        started: "t".into(),
+        import: false,
+    };
+    with_ann(obj(), MARKER, &serde_json::to_string(&marker).unwrap())
+}
+
 #[test]
 fn refusals_and_nothing_to_do() {
-    let deleting = {
-        let mut o = obj();
-        o["metadata"]["deletionTimestamp"] = json!("2024-11-30T11:00:00Z");
-        o
-    };
-    let in_flight = {
-        let mut o = with_ann(obj(), keys::EXTERNAL_NAME, "old");
-        o["status"]["conditions"] = json!([
-            {"type": "Ready", "status": "False", "reason": "Creating"},
-            {"type": "Synced", "status": "True", "reason": "ReconcileSuccess"}]);
-        o
-    };
-    let empty_policies = {
-        let mut o = obj();
-        o["spec"]["managementPolicies"] = json!([]);
-        o
-    };
-    let other_marker = with_ann(
-        obj(),
-        MARKER,
-        &serde_json::to_string(&Marker {
-            id: "other".into(),
-            backup: Some("/b".into()),
-            policies: None,
-            annotations: BTreeMap::new(),
-            started: "t".into(),
-            import: false,
-        })
-        .unwrap(),
-    );
+    let (deleting, in_flight, empty_policies, other_marker) =
+        (deleting(), in_flight(), empty_policies(), other_marker());
     // (case, object, id, options, expected refusal or None for NothingToDo)
     let cases: Vec<(&str, Value, &str, Options, Option<Refusal>)> = vec![
         ("empty id", obj(), "", opts(), Some(Refusal::EmptyId)),
@@ -146,10 +150,13 @@ fn refusals_and_nothing_to_do() {
             (w, g) => panic!("{name}: wanted {w:?}, got {g:?}"),
         }
     }
-    // --force overrides the in-flight and other-adoption refusals, and a bad marker.
+}
+
+#[test]
+fn force_overrides_in_flight_other_adoption_and_bad_marker() {
     let force = Options { force: true, ..opts() };
-    assert!(matches!(preflight(&in_flight, "new", &force, &Context::default()), Verdict::Adopt(_)));
-    assert!(matches!(preflight(&other_marker, "mine", &force, &Context::default()), Verdict::Adopt(_)));
+    assert!(matches!(preflight(&in_flight(), "new", &force, &Context::default()), Verdict::Adopt(_)));
+    assert!(matches!(preflight(&other_marker(), "mine", &force, &Context::default()), Verdict::Adopt(_)));
     assert!(matches!(preflight(&with_ann(obj(), MARKER, "{"), "x", &force, &Context::default()), Verdict::Adopt(_)));
     // Bad input vs refusal classes.
     assert!(Refusal::EmptyId.is_bad_input() && Refusal::IdWhitespace(String::new()).is_bad_input());
@@ -548,78 +555,79 @@ fn cond(t: &str, s: &str, r: &str, m: &str) -> Value {
     json!({"type": t, "status": s, "reason": r, "message": m, "lastTransitionTime": "2024-11-30T12:00:01Z"})
 }
 
+fn paused_obj() -> Value {
+    let mut o = obj();
+    o["status"]["conditions"] =
+        json!([cond("Ready", "True", "Available", ""), cond("Synced", "False", "ReconcilePaused", "")]);
+    o["status"]["atProvider"] = json!({"id": "vpc-1"});
+    o
+}
+
+/// The paused object with other conditions, `atProvider.id` and `lastHandledReconcileAt`.
+fn with_status(conds: Value, id: Option<&str>, handled: Option<&str>) -> Value {
+    let mut o = paused_obj();
+    o["status"]["conditions"] = conds;
+    if let Some(id) = id {
+        o["status"]["atProvider"] = json!({"id": id});
+    }
+    if let Some(h) = handled {
+        o["status"]["lastHandledReconcileAt"] = json!(h);
+    }
+    o
+}
+
+fn healthy_conditions() -> Value {
+    json!([cond("Ready", "True", "Available", ""), cond("Synced", "True", "ReconcileSuccess", "")])
+}
+
+fn progress_name(p: Progress) -> &'static str {
+    match p {
+        Progress::Waiting(_) => "waiting",
+        Progress::Done(_) => "done",
+        Progress::NotFound(_) => "notfound",
+    }
+}
+
 #[test]
 fn wait_progress() {
     let imported = Wait::Imported { id: "vpc-1".into(), token: "T".into() };
     let ready = Wait::Ready { token: "T".into() };
-    let paused = {
-        let mut o = obj();
-        o["status"]["conditions"] =
-            json!([cond("Ready", "True", "Available", ""), cond("Synced", "False", "ReconcilePaused", "")]);
-        o["status"]["atProvider"] = json!({"id": "vpc-1"});
-        o
-    };
+    let paused = paused_obj();
     let base = Baseline::after_write(&paused, &Observed::new(paused.clone()), "T");
     assert_eq!(base.min_generation, None);
-    let set = |conds: Value, id: Option<&str>, handled: Option<&str>| {
-        let mut o = paused.clone();
-        o["status"]["conditions"] = conds;
-        if let Some(id) = id {
-            o["status"]["atProvider"] = json!({"id": id});
-        }
-        if let Some(h) = handled {
-            o["status"]["lastHandledReconcileAt"] = json!(h);
-        }
-        o
-    };
-    let ok = json!([cond("Ready", "True", "Available", ""), cond("Synced", "True", "ReconcileSuccess", "")]);
+    let ok = healthy_conditions();
     let nf = json!([
         cond("Ready", "False", "Unavailable", ""),
         cond("Synced", "False", "ReconcileError", ERR_OBSERVE_NOT_FOUND)
     ]);
+    let creating = json!([cond("Ready", "False", "Creating", ""), cond("Synced", "True", "ReconcileSuccess", "")]);
+    let other_error = json!([cond("Synced", "False", "ReconcileError", "connect failed: boom")]);
     let cases: Vec<(&str, &Wait, Value, &str)> = vec![
         ("stale status proves nothing", &imported, paused.clone(), "waiting"),
-        ("ready with the id", &imported, set(ok.clone(), None, None), "done"),
-        ("ready with another id", &imported, set(ok.clone(), Some("vpc-9"), None), "waiting"),
-        ("templated id embeds it", &imported, set(ok.clone(), Some("projects/p/vpc-1"), None), "done"),
-        ("not found", &imported, set(nf.clone(), None, None), "notfound"),
-        ("not found, final wait", &ready, set(nf.clone(), None, None), "notfound"),
-        ("ready", &ready, set(ok.clone(), None, None), "done"),
-        (
-            "synced but not ready",
-            &ready,
-            set(
-                json!([cond("Ready", "False", "Creating", ""), cond("Synced", "True", "ReconcileSuccess", "")]),
-                None,
-                None,
-            ),
-            "waiting",
-        ),
-        (
-            "other error keeps waiting",
-            &ready,
-            set(json!([cond("Synced", "False", "ReconcileError", "connect failed: boom")]), None, None),
-            "waiting",
-        ),
+        ("ready with the id", &imported, with_status(ok.clone(), None, None), "done"),
+        ("ready with another id", &imported, with_status(ok.clone(), Some("vpc-9"), None), "waiting"),
+        ("templated id embeds it", &imported, with_status(ok.clone(), Some("projects/p/vpc-1"), None), "done"),
+        ("not found", &imported, with_status(nf.clone(), None, None), "notfound"),
+        ("not found, final wait", &ready, with_status(nf.clone(), None, None), "notfound"),
+        ("ready", &ready, with_status(ok.clone(), None, None), "done"),
+        ("synced but not ready", &ready, with_status(creating, None, None), "waiting"),
+        ("other error keeps waiting", &ready, with_status(other_error, None, None), "waiting"),
     ];
     for (name, wait, o, want) in cases {
-        let got = match progress(wait, &base, &Observed::new(o)) {
-            Progress::Waiting(_) => "waiting",
-            Progress::Done(_) => "done",
-            Progress::NotFound(_) => "notfound",
-        };
-        assert_eq!(got, want, "{name}");
+        assert_eq!(progress_name(progress(wait, &base, &Observed::new(o))), want, "{name}");
     }
-    // Unchanged Synced=True (pause never processed) counts only once the token is handled…
-    let healthy = set(ok.clone(), None, None);
+}
+
+#[test]
+fn an_unchanged_synced_counts_once_the_token_is_handled_or_the_generation_observed() {
+    let ready = Wait::Ready { token: "T".into() };
+    let ok = healthy_conditions();
+    let healthy = with_status(ok.clone(), None, None);
     let base = Baseline::after_write(&healthy, &Observed::new(healthy.clone()), "T");
-    assert!(matches!(progress(&ready, &base, &Observed::new((healthy).clone())), Progress::Waiting(_)));
-    assert!(matches!(progress(&ready, &base, &Observed::new(set(ok.clone(), None, Some("T")))), Progress::Done(_)));
-    assert!(matches!(
-        progress(&ready, &base, &Observed::new(set(ok.clone(), None, Some("older")))),
-        Progress::Waiting(_)
-    ));
-    // …or once the generation the write produced is observed.
+    let at = |o: Value, base: &Baseline| progress_name(progress(&ready, base, &Observed::new(o)));
+    assert_eq!(at(healthy.clone(), &base), "waiting");
+    assert_eq!(at(with_status(ok.clone(), None, Some("T")), &base), "done");
+    assert_eq!(at(with_status(ok.clone(), None, Some("older")), &base), "waiting");
     let mut after = healthy.clone();
     after["metadata"]["generation"] = json!(4);
     let base = Baseline::after_write(&healthy, &Observed::new(after.clone()), "T");
@@ -627,10 +635,10 @@ fn wait_progress() {
     let mut seen = after.clone();
     seen["status"]["conditions"] = json!([{"type": "Ready", "status": "True", "reason": "Available"},
                                          {"type": "Synced", "status": "True", "reason": "ReconcileSuccess", "observedGeneration": 4}]);
-    assert!(matches!(progress(&ready, &base, &Observed::new((seen).clone())), Progress::Done(_)));
+    assert_eq!(at(seen.clone(), &base), "done");
     seen["status"]["conditions"][1]["observedGeneration"] = json!(3);
     let base3 = Baseline { synced: Observed::new(seen.clone()).synced(), ..base.clone() };
-    assert!(matches!(progress(&ready, &base3, &Observed::new((seen).clone())), Progress::Waiting(_)));
+    assert_eq!(at(seen, &base3), "waiting");
 }
 
 #[test]
