@@ -3,10 +3,10 @@
 
 use super::connect::Connection;
 use super::kinds::segment;
-use super::providers::ProviderPod;
 use super::request::RequestError;
 use crate::evidence::correlate::SourceSummary;
 use crate::evidence::logs::{Evidence, LogScan, Retention, scan};
+use crate::evidence::pods::ProviderPod;
 use futures::AsyncReadExt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;

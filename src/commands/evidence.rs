@@ -1,17 +1,22 @@
-//! Gathering evidence beyond the MR objects (provider logs, pods) for doctor and history, and the
-//! [`Analyzer`] that turns one MR plus that evidence into findings.
+//! Gathering evidence beyond the MR objects (provider logs, pods, events, the Terraform
+//! workspace) for doctor, history and adopt: the cluster layer fetches, the evidence layer parses,
+//! and [`index`] hands each MR its share for the rules.
 
 use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::logs::{self, LogLimits};
-use crate::cluster::providers::{self, ProviderPod};
-use crate::domain::diagnose::diagnose;
-use crate::domain::finding::Finding;
+use crate::cluster::request::RequestError;
+use crate::cluster::workspace::{self, WorkspaceError};
+use crate::cluster::{events, providers};
 use crate::domain::managed::ManagedResource;
-use crate::domain::report::ResourceState;
-use crate::evidence::correlate::{LogEvidence, ProviderStarts, log_findings};
+use crate::domain::rules::ProviderStarts;
+use crate::evidence::correlate::LogEvidence;
+use crate::evidence::events::{EventRecord, parse_events};
+use crate::evidence::index::EvidenceIndex;
 use crate::evidence::logs::Retention;
+use crate::evidence::pods::{self, ProviderPod};
+use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -47,7 +52,7 @@ pub async fn gather(
         sources.push(summary);
     }
     if let (true, Some(conn)) = (live, conn) {
-        match providers::provider_pods(conn, opts.provider_namespace.as_deref()).await {
+        match provider_pods(conn, opts.provider_namespace.as_deref()).await {
             Ok(pods) => g.pods = pods,
             Err(e) => g.notes.push(format!("cannot list provider pods: {}", e.reason())),
         }
@@ -105,49 +110,59 @@ pub async fn gather(
     Ok(g)
 }
 
-/// Every rule applied to one MR: the object's own diagnoses plus log and restart evidence.
-#[derive(Default)]
-pub struct Analyzer {
-    /// Log evidence, if gathered.
-    pub logs: Option<LogEvidence>,
-    /// Provider starts by (API group, kind) of the kinds each provider serves.
-    pub starts: HashMap<(String, String), ProviderStarts>,
+/// Maps each scanned kind to the starts of the provider serving it, and indexes the evidence.
+pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, String>) -> EvidenceIndex {
+    let by_provider = pods::provider_starts(&gathered.pods);
+    let names: Vec<String> = by_provider.keys().cloned().collect();
+    let mut starts: HashMap<(String, String), ProviderStarts> = HashMap::new();
+    for k in kinds {
+        if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
+            starts.insert((k.group.clone(), k.kind.clone()), s.clone());
+        }
+    }
+    EvidenceIndex { logs: gathered.logs, starts }
 }
 
-impl Analyzer {
-    /// Builds the analyzer, mapping each scanned kind to its provider's pod starts.
-    pub fn new(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, String>) -> Analyzer {
-        let mut by_provider: HashMap<String, ProviderStarts> = HashMap::new();
-        for pod in &gathered.pods {
-            let e = by_provider
-                .entry(pod.provider.clone())
-                .or_insert_with(|| ProviderStarts { provider: pod.provider.clone(), starts: Vec::new() });
-            e.starts.extend(pod.starts());
-        }
-        let names: Vec<String> = by_provider.keys().cloned().collect();
-        let mut starts = HashMap::new();
-        for k in kinds {
-            if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
-                starts.insert((k.group.clone(), k.kind.clone()), s.clone());
-            }
-        }
-        Analyzer { logs: gathered.logs, starts }
-    }
+/// A body the API server sent that does not parse, as the request error kube would report.
+fn undecodable(e: serde_json::Error) -> RequestError {
+    RequestError::Kube(kube::Error::SerdeError(e))
+}
 
-    /// All findings for one MR.
-    pub fn findings(&self, mr: &ManagedResource) -> Vec<Finding> {
-        let mut f = diagnose(mr);
-        if self.logs.is_some() || !self.starts.is_empty() {
-            let starts = self.starts.get(&(mr.group().to_string(), mr.kind.clone()));
-            f.extend(log_findings(mr, self.logs.as_ref(), starts));
-        }
-        f
-    }
+/// Lists provider pods, in one namespace or (default) wherever Crossplane runs them.
+pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result<Vec<ProviderPod>, RequestError> {
+    pods::parse_pods(&providers::provider_pods(conn, namespace).await?).map_err(undecodable)
+}
 
-    /// The MR's identity state, with the last provider-logged ID when logs were read.
-    pub fn state(&self, mr: &ManagedResource) -> ResourceState {
-        let mut s = ResourceState::of(mr);
-        s.last_logged_id = self.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid));
-        s
+/// CRD → provider from ProviderRevisions; empty when they cannot be read (older Crossplane, RBAC).
+pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
+    match providers::provider_revisions(conn).await {
+        Ok(body) => pods::parse_revisions(&body).unwrap_or_default(),
+        Err(_) => HashMap::new(),
     }
+}
+
+/// The events of one MR (by UID).
+pub async fn events_of(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventRecord>, RequestError> {
+    parse_events(&events::events_of(conn, mr).await?).map_err(undecodable)
+}
+
+/// Why the workspace of an MR could not be read or understood.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceReadError {
+    /// The file could not be read from the pod.
+    #[error(transparent)]
+    Read(#[from] WorkspaceError),
+    /// The file is not a Terraform state.
+    #[error(transparent)]
+    Parse(#[from] NotTerraformState),
+}
+
+/// Reads and parses the Terraform workspace of MR `uid` from one provider pod.
+pub async fn read_workspace(
+    conn: &Connection,
+    pod: &ProviderPod,
+    uid: &str,
+) -> Result<WorkspaceState, WorkspaceReadError> {
+    let text = workspace::read(conn, &pod.namespace, &pod.name, &pod.container, uid).await?;
+    Ok(workspace_state(format!("{}/{}", pod.namespace, pod.name), &workspace::tfstate_path(uid), &text)?)
 }

@@ -11,5 +11,6 @@ pub mod managed;
 pub mod plan;
 pub mod policies;
 pub mod report;
+pub mod rules;
 #[cfg(test)]
 pub(crate) mod testing;
