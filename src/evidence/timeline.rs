@@ -266,16 +266,19 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
     entry(at, Source::Log, text)
 }
 
-/// What matters, in plain words: the rules' findings about the create first, then what only the
-/// timeline shows (a disagreeing workspace, several external-names, no events).
+/// What matters, in plain words: the rules' findings about the create first, then what the
+/// timeline itself shows (logged creations the external-name does not record, a disagreeing
+/// workspace, several external-names, no events).
 fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
-    let mut out: Vec<String> = [Code::CreateIncomplete, Code::ProviderRestartedDuringCreate, Code::OrphanCandidate]
+    let mut out: Vec<String> = [Code::CreateIncomplete, Code::ProviderRestartedDuringCreate]
         .iter()
         .flat_map(|code| inputs.findings.iter().filter(move |f| f.code == *code))
         .map(finding_highlight)
         .collect();
+    let current = mr.external_name();
+    out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
-        && let (Some(id), Some(cur)) = (&ws.id, mr.external_name())
+        && let (Some(id), Some(cur)) = (&ws.id, current)
         && !same_id(id, cur)
     {
         out.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
@@ -290,25 +293,34 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     out
 }
 
-/// The history's wording of a create-related finding.
+/// The history's wording of a create finding (`CreateIncomplete`, `ProviderRestartedDuringCreate`).
 fn finding_highlight(f: &Finding) -> String {
     let ev = |key: &str| f.evidence.get(key).map(String::as_str);
     let pending = ev(keys::CREATE_PENDING).unwrap_or("?");
-    match (f.code, ev(keys::EXTERNAL_NAME)) {
-        (Code::CreateIncomplete, _) => format!(
-            "creation incomplete: external-create-pending ({pending}) is newer than any result; the provider will not proceed on its own"
-        ),
-        (Code::ProviderRestartedDuringCreate, _) => format!(
+    match f.code {
+        Code::ProviderRestartedDuringCreate => format!(
             "provider restarted at {}, between create-pending ({pending}) and any result",
             ev("restartedAt").unwrap_or("?")
         ),
-        (_, Some(cur)) => {
-            format!("create ended with tfID {:?} but the external-name is {cur:?}", ev("loggedId").unwrap_or(""))
-        }
-        (_, None) => {
-            format!("create ended with tfID {:?} but the MR has no external-name", ev("loggedId").unwrap_or(""))
-        }
+        _ => format!(
+            "creation incomplete: external-create-pending ({pending}) is newer than any result; the provider will not proceed on its own"
+        ),
     }
+}
+
+/// Every logged creation, line by line, whose ID the external-name does not record. This is a
+/// statement about the external-name alone, line by line: unlike the `OrphanCandidate` rule it
+/// also lists an ID the MR already observes in `status.atProvider.id`, because until the
+/// external-name holds it a restart still loses it.
+fn unrecorded_creations(logs: &[&Evidence], current: Option<&str>) -> Vec<String> {
+    let created = logs.iter().flat_map(|ev| ev.created.iter());
+    created
+        .filter_map(|id| match current {
+            Some(cur) if same_id(id, cur) => None,
+            Some(cur) => Some(format!("create ended with tfID {id:?} but the external-name is {cur:?}")),
+            None => Some(format!("create ended with tfID {id:?} but the MR has no external-name")),
+        })
+        .collect()
 }
 
 #[cfg(test)]
