@@ -5,21 +5,22 @@
 use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
-use crate::cluster::logs::{self, LogLimits};
+use crate::cluster::logs::{self, ContainerLog, LogLimits};
 use crate::cluster::request::RequestError;
 use crate::cluster::workspace::{self, WorkspaceError};
 use crate::cluster::{events, providers};
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::ProviderStarts;
-use crate::evidence::correlate::LogEvidence;
+use crate::evidence::correlate::{LogEvidence, SourceSummary};
 use crate::evidence::events::{EventRecord, parse_events};
 use crate::evidence::index::EvidenceIndex;
-use crate::evidence::logs::Retention;
+use crate::evidence::logs::{Evidence, Retention};
 use crate::evidence::pods::{self, ProviderPod};
+use crate::evidence::source::scan_reader;
 use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 use futures::StreamExt;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What was gathered, and notes on what could not be.
 #[derive(Default)]
@@ -47,7 +48,7 @@ pub async fn gather(
     let mut evidence = Vec::new();
     let mut sources = Vec::new();
     for file in files {
-        let (ev, summary) = logs::read_file(file, retention.clone()).await?;
+        let (ev, summary) = read_file(file, retention.clone()).await?;
         evidence.extend(ev);
         sources.push(summary);
     }
@@ -77,7 +78,7 @@ pub async fn gather(
         let results: Vec<_> = futures::stream::iter(jobs)
             .map(|(pod, previous)| {
                 let retention = retention.clone();
-                async move { (logs::read_pod_log(conn, &pod, previous, limits, retention).await, pod, previous) }
+                async move { (read_pod_log(conn, &pod, previous, limits, retention).await, pod, previous) }
             })
             .buffer_unordered(4)
             .collect()
@@ -108,6 +109,41 @@ pub async fn gather(
     }
     g.logs = Some(LogEvidence::new(evidence, sources));
     Ok(g)
+}
+
+/// Reads a log file (`-` is stdin; gzip accepted).
+async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
+    let path = path.to_path_buf();
+    let name = path.display().to_string();
+    tokio::task::spawn_blocking(move || {
+        let result = if path.as_os_str() == "-" {
+            scan_reader(std::io::stdin().lock(), "stdin", retention)
+        } else {
+            std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
+        };
+        let mut s = result.map_err(|e| crate::error::Error::Usage(format!("cannot read log file {name}: {e}")))?;
+        let summary = SourceSummary::of(&name, None, &s);
+        Ok((s.take_evidence(), summary))
+    })
+    .await
+    .map_err(|e| crate::error::Error::Failed(format!("log reader stopped: {e}")))?
+}
+
+/// Reads and scans one container log of a provider pod (`previous`: the container before the
+/// last restart).
+async fn read_pod_log(
+    conn: &Connection,
+    pod: &ProviderPod,
+    previous: bool,
+    limits: LogLimits,
+    retention: Retention,
+) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
+    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
+    let scan_name = name.clone();
+    let log = ContainerLog { namespace: &pod.namespace, pod: &pod.name, container: &pod.container, previous };
+    let mut s = logs::read_pod_log(conn, log, limits, move |r| scan_reader(r, &scan_name, retention)).await?;
+    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
+    Ok((s.take_evidence(), summary))
 }
 
 /// Maps each scanned kind to the starts of the provider serving it, and indexes the evidence.

@@ -7,5 +7,6 @@ pub mod events;
 pub mod index;
 pub mod logs;
 pub mod pods;
+pub mod source;
 pub mod timeline;
 pub mod workspace;
