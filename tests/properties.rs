@@ -1,9 +1,9 @@
 //! Property and hostile-input tests: parsers never panic, and agree with an independent model.
 
-use kubectl_upjet::domain::diagnose::diagnose;
 use kubectl_upjet::domain::gotime::GoTime;
 use kubectl_upjet::domain::managed::ManagedResource;
 use kubectl_upjet::domain::plan::parse_plan;
+use kubectl_upjet::domain::rules::diagnose;
 use kubectl_upjet::evidence::logs::{LogScan, scan_slice};
 use kubectl_upjet::output::style::sanitize;
 use proptest::prelude::*;

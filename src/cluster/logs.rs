@@ -1,15 +1,12 @@
-//! Reading provider logs — live pod logs (current and previous container) and files — into the
-//! pure log scanner, streaming with constant memory.
+//! Streaming a provider pod's container log (current or previous container) to a synchronous
+//! consumer on a blocking thread, with constant memory. What the consumer does with the lines
+//! (the log scanner) is the caller's business.
 
 use super::connect::Connection;
 use super::kinds::segment;
-use super::providers::ProviderPod;
 use super::request::RequestError;
-use crate::evidence::correlate::SourceSummary;
-use crate::evidence::logs::{Evidence, LogScan, Retention, scan};
 use futures::AsyncReadExt;
-use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
+use std::io::Read;
 
 /// How much of each container's log to read.
 #[derive(Clone, Copy, Debug)]
@@ -22,7 +19,7 @@ pub struct LogLimits {
 
 /// A `Read` fed with chunks from an async task, so the synchronous scanner can consume a
 /// streaming HTTP body on a blocking thread without buffering it whole.
-struct ChunkReader {
+pub struct ChunkReader {
     rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
     chunk: Vec<u8>,
     pos: usize,
@@ -46,55 +43,34 @@ impl Read for ChunkReader {
     }
 }
 
-/// Scans one source on a blocking thread; gzip is detected by its magic bytes.
-fn scan_reader(reader: impl Read, name: &str, retention: Retention) -> std::io::Result<LogScan> {
-    let mut buffered = BufReader::with_capacity(256 * 1024, reader);
-    let gz = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    let mut s = LogScan::with_retention(retention);
-    if gz {
-        scan(BufReader::with_capacity(256 * 1024, flate2::read::MultiGzDecoder::new(buffered)), name, &mut s)?;
-    } else {
-        scan(buffered, name, &mut s)?;
-    }
-    Ok(s)
+/// Which container log to read.
+#[derive(Clone, Copy, Debug)]
+pub struct ContainerLog<'a> {
+    /// The pod's namespace.
+    pub namespace: &'a str,
+    /// The pod.
+    pub pod: &'a str,
+    /// The container.
+    pub container: &'a str,
+    /// The container before the last restart, instead of the current one.
+    pub previous: bool,
 }
 
-/// Reads a log file (`-` is stdin; gzip accepted).
-pub async fn read_file(
-    path: &Path,
-    retention: Retention,
-) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
-    let path = path.to_path_buf();
-    let name = path.display().to_string();
-    tokio::task::spawn_blocking(move || {
-        let result = if path.as_os_str() == "-" {
-            scan_reader(std::io::stdin().lock(), "stdin", retention)
-        } else {
-            std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
-        };
-        let mut s = result.map_err(|e| crate::error::Error::usage(format!("cannot read log file {name}: {e}")))?;
-        let summary = SourceSummary::of(&name, None, &s);
-        Ok((s.take_evidence(), summary))
-    })
-    .await
-    .map_err(|e| crate::error::Error::failed(format!("log reader stopped: {e}")))?
-}
-
-/// Reads one container log of a provider pod (`previous` for the container before the last restart).
-pub async fn read_pod_log(
+/// Streams one container log of a provider pod into `consume`, which runs on a blocking thread
+/// and reads the log through a [`ChunkReader`] while it arrives.
+pub async fn read_pod_log<T: Send + 'static>(
     conn: &Connection,
-    pod: &ProviderPod,
-    previous: bool,
+    log: ContainerLog<'_>,
     limits: LogLimits,
-    retention: Retention,
-) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
+    consume: impl FnOnce(ChunkReader) -> std::io::Result<T> + Send + 'static,
+) -> Result<T, RequestError> {
     let mut path = format!(
         "/api/v1/namespaces/{}/pods/{}/log?container={}",
-        segment(&pod.namespace),
-        segment(&pod.name),
-        segment(&pod.container)
+        segment(log.namespace),
+        segment(log.pod),
+        segment(log.container)
     );
-    if previous {
+    if log.previous {
         path.push_str("&previous=true");
     }
     if let Some(s) = limits.since_seconds {
@@ -109,12 +85,8 @@ pub async fn read_pod_log(
         Some(limit) => tokio::time::timeout(limit, fut).await.map_err(|_| RequestError::Timeout(limit))??,
         None => fut.await?,
     };
-    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
-    let scan_name = name.clone();
-    let scanner = tokio::task::spawn_blocking(move || {
-        scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name, retention)
-    });
+    let consumer = tokio::task::spawn_blocking(move || consume(ChunkReader { rx, chunk: Vec::new(), pos: 0 }));
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = body.read(&mut buf).await.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
@@ -123,10 +95,8 @@ pub async fn read_pod_log(
         }
     }
     drop(tx);
-    let mut s = scanner
+    consumer
         .await
         .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(std::io::Error::other(e))))?
-        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
-    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
-    Ok((s.take_evidence(), summary))
+        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))
 }

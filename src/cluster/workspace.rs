@@ -1,12 +1,47 @@
 //! Reading a Terraform-CLI resource's live workspace (`/tmp/<uid>/terraform.tfstate`) from the
-//! provider pod through the exec subresource (kube's websocket exec).
+//! provider pod through the exec subresource (kube's websocket exec). The file is parsed by
+//! `evidence::workspace`.
 
 use super::connect::Connection;
-use super::providers::ProviderPod;
-use crate::evidence::timeline::{WorkspaceState, tfstate_id};
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, AttachParams};
 use tokio::io::AsyncReadExt;
+
+/// Why the workspace file could not be read from a pod.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// RBAC denies `create` on `pods/exec`.
+    #[error("no permission to exec into {namespace}/{pod} (needs create on pods/exec)")]
+    Forbidden {
+        /// The pod's namespace.
+        namespace: String,
+        /// The pod.
+        pod: String,
+    },
+    /// The exec request itself failed.
+    #[error("cannot exec into {namespace}/{pod}: {reason}")]
+    Exec {
+        /// The pod's namespace.
+        namespace: String,
+        /// The pod.
+        pod: String,
+        /// The API error, in one line.
+        reason: String,
+    },
+    /// `cat` ran but printed nothing or failed.
+    #[error("{}", explain(stderr, status_message))]
+    Failed {
+        /// What `cat` wrote to stderr.
+        stderr: String,
+        /// The exec status message.
+        status_message: String,
+    },
+}
+
+/// Where upjet keeps the workspace of MR `uid` (upjet pkg/terraform/files.go).
+pub fn tfstate_path(uid: &str) -> String {
+    format!("/tmp/{uid}/terraform.tfstate")
+}
 
 /// Why the workspace could not be read, in one line.
 pub fn explain(stderr: &str, status_message: &str) -> String {
@@ -20,21 +55,24 @@ pub fn explain(stderr: &str, status_message: &str) -> String {
     }
 }
 
-/// Reads the workspace of MR `uid` from one pod.
-pub async fn read(conn: &Connection, pod: &ProviderPod, uid: &str) -> Result<WorkspaceState, String> {
-    let pods: Api<Pod> = Api::namespaced(conn.client.clone(), &pod.namespace);
-    let path = format!("/tmp/{uid}/terraform.tfstate");
-    let params = AttachParams::default().container(&pod.container).stdin(false).stdout(true).stderr(true);
-    let mut attached = match pods.exec(&pod.name, vec!["cat".to_string(), path.clone()], &params).await {
+/// Reads the `terraform.tfstate` of MR `uid` from one container of one pod.
+pub async fn read(
+    conn: &Connection,
+    namespace: &str,
+    pod: &str,
+    container: &str,
+    uid: &str,
+) -> Result<String, WorkspaceError> {
+    let pods: Api<Pod> = Api::namespaced(conn.client.clone(), namespace);
+    let params = AttachParams::default().container(container).stdin(false).stdout(true).stderr(true);
+    let mut attached = match pods.exec(pod, vec!["cat".to_string(), tfstate_path(uid)], &params).await {
         Ok(a) => a,
         Err(kube::Error::Api(s)) if s.code == 403 => {
-            return Err(format!(
-                "no permission to exec into {}/{} (needs create on pods/exec)",
-                pod.namespace, pod.name
-            ));
+            return Err(WorkspaceError::Forbidden { namespace: namespace.into(), pod: pod.into() });
         }
         Err(e) => {
-            return Err(format!("cannot exec into {}/{}: {}", pod.namespace, pod.name, super::connect::error_text(&e)));
+            let reason = super::connect::error_text(&e);
+            return Err(WorkspaceError::Exec { namespace: namespace.into(), pod: pod.into(), reason });
         }
     };
     let (mut out, mut err) = (String::new(), String::new());
@@ -50,11 +88,10 @@ pub async fn read(conn: &Connection, pod: &ProviderPod, uid: &str) -> Result<Wor
     };
     let failed = status.as_ref().is_some_and(|s| s.status.as_deref() == Some("Failure"));
     if failed || out.is_empty() {
-        let msg = status.and_then(|s| s.message).unwrap_or_default();
-        return Err(explain(&err, &msg));
+        let status_message = status.and_then(|s| s.message).unwrap_or_default();
+        return Err(WorkspaceError::Failed { stderr: err, status_message });
     }
-    let (id, lineage) = tfstate_id(&out).map_err(|e| format!("{path} is not a Terraform state: {e}"))?;
-    Ok(WorkspaceState { pod: format!("{}/{}", pod.namespace, pod.name), id, lineage })
+    Ok(out)
 }
 
 #[cfg(test)]

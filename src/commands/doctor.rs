@@ -1,19 +1,20 @@
 //! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
-use super::evidence::{Analyzer, gather};
+use super::evidence::{crd_owners, gather, index};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discovery_cache::{self, CacheOptions};
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
-use crate::cluster::{discover, providers, snapshot};
+use crate::cluster::{discover, snapshot};
 use crate::domain::finding::{Finding, Severity};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
+use crate::domain::rules;
 use crate::error::{Error, Exit};
-use crate::evidence::correlate::debug_logs_missing;
+use crate::evidence::index::EvidenceIndex;
 use crate::evidence::logs::Retention;
 use crate::output::{detail, structured, style, table};
 use crate::settings::Settings;
@@ -188,9 +189,9 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
     Ok(())
 }
 
-fn finish(mut builder: ReportBuilder, analyzer: &Analyzer, notes: Vec<String>) -> Report {
+fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<String>) -> Report {
     if let Some(logs) = &analyzer.logs {
-        for f in debug_logs_missing(logs) {
+        for f in rules::source_findings(&logs.log_sources()) {
             builder.push(f);
         }
         let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
@@ -206,7 +207,7 @@ async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Res
     let items = snapshot::read(path)?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
     let notes = gathered.notes.clone();
-    let analyzer = Analyzer::new(gathered, &[], &Default::default());
+    let analyzer = index(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
     for item in items {
@@ -238,16 +239,16 @@ fn snapshot_kind_matches(mr: &ManagedResource, spec: &str) -> bool {
     name_ok && group.is_none_or(|g| g.eq_ignore_ascii_case(mr.group()))
 }
 
-/// Gathers evidence for the scanned kinds and builds the analyzer.
+/// Gathers evidence for the scanned kinds and indexes it by MR kind.
 async fn analyzer_for(
     conn: &Connection,
     args: &DoctorArgs,
     kinds: &[ApiKind],
-) -> anyhow::Result<(Analyzer, Vec<String>)> {
+) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
     let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts, Retention::Compact).await?;
-    let owners = if args.logs { providers::crd_owners(conn).await } else { Default::default() };
+    let owners = if args.logs { crd_owners(conn).await } else { Default::default() };
     let notes = gathered.notes.clone();
-    Ok((Analyzer::new(gathered, kinds, &owners), notes))
+    Ok((index(gathered, kinds, &owners), notes))
 }
 
 /// The discovery cache as the flags ask for it.
@@ -286,7 +287,7 @@ type Kept = (ManagedResource, Vec<Finding>, crate::domain::report::ResourceState
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
 async fn scan_kinds(
     conn: &Arc<Connection>,
-    analyzer: &Arc<Analyzer>,
+    analyzer: &Arc<EvidenceIndex>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
     show_progress: bool,
@@ -431,7 +432,7 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
     let (mr, live) = locate(settings, args.from.as_deref(), target).await?;
     let analyzer = match &live {
         Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
-        None => Analyzer::new(
+        None => index(
             gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?,
             &[],
             &Default::default(),

@@ -1,20 +1,26 @@
-//! Gathering evidence beyond the MR objects (provider logs, pods) for doctor and history, and the
-//! [`Analyzer`] that turns one MR plus that evidence into findings.
+//! Gathering evidence beyond the MR objects (provider logs, pods, events, the Terraform
+//! workspace) for doctor, history and adopt: the cluster layer fetches, the evidence layer parses,
+//! and [`index`] hands each MR its share for the rules.
 
 use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
-use crate::cluster::logs::{self, LogLimits};
-use crate::cluster::providers::{self, ProviderPod};
-use crate::domain::diagnose::diagnose;
-use crate::domain::finding::Finding;
+use crate::cluster::logs::{self, ContainerLog, LogLimits};
+use crate::cluster::request::RequestError;
+use crate::cluster::workspace::{self, WorkspaceError};
+use crate::cluster::{events, providers};
 use crate::domain::managed::ManagedResource;
-use crate::domain::report::ResourceState;
-use crate::evidence::correlate::{LogEvidence, ProviderStarts, log_findings};
-use crate::evidence::logs::Retention;
+use crate::domain::rules::ProviderStarts;
+use crate::evidence::correlate::{LogEvidence, SourceSummary};
+use crate::evidence::events::{EventRecord, parse_events};
+use crate::evidence::index::EvidenceIndex;
+use crate::evidence::logs::{Evidence, Retention};
+use crate::evidence::pods::{self, ProviderPod};
+use crate::evidence::source::scan_reader;
+use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 use futures::StreamExt;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What was gathered, and notes on what could not be.
 #[derive(Default)]
@@ -42,12 +48,12 @@ pub async fn gather(
     let mut evidence = Vec::new();
     let mut sources = Vec::new();
     for file in files {
-        let (ev, summary) = logs::read_file(file, retention.clone()).await?;
+        let (ev, summary) = read_file(file, retention.clone()).await?;
         evidence.extend(ev);
         sources.push(summary);
     }
     if let (true, Some(conn)) = (live, conn) {
-        match providers::provider_pods(conn, opts.provider_namespace.as_deref()).await {
+        match provider_pods(conn, opts.provider_namespace.as_deref()).await {
             Ok(pods) => g.pods = pods,
             Err(e) => g.notes.push(format!("cannot list provider pods: {}", e.reason())),
         }
@@ -72,7 +78,7 @@ pub async fn gather(
         let results: Vec<_> = futures::stream::iter(jobs)
             .map(|(pod, previous)| {
                 let retention = retention.clone();
-                async move { (logs::read_pod_log(conn, &pod, previous, limits, retention).await, pod, previous) }
+                async move { (read_pod_log(conn, &pod, previous, limits, retention).await, pod, previous) }
             })
             .buffer_unordered(4)
             .collect()
@@ -105,49 +111,94 @@ pub async fn gather(
     Ok(g)
 }
 
-/// Every rule applied to one MR: the object's own diagnoses plus log and restart evidence.
-#[derive(Default)]
-pub struct Analyzer {
-    /// Log evidence, if gathered.
-    pub logs: Option<LogEvidence>,
-    /// Provider starts by (API group, kind) of the kinds each provider serves.
-    pub starts: HashMap<(String, String), ProviderStarts>,
+/// Reads a log file (`-` is stdin; gzip accepted).
+async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
+    let path = path.to_path_buf();
+    let name = path.display().to_string();
+    tokio::task::spawn_blocking(move || {
+        let result = if path.as_os_str() == "-" {
+            scan_reader(std::io::stdin().lock(), "stdin", retention)
+        } else {
+            std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
+        };
+        let mut s = result.map_err(|e| crate::error::Error::usage(format!("cannot read log file {name}: {e}")))?;
+        let summary = SourceSummary::of(&name, None, &s);
+        Ok((s.take_evidence(), summary))
+    })
+    .await
+    .map_err(|e| crate::error::Error::failed(format!("log reader stopped: {e}")))?
 }
 
-impl Analyzer {
-    /// Builds the analyzer, mapping each scanned kind to its provider's pod starts.
-    pub fn new(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, String>) -> Analyzer {
-        let mut by_provider: HashMap<String, ProviderStarts> = HashMap::new();
-        for pod in &gathered.pods {
-            let e = by_provider
-                .entry(pod.provider.clone())
-                .or_insert_with(|| ProviderStarts { provider: pod.provider.clone(), starts: Vec::new() });
-            e.starts.extend(pod.starts());
-        }
-        let names: Vec<String> = by_provider.keys().cloned().collect();
-        let mut starts = HashMap::new();
-        for k in kinds {
-            if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
-                starts.insert((k.group.clone(), k.kind.clone()), s.clone());
-            }
-        }
-        Analyzer { logs: gathered.logs, starts }
-    }
+/// Reads and scans one container log of a provider pod (`previous`: the container before the
+/// last restart).
+async fn read_pod_log(
+    conn: &Connection,
+    pod: &ProviderPod,
+    previous: bool,
+    limits: LogLimits,
+    retention: Retention,
+) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
+    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
+    let scan_name = name.clone();
+    let log = ContainerLog { namespace: &pod.namespace, pod: &pod.name, container: &pod.container, previous };
+    let mut s = logs::read_pod_log(conn, log, limits, move |r| scan_reader(r, &scan_name, retention)).await?;
+    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
+    Ok((s.take_evidence(), summary))
+}
 
-    /// All findings for one MR.
-    pub fn findings(&self, mr: &ManagedResource) -> Vec<Finding> {
-        let mut f = diagnose(mr);
-        if self.logs.is_some() || !self.starts.is_empty() {
-            let starts = self.starts.get(&(mr.group().to_string(), mr.kind.clone()));
-            f.extend(log_findings(mr, self.logs.as_ref(), starts));
+/// Maps each scanned kind to the starts of the provider serving it, and indexes the evidence.
+pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, String>) -> EvidenceIndex {
+    let by_provider = pods::provider_starts(&gathered.pods);
+    let names: Vec<String> = by_provider.keys().cloned().collect();
+    let mut starts: HashMap<(String, String), ProviderStarts> = HashMap::new();
+    for k in kinds {
+        if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
+            starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
-        f
     }
+    EvidenceIndex { logs: gathered.logs, starts }
+}
 
-    /// The MR's identity state, with the last provider-logged ID when logs were read.
-    pub fn state(&self, mr: &ManagedResource) -> ResourceState {
-        let mut s = ResourceState::of(mr);
-        s.last_logged_id = self.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid));
-        s
+/// A body the API server sent that does not parse, as the request error kube would report.
+fn undecodable(e: serde_json::Error) -> RequestError {
+    RequestError::Kube(kube::Error::SerdeError(e))
+}
+
+/// Lists provider pods, in one namespace or (default) wherever Crossplane runs them.
+pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result<Vec<ProviderPod>, RequestError> {
+    pods::parse_pods(&providers::provider_pods(conn, namespace).await?).map_err(undecodable)
+}
+
+/// CRD → provider from ProviderRevisions; empty when they cannot be read (older Crossplane, RBAC).
+pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
+    match providers::provider_revisions(conn).await {
+        Ok(body) => pods::parse_revisions(&body).unwrap_or_default(),
+        Err(_) => HashMap::new(),
     }
+}
+
+/// The events of one MR (by UID).
+pub async fn events_of(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventRecord>, RequestError> {
+    parse_events(&events::events_of(conn, mr).await?).map_err(undecodable)
+}
+
+/// Why the workspace of an MR could not be read or understood.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceReadError {
+    /// The file could not be read from the pod.
+    #[error(transparent)]
+    Read(#[from] WorkspaceError),
+    /// The file is not a Terraform state.
+    #[error(transparent)]
+    Parse(#[from] NotTerraformState),
+}
+
+/// Reads and parses the Terraform workspace of MR `uid` from one provider pod.
+pub async fn read_workspace(
+    conn: &Connection,
+    pod: &ProviderPod,
+    uid: &str,
+) -> Result<WorkspaceState, WorkspaceReadError> {
+    let text = workspace::read(conn, &pod.namespace, &pod.name, &pod.container, uid).await?;
+    Ok(workspace_state(format!("{}/{}", pod.namespace, pod.name), &workspace::tfstate_path(uid), &text)?)
 }

@@ -2,76 +2,64 @@
 //! as one timeline.
 
 use super::doctor::locate;
-use super::evidence::gather;
+use super::evidence::{Gathered, crd_owners, events_of, gather, provider_pods, read_workspace};
 use crate::cli::{HistoryArgs, HistoryFormat};
-use crate::cluster::{events, providers, workspace};
+use crate::cluster::connect::Connection;
+use crate::cluster::kinds::ApiKind;
+use crate::cluster::providers;
+use crate::domain::managed::ManagedResource;
+use crate::domain::rules::{self, MrEvidence};
 use crate::error::Exit;
+use crate::evidence::events::EventRecord;
 use crate::evidence::logs::Retention;
+use crate::evidence::pods::{self, ProviderPod};
 use crate::evidence::timeline::{Inputs, build};
+use crate::evidence::workspace::WorkspaceState;
 use crate::output::{history, structured};
 use crate::settings::Settings;
 use std::io::Write;
 
+/// What only a live cluster can tell about the MR: its events, its provider's pods, its workspace.
+#[derive(Default)]
+struct Live {
+    events: Vec<EventRecord>,
+    events_read: bool,
+    pods: Vec<ProviderPod>,
+    workspace: Option<WorkspaceState>,
+}
+
 /// Runs history.
 pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let (mr, live) = locate(settings, args.from.as_deref(), &args.target).await?;
-    let mut notes = Vec::new();
-    let mut event_list = Vec::new();
-    let mut pods = Vec::new();
-    let mut ws = None;
-    let mut events_read = false;
     // Only this MR's lines are kept, so a long log costs time, not memory.
     let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
     let live_logs = live.is_some() && !args.no_logs;
     let gathered = gather(live.as_ref().map(|(c, _)| c), live_logs, &args.log_files, &args.log_opts, focus).await?;
-    notes.extend(gathered.notes.iter().cloned());
-    if let Some((conn, kind)) = &live {
-        match events::events_of(conn, &mr).await {
-            Ok(e) => {
-                event_list = e;
-                events_read = true;
-            }
-            Err(e) => notes.push(format!("cannot read events: {}", e.reason())),
+    let mut notes = gathered.notes.clone();
+    let seen = match &live {
+        Some((conn, kind)) => read_live(conn, kind, &mr, args, &gathered, &mut notes).await,
+        None if args.workspace => {
+            notes.push("--workspace needs a live cluster (not --from)".into());
+            Live::default()
         }
-        let owners = providers::crd_owners(conn).await;
-        // Pod starts and restarts belong in the history even when logs are not read.
-        let all_pods = if gathered.pods.is_empty() {
-            match providers::provider_pods(conn, args.log_opts.provider_namespace.as_deref()).await {
-                Ok(p) => p,
-                Err(e) => {
-                    notes.push(format!("cannot list provider pods: {}", e.reason()));
-                    Vec::new()
-                }
-            }
-        } else {
-            gathered.pods.clone()
-        };
-        let names: Vec<String> = all_pods.iter().map(|p| p.provider.clone()).collect();
-        match providers::provider_for_kind(kind, &owners, &names) {
-            Some(p) => pods = all_pods.iter().filter(|x| x.provider == p).cloned().collect(),
-            None if args.workspace => notes.push(format!("no provider pod found for {}", kind.resource_name())),
-            None => {}
-        }
-        if args.workspace {
-            let mut errors = Vec::new();
-            for pod in &pods {
-                match workspace::read(conn, pod, &mr.uid).await {
-                    Ok(state) => {
-                        ws = Some(state);
-                        break;
-                    }
-                    Err(e) => errors.push(e),
-                }
-            }
-            if ws.is_none() {
-                notes.extend(errors.into_iter().map(|e| format!("workspace: {e}")));
-            }
-        }
-    } else if args.workspace {
-        notes.push("--workspace needs a live cluster (not --from)".into());
-    }
-    let logs: Vec<_> = gathered.logs.as_ref().map(|l| l.about(&mr)).unwrap_or_default();
-    let timeline = build(&mr, &Inputs { events: &event_list, pods: &pods, logs, workspace: ws.as_ref(), events_read });
+        None => Live::default(),
+    };
+    // The highlights are the rules' findings on this MR's logs and its provider's restarts.
+    let starts = pods::provider_starts(&seen.pods).into_values().next();
+    let evidence = match &gathered.logs {
+        Some(l) => l.mr_evidence(&mr, starts),
+        None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
+    };
+    let findings = rules::findings_with(&mr, Some(&evidence));
+    let inputs = Inputs {
+        events: &seen.events,
+        pods: &seen.pods,
+        logs: gathered.logs.as_ref().map(|l| l.about(&mr)).unwrap_or_default(),
+        workspace: seen.workspace.as_ref(),
+        events_read: seen.events_read,
+        findings: &findings,
+    };
+    let timeline = build(&mr, &inputs);
     match args.output {
         HistoryFormat::Json => structured::write_json(
             out,
@@ -85,4 +73,65 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         HistoryFormat::Text => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)
+}
+
+/// Reads the MR's events, its provider's pods and (with `--workspace`) its workspace, noting what
+/// cannot be read.
+async fn read_live(
+    conn: &Connection,
+    kind: &ApiKind,
+    mr: &ManagedResource,
+    args: &HistoryArgs,
+    gathered: &Gathered,
+    notes: &mut Vec<String>,
+) -> Live {
+    let mut live = Live::default();
+    match events_of(conn, mr).await {
+        Ok(e) => {
+            live.events = e;
+            live.events_read = true;
+        }
+        Err(e) => notes.push(format!("cannot read events: {}", e.reason())),
+    }
+    let owners = crd_owners(conn).await;
+    // Pod starts and restarts belong in the history even when logs are not read.
+    let all_pods = if gathered.pods.is_empty() {
+        match provider_pods(conn, args.log_opts.provider_namespace.as_deref()).await {
+            Ok(p) => p,
+            Err(e) => {
+                notes.push(format!("cannot list provider pods: {}", e.reason()));
+                Vec::new()
+            }
+        }
+    } else {
+        gathered.pods.clone()
+    };
+    let names: Vec<String> = all_pods.iter().map(|p| p.provider.clone()).collect();
+    match providers::provider_for_kind(kind, &owners, &names) {
+        Some(p) => live.pods = all_pods.into_iter().filter(|x| x.provider == p).collect(),
+        None if args.workspace => notes.push(format!("no provider pod found for {}", kind.resource_name())),
+        None => {}
+    }
+    if args.workspace {
+        live.workspace = read_any_workspace(conn, &live.pods, &mr.uid, notes).await;
+    }
+    live
+}
+
+/// The workspace from the first pod that has it; when none does, every pod's reason is noted.
+async fn read_any_workspace(
+    conn: &Connection,
+    pods: &[ProviderPod],
+    uid: &str,
+    notes: &mut Vec<String>,
+) -> Option<WorkspaceState> {
+    let mut errors = Vec::new();
+    for pod in pods {
+        match read_workspace(conn, pod, uid).await {
+            Ok(state) => return Some(state),
+            Err(e) => errors.push(e),
+        }
+    }
+    notes.extend(errors.into_iter().map(|e| format!("workspace: {e}")));
+    None
 }

@@ -2,7 +2,6 @@
 
 pub mod adopt;
 pub mod create_marks;
-pub mod diagnose;
 pub mod finding;
 pub mod goduration;
 pub mod gotime;
@@ -11,5 +10,6 @@ pub mod managed;
 pub mod plan;
 pub mod policies;
 pub mod report;
+pub mod rules;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -1,12 +1,12 @@
-//! Joining provider-log evidence (and provider restarts) to MRs, and the findings only that
-//! evidence can support: orphans, restarts during a create, lost callbacks, missing debug logs.
+//! Joining provider-log evidence to MRs: the index of what was logged, and its reduction to the
+//! per-MR evidence ([`MrEvidence`]) and log sources ([`LogSource`]) the rules read.
 
-use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids, same_id};
-use crate::domain::create_marks::CreateMarks;
-use crate::domain::finding::{Code, Finding, ResourceRef};
+use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids};
+use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
-use crate::domain::managed::{ManagedResource, keys};
-use crate::domain::report::{LoggedIdRef, ReportFinding, ResourceState};
+use crate::domain::managed::ManagedResource;
+use crate::domain::report::LoggedIdRef;
+use crate::domain::rules::{self, CallbackFailure, Facts, LogSource, LoggedCreate, MrEvidence, ProviderStarts};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
@@ -102,150 +102,51 @@ impl LogEvidence {
     pub fn any_debug(&self) -> bool {
         self.sources.iter().any(|s| s.saw_debug)
     }
+
+    /// What the logs say about one MR, in the rules' terms, with its provider's starts if known.
+    pub fn mr_evidence(&self, mr: &ManagedResource, provider_starts: Option<ProviderStarts>) -> MrEvidence {
+        let created = self
+            .created(&mr.uid)
+            .into_iter()
+            .map(|c| LoggedCreate { id: c.id, time: c.time.map(go_time), source: c.source })
+            .collect();
+        let callback_failure = self
+            .about(mr)
+            .into_iter()
+            .rev()
+            .find(|e| e.kind == EvidenceKind::CallbackFailed)
+            .map(|cb| CallbackFailure { error: cb.error.clone(), source: cb.source.clone() });
+        MrEvidence { created, callback_failure, provider_starts }
+    }
+
+    /// Every source read, as the debug-level rule sees it.
+    pub fn log_sources(&self) -> Vec<LogSource> {
+        self.sources
+            .iter()
+            .map(|s| LogSource {
+                name: s.name.clone(),
+                provider: s.provider.clone(),
+                lines: s.lines,
+                saw_debug: s.saw_debug,
+            })
+            .collect()
+    }
 }
 
-/// When the provider's container (re)started: container starts, and pod starts of replaced pods.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ProviderStarts {
-    /// Provider name.
-    pub provider: String,
-    /// Start times, any order.
-    pub starts: Vec<GoTime>,
-}
-
-/// The findings that logs and provider restarts support for one MR.
+/// The findings that logs and provider restarts support for one MR, without the ones its object
+/// alone supports: what `adopt` adds to its diagnosis when choosing an ID.
 pub fn log_findings(mr: &ManagedResource, logs: Option<&LogEvidence>, starts: Option<&ProviderStarts>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let arg = mr.command_arg();
-    if let Some(logs) = logs {
-        out.extend(orphan_candidates(mr, logs, &arg));
-        if let Some(cb) = logs.about(mr).into_iter().rev().find(|e| e.kind == EvidenceKind::CallbackFailed) {
-            out.push(
-                Finding::new(
-                    Code::CallbackLost,
-                    "the provider could not write the result of an async create (callback failed): the MR's status and conditions may be stale",
-                    format!("kubectl upjet history {arg}"),
-                )
-                .with_opt("error", cb.error.clone())
-                .with("log", cb.source.clone()),
-            );
-        }
-    }
-    if let Some(starts) = starts {
-        out.extend(restarted_during_create(mr, starts, &arg));
-    }
-    out
-}
-
-/// upjet logged an ID as created for this MR that is not its external-name: that cloud object
-/// probably exists with nothing tracking it (upjet#561, #305).
-fn orphan_candidates(mr: &ManagedResource, logs: &LogEvidence, arg: &str) -> Vec<Finding> {
-    let current = mr.external_name();
-    // What the MR tracks: its external-name, or failing that the ID it last observed.
-    let tracked = current.or(mr.at_provider_id.as_deref());
-    logs.created(&mr.uid)
-        .into_iter()
-        .filter(|c| tracked.is_none_or(|t| !same_id(&c.id, t)))
-        .map(|c| {
-            let (message, next, suggest) = match tracked {
-                None => (
-                    format!("the provider logged creating {:?} for this MR, which has no external-name: adopt it before a restart creates a duplicate", c.id),
-                    format!("kubectl upjet adopt {arg} --id {} --import", c.id),
-                    Some(c.id.clone()),
-                ),
-                Some(cur) => (
-                    format!("the provider logged creating {:?} for this MR, but it tracks {cur:?}: {:?} is probably an orphan nothing tracks", c.id, c.id),
-                    format!("kubectl upjet history {arg}"),
-                    None,
-                ),
-            };
-            Finding::new(Code::OrphanCandidate, message, next)
-                .with("loggedId", c.id.clone())
-                .with_opt("loggedAt", c.time.map(|t| go_time(t).to_string()))
-                .with("log", c.source.clone())
-                .with_opt(keys::EXTERNAL_NAME, current)
-                .suggest(suggest.as_deref())
-        })
-        .collect()
-}
-
-/// The provider container (re)started after create-pending and before any recorded result, so
-/// the create's outcome (and any ID it produced) lived only in the lost process.
-fn restarted_during_create(mr: &ManagedResource, starts: &ProviderStarts, arg: &str) -> Option<Finding> {
-    let marks = CreateMarks::of(mr);
-    if !marks.pending.is_set() {
-        return None;
-    }
-    let pending = marks.pending.at;
-    let result = marks.latest_result();
-    let result_after_pending = !result.is_zero() && !result.before(&pending);
-    let restart =
-        starts.starts.iter().filter(|s| s.after(&pending) && (!result_after_pending || s.before(&result))).min()?;
-    Some(
-        Finding::new(
-            Code::ProviderRestartedDuringCreate,
-            format!(
-                "provider {} restarted at {restart} while this MR's create (pending since {}) had no result yet",
-                starts.provider,
-                marks.pending.raw.as_deref().unwrap_or("?")
-            ),
-            format!("kubectl upjet history {arg}"),
-        )
-        .with("restartedAt", restart.to_string())
-        .with_opt(keys::CREATE_PENDING, marks.pending.raw.clone())
-        .with_opt(keys::CREATE_SUCCEEDED, marks.succeeded.raw.clone())
-        .with_opt(keys::CREATE_FAILED, marks.failed.raw.clone()),
-    )
-}
-
-/// How to turn on debug logging, the only way upjet logs the IDs it creates.
-pub const ENABLE_DEBUG: &str = "kubectl apply -f - <<EOF\napiVersion: pkg.crossplane.io/v1beta1\nkind: DeploymentRuntimeConfig\nmetadata: {name: debug}\nspec:\n  deploymentTemplate:\n    spec:\n      selector: {}\n      template:\n        spec:\n          containers:\n          - name: package-runtime\n            args: [--debug]\nEOF\n# then set spec.runtimeConfigRef.name: debug on the Provider";
-
-/// `DebugLogsMissing`, once per provider (or log file) whose logs held no DEBUG line.
-pub fn debug_logs_missing(logs: &LogEvidence) -> Vec<ReportFinding> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut out = Vec::new();
-    let mut by_owner: std::collections::BTreeMap<String, (Option<String>, bool, Vec<&SourceSummary>)> =
-        Default::default();
-    for s in &logs.sources {
-        let key = s.provider.clone().unwrap_or_else(|| s.name.clone());
-        let entry = by_owner.entry(key).or_insert((s.provider.clone(), false, Vec::new()));
-        entry.1 |= s.saw_debug;
-        entry.2.push(s);
-    }
-    for (owner, (provider, saw_debug, sources)) in by_owner {
-        if saw_debug || sources.iter().all(|s| s.lines == 0) || !seen.insert(owner.clone()) {
-            continue;
-        }
-        let (api_version, kind) = match provider {
-            Some(_) => ("pkg.crossplane.io/v1", "Provider"),
-            None => ("v1", "LogFile"),
-        };
-        let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
-        let finding = Finding::new(
-            Code::DebugLogsMissing,
-            format!("{owner} does not log at debug level, so the IDs it creates cannot be recovered from its logs; enable --debug"),
-            ENABLE_DEBUG,
-        )
-        .with("sources", names.join(", "));
-        out.push(ReportFinding {
-            resource: ResourceRef {
-                api_version: api_version.into(),
-                kind: kind.into(),
-                namespace: None,
-                name: owner,
-                uid: String::new(),
-            },
-            finding,
-            state: ResourceState::default(),
-        });
-    }
-    out
+    let evidence = match logs {
+        Some(logs) => logs.mr_evidence(mr, starts.cloned()),
+        None => MrEvidence { provider_starts: starts.cloned(), ..MrEvidence::default() },
+    };
+    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::finding::Code;
     use crate::domain::testing::Mr;
     use crate::evidence::logs::scan_slice;
 
@@ -301,66 +202,5 @@ mod tests {
         let f = log_findings(&Mr::new("Key", "k").external_name("k").build(), Some(&logs(&line)), None);
         assert_eq!(codes(&f), vec![Code::CallbackLost]);
         assert!(f[0].evidence["error"].contains("after an async create"));
-    }
-
-    #[test]
-    fn restarts_during_create() {
-        let t = |s| GoTime::parse_rfc3339(s).unwrap();
-        let starts = ProviderStarts {
-            provider: "provider-aws-kms".into(),
-            starts: vec![t("2024-11-30T10:00:00Z"), t("2024-11-30T11:00:03Z")],
-        };
-        let pending = |p: &str| Mr::new("Key", "k").annotation(keys::CREATE_PENDING, p);
-        let cases = vec![
-            ("restart after pending, no result", pending("2024-11-30T11:00:01Z").build(), true),
-            ("restart before pending", pending("2024-11-30T11:30:00Z").build(), false),
-            (
-                "result before the restart",
-                pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_SUCCEEDED, "2024-11-30T11:00:02Z").build(),
-                false,
-            ),
-            (
-                "result after the restart",
-                pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_FAILED, "2024-11-30T11:10:00Z").build(),
-                true,
-            ),
-            (
-                "old result, new pending, restart",
-                pending("2024-11-30T11:00:01Z").annotation(keys::CREATE_SUCCEEDED, "2024-11-29T11:00:00Z").build(),
-                true,
-            ),
-            ("no create at all", Mr::new("Key", "k").build(), false),
-        ];
-        for (name, mr, want) in cases {
-            let got = !log_findings(&mr, None, Some(&starts)).is_empty();
-            assert_eq!(got, want, "{name}");
-        }
-    }
-
-    #[test]
-    fn debug_missing_once_per_owner() {
-        let info = "2024-11-30T10:00:00Z\tINFO\tprovider-aws\tstarting\t{}\n";
-        let mut a = LogScan::new();
-        scan_slice(info.as_bytes(), "a", &mut a);
-        let mut b = LogScan::new();
-        scan_slice(ended("x", "2024-11-30T10:00:00Z").as_bytes(), "b", &mut b);
-        let ev = LogEvidence::new(
-            vec![],
-            vec![
-                SourceSummary::of("crossplane-system/p1/package-runtime", Some("provider-aws-kms".into()), &a),
-                SourceSummary::of(
-                    "crossplane-system/p1/package-runtime (previous)",
-                    Some("provider-aws-kms".into()),
-                    &a,
-                ),
-                SourceSummary::of("crossplane-system/p2/package-runtime", Some("provider-aws-ec2".into()), &b),
-                SourceSummary::of("incident.log", None, &a),
-            ],
-        );
-        let f = debug_logs_missing(&ev);
-        let owners: Vec<(&str, &str)> =
-            f.iter().map(|r| (r.resource.kind.as_str(), r.resource.name.as_str())).collect();
-        assert_eq!(owners, vec![("LogFile", "incident.log"), ("Provider", "provider-aws-kms")]);
-        assert!(f[1].finding.next.contains("DeploymentRuntimeConfig"));
     }
 }

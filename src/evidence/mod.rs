@@ -1,6 +1,12 @@
-//! Evidence beyond the MR object itself: provider logs (and, built on them, timelines and
-//! log-derived findings). Pure: readers are handed in by the shell.
+//! Evidence beyond the MR object itself: provider logs, provider pods, events and the Terraform
+//! workspace, parsed from what the cluster layer fetched, reduced to the rules' per-MR evidence,
+//! and ordered into timelines. Pure: readers and API bodies are handed in by the shell.
 
 pub mod correlate;
+pub mod events;
+pub mod index;
 pub mod logs;
+pub mod pods;
+pub mod source;
 pub mod timeline;
+pub mod workspace;

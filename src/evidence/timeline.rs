@@ -1,14 +1,19 @@
 //! The create history of one MR as a single time-ordered timeline, built from every trace the
 //! cluster still holds: the object, its events, the provider pods, the provider logs and the live
-//! Terraform workspace. Pure: the shell gathers, this orders and points at what matters.
+//! Terraform workspace. Pure: the shell gathers, this orders, and the rules' findings say what
+//! matters.
 
-use super::correlate::{ProviderStarts, go_time};
-use super::logs::{Evidence, EvidenceKind, same_id};
-use crate::cluster::providers::ProviderPod;
+use super::correlate::go_time;
+use super::events::EventRecord;
+use super::logs::{Evidence, EvidenceKind};
+use super::pods::ProviderPod;
+use super::workspace::WorkspaceState;
 use crate::domain::create_marks::CreateMarks;
+use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
-use crate::domain::managed::ManagedResource;
-use serde::{Deserialize, Serialize};
+use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::rules::same_id;
+use serde::Serialize;
 
 /// Where an entry comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -59,93 +64,6 @@ pub struct NameSeen {
     pub sources: Vec<String>,
 }
 
-/// A Kubernetes Event of the MR, with the `external-name` annotation crossplane's recorder adds.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-pub struct EventRecord {
-    /// `Normal` or `Warning`.
-    #[serde(rename = "type")]
-    pub type_: String,
-    /// Reason, e.g. `CannotInitializeManagedResource`.
-    pub reason: String,
-    /// Message.
-    pub message: String,
-    /// First occurrence.
-    pub first: Option<String>,
-    /// Last occurrence.
-    pub last: Option<String>,
-    /// Occurrences.
-    pub count: i64,
-    /// The `external-name` annotation on the Event.
-    pub external_name: Option<String>,
-}
-
-/// Parses a core/v1 EventList.
-pub fn parse_events(body: &str) -> Result<Vec<EventRecord>, serde_json::Error> {
-    #[derive(Deserialize)]
-    struct L {
-        #[serde(default)]
-        items: Vec<E>,
-    }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct E {
-        #[serde(default)]
-        metadata: M,
-        #[serde(default, rename = "type")]
-        type_: String,
-        #[serde(default)]
-        reason: String,
-        #[serde(default)]
-        message: String,
-        #[serde(default)]
-        first_timestamp: Option<String>,
-        #[serde(default)]
-        last_timestamp: Option<String>,
-        #[serde(default)]
-        event_time: Option<String>,
-        #[serde(default)]
-        count: Option<i64>,
-    }
-    #[derive(Deserialize, Default)]
-    struct M {
-        #[serde(default)]
-        annotations: Option<std::collections::HashMap<String, String>>,
-    }
-    let list: L = serde_json::from_str(body)?;
-    Ok(list
-        .items
-        .into_iter()
-        .map(|e| EventRecord {
-            type_: e.type_,
-            reason: e.reason,
-            message: e.message,
-            first: e.first_timestamp.clone().or(e.event_time.clone()),
-            last: e.last_timestamp.or(e.event_time).or(e.first_timestamp),
-            count: e.count.unwrap_or(1),
-            external_name: e.metadata.annotations.and_then(|a| a.get("external-name").cloned()),
-        })
-        .collect())
-}
-
-/// What the workspace of a Terraform-CLI resource holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct WorkspaceState {
-    /// The pod it was read from.
-    pub pod: String,
-    /// `.resources[0].instances[0].attributes.id`, if any.
-    pub id: Option<String>,
-    /// `lineage` (upjet writes the MR UID).
-    pub lineage: Option<String>,
-}
-
-/// Extracts the Terraform ID from a `terraform.tfstate` (format version 4).
-pub fn tfstate_id(text: &str) -> Result<(Option<String>, Option<String>), serde_json::Error> {
-    let v: serde_json::Value = serde_json::from_str(text)?;
-    let id =
-        v["resources"][0]["instances"][0]["attributes"]["id"].as_str().map(str::to_owned).filter(|s| !s.is_empty());
-    Ok((id, v["lineage"].as_str().map(str::to_owned)))
-}
-
 /// The whole history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Timeline {
@@ -156,14 +74,6 @@ pub struct Timeline {
     pub external_names: Vec<NameSeen>,
     /// What matters, in plain words.
     pub highlights: Vec<String>,
-}
-
-fn ts(t: &Option<String>) -> Option<GoTime> {
-    t.as_deref().and_then(GoTime::parse_rfc3339)
-}
-
-fn entry(at: Option<GoTime>, source: Source, text: String) -> Entry {
-    Entry { time: at.map(|t| t.to_string()), at, source, text }
 }
 
 /// Everything the history is built from.
@@ -179,18 +89,52 @@ pub struct Inputs<'a> {
     pub workspace: Option<&'a WorkspaceState>,
     /// Whether events were queried (offline they cannot be).
     pub events_read: bool,
+    /// The rules' findings for the MR and this evidence: the highlights are rendered from them.
+    pub findings: &'a [Finding],
 }
 
 /// Builds the timeline.
 pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
-    let mut entries = Vec::new();
-    let mut names: Vec<NameSeen> = Vec::new();
-    let mut see = |value: &str, at: Option<GoTime>, source: &str| {
+    let mut names = Names::default();
+    let mut entries = object_entries(mr, &mut names);
+    entries.extend(event_entries(inputs.events, &mut names));
+    entries.extend(inputs.pods.iter().flat_map(pod_entries));
+    entries.extend(inputs.logs.iter().map(|ev| log_entry(ev, &mut names)));
+    if let Some(ws) = inputs.workspace {
+        let text = match &ws.id {
+            Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
+            None => format!("Terraform workspace in {} holds no id", ws.pod),
+        };
+        entries.push(entry(None, Source::Workspace, text));
+        if let Some(id) = &ws.id {
+            names.see(id, None, "workspace");
+        }
+    }
+    entries.sort_by_key(|e| (e.at.is_none(), e.at));
+    let highlights = highlights(mr, inputs, &names.0);
+    Timeline { entries, external_names: names.0, highlights }
+}
+
+fn ts(t: &Option<String>) -> Option<GoTime> {
+    t.as_deref().and_then(GoTime::parse_rfc3339)
+}
+
+fn entry(at: Option<GoTime>, source: Source, text: String) -> Entry {
+    Entry { time: at.map(|t| t.to_string()), at, source, text }
+}
+
+/// The external-name values seen so far, in order of first sighting.
+#[derive(Default)]
+struct Names(Vec<NameSeen>);
+
+impl Names {
+    /// Records one sighting of `value` (empty values are not names).
+    fn see(&mut self, value: &str, at: Option<GoTime>, source: &str) {
         if value.is_empty() {
             return;
         }
         let t = at.map(|t| t.to_string());
-        match names.iter_mut().find(|n| n.value == value) {
+        match self.0.iter_mut().find(|n| n.value == value) {
             Some(n) => {
                 if t.is_some() && (n.first.is_none() || t < n.first) {
                     n.first = t.clone();
@@ -202,23 +146,26 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
                     n.sources.push(source.to_string());
                 }
             }
-            None => names.push(NameSeen {
+            None => self.0.push(NameSeen {
                 value: value.to_string(),
                 first: t.clone(),
                 last: t,
                 sources: vec![source.to_string()],
             }),
         }
-    };
+    }
+}
 
+/// The object's own traces: creation, deletion, create marks, conditions.
+fn object_entries(mr: &ManagedResource, names: &mut Names) -> Vec<Entry> {
+    let mut entries = Vec::new();
     if let Some(c) = ts(&mr.creation_timestamp) {
         entries.push(entry(Some(c), Source::Object, "MR created".into()));
     }
     if let Some(d) = ts(&mr.deletion_timestamp) {
         entries.push(entry(Some(d), Source::Object, "MR deletion requested".into()));
     }
-    let marks = CreateMarks::of(mr);
-    for m in marks.timeline() {
+    for m in CreateMarks::of(mr).timeline() {
         let at = (!m.at.is_zero()).then_some(m.at);
         let what = m.key.trim_start_matches("crossplane.io/");
         let text = if at.is_some() {
@@ -229,7 +176,7 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
         entries.push(entry(at, Source::Annotation, text));
     }
     if let Some(n) = mr.external_name() {
-        see(n, None, "annotation");
+        names.see(n, None, "annotation");
     }
     for c in &mr.conditions {
         let msg = if c.message.is_empty() { String::new() } else { format!(": {}", c.message) };
@@ -239,7 +186,13 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
             format!("{}={} {}{msg}", c.type_, c.status, c.reason),
         ));
     }
-    for e in inputs.events {
+    entries
+}
+
+/// One entry per event; the recorder's external-name annotation is a sighting.
+fn event_entries(events: &[EventRecord], names: &mut Names) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for e in events {
         let times = if e.count > 1 {
             format!(" (×{}, last {})", e.count, e.last.as_deref().unwrap_or("?"))
         } else {
@@ -252,159 +205,143 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
             format!("{} {}: {}{times}{name}", e.type_, e.reason, e.message),
         ));
         if let Some(n) = &e.external_name {
-            see(n, ts(&e.last), "event");
+            names.see(n, ts(&e.last), "event");
         }
     }
-    for p in inputs.pods {
-        if let Some(s) = p.pod_started {
-            entries.push(entry(Some(s), Source::Pod, format!("provider pod {}/{} started", p.namespace, p.name)));
-        }
-        if let Some(t) = &p.last_termination {
-            if let Some(s) = t.started {
-                entries.push(entry(
-                    Some(s),
-                    Source::Pod,
-                    format!("provider container {} started (previous container)", p.name),
-                ));
-            }
-            entries.push(entry(
-                t.finished,
-                Source::Pod,
-                format!("provider container {} terminated: {} (exit {})", p.name, t.reason, t.exit_code),
-            ));
-        }
-        if let Some(s) = p.container_started.filter(|s| Some(*s) != p.pod_started) {
+    entries
+}
+
+/// Pod start, previous container start and end, and the current container's restart.
+fn pod_entries(p: &ProviderPod) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    if let Some(s) = p.pod_started {
+        entries.push(entry(Some(s), Source::Pod, format!("provider pod {}/{} started", p.namespace, p.name)));
+    }
+    if let Some(t) = &p.last_termination {
+        if let Some(s) = t.started {
             entries.push(entry(
                 Some(s),
                 Source::Pod,
-                format!("provider container {} started (restart {})", p.name, p.restart_count),
+                format!("provider container {} started (previous container)", p.name),
             ));
         }
-    }
-    for ev in &inputs.logs {
-        let at = ev.time.map(go_time);
-        let mut text = format!("{}: {}", ev.kind.as_str(), ev.msg);
-        if let Some(id) = ev.id.as_deref().filter(|i| !i.is_empty()) {
-            text.push_str(&format!(" [id {id:?}]"));
-        }
-        if let Some(err) = &ev.error {
-            text.push_str(&format!(" error: {err}"));
-        }
-        if ev.repeats > 0 {
-            text.push_str(&format!(
-                " (×{}, last {})",
-                ev.repeats + 1,
-                ev.last_time.map(|t| go_time(t).to_string()).unwrap_or_default()
-            ));
-        }
-        entries.push(entry(at, Source::Log, text));
-        if let Some(id) =
-            ev.id.as_deref().filter(|_| matches!(ev.kind, EvidenceKind::Reconciler | EvidenceKind::CreateRequested))
-        {
-            see(id, at, "log");
-        }
-    }
-    if let Some(ws) = inputs.workspace {
-        let text = match &ws.id {
-            Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
-            None => format!("Terraform workspace in {} holds no id", ws.pod),
-        };
-        entries.push(entry(None, Source::Workspace, text));
-    }
-    entries.sort_by_key(|e| (e.at.is_none(), e.at));
-
-    let mut highlights = Vec::new();
-    if marks.incomplete() {
-        highlights.push(format!(
-            "creation incomplete: external-create-pending ({}) is newer than any result; the provider will not proceed on its own",
-            marks.pending.raw.as_deref().unwrap_or("?")
+        entries.push(entry(
+            t.finished,
+            Source::Pod,
+            format!("provider container {} terminated: {} (exit {})", p.name, t.reason, t.exit_code),
         ));
     }
-    let starts = ProviderStarts {
-        provider: inputs.pods.first().map(|p| p.provider.clone()).unwrap_or_default(),
-        starts: inputs.pods.iter().flat_map(|p| p.starts()).collect(),
-    };
-    if marks.pending.is_set() {
-        let result = marks.latest_result();
-        let result_after = !result.is_zero() && !result.before(&marks.pending.at);
-        if let Some(r) =
-            starts.starts.iter().filter(|s| s.after(&marks.pending.at) && (!result_after || s.before(&result))).min()
-        {
-            highlights.push(format!(
-                "provider restarted at {r}, between create-pending ({}) and any result",
-                marks.pending.raw.as_deref().unwrap_or("?")
-            ));
-        }
+    if let Some(s) = p.container_started.filter(|s| Some(*s) != p.pod_started) {
+        entries.push(entry(
+            Some(s),
+            Source::Pod,
+            format!("provider container {} started (restart {})", p.name, p.restart_count),
+        ));
     }
+    entries
+}
+
+/// One entry per log line about the MR; IDs of reconciler and create lines are sightings.
+fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
+    let at = ev.time.map(go_time);
+    let mut text = format!("{}: {}", ev.kind.as_str(), ev.msg);
+    if let Some(id) = ev.id.as_deref().filter(|i| !i.is_empty()) {
+        text.push_str(&format!(" [id {id:?}]"));
+    }
+    if let Some(err) = &ev.error {
+        text.push_str(&format!(" error: {err}"));
+    }
+    if ev.repeats > 0 {
+        text.push_str(&format!(
+            " (×{}, last {})",
+            ev.repeats + 1,
+            ev.last_time.map(|t| go_time(t).to_string()).unwrap_or_default()
+        ));
+    }
+    if let Some(id) =
+        ev.id.as_deref().filter(|_| matches!(ev.kind, EvidenceKind::Reconciler | EvidenceKind::CreateRequested))
+    {
+        names.see(id, at, "log");
+    }
+    entry(at, Source::Log, text)
+}
+
+/// What matters, in plain words: the rules' findings about the create first, then what the
+/// timeline itself shows (logged creations the external-name does not record, a disagreeing
+/// workspace, several external-names, no events).
+fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
+    let mut out: Vec<String> = [Code::CreateIncomplete, Code::ProviderRestartedDuringCreate]
+        .iter()
+        .flat_map(|code| inputs.findings.iter().filter(move |f| f.code == *code))
+        .map(finding_highlight)
+        .collect();
     let current = mr.external_name();
-    for ev in inputs.logs.iter().filter(|e| !e.created.is_empty()) {
-        for id in &ev.created {
-            match current {
-                Some(cur) if same_id(id, cur) => {}
-                Some(cur) => highlights.push(format!("create ended with tfID {id:?} but the external-name is {cur:?}")),
-                None => highlights.push(format!("create ended with tfID {id:?} but the MR has no external-name")),
-            }
-        }
-    }
-    if let Some(ws) = inputs.workspace {
-        if let (Some(id), Some(cur)) = (&ws.id, current)
-            && !same_id(id, cur)
-        {
-            highlights.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
-        }
-        if let Some(id) = &ws.id {
-            see(id, None, "workspace");
-        }
+    out.extend(unrecorded_creations(&inputs.logs, current));
+    if let Some(ws) = inputs.workspace
+        && let (Some(id), Some(cur)) = (&ws.id, current)
+        && !same_id(id, cur)
+    {
+        out.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
     }
     if names.len() > 1 {
         let list: Vec<String> = names.iter().map(|n| format!("{:?}", n.value)).collect();
-        highlights.push(format!("external-name took {} values: {}", names.len(), list.join(" → ")));
+        out.push(format!("external-name took {} values: {}", names.len(), list.join(" → ")));
     }
     if inputs.events_read && inputs.events.is_empty() {
-        highlights.push("no events found (the API server keeps them for 1 hour by default)".into());
+        out.push("no events found (the API server keeps them for 1 hour by default)".into());
     }
-    Timeline { entries, external_names: names, highlights }
+    out
+}
+
+/// The history's wording of a create finding (`CreateIncomplete`, `ProviderRestartedDuringCreate`).
+fn finding_highlight(f: &Finding) -> String {
+    let ev = |key: &str| f.evidence.get(key).map(String::as_str);
+    let pending = ev(keys::CREATE_PENDING).unwrap_or("?");
+    match f.code {
+        Code::ProviderRestartedDuringCreate => format!(
+            "provider restarted at {}, between create-pending ({pending}) and any result",
+            ev("restartedAt").unwrap_or("?")
+        ),
+        _ => format!(
+            "creation incomplete: external-create-pending ({pending}) is newer than any result; the provider will not proceed on its own"
+        ),
+    }
+}
+
+/// Every logged creation, line by line, whose ID the external-name does not record. This is a
+/// statement about the external-name alone, line by line: unlike the `OrphanCandidate` rule it
+/// also lists an ID the MR already observes in `status.atProvider.id`, because until the
+/// external-name holds it a restart still loses it.
+fn unrecorded_creations(logs: &[&Evidence], current: Option<&str>) -> Vec<String> {
+    let created = logs.iter().flat_map(|ev| ev.created.iter());
+    created
+        .filter_map(|id| match current {
+            Some(cur) if same_id(id, cur) => None,
+            Some(cur) => Some(format!("create ended with tfID {id:?} but the external-name is {cur:?}")),
+            None => Some(format!("create ended with tfID {id:?} but the MR has no external-name")),
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::managed::keys;
+    use crate::domain::rules::{MrEvidence, ProviderStarts, findings_with};
     use crate::domain::testing::Mr;
+    use crate::evidence::correlate::LogEvidence;
     use crate::evidence::logs::{LogScan, scan_slice};
 
-    #[test]
-    fn events_parse_with_the_recorder_annotation() {
-        let body = r#"{"items":[{"metadata":{"annotations":{"external-name":"rs-1"}},"type":"Warning","reason":"CannotInitializeManagedResource",
-            "message":"cannot determine creation result","firstTimestamp":"2024-11-30T11:00:06Z","lastTimestamp":"2024-11-30T11:05:00Z","count":4},
-            {"metadata":{},"type":"Normal","reason":"CreatedExternalResource","message":"Successfully requested creation","eventTime":"2024-11-30T11:00:00.123456Z"}]}"#;
-        let ev = parse_events(body).unwrap();
-        assert_eq!(ev[0].external_name.as_deref(), Some("rs-1"));
-        assert_eq!((ev[0].count, ev[1].count), (4, 1));
-        assert_eq!(ev[1].first.as_deref(), Some("2024-11-30T11:00:00.123456Z"));
-    }
-
-    #[test]
-    fn tfstate() {
-        let s = r#"{"version":4,"lineage":"uid-1","resources":[{"mode":"managed","type":"google_dns_record_set","name":"x","instances":[{"attributes":{"id":"projects/p/managedZones/z/rrsets/x/A"}}]}]}"#;
-        assert_eq!(tfstate_id(s).unwrap(), (Some("projects/p/managedZones/z/rrsets/x/A".into()), Some("uid-1".into())));
-        assert_eq!(tfstate_id(r#"{"version":4,"resources":[]}"#).unwrap(), (None, None));
-        assert!(tfstate_id("not json").is_err());
-    }
-
-    #[test]
-    fn orders_everything_and_points_at_what_matters() {
-        let mr = Mr::new("Key", "k")
+    fn mr() -> ManagedResource {
+        Mr::new("Key", "k")
             .annotation(keys::CREATE_PENDING, "2024-11-30T11:00:05Z")
             .annotation(keys::CREATE_SUCCEEDED, "2024-11-30T11:00:00Z")
             .external_name("mrk-2")
             .cond("Synced", "False", "ReconcileError", "cannot determine creation result")
-            .build();
-        let log = "2024-11-30T11:00:09Z\tDEBUG\tprovider-aws\tAsync create ended.\t{\"trackerUID\": \"uid-k\", \"tfID\": \"mrk-9\"}\n";
-        let mut scan = LogScan::new();
-        scan_slice(log.as_bytes(), "l", &mut scan);
-        let evidence = scan.take_evidence();
-        let pod = ProviderPod {
+            .build()
+    }
+
+    fn pod() -> ProviderPod {
+        ProviderPod {
             provider: "provider-aws-kms".into(),
             namespace: "crossplane-system".into(),
             name: "provider-aws-kms-1".into(),
@@ -413,8 +350,11 @@ mod tests {
             container_started: GoTime::parse_rfc3339("2024-11-30T11:00:30Z"),
             restart_count: 0,
             last_termination: None,
-        };
-        let events = vec![EventRecord {
+        }
+    }
+
+    fn event() -> EventRecord {
+        EventRecord {
             type_: "Warning".into(),
             reason: "CannotInitializeManagedResource".into(),
             message: "cannot determine creation result".into(),
@@ -422,32 +362,45 @@ mod tests {
             last: Some("2024-11-30T11:01:00Z".into()),
             count: 1,
             external_name: Some("mrk-1".into()),
-        }];
+        }
+    }
+
+    fn logs() -> LogEvidence {
+        let log = "2024-11-30T11:00:09Z\tDEBUG\tprovider-aws\tAsync create ended.\t{\"trackerUID\": \"uid-k\", \"tfID\": \"mrk-9\"}\n";
+        let mut scan = LogScan::new();
+        scan_slice(log.as_bytes(), "l", &mut scan);
+        LogEvidence::new(scan.take_evidence(), Vec::new())
+    }
+
+    const ORDER: &[Source] = &[
+        Source::Object,
+        Source::Condition,
+        Source::Annotation,
+        Source::Annotation,
+        Source::Log,
+        Source::Pod,
+        Source::Event,
+        Source::Workspace,
+    ];
+
+    #[test]
+    fn orders_everything_and_points_at_what_matters() {
+        let (mr, pod, events, logs) = (mr(), pod(), vec![event()], logs());
+        let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts() };
+        let evidence: MrEvidence = logs.mr_evidence(&mr, Some(starts));
+        let findings = findings_with(&mr, Some(&evidence));
         let ws = WorkspaceState { pod: "p".into(), id: Some("mrk-2".into()), lineage: None };
-        let t = build(
-            &mr,
-            &Inputs {
-                events: &events,
-                pods: std::slice::from_ref(&pod),
-                logs: evidence.iter().collect(),
-                workspace: Some(&ws),
-                events_read: true,
-            },
-        );
+        let inputs = Inputs {
+            events: &events,
+            pods: std::slice::from_ref(&pod),
+            logs: logs.about(&mr),
+            workspace: Some(&ws),
+            events_read: true,
+            findings: &findings,
+        };
+        let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();
-        assert_eq!(
-            order,
-            vec![
-                Source::Object,
-                Source::Condition,
-                Source::Annotation,
-                Source::Annotation,
-                Source::Log,
-                Source::Pod,
-                Source::Event,
-                Source::Workspace
-            ]
-        );
+        assert_eq!(order, ORDER);
         let h = t.highlights.join("\n");
         assert!(h.contains("creation incomplete"), "{h}");
         assert!(h.contains("provider restarted at 2024-11-30T11:00:30Z, between create-pending"), "{h}");

@@ -5,15 +5,15 @@ use super::error::{AdoptError, Unchanged};
 use super::ui::Ui;
 use crate::cluster::connect::Connection;
 use crate::domain::adopt::{self, Candidate, EventName};
-use crate::domain::diagnose::diagnose;
 use crate::domain::managed::ManagedResource;
+use crate::domain::rules::diagnose;
 use crate::output::{detail, style};
 use std::io::Write;
 use std::time::Duration;
 
 /// The `external-name` annotations of the MR's events (best effort: events expire after 1h).
 async fn event_names(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventName>, String> {
-    let events = crate::cluster::events::events_of(conn, mr).await.map_err(|e| e.reason())?;
+    let events = crate::commands::evidence::events_of(conn, mr).await.map_err(|e| e.reason())?;
     Ok(events
         .into_iter()
         .filter_map(|e| Some(EventName { id: e.external_name?, reason: e.reason, time: e.last, message: e.message }))
@@ -28,7 +28,7 @@ async fn log_candidates(
     mr: &ManagedResource,
     ui: &mut Ui,
 ) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
-    use crate::cluster::{kinds::ApiKind, workspace};
+    use crate::cluster::kinds::ApiKind;
     use crate::evidence::correlate::log_findings;
     use crate::evidence::logs::Retention;
     ui.say("reading provider logs for evidence…");
@@ -72,7 +72,7 @@ async fn log_candidates(
         categories: Vec::new(),
     };
     for pod in gathered.pods.iter().filter(|p| crate::cluster::kinds::provider_matches(&kind, &p.provider)) {
-        if let Ok(ws) = workspace::read(conn, pod, &mr.uid).await {
+        if let Ok(ws) = crate::commands::evidence::read_workspace(conn, pod, &mr.uid).await {
             if let Some(id) = ws.id {
                 extra.push(Candidate {
                     id,

@@ -11,7 +11,7 @@ use crate::cluster::target::{self, Kinds, check_name};
 use crate::cluster::write::{self, Target, WriteError};
 use crate::domain::adopt;
 use crate::domain::adopt::machine::{self, Next, Observation, State, Stop};
-use crate::domain::diagnose::diagnose;
+use crate::domain::rules::diagnose;
 use crate::error::{Error, Exit};
 use crate::local::backup;
 use crate::output::adopt::{change_line, stop_reason};

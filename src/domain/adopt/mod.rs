@@ -20,7 +20,7 @@
 //! exact, even without the backup file.
 
 use super::create_marks;
-use super::diagnose;
+
 use super::finding;
 use super::managed::{self, keys};
 use super::policies;

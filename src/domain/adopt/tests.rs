@@ -1,11 +1,11 @@
 use super::undo::annotations_raw;
 use super::*;
 use crate::domain::create_marks::CreateMarks;
-use crate::domain::diagnose::ERR_OBSERVE_NOT_FOUND;
 use crate::domain::finding::Code;
 use crate::domain::finding::Finding;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::policies::Policies;
+use crate::domain::rules::ERR_OBSERVE_NOT_FOUND;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -32,7 +32,7 @@ fn incomplete(o: Value) -> Value {
     let mut o = with_ann(o, keys::CREATE_SUCCEEDED, "2024-11-30T11:00:00Z");
     o["status"]["conditions"] = json!([
         {"type": "Ready", "status": "False", "reason": "Creating"},
-        {"type": "Synced", "status": "False", "reason": "ReconcileError", "message": crate::domain::diagnose::ERR_CREATE_INCOMPLETE}]);
+        {"type": "Synced", "status": "False", "reason": "ReconcileError", "message": crate::domain::rules::ERR_CREATE_INCOMPLETE}]);
     o
 }
 

@@ -1,9 +1,9 @@
 //! The pure judgement of a wait step: has the provider reconciled since the write, and with
 //! what result.
 
-use super::diagnose::ERR_OBSERVE_NOT_FOUND;
 use super::managed::{Condition, ManagedResource};
 use super::steps::Wait;
+use crate::domain::rules::ERR_OBSERVE_NOT_FOUND;
 use serde_json::Value;
 
 /// What a wait compares against: the state right after the write that asked for a reconcile.

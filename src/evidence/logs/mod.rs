@@ -190,6 +190,27 @@ pub enum EvidenceKind {
 }
 
 impl EvidenceKind {
+    /// Every kind, in declaration order: the one list tests and docs iterate over.
+    pub const ALL: &'static [EvidenceKind] = &[
+        EvidenceKind::AsyncCreateStarting,
+        EvidenceKind::AsyncCreateEnded,
+        EvidenceKind::CallbackFailed,
+        EvidenceKind::StateReconstructing,
+        EvidenceKind::RecoveredExternalName,
+        EvidenceKind::Reconciler,
+        EvidenceKind::CreateRequested,
+        EvidenceKind::CreateIncomplete,
+        EvidenceKind::CreateFailed,
+        EvidenceKind::DeleteRequested,
+        EvidenceKind::Deleted,
+        EvidenceKind::CriticalAnnotationsUpdated,
+        EvidenceKind::CliApply,
+        EvidenceKind::CliRefresh,
+        EvidenceKind::CliImport,
+        EvidenceKind::CliDestroy,
+        EvidenceKind::KubeEvent,
+    ];
+
     /// Stable short name for reports and JSON output.
     pub fn as_str(self) -> &'static str {
         match self {

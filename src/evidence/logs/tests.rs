@@ -1634,26 +1634,7 @@ fn is_about_matches_uid_then_name() {
 
 #[test]
 fn kind_names_are_unique() {
-    use EvidenceKind::*;
-    let all = [
-        AsyncCreateStarting,
-        AsyncCreateEnded,
-        CallbackFailed,
-        StateReconstructing,
-        RecoveredExternalName,
-        Reconciler,
-        CreateRequested,
-        CreateIncomplete,
-        CreateFailed,
-        DeleteRequested,
-        Deleted,
-        CriticalAnnotationsUpdated,
-        CliApply,
-        CliRefresh,
-        CliImport,
-        CliDestroy,
-        KubeEvent,
-    ];
+    let all = EvidenceKind::ALL;
     let names: std::collections::HashSet<_> = all.iter().map(|k| k.as_str()).collect();
     assert_eq!(names.len(), all.len());
     assert_eq!(Level::Debug.as_str(), "DEBUG");

@@ -1,0 +1,64 @@
+//! `AsyncInFlight`: an asynchronous operation is probably still running.
+
+use super::facts::Facts;
+use crate::domain::finding::{Code, Finding};
+
+/// While a no-fork async create runs, Observe reports exists+up-to-date, so the MR shows
+/// Ready=False/Creating with Synced=True; CLI mode shows AsyncOperation/Ongoing. Adopting now
+/// races the goroutine (upjet#722).
+pub(super) fn check(facts: &Facts) -> Option<Finding> {
+    if !facts.in_flight {
+        return None;
+    }
+    let mut f = Finding::new(
+        Code::AsyncInFlight,
+        "an asynchronous create or update is probably still running; do not adopt or edit it now",
+        format!("kubectl upjet doctor {}", facts.arg()),
+    );
+    if let Some(c) = facts.mr.condition("AsyncOperation") {
+        f = f.with("AsyncOperation", format!("{}/{}", c.status, c.reason));
+    }
+    if let Some(c) = facts.mr.condition("Ready") {
+        f = f.with("ready", format!("{}/{}", c.status, c.reason));
+    }
+    Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::cases::*;
+    use crate::domain::finding::Code::*;
+    use crate::domain::testing::Mr;
+
+    const CASES: &[Case] = &[
+        (
+            "external-name missing while async create is running",
+            || {
+                Mr::new("Key", "k").annotation(P, T0).annotation(S, T0).cond("Ready", "False", "Creating", "").cond(
+                    "Synced",
+                    "True",
+                    "ReconcileSuccess",
+                    "",
+                )
+            },
+            &[AsyncInFlight],
+        ),
+        (
+            "CLI async in flight",
+            || {
+                base().cond("Ready", "True", "Available", "").cond("Synced", "True", "ReconcileSuccess", "").cond(
+                    "AsyncOperation",
+                    "False",
+                    "Ongoing",
+                    "",
+                )
+            },
+            &[AsyncInFlight],
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        check_cases(CASES);
+    }
+}

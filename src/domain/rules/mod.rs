@@ -1,0 +1,164 @@
+//! The rule book: one file per finding code, each a pure function from [`Facts`] (one MR plus
+//! whatever evidence was gathered for it) to findings, and [`ALL`], the one table that runs them.
+//!
+//! Each rule encodes one way crossplane-runtime or upjet loses track of a cloud object, as
+//! described in `docs/findings.md`; the rule's comment names the upstream code path it mirrors.
+//! The order of [`ALL`] is the order findings appear in every output.
+
+mod already_exists;
+mod async_failure_masked;
+mod async_in_flight;
+mod callback_lost;
+#[cfg(test)]
+mod cases;
+mod create_failed;
+mod create_incomplete;
+mod debug_logs_missing;
+mod deletion_blocked_by_pause;
+mod external_name_drift;
+mod external_name_missing;
+mod facts;
+mod kstatus_misleading;
+mod late_initialize_missing;
+mod malformed_annotation;
+mod mr_evidence;
+mod observe_not_found;
+mod orphan_candidate;
+mod paused;
+mod provider_restarted_during_create;
+
+pub use already_exists::says_already_exists;
+pub use create_incomplete::ERR_CREATE_INCOMPLETE;
+pub use debug_logs_missing::ENABLE_DEBUG;
+pub use facts::Facts;
+pub use mr_evidence::{CallbackFailure, LogSource, LoggedCreate, MrEvidence, ProviderStarts, same_id};
+pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
+
+use super::finding::{Code, Finding};
+use super::managed::ManagedResource;
+use super::report::ReportFinding;
+
+/// What a rule looks at, and how many findings it may report.
+pub enum Check {
+    /// The MR object alone; at most one finding.
+    Object(fn(&Facts) -> Option<Finding>),
+    /// The MR and the evidence gathered for it (logs, provider starts); at most one finding.
+    Evidence(fn(&Facts) -> Option<Finding>),
+    /// The MR and the evidence gathered for it; one finding per suspicious logged ID.
+    EvidenceEach(fn(&Facts) -> Vec<Finding>),
+    /// The log sources read, as a whole: findings about a provider or a log file, not an MR.
+    Sources(fn(&[LogSource]) -> Vec<ReportFinding>),
+}
+
+impl Check {
+    /// Runs a per-MR check; `Sources` checks report nothing here.
+    fn on(&self, facts: &Facts) -> Vec<Finding> {
+        match self {
+            Check::Object(check) | Check::Evidence(check) => check(facts).into_iter().collect(),
+            Check::EvidenceEach(check) => check(facts),
+            Check::Sources(_) => Vec::new(),
+        }
+    }
+}
+
+/// One rule: the code it reports and how it checks.
+pub struct Rule {
+    /// The one finding code this rule reports.
+    pub code: Code,
+    /// The check.
+    pub check: Check,
+}
+
+/// Every rule, in the order their findings are reported. No rule hides another: each looks at
+/// the facts alone, so the order only decides the output order.
+pub const ALL: &[Rule] = &[
+    Rule { code: Code::CreateIncomplete, check: Check::Object(create_incomplete::check) },
+    Rule { code: Code::ExternalNameMissing, check: Check::Object(external_name_missing::check) },
+    Rule { code: Code::ExternalNameDrift, check: Check::Object(external_name_drift::check) },
+    Rule { code: Code::AlreadyExists, check: Check::Object(already_exists::check) },
+    Rule { code: Code::CreateFailed, check: Check::Object(create_failed::check) },
+    Rule { code: Code::AsyncFailureMasked, check: Check::Object(async_failure_masked::check) },
+    Rule { code: Code::AsyncInFlight, check: Check::Object(async_in_flight::check) },
+    Rule { code: Code::Paused, check: Check::Object(paused::check) },
+    Rule { code: Code::ObserveNotFound, check: Check::Object(observe_not_found::check) },
+    Rule { code: Code::KstatusMisleading, check: Check::Object(kstatus_misleading::check) },
+    Rule { code: Code::MalformedAnnotation, check: Check::Object(malformed_annotation::check) },
+    Rule { code: Code::LateInitializeMissing, check: Check::Object(late_initialize_missing::check) },
+    Rule { code: Code::DeletionBlockedByPause, check: Check::Object(deletion_blocked_by_pause::check) },
+    Rule { code: Code::OrphanCandidate, check: Check::EvidenceEach(orphan_candidate::check) },
+    Rule { code: Code::CallbackLost, check: Check::Evidence(callback_lost::check) },
+    Rule { code: Code::ProviderRestartedDuringCreate, check: Check::Evidence(provider_restarted_during_create::check) },
+    Rule { code: Code::DebugLogsMissing, check: Check::Sources(debug_logs_missing::check) },
+];
+
+/// Every per-MR rule over one MR and its evidence, in [`ALL`] order.
+pub fn findings(facts: &Facts) -> Vec<Finding> {
+    ALL.iter().flat_map(|rule| rule.check.on(facts)).collect()
+}
+
+/// Only the rules that need evidence beyond the object, in [`ALL`] order: what provider logs and
+/// restarts add to an MR's [`diagnose`].
+pub fn evidence_findings(facts: &Facts) -> Vec<Finding> {
+    ALL.iter()
+        .filter(|rule| matches!(rule.check, Check::Evidence(_) | Check::EvidenceEach(_)))
+        .flat_map(|rule| rule.check.on(facts))
+        .collect()
+}
+
+/// Every per-MR rule over one MR and the evidence gathered for it (`None`: nothing gathered).
+pub fn findings_with(mr: &ManagedResource, evidence: Option<&MrEvidence>) -> Vec<Finding> {
+    findings(&Facts::with_evidence(mr, evidence))
+}
+
+/// The rules that need the MR object alone, in [`ALL`] order: what `adopt` reports.
+pub fn diagnose(mr: &ManagedResource) -> Vec<Finding> {
+    let facts = Facts::of(mr);
+    ALL.iter().filter(|rule| matches!(rule.check, Check::Object(_))).flat_map(|rule| rule.check.on(&facts)).collect()
+}
+
+/// Every rule over the log sources read as a whole, in [`ALL`] order.
+pub fn source_findings(sources: &[LogSource]) -> Vec<ReportFinding> {
+    ALL.iter()
+        .flat_map(|rule| match rule.check {
+            Check::Sources(check) => check(sources),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cases::{T0, base, check_cases};
+    use super::*;
+    use crate::domain::managed::keys;
+
+    #[test]
+    fn every_code_has_exactly_one_rule() {
+        for code in Code::ALL {
+            let rules = ALL.iter().filter(|r| r.code == *code).count();
+            assert_eq!(rules, 1, "{code} has {rules} rules");
+        }
+        assert_eq!(ALL.len(), Code::ALL.len(), "every rule reports a known code");
+    }
+
+    #[test]
+    fn healthy_mrs_have_no_findings() {
+        check_cases(&[
+            (
+                "healthy",
+                || base().healthy().annotation(keys::CREATE_PENDING, T0).annotation(keys::CREATE_SUCCEEDED, T0),
+                &[],
+            ),
+            ("healthy, no marks, default policies", || base().healthy(), &[]),
+        ]);
+    }
+
+    #[test]
+    fn log_rules_need_evidence() {
+        let mr = base().build();
+        let facts = Facts::of(&mr);
+        assert!(orphan_candidate::check(&facts).is_empty());
+        assert!(callback_lost::check(&facts).is_none());
+        assert!(provider_restarted_during_create::check(&facts).is_none());
+    }
+}

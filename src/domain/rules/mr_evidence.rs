@@ -1,0 +1,115 @@
+//! The evidence beyond the MR object that the log rules need, in domain terms: the evidence layer
+//! reduces provider logs and pods to these records so that the rules stay pure and testable.
+
+use crate::domain::gotime::GoTime;
+
+/// What the provider logs and pods say about one MR.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MrEvidence {
+    /// IDs a provider logged as created for this MR, in order of first sighting.
+    pub created: Vec<LoggedCreate>,
+    /// The newest failed async-create callback logged for this MR.
+    pub callback_failure: Option<CallbackFailure>,
+    /// When the provider serving this MR's kind (re)started, when its pods were read.
+    pub provider_starts: Option<ProviderStarts>,
+}
+
+/// One ID a provider logged as created (`Async create ended.` `tfID`, or the plugin-framework
+/// recovered external-name), at its earliest sighting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedCreate {
+    /// The ID. CLI-mode IDs may hold `REDACTED` where ProviderConfig values were.
+    pub id: String,
+    /// When it was first logged.
+    pub time: Option<GoTime>,
+    /// Excerpt of the line that logged it.
+    pub source: String,
+}
+
+/// A logged failure of the status update after an async create (upjet's callback).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallbackFailure {
+    /// The logged error, if any.
+    pub error: Option<String>,
+    /// Excerpt of the line.
+    pub source: String,
+}
+
+/// When the provider's container (re)started: container starts, and pod starts of replaced pods.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProviderStarts {
+    /// Provider name.
+    pub provider: String,
+    /// Start times, any order.
+    pub starts: Vec<GoTime>,
+}
+
+/// One log source (pod container, file, stdin) as the debug-level rule sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogSource {
+    /// `namespace/pod/container (previous)` or a file path.
+    pub name: String,
+    /// The provider it belongs to, when known (live pods).
+    pub provider: Option<String>,
+    /// Lines read.
+    pub lines: u64,
+    /// Whether any DEBUG line was seen: without debug logging upjet logs no IDs.
+    pub saw_debug: bool,
+}
+
+/// Whether a logged ID names the same cloud object as the ID an MR tracks. upjet's Terraform-CLI
+/// mode logs IDs with ProviderConfig values replaced by `REDACTED`, so each `REDACTED` matches one
+/// or more characters of `current`.
+pub fn same_id(logged: &str, current: &str) -> bool {
+    if logged == current {
+        return true;
+    }
+    if !logged.contains("REDACTED") {
+        return false;
+    }
+    let parts: Vec<&str> = logged.split("REDACTED").collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !current.starts_with(first) || !current[first.len()..].ends_with(last) {
+        return false;
+    }
+    if current.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &current[first.len()..current.len() - last.len()];
+    // Middle literal parts must appear in order, each wildcard taking ≥ 1 char.
+    for mid in &parts[1..parts.len() - 1] {
+        if rest.is_empty() {
+            return false;
+        }
+        let search = &rest[rest.char_indices().nth(1).map_or(rest.len(), |(i, _)| i)..];
+        match search.find(mid) {
+            Some(pos) => {
+                let start = rest.len() - search.len() + pos;
+                rest = &rest[start + mid.len()..];
+            }
+            None => return false,
+        }
+    }
+    !rest.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_id;
+
+    const CASES: &[(&str, &str, bool)] = &[
+        ("vpc-1", "vpc-1", true),
+        ("vpc-1", "vpc-2", false),
+        ("projects/REDACTED/zones/z", "projects/p1/zones/z", true),
+        ("projects/REDACTED/zones/z", "projects//zones/z", false),
+        ("a/REDACTED/b/REDACTED/c", "a/x/b/y/c", true),
+        ("a/REDACTED/b/REDACTED/c", "a/x/c", false),
+    ];
+
+    #[test]
+    fn redacted_ids_match_one_or_more_characters() {
+        for (logged, current, want) in CASES {
+            assert_eq!(same_id(logged, current), *want, "{logged} vs {current}");
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Everything gathered for a run (provider logs, provider starts per MR kind), indexed so that
+//! each MR's share can be handed to the rules: the one place that decides what evidence an MR gets.
+
+use super::correlate::LogEvidence;
+use crate::domain::finding::Finding;
+use crate::domain::managed::ManagedResource;
+use crate::domain::report::ResourceState;
+use crate::domain::rules::{self, LogSource, MrEvidence, ProviderStarts};
+use std::collections::HashMap;
+
+/// The evidence of one run, looked up by MR.
+#[derive(Debug, Default)]
+pub struct EvidenceIndex {
+    /// Log evidence, when any source was read.
+    pub logs: Option<LogEvidence>,
+    /// Provider starts by (API group, kind) of the kinds each provider serves.
+    pub starts: HashMap<(String, String), ProviderStarts>,
+}
+
+impl EvidenceIndex {
+    /// What was gathered about one MR, or `None` when nothing beyond objects was gathered.
+    pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
+        if self.logs.is_none() && self.starts.is_empty() {
+            return None;
+        }
+        let starts = self.starts.get(&(mr.group().to_string(), mr.kind.clone())).cloned();
+        Some(match &self.logs {
+            Some(logs) => logs.mr_evidence(mr, starts),
+            None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
+        })
+    }
+
+    /// Every rule's findings for one MR and its evidence.
+    pub fn findings(&self, mr: &ManagedResource) -> Vec<Finding> {
+        rules::findings_with(mr, self.evidence_for(mr).as_ref())
+    }
+
+    /// The MR's identity state, with the last provider-logged ID when logs were read.
+    pub fn state(&self, mr: &ManagedResource) -> ResourceState {
+        let mut s = ResourceState::of(mr);
+        s.last_logged_id = self.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid));
+        s
+    }
+
+    /// The log sources read, for the rules about sources as a whole.
+    pub fn log_sources(&self) -> Vec<LogSource> {
+        self.logs.as_ref().map(LogEvidence::log_sources).unwrap_or_default()
+    }
+}
