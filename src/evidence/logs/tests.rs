@@ -10,6 +10,9 @@ use serde_json::{Value, json};
 use super::extract::{parse_callback_target, parse_tf_out, workspace_uid};
 use super::*;
 
+#[path = "../../../benches/logs/synthetic.rs"]
+mod synthetic;
+
 const UID_A: &str = "5f0c7d4e-1a2b-4c3d-8e9f-0123456789ab";
 const UID_B: &str = "93250b67-47e4-4feb-81bc-e15b4a2329a1";
 
@@ -1634,26 +1637,7 @@ fn is_about_matches_uid_then_name() {
 
 #[test]
 fn kind_names_are_unique() {
-    use EvidenceKind::*;
-    let all = [
-        AsyncCreateStarting,
-        AsyncCreateEnded,
-        CallbackFailed,
-        StateReconstructing,
-        RecoveredExternalName,
-        Reconciler,
-        CreateRequested,
-        CreateIncomplete,
-        CreateFailed,
-        DeleteRequested,
-        Deleted,
-        CriticalAnnotationsUpdated,
-        CliApply,
-        CliRefresh,
-        CliImport,
-        CliDestroy,
-        KubeEvent,
-    ];
+    let all = EvidenceKind::ALL;
     let names: std::collections::HashSet<_> = all.iter().map(|k| k.as_str()).collect();
     assert_eq!(names.len(), all.len());
     assert_eq!(Level::Debug.as_str(), "DEBUG");
@@ -1661,8 +1645,9 @@ fn kind_names_are_unique() {
 
 #[test]
 fn synthetic_stream_is_fully_recognised() {
-    let data = bench_support::synthetic_zap_json(2 << 20);
-    let (sc, _) = bench_support::measure(&data);
+    let data = synthetic::synthetic_zap_json(2 << 20);
+    let mut sc = LogScan::new();
+    scan_slice(&data, "bench", &mut sc);
     assert_invariant(&sc);
     assert_eq!(sc.unknown, 0);
     assert_eq!(sc.parsed, sc.lines);
