@@ -36,6 +36,7 @@ mod mask;
 mod record;
 mod same_id;
 mod scan;
+mod tf_out;
 mod time;
 
 #[cfg(test)]

@@ -7,7 +7,8 @@ use std::io::{self, BufRead, BufReader, Read};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use super::extract::{parse_callback_target, parse_tf_out, workspace_uid};
+use super::extract::{parse_callback_target, workspace_uid};
+use super::tf_out::parse_tf_out;
 use super::*;
 
 #[path = "../../../benches/logs/synthetic.rs"]
