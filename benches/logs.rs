@@ -9,9 +9,15 @@
 //! 2. Memory: a 1 GiB log file written to a temp dir, scanned by the real release binary
 //!    (`doctor --from examples/fleet --log-file FILE`); peak RSS of that process (its VmHWM).
 
-use kubectl_upjet::evidence::logs::bench_support::{measure, synthetic_zap_json};
+#[path = "logs/measure.rs"]
+mod measure;
+#[path = "logs/synthetic.rs"]
+mod synthetic;
+
+use measure::measure;
 use std::io::Write;
 use std::time::Instant;
+use synthetic::synthetic_zap_json;
 
 fn main() {
     let mib: usize = std::env::var("UPJET_BENCH_LOG_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(256);

@@ -13,6 +13,11 @@ use kubectl_upjet::evidence::logs::{
     scan,
 };
 
+#[path = "../benches/logs/measure.rs"]
+mod measure;
+#[path = "../benches/logs/synthetic.rs"]
+mod synthetic;
+
 fn fixtures() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/logs")).to_path_buf()
 }
@@ -419,7 +424,8 @@ fn all_sources_into_one_scan() {
 #[test]
 #[ignore]
 fn throughput_zap_json_200mb() {
-    use kubectl_upjet::evidence::logs::bench_support::{measure, synthetic_zap_json};
+    use measure::measure;
+    use synthetic::synthetic_zap_json;
     let data = synthetic_zap_json(200 << 20);
     let mut best = 0f64;
     for _ in 0..3 {
@@ -440,8 +446,8 @@ fn throughput_zap_json_200mb() {
 #[test]
 #[ignore]
 fn memory_constant_over_1gib_stream() {
-    use kubectl_upjet::evidence::logs::bench_support::synthetic_zap_json;
     use std::io::Read;
+    use synthetic::synthetic_zap_json;
     struct Gen {
         chunk: Vec<u8>,
         big: Vec<u8>,

@@ -7,14 +7,7 @@
 
 /// Parses a Go duration into nanoseconds; `None` where Go returns an error.
 pub fn parse_go_duration(input: &str) -> Option<i64> {
-    let mut s = input.as_bytes();
-    let mut neg = false;
-    if let Some(&c) = s.first()
-        && (c == b'-' || c == b'+')
-    {
-        neg = c == b'-';
-        s = &s[1..];
-    }
+    let (neg, mut s) = split_sign(input.as_bytes());
     if s == b"0" {
         return Some(0);
     }
@@ -23,71 +16,9 @@ pub fn parse_go_duration(input: &str) -> Option<i64> {
     }
     let mut total: u64 = 0;
     while !s.is_empty() {
-        if !(s[0] == b'.' || s[0].is_ascii_digit()) {
-            return None;
-        }
-        let int_len = s.iter().take_while(|c| c.is_ascii_digit()).count();
-        let mut v: u64 = 0;
-        for &c in &s[..int_len] {
-            v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-            if v > 1 << 63 {
-                return None;
-            }
-        }
-        s = &s[int_len..];
-        let pre = int_len > 0;
-        let (mut frac, mut scale, mut post) = (0u64, 1f64, false);
-        if s.first() == Some(&b'.') {
-            s = &s[1..];
-            let n = s.iter().take_while(|c| c.is_ascii_digit()).count();
-            let mut overflow = false;
-            for &c in &s[..n] {
-                if overflow {
-                    continue;
-                }
-                if frac > (1 << 63) / 10 {
-                    overflow = true;
-                    continue;
-                }
-                let y = frac * 10 + u64::from(c - b'0');
-                if y > 1 << 63 {
-                    overflow = true;
-                    continue;
-                }
-                frac = y;
-                scale *= 10.0;
-            }
-            post = n > 0;
-            s = &s[n..];
-        }
-        if !pre && !post {
-            return None;
-        }
-        let unit_len = s.iter().take_while(|&&c| !(c == b'.' || c.is_ascii_digit())).count();
-        if unit_len == 0 {
-            return None;
-        }
-        let unit: u64 = match &s[..unit_len] {
-            b"ns" => 1,
-            b"us" | [0xc2, 0xb5, b's'] | [0xce, 0xbc, b's'] => 1_000,
-            b"ms" => 1_000_000,
-            b"s" => 1_000_000_000,
-            b"m" => 60_000_000_000,
-            b"h" => 3_600_000_000_000,
-            _ => return None,
-        };
-        s = &s[unit_len..];
-        if v > (1 << 63) / unit {
-            return None;
-        }
-        v *= unit;
-        if frac > 0 {
-            v += (frac as f64 * (unit as f64 / scale)) as u64;
-            if v > 1 << 63 {
-                return None;
-            }
-        }
-        total = total.checked_add(v)?;
+        let (nanos, rest) = component(s)?;
+        s = rest;
+        total = total.checked_add(nanos)?;
         if total > 1 << 63 {
             return None;
         }
@@ -99,6 +30,97 @@ pub fn parse_go_duration(input: &str) -> Option<i64> {
     } else {
         Some(total as i64)
     }
+}
+
+/// An optional leading `-` or `+`: whether it was `-`, and the rest.
+fn split_sign(s: &[u8]) -> (bool, &[u8]) {
+    match s.first() {
+        Some(&c @ (b'-' | b'+')) => (c == b'-', &s[1..]),
+        _ => (false, s),
+    }
+}
+
+/// One `<number><unit>` component of a non-empty input, in nanoseconds (at most 2^63), and the
+/// rest of the input. The loop body of Go's `time.ParseDuration`.
+fn component(s: &[u8]) -> Option<(u64, &[u8])> {
+    if !(s[0] == b'.' || s[0].is_ascii_digit()) {
+        return None;
+    }
+    let (v, s, pre) = leading_int(s)?;
+    let (frac, scale, post, s) = match s.strip_prefix(b".") {
+        Some(rest) => leading_fraction(rest),
+        None => (0, 1.0, false, s),
+    };
+    if !pre && !post {
+        return None;
+    }
+    let unit_len = s.iter().take_while(|&&c| !(c == b'.' || c.is_ascii_digit())).count();
+    if unit_len == 0 {
+        return None;
+    }
+    let unit = unit_nanos(&s[..unit_len])?;
+    if v > (1 << 63) / unit {
+        return None;
+    }
+    let mut v = v * unit;
+    if frac > 0 {
+        v += (frac as f64 * (unit as f64 / scale)) as u64;
+        if v > 1 << 63 {
+            return None;
+        }
+    }
+    Some((v, &s[unit_len..]))
+}
+
+/// Go's `leadingInt`: the leading digits as a number (`None` above 2^63), the rest, and
+/// whether there were any digits.
+fn leading_int(s: &[u8]) -> Option<(u64, &[u8], bool)> {
+    let int_len = s.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut v: u64 = 0;
+    for &c in &s[..int_len] {
+        v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+        if v > 1 << 63 {
+            return None;
+        }
+    }
+    Some((v, &s[int_len..], int_len > 0))
+}
+
+/// Go's `leadingFraction`: the digits after the dot as a number and its scale (digits past
+/// overflow are dropped, not an error), whether there were any digits, and the rest.
+fn leading_fraction(s: &[u8]) -> (u64, f64, bool, &[u8]) {
+    let n = s.iter().take_while(|c| c.is_ascii_digit()).count();
+    let (mut frac, mut scale, mut overflow) = (0u64, 1f64, false);
+    for &c in &s[..n] {
+        if overflow {
+            continue;
+        }
+        if frac > (1 << 63) / 10 {
+            overflow = true;
+            continue;
+        }
+        let y = frac * 10 + u64::from(c - b'0');
+        if y > 1 << 63 {
+            overflow = true;
+            continue;
+        }
+        frac = y;
+        scale *= 10.0;
+    }
+    (frac, scale, n > 0, &s[n..])
+}
+
+/// Nanoseconds per unit, for the units Go accepts (`us`, `µs` in both encodings, ...).
+fn unit_nanos(unit: &[u8]) -> Option<u64> {
+    Some(match unit {
+        b"ns" => 1,
+        b"us" | [0xc2, 0xb5, b's'] | [0xce, 0xbc, b's'] => 1_000,
+        b"ms" => 1_000_000,
+        b"s" => 1_000_000_000,
+        b"m" => 60_000_000_000,
+        b"h" => 3_600_000_000_000,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -132,6 +154,7 @@ mod tests {
             ("-", None),
             ("9223372036854775808ns", None),
             ("9223372036854775807ns", Some(i64::MAX)),
+            ("-9223372036854775808ns", Some(i64::MIN)),
             ("1h1", None),
         ];
         for (input, want) in cases {

@@ -6,6 +6,9 @@
 //! `t`, a space separator and leap seconds; Go does not) or more strictly (Go accepts a one-digit
 //! hour and a comma before fractional seconds) would disagree with the reconciler about which MRs are
 //! blocked, so this module reproduces Go's accept/reject rules and its nanosecond value exactly.
+//!
+//! Provider log timestamps go through `evidence/logs/time.rs` instead, because logs need the
+//! lenient encodings shippers emit (epoch floats, `+0200` offsets) at line speed, not Go's rules.
 
 use std::cmp::Ordering;
 use std::fmt;

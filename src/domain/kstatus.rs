@@ -84,9 +84,19 @@ mod tests {
     use super::*;
     use crate::domain::testing::Mr;
 
+    /// Each case: name, MR, expected status, expected message.
+    type Case = (&'static str, Mr, KStatus, &'static str);
+
+    fn check(cases: Vec<Case>) {
+        for (name, mr, status, message) in cases {
+            let got = compute(&mr.build());
+            assert_eq!((got.status, got.message.as_str()), (status, message), "{name}");
+        }
+    }
+
     #[test]
-    fn rule_order() {
-        let cases: Vec<(&str, Mr, KStatus, &str)> = vec![
+    fn rule_order_deletion_and_generation() {
+        check(vec![
             ("no status at all", Mr::new("Vpc", "a"), KStatus::Current, "Resource is current"),
             (
                 "deletion wins over everything",
@@ -112,6 +122,12 @@ mod tests {
                 KStatus::Current,
                 "Resource is Ready",
             ),
+        ]);
+    }
+
+    #[test]
+    fn rule_order_conditions() {
+        check(vec![
             (
                 "Reconciling before Stalled in condition order",
                 Mr::new("Vpc", "a").cond("Reconciling", "True", "R", "busy").cond("Stalled", "True", "S", "stuck"),
@@ -160,10 +176,6 @@ mod tests {
                 KStatus::Current,
                 "Resource is Ready",
             ),
-        ];
-        for (name, mr, status, message) in cases {
-            let got = compute(&mr.build());
-            assert_eq!((got.status, got.message.as_str()), (status, message), "{name}");
-        }
+        ]);
     }
 }

@@ -58,8 +58,11 @@ pub struct LogSource {
 }
 
 /// Whether a logged ID names the same cloud object as the ID an MR tracks. upjet's Terraform-CLI
-/// mode logs IDs with ProviderConfig values replaced by `REDACTED`, so each `REDACTED` matches one
-/// or more characters of `current`.
+/// mode replaces ProviderConfig values in Terraform output with `REDACTED` (pkg/terraform/store.go
+/// `filterSensitiveInformation`), so `projects/REDACTED/managedZones/z/rrsets/a./A` must match
+/// `projects/my-project/managedZones/z/rrsets/a./A`: each `REDACTED` matches one or more
+/// characters of `current`, everything else must be equal. The log reader (evidence) and the
+/// rules share this one definition.
 pub fn same_id(logged: &str, current: &str) -> bool {
     if logged == current {
         return true;

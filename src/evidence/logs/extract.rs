@@ -1,10 +1,25 @@
-//! Extraction: the §3.6 rules that turn one [`LogRecord`] into [`Evidence`].
+//! Extraction: the rules that turn one [`LogRecord`] into [`Evidence`].
+//!
+//! A line is evidence when it says something about an MR's cloud identity:
+//! * upjet's async tracker lines, keyed by `trackerUID` (or `uid`): `Async create starting...`
+//!   and `Async create ended.` with the Terraform `tfID`, `Async create callback failed`
+//!   (pkg/controller/external_async_tfpluginsdk.go, `terraformPluginSDKAsyncExternal.Create`),
+//!   `Instance state not found in cache, reconstructing...` (the `Connect` of
+//!   pkg/controller/external_tfpluginsdk.go and external_tfpluginfw.go), the plugin-framework
+//!   `recovered external name from last failed async operation`
+//!   (pkg/controller/external_async_tfpluginfw.go, `Observe`) and CLI mode's
+//!   `Critical annotations have been updated.` (pkg/controller/external.go, `external.Observe`);
+//! * upjet's CLI workspace lines (`workspace` key, pkg/terraform/workspace.go), whose `out`
+//!   field holds Terraform's output (see `tf_out.rs`);
+//! * crossplane-runtime's managed-reconciler lines that carry `external-name`
+//!   (pkg/reconciler/managed/reconciler.go, `Reconciler.Reconcile`).
 
 use chrono::SecondsFormat;
 use serde_json::{Map, Value};
 
 use super::decode::KubeEvent;
 use super::mask::mask_secrets;
+use super::tf_out::{TfOut, parse_tf_out};
 use super::{Evidence, EvidenceKind, Level, LogRecord, MAX_SOURCE_CHARS, MrRef, Origin};
 
 const MSG_ASYNC_CREATE_ENDED: &str = "Async create ended.";
@@ -19,11 +34,11 @@ const MSG_CREATE_FAILED: &str = "Cannot create external resource";
 const MSG_DELETE_REQUESTED: &str = "Successfully requested deletion of external resource";
 const MSG_DELETED: &str = "Successfully deleted managed resource";
 
-fn str_field<'a>(f: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+pub(super) fn str_field<'a>(f: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     f.get(key).and_then(Value::as_str)
 }
 
-fn non_empty(s: Option<&str>) -> Option<&str> {
+pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
     s.filter(|s| !s.is_empty())
 }
 
@@ -105,123 +120,6 @@ fn mr_ref(f: &Map<String, Value>) -> MrRef {
     mr.gvk = non_empty(str_field(f, "gvk")).map(str::to_string);
     mr.controller = non_empty(str_field(f, "controller")).map(str::to_string);
     mr
-}
-
-/// What a Terraform `-json` UI stream (the CLI workspace `out` field) says about IDs.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct TfOut {
-    /// Last non-empty `hook.id_value` of `apply_complete` / `refresh_complete`
-    /// (or the ID of a successful import).
-    pub current: Option<String>,
-    /// IDs of `apply_complete` entries whose action creates an object.
-    pub created: Vec<String>,
-    /// First error diagnostic.
-    pub error: Option<String>,
-    /// Terraform resource name (`hook.resource.resource_name`), = MR name in upjet.
-    pub resource_name: Option<String>,
-    /// Short human summary for the evidence excerpt.
-    pub summary: Vec<String>,
-}
-
-fn bracket_id(msg: &str, marker: &str) -> Option<String> {
-    let p = msg.find(marker)?;
-    let rest = &msg[p..];
-    let s = rest.find(" [id=")? + 5;
-    let inner = &rest[s..];
-    let e = inner.find(']')?;
-    non_empty(Some(&inner[..e])).map(str::to_string)
-}
-
-/// Parses the Terraform machine-readable UI stream logged by upjet's CLI workspace.
-pub(crate) fn parse_tf_out(out: &str) -> TfOut {
-    let mut tf = TfOut::default();
-    let mut importing: Option<String> = None;
-    let mut import_ok = false;
-    let mut err_from_diag = false;
-    for line in out.split('\n') {
-        let l = line.trim();
-        if l.is_empty() {
-            continue;
-        }
-        if l.starts_with('{')
-            && let Ok(Value::Object(v)) = serde_json::from_str::<Value>(l)
-        {
-            let typ = str_field(&v, "type").unwrap_or("");
-            let hook = v.get("hook").and_then(Value::as_object);
-            let msg = str_field(&v, "@message").unwrap_or("");
-            if let Some(h) = hook
-                && tf.resource_name.is_none()
-            {
-                tf.resource_name =
-                    h.get("resource").and_then(|r| r.get("resource_name")).and_then(Value::as_str).map(str::to_string);
-            }
-            let id_value = hook.and_then(|h| non_empty(str_field(h, "id_value"))).map(str::to_string);
-            let action = hook.and_then(|h| str_field(h, "action")).unwrap_or("");
-            match typ {
-                "apply_complete" => {
-                    let id = id_value.or_else(|| bracket_id(msg, "Creation complete after"));
-                    if let Some(id) = id {
-                        if matches!(action, "create" | "replace" | "") {
-                            tf.created.push(id.clone());
-                            tf.summary.push(format!("created id={id}"));
-                        } else {
-                            tf.summary.push(format!("{action} id={id}"));
-                        }
-                        tf.current = Some(id);
-                    } else if !action.is_empty() {
-                        tf.summary.push(format!("{action} complete"));
-                    }
-                }
-                "refresh_complete" => {
-                    if let Some(id) = id_value {
-                        tf.summary.push(format!("refreshed id={id}"));
-                        tf.current = Some(id);
-                    }
-                }
-                "apply_errored" | "diagnostic" => {
-                    let is_err = typ == "apply_errored" || str_field(&v, "@level") == Some("error");
-                    // The first error diagnostic is the most useful text; an
-                    // `apply_errored` line only says "Creation errored after 2s".
-                    let better = typ == "diagnostic" && !err_from_diag;
-                    if is_err && (tf.error.is_none() || better) {
-                        err_from_diag |= typ == "diagnostic";
-                        let detail = v
-                            .get("diagnostic")
-                            .and_then(|d| d.get("detail"))
-                            .and_then(Value::as_str)
-                            .filter(|d| !d.is_empty());
-                        let e = match detail {
-                            Some(d) => format!("{msg}: {d}"),
-                            None => msg.to_string(),
-                        };
-                        tf.error = Some(mask_secrets(&e).into_owned());
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
-        // Plain text (terraform import has no -json), or a broken JSON line.
-        if let Some(id) = bracket_id(l, "Creation complete after") {
-            tf.created.push(id.clone());
-            tf.summary.push(format!("created id={id}"));
-            tf.current = Some(id);
-        } else if let Some(p) = l.find("Importing from ID \"") {
-            let rest = &l[p + 19..];
-            if let Some(e) = rest.find('"') {
-                importing = non_empty(Some(&rest[..e])).map(str::to_string);
-            }
-        } else if l.contains("Import successful") {
-            import_ok = true;
-        } else if l.starts_with("Error:") && tf.error.is_none() {
-            tf.error = Some(mask_secrets(l).into_owned());
-        }
-    }
-    if let (Some(id), true) = (importing, import_ok) {
-        tf.summary.push(format!("imported id={id}"));
-        tf.current = Some(id);
-    }
-    tf
 }
 
 const SOURCE_KEYS: &[&str] = &[
@@ -316,7 +214,7 @@ fn build_source(rec: &LogRecord, tf: Option<&TfOut>) -> String {
     finish_source(s)
 }
 
-/// Applies the §3.6 extraction rules to one record. Returns `None` for lines that say
+/// Applies the extraction rules to one record. Returns `None` for lines that say
 /// nothing about an MR's cloud identity. Exists separately from the scanner so
 /// callers holding single lines (events, `kubectl logs` snippets) get the same rules.
 /// The returned evidence has an empty [`Origin`] and zero sequence numbers.
@@ -339,92 +237,95 @@ impl Pending {
     }
 }
 
-pub(crate) fn extract_pending(rec: &LogRecord) -> Option<Pending> {
-    let f = &rec.fields;
-    let msg = rec.msg.as_str();
-    let tracker_uid = || non_empty(str_field(f, "trackerUID")).or_else(|| non_empty(str_field(f, "uid")));
-    let mut tf: Option<TfOut> = None;
-    let mut id: Option<String> = None;
-    let mut created = Vec::new();
-    let mut error = error_field(f);
-    let mut mr = mr_ref(f);
-    let uid: Option<&str>;
+/// What a matching rule found on one line besides its kind and UID.
+struct Facts {
+    id: Option<String>,
+    created: Vec<String>,
+    error: Option<String>,
+    mr: MrRef,
+    tf: Option<TfOut>,
+}
+
+/// The kind of an upjet async-tracker line, by its exact message.
+fn tracker_kind(msg: &str) -> Option<EvidenceKind> {
+    Some(match msg {
+        MSG_ASYNC_CREATE_ENDED => EvidenceKind::AsyncCreateEnded,
+        MSG_ASYNC_CREATE_STARTING => EvidenceKind::AsyncCreateStarting,
+        MSG_ASYNC_CREATE_CALLBACK_FAILED => EvidenceKind::CallbackFailed,
+        MSG_STATE_RECONSTRUCTING => EvidenceKind::StateReconstructing,
+        MSG_RECOVERED_EXTERNAL_NAME => EvidenceKind::RecoveredExternalName,
+        MSG_CRITICAL_ANNOTATIONS => EvidenceKind::CriticalAnnotationsUpdated,
+        _ => return None,
+    })
+}
+
+/// Tracker lines: the ID is `tfID` (async create) or `external-name` (recovered); a
+/// non-empty `tfID` of `Async create ended.` is an ID just created.
+fn tracker_facts(kind: EvidenceKind, f: &Map<String, Value>, facts: &mut Facts) {
+    match kind {
+        EvidenceKind::AsyncCreateEnded => {
+            facts.id = id_field(f, "tfID");
+            if let Some(t) = facts.id.as_deref().filter(|t| !t.is_empty()) {
+                facts.created.push(t.to_string());
+            }
+        }
+        EvidenceKind::AsyncCreateStarting => facts.id = id_field(f, "tfID"),
+        EvidenceKind::RecoveredExternalName => facts.id = id_field(f, "external-name"),
+        _ => {}
+    }
+}
+
+/// CLI workspace lines: the kind by message (`None`: not evidence), and the IDs, error and
+/// resource name from the Terraform output in `out`.
+fn cli_facts(msg: &str, f: &Map<String, Value>, facts: &mut Facts) -> Option<EvidenceKind> {
     let kind = match msg {
-        MSG_ASYNC_CREATE_ENDED => {
-            uid = tracker_uid();
-            id = id_field(f, "tfID");
-            if let Some(t) = id.as_deref().filter(|t| !t.is_empty()) {
-                created.push(t.to_string());
-            }
-            EvidenceKind::AsyncCreateEnded
-        }
-        MSG_ASYNC_CREATE_STARTING => {
-            uid = tracker_uid();
-            id = id_field(f, "tfID");
-            EvidenceKind::AsyncCreateStarting
-        }
-        MSG_ASYNC_CREATE_CALLBACK_FAILED => {
-            uid = tracker_uid();
-            EvidenceKind::CallbackFailed
-        }
-        MSG_STATE_RECONSTRUCTING => {
-            uid = tracker_uid();
-            EvidenceKind::StateReconstructing
-        }
-        MSG_RECOVERED_EXTERNAL_NAME => {
-            uid = tracker_uid();
-            id = id_field(f, "external-name");
-            EvidenceKind::RecoveredExternalName
-        }
-        MSG_CRITICAL_ANNOTATIONS => {
-            uid = tracker_uid();
-            EvidenceKind::CriticalAnnotationsUpdated
-        }
-        _ if f.contains_key("workspace") => {
-            let kind = match msg {
-                "apply async ended" | "apply ended" => EvidenceKind::CliApply,
-                "refresh ended" => EvidenceKind::CliRefresh,
-                "import ended" => EvidenceKind::CliImport,
-                "destroy async ended" | "destroy ended" => EvidenceKind::CliDestroy,
-                "callback failed" => EvidenceKind::CallbackFailed,
-                _ => return None,
-            };
-            uid = str_field(f, "workspace").and_then(workspace_uid);
-            if kind != EvidenceKind::CallbackFailed {
-                let t = parse_tf_out(str_field(f, "out").unwrap_or(""));
-                id = t.current.clone();
-                if kind == EvidenceKind::CliApply {
-                    created = t.created.clone();
-                }
-                if error.is_none() {
-                    error = t.error.clone();
-                }
-                if mr.name.is_none() {
-                    mr.name = t.resource_name.clone();
-                }
-                tf = Some(t);
-            }
-            kind
-        }
-        _ if f.contains_key("external-name")
-            && (f.contains_key("controller") || f.contains_key("request") || f.contains_key("uid")) =>
-        {
-            uid = non_empty(str_field(f, "uid"));
-            id = id_field(f, "external-name");
-            match msg {
-                MSG_CREATE_REQUESTED => EvidenceKind::CreateRequested,
-                MSG_CREATE_FAILED => EvidenceKind::CreateFailed,
-                MSG_DELETE_REQUESTED => EvidenceKind::DeleteRequested,
-                MSG_DELETED => EvidenceKind::Deleted,
-                m if m.starts_with(MSG_CREATE_INCOMPLETE_PREFIX) => EvidenceKind::CreateIncomplete,
-                _ => EvidenceKind::Reconciler,
-            }
-        }
+        "apply async ended" | "apply ended" => EvidenceKind::CliApply,
+        "refresh ended" => EvidenceKind::CliRefresh,
+        "import ended" => EvidenceKind::CliImport,
+        "destroy async ended" | "destroy ended" => EvidenceKind::CliDestroy,
+        "callback failed" => EvidenceKind::CallbackFailed,
         _ => return None,
     };
-    if kind == EvidenceKind::CallbackFailed
-        && (mr.name.is_none() || mr.gvk.is_none())
-        && let Some((gvk, ns, name)) = error.as_deref().and_then(parse_callback_target)
+    if kind != EvidenceKind::CallbackFailed {
+        let t = parse_tf_out(str_field(f, "out").unwrap_or(""));
+        facts.id = t.current.clone();
+        if kind == EvidenceKind::CliApply {
+            facts.created = t.created.clone();
+        }
+        if facts.error.is_none() {
+            facts.error = t.error.clone();
+        }
+        if facts.mr.name.is_none() {
+            facts.mr.name = t.resource_name.clone();
+        }
+        facts.tf = Some(t);
+    }
+    Some(kind)
+}
+
+/// Whether a line is a managed-reconciler line carrying the external-name it read.
+fn is_reconciler_line(f: &Map<String, Value>) -> bool {
+    f.contains_key("external-name")
+        && (f.contains_key("controller") || f.contains_key("request") || f.contains_key("uid"))
+}
+
+/// The kind of a managed-reconciler line, by its message.
+fn reconciler_kind(msg: &str) -> EvidenceKind {
+    match msg {
+        MSG_CREATE_REQUESTED => EvidenceKind::CreateRequested,
+        MSG_CREATE_FAILED => EvidenceKind::CreateFailed,
+        MSG_DELETE_REQUESTED => EvidenceKind::DeleteRequested,
+        MSG_DELETED => EvidenceKind::Deleted,
+        m if m.starts_with(MSG_CREATE_INCOMPLETE_PREFIX) => EvidenceKind::CreateIncomplete,
+        _ => EvidenceKind::Reconciler,
+    }
+}
+
+/// A callback failure often names its MR only inside the error text: fill in what the
+/// line's keys did not say.
+fn fill_from_callback_error(mr: &mut MrRef, error: Option<&str>) {
+    if (mr.name.is_none() || mr.gvk.is_none())
+        && let Some((gvk, ns, name)) = error.and_then(parse_callback_target)
     {
         if mr.name.is_none() {
             mr.name = Some(name);
@@ -432,6 +333,29 @@ pub(crate) fn extract_pending(rec: &LogRecord) -> Option<Pending> {
         }
         mr.gvk = mr.gvk.take().or(gvk);
     }
+}
+
+/// Applies the extraction rules to one record, leaving the `source` excerpt to build (see
+/// [`Pending`]). `None` for lines that say nothing about an MR's cloud identity.
+pub(crate) fn extract_pending(rec: &LogRecord) -> Option<Pending> {
+    let f = &rec.fields;
+    let msg = rec.msg.as_str();
+    let mut facts = Facts { id: None, created: Vec::new(), error: error_field(f), mr: mr_ref(f), tf: None };
+    let (kind, uid) = if let Some(kind) = tracker_kind(msg) {
+        tracker_facts(kind, f, &mut facts);
+        (kind, non_empty(str_field(f, "trackerUID")).or_else(|| non_empty(str_field(f, "uid"))))
+    } else if f.contains_key("workspace") {
+        (cli_facts(msg, f, &mut facts)?, str_field(f, "workspace").and_then(workspace_uid))
+    } else if is_reconciler_line(f) {
+        facts.id = id_field(f, "external-name");
+        (reconciler_kind(msg), non_empty(str_field(f, "uid")))
+    } else {
+        return None;
+    };
+    if kind == EvidenceKind::CallbackFailed {
+        fill_from_callback_error(&mut facts.mr, facts.error.as_deref());
+    }
+    let Facts { id, created, error, mr, tf } = facts;
     let ev = Evidence {
         uid: uid.unwrap_or("").to_string(),
         time: rec.time,

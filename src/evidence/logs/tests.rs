@@ -7,8 +7,12 @@ use std::io::{self, BufRead, BufReader, Read};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use super::extract::{parse_callback_target, parse_tf_out, workspace_uid};
+use super::extract::{parse_callback_target, workspace_uid};
+use super::tf_out::parse_tf_out;
 use super::*;
+
+#[path = "../../../benches/logs/synthetic.rs"]
+mod synthetic;
 
 const UID_A: &str = "5f0c7d4e-1a2b-4c3d-8e9f-0123456789ab";
 const UID_B: &str = "93250b67-47e4-4feb-81bc-e15b4a2329a1";
@@ -127,20 +131,47 @@ impl Want {
     }
 }
 
-fn decode_cases() -> Vec<DecodeCase> {
-    use Level::*;
-    use RecordFormat::*;
-    let up_to_date = json!({"controller": "managed/ec2.aws.upbound.io/v1beta1, kind=vpc", "request": {"name": "my-vpc"},
-        "uid": UID_A, "version": "123", "external-name": "vpc-0abc", "requeue-after": "2024-05-02T10:21:12Z"});
-    let zap_line = zapjson(
+/// The key/values of a typical `External resource is up to date` reconciler line.
+fn up_to_date_fields() -> Value {
+    json!({"controller": "managed/ec2.aws.upbound.io/v1beta1, kind=vpc", "request": {"name": "my-vpc"},
+        "uid": UID_A, "version": "123", "external-name": "vpc-0abc", "requeue-after": "2024-05-02T10:21:12Z"})
+}
+
+/// That line as zap JSON.
+fn sample_zap_line() -> String {
+    zapjson(
         "debug",
         json!("2024-05-02T10:11:12.345Z"),
         "provider-aws",
         "External resource is up to date",
-        up_to_date.clone(),
-    );
-    let console_line =
-        console("2024-05-02T10:11:12Z", "DEBUG", "provider-aws", "External resource is up to date", up_to_date.clone());
+        up_to_date_fields(),
+    )
+}
+
+/// That line as zap console.
+fn sample_console_line() -> String {
+    console("2024-05-02T10:11:12Z", "DEBUG", "provider-aws", "External resource is up to date", up_to_date_fields())
+}
+
+/// Every decoding case, in one list for the table tests.
+fn decode_cases() -> Vec<DecodeCase> {
+    [
+        console_decode_cases(),
+        zap_json_decode_cases(),
+        envelope_decode_cases(),
+        json_wrapper_decode_cases(),
+        rejected_decode_cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// zap console lines: tabs, expanded tabs, caller, epoch time, colours, broken tails.
+fn console_decode_cases() -> Vec<DecodeCase> {
+    use Level::*;
+    use RecordFormat::*;
+    let console_line = sample_console_line();
     vec![
         DecodeCase {
             name: "console tabs with JSON tail",
@@ -207,6 +238,15 @@ fn decode_cases() -> Vec<DecodeCase> {
             want: Some(want("2024-05-02T10:11:12Z", Debug, "provider-aws", "Successfully requested creation of external resource", ZapConsole)
                 .field("external-name", json!("vpc-new"))),
         },
+    ]
+}
+
+/// zap JSON lines: timestamp encodings, key order, levels.
+fn zap_json_decode_cases() -> Vec<DecodeCase> {
+    use Level::*;
+    use RecordFormat::*;
+    let zap_line = sample_zap_line();
+    vec![
         DecodeCase {
             name: "zap JSON with RFC3339 ts",
             line: zap_line.clone(),
@@ -229,53 +269,98 @@ fn decode_cases() -> Vec<DecodeCase> {
             line: r#"{"level":"error","ts":"2024-05-02T10:11:12Z","logger":"provider-aws","msg":"Reconciler error","error":"boom","stacktrace":"main.main\n\t/x.go:1"}"#.into(),
             want: Some(want("2024-05-02T10:11:12Z", Error, "provider-aws", "Reconciler error", ZapJson).field("error", json!("boom"))),
         },
+    ]
+}
+
+/// Lines with a text prefix from kubectl, the container runtime or a log shipper.
+fn envelope_decode_cases() -> Vec<DecodeCase> {
+    use Level::*;
+    use RecordFormat::*;
+    let console_line = sample_console_line();
+    let zap_line = sample_zap_line();
+    vec![
         DecodeCase {
             name: "kubectl --timestamps prefix + console",
             line: format!("2024-05-02T10:11:12.123456789Z {console_line}"),
-            want: Some(want("2024-05-02T10:11:12.123456789Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::KubectlTimestamps)),
+            want: Some(
+                want(
+                    "2024-05-02T10:11:12.123456789Z",
+                    Debug,
+                    "provider-aws",
+                    "External resource is up to date",
+                    ZapConsole,
+                )
+                .env(Envelope::KubectlTimestamps),
+            ),
         },
         DecodeCase {
             name: "kubectl --timestamps prefix + zap JSON (precise prefix in another second is not used)",
             line: format!("2024-05-02T10:11:14.000000001Z {zap_line}"),
-            want: Some(want("2024-05-02T10:11:12.345Z", Debug, "provider-aws", "External resource is up to date", ZapJson)
-                .env(Envelope::KubectlTimestamps)),
+            want: Some(
+                want("2024-05-02T10:11:12.345Z", Debug, "provider-aws", "External resource is up to date", ZapJson)
+                    .env(Envelope::KubectlTimestamps),
+            ),
         },
         DecodeCase {
             name: "kubectl --prefix + console",
             line: format!("[pod/provider-aws-ec2-6d8f/package-runtime] {console_line}"),
-            want: Some(want("2024-05-02T10:11:12Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::KubectlPrefix)),
+            want: Some(
+                want("2024-05-02T10:11:12Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
+                    .env(Envelope::KubectlPrefix),
+            ),
         },
         DecodeCase {
             name: "kubectl --prefix --timestamps + console",
             line: format!("[pod/provider-aws-ec2-6d8f/package-runtime] 2024-05-02T10:11:12.5Z {console_line}"),
-            want: Some(want("2024-05-02T10:11:12.5Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::KubectlPrefix)),
+            want: Some(
+                want("2024-05-02T10:11:12.5Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
+                    .env(Envelope::KubectlPrefix),
+            ),
         },
         DecodeCase {
             name: "CRI log file line",
             line: format!("2024-05-02T10:11:12.777Z stderr F {console_line}"),
-            want: Some(want("2024-05-02T10:11:12.777Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::Cri)),
+            want: Some(
+                want("2024-05-02T10:11:12.777Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
+                    .env(Envelope::Cri),
+            ),
         },
         DecodeCase {
             name: "Loki text export prefix (local time, ignored)",
             line: format!("2024-05-02 12:11:12.558\t{console_line}"),
-            want: Some(want("2024-05-02T10:11:12Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::LokiText)),
+            want: Some(
+                want("2024-05-02T10:11:12Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
+                    .env(Envelope::LokiText),
+            ),
         },
         DecodeCase {
             name: "Kibana text export prefix",
             line: format!("May 2, 2024 @ 12:11:12.427\t{console_line}"),
-            want: Some(want("2024-05-02T10:11:12Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::Kibana)),
+            want: Some(
+                want("2024-05-02T10:11:12Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
+                    .env(Envelope::Kibana),
+            ),
         },
+    ]
+}
+
+/// Records inside a JSON wrapper: Docker json-file lines, Cloud Logging and Loki exports.
+fn json_wrapper_decode_cases() -> Vec<DecodeCase> {
+    use Level::*;
+    use RecordFormat::*;
+    let console_line = sample_console_line();
+    let zap_line = sample_zap_line();
+    vec![
         DecodeCase {
             name: "Docker json-file line",
-            line: serde_json::to_string(&json!({"log": format!("{console_line}\n"), "stream": "stderr", "time": "2024-05-02T10:11:12.25Z"})).unwrap(),
-            want: Some(want("2024-05-02T10:11:12.25Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
-                .env(Envelope::DockerJson)),
+            line: serde_json::to_string(
+                &json!({"log": format!("{console_line}\n"), "stream": "stderr", "time": "2024-05-02T10:11:12.25Z"}),
+            )
+            .unwrap(),
+            want: Some(
+                want("2024-05-02T10:11:12.25Z", Debug, "provider-aws", "External resource is up to date", ZapConsole)
+                    .env(Envelope::DockerJson),
+            ),
         },
         DecodeCase {
             name: "Cloud Logging entry with textPayload (one per line)",
@@ -314,6 +399,12 @@ fn decode_cases() -> Vec<DecodeCase> {
             line: serde_json::to_string(&json!({"labels": {"app": "x"}, "line": zap_line, "timestamp": "2024-05-02T10:11:12.345678Z"})).unwrap(),
             want: Some(want("2024-05-02T10:11:12.345Z", Debug, "provider-aws", "External resource is up to date", ZapJson).env(Envelope::Loki)),
         },
+    ]
+}
+
+/// Lines that are not provider log records.
+fn rejected_decode_cases() -> Vec<DecodeCase> {
+    vec![
         DecodeCase { name: "empty", line: "".into(), want: None },
         DecodeCase { name: "plain text", line: "hello world, this is not a log line".into(), want: None },
         DecodeCase { name: "klog line", line: "I0502 10:11:12.123456       1 main.go:42] starting".into(), want: None },
@@ -322,7 +413,11 @@ fn decode_cases() -> Vec<DecodeCase> {
         DecodeCase { name: "timestamp then non-level", line: "2024-05-02T10:11:12Z\tHELLO\tx".into(), want: None },
         DecodeCase { name: "lonely brace", line: "{".into(), want: None },
         DecodeCase { name: "JSON that is not a log record", line: r#"{"a":1,"b":[1,2]}"#.into(), want: None },
-        DecodeCase { name: "truncated zap JSON", line: r#"{"level":"debug","ts":"2024-05-02T10:11:12Z","msg":"Async create ended.","tfID":"vpc-"#.into(), want: None },
+        DecodeCase {
+            name: "truncated zap JSON",
+            line: r#"{"level":"debug","ts":"2024-05-02T10:11:12Z","msg":"Async create ended.","tfID":"vpc-"#.into(),
+            want: None,
+        },
         DecodeCase { name: "JSON array", line: "[1,2,3]".into(), want: None },
         DecodeCase { name: "number", line: "1.5".into(), want: None },
     ]
@@ -500,49 +595,84 @@ fn reconciler_at(ts: &str, msg: &str, ext: &str) -> String {
     )
 }
 
-fn extract_cases() -> Vec<ExtractCase> {
-    use EvidenceKind::*;
-    let tracker = |_msg: &str, extra: Value| {
-        let mut f = json!({"trackerUID": UID_A, "resourceName": "my-vpc", "resourceNamespace": "team-a", "gvk": GVK});
-        for (k, v) in extra.as_object().unwrap() {
-            f[k] = v.clone();
-        }
-        f
-    };
-    let cli = |msg: &str, out: String| {
-        console(TS, "DEBUG", "provider-aws", msg, json!({"workspace": format!("/tmp/{UID_B}"), "out": out}))
-    };
-    let apply_out = tf_out(&[
-        json!({"@level":"info","@message":"Terraform 1.5.5","@module":"terraform.ui","type":"version","terraform":"1.5.5","ui":"1.1"}),
-        tf_hook("apply_start", Some("create"), None, "aws_vpc.my-vpc: Creating..."),
-        tf_hook(
+/// Tracker-line keys of the MR `team-a/my-vpc` (UID A), plus `extra`.
+fn tracker(extra: Value) -> Value {
+    let mut f = json!({"trackerUID": UID_A, "resourceName": "my-vpc", "resourceNamespace": "team-a", "gvk": GVK});
+    for (k, v) in extra.as_object().unwrap() {
+        f[k] = v.clone();
+    }
+    f
+}
+
+/// A CLI workspace line (workspace of UID B) with Terraform output `out`.
+fn cli(msg: &str, out: String) -> String {
+    console(TS, "DEBUG", "provider-aws", msg, json!({"workspace": format!("/tmp/{UID_B}"), "out": out}))
+}
+
+/// Terraform outputs as upjet's CLI workspace logs them in `out`.
+struct TerraformOutputs {
+    apply_out: String,
+    msg_only_out: String,
+    refresh_out: String,
+    destroy_out: String,
+    errored_out: String,
+    import_out: String,
+}
+
+impl TerraformOutputs {
+    fn new() -> Self {
+        let apply_out = tf_out(&[
+            json!({"@level":"info","@message":"Terraform 1.5.5","@module":"terraform.ui","type":"version","terraform":"1.5.5","ui":"1.1"}),
+            tf_hook("apply_start", Some("create"), None, "aws_vpc.my-vpc: Creating..."),
+            tf_hook(
+                "apply_complete",
+                Some("create"),
+                Some("vpc-0cli"),
+                "aws_vpc.my-vpc: Creation complete after 3s [id=vpc-0cli]",
+            ),
+            json!({"@level":"info","@message":"Apply complete! Resources: 1 added, 0 changed, 0 destroyed.","type":"change_summary"}),
+        ]);
+        let msg_only_out = tf_out(&[tf_hook(
             "apply_complete",
             Some("create"),
-            Some("vpc-0cli"),
-            "aws_vpc.my-vpc: Creation complete after 3s [id=vpc-0cli]",
-        ),
-        json!({"@level":"info","@message":"Apply complete! Resources: 1 added, 0 changed, 0 destroyed.","type":"change_summary"}),
-    ]);
-    let msg_only_out = tf_out(&[tf_hook(
-        "apply_complete",
-        Some("create"),
-        None,
-        "aws_vpc.my-vpc: Creation complete after 1s [id=vpc-0msg]",
-    )]);
-    let refresh_out = tf_out(&[
-        tf_hook("refresh_start", None, Some("vpc-0ref"), "aws_vpc.my-vpc: Refreshing state... [id=vpc-0ref]"),
-        tf_hook("refresh_complete", None, Some("vpc-0ref"), "aws_vpc.my-vpc: Refresh complete [id=vpc-0ref]"),
-    ]);
-    let destroy_out = tf_out(&[
-        tf_hook("refresh_complete", None, Some("vpc-0del"), "aws_vpc.my-vpc: Refresh complete [id=vpc-0del]"),
-        tf_hook("apply_start", Some("delete"), Some("vpc-0del"), "aws_vpc.my-vpc: Destroying... [id=vpc-0del]"),
-        tf_hook("apply_complete", Some("delete"), None, "aws_vpc.my-vpc: Destruction complete after 1s"),
-    ]);
-    let errored_out = tf_out(&[
-        tf_hook("apply_errored", Some("create"), None, "aws_vpc.my-vpc: Creation errored after 2s"),
-        json!({"@level":"error","@message":"Error: creating EC2 VPC: VpcLimitExceeded","diagnostic":{"severity":"error","summary":"creating EC2 VPC","detail":"VpcLimitExceeded"},"type":"diagnostic"}),
-    ]);
-    let import_out = "aws_vpc.my-vpc: Importing from ID \"vpc-0imp\"...\naws_vpc.my-vpc: Import prepared!\n  Prepared aws_vpc for import\naws_vpc.my-vpc: Refreshing state... [id=vpc-0imp]\n\nImport successful!\n".to_string();
+            None,
+            "aws_vpc.my-vpc: Creation complete after 1s [id=vpc-0msg]",
+        )]);
+        let refresh_out = tf_out(&[
+            tf_hook("refresh_start", None, Some("vpc-0ref"), "aws_vpc.my-vpc: Refreshing state... [id=vpc-0ref]"),
+            tf_hook("refresh_complete", None, Some("vpc-0ref"), "aws_vpc.my-vpc: Refresh complete [id=vpc-0ref]"),
+        ]);
+        let destroy_out = tf_out(&[
+            tf_hook("refresh_complete", None, Some("vpc-0del"), "aws_vpc.my-vpc: Refresh complete [id=vpc-0del]"),
+            tf_hook("apply_start", Some("delete"), Some("vpc-0del"), "aws_vpc.my-vpc: Destroying... [id=vpc-0del]"),
+            tf_hook("apply_complete", Some("delete"), None, "aws_vpc.my-vpc: Destruction complete after 1s"),
+        ]);
+        let errored_out = tf_out(&[
+            tf_hook("apply_errored", Some("create"), None, "aws_vpc.my-vpc: Creation errored after 2s"),
+            json!({"@level":"error","@message":"Error: creating EC2 VPC: VpcLimitExceeded","diagnostic":{"severity":"error","summary":"creating EC2 VPC","detail":"VpcLimitExceeded"},"type":"diagnostic"}),
+        ]);
+        let import_out = "aws_vpc.my-vpc: Importing from ID \"vpc-0imp\"...\naws_vpc.my-vpc: Import prepared!\n  Prepared aws_vpc for import\naws_vpc.my-vpc: Refreshing state... [id=vpc-0imp]\n\nImport successful!\n".to_string();
+        TerraformOutputs { apply_out, msg_only_out, refresh_out, destroy_out, errored_out, import_out }
+    }
+}
+
+/// Every extraction case, in one list for the table test.
+fn extract_cases() -> Vec<ExtractCase> {
+    [
+        async_create_extract_cases(),
+        tracker_extract_cases(),
+        reconciler_extract_cases(),
+        cli_extract_cases(),
+        non_evidence_extract_cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// upjet async create: `Async create ended.` in its key variants, and `starting`.
+fn async_create_extract_cases() -> Vec<ExtractCase> {
+    use EvidenceKind::*;
     vec![
         ExtractCase {
             name: "Async create ended (SDK v2 keys, success)",
@@ -551,7 +681,7 @@ fn extract_cases() -> Vec<ExtractCase> {
                 "DEBUG",
                 "provider-aws",
                 "Async create ended.",
-                tracker("", json!({"error": null, "tfID": "vpc-0abc"})),
+                tracker(json!({"error": null, "tfID": "vpc-0abc"})),
             ),
             want: Some(
                 ex(AsyncCreateEnded, UID_A, Some("vpc-0abc"))
@@ -569,7 +699,6 @@ fn extract_cases() -> Vec<ExtractCase> {
                 "provider-aws",
                 "Async create ended.",
                 tracker(
-                    "",
                     json!({"error": "async create failed: failed to create the resource: [{0 timeout  []}]", "tfID": "vpc-0part"}),
                 ),
             ),
@@ -590,20 +719,21 @@ fn extract_cases() -> Vec<ExtractCase> {
         },
         ExtractCase {
             name: "Async create ended, plugin-framework variant without tfID",
-            line: zapjson(
-                "debug",
-                json!(TS),
-                "provider-aws",
-                "Async create ended.",
-                tracker("", json!({"error": null})),
-            ),
+            line: zapjson("debug", json!(TS), "provider-aws", "Async create ended.", tracker(json!({"error": null}))),
             want: Some(ex(AsyncCreateEnded, UID_A, None)),
         },
         ExtractCase {
             name: "Async create starting",
-            line: console(TS, "DEBUG", "provider-aws", "Async create starting...", tracker("", json!({"tfID": ""}))),
+            line: console(TS, "DEBUG", "provider-aws", "Async create starting...", tracker(json!({"tfID": ""}))),
             want: Some(ex(AsyncCreateStarting, UID_A, Some(""))),
         },
+    ]
+}
+
+/// Other upjet tracker lines: callback failures, state reconstruction, recovered and critical annotations.
+fn tracker_extract_cases() -> Vec<ExtractCase> {
+    use EvidenceKind::*;
+    vec![
         ExtractCase {
             name: "Async create callback failed (Info, tracker keys)",
             line: console(
@@ -611,11 +741,8 @@ fn extract_cases() -> Vec<ExtractCase> {
                 "INFO",
                 "provider-aws",
                 "Async create callback failed",
-                tracker(
-                    "",
-                    json!({
-                "error": "cannot update status of the resource ec2.aws.upbound.io/v1beta1, Kind=VPC/team-a/my-vpc after an async create: Operation cannot be fulfilled"}),
-                ),
+                tracker(json!({
+                "error": "cannot update status of the resource ec2.aws.upbound.io/v1beta1, Kind=VPC/team-a/my-vpc after an async create: Operation cannot be fulfilled"})),
             ),
             want: Some(
                 ex(CallbackFailed, UID_A, None)
@@ -670,6 +797,13 @@ fn extract_cases() -> Vec<ExtractCase> {
             ),
             want: Some(ex(CriticalAnnotationsUpdated, UID_B, None).name("rs")),
         },
+    ]
+}
+
+/// crossplane-runtime managed-reconciler lines carrying `external-name`.
+fn reconciler_extract_cases() -> Vec<ExtractCase> {
+    use EvidenceKind::*;
+    vec![
         ExtractCase {
             name: "reconciler: up to date",
             line: reconciler("External resource is up to date", "vpc-0abc"),
@@ -728,34 +862,42 @@ fn extract_cases() -> Vec<ExtractCase> {
             ),
             want: Some(ex(Reconciler, UID_A, Some("vpc-0old")).name("old-vpc").ns("team-b")),
         },
+    ]
+}
+
+/// upjet CLI workspace lines whose `out` holds Terraform output, and secret masking.
+fn cli_extract_cases() -> Vec<ExtractCase> {
+    use EvidenceKind::*;
+    let outs = TerraformOutputs::new();
+    vec![
         ExtractCase {
             name: "CLI apply async ended: hook id_value is created",
-            line: cli("apply async ended", apply_out),
+            line: cli("apply async ended", outs.apply_out),
             want: Some(ex(CliApply, UID_B, Some("vpc-0cli")).created(&["vpc-0cli"]).name("my-vpc")),
         },
         ExtractCase {
             name: "CLI apply ended: ID only in the Creation complete message",
-            line: cli("apply ended", msg_only_out),
+            line: cli("apply ended", outs.msg_only_out),
             want: Some(ex(CliApply, UID_B, Some("vpc-0msg")).created(&["vpc-0msg"])),
         },
         ExtractCase {
             name: "CLI refresh ended: refresh_complete id",
-            line: cli("refresh ended", refresh_out),
+            line: cli("refresh ended", outs.refresh_out),
             want: Some(ex(CliRefresh, UID_B, Some("vpc-0ref"))),
         },
         ExtractCase {
             name: "CLI destroy async ended: refreshed id, nothing created",
-            line: cli("destroy async ended", destroy_out),
+            line: cli("destroy async ended", outs.destroy_out),
             want: Some(ex(CliDestroy, UID_B, Some("vpc-0del"))),
         },
         ExtractCase {
             name: "CLI apply errored: diagnostic becomes the error",
-            line: cli("apply async ended", errored_out),
+            line: cli("apply async ended", outs.errored_out),
             want: Some(ex(CliApply, UID_B, None).err("VpcLimitExceeded")),
         },
         ExtractCase {
             name: "CLI import ended: plain-text output",
-            line: cli("import ended", import_out),
+            line: cli("import ended", outs.import_out),
             want: Some(ex(CliImport, UID_B, Some("vpc-0imp"))),
         },
         ExtractCase {
@@ -787,14 +929,17 @@ fn extract_cases() -> Vec<ExtractCase> {
                 "DEBUG",
                 "provider-aws",
                 "Async create ended.",
-                tracker(
-                    "",
-                    json!({"tfID": "db-1",
-                "error": "failed: {\"password\": \"hunter2\", \"user\": \"admin\"}"}),
-                ),
+                tracker(json!({"tfID": "db-1",
+                "error": "failed: {\"password\": \"hunter2\", \"user\": \"admin\"}"})),
             ),
             want: Some(ex(AsyncCreateEnded, UID_A, Some("db-1")).created(&["db-1"]).err("\"***\", \"user\"")),
         },
+    ]
+}
+
+/// Lines that look close to evidence but are not.
+fn non_evidence_extract_cases() -> Vec<ExtractCase> {
+    vec![
         ExtractCase {
             name: "CLI Running terraform is not evidence",
             line: console(
@@ -835,7 +980,7 @@ fn extract_cases() -> Vec<ExtractCase> {
                 "DEBUG",
                 "provider-aws",
                 "Async update ended.",
-                tracker("", json!({"error": null, "tfID": "vpc-0abc"})),
+                tracker(json!({"error": null, "tfID": "vpc-0abc"})),
             ),
             want: None,
         },
@@ -1642,8 +1787,9 @@ fn kind_names_are_unique() {
 
 #[test]
 fn synthetic_stream_is_fully_recognised() {
-    let data = bench_support::synthetic_zap_json(2 << 20);
-    let (sc, _) = bench_support::measure(&data);
+    let data = synthetic::synthetic_zap_json(2 << 20);
+    let mut sc = LogScan::new();
+    scan_slice(&data, "bench", &mut sc);
     assert_invariant(&sc);
     assert_eq!(sc.unknown, 0);
     assert_eq!(sc.parsed, sc.lines);

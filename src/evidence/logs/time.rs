@@ -6,6 +6,9 @@
 //! the usual log shippers emit: RFC3339 / ISO8601 (`Z`, `+02:00`, `+0200`),
 //! and epoch seconds as a float (`1.6673298543378181e+09`, controller-runtime
 //! < v0.14) or integer/float milliseconds and nanoseconds where a shipper uses them.
+//!
+//! Annotation timestamps go through `domain/gotime.rs` instead, because crossplane-runtime
+//! reads them with Go's strict `time.Parse(time.RFC3339, ...)` and a diagnosis must agree with it.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 

@@ -1,14 +1,15 @@
-//! Synthetic provider logs and a throughput probe for benchmarks.
+//! Synthetic provider logs for the log benchmark and the scanner's volume tests.
 //!
-//! Exists so a bench target (and the `#[ignore]`d throughput test) can measure the
+//! Exists so a bench target (and the `#[ignore]`d throughput and memory tests) can measure the
 //! scanner on a realistic debug-level zap JSON stream without shipping a large fixture.
 //! The mix follows what a no-fork provider logs at `--debug`: most lines are reconcile
 //! chatter; about a quarter carry `external-name` and therefore take the slow path.
+//!
+//! Lives under `benches/` so the shipped library does not contain it; `benches/logs.rs`,
+//! `tests/log_fixtures.rs` and the library's unit tests include it with `#[path]`. It uses
+//! only `std` and `chrono`, so it compiles inside and outside the crate alike.
 
 use std::fmt::Write as _;
-use std::time::Instant;
-
-use super::{LogScan, scan_slice};
 
 struct Rng(u64);
 
@@ -114,14 +115,4 @@ pub fn synthetic_zap_json(target_bytes: usize) -> Vec<u8> {
         };
     }
     out.into_bytes()
-}
-
-/// Scans `data` once and returns the scan result with the throughput in MB/s
-/// (10^6 bytes per second of wall time).
-pub fn measure(data: &[u8]) -> (LogScan, f64) {
-    let mut scan = LogScan::new();
-    let start = Instant::now();
-    scan_slice(data, "bench", &mut scan);
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    (scan, data.len() as f64 / 1e6 / secs)
 }

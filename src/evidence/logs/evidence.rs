@@ -1,0 +1,200 @@
+//! Per-MR evidence: what one log line (or run of identical lines) says about an MR's cloud ID.
+//!
+//! Exists as the one output type of the log reader: the doctor's log findings, the history
+//! timeline and the adopt proposal are all built from [`Evidence`] items and nothing else.
+
+use chrono::{DateTime, Utc};
+
+/// What a piece of [`Evidence`] says. Exists so the doctor can build a timeline and
+/// know which lines carry IDs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EvidenceKind {
+    /// no-fork `Async create starting...` (`tfID` is normally empty).
+    AsyncCreateStarting,
+    /// no-fork `Async create ended.`: `tfID` is the Terraform ID just created
+    /// (also a partial ID on failure); absent in the plugin-framework variant.
+    AsyncCreateEnded,
+    /// `Async create callback failed` (no-fork) or `callback failed` (CLI): the
+    /// status update after an async create failed (upjet#632 symptom).
+    CallbackFailed,
+    /// `Instance state not found in cache, reconstructing...`: fresh tracker
+    /// (new MR or provider restart).
+    StateReconstructing,
+    /// plugin-framework `recovered external name from last failed async operation`.
+    RecoveredExternalName,
+    /// Any other managed-reconciler line (carries the external-name read at Get time).
+    Reconciler,
+    /// `Successfully requested creation of external resource`.
+    CreateRequested,
+    /// `cannot determine creation result - remove the crossplane.io/external-create-pending annotation ...`.
+    CreateIncomplete,
+    /// `Cannot create external resource`.
+    CreateFailed,
+    /// `Successfully requested deletion of external resource`.
+    DeleteRequested,
+    /// `Successfully deleted managed resource`.
+    Deleted,
+    /// CLI mode `Critical annotations have been updated.` (external-name was written).
+    CriticalAnnotationsUpdated,
+    /// CLI workspace `apply async ended` / `apply ended`.
+    CliApply,
+    /// CLI workspace `refresh ended`.
+    CliRefresh,
+    /// CLI workspace `import ended`.
+    CliImport,
+    /// CLI workspace `destroy async ended` / `destroy ended`.
+    CliDestroy,
+    /// A Kubernetes Event found in a Cloud Logging export; its
+    /// `metadata.annotations["external-name"]` is a weak, recorder-level source.
+    KubeEvent,
+}
+
+impl EvidenceKind {
+    /// Every kind, in declaration order. Exists so code that must cover all kinds (name
+    /// tables, uniqueness checks) iterates this list instead of typing the variants again.
+    pub const ALL: [EvidenceKind; 17] = [
+        EvidenceKind::AsyncCreateStarting,
+        EvidenceKind::AsyncCreateEnded,
+        EvidenceKind::CallbackFailed,
+        EvidenceKind::StateReconstructing,
+        EvidenceKind::RecoveredExternalName,
+        EvidenceKind::Reconciler,
+        EvidenceKind::CreateRequested,
+        EvidenceKind::CreateIncomplete,
+        EvidenceKind::CreateFailed,
+        EvidenceKind::DeleteRequested,
+        EvidenceKind::Deleted,
+        EvidenceKind::CriticalAnnotationsUpdated,
+        EvidenceKind::CliApply,
+        EvidenceKind::CliRefresh,
+        EvidenceKind::CliImport,
+        EvidenceKind::CliDestroy,
+        EvidenceKind::KubeEvent,
+    ];
+
+    /// Stable short name for reports and JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceKind::AsyncCreateStarting => "AsyncCreateStarting",
+            EvidenceKind::AsyncCreateEnded => "AsyncCreateEnded",
+            EvidenceKind::CallbackFailed => "CallbackFailed",
+            EvidenceKind::StateReconstructing => "StateReconstructing",
+            EvidenceKind::RecoveredExternalName => "RecoveredExternalName",
+            EvidenceKind::Reconciler => "Reconciler",
+            EvidenceKind::CreateRequested => "CreateRequested",
+            EvidenceKind::CreateIncomplete => "CreateIncomplete",
+            EvidenceKind::CreateFailed => "CreateFailed",
+            EvidenceKind::DeleteRequested => "DeleteRequested",
+            EvidenceKind::Deleted => "Deleted",
+            EvidenceKind::CriticalAnnotationsUpdated => "CriticalAnnotationsUpdated",
+            EvidenceKind::CliApply => "CliApply",
+            EvidenceKind::CliRefresh => "CliRefresh",
+            EvidenceKind::CliImport => "CliImport",
+            EvidenceKind::CliDestroy => "CliDestroy",
+            EvidenceKind::KubeEvent => "KubeEvent",
+        }
+    }
+
+    /// Lines that repeat on every reconcile and do not break a run of repeats.
+    pub(crate) fn routine(self) -> bool {
+        matches!(self, EvidenceKind::Reconciler | EvidenceKind::CliRefresh | EvidenceKind::KubeEvent)
+    }
+
+    /// Whether an `id` of this kind counts for [`last_logged_ids`](super::last_logged_ids):
+    /// the `tfID` of `Async create ended.`, the `external-name` of managed-reconciler lines, the
+    /// `hook.id_value` of CLI workspace output, and the plugin-framework recovered external-name.
+    pub fn carries_logged_id(self) -> bool {
+        !matches!(
+            self,
+            EvidenceKind::AsyncCreateStarting
+                | EvidenceKind::CallbackFailed
+                | EvidenceKind::StateReconstructing
+                | EvidenceKind::CriticalAnnotationsUpdated
+                | EvidenceKind::KubeEvent
+        )
+    }
+}
+
+/// Identity of the MR a line is about, as far as the line tells. Exists so the caller
+/// can match evidence by name when a line has no UID (e.g. a callback error text).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MrRef {
+    /// `metadata.name` (`request.name`, `name`, `resourceName`, or Terraform resource name).
+    pub name: Option<String>,
+    /// `metadata.namespace` for namespaced (v2) MRs.
+    pub namespace: Option<String>,
+    /// `gvk` value (`ec2.aws.upbound.io/v1beta1, Kind=NetworkACLRule`).
+    pub gvk: Option<String>,
+    /// managed reconciler `controller` value (`managed/<group>/<version>, kind=<kind>`).
+    pub controller: Option<String>,
+}
+
+/// Where a piece of evidence was read, so a report can point the user at the line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The `source` label given to [`scan`](super::scan()) (file name, pod name...).
+    pub stream: String,
+    /// 1-based physical line number in that stream (start of the JSON document for arrays).
+    pub line: u64,
+}
+
+/// One log line (or run of identical lines) that says something about an MR's
+/// cloud identity. The doctor's log findings are built only from these.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    /// MR `metadata.uid` the line is about; empty when the line only names the MR
+    /// (then [`Evidence::mr`] has the name).
+    pub uid: String,
+    /// Time of the line (earliest time of a merged run).
+    pub time: Option<DateTime<Utc>>,
+    /// Latest time of a merged run (equals `time` when `repeats == 0`).
+    pub last_time: Option<DateTime<Utc>>,
+    /// How many further lines saying the same thing (same UID, kind, ID, error) were
+    /// merged into this one; see `time` / `last_time` for the span.
+    pub repeats: u32,
+    /// What the line says.
+    pub kind: EvidenceKind,
+    /// The cloud/Terraform ID the line carries: `tfID`, `external-name`, hook
+    /// `id_value`, ... `Some("")` when the key was logged empty, `None` when absent.
+    pub id: Option<String>,
+    /// IDs this line reports as just *created* (non-empty `tfID` of
+    /// `Async create ended.`, CLI `apply_complete` with action `create`).
+    pub created: Vec<String>,
+    /// Error text carried by the line (credentials masked).
+    pub error: Option<String>,
+    /// The log message.
+    pub msg: String,
+    /// MR identity as named by the line.
+    pub mr: MrRef,
+    /// The log line cut to the fields that matter (≤ [`MAX_SOURCE_CHARS`](super::MAX_SOURCE_CHARS),
+    /// credentials masked).
+    pub source: String,
+    /// Where it was read.
+    pub origin: Origin,
+    /// Order of appearance of the (first) line across all scans into one [`LogScan`](super::LogScan).
+    pub seq: u64,
+    /// Order of appearance of the last merged line.
+    pub last_seq: u64,
+}
+
+impl Evidence {
+    /// Whether this evidence is about the given MR: by UID when the line has one,
+    /// otherwise by name (and namespace when both sides know it).
+    pub fn is_about(&self, uid: &str, name: &str, namespace: Option<&str>) -> bool {
+        if !self.uid.is_empty() {
+            return self.uid == uid;
+        }
+        match self.mr.name.as_deref() {
+            Some(n) if n == name => match (namespace, self.mr.namespace.as_deref()) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
+    /// Sort key for "newest": last time seen, then order of appearance.
+    pub(super) fn newest_key(&self) -> (Option<DateTime<Utc>>, u64) {
+        (self.last_time.or(self.time), self.last_seq)
+    }
+}
