@@ -5,8 +5,10 @@ use crate::domain::finding::{Code, Finding};
 use crate::domain::goduration::parse_go_duration;
 use crate::domain::managed::keys;
 
-/// The smallest poll interval crossplane-runtime honours from the annotation (`MinPollInterval`
-/// in its getter; the managed reconciler's own minimum, `WithMinPollInterval`, is never lower).
+/// The smallest poll interval the annotation getter accepts (`GetPollInterval`'s
+/// `MinPollInterval`). The managed reconciler clamps to its own configurable minimum
+/// (`WithMinPollInterval`), which the MR does not show, so only values under 1s are certain to
+/// be raised.
 const MIN_POLL_INTERVAL_NS: i64 = 1_000_000_000;
 
 /// What the managed reconciler makes of a `crossplane.io/poll-interval` value, when that is not
@@ -20,7 +22,7 @@ fn poll_interval_problem(v: &str) -> Option<String> {
     match parse_go_duration(v) {
         Some(ns) if ns >= MIN_POLL_INTERVAL_NS => None,
         Some(_) => Some(format!(
-            "{v:?} is below the minimum poll interval; the reconciler raises it to its minimum (1s or more) instead"
+            "{v:?} is below the minimum poll interval (1s); the reconciler raises it to its configured minimum instead"
         )),
         None => Some(format!(
             "{v:?} is not a Go duration (e.g. \"5m\"); the controller's default poll interval is used instead"
@@ -73,7 +75,8 @@ mod tests {
     use crate::domain::finding::Code::*;
     use crate::domain::managed::keys;
 
-    /// Follows crossplane-runtime `pkg/meta` `GetPollInterval` (empty = unset, below 1s invalid)
+    /// Follows the crossplane-runtime v2 poll-interval getter `GetPollInterval` (empty = unset,
+    /// below `MinPollInterval` = 1s invalid)
     /// and the managed reconciler's effective poll interval (`reconciler_modern_test.go`:
     /// unparsable → default, below the minimum → the minimum), and `meta.IsPaused` (exactly
     /// "true").
