@@ -19,8 +19,11 @@ def cond(t, s, reason, msg="", ltt="2024-11-30T10:55:00Z", gen=None):
     return c
 
 def healthy(gen=1):
-    return [cond("Ready", "True", "Available", gen=gen), cond("Synced", "True", "ReconcileSuccess", gen=gen),
-            cond("LastAsyncOperation", "True", "Success", gen=gen)]
+    # As on a real cluster: the managed reconciler stamps observedGeneration on Synced
+    # (MarkConditions); upjet writes Ready=True/Available and LastAsyncOperation with plain
+    # SetConditions, so they carry none.
+    return [cond("Ready", "True", "Available"), cond("Synced", "True", "ReconcileSuccess", gen=gen),
+            cond("LastAsyncOperation", "True", "Success")]
 
 def mr(api, kind, name, *, ns=None, ann=None, spec=None, policies=None, deletion_policy="Delete",
        conditions=None, at=None, gen=1, created="2024-11-30T10:50:00Z", labels=None, deleting=False, provider="aws"):
@@ -90,7 +93,8 @@ def aws_legacy():
     items.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "audit-logs-111122223333",
         ann={"crossplane.io/external-name": "audit-logs-111122223333", "crossplane.io/paused": "true"},
         spec={"region": "eu-west-1", "forceDestroy": False, "tags": tags("audit-logs-111122223333", "bucket.s3.aws.upbound.io")},
-        conditions=healthy() + [cond("Synced", "False", "ReconcilePaused")], at={"id": "audit-logs-111122223333", "arn": "arn:aws:s3:::audit-logs-111122223333"}))
+        conditions=[cond("Ready", "True", "Available"), cond("Synced", "False", "ReconcilePaused", gen=1), cond("LastAsyncOperation", "True", "Success")],
+        at={"id": "audit-logs-111122223333", "arn": "arn:aws:s3:::audit-logs-111122223333"}))
     # MalformedAnnotation: "True" does not pause; poll interval with a space.
     items.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "static-assets-111122223333",
         ann={"crossplane.io/external-name": "static-assets-111122223333", "crossplane.io/paused": "True", "crossplane.io/poll-interval": "5 minutes"},
@@ -139,7 +143,7 @@ def aws_namespaced():
     items.append(mr("s3.aws.m.upbound.io/v1beta1", "Bucket", "team-a-reports", ns="team-a",
         ann={"crossplane.io/external-name": "team-a-reports-20241130"}, gen=5,
         spec={"region": "eu-west-1", "tags": {"retention": "90d"}},
-        conditions=[cond("Ready", "True", "Available", gen=4), cond("Synced", "True", "ReconcileSuccess", gen=4)],
+        conditions=[cond("Ready", "True", "Available"), cond("Synced", "True", "ReconcileSuccess", gen=4)],
         at={"id": "team-a-reports-20241130"}))
     return items
 
@@ -196,6 +200,27 @@ def azure():
         at={"id": "/subscriptions/0000/resourceGroups/platform-ref-rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/workload-identity"}))
     return items
 
+def fidelity_gates():
+    items = []
+    api = "azure.upbound.io/v1beta1"
+    # ReconcileNotTriggered: the pending mark was removed by hand after the create-incomplete gate;
+    # the watch ignores that annotation, so Synced still shows the gate.
+    items.append(mr(api, "ResourceGroup", "platform-ref-rg-westus", provider="azure",
+        ann={"crossplane.io/external-name": "platform-ref-rg-westus", "crossplane.io/external-create-succeeded": "2024-11-30T11:20:03Z"},
+        spec={"location": "West US", "tags": {"provisioner": "crossplane"}},
+        conditions=[cond("Ready", "False", "Creating", gen=1), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE, gen=1)]))
+    # ExternalNameDrift on a templated ID: "rg-hub" is not the group ".../resourceGroups/rg-hub-old".
+    items.append(mr(api, "ResourceGroup", "rg-hub", provider="azure",
+        ann={"crossplane.io/external-name": "rg-hub"},
+        spec={"location": "West Europe", "tags": {"provisioner": "crossplane"}},
+        at={"id": "/subscriptions/0000/resourceGroups/rg-hub-old"}))
+    # Healthy: the external-name is the ID's last segment; an empty poll-interval is unset.
+    items.append(mr(api, "ResourceGroup", "rg-shared", provider="azure",
+        ann={"crossplane.io/external-name": "rg-shared", "crossplane.io/poll-interval": ""},
+        spec={"location": "West Europe", "tags": {"provisioner": "crossplane"}},
+        at={"id": "/subscriptions/0000/resourceGroups/rg-shared"}))
+    return items
+
 def write(name, items):
     doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
     with open(os.path.join(OUT, name), "w") as f:
@@ -207,6 +232,7 @@ write("aws-legacy.json", aws_legacy())
 write("aws-namespaced.json", aws_namespaced())
 write("gcp.json", gcp())
 write("azure.json", azure())
+write("fidelity-gates.json", fidelity_gates())
 
 # ---- provider logs (examples/logs), keyed to the fleet's UIDs ----
 LOGS = os.path.join(os.path.dirname(__file__), "..", "examples", "logs")

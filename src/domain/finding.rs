@@ -71,6 +71,9 @@ codes! {
     KstatusMisleading => Warning,
     /// A crossplane.io annotation holds a value crossplane ignores or misreads.
     MalformedAnnotation => Warning,
+    /// Synced still shows the create-incomplete gate after the marks were fixed by hand: the watch
+    /// ignores those annotations, so nothing triggers a reconcile.
+    ReconcileNotTriggered => Warning,
     /// Without LateInitialize an external-name learned after an async create is never saved.
     LateInitializeMissing => Warning,
     /// The MR is being deleted while paused: the finalizer will never be removed.

@@ -606,7 +606,15 @@ fn wait_progress() {
         ("stale status proves nothing", &imported, paused.clone(), "waiting"),
         ("ready with the id", &imported, with_status(ok.clone(), None, None), "done"),
         ("ready with another id", &imported, with_status(ok.clone(), Some("vpc-9"), None), "waiting"),
-        ("templated id embeds it", &imported, with_status(ok.clone(), Some("projects/p/vpc-1"), None), "done"),
+        // upjet pkg/config/externalname.go GetExternalNameFromTemplated: a whole segment, not a substring.
+        ("templated id, a whole segment", &imported, with_status(ok.clone(), Some("projects/p/vpc-1"), None), "done"),
+        ("a longer id is another object", &imported, with_status(ok.clone(), Some("vpc-10"), None), "waiting"),
+        (
+            "a longer name in the path",
+            &imported,
+            with_status(ok.clone(), Some("projects/p/vpc-1-old"), None),
+            "waiting",
+        ),
         ("not found", &imported, with_status(nf.clone(), None, None), "notfound"),
         ("not found, final wait", &ready, with_status(nf.clone(), None, None), "notfound"),
         ("ready", &ready, with_status(ok.clone(), None, None), "done"),

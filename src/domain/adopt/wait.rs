@@ -3,6 +3,7 @@
 
 use super::managed::{Condition, ManagedResource};
 use super::steps::Wait;
+use crate::domain::identity::names_object;
 use crate::domain::rules::ERR_OBSERVE_NOT_FOUND;
 use serde_json::Value;
 
@@ -64,10 +65,11 @@ pub enum Progress {
     NotFound(String),
 }
 
-/// Whether `status.atProvider.id` identifies the adopted ID (equal, or one embeds the other as
-/// templated identifiers do).
+/// Whether `status.atProvider.id` is the object the adopted external-name `id` names: equal, or,
+/// for a templated identifier, `id` is a whole separator-bounded part of it (see
+/// [`names_object`]); a mere substring is another object.
 pub fn id_matches(at_provider_id: &str, id: &str) -> bool {
-    !at_provider_id.is_empty() && (at_provider_id == id || at_provider_id.contains(id) || id.contains(at_provider_id))
+    names_object(id, at_provider_id)
 }
 
 /// Judges one observation of the MR during a wait. A status older than the reconcile request

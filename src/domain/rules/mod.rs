@@ -26,6 +26,7 @@ mod observe_not_found;
 mod orphan_candidate;
 mod paused;
 mod provider_restarted_during_create;
+mod reconcile_not_triggered;
 
 pub use already_exists::says_already_exists;
 pub use create_incomplete::ERR_CREATE_INCOMPLETE;
@@ -83,6 +84,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::ObserveNotFound, check: Check::Object(observe_not_found::check) },
     Rule { code: Code::KstatusMisleading, check: Check::Object(kstatus_misleading::check) },
     Rule { code: Code::MalformedAnnotation, check: Check::Object(malformed_annotation::check) },
+    Rule { code: Code::ReconcileNotTriggered, check: Check::Object(reconcile_not_triggered::check) },
     Rule { code: Code::LateInitializeMissing, check: Check::Object(late_initialize_missing::check) },
     Rule { code: Code::DeletionBlockedByPause, check: Check::Object(deletion_blocked_by_pause::check) },
     Rule { code: Code::OrphanCandidate, check: Check::EvidenceEach(orphan_candidate::check) },
