@@ -14,6 +14,7 @@ mod cases;
 mod create_failed;
 mod create_incomplete;
 mod debug_logs_missing;
+mod deletion_blocked_by_create_gate;
 mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
@@ -26,6 +27,7 @@ mod observe_not_found;
 mod orphan_candidate;
 mod paused;
 mod provider_restarted_during_create;
+mod unsupported_management_policies;
 
 pub use already_exists::says_already_exists;
 pub use create_incomplete::ERR_CREATE_INCOMPLETE;
@@ -85,6 +87,8 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::MalformedAnnotation, check: Check::Object(malformed_annotation::check) },
     Rule { code: Code::LateInitializeMissing, check: Check::Object(late_initialize_missing::check) },
     Rule { code: Code::DeletionBlockedByPause, check: Check::Object(deletion_blocked_by_pause::check) },
+    Rule { code: Code::UnsupportedManagementPolicies, check: Check::Object(unsupported_management_policies::check) },
+    Rule { code: Code::DeletionBlockedByCreateGate, check: Check::Object(deletion_blocked_by_create_gate::check) },
     Rule { code: Code::OrphanCandidate, check: Check::EvidenceEach(orphan_candidate::check) },
     Rule { code: Code::CallbackLost, check: Check::Evidence(callback_lost::check) },
     Rule { code: Code::ProviderRestartedDuringCreate, check: Check::Evidence(provider_restarted_during_create::check) },
