@@ -221,6 +221,34 @@ def fidelity_gates():
         at={"id": "/subscriptions/0000/resourceGroups/rg-shared"}))
     return items
 
+def fidelity_policies():
+    """MRs where the reconciler's own gates decide: management policies it rejects, a deletion
+    stuck at the create-incomplete gate, and a deletionPolicy that non-default policies override."""
+    items = []
+    # UnsupportedManagementPolicies: a set without Observe is rejected by Validate before anything else.
+    items.append(mr("sqs.aws.upbound.io/v1beta1", "Queue", "orders-events",
+        ann={"crossplane.io/external-name": "https://sqs.eu-west-1.amazonaws.com/111122223333/orders-events"},
+        spec={"name": "orders-events", "region": "eu-west-1", "visibilityTimeoutSeconds": 60},
+        policies=["Create", "Update", "Delete"],
+        conditions=[cond("Ready", "False", "Unavailable"), cond("Synced", "False", "ReconcileError",
+            "`spec.managementPolicies` is set to a value([Create Update Delete]) which is not supported. Check docs for supported policies", gen=1)],
+        at={"id": "https://sqs.eu-west-1.amazonaws.com/111122223333/orders-events"}))
+    # DeletionBlockedByCreateGate: deleted while a create was unresolved; the gate keeps the finalizer.
+    items.append(mr("sns.aws.upbound.io/v1beta1", "Topic", "orders-notifications",
+        ann={"crossplane.io/external-name": "arn:aws:sns:eu-west-1:111122223333:orders-notifications",
+             "crossplane.io/external-create-pending": "2024-11-30T11:20:09Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:20:02Z"},
+        spec={"name": "orders-notifications", "region": "eu-west-1"},
+        conditions=[cond("Ready", "False", "Creating", gen=1), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE, gen=1)],
+        deleting=True))
+    # Healthy, but deletionPolicy: Orphan does not protect it: non-default policies that include
+    # Delete win (ShouldDelete), as `doctor KIND/NAME` shows on its "On delete" line.
+    items.append(mr("dynamodb.aws.upbound.io/v1beta1", "Table", "orders",
+        ann={"crossplane.io/external-name": "orders"}, deletion_policy="Orphan",
+        spec={"region": "eu-west-1", "billingMode": "PAY_PER_REQUEST", "hashKey": "id"},
+        policies=["Observe", "Create", "Update", "Delete", "LateInitialize"],
+        at={"id": "orders", "arn": "arn:aws:dynamodb:eu-west-1:111122223333:table/orders"}))
+    return items
+
 def write(name, items):
     doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
     with open(os.path.join(OUT, name), "w") as f:
@@ -233,6 +261,7 @@ write("aws-namespaced.json", aws_namespaced())
 write("gcp.json", gcp())
 write("azure.json", azure())
 write("fidelity-gates.json", fidelity_gates())
+write("fidelity-policies.json", fidelity_policies())
 
 # ---- provider logs (examples/logs), keyed to the fleet's UIDs ----
 LOGS = os.path.join(os.path.dirname(__file__), "..", "examples", "logs")

@@ -428,10 +428,25 @@ fn guardrails_are_shown() {
     c.add(Mr::new(RS, "RecordSet", "twin").ann(EXT, "www-A").json());
     let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--dry-run"]);
     let out = text(&o.stdout);
-    assert!(out.contains("recordset.dns.gcp.upbound.io/twin also has external-name \"www-A\""), "{out}");
+    assert!(
+        out.contains("recordset.dns.gcp.upbound.io/twin also has external-name \"www-A\": two MRs would manage one cloud object; deleting it deletes the cloud object, then removes the finalizer"),
+        "{out}"
+    );
     c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().policies(&["Observe", "Create"]).json());
     let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--dry-run"]);
     assert!(text(&o.stdout).contains("lack LateInitialize"), "{}", text(&o.stdout));
+    // ShouldDelete: non-default policies with Delete win over deletionPolicy: Orphan, so the fix
+    // is to drop Delete, not to set Orphan.
+    let mut orphan_policy = Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete();
+    orphan_policy = orphan_policy.policies(&["Observe", "Create", "Update", "Delete"]);
+    let mut obj = orphan_policy.json();
+    obj["spec"]["deletionPolicy"] = json!("Orphan");
+    c.add(obj);
+    let out = text(&run(&c, &["adopt", TARGET, "--id", "www-A", "--dry-run"]).stdout);
+    assert!(
+        out.contains("would delete the cloud object \"www-A\": managementPolicies [Observe Create Update Delete] are not the default [*] and include Delete, which wins over deletionPolicy Orphan; to keep the cloud object, remove Delete from spec.managementPolicies"),
+        "{out}"
+    );
 }
 
 #[test]

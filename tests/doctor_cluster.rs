@@ -236,6 +236,8 @@ fn one_mr_in_depth_and_its_errors() {
         "=> creation incomplete",
         "ERROR CreateIncomplete",
         "next: kubectl upjet adopt recordset.dns.gcp.m.upbound.io/www -n team-a --id www --import",
+        "On delete:       nothing yet: the create-incomplete gate stops the reconciler before it can delete",
+        "namespaced MRs have no deletionPolicy, and managementPolicies [*] allow Delete",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }

@@ -78,6 +78,11 @@ codes! {
     LateInitializeMissing => Warning,
     /// The MR is being deleted while paused: the finalizer will never be removed.
     DeletionBlockedByPause => Warning,
+    /// `spec.managementPolicies` is a set the reconciler rejects (`Validate`): nothing runs.
+    UnsupportedManagementPolicies => Error,
+    /// The MR is being deleted, would delete its cloud object, and is stuck at the
+    /// create-incomplete gate: the finalizer will never be removed.
+    DeletionBlockedByCreateGate => Error,
     /// A provider log shows an ID created for this MR that is not its external-name.
     OrphanCandidate => Error,
     /// The provider container started after create-pending and before any result.

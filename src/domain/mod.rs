@@ -2,6 +2,7 @@
 
 pub mod adopt;
 pub mod create_marks;
+pub mod deletion;
 pub mod finding;
 pub mod goduration;
 pub mod gotime;

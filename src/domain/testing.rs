@@ -62,6 +62,11 @@ impl Mr {
         self.0["spec"]["managementPolicies"] = json!(p);
         self
     }
+    /// Sets `spec.deletionPolicy`.
+    pub fn deletion_policy(mut self, p: &str) -> Mr {
+        self.0["spec"]["deletionPolicy"] = json!(p);
+        self
+    }
     /// Sets `status.atProvider.id`.
     pub fn at_provider_id(mut self, id: &str) -> Mr {
         self.0["status"]["atProvider"] = json!({"id": id});

@@ -2,6 +2,7 @@
 
 use super::style::{human_duration, sanitize};
 use crate::domain::create_marks::CreateMarks;
+use crate::domain::deletion::Deletion;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::kstatus;
@@ -23,6 +24,9 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
     if let Some(p) = &mr.deletion_policy {
         writeln!(out, "Deletion policy: {}", s(p))?;
     }
+    // What `kubectl delete` would do to the cloud object: crossplane-runtime's ShouldDelete and
+    // the reconciler's gates, so nobody has to work out the policy/deletionPolicy interplay.
+    writeln!(out, "On delete:       {}", s(&Deletion::of(mr).describe()))?;
     writeln!(out, "kstatus:         {}: {}", verdict.status, s(&verdict.message))?;
 
     writeln!(out, "\nCreate marks (oldest first):")?;

@@ -119,6 +119,16 @@ fn refusals_and_nothing_to_do() {
         ),
         ("paused by policies", empty_policies, "x", opts(), Some(Refusal::PausedByPolicies)),
         (
+            "unsupported policies",
+            { let mut o = obj(); o["spec"]["managementPolicies"] = json!(["Create", "Delete"]); o },
+            "x",
+            opts(),
+            Some(Refusal::UnsupportedPolicies(
+                "`spec.managementPolicies` is set to a value([Create Delete]) which is not supported. Check docs for supported policies".into(),
+                "[\"Observe\",\"Create\",\"Delete\"]".into(),
+            )),
+        ),
+        (
             "other adoption",
             other_marker.clone(),
             "mine",
@@ -425,8 +435,10 @@ fn guardrail_warnings() {
     let o = with_ann(o, keys::PAUSED, "true");
     let Verdict::Adopt(plan) = preflight(&o, "id", &import(), &ctx) else { panic!() };
     let w = plan.warnings.join("\n");
-    assert!(!w.contains("deleting this MR"), "Orphan keeps the cloud object: {w}");
-    assert!(w.contains("deleting it leaves the cloud object in place"), "{w}");
+    // ShouldDelete: a non-default set with Delete wins over deletionPolicy: Orphan.
+    assert!(w.contains("deleting this MR (for example as a duplicate) would delete the cloud object \"id\": managementPolicies [Observe Create Update Delete] are not the default [*] and include Delete, which wins over deletionPolicy Orphan; to keep the cloud object, remove Delete from spec.managementPolicies"), "{w}");
+    assert!(!w.contains("set spec.deletionPolicy: Orphan"), "{w}");
+    assert!(w.contains("deleting it leaves the cloud object in place, untracked"), "{w}");
     assert!(w.contains("lack LateInitialize"), "{w}");
     assert!(w.contains("the MR is paused"), "{w}");
     assert!(!w.contains("without --import"), "{w}");
@@ -437,26 +449,35 @@ fn guardrail_warnings() {
     ns["spec"].as_object_mut().unwrap().remove("deletionPolicy");
     let plan = plan_of(&ns, "id", &opts());
     assert!(plan.warnings[0].contains("namespaced MRs have no deletionPolicy"), "{:?}", plan.warnings);
-    assert!(plan.warnings[0].contains("remove Delete from spec.managementPolicies"), "{:?}", plan.warnings);
+    assert!(plan.warnings[0].contains("replace spec.managementPolicies [*] with"), "{:?}", plan.warnings);
     // Observe-only: no deletion, no update, no create warnings.
     ns["spec"]["managementPolicies"] = json!(["Observe", "LateInitialize"]);
     let plan = plan_of(&ns, "id", &opts());
     assert!(plan.warnings.is_empty(), "{:?}", plan.warnings);
 }
 
+/// crossplane-runtime `pkg/reconciler/managed/policies.go` `ShouldDelete`, through adopt's
+/// public helper (legacy MRs weigh deletionPolicy; namespaced ones have none).
 #[test]
 fn deletion_rule() {
     let p = |l: Option<&[&str]>| Policies { listed: l.map(|l| l.iter().map(|s| s.to_string()).collect()) };
-    for (namespaced, dp, pol, want) in [
-        (false, None, p(None), true),
-        (false, Some("Delete"), p(Some(&["*"])), true),
-        (false, Some("Orphan"), p(Some(&["*"])), false),
-        (false, Some("Delete"), p(Some(&["Observe", "Create"])), false),
-        (true, None, p(Some(&["*"])), true),
-        (true, None, p(Some(&["Observe", "Delete"])), true),
-        (true, None, p(Some(&["Observe"])), false),
+    let mr = |ns: Option<&str>, dp: Option<&str>| ManagedResource {
+        namespace: ns.map(str::to_owned),
+        deletion_policy: dp.map(str::to_owned),
+        ..ManagedResource::default()
+    };
+    let ocud: &[&str] = &["Observe", "Create", "Update", "Delete"];
+    for (ns, dp, pol, want) in [
+        (None, None, p(None), true),
+        (None, Some("Delete"), p(Some(&["*"])), true),
+        (None, Some("Orphan"), p(Some(&["*"])), false),
+        (None, Some("Orphan"), p(Some(ocud)), true),
+        (None, Some("Delete"), p(Some(&["Observe", "Create"])), false),
+        (Some("a"), None, p(Some(&["*"])), true),
+        (Some("a"), None, p(Some(&["Observe", "Delete"])), true),
+        (Some("a"), None, p(Some(&["Observe"])), false),
     ] {
-        assert_eq!(deletes_cloud_object(namespaced, dp, &pol), want, "{namespaced} {dp:?} {pol:?}");
+        assert_eq!(deletes_cloud_object(&mr(ns, dp), &pol), want, "{ns:?} {dp:?} {pol:?}");
     }
 }
 

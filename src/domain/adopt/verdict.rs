@@ -4,10 +4,11 @@
 use super::create_marks::CreateMarks;
 use super::managed::{ManagedResource, keys};
 use super::patch::{apply_merge_patch, policies_of};
-use super::policies::Policies;
+use super::policies::{ManagementPolicies, Policies, Scope};
 use super::steps::{Plan, build_steps};
 use super::undo::diff;
 use super::{MARKER, Marker};
+use crate::domain::deletion::Deletion;
 use crate::domain::rules::Facts;
 
 use serde_json::Value;
@@ -56,6 +57,12 @@ pub enum Refusal {
         "spec.managementPolicies is an empty list, which pauses reconciliation: the adoption could not be verified. Set the policies first (for example [\"*\"])"
     )]
     PausedByPolicies,
+    /// The reconciler rejects the policy set (`Validate`) before doing anything, so the
+    /// restored policies would leave the MR unreconciled (doctor's UnsupportedManagementPolicies).
+    #[error(
+        "spec.managementPolicies is a set the reconciler rejects ({0}); the adoption could not be verified. Set a supported set first (for example {1})"
+    )]
+    UnsupportedPolicies(String, String),
     /// A previous adoption of a different ID did not finish.
     #[error(
         "an adoption of ID {other:?} is in progress on this MR (backup {backup}); run the same command with --id {other:?} to finish it, `kubectl upjet restore <backup>` to undo it, or pass --force to adopt {id:?} instead"
@@ -187,6 +194,11 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
     if matches!(&original, Some(p) if p.is_empty()) {
         return refuse(Refusal::PausedByPolicies);
     }
+    let resolver = ManagementPolicies::new(true, &Policies { listed: original }, Scope::of(&mr));
+    if let Err(e) = resolver.validate() {
+        let nearest = serde_json::to_string(&resolver.nearest_supported()).unwrap_or_default();
+        return refuse(Refusal::UnsupportedPolicies(e.message, nearest));
+    }
     if Facts::of(&mr).in_flight && !opts.force {
         let why = ["AsyncOperation", "Ready"]
             .iter()
@@ -217,30 +229,18 @@ fn left_to_fix(mr: &ManagedResource, has_marker: bool, opts: &Options) -> bool {
 fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx: &Context) -> Vec<String> {
     let mut out = Vec::new();
     let final_policies = Policies { listed: final_policies(&marker.policies, opts.add_late_initialize) };
-    if deletes_cloud_object(mr.namespace.is_some(), mr.deletion_policy.as_deref(), &final_policies) {
-        let fix = if mr.namespace.is_some() {
-            "remove Delete from spec.managementPolicies"
-        } else {
-            "set spec.deletionPolicy: Orphan or remove Delete from spec.managementPolicies"
-        };
+    let resolver = ManagementPolicies::new(true, &final_policies, Scope::of(mr));
+    if let Some(fix) = resolver.keep_cloud_object_fix() {
         out.push(format!(
-            "deleting this MR (for example as a duplicate) would delete the cloud object {id:?}: {}; {fix} before deleting it",
-            deletion_reason(mr.namespace.is_some(), mr.deletion_policy.as_deref(), &final_policies),
+            "deleting this MR (for example as a duplicate) would delete the cloud object {id:?}: {}; to keep the cloud object, {fix} before deleting it",
+            resolver.delete_reason(),
         ));
     }
     for dup in ctx.duplicates.iter().filter(|d| d.uid != mr.uid) {
-        let p = Policies::of(dup);
-        let consequence = if deletes_cloud_object(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p) {
-            format!(
-                "deleting it would delete the cloud object ({})",
-                deletion_reason(dup.namespace.is_some(), dup.deletion_policy.as_deref(), &p)
-            )
-        } else {
-            "deleting it leaves the cloud object in place".to_string()
-        };
         out.push(format!(
-            "{} also has external-name {id:?}: two MRs would manage one cloud object; {consequence}",
-            dup.command_arg()
+            "{} also has external-name {id:?}: two MRs would manage one cloud object; deleting it {}",
+            dup.command_arg(),
+            Deletion::of(dup).describe()
         ));
     }
     if !final_policies.should_late_initialize() {
@@ -258,32 +258,17 @@ fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx
                 .to_string(),
         );
     }
-    let updates = match &final_policies.listed {
-        None => true,
-        Some(l) => l.iter().any(|p| p == "*" || p == "Update"),
-    };
-    if updates {
+    if resolver.should_update() {
         out.push("once adopted, the provider updates the cloud object to match spec.forProvider".to_string());
     }
     out
 }
 
-/// Whether deleting an MR deletes its cloud object: its policies allow Delete and, for legacy
-/// cluster-scoped MRs, `deletionPolicy` is not `Orphan` (namespaced MRs have no deletionPolicy).
-pub fn deletes_cloud_object(namespaced: bool, deletion_policy: Option<&str>, policies: &Policies) -> bool {
-    policies.should_delete() && (namespaced || deletion_policy != Some("Orphan"))
-}
-
-fn deletion_reason(namespaced: bool, deletion_policy: Option<&str>, policies: &Policies) -> String {
-    if namespaced {
-        format!("namespaced MRs have no deletionPolicy and managementPolicies {} include Delete", policies.describe())
-    } else {
-        format!(
-            "deletionPolicy is {} and managementPolicies {} include Delete",
-            deletion_policy.unwrap_or("Delete (default)"),
-            policies.describe()
-        )
-    }
+/// Whether deleting an MR with these policies deletes its cloud object: crossplane-runtime's
+/// `ShouldDelete` for the MR's scope (legacy cluster-scoped MRs also weigh `deletionPolicy`, and
+/// a non-default policy set containing Delete wins over `Orphan`).
+pub fn deletes_cloud_object(mr: &ManagedResource, policies: &Policies) -> bool {
+    ManagementPolicies::new(true, policies, Scope::of(mr)).should_delete()
 }
 
 /// The policies an adoption ends with: the original ones, plus LateInitialize when asked and

@@ -7,9 +7,12 @@ use crate::domain::finding::{Code, Finding};
 pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed";
 
 /// `meta.ExternalCreateIncomplete` (reconciler.go create-incomplete gate): the reconciler stops
-/// with `Requeue: false` until someone resolves the pending annotation.
+/// with `Requeue: false` until someone resolves the pending annotation. Two earlier gates keep
+/// it from getting there: a policy set `Validate` rejects (UnsupportedManagementPolicies), and
+/// deletion, where the orphan fast path removes the finalizer first or the gate blocks the
+/// deletion (DeletionBlockedByCreateGate, whose way out differs: adopt refuses deleted MRs).
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
-    if !facts.marks.incomplete() {
+    if !facts.marks.incomplete() || facts.management.validate().is_err() || facts.mr.deletion_timestamp.is_some() {
         return None;
     }
     let id = facts.mr.at_provider_id.as_deref();
@@ -34,6 +37,8 @@ mod tests {
     use super::ERR_CREATE_INCOMPLETE;
     use crate::domain::finding::Code::*;
 
+    /// Follows crossplane-runtime `pkg/meta/meta.go` `ExternalCreateIncomplete` and the gate in
+    /// `pkg/reconciler/managed/reconciler.go` `Reconcile` (after pause, Validate and deletion).
     const CASES: &[Case] = &[
         (
             "create incomplete (provider died)",

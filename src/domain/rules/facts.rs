@@ -4,7 +4,7 @@ use super::mr_evidence::MrEvidence;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::Finding;
 use crate::domain::managed::{ManagedResource, keys};
-use crate::domain::policies::Policies;
+use crate::domain::policies::{ManagementPolicies, Policies};
 
 /// Everything a rule may look at, computed once per MR: the object's own state plus whatever
 /// evidence (provider logs, provider restarts) was gathered for it.
@@ -15,6 +15,8 @@ pub struct Facts<'a> {
     pub marks: CreateMarks,
     /// Its management policies.
     pub policies: Policies,
+    /// What the reconciler makes of them (`ManagementPoliciesResolver`, management policies on).
+    pub management: ManagementPolicies,
     /// Paused by annotation (exactly "true") or by an empty policy list.
     pub paused: bool,
     /// Ready=False/Creating with Synced=True, or AsyncOperation Ongoing: upjet is working on it.
@@ -31,7 +33,8 @@ impl<'a> Facts<'a> {
         let creating = mr.condition("Ready").is_some_and(|c| c.status == "False" && c.reason == "Creating");
         let in_flight =
             (creating && mr.is_true("Synced")) || mr.condition("AsyncOperation").is_some_and(|c| c.reason == "Ongoing");
-        Facts { mr, marks: CreateMarks::of(mr), policies, paused, in_flight, evidence: None }
+        let management = ManagementPolicies::of(mr);
+        Facts { mr, marks: CreateMarks::of(mr), policies, management, paused, in_flight, evidence: None }
     }
 
     /// Derives the facts of one MR and attaches the evidence gathered for it.

@@ -70,11 +70,17 @@ fn unreconciled_generation(mr: &ManagedResource) -> Option<(&'static str, i64, i
 }
 
 /// What contradicts `InProgress`: the reconciler has stopped and will not progress on its own.
-/// `Reconcile` checks the pause before the create-incomplete gate, so a paused MR is stopped by
-/// the pause, whatever its create marks say.
+/// `Reconcile` checks the pause, then `ManagementPoliciesResolver.Validate`, then (much later) the
+/// create-incomplete gate, so the first of them that holds is what stopped it.
 fn in_progress_reality(facts: &Facts) -> Option<String> {
     if facts.paused {
         return Some("reconciliation is paused, so nothing progresses until the pause is lifted".to_string());
+    }
+    if facts.management.validate().is_err() {
+        return Some(
+            "the reconciler rejects the management policies before anything else and will not progress on its own"
+                .to_string(),
+        );
     }
     facts
         .marks
@@ -204,6 +210,9 @@ mod tests {
         assert!(message(gated()).contains("create-incomplete gate"));
         let paused = message(gated().policies(&[]));
         assert!(paused.contains("paused") && !paused.contains("gate"), "{paused}");
+        // ManagementPoliciesResolver.Validate runs before the gate too: the policies stop it.
+        let rejected = message(gated().policies(&["Create", "Update", "Delete"]));
+        assert!(rejected.contains("rejects the management policies") && !rejected.contains("gate"), "{rejected}");
         let stale = message(base().generation(5).cond("Ready", "True", "Available", "").cond_gen(
             "Synced",
             "True",

@@ -6,10 +6,13 @@ use crate::domain::managed::keys;
 
 /// Without LateInitialize (or `*`), upjet never persists an external-name it learns after an
 /// async create (reconciler.go late-init step; crossplane#5918). It matters while the identity is
-/// not yet durable: no external-name, or not yet confirmed Ready.
+/// not yet durable: no external-name, or not yet confirmed Ready. A set the reconciler rejects
+/// (`Validate`) is reported as UnsupportedManagementPolicies instead: nothing runs until it is
+/// replaced, so adding LateInitialize to it is the wrong advice.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let mr = facts.mr;
     if facts.policies.listed.is_none()
+        || facts.management.validate().is_err()
         || facts.policies.is_paused()
         || facts.policies.should_late_initialize()
         || !facts.policies.should_create()
@@ -39,6 +42,8 @@ mod tests {
     use crate::domain::finding::Code::*;
     use crate::domain::testing::Mr;
 
+    /// Follows crossplane-runtime `pkg/reconciler/managed/reconciler.go` `Reconcile` (the
+    /// late-initialize step, after `Validate`) and `policies.go` `ShouldLateInitialize`.
     const CASES: &[Case] = &[
         (
             "LateInitialize missing on a fresh MR",
@@ -49,6 +54,16 @@ mod tests {
                     .cond("Synced", "True", "ReconcileSuccess", "")
             },
             &[LateInitializeMissing],
+        ),
+        (
+            "unsupported set: no LateInitialize advice",
+            || {
+                Mr::new("Vpc", "v")
+                    .policies(&["Create", "Update", "Delete"])
+                    .cond("Ready", "False", "Unavailable", "")
+                    .cond("Synced", "True", "ReconcileSuccess", "")
+            },
+            &[KstatusMisleading, UnsupportedManagementPolicies],
         ),
         (
             "LateInitialize missing but identity durable",

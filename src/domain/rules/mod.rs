@@ -14,6 +14,7 @@ mod cases;
 mod create_failed;
 mod create_incomplete;
 mod debug_logs_missing;
+mod deletion_blocked_by_create_gate;
 mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
@@ -27,6 +28,7 @@ mod orphan_candidate;
 mod paused;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
+mod unsupported_management_policies;
 
 pub use already_exists::says_already_exists;
 pub use create_incomplete::ERR_CREATE_INCOMPLETE;
@@ -87,6 +89,8 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::ReconcileNotTriggered, check: Check::Object(reconcile_not_triggered::check) },
     Rule { code: Code::LateInitializeMissing, check: Check::Object(late_initialize_missing::check) },
     Rule { code: Code::DeletionBlockedByPause, check: Check::Object(deletion_blocked_by_pause::check) },
+    Rule { code: Code::UnsupportedManagementPolicies, check: Check::Object(unsupported_management_policies::check) },
+    Rule { code: Code::DeletionBlockedByCreateGate, check: Check::Object(deletion_blocked_by_create_gate::check) },
     Rule { code: Code::OrphanCandidate, check: Check::EvidenceEach(orphan_candidate::check) },
     Rule { code: Code::CallbackLost, check: Check::Evidence(callback_lost::check) },
     Rule { code: Code::ProviderRestartedDuringCreate, check: Check::Evidence(provider_restarted_during_create::check) },
