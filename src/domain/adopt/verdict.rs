@@ -2,6 +2,7 @@
 //! warnings a user must see before confirming.
 
 use super::create_marks::CreateMarks;
+use crate::domain::gotime::GoTime;
 use super::managed::{ManagedResource, keys};
 use super::patch::{apply_merge_patch, policies_of};
 use super::policies::Policies;
@@ -25,6 +26,9 @@ pub struct Options {
     pub dry_run: bool,
     /// Current time, RFC3339; also the base of the `reconcile-requested-at` tokens.
     pub now: String,
+    /// "Now" for judging the MR (`Settings::now`, pinned in tests), e.g. whether an async
+    /// operation is past upjet's one-hour deadline. `None`: no operation counts as past it.
+    pub judged_at: Option<GoTime>,
 }
 
 /// Why an adoption is refused. `is_bad_input` separates the user's mistakes (exit 2) from
@@ -187,7 +191,8 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
     if matches!(&original, Some(p) if p.is_empty()) {
         return refuse(Refusal::PausedByPolicies);
     }
-    if Facts::of(&mr).in_flight && !opts.force {
+    // Past upjet's deadline nothing will finish the operation, so adopting races nothing.
+    if Facts::of(&mr, opts.judged_at.unwrap_or(GoTime::ZERO)).in_flight && !opts.force {
         let why = ["AsyncOperation", "Ready"]
             .iter()
             .filter_map(|t| mr.condition(t).map(|c| format!("{t}={}/{}", c.status, c.reason)))

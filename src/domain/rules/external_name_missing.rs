@@ -107,7 +107,7 @@ mod tests {
             .namespace("team-a")
             .api_version("kms.aws.m.upbound.io/v1beta1")
             .build();
-        let f = diagnose(&mr).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        let f = diagnose(&mr, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
         assert_eq!(f.suggested_id.as_deref(), Some("mrk-123"));
         assert_eq!(
             f.next,
