@@ -122,7 +122,8 @@ fn absurd_annotation_values_are_handled() {
         .to_string(),
     )
     .unwrap();
-    let codes: Vec<String> = diagnose(&mr, GoTime::from_unix(1_733_000_000, 0)).into_iter().map(|f| f.code.to_string()).collect();
+    let codes: Vec<String> =
+        diagnose(&mr, GoTime::from_unix(1_733_000_000, 0)).into_iter().map(|f| f.code.to_string()).collect();
     assert!(codes.contains(&"MalformedAnnotation".to_string()), "{codes:?}");
 }
 

@@ -439,7 +439,8 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
             &Default::default(),
         ),
     };
-    let findings: Vec<Finding> = analyzer.findings(&mr, settings.now).into_iter().filter(|f| filter(args).keeps(f)).collect();
+    let findings: Vec<Finding> =
+        analyzer.findings(&mr, settings.now).into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.output {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));

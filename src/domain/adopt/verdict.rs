@@ -2,13 +2,13 @@
 //! warnings a user must see before confirming.
 
 use super::create_marks::CreateMarks;
-use crate::domain::gotime::GoTime;
 use super::managed::{ManagedResource, keys};
 use super::patch::{apply_merge_patch, policies_of};
 use super::policies::Policies;
 use super::steps::{Plan, build_steps};
 use super::undo::diff;
 use super::{MARKER, Marker};
+use crate::domain::gotime::GoTime;
 use crate::domain::rules::Facts;
 
 use serde_json::Value;

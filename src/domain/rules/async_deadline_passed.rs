@@ -14,28 +14,36 @@ use crate::domain::managed::keys;
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let start = facts.past_deadline?;
     let mr = facts.mr;
-    let hours = start.secs_until(&facts.now) / 3600;
+    let age = start.secs_until(&facts.now);
     let mut message = format!(
-        "the MR still shows an async operation running, but it started at {start} at the latest, over {hours}h ago: upjet gives one {}h, so the provider is hung or the operation died with its pod and nothing will finish it",
+        "the MR still shows an async operation running, but it started at {start} at the latest ({}h{:02}m ago) and upjet cancels async operations {}h after their start: the provider is hung or the operation died with its pod, and nothing will finish it",
+        age / 3600,
+        age % 3600 / 60,
         ASYNC_TIMEOUT_SECS / 3600
     );
     let f = match mr.external_name() {
         Some(_) => {
             message.push_str("; the external-name is saved, so a working provider will observe the object again");
-            let mut f =
-                Finding::new(Code::AsyncDeadlinePassed, message, format!("kubectl upjet doctor {} --logs", facts.arg()));
+            let mut f = Finding::new(
+                Code::AsyncDeadlinePassed,
+                message,
+                format!("kubectl upjet doctor {} --logs", facts.arg()),
+            );
             // The object is still findable by its saved name: a lost status, not a lost object.
             f.severity = Severity::Warning;
             f
         }
         None => {
-            message.push_str("; no external-name is saved, so a cloud object it may have created is tracked by nothing");
+            message
+                .push_str("; no external-name is saved, so a cloud object it may have created is tracked by nothing");
             Finding::new(Code::AsyncDeadlinePassed, message, format!("kubectl upjet history {}", facts.arg()))
         }
     };
     let f = f.with("latestPossibleStart", start.to_string()).with_opt(keys::EXTERNAL_NAME, mr.external_name());
     let f = ["Ready", "Synced", "AsyncOperation"].iter().fold(f, |f, t| match mr.condition(t) {
-        Some(c) => f.with(t, format!("{}/{} since {}", c.status, c.reason, c.last_transition_time.as_deref().unwrap_or("?"))),
+        Some(c) => {
+            f.with(t, format!("{}/{} since {}", c.status, c.reason, c.last_transition_time.as_deref().unwrap_or("?")))
+        }
         None => f,
     });
     Some(facts.with_marks(f))
@@ -59,9 +67,13 @@ mod tests {
     const RECENT: &str = "2024-11-30T09:59:00Z";
 
     fn creating(ltt: &str) -> Mr {
-        Mr::new("Key", "k")
-            .cond_at("Ready", "False", "Creating", "", ltt)
-            .cond_at("Synced", "True", "ReconcileSuccess", "", ltt)
+        Mr::new("Key", "k").cond_at("Ready", "False", "Creating", "", ltt).cond_at(
+            "Synced",
+            "True",
+            "ReconcileSuccess",
+            "",
+            ltt,
+        )
     }
 
     const CASES: &[Case] = &[
@@ -85,13 +97,10 @@ mod tests {
         (
             "CLI mode: AsyncOperation Ongoing for hours on a Ready MR",
             || {
-                base().cond_at("Ready", "True", "Available", "", OLD).cond_at("Synced", "True", "ReconcileSuccess", "", OLD).cond_at(
-                    "AsyncOperation",
-                    "False",
-                    "Ongoing",
-                    "",
-                    OLD,
-                )
+                base()
+                    .cond_at("Ready", "True", "Available", "", OLD)
+                    .cond_at("Synced", "True", "ReconcileSuccess", "", OLD)
+                    .cond_at("AsyncOperation", "False", "Ongoing", "", OLD)
             },
             &[AsyncDeadlinePassed],
         ),

@@ -89,7 +89,13 @@ mod tests {
                     .annotation(S, T0)
                     .cond("Ready", "False", "Creating", "")
                     .cond("Synced", "False", "ReconcileError", "create failed: async create failed: AccessDenied")
-                    .cond_at("LastAsyncOperation", "False", "AsyncCreateFailure", "async create failed: AccessDenied", LATER)
+                    .cond_at(
+                        "LastAsyncOperation",
+                        "False",
+                        "AsyncCreateFailure",
+                        "async create failed: AccessDenied",
+                        LATER,
+                    )
             },
             &[CreateFailed],
         ),

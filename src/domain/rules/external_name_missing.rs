@@ -20,7 +20,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         "the MR is Ready".to_string()
     } else if facts.marks.succeeded.is_set() && !facts.in_flight && facts.failed_async_create().is_none() {
         match facts.past_deadline {
-            Some(start) => format!("the async create that started at {start} at the latest is past upjet's one-hour deadline"),
+            Some(start) => {
+                format!("the async create that started at {start} at the latest is past upjet's one-hour deadline")
+            }
             None => "creation succeeded".to_string(),
         }
     } else {
@@ -49,7 +51,6 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         .with_opt("status.atProvider.id", id);
     Some(facts.with_marks(f).suggest(id))
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -42,8 +42,8 @@ impl<'a> Facts<'a> {
         let policies = Policies::of(mr);
         let paused = mr.annotation(keys::PAUSED) == Some("true") || policies.is_paused();
         let marks = CreateMarks::of(mr);
-        let past_deadline = latest_possible_start(mr, &marks)
-            .filter(|start| start.add_secs(ASYNC_TIMEOUT_SECS).before(&now));
+        let past_deadline =
+            latest_possible_start(mr, &marks).filter(|start| start.add_secs(ASYNC_TIMEOUT_SECS).before(&now));
         let in_flight = shown_running(mr) && past_deadline.is_none();
         Facts { mr, marks, policies, paused, now, in_flight, past_deadline, evidence: None }
     }
