@@ -59,7 +59,8 @@ codes! {
     AlreadyExists => Error,
     /// The last create attempt failed.
     CreateFailed => Warning,
-    /// `LastAsyncOperation` is False while Ready is True: the failure is hidden.
+    /// `LastAsyncOperation` is False while Ready is True: Ready hides a failure that still holds
+    /// (no-fork upjet clears it once the object is up to date; CLI mode once an apply succeeds).
     AsyncFailureMasked => Warning,
     /// An asynchronous operation is probably still running (within upjet's one-hour deadline);
     /// do not adopt now.

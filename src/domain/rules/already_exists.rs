@@ -59,6 +59,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
+    // Follows upjet `pkg/controller/api.go` `callbackFn` (Synced wrapped as `create failed` /
+    // `update failed`), `pkg/controller/external.go` `Create`/`Update` (CLI mode: both
+    // `ApplyAsync`) and `pkg/resource/conditions.go` `LastAsyncOperationCondition`.
     use super::super::cases::*;
     use super::says_already_exists;
     use crate::domain::finding::Code::*;

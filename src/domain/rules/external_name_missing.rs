@@ -54,6 +54,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
+    // Follows crossplane-runtime `pkg/reconciler/managed/reconciler.go` `Reconcile` (succeeded
+    // written when Create returns; late-init update persists the external-name) and upjet
+    // `pkg/controller/external_async_tfpluginsdk.go` `Create` (one-hour deadline).
     use super::super::cases::*;
     use crate::domain::finding::Code::{self, *};
     use crate::domain::rules::diagnose;
@@ -83,6 +86,30 @@ mod tests {
                 )
             },
             &[ExternalNameMissing],
+        ),
+        (
+            "only succeeded, Creating: hidden while in flight",
+            || {
+                Mr::new("Key", "k").annotation(P, T0).annotation(S, T0).cond("Ready", "False", "Creating", "").cond(
+                    "Synced",
+                    "True",
+                    "ReconcileSuccess",
+                    "",
+                )
+            },
+            &[AsyncInFlight],
+        ),
+        (
+            "only succeeded, Creating past upjet's deadline: no longer hidden",
+            || {
+                let old = "2024-11-30T09:30:00Z";
+                Mr::new("Key", "k")
+                    .annotation(P, old)
+                    .annotation(S, old)
+                    .cond_at("Ready", "False", "Creating", "", old)
+                    .cond_at("Synced", "True", "ReconcileSuccess", "", old)
+            },
+            &[ExternalNameMissing, AsyncDeadlinePassed],
         ),
         (
             "external-name empty string counts as missing",
