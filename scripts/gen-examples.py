@@ -249,6 +249,37 @@ def fidelity_policies():
         at={"id": "orders", "arn": "arn:aws:dynamodb:eu-west-1:111122223333:table/orders"}))
     return items
 
+def fidelity_async():
+    """Async operations judged as upjet runs them: its one-hour deadline, create vs update
+    failures in Terraform-CLI mode, and a failed first async create."""
+    items = []
+    # AsyncDeadlinePassed (+ ExternalNameMissing): Ready=Creating since 10:20, provider hung.
+    started = "2024-11-30T10:20:05Z"
+    items.append(mr("eks.aws.upbound.io/v1beta1", "Cluster", "platform-eks",
+        ann={"crossplane.io/external-create-pending": started, "crossplane.io/external-create-succeeded": started},
+        spec={"region": "eu-west-1", "version": "1.30", "roleArn": "arn:aws:iam::111122223333:role/eks-cluster"},
+        conditions=[cond("Ready", "False", "Creating", ltt=started), cond("Synced", "True", "ReconcileSuccess", ltt=started)],
+        created="2024-11-30T10:20:00Z"))
+    # Not AlreadyExists: a CLI-mode *update* of a tracked rule hits a duplicate (Synced says "update failed").
+    dup = ("apply failed: updating Security Group Rule: InvalidPermission.Duplicate: the specified rule "
+           "\"peer: 10.0.0.0/8, TCP, from port: 443, to port: 443, ALLOW\" already exists")
+    items.append(mr("ec2.aws.upbound.io/v1beta1", "SecurityGroupRule", "web-https-ingress",
+        ann={"crossplane.io/external-name": "sgrule-3719283746", "crossplane.io/external-create-pending": "2024-11-28T08:10:00Z",
+             "crossplane.io/external-create-succeeded": "2024-11-28T08:10:00Z"},
+        spec={"type": "ingress", "fromPort": 443, "toPort": 443, "protocol": "tcp", "cidrBlocks": ["10.0.0.0/8"], "securityGroupId": "sg-0123456789abcdef0", "region": "eu-west-1"},
+        conditions=[cond("Ready", "True", "Available"), cond("Synced", "False", "ReconcileError", "update failed: " + dup, ltt="2024-11-30T11:40:00Z"),
+                    cond("LastAsyncOperation", "False", "ApplyFailure", dup, ltt="2024-11-30T11:40:00Z")],
+        at={"id": "sgrule-3719283746"}))
+    # CreateFailed: the first async create failed after the reconciler wrote succeeded.
+    items.append(mr("sqs.aws.upbound.io/v1beta1", "Queue", "orders-retries",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T11:30:00Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:30:00Z"},
+        spec={"name": "orders-retries", "region": "eu-west-1"},
+        conditions=[cond("Ready", "False", "Creating", ltt="2024-11-30T11:30:00Z"),
+                    cond("Synced", "False", "ReconcileError", "create failed: async create failed: failed to create the resource: [{0 creating SQS Queue (orders-retries): AccessDenied  []}]", ltt="2024-11-30T11:30:04Z"),
+                    cond("LastAsyncOperation", "False", "AsyncCreateFailure", "async create failed: failed to create the resource: [{0 creating SQS Queue (orders-retries): AccessDenied  []}]", ltt="2024-11-30T11:30:04Z")],
+        created="2024-11-30T11:29:58Z"))
+    return items
+
 def write(name, items):
     doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
     with open(os.path.join(OUT, name), "w") as f:
@@ -262,6 +293,7 @@ write("gcp.json", gcp())
 write("azure.json", azure())
 write("fidelity-gates.json", fidelity_gates())
 write("fidelity-policies.json", fidelity_policies())
+write("fidelity-async.json", fidelity_async())
 
 # ---- provider logs (examples/logs), keyed to the fleet's UIDs ----
 LOGS = os.path.join(os.path.dirname(__file__), "..", "examples", "logs")

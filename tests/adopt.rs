@@ -382,6 +382,29 @@ fn same_id_is_nothing_to_do() {
     assert_eq!(get(&c), original);
 }
 
+/// upjet cancels an async operation one hour after its start (`defaultAsyncTimeout`): an MR that
+/// still shows Ready=Creating long after (judged at the pinned `UPJET_NOW`, 12:00) is adopted
+/// without --force.
+#[test]
+fn adopts_past_upjets_async_deadline_without_force() {
+    let c = cluster();
+    let t = "2024-11-30T10:30:00Z";
+    c.add(
+        Mr::new(RS, "RecordSet", "www")
+            .without(EXT)
+            .ann(PENDING, t)
+            .ann(SUCCEEDED, t)
+            .conditions(json!([
+                {"type": "Ready", "status": "False", "reason": "Creating", "lastTransitionTime": t},
+                {"type": "Synced", "status": "True", "reason": "ReconcileSuccess", "lastTransitionTime": t}]))
+            .json(),
+    );
+    ok_provider(&c);
+    let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--yes"]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(a(&get(&c), EXT), Some("www-A"));
+}
+
 #[test]
 fn refusals_are_exit_5() {
     let c = cluster();

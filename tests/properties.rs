@@ -76,7 +76,7 @@ proptest! {
     #[test]
     fn mr_decoding_never_panics(v in arb_json()) {
         if let Ok(mr) = ManagedResource::from_json(&v.to_string()) {
-            let _ = diagnose(&mr);
+            let _ = diagnose(&mr, GoTime::from_unix(1_733_000_000, 0));
         }
     }
 
@@ -122,7 +122,8 @@ fn absurd_annotation_values_are_handled() {
         .to_string(),
     )
     .unwrap();
-    let codes: Vec<String> = diagnose(&mr).into_iter().map(|f| f.code.to_string()).collect();
+    let codes: Vec<String> =
+        diagnose(&mr, GoTime::from_unix(1_733_000_000, 0)).into_iter().map(|f| f.code.to_string()).collect();
     assert!(codes.contains(&"MalformedAnnotation".to_string()), "{codes:?}");
 }
 

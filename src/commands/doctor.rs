@@ -9,6 +9,7 @@ use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
 use crate::cluster::{discover, snapshot};
 use crate::domain::finding::{Finding, Severity};
+use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
@@ -47,7 +48,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     }
     let started = std::time::Instant::now();
     let (report, timings) = match &args.from {
-        Some(path) => (from_snapshot(path, args).await?, None),
+        Some(path) => (from_snapshot(path, args, settings.now).await?, None),
         None => {
             let (report, timings) = from_cluster(settings, args).await?;
             (report, Some(timings))
@@ -203,7 +204,7 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
     builder.finish()
 }
 
-async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Result<Report> {
+async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now: GoTime) -> anyhow::Result<Report> {
     let items = snapshot::read(path)?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
     let notes = gathered.notes.clone();
@@ -218,7 +219,7 @@ async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Res
                 }
                 kinds.insert((mr.group().to_string(), mr.kind.clone()));
                 builder.scanned(1);
-                builder.add(&mr, analyzer.findings(&mr), || analyzer.state(&mr));
+                builder.add(&mr, analyzer.findings(&mr, now), || analyzer.state(&mr));
             }
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
@@ -290,16 +291,16 @@ async fn scan_kinds(
     analyzer: &Arc<EvidenceIndex>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
-    show_progress: bool,
+    settings: &Settings,
 ) -> Vec<scan::KindScan<Kept>> {
-    let progress = show_progress.then(|| progress_bar(kinds.len() as u64));
-    let per_mr = analyzer.clone();
+    let progress = settings.progress.then(|| progress_bar(kinds.len() as u64));
+    let (per_mr, now) = (analyzer.clone(), settings.now);
     let results = scan::scan(
         conn.clone(),
         kinds,
         opts,
         move |mr| {
-            let findings = per_mr.findings(&mr);
+            let findings = per_mr.findings(&mr, now);
             (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
@@ -347,7 +348,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         page_size: 500,
         concurrency: args.concurrency as usize,
     };
-    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), settings.progress).await;
+    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), settings).await;
     // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
     // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
     // which is reported as skipped like on any run.
@@ -362,7 +363,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
         let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &analyzer, rest, opts, settings.progress).await);
+            results.extend(scan_kinds(&conn, &analyzer, rest, opts, settings).await);
         }
     }
     lap(&mut timings.listing);
@@ -438,7 +439,8 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
             &Default::default(),
         ),
     };
-    let findings: Vec<Finding> = analyzer.findings(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
+    let findings: Vec<Finding> =
+        analyzer.findings(&mr, settings.now).into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.output {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));

@@ -50,7 +50,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         Some(l) => l.mr_evidence(&mr, starts),
         None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
     };
-    let findings = rules::findings_with(&mr, Some(&evidence));
+    let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
     let inputs = Inputs {
         events: &seen.events,
         pods: &seen.pods,

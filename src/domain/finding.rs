@@ -59,10 +59,15 @@ codes! {
     AlreadyExists => Error,
     /// The last create attempt failed.
     CreateFailed => Warning,
-    /// `LastAsyncOperation` is False while Ready is True: the failure is hidden.
+    /// `LastAsyncOperation` is False while Ready is True: Ready hides a failure that still holds
+    /// (no-fork upjet clears it once the object is up to date; CLI mode once an apply succeeds).
     AsyncFailureMasked => Warning,
-    /// An asynchronous operation is probably still running; do not adopt now.
+    /// An asynchronous operation is probably still running (within upjet's one-hour deadline);
+    /// do not adopt now.
     AsyncInFlight => Info,
+    /// The MR still shows an async operation running, but upjet's one-hour deadline for it has
+    /// passed: nothing will finish it. Error; warning when an external-name is saved.
+    AsyncDeadlinePassed => Error,
     /// Reconciliation is paused.
     Paused => Info,
     /// Observe-only MR whose cloud object does not exist.

@@ -53,6 +53,11 @@ impl GoTime {
         self.unix_secs
     }
 
+    /// Go's `Time.Add` for whole seconds (deadlines such as upjet's one-hour async timeout).
+    pub fn add_secs(&self, secs: i64) -> GoTime {
+        GoTime { unix_secs: self.unix_secs.saturating_add(secs), nanos: self.nanos }
+    }
+
     /// Whole seconds elapsed from `self` to `later` (negative when `later` is earlier).
     pub fn secs_until(&self, later: &GoTime) -> i64 {
         later.unix_secs - self.unix_secs

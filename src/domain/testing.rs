@@ -46,6 +46,12 @@ impl Mr {
             "lastTransitionTime": "2024-11-30T10:00:00Z"}));
         self
     }
+    /// Adds a condition whose last transition was at `ltt`.
+    pub fn cond_at(mut self, t: &str, s: &str, reason: &str, message: &str, ltt: &str) -> Mr {
+        self.0["status"]["conditions"].as_array_mut().unwrap().push(json!({
+            "type": t, "status": s, "reason": reason, "message": message, "lastTransitionTime": ltt}));
+        self
+    }
     /// Adds a condition with an observedGeneration.
     pub fn cond_gen(mut self, t: &str, s: &str, reason: &str, g: i64) -> Mr {
         self.0["status"]["conditions"].as_array_mut().unwrap().push(json!({

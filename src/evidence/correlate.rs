@@ -135,12 +135,17 @@ impl LogEvidence {
 
 /// The findings that logs and provider restarts support for one MR, without the ones its object
 /// alone supports: what `adopt` adds to its diagnosis when choosing an ID.
-pub fn log_findings(mr: &ManagedResource, logs: Option<&LogEvidence>, starts: Option<&ProviderStarts>) -> Vec<Finding> {
+pub fn log_findings(
+    mr: &ManagedResource,
+    logs: Option<&LogEvidence>,
+    starts: Option<&ProviderStarts>,
+    now: GoTime,
+) -> Vec<Finding> {
     let evidence = match logs {
         Some(logs) => logs.mr_evidence(mr, starts.cloned()),
         None => MrEvidence { provider_starts: starts.cloned(), ..MrEvidence::default() },
     };
-    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence)))
+    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence), now))
 }
 
 #[cfg(test)]
@@ -158,6 +163,8 @@ mod tests {
     }
 
     const UID: &str = "uid-k";
+    /// When the tests judge (only log rules run here, which do not look at it).
+    const NOW: GoTime = GoTime::ZERO;
 
     fn ended(tf_id: &str, at: &str) -> String {
         format!(
@@ -174,23 +181,23 @@ mod tests {
         let log = logs(&(ended("mrk-1", "2024-11-30T10:51:13Z") + &ended("mrk-2", "2024-11-30T11:30:00Z")));
         // No external-name: both creations are candidates, adoptable.
         let missing = Mr::new("Key", "k").build();
-        let f = log_findings(&missing, Some(&log), None);
+        let f = log_findings(&missing, Some(&log), None, NOW);
         assert_eq!(codes(&f), vec![Code::OrphanCandidate, Code::OrphanCandidate]);
         assert_eq!(f[0].suggested_id.as_deref(), Some("mrk-1"));
         assert!(f[0].next.contains("--id mrk-1 --import"));
         // Observed the second (no external-name yet): only the first is an orphan.
         let observes_second = Mr::new("Key", "k").at_provider_id("mrk-2").build();
-        let f = log_findings(&observes_second, Some(&log), None);
+        let f = log_findings(&observes_second, Some(&log), None, NOW);
         assert_eq!(codes(&f), vec![Code::OrphanCandidate]);
         assert_eq!(f[0].evidence["loggedId"], "mrk-1");
         // Tracks the second: the first is the orphan, no adoption suggested.
         let tracks_second = Mr::new("Key", "k").external_name("mrk-2").build();
-        let f = log_findings(&tracks_second, Some(&log), None);
+        let f = log_findings(&tracks_second, Some(&log), None, NOW);
         assert_eq!(codes(&f), vec![Code::OrphanCandidate]);
         assert_eq!(f[0].evidence["loggedId"], "mrk-1");
         assert!(f[0].suggested_id.is_none());
         // Another MR: nothing.
-        assert!(log_findings(&Mr::new("Key", "other").build(), Some(&log), None).is_empty());
+        assert!(log_findings(&Mr::new("Key", "other").build(), Some(&log), None, NOW).is_empty());
         assert_eq!(log.last_logged_id(UID).unwrap().id, "mrk-2", "newest wins");
     }
 
@@ -199,7 +206,7 @@ mod tests {
         let line = format!(
             "{{\"level\":\"info\",\"ts\":\"2024-11-30T10:52:00Z\",\"logger\":\"provider-aws\",\"msg\":\"Async create callback failed\",\"trackerUID\":\"{UID}\",\"error\":\"cannot update status of the resource kms.aws.upbound.io/v1beta1, Kind=Key/k after an async create: Operation cannot be fulfilled\"}}\n"
         );
-        let f = log_findings(&Mr::new("Key", "k").external_name("k").build(), Some(&logs(&line)), None);
+        let f = log_findings(&Mr::new("Key", "k").external_name("k").build(), Some(&logs(&line)), None, NOW);
         assert_eq!(codes(&f), vec![Code::CallbackLost]);
         assert!(f[0].evidence["error"].contains("after an async create"));
     }

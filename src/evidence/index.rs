@@ -3,6 +3,7 @@
 
 use super::correlate::LogEvidence;
 use crate::domain::finding::Finding;
+use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::ResourceState;
 use crate::domain::rules::{self, LogSource, MrEvidence, ProviderStarts};
@@ -30,9 +31,9 @@ impl EvidenceIndex {
         })
     }
 
-    /// Every rule's findings for one MR and its evidence.
-    pub fn findings(&self, mr: &ManagedResource) -> Vec<Finding> {
-        rules::findings_with(mr, self.evidence_for(mr).as_ref())
+    /// Every rule's findings for one MR and its evidence, judged at `now` (`Settings::now`).
+    pub fn findings(&self, mr: &ManagedResource, now: GoTime) -> Vec<Finding> {
+        rules::findings_with(mr, self.evidence_for(mr).as_ref(), now)
     }
 
     /// The MR's identity state, with the last provider-logged ID when logs were read.

@@ -388,7 +388,8 @@ mod tests {
         let (mr, pod, events, logs) = (mr(), pod(), vec![event()], logs());
         let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts() };
         let evidence: MrEvidence = logs.mr_evidence(&mr, Some(starts));
-        let findings = findings_with(&mr, Some(&evidence));
+        let now = GoTime::parse_rfc3339("2024-11-30T11:05:00Z").unwrap();
+        let findings = findings_with(&mr, Some(&evidence), now);
         let ws = WorkspaceState { pod: "p".into(), id: Some("mrk-2".into()), lineage: None };
         let inputs = Inputs {
             events: &events,

@@ -27,6 +27,7 @@ async fn log_candidates(
     conn: &Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
+    now: crate::domain::gotime::GoTime,
 ) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
     use crate::cluster::kinds::ApiKind;
     use crate::evidence::correlate::log_findings;
@@ -43,7 +44,7 @@ async fn log_candidates(
         }
     };
     let mut extra = Vec::new();
-    let findings = log_findings(mr, gathered.logs.as_ref(), None);
+    let findings = log_findings(mr, gathered.logs.as_ref(), None, now);
     // IDs logged as created but not tracked: offered even when not suggested (the MR tracks another).
     for f in
         findings.iter().filter(|f| f.code == crate::domain::finding::Code::OrphanCandidate && f.suggested_id.is_none())
@@ -93,7 +94,7 @@ pub(super) async fn choose_interactively(
     ui: &mut Ui,
     now: crate::domain::gotime::GoTime,
 ) -> Result<String, AdoptError> {
-    let findings = diagnose(mr);
+    let findings = diagnose(mr, now);
     let mut state = Vec::new();
     detail::write_detail(&mut state, mr, &findings, now)?;
     let _ = ui.err.write_all(&state);
@@ -104,7 +105,7 @@ pub(super) async fn choose_interactively(
             Vec::new()
         }
     };
-    let (log_findings, extra) = log_candidates(conn, mr, ui).await;
+    let (log_findings, extra) = log_candidates(conn, mr, ui, now).await;
     let mut all_findings = findings.clone();
     all_findings.extend(log_findings);
     let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra);

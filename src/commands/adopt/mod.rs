@@ -46,7 +46,8 @@ pub struct AdoptEnv {
     pub now: fn() -> chrono::DateTime<chrono::Utc>,
     /// The monotonic clock waits measure their time with.
     pub instant: fn() -> std::time::Instant,
-    /// "Now" for the ages in the one-MR view printed at the end (pinned in tests).
+    /// "Now" for judging the MR and for the ages in the one-MR view (`Settings::now`, pinned in
+    /// tests).
     pub detail_now: GoTime,
 }
 
@@ -118,5 +119,6 @@ fn options(args: &AdoptArgs, env: &AdoptEnv) -> Options {
         add_late_initialize: args.add_late_initialize,
         dry_run: args.dry_run,
         now: (env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        judged_at: Some(env.detail_now),
     }
 }

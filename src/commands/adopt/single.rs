@@ -83,7 +83,7 @@ pub(super) async fn single(
                 style::sanitize(&target.display()),
                 style::sanitize(mr.external_name().unwrap_or(""))
             ));
-            detail::write_detail(out, &mr, &diagnose(&mr), env.detail_now)?;
+            detail::write_detail(out, &mr, &diagnose(&mr, env.detail_now), env.detail_now)?;
         }
     }
     Ok(Exit::Ok)

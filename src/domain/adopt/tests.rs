@@ -176,6 +176,21 @@ fn force_overrides_in_flight_other_adoption_and_bad_marker() {
     );
 }
 
+/// upjet's async deadline (`defaultAsyncTimeout`, one hour from the operation's start in
+/// `pkg/controller/external_async_tfpluginsdk.go` `Create`): past it nothing is running, so
+/// adopting races nothing and needs no --force.
+#[test]
+fn in_flight_past_upjets_deadline_adopts_without_force() {
+    let o = with_ann(in_flight(), keys::CREATE_PENDING, "2024-11-30T10:00:00Z");
+    let o = with_ann(o, keys::CREATE_SUCCEEDED, "2024-11-30T10:00:00Z");
+    let at = |t: &str| Options { judged_at: crate::domain::gotime::GoTime::parse_rfc3339(t), ..opts() };
+    let verdict = |t: &str| preflight(&o, "new", &at(t), &Context::default());
+    assert!(matches!(verdict("2024-11-30T11:00:01Z"), Verdict::Adopt(_)));
+    assert!(matches!(verdict("2024-11-30T10:59:00Z"), Verdict::Refused(Refusal::AsyncInFlight(..))));
+    // Without a judgement time nothing counts as past the deadline.
+    assert!(matches!(preflight(&o, "new", &opts(), &Context::default()), Verdict::Refused(_)));
+}
+
 #[test]
 fn same_id_with_something_left_to_fix_is_not_nothing_to_do() {
     let same = with_ann(obj(), keys::EXTERNAL_NAME, "www");

@@ -9,6 +9,7 @@ use super::steps::{Plan, build_steps};
 use super::undo::diff;
 use super::{MARKER, Marker};
 use crate::domain::deletion::Deletion;
+use crate::domain::gotime::GoTime;
 use crate::domain::rules::Facts;
 
 use serde_json::Value;
@@ -26,6 +27,9 @@ pub struct Options {
     pub dry_run: bool,
     /// Current time, RFC3339; also the base of the `reconcile-requested-at` tokens.
     pub now: String,
+    /// "Now" for judging the MR (`Settings::now`, pinned in tests), e.g. whether an async
+    /// operation is past upjet's one-hour deadline. `None`: no operation counts as past it.
+    pub judged_at: Option<GoTime>,
 }
 
 /// Why an adoption is refused. `is_bad_input` separates the user's mistakes (exit 2) from
@@ -199,7 +203,8 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
         let nearest = serde_json::to_string(&resolver.nearest_supported()).unwrap_or_default();
         return refuse(Refusal::UnsupportedPolicies(e.message, nearest));
     }
-    if Facts::of(&mr).in_flight && !opts.force {
+    // Past upjet's deadline nothing will finish the operation, so adopting races nothing.
+    if Facts::of(&mr, opts.judged_at.unwrap_or(GoTime::ZERO)).in_flight && !opts.force {
         let why = ["AsyncOperation", "Ready"]
             .iter()
             .filter_map(|t| mr.condition(t).map(|c| format!("{t}={}/{}", c.status, c.reason)))

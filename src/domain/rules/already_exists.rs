@@ -37,14 +37,15 @@ pub fn says_already_exists(text: &str) -> bool {
 }
 
 /// A create that fails because the object exists means tracking was lost (upjet#305, #632).
+/// Only a *create* counts: in Terraform-CLI mode updates also run `ApplyAsync` and fail as
+/// `ApplyFailure`, and an update hitting "already exists" (a duplicate security-group rule) on an
+/// MR that tracks its object is an ordinary update failure, not an orphan. The Synced prefix
+/// upjet's callback writes (`create failed` / `update failed`) tells them apart; see
+/// [`Facts::failed_async_create`].
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let mr = facts.mr;
     let synced = facts.synced_message().filter(|m| m.starts_with("create failed") && says_already_exists(m));
-    let last_async = mr
-        .condition("LastAsyncOperation")
-        .filter(|c| c.status == "False" && (c.reason == "AsyncCreateFailure" || c.reason == "ApplyFailure"))
-        .map(|c| c.message.as_str())
-        .filter(|m| says_already_exists(m));
+    let last_async = facts.failed_async_create().map(|c| c.message.as_str()).filter(|m| says_already_exists(m));
     let text = synced.or(last_async)?;
     let f = Finding::new(
         Code::AlreadyExists,
@@ -58,6 +59,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
+    // Follows upjet `pkg/controller/api.go` `callbackFn` (Synced wrapped as `create failed` /
+    // `update failed`), `pkg/controller/external.go` `Create`/`Update` (CLI mode: both
+    // `ApplyAsync`) and `pkg/resource/conditions.go` `LastAsyncOperationCondition`.
     use super::super::cases::*;
     use super::says_already_exists;
     use crate::domain::finding::Code::*;
@@ -66,7 +70,34 @@ mod tests {
     const GCP_409: &str = "create failed: async create failed: failed to create the resource: [{0 Error creating ResourceRecordSet: googleapi: Error 409: The resource 'entity.change.additions[0]' named 'x.example.com. (A)' already exists, alreadyExists  []}]";
     const AWS_EXISTS: &str = "async create failed: failed to create the resource: [{0 creating Secrets Manager Secret: ResourceExistsException: The operation failed because the secret db already exists.  []}]";
 
+    const SG_DUPLICATE: &str = "apply failed: creating Security Group Rule: InvalidPermission.Duplicate: the specified rule \"peer: 10.0.0.0/8, TCP, from port: 443, to port: 443, ALLOW\" already exists";
+
     const CASES: &[Case] = &[
+        (
+            "CLI update of an intact MR hits a duplicate rule: not an orphan",
+            || {
+                base()
+                    .cond("Ready", "True", "Available", "")
+                    .cond("Synced", "False", "ReconcileError", &format!("update failed: {SG_DUPLICATE}"))
+                    .cond("LastAsyncOperation", "False", "ApplyFailure", SG_DUPLICATE)
+            },
+            &[AsyncFailureMasked, KstatusMisleading],
+        ),
+        (
+            "CLI ApplyFailure, Synced overwritten, external-name saved: an update, not an orphan",
+            || base().healthy().cond("LastAsyncOperation", "False", "ApplyFailure", SG_DUPLICATE),
+            &[AsyncFailureMasked, KstatusMisleading],
+        ),
+        (
+            "CLI ApplyFailure, Synced overwritten, no external-name: a create",
+            || {
+                Mr::new("SecurityGroupRule", "r")
+                    .cond("Ready", "False", "Creating", "")
+                    .cond("Synced", "True", "ReconcileSuccess", "")
+                    .cond("LastAsyncOperation", "False", "ApplyFailure", SG_DUPLICATE)
+            },
+            &[AlreadyExists, AsyncInFlight],
+        ),
         (
             "already exists (GCP 409)",
             || {

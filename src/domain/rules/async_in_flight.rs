@@ -5,7 +5,8 @@ use crate::domain::finding::{Code, Finding};
 
 /// While a no-fork async create runs, Observe reports exists+up-to-date, so the MR shows
 /// Ready=False/Creating with Synced=True; CLI mode shows AsyncOperation/Ongoing. Adopting now
-/// races the goroutine (upjet#722).
+/// races the goroutine (upjet#722). Only within upjet's one-hour deadline: past it the operation
+/// is not running any more (`AsyncDeadlinePassed`).
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if !facts.in_flight {
         return None;
@@ -26,6 +27,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
+    // Follows upjet `pkg/controller/external_async_tfpluginsdk.go` `Observe` (exists and up to
+    // date while the operation runs) and `Create` (deadline one hour after `MarkStart`).
     use super::super::cases::*;
     use crate::domain::finding::Code::*;
     use crate::domain::testing::Mr;
@@ -54,6 +57,16 @@ mod tests {
                 )
             },
             &[AsyncInFlight],
+        ),
+        (
+            "started over an hour ago: past the deadline, not in flight",
+            || {
+                Mr::new("Key", "k")
+                    .external_name("k")
+                    .cond_at("Ready", "False", "Creating", "", "2024-11-30T09:00:00Z")
+                    .cond_at("Synced", "True", "ReconcileSuccess", "", "2024-11-30T09:00:00Z")
+            },
+            &[AsyncDeadlinePassed],
         ),
     ];
 

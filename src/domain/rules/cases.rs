@@ -3,6 +3,7 @@
 
 use super::diagnose;
 use crate::domain::finding::Code;
+use crate::domain::gotime::GoTime;
 use crate::domain::managed::keys;
 use crate::domain::testing::Mr;
 
@@ -20,6 +21,15 @@ pub const T0: &str = "2024-11-30T10:53:06Z";
 /// A second later.
 pub const T1: &str = "2024-11-30T10:53:07Z";
 
+/// When the cases are judged: five minutes after T0, so that no condition the builder dates
+/// (10:00:00) and no mark at T0 is past upjet's one-hour async deadline.
+pub const NOW: &str = "2024-11-30T10:58:00Z";
+
+/// [`NOW`] as a time.
+pub fn now() -> GoTime {
+    GoTime::parse_rfc3339(NOW).expect("NOW parses")
+}
+
 /// A RecordSet whose external-name and observed ID agree.
 pub fn base() -> Mr {
     Mr::new("RecordSet", "rs").external_name("rs").at_provider_id("rs")
@@ -27,7 +37,7 @@ pub fn base() -> Mr {
 
 /// The codes `diagnose` reports, sorted.
 pub fn codes(mr: &Mr) -> Vec<Code> {
-    let mut c: Vec<Code> = diagnose(&mr.build()).into_iter().map(|f| f.code).collect();
+    let mut c: Vec<Code> = diagnose(&mr.build(), now()).into_iter().map(|f| f.code).collect();
     c.sort();
     c
 }

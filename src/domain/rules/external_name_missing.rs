@@ -2,11 +2,12 @@
 
 use super::facts::Facts;
 use crate::domain::finding::{Code, Finding};
-use crate::domain::managed::ManagedResource;
 
 /// upjet's async create sets the external-name on the live object during a later Observe and
 /// relies on the late-init update to persist it (reconciler.go late-init step): when that never
-/// happened, the next provider restart creates a duplicate.
+/// happened, the next provider restart creates a duplicate. An `external-create-succeeded` mark
+/// proves nothing while the async create runs or after its callback recorded a failure; past
+/// upjet's one-hour deadline the create may have made an object nothing tracks.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let mr = facts.mr;
     if mr.external_name().is_some() {
@@ -17,8 +18,13 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         format!("status.atProvider.id is {id:?}")
     } else if ready {
         "the MR is Ready".to_string()
-    } else if facts.marks.succeeded.is_set() && !facts.in_flight && !async_create_failed(mr) {
-        "creation succeeded".to_string()
+    } else if facts.marks.succeeded.is_set() && !facts.in_flight && facts.failed_async_create().is_none() {
+        match facts.past_deadline {
+            Some(start) => {
+                format!("the async create that started at {start} at the latest is past upjet's one-hour deadline")
+            }
+            None => "creation succeeded".to_string(),
+        }
     } else {
         return None;
     };
@@ -46,15 +52,11 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     Some(facts.with_marks(f).suggest(id))
 }
 
-/// upjet's callback recorded that the asynchronous create itself failed, so the
-/// `external-create-succeeded` mark (written when the goroutine started) proves nothing.
-fn async_create_failed(mr: &ManagedResource) -> bool {
-    mr.condition("LastAsyncOperation")
-        .is_some_and(|c| c.status == "False" && (c.reason == "AsyncCreateFailure" || c.reason == "ApplyFailure"))
-}
-
 #[cfg(test)]
 mod tests {
+    // Follows crossplane-runtime `pkg/reconciler/managed/reconciler.go` `Reconcile` (succeeded
+    // written when Create returns; late-init update persists the external-name) and upjet
+    // `pkg/controller/external_async_tfpluginsdk.go` `Create` (one-hour deadline).
     use super::super::cases::*;
     use crate::domain::finding::Code::{self, *};
     use crate::domain::rules::diagnose;
@@ -86,6 +88,30 @@ mod tests {
             &[ExternalNameMissing],
         ),
         (
+            "only succeeded, Creating: hidden while in flight",
+            || {
+                Mr::new("Key", "k").annotation(P, T0).annotation(S, T0).cond("Ready", "False", "Creating", "").cond(
+                    "Synced",
+                    "True",
+                    "ReconcileSuccess",
+                    "",
+                )
+            },
+            &[AsyncInFlight],
+        ),
+        (
+            "only succeeded, Creating past upjet's deadline: no longer hidden",
+            || {
+                let old = "2024-11-30T09:30:00Z";
+                Mr::new("Key", "k")
+                    .annotation(P, old)
+                    .annotation(S, old)
+                    .cond_at("Ready", "False", "Creating", "", old)
+                    .cond_at("Synced", "True", "ReconcileSuccess", "", old)
+            },
+            &[ExternalNameMissing, AsyncDeadlinePassed],
+        ),
+        (
             "external-name empty string counts as missing",
             || Mr::new("Key", "k").external_name("").at_provider_id("mrk-1").healthy(),
             &[ExternalNameMissing],
@@ -107,7 +133,7 @@ mod tests {
             .namespace("team-a")
             .api_version("kms.aws.m.upbound.io/v1beta1")
             .build();
-        let f = diagnose(&mr).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        let f = diagnose(&mr, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
         assert_eq!(f.suggested_id.as_deref(), Some("mrk-123"));
         assert_eq!(
             f.next,

@@ -3,8 +3,14 @@
 use super::mr_evidence::MrEvidence;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::Finding;
-use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::gotime::GoTime;
+use crate::domain::managed::{Condition, ManagedResource, keys};
 use crate::domain::policies::{ManagementPolicies, Policies};
+
+/// upjet's `defaultAsyncTimeout` (`pkg/controller/external_async_tfpluginsdk.go` and
+/// `pkg/terraform/workspace.go`): every async create, update or delete runs under a context whose
+/// deadline is one hour after the operation's start.
+pub const ASYNC_TIMEOUT_SECS: i64 = 3600;
 
 /// Everything a rule may look at, computed once per MR: the object's own state plus whatever
 /// evidence (provider logs, provider restarts) was gathered for it.
@@ -19,27 +25,55 @@ pub struct Facts<'a> {
     pub management: ManagementPolicies,
     /// Paused by annotation (exactly "true") or by an empty policy list.
     pub paused: bool,
-    /// Ready=False/Creating with Synced=True, or AsyncOperation Ongoing: upjet is working on it.
+    /// When the judgement is made (`Settings::now`): rules never read the clock.
+    pub now: GoTime,
+    /// Ready=False/Creating with Synced=True, or AsyncOperation Ongoing, and upjet's one-hour
+    /// deadline may not have passed yet: upjet is probably working on it.
     pub in_flight: bool,
+    /// The same signs of a running operation, but even the latest time it can have started is
+    /// more than [`ASYNC_TIMEOUT_SECS`] before `now`: that time. upjet's goroutine has either been
+    /// cancelled by its deadline or died with its pod, and nothing will finish the operation.
+    pub past_deadline: Option<GoTime>,
     /// Evidence beyond the object, when any was gathered (logs read or provider starts known).
     pub evidence: Option<&'a MrEvidence>,
 }
 
 impl<'a> Facts<'a> {
-    /// Derives the facts of one MR from the object alone.
-    pub fn of(mr: &'a ManagedResource) -> Facts<'a> {
+    /// Derives the facts of one MR from the object alone, judged at `now`.
+    pub fn of(mr: &'a ManagedResource, now: GoTime) -> Facts<'a> {
         let policies = Policies::of(mr);
         let paused = mr.annotation(keys::PAUSED) == Some("true") || policies.is_paused();
-        let creating = mr.condition("Ready").is_some_and(|c| c.status == "False" && c.reason == "Creating");
-        let in_flight =
-            (creating && mr.is_true("Synced")) || mr.condition("AsyncOperation").is_some_and(|c| c.reason == "Ongoing");
+        let marks = CreateMarks::of(mr);
+        let past_deadline =
+            latest_possible_start(mr, &marks).filter(|start| start.add_secs(ASYNC_TIMEOUT_SECS).before(&now));
+        let in_flight = shown_running(mr) && past_deadline.is_none();
         let management = ManagementPolicies::of(mr);
-        Facts { mr, marks: CreateMarks::of(mr), policies, management, paused, in_flight, evidence: None }
+        Facts { mr, marks, policies, management, paused, now, in_flight, past_deadline, evidence: None }
     }
 
-    /// Derives the facts of one MR and attaches the evidence gathered for it.
-    pub fn with_evidence(mr: &'a ManagedResource, evidence: Option<&'a MrEvidence>) -> Facts<'a> {
-        Facts { evidence, ..Facts::of(mr) }
+    /// Derives the facts of one MR, judged at `now`, and attaches the evidence gathered for it.
+    pub fn with_evidence(mr: &'a ManagedResource, evidence: Option<&'a MrEvidence>, now: GoTime) -> Facts<'a> {
+        Facts { evidence, ..Facts::of(mr, now) }
+    }
+
+    /// The condition recording that upjet's last asynchronous *create* failed, if it does.
+    ///
+    /// upjet's callback (`pkg/controller/api.go` `callbackFn`) writes `LastAsyncOperation=False`
+    /// and wraps the error in Synced as `create failed: …` or `update failed: …`. No-fork
+    /// providers name the operation in the reason (`AsyncCreateFailure`); older upjet wrote those
+    /// failures under a condition of type `Unknown` whose message starts `async create failed`.
+    /// In Terraform-CLI mode creates and updates both run `ApplyAsync` and fail as `ApplyFailure`,
+    /// so only the Synced prefix tells them apart; with no such prefix an `ApplyFailure` counts as
+    /// a create only while no external-name is saved.
+    pub fn failed_async_create(&self) -> Option<&'a Condition> {
+        let mr = self.mr;
+        let synced = mr.condition("Synced").map(|c| c.message.as_str()).unwrap_or("");
+        let cli_create = synced.starts_with("create failed")
+            || (!synced.starts_with("update failed") && mr.external_name().is_none());
+        let last = mr.condition("LastAsyncOperation").filter(|c| c.status == "False");
+        let legacy = mr.condition("Unknown").filter(|c| c.status == "False");
+        last.filter(|c| c.reason == "AsyncCreateFailure" || (c.reason == "ApplyFailure" && cli_create))
+            .or_else(|| legacy.filter(|c| c.message.starts_with("async create failed")))
     }
 
     /// The Synced condition's message when Synced is False.
@@ -68,4 +102,33 @@ impl<'a> Facts<'a> {
             .with_opt(keys::CREATE_SUCCEEDED, m.succeeded.raw.clone())
             .with_opt(keys::CREATE_FAILED, m.failed.raw.clone())
     }
+}
+
+/// Ready=False/Creating with Synced=True (the reconciler's mark after a Create that returned nil,
+/// while the no-fork goroutine runs), or AsyncOperation=Ongoing (CLI mode's Observe while
+/// `terraform apply` runs).
+fn shown_running(mr: &ManagedResource) -> bool {
+    let creating = mr.condition("Ready").is_some_and(|c| c.status == "False" && c.reason == "Creating");
+    (creating && mr.is_true("Synced")) || mr.condition("AsyncOperation").is_some_and(|c| c.reason == "Ongoing")
+}
+
+/// The latest time the operation the MR shows as running can have started, or `None` when it
+/// shows none or nothing on it dates one.
+///
+/// upjet keeps the start only in memory (`Operation.MarkStart`), so the MR offers upper bounds:
+/// the create marks (pending is written just before Create, succeeded or failed just after it
+/// returns; a retry returning upjet's cached error writes failed while a new goroutine runs),
+/// and the `lastTransitionTime` of Ready=Creating and Synced=True (written after Create
+/// returned) and of AsyncOperation=Ongoing (written by an Observe that found it running). Any
+/// later transition only moves the bound later, so all three conditions count. The latest of
+/// them is the safe bound: the operation is past its deadline only when even that time is more
+/// than an hour before now.
+fn latest_possible_start(mr: &ManagedResource, marks: &CreateMarks) -> Option<GoTime> {
+    if !shown_running(mr) {
+        return None;
+    }
+    let ltt = |c: &Condition| c.last_transition_time.as_deref().and_then(GoTime::parse_rfc3339);
+    let conditions = ["Ready", "Synced", "AsyncOperation"].into_iter().filter_map(|t| mr.condition(t));
+    let marks = [&marks.pending, &marks.succeeded, &marks.failed].into_iter().filter(|m| m.is_set()).map(|m| m.at);
+    conditions.filter_map(ltt).chain(marks).max()
 }

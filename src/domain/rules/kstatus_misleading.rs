@@ -201,7 +201,7 @@ mod tests {
     }
 
     fn message(mr: Mr) -> String {
-        diagnose(&mr.build()).into_iter().find(|f| f.code == Code::KstatusMisleading).unwrap().message
+        diagnose(&mr.build(), now()).into_iter().find(|f| f.code == Code::KstatusMisleading).unwrap().message
     }
 
     #[test]

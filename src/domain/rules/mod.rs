@@ -6,6 +6,7 @@
 //! The order of [`ALL`] is the order findings appear in every output.
 
 mod already_exists;
+mod async_deadline_passed;
 mod async_failure_masked;
 mod async_in_flight;
 mod callback_lost;
@@ -33,11 +34,12 @@ mod unsupported_management_policies;
 pub use already_exists::says_already_exists;
 pub use create_incomplete::ERR_CREATE_INCOMPLETE;
 pub use debug_logs_missing::ENABLE_DEBUG;
-pub use facts::Facts;
+pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
 pub use mr_evidence::{CallbackFailure, LogSource, LoggedCreate, MrEvidence, ProviderStarts, same_id};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
+use super::gotime::GoTime;
 use super::managed::ManagedResource;
 use super::report::ReportFinding;
 
@@ -82,6 +84,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::CreateFailed, check: Check::Object(create_failed::check) },
     Rule { code: Code::AsyncFailureMasked, check: Check::Object(async_failure_masked::check) },
     Rule { code: Code::AsyncInFlight, check: Check::Object(async_in_flight::check) },
+    Rule { code: Code::AsyncDeadlinePassed, check: Check::Object(async_deadline_passed::check) },
     Rule { code: Code::Paused, check: Check::Object(paused::check) },
     Rule { code: Code::ObserveNotFound, check: Check::Object(observe_not_found::check) },
     Rule { code: Code::KstatusMisleading, check: Check::Object(kstatus_misleading::check) },
@@ -111,14 +114,16 @@ pub fn evidence_findings(facts: &Facts) -> Vec<Finding> {
         .collect()
 }
 
-/// Every per-MR rule over one MR and the evidence gathered for it (`None`: nothing gathered).
-pub fn findings_with(mr: &ManagedResource, evidence: Option<&MrEvidence>) -> Vec<Finding> {
-    findings(&Facts::with_evidence(mr, evidence))
+/// Every per-MR rule over one MR and the evidence gathered for it (`None`: nothing gathered),
+/// judged at `now` (`Settings::now`).
+pub fn findings_with(mr: &ManagedResource, evidence: Option<&MrEvidence>, now: GoTime) -> Vec<Finding> {
+    findings(&Facts::with_evidence(mr, evidence, now))
 }
 
-/// The rules that need the MR object alone, in [`ALL`] order: what `adopt` reports.
-pub fn diagnose(mr: &ManagedResource) -> Vec<Finding> {
-    let facts = Facts::of(mr);
+/// The rules that need the MR object alone, in [`ALL`] order, judged at `now`: what `adopt`
+/// reports.
+pub fn diagnose(mr: &ManagedResource, now: GoTime) -> Vec<Finding> {
+    let facts = Facts::of(mr, now);
     ALL.iter().filter(|rule| matches!(rule.check, Check::Object(_))).flat_map(|rule| rule.check.on(&facts)).collect()
 }
 
@@ -134,7 +139,7 @@ pub fn source_findings(sources: &[LogSource]) -> Vec<ReportFinding> {
 
 #[cfg(test)]
 mod tests {
-    use super::cases::{T0, base, check_cases};
+    use super::cases::{T0, base, check_cases, now};
     use super::*;
     use crate::domain::managed::keys;
 
@@ -162,7 +167,7 @@ mod tests {
     #[test]
     fn log_rules_need_evidence() {
         let mr = base().build();
-        let facts = Facts::of(&mr);
+        let facts = Facts::of(&mr, now());
         assert!(orphan_candidate::check(&facts).is_empty());
         assert!(callback_lost::check(&facts).is_none());
         assert!(provider_restarted_during_create::check(&facts).is_none());

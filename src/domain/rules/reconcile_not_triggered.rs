@@ -80,7 +80,10 @@ mod tests {
     fn next_step_requests_a_reconcile() {
         let mr = Mr::new("Vpc", "v").namespace("team-a");
         let mr = mr.cond("Synced", "False", "ReconcileError", ERR_CREATE_INCOMPLETE).build();
-        let f = diagnose(&mr).into_iter().find(|f| f.code == Code::ReconcileNotTriggered).unwrap();
+        let f = diagnose(&mr, super::super::cases::now())
+            .into_iter()
+            .find(|f| f.code == Code::ReconcileNotTriggered)
+            .unwrap();
         assert_eq!(
             f.next,
             "kubectl annotate vpc.dns.gcp.upbound.io v -n team-a crossplane.io/reconcile-requested-at=\"$(date +%s)\" --overwrite"
