@@ -5,6 +5,7 @@ use super::connect::Connection;
 use super::kinds::segment;
 use super::providers::ProviderPod;
 use super::request::RequestError;
+use super::retry::{self, Budget, RetryPolicy};
 use crate::evidence::correlate::SourceSummary;
 use crate::evidence::logs::{Evidence, LogScan, Retention, scan};
 use futures::AsyncReadExt;
@@ -80,13 +81,29 @@ pub async fn read_file(
     .map_err(|e| crate::error::Error::failed(format!("log reader stopped: {e}")))?
 }
 
-/// Reads one container log of a provider pod (`previous` for the container before the last restart).
+/// Reads one container log of a provider pod (`previous` for the container before the last
+/// restart), with the default retry policy.
 pub async fn read_pod_log(
     conn: &Connection,
     pod: &ProviderPod,
     previous: bool,
     limits: LogLimits,
     retention: Retention,
+) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
+    read_pod_log_with(conn, pod, previous, limits, retention, &RetryPolicy::default()).await
+}
+
+/// [`read_pod_log`] under `policy`. A log stream that fails (refused, throttled, reset, or cut off
+/// mid-body) is read again from the start into a fresh scanner, and what the broken attempt had
+/// scanned is dropped, so the evidence is never counted twice nor silently truncated. A log the
+/// scanner itself rejects (corrupt gzip) is not re-downloaded.
+pub async fn read_pod_log_with(
+    conn: &Connection,
+    pod: &ProviderPod,
+    previous: bool,
+    limits: LogLimits,
+    retention: Retention,
+    policy: &RetryPolicy,
 ) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
     let mut path = format!(
         "/api/v1/namespaces/{}/pods/{}/log?container={}",
@@ -103,30 +120,48 @@ pub async fn read_pod_log(
     if let Some(b) = limits.limit_bytes {
         path.push_str(&format!("&limitBytes={b}"));
     }
+    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
+    let mut budget = Budget::new(policy, &path);
+    let (path_ref, name_ref, retention_ref) = (&path, &name, &retention);
+    let scanned = retry::retrying(&mut budget, &name, move || async move {
+        stream_log(conn, path_ref, name_ref, retention_ref.clone()).await
+    })
+    .await
+    .map_err(|(e, _)| e)?;
+    let mut s = scanned.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
+    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
+    Ok((s.take_evidence(), summary))
+}
+
+/// One attempt at a log: the outer error is the transport's (worth another attempt), the inner
+/// one the scanner's (final).
+async fn stream_log(
+    conn: &Connection,
+    path: &str,
+    name: &str,
+    retention: Retention,
+) -> Result<std::io::Result<LogScan>, RequestError> {
     let req = http::Request::get(path).body(Vec::new()).expect("valid request");
     let fut = conn.client.request_stream(req);
     let mut body = match conn.request_timeout {
         Some(limit) => tokio::time::timeout(limit, fut).await.map_err(|_| RequestError::Timeout(limit))??,
         None => fut.await?,
     };
-    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
-    let scan_name = name.clone();
+    let scan_name = name.to_string();
     let scanner = tokio::task::spawn_blocking(move || {
         scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name, retention)
     });
     let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = body.read(&mut buf).await.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
-        if n == 0 || tx.send(buf[..n].to_vec()).await.is_err() {
-            break;
+    let read = loop {
+        match body.read(&mut buf).await {
+            Ok(0) => break Ok(()),
+            Ok(n) if tx.send(buf[..n].to_vec()).await.is_ok() => {}
+            Ok(_) => break Ok(()),
+            Err(e) => break Err(RequestError::Kube(kube::Error::ReadEvents(e))),
         }
-    }
+    };
     drop(tx);
-    let mut s = scanner
-        .await
-        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(std::io::Error::other(e))))?
-        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
-    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
-    Ok((s.take_evidence(), summary))
+    let scanned = scanner.await.map_err(std::io::Error::other).and_then(|r| r);
+    read.map(|()| scanned)
 }
