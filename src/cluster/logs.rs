@@ -93,10 +93,8 @@ pub async fn read_pod_log(
     read_pod_log_with(conn, pod, previous, limits, retention, &RetryPolicy::default()).await
 }
 
-/// [`read_pod_log`] under `policy`. A log stream that fails (refused, throttled, reset, or cut off
-/// mid-body) is read again from the start into a fresh scanner, and what the broken attempt had
-/// scanned is dropped, so the evidence is never counted twice nor silently truncated. A log the
-/// scanner itself rejects (corrupt gzip) is not re-downloaded.
+/// [`read_pod_log`] under `policy` (see [`stream_pod_log`]): what a broken attempt had scanned is
+/// dropped, so the evidence is never counted twice nor silently truncated.
 pub async fn read_pod_log_with(
     conn: &Connection,
     pod: &ProviderPod,
@@ -105,6 +103,35 @@ pub async fn read_pod_log_with(
     retention: Retention,
     policy: &RetryPolicy,
 ) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
+    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
+    let scan_name = name.clone();
+    let consume = move |r: &mut dyn Read| scan_reader(r, &scan_name, retention.clone());
+    let scanned = stream_pod_log(conn, pod, previous, limits, policy, consume).await?;
+    let mut s = scanned.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
+    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
+    Ok((s.take_evidence(), summary))
+}
+
+/// Streams one container log of a provider pod into `consume`, which runs on a blocking thread
+/// and reads the body as it arrives (constant memory). A stream that fails (refused, throttled,
+/// reset, or cut off mid-body) is requested again from the start under `policy`, into a fresh
+/// call of `consume`; the result of a broken attempt is dropped. The outer error is the
+/// transport's; the inner one is `consume`'s own (a corrupt gzip log), which is not retried.
+///
+/// Generic over the consumer so that this module needs no log parser: the scanning wrapper
+/// ([`read_pod_log_with`]) can move to the evidence layer's caller.
+pub async fn stream_pod_log<T, F>(
+    conn: &Connection,
+    pod: &ProviderPod,
+    previous: bool,
+    limits: LogLimits,
+    policy: &RetryPolicy,
+    consume: F,
+) -> Result<std::io::Result<T>, RequestError>
+where
+    T: Send + 'static,
+    F: Fn(&mut dyn Read) -> std::io::Result<T> + Clone + Send + 'static,
+{
     let mut path = format!(
         "/api/v1/namespaces/{}/pods/{}/log?container={}",
         segment(&pod.namespace),
@@ -120,27 +147,20 @@ pub async fn read_pod_log_with(
     if let Some(b) = limits.limit_bytes {
         path.push_str(&format!("&limitBytes={b}"));
     }
-    let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
     let mut budget = Budget::new(policy, &path);
-    let (path_ref, name_ref, retention_ref) = (&path, &name, &retention);
-    let scanned = retry::retrying(&mut budget, &name, move || async move {
-        stream_log(conn, path_ref, name_ref, retention_ref.clone()).await
-    })
-    .await
-    .map_err(|(e, _)| e)?;
-    let mut s = scanned.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
-    let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
-    Ok((s.take_evidence(), summary))
+    let (path_ref, consume_ref) = (&path, &consume);
+    retry::retrying(&mut budget, &path, move || async move { stream_once(conn, path_ref, consume_ref.clone()).await })
+        .await
+        .map_err(|(e, _)| e)
 }
 
 /// One attempt at a log: the outer error is the transport's (worth another attempt), the inner
-/// one the scanner's (final).
-async fn stream_log(
-    conn: &Connection,
-    path: &str,
-    name: &str,
-    retention: Retention,
-) -> Result<std::io::Result<LogScan>, RequestError> {
+/// one the consumer's (final).
+async fn stream_once<T, F>(conn: &Connection, path: &str, consume: F) -> Result<std::io::Result<T>, RequestError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut dyn Read) -> std::io::Result<T> + Send + 'static,
+{
     let req = http::Request::get(path).body(Vec::new()).expect("valid request");
     let fut = conn.client.request_stream(req);
     let mut body = match conn.request_timeout {
@@ -148,10 +168,7 @@ async fn stream_log(
         None => fut.await?,
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
-    let scan_name = name.to_string();
-    let scanner = tokio::task::spawn_blocking(move || {
-        scan_reader(ChunkReader { rx, chunk: Vec::new(), pos: 0 }, &scan_name, retention)
-    });
+    let consumer = tokio::task::spawn_blocking(move || consume(&mut ChunkReader { rx, chunk: Vec::new(), pos: 0 }));
     let mut buf = vec![0u8; 64 * 1024];
     let read = loop {
         match body.read(&mut buf).await {
@@ -162,6 +179,6 @@ async fn stream_log(
         }
     };
     drop(tx);
-    let scanned = scanner.await.map_err(std::io::Error::other).and_then(|r| r);
-    read.map(|()| scanned)
+    let consumed = consumer.await.map_err(std::io::Error::other).and_then(|r| r);
+    read.map(|()| consumed)
 }
