@@ -200,3 +200,18 @@ fn retry_budget_zero_turns_retries_off() {
     assert!(r["summary"]["kindsSkipped"][0]["reason"].as_str().unwrap().starts_with("failed (500)"), "{r}");
     assert_eq!(out.status.code(), Some(4));
 }
+
+#[test]
+fn a_server_that_is_not_there_is_reported_at_once() {
+    let c = fleet();
+    // Nothing listens on port 1; TLS to a plain-HTTP server fails its handshake. Neither is a
+    // transient fault worth the retry budget at first contact: exit 3 at once, as kubectl does.
+    for server in ["http://127.0.0.1:1", &c.server.url.replace("http://", "https://")] {
+        let config = c.dir().join("elsewhere");
+        std::fs::write(&config, c.server.kubeconfig(None).replace(&c.server.url, server)).unwrap();
+        let start = std::time::Instant::now();
+        let out = c.upjet().arg("doctor").env("KUBECONFIG", &config).output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{server}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(start.elapsed() < std::time::Duration::from_secs(3), "{server}: {:?}", start.elapsed());
+    }
+}

@@ -110,7 +110,8 @@ pub fn unreachable(e: &RequestError) -> bool {
                     return true;
                 }
                 let text = err.to_string().to_lowercase();
-                if ["connection refused", "dns error", "certificate", "handshake", "invalid dns name"]
+                // hyper's client names every failure to set up a connection (TCP, DNS, TLS) "Connect".
+                if ["client error (connect)", "connection refused", "dns error", "certificate", "handshake", "tls"]
                     .iter()
                     .any(|m| text.contains(m))
                 {
