@@ -363,7 +363,8 @@ where
                 if attempts > 1 && retry::transient(&e).is_some() {
                     retry.exhausted.fetch_add(1, Ordering::Relaxed);
                 }
-                out.error = Some(retry::gave_up(&e, attempts));
+                let whole = if full { " (listing it whole after its continue token expired)" } else { "" };
+                out.error = Some(format!("{}{whole}", retry::gave_up(&e, attempts)));
                 out.status = e.status_code();
                 return out;
             }
