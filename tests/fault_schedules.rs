@@ -145,10 +145,12 @@ fn bodies_cut_at_random_points_on_30_percent_of_pages() {
     under_schedules(|seed| vec![on_lists(15, seed * 2, cut(false)), on_lists(18, seed * 2 + 1, cut(true))], 8, 8);
 }
 
+/// A third of list requests throttled (429) and some unavailable (503): kube's transport retries
+/// them first, this client's policy after; the result is the clean one.
 #[test]
 fn throttling_storms_are_ridden_out() {
     under_schedules(
-        |seed| vec![on_lists(60, seed * 2, status(429, Some(0))), on_lists(20, seed * 2 + 1, status(503, Some(0)))],
+        |seed| vec![on_lists(35, seed * 2, status(429, Some(0))), on_lists(15, seed * 2 + 1, status(503, Some(0)))],
         4,
         8,
     );
@@ -161,7 +163,7 @@ fn everything_at_once() {
         |seed| {
             vec![
                 expire_every_continue(),
-                on_lists(50, seed * 8, status(429, Some(0))),
+                on_lists(35, seed * 8, status(429, Some(0))),
                 on_lists(15, seed * 8 + 1, cut(false)),
                 on_lists(18, seed * 8 + 2, cut(true)),
                 on_lists(5, seed * 8 + 3, status(500, None)),
@@ -209,6 +211,9 @@ fn any_fault() -> impl Strategy<Value = (u8, u8, u64)> {
 }
 
 fn build(kind: u8, percent: u8, seed: u64) -> Fault {
+    // kube's transport retries 429/503 itself with a backoff that doubles up to minutes; long runs
+    // of them would only make the test slow, not check more (see docs/reliability.md).
+    let percent = if matches!(kind, 3 | 5) { percent.min(25) } else { percent };
     let fault = match kind {
         0 => return expire_every_continue(),
         1 => cut(false),
