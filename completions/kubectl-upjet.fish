@@ -64,6 +64,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l retry-budget -d 'How long doctor may wait, per kind, between retries of failed reads (backoff and Retry-After) before it skips the kind and says so; 0 turns retries off' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many list requests may be in flight at once' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-ttl -d 'How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off)' -r
@@ -89,6 +90,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l c
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l no-headers -d 'Do not print the table header'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l fail-on-incomplete -d 'Exit 4 whenever the scan was incomplete (kinds skipped, objects unreadable), even when findings reached --fail-on: for CI that must not pass on a partial scan'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l refresh-discovery -d 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l logs -d 'Read the live provider pods\' logs (current and previous container) for evidence'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'

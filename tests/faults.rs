@@ -43,6 +43,7 @@ fn assert_complete(c: &Cluster, extra: &[&str]) -> serde_json::Value {
     let r = report(&out);
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(r["summary"]["resourcesScanned"], 1_101);
+    assert_eq!(r["summary"]["complete"], true);
     assert_eq!(codes(&r), vec![("CreateIncomplete".to_string(), "zz-blocked".to_string())]);
     assert_eq!(out.status.code(), Some(1));
     r
@@ -77,14 +78,19 @@ fn connection_reset_mid_list_is_retried() {
 fn slow_pages_beyond_request_timeout_are_retried_then_reported() {
     let c = fleet();
     c.api.fault(Fault::Delay { path_contains: "policies".into(), millis: 2_000 });
-    let out =
-        c.upjet().args(["doctor", "-o", "json", "--request-timeout", "300ms", "--fail-on", "never"]).output().unwrap();
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--request-timeout", "300ms", "--fail-on", "never", "--retry-budget", "1s"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(4), "a kind that never answers makes the scan incomplete");
     let r = report(&out);
     let skipped = r["summary"]["kindsSkipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1);
     assert_eq!(skipped[0]["resource"], "policies.dns.gcp.upbound.io");
-    assert!(skipped[0]["reason"].as_str().unwrap().contains("timed out"), "{skipped:?}");
+    let reason = skipped[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("timed out") && reason.ends_with("(after 10 attempts)"), "{skipped:?}");
+    assert_eq!(r["summary"]["complete"], false);
     assert_eq!(r["summary"]["resourcesScanned"], 1_101, "the other kinds were read in full");
 }
 
@@ -92,7 +98,7 @@ fn slow_pages_beyond_request_timeout_are_retried_then_reported() {
 fn persistent_errors_never_look_healthy() {
     let c = fleet();
     c.api.fault(status("recordsets", 500, "InternalError", None, None));
-    let out = c.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "1s"]).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "nothing found, but part of the fleet was unreadable → incomplete, not 0");
     let r = report(&out);
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io");
@@ -162,4 +168,50 @@ fn objects_deleted_between_pages_are_not_errors() {
         "the 100 objects deleted before their page was read are simply gone"
     );
     assert_eq!(codes(&r), vec![("CreateIncomplete".to_string(), "zz-blocked".to_string())]);
+}
+
+#[test]
+fn fail_on_incomplete_lets_ci_demand_a_complete_scan() {
+    let c = fleet();
+    c.api.fault(status("policies", 403, "Forbidden", None, None));
+    let run = |extra: &[&str]| {
+        let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(extra).output().unwrap();
+        (out.status.code(), report(&out))
+    };
+    let (code, r) = run(&[]);
+    assert_eq!(code, Some(1), "by default an error finding wins over an incomplete scan");
+    assert_eq!(r["summary"]["complete"], false, "but the JSON says the scan was partial");
+    assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "policies.dns.gcp.upbound.io");
+    let (code, r) = run(&["--fail-on-incomplete"]);
+    assert_eq!(code, Some(4), "--fail-on-incomplete: incomplete wins");
+    assert_eq!(codes(&r).len(), 1, "the findings are still reported");
+    c.api.clear_faults();
+    let (code, r) = run(&["--fail-on-incomplete"]);
+    assert_eq!((code, &r["summary"]["complete"]), (Some(1), &serde_json::json!(true)));
+}
+
+#[test]
+fn retry_budget_zero_turns_retries_off() {
+    let c = fleet();
+    c.api.fault(status("continue=", 500, "InternalError", Some(1), None));
+    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "0"]).output().unwrap();
+    let r = report(&out);
+    assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io");
+    assert!(r["summary"]["kindsSkipped"][0]["reason"].as_str().unwrap().starts_with("failed (500)"), "{r}");
+    assert_eq!(out.status.code(), Some(4));
+}
+
+#[test]
+fn a_server_that_is_not_there_is_reported_at_once() {
+    let c = fleet();
+    // Nothing listens on port 1; TLS to a plain-HTTP server fails its handshake. Neither is a
+    // transient fault worth the retry budget at first contact: exit 3 at once, as kubectl does.
+    for server in ["http://127.0.0.1:1", &c.server.url.replace("http://", "https://")] {
+        let config = c.dir().join("elsewhere");
+        std::fs::write(&config, c.server.kubeconfig(None).replace(&c.server.url, server)).unwrap();
+        let start = std::time::Instant::now();
+        let out = c.upjet().arg("doctor").env("KUBECONFIG", &config).output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{server}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(start.elapsed() < std::time::Duration::from_secs(3), "{server}: {:?}", start.elapsed());
+    }
 }

@@ -250,6 +250,14 @@ pub struct DoctorArgs {
     /// Exit 1 when a finding at or above this severity is shown.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
+    /// Exit 4 whenever the scan was incomplete (kinds skipped, objects unreadable), even when
+    /// findings reached --fail-on: for CI that must not pass on a partial scan.
+    #[arg(long)]
+    pub fail_on_incomplete: bool,
+    /// How long doctor may wait, per kind, between retries of failed reads (backoff and
+    /// Retry-After) before it skips the kind and says so; 0 turns retries off.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout)]
+    pub retry_budget: std::time::Duration,
     /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List),
     /// or a directory of such files (JSON or YAML).
     #[arg(long, value_name = "PATH")]

@@ -5,6 +5,7 @@ use super::connect::Connection;
 use super::discovery_cache::{self, CacheOptions};
 use super::kinds::{ApiKind, DiscoveryDoc, dedup_by_preference, parse_apis, parse_resource_list};
 use super::request::{self, RequestError};
+use super::retry::RetryPolicy;
 use crate::error::Error;
 use futures::{StreamExt, TryStreamExt};
 
@@ -21,15 +22,25 @@ pub struct DiscoveryStats {
     pub from_cache: bool,
 }
 
-/// Every served resource type in an API group (not core: MRs are never in the core group).
+/// Every served resource type in an API group (not core: MRs are never in the core group), with
+/// the default retry policy.
 pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+    discover_all_with(conn, concurrency, &RetryPolicy::default().first_contact()).await
+}
+
+/// [`discover_all`] under `policy`: each discovery document is re-requested while the request
+/// fails transiently or the document arrives cut short, because a kind missing from discovery is
+/// a kind the scan would silently never list. Callers pass a [`RetryPolicy::first_contact`]
+/// policy so that a server that is not there is reported at once.
+pub async fn discover_all_with(
+    conn: &Connection,
+    concurrency: usize,
+    policy: &RetryPolicy,
+) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
     let mut stats = DiscoveryStats { requests: 1, aggregated: false, from_cache: false };
-    let body = request::text(conn, request::get("/apis", ACCEPT_AGGREGATED))
+    let doc = request::read(conn, "/apis", ACCEPT_AGGREGATED, policy, parse_apis)
         .await
         .map_err(|e| e.explain(conn, "discovering API groups"))?;
-    let doc = parse_apis(&body).map_err(|e| {
-        Error::cluster(format!("the API server at {} sent an unreadable discovery document: {e}", conn.server))
-    })?;
     match doc {
         DiscoveryDoc::Aggregated(kinds) => {
             stats.aggregated = true;
@@ -42,8 +53,9 @@ pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<
             let lists: Vec<Vec<ApiKind>> = futures::stream::iter(gvs)
                 .map(|(g, v)| async move {
                     let path = format!("/apis/{g}/{v}");
-                    match request::text(conn, request::get(&path, "application/json")).await {
-                        Ok(body) => Ok(parse_resource_list(&g, &v, &body).unwrap_or_default()),
+                    let parse = |body: &str| parse_resource_list(&g, &v, body);
+                    match request::read(conn, &path, "application/json", policy, parse).await {
+                        Ok(kinds) => Ok(kinds),
                         // A group version that disappeared or is not ours to see is not fatal.
                         Err(e) if matches!(e.status_code(), Some(403 | 404 | 503)) => Ok(Vec::new()),
                         Err(e) => Err(e),
@@ -60,7 +72,16 @@ pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<
 
 /// The managed-resource kinds: every resource in kubectl's `managed` category.
 pub async fn discover_managed(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
-    let (kinds, stats) = discover_all(conn, concurrency).await?;
+    discover_managed_with(conn, concurrency, &RetryPolicy::default().first_contact()).await
+}
+
+/// [`discover_managed`] under `policy`.
+pub async fn discover_managed_with(
+    conn: &Connection,
+    concurrency: usize,
+    policy: &RetryPolicy,
+) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+    let (kinds, stats) = discover_all_with(conn, concurrency, policy).await?;
     Ok((kinds.into_iter().filter(ApiKind::is_managed).collect(), stats))
 }
 
@@ -71,6 +92,7 @@ pub async fn discover_managed_cached(
     conn: &Connection,
     concurrency: usize,
     cache: &CacheOptions,
+    policy: &RetryPolicy,
 ) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
     let path = cache.file_for(&conn.server);
     if let Some(path) = path.as_deref().filter(|_| !cache.refresh) {
@@ -88,7 +110,7 @@ pub async fn discover_managed_cached(
             Err(miss) => tracing::debug!("discovery cache {}: {miss}", path.display()),
         }
     }
-    let (kinds, stats) = discover_managed(conn, concurrency).await?;
+    let (kinds, stats) = discover_managed_with(conn, concurrency, policy).await?;
     if let Some(path) = &path
         && let Err(e) = discovery_cache::store(path, &conn.server, &kinds, stats.aggregated, cache.now)
     {

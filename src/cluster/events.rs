@@ -5,6 +5,7 @@
 use super::connect::Connection;
 use super::kinds::segment;
 use super::request::{self, RequestError};
+use super::retry::RetryPolicy;
 use crate::domain::managed::ManagedResource;
 
 /// Lists the events whose involvedObject is this MR (by UID), as a core/v1 EventList body.
@@ -12,5 +13,5 @@ pub async fn events_of(conn: &Connection, mr: &ManagedResource) -> Result<String
     let ns = mr.namespace.as_deref().unwrap_or("default");
     let path =
         format!("/api/v1/namespaces/{}/events?fieldSelector=involvedObject.uid%3D{}", segment(ns), segment(&mr.uid));
-    request::text(conn, request::get(&path, "application/json")).await
+    request::json_text(conn, &path, &RetryPolicy::default()).await
 }

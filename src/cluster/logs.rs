@@ -5,6 +5,7 @@
 use super::connect::Connection;
 use super::kinds::segment;
 use super::request::RequestError;
+use super::retry::{self, Budget, RetryPolicy};
 use futures::AsyncReadExt;
 use std::io::Read;
 
@@ -19,7 +20,7 @@ pub struct LogLimits {
 
 /// A `Read` fed with chunks from an async task, so the synchronous scanner can consume a
 /// streaming HTTP body on a blocking thread without buffering it whole.
-pub struct ChunkReader {
+struct ChunkReader {
     rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
     chunk: Vec<u8>,
     pos: usize,
@@ -57,13 +58,21 @@ pub struct ContainerLog<'a> {
 }
 
 /// Streams one container log of a provider pod into `consume`, which runs on a blocking thread
-/// and reads the log through a [`ChunkReader`] while it arrives.
-pub async fn read_pod_log<T: Send + 'static>(
+/// and reads the body as it arrives (constant memory). A stream that fails (refused, throttled,
+/// reset, or cut off mid-body) is requested again from the start under `policy`, into a fresh
+/// call of `consume`; the result of a broken attempt is dropped, so nothing is counted twice
+/// nor silently truncated. An error of `consume` itself (a corrupt gzip log) is not retried.
+pub async fn read_pod_log<T, F>(
     conn: &Connection,
     log: ContainerLog<'_>,
     limits: LogLimits,
-    consume: impl FnOnce(ChunkReader) -> std::io::Result<T> + Send + 'static,
-) -> Result<T, RequestError> {
+    policy: &RetryPolicy,
+    consume: F,
+) -> Result<T, RequestError>
+where
+    T: Send + 'static,
+    F: Fn(&mut dyn Read) -> std::io::Result<T> + Clone + Send + 'static,
+{
     let mut path = format!(
         "/api/v1/namespaces/{}/pods/{}/log?container={}",
         segment(log.namespace),
@@ -79,6 +88,26 @@ pub async fn read_pod_log<T: Send + 'static>(
     if let Some(b) = limits.limit_bytes {
         path.push_str(&format!("&limitBytes={b}"));
     }
+    let mut budget = Budget::new(policy, &path);
+    let (path_ref, consume_ref) = (&path, &consume);
+    let consumed =
+        retry::retrying(
+            &mut budget,
+            &path,
+            move || async move { stream_once(conn, path_ref, consume_ref.clone()).await },
+        )
+        .await
+        .map_err(|(e, _)| e)?;
+    consumed.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))
+}
+
+/// One attempt at a log: the outer error is the transport's (worth another attempt), the inner
+/// one the consumer's (final).
+async fn stream_once<T, F>(conn: &Connection, path: &str, consume: F) -> Result<std::io::Result<T>, RequestError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut dyn Read) -> std::io::Result<T> + Send + 'static,
+{
     let req = http::Request::get(path).body(Vec::new()).expect("valid request");
     let fut = conn.client.request_stream(req);
     let mut body = match conn.request_timeout {
@@ -86,17 +115,17 @@ pub async fn read_pod_log<T: Send + 'static>(
         None => fut.await?,
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
-    let consumer = tokio::task::spawn_blocking(move || consume(ChunkReader { rx, chunk: Vec::new(), pos: 0 }));
+    let consumer = tokio::task::spawn_blocking(move || consume(&mut ChunkReader { rx, chunk: Vec::new(), pos: 0 }));
     let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = body.read(&mut buf).await.map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))?;
-        if n == 0 || tx.send(buf[..n].to_vec()).await.is_err() {
-            break;
+    let read = loop {
+        match body.read(&mut buf).await {
+            Ok(0) => break Ok(()),
+            Ok(n) if tx.send(buf[..n].to_vec()).await.is_ok() => {}
+            Ok(_) => break Ok(()),
+            Err(e) => break Err(RequestError::Kube(kube::Error::ReadEvents(e))),
         }
-    }
+    };
     drop(tx);
-    consumer
-        .await
-        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(std::io::Error::other(e))))?
-        .map_err(|e| RequestError::Kube(kube::Error::ReadEvents(e)))
+    let consumed = consumer.await.map_err(std::io::Error::other).and_then(|r| r);
+    read.map(|()| consumed)
 }

@@ -9,6 +9,7 @@ pub mod kinds;
 pub mod logs;
 pub mod providers;
 pub mod request;
+pub mod retry;
 pub mod scan;
 pub mod snapshot;
 pub mod target;

@@ -8,6 +8,7 @@
 use super::connect::Connection;
 use super::kinds::{ApiKind, provider_matches};
 use super::request::{self, RequestError};
+use super::retry::RetryPolicy;
 use std::collections::HashMap;
 
 /// Lists provider pods (a core/v1 PodList body), in one namespace or (default) wherever
@@ -17,13 +18,13 @@ pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result
         Some(ns) => format!("/api/v1/namespaces/{}/pods", super::kinds::segment(ns)),
         None => "/api/v1/pods".to_string(),
     };
-    request::text(conn, request::get(&format!("{base}?labelSelector=pkg.crossplane.io%2Fprovider"), "application/json"))
+    request::json_text(conn, &format!("{base}?labelSelector=pkg.crossplane.io%2Fprovider"), &RetryPolicy::default())
         .await
 }
 
 /// Lists ProviderRevisions (the body), whose `status.objectRefs` say which provider owns a CRD.
 pub async fn provider_revisions(conn: &Connection) -> Result<String, RequestError> {
-    request::text(conn, request::get("/apis/pkg.crossplane.io/v1/providerrevisions", "application/json")).await
+    request::json_text(conn, "/apis/pkg.crossplane.io/v1/providerrevisions", &RetryPolicy::default()).await
 }
 
 /// The provider serving a kind: from revisions, else by name among the running providers.

@@ -1,6 +1,8 @@
-//! Raw API requests with kubectl's `--request-timeout`, shared by discovery, scans and writes.
+//! Raw API requests with kubectl's `--request-timeout`, shared by discovery, scans and writes,
+//! and [`read`]: a GET repeated under a [`RetryPolicy`] until its body arrives whole and parses.
 
 use super::connect::Connection;
+use super::retry::{self, Budget, RetryPolicy};
 use std::time::Duration;
 
 /// A request that failed: the API's answer, a transport failure, or our own time limit.
@@ -12,6 +14,10 @@ pub enum RequestError {
     /// `--request-timeout` elapsed.
     #[error("no answer within {0:?} (--request-timeout)")]
     Timeout(Duration),
+    /// A complete answer whose body does not parse: cut short by a proxy or a dropped connection
+    /// that still framed it. Kept apart from a definite answer because repeating it can help.
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 impl RequestError {
@@ -38,6 +44,7 @@ impl RequestError {
             }
             RequestError::Kube(e) => super::connect::error_text(e),
             RequestError::Timeout(d) => format!("timed out after {d:?}"),
+            RequestError::Unreadable(why) => why.clone(),
         }
     }
 
@@ -47,6 +54,10 @@ impl RequestError {
             RequestError::Kube(e) => super::connect::explain(e, &conn.server, what),
             RequestError::Timeout(d) => crate::error::Error::cluster(format!(
                 "the API server at {} did not answer within {d:?} while {what} (--request-timeout)",
+                conn.server
+            )),
+            RequestError::Unreadable(why) => crate::error::Error::cluster(format!(
+                "the API server at {} sent an unreadable answer while {what}: {why}",
                 conn.server
             )),
         }
@@ -70,4 +81,41 @@ pub fn get(path: &str, accept: &str) -> http::Request<Vec<u8>> {
         .header(http::header::ACCEPT, accept)
         .body(Vec::new())
         .expect("static request parts are valid")
+}
+
+/// GETs `path` and parses the body with `parse`, repeating the request under `policy` while it
+/// fails transiently (resets, bodies cut short, 5xx, throttling, time-outs) and while the body
+/// does not parse (a cut body can be framed correctly). Why: a read that a retry would have
+/// completed must not cost the caller its evidence. The error is the last attempt's.
+///
+/// Event and provider reads take it as a one-line change from
+/// `request::text(conn, request::get(&path, accept))` followed by a parse.
+pub async fn read<T, E: std::fmt::Display>(
+    conn: &Connection,
+    path: &str,
+    accept: &str,
+    policy: &RetryPolicy,
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<T, RequestError> {
+    let mut budget = Budget::new(policy, path);
+    let parse = &parse;
+    retry::retrying(&mut budget, path, move || async move {
+        let body = text(conn, get(path, accept)).await?;
+        parse(&body).map_err(|e| RequestError::Unreadable(format!("unreadable response: {e}")))
+    })
+    .await
+    .map_err(|(e, attempts)| {
+        tracing::debug!("giving up on {path}: {}", retry::gave_up(&e, attempts));
+        e
+    })
+}
+
+/// A JSON document's text, read under `policy`: a body that is cut short or not JSON counts as a
+/// failed attempt (a dropped connection looks like that), so the caller parses only whole
+/// documents without this module knowing their types.
+pub async fn json_text(conn: &Connection, path: &str, policy: &RetryPolicy) -> Result<String, RequestError> {
+    read(conn, path, "application/json", policy, |body| {
+        serde_json::from_str::<serde::de::IgnoredAny>(body).map(|_| body.to_string())
+    })
+    .await
 }

@@ -4,11 +4,13 @@
 use super::connect::Connection;
 use super::kinds::ApiKind;
 use super::request::{self, RequestError};
+use super::retry::{self, Budget, RetryPolicy};
 use crate::domain::managed::ManagedResource;
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to list.
@@ -241,97 +243,129 @@ fn split_items(body: &str) -> Option<(Vec<&str>, usize, usize)> {
     }
 }
 
-const MAX_RESTARTS: usize = 3;
-/// Attempts per page for failures that a retry can cure (kube itself retries 429/503/504).
-const PAGE_ATTEMPTS: u32 = 3;
+/// A fetched page: its body, the spans of its items in the body, and its continue token.
+type Fetched = (String, Vec<(usize, usize)>, Option<String>);
 
-/// Whether a failed list request is worth repeating: server errors, lost connections, time-outs.
-fn transient(e: &RequestError) -> bool {
-    match e {
-        RequestError::Timeout(_) => true,
-        RequestError::Kube(kube::Error::Api(s)) => matches!(s.code, 500 | 502 | 503 | 504 | 429),
-        RequestError::Kube(kube::Error::HyperError(_) | kube::Error::Service(_)) => true,
-        RequestError::Kube(_) => false,
-    }
+/// How a scan retries: the policy each kind's budget starts from, and a breaker shared by the
+/// scan's kinds. Why the breaker: a server that went away mid-scan would otherwise make each of
+/// thousands of kinds wait out its whole budget; once [`BREAKER`] kinds have exhausted theirs,
+/// the kinds not started yet are tried once each (and named as skipped if that fails).
+struct ScanRetry {
+    policy: RetryPolicy,
+    exhausted: AtomicUsize,
 }
 
-/// Sends one list request, repeating it (with a short backoff) while the failure is transient.
-async fn with_retries(
-    conn: &Connection,
-    make: impl Fn() -> http::Request<Vec<u8>>,
-    requests: &mut usize,
-) -> Result<String, RequestError> {
-    let mut attempt = 1;
-    loop {
-        let req = make();
-        let uri = req.uri().to_string();
-        match request::text(conn, req).await {
-            Err(e) if attempt < PAGE_ATTEMPTS && transient(&e) => {
-                tracing::debug!("retrying {uri} after: {}", e.reason());
-                tokio::time::sleep(std::time::Duration::from_millis(200 * u64::from(attempt))).await;
-                attempt += 1;
-                *requests += 1;
-            }
-            other => return other,
+/// Kinds that may exhaust their retry budget before the rest of the scan stops retrying.
+const BREAKER: usize = 3;
+
+impl ScanRetry {
+    fn budget_for(&self, kind: &str) -> Budget {
+        if self.exhausted.load(Ordering::Relaxed) >= BREAKER {
+            Budget::new(&RetryPolicy::none(), kind)
+        } else {
+            Budget::new(&self.policy, kind)
         }
     }
 }
 
-async fn list_kind<T, F>(conn: Arc<Connection>, kind: ApiKind, opts: Arc<ScanOptions>, process: Arc<F>) -> KindScan<T>
+/// The list parameters of one page: `continue` when paginating, no `limit` for the one full list
+/// that replaces an expired pagination.
+fn list_params(opts: &ScanOptions, token: Option<&str>, full: bool) -> kube::api::ListParams {
+    let mut lp = kube::api::ListParams::default();
+    if !full {
+        lp = lp.limit(opts.page_size);
+    }
+    if let Some(sel) = &opts.label_selector {
+        lp = lp.labels(sel);
+    }
+    if let Some(t) = token {
+        lp = lp.continue_token(t);
+    }
+    lp
+}
+
+/// Fetches one page (one request, repeated with the same continue token under `budget`) and
+/// splits it into items. A body that does not split (cut short yet framed) is retried like a
+/// dropped connection. Returns the last error and the attempts made when it gives up.
+async fn fetch_page(
+    conn: &Connection,
+    path: &str,
+    lp: &kube::api::ListParams,
+    budget: &mut Budget,
+    out: &mut KindScan<impl Sized>,
+) -> Result<Fetched, (RequestError, u32)> {
+    let req = kube::core::Request::new(path)
+        .list(lp)
+        .map_err(|e| (RequestError::Unreadable(format!("cannot build request: {e}")), 1))?;
+    let (requests, bytes) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let what = req.uri().to_string();
+    let (counted, read) = (&requests, &bytes);
+    let result = retry::retrying(budget, &what, move || async move {
+        let (requests, bytes) = (counted, read);
+        requests.fetch_add(1, Ordering::Relaxed);
+        let req = kube::core::Request::new(path).list(lp).expect("built above");
+        let body = request::text(conn, req).await?;
+        bytes.fetch_add(body.len(), Ordering::Relaxed);
+        let (spans, next) = match decode_page(&body) {
+            Ok((items, next)) => {
+                let base = body.as_ptr() as usize;
+                (items.iter().map(|i| (i.as_ptr() as usize - base, i.len())).collect::<Vec<_>>(), next)
+            }
+            Err(e) => return Err(RequestError::Unreadable(format!("unreadable list response: {e}"))),
+        };
+        Ok((body, spans, next))
+    })
+    .await;
+    out.requests += requests.into_inner();
+    out.bytes += bytes.into_inner();
+    result
+}
+
+/// Lists one kind page by page, decoding each page while the next is fetched. Transient failures
+/// are retried page by page (same continue token) within the kind's budget. An expired continue
+/// token (410) is answered as client-go's pager does with `FullListIfExpired`: what the abandoned
+/// pages produced is dropped and the kind is listed again in one request without `limit`, so
+/// nothing is counted twice and nothing is missed.
+async fn list_kind<T, F>(
+    conn: Arc<Connection>,
+    kind: ApiKind,
+    opts: Arc<ScanOptions>,
+    retry: Arc<ScanRetry>,
+    process: Arc<F>,
+) -> KindScan<T>
 where
     T: Send + 'static,
     F: Fn(ManagedResource) -> Option<T> + Send + Sync + 'static,
 {
     let mut out = KindScan::empty(kind);
     let path = out.kind.collection_path(opts.namespace.as_deref());
-    let mut restarts = 0;
-    let mut token: Option<String> = None;
+    let mut budget = retry.budget_for(&out.kind.resource_name());
+    let (mut token, mut full) = (None::<String>, false);
     let mut decoding: Option<tokio::task::JoinHandle<PageResult<T>>> = None;
     loop {
-        let mut lp = kube::api::ListParams::default().limit(opts.page_size);
-        if let Some(sel) = &opts.label_selector {
-            lp = lp.labels(sel);
-        }
-        if let Some(t) = &token {
-            lp = lp.continue_token(t);
-        }
-        if let Err(e) = kube::core::Request::new(&path).list(&lp) {
-            out.error = Some(format!("cannot build request: {e}"));
-            return out;
-        }
-        let make = || kube::core::Request::new(&path).list(&lp).expect("checked above");
-        out.requests += 1;
-        let body = match with_retries(&conn, make, &mut out.requests).await {
-            Ok(b) => b,
-            // An expired continue token: the snapshot is gone; list this kind again from the start.
-            Err(e) if e.status_code() == Some(410) && token.is_some() && restarts < MAX_RESTARTS => {
-                restarts += 1;
-                token = None;
+        let lp = list_params(&opts, token.as_deref(), full);
+        let (body, spans, next) = match fetch_page(&conn, &path, &lp, &mut budget, &mut out).await {
+            Ok(page) => page,
+            Err((e, _)) if e.status_code() == Some(410) && token.is_some() => {
+                tracing::debug!("{}: continue token expired, listing it whole", out.kind.resource_name());
                 if let Some(stale) = decoding.take() {
                     let _ = stale.await;
                 }
-                out.kept.clear();
-                out.decoded = 0;
+                (out.kept, out.decoded) = (Vec::new(), 0);
                 out.unreadable.clear();
+                (token, full) = (None, true);
                 continue;
             }
-            Err(e) => {
+            Err((e, attempts)) => {
                 if let Some(pending) = decoding.take() {
                     merge(&mut out, pending.await);
                 }
-                out.error = Some(e.reason());
+                if attempts > 1 && retry::transient(&e).is_some() {
+                    retry.exhausted.fetch_add(1, Ordering::Relaxed);
+                }
+                let whole = if full { " (listing it whole after its continue token expired)" } else { "" };
+                out.error = Some(format!("{}{whole}", retry::gave_up(&e, attempts)));
                 out.status = e.status_code();
-                return out;
-            }
-        };
-        out.bytes += body.len();
-        let (spans, next) = match decode_page(&body) {
-            Ok((items, next)) => {
-                let base = body.as_ptr() as usize;
-                (items.iter().map(|i| (i.as_ptr() as usize - base, i.len())).collect::<Vec<_>>(), next)
-            }
-            Err(e) => {
-                out.error = Some(format!("unreadable list response: {e}"));
                 return out;
             }
         };
@@ -343,7 +377,7 @@ where
         }
         let (process, name) = (process.clone(), out.kind.resource_name());
         decoding = Some(tokio::task::spawn_blocking(move || decode_items(&body, &spans, &*process, &name)));
-        match next.filter(|c| !c.is_empty()) {
+        match next.filter(|c| !c.is_empty() && !full) {
             Some(next) => token = Some(next),
             None => {
                 if let Some(last) = decoding.take() {
@@ -409,11 +443,30 @@ fn merge<T>(out: &mut KindScan<T>, page: Result<PageResult<T>, tokio::task::Join
 }
 
 /// Lists every kind, at most `opts.concurrency` requests at once, calling `process` on each MR as
-/// its page arrives and `done` as each kind finishes (for progress reporting).
+/// its page arrives and `done` as each kind finishes (for progress reporting). Retries follow the
+/// default [`RetryPolicy`]; see [`scan_with`].
 pub async fn scan<T, F>(
     conn: Arc<Connection>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
+    process: F,
+    done: impl FnMut(&KindScan<T>),
+) -> Vec<KindScan<T>>
+where
+    T: Send + 'static,
+    F: Fn(ManagedResource) -> Option<T> + Send + Sync + 'static,
+{
+    scan_with(conn, kinds, opts, RetryPolicy::default(), process, done).await
+}
+
+/// [`scan`] with an explicit retry policy: each kind gets its own budget from `policy`, so one
+/// troubled kind cannot starve the others, and `--retry-budget` (or a test) sets how patient the
+/// scan is.
+pub async fn scan_with<T, F>(
+    conn: Arc<Connection>,
+    kinds: Vec<ApiKind>,
+    opts: ScanOptions,
+    policy: RetryPolicy,
     process: F,
     mut done: impl FnMut(&KindScan<T>),
 ) -> Vec<KindScan<T>>
@@ -423,15 +476,16 @@ where
 {
     let opts = Arc::new(opts);
     let process = Arc::new(process);
+    let retry = Arc::new(ScanRetry { policy, exhausted: AtomicUsize::new(0) });
     let concurrency = opts.concurrency.max(1);
     let mut results = Vec::with_capacity(kinds.len());
     let mut stream = futures::stream::iter(kinds)
         .map(|kind| {
-            let (conn, opts, process) = (conn.clone(), opts.clone(), process.clone());
+            let (conn, opts, retry, process) = (conn.clone(), opts.clone(), retry.clone(), process.clone());
             let name = kind.resource_name();
             async move {
                 let kind_for_error = kind.clone();
-                tokio::spawn(list_kind(conn, kind, opts, process)).await.unwrap_or_else(|e| KindScan {
+                tokio::spawn(list_kind(conn, kind, opts, retry, process)).await.unwrap_or_else(|e| KindScan {
                     error: Some(format!("listing {name} stopped: {e}")),
                     ..KindScan::empty(kind_for_error)
                 })

@@ -5,6 +5,7 @@ use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discovery_cache::{self, CacheOptions};
 use crate::cluster::kinds::{self, ApiKind};
+use crate::cluster::retry::RetryPolicy;
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
 use crate::cluster::{discover, snapshot};
@@ -28,10 +29,13 @@ fn filter(args: &DoctorArgs) -> Filter {
     Filter { min_severity: args.severity.map(Into::into), only: args.only.clone(), ignore: args.ignore.clone() }
 }
 
-/// The exit code of a finished doctor run: findings at or above `--fail-on` win, then an
-/// incomplete scan, then success.
-pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool) -> Exit {
+/// The exit code of a finished doctor run (the table in docs/reliability.md). By default findings
+/// at or above `--fail-on` win, then an incomplete scan, then success: findings from a partial
+/// scan are still real. With `--fail-on-incomplete` an incomplete scan wins, because CI that
+/// demands a complete scan must not read "findings" as "the fleet was read".
+pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool, fail_on_incomplete: bool) -> Exit {
     match (fail_on.threshold(), worst) {
+        _ if incomplete && fail_on_incomplete => Exit::Incomplete,
         (Some(t), Some(w)) if w >= t => Exit::Findings,
         _ if incomplete => Exit::Incomplete,
         _ => Exit::Ok,
@@ -62,7 +66,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     if let Some(t) = timings.filter(|_| settings.timings) {
         eprintln!("{}", t.line(printing.elapsed(), started.elapsed()));
     }
-    Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete()))
+    Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete(), args.fail_on_incomplete))
 }
 
 /// Where a fleet scan spent its time, printed as one stderr line when `UPJET_TIMINGS=1` so the
@@ -269,12 +273,14 @@ async fn selected_kinds(
     args: &DoctorArgs,
     cache: &CacheOptions,
 ) -> anyhow::Result<(Vec<ApiKind>, discover::DiscoveryStats)> {
-    let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, cache).await?;
+    let policy = RetryPolicy::within(args.retry_budget).first_contact();
+    let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, cache, &policy).await?;
     match kinds::select(all, &args.kinds, &args.providers) {
         Ok(selected) => Ok((selected, stats)),
         Err(_) if stats.from_cache => {
             let fresh = CacheOptions { refresh: true, ..cache.clone() };
-            let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, &fresh).await?;
+            let (all, stats) =
+                discover::discover_managed_cached(conn, args.concurrency as usize, &fresh, &policy).await?;
             let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::usage(e.to_string()))?;
             Ok((selected, stats))
         }
@@ -291,14 +297,16 @@ async fn scan_kinds(
     analyzer: &Arc<EvidenceIndex>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
+    args: &DoctorArgs,
     settings: &Settings,
 ) -> Vec<scan::KindScan<Kept>> {
     let progress = settings.progress.then(|| progress_bar(kinds.len() as u64));
     let (per_mr, now) = (analyzer.clone(), settings.now);
-    let results = scan::scan(
+    let results = scan::scan_with(
         conn.clone(),
         kinds,
         opts,
+        RetryPolicy::within(args.retry_budget),
         move |mr| {
             let findings = per_mr.findings(&mr, now);
             (!findings.is_empty()).then(|| {
@@ -348,7 +356,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         page_size: 500,
         concurrency: args.concurrency as usize,
     };
-    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), settings).await;
+    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), args, settings).await;
     // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
     // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
     // which is reported as skipped like on any run.
@@ -363,7 +371,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
         let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &analyzer, rest, opts, settings).await);
+            results.extend(scan_kinds(&conn, &analyzer, rest, opts, args, settings).await);
         }
     }
     lap(&mut timings.listing);
@@ -456,7 +464,7 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
         }
         _ => detail::write_detail(out, &mr, &findings, settings.now)?,
     }
-    Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false))
+    Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false, args.fail_on_incomplete))
 }
 
 fn find_in_snapshot(path: &std::path::Path, spec: &TargetSpec, ns: Option<&str>) -> anyhow::Result<ManagedResource> {
@@ -483,21 +491,28 @@ fn find_in_snapshot(path: &std::path::Path, spec: &TargetSpec, ns: Option<&str>)
 mod tests {
     use super::*;
 
+    /// The exit-code table of docs/reliability.md, row by row: (fail-on, worst finding,
+    /// incomplete) → (default, with --fail-on-incomplete).
     #[test]
-    fn findings_at_fail_on_win_over_an_incomplete_scan() {
+    fn exit_codes_follow_the_documented_table() {
         use Severity::*;
-        for (fail_on, worst, incomplete, want) in [
-            (FailOn::Error, Some(Error), false, Exit::Findings),
-            (FailOn::Error, Some(Error), true, Exit::Findings),
-            (FailOn::Error, Some(Warning), true, Exit::Incomplete),
-            (FailOn::Error, Some(Warning), false, Exit::Ok),
-            (FailOn::Warning, Some(Warning), false, Exit::Findings),
-            (FailOn::Info, Some(Info), false, Exit::Findings),
-            (FailOn::Never, Some(Error), false, Exit::Ok),
-            (FailOn::Never, Some(Error), true, Exit::Incomplete),
-            (FailOn::Info, None, false, Exit::Ok),
+        for (fail_on, worst, incomplete, want, strict) in [
+            (FailOn::Error, None, false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Warning), false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Error), false, Exit::Findings, Exit::Findings),
+            (FailOn::Error, None, true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Warning), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Error), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Warning, Some(Warning), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Never, Some(Error), false, Exit::Ok, Exit::Ok),
+            (FailOn::Never, Some(Error), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Info, None, false, Exit::Ok, Exit::Ok),
         ] {
-            assert_eq!(exit_code(fail_on, worst, incomplete), want, "{fail_on:?} {worst:?} {incomplete}");
+            let case = format!("{fail_on:?} {worst:?} incomplete={incomplete}");
+            assert_eq!(exit_code(fail_on, worst, incomplete, false), want, "{case}");
+            assert_eq!(exit_code(fail_on, worst, incomplete, true), strict, "{case} --fail-on-incomplete");
         }
     }
 }

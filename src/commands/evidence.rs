@@ -7,6 +7,7 @@ use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::logs::{self, ContainerLog, LogLimits};
 use crate::cluster::request::RequestError;
+use crate::cluster::retry::RetryPolicy;
 use crate::cluster::workspace::{self, WorkspaceError};
 use crate::cluster::{events, providers};
 use crate::domain::managed::ManagedResource;
@@ -78,7 +79,13 @@ pub async fn gather(
         let results: Vec<_> = futures::stream::iter(jobs)
             .map(|(pod, previous)| {
                 let retention = retention.clone();
-                async move { (read_pod_log(conn, &pod, previous, limits, retention).await, pod, previous) }
+                async move {
+                    (
+                        read_pod_log_with(conn, &pod, previous, limits, retention, &RetryPolicy::default()).await,
+                        pod,
+                        previous,
+                    )
+                }
             })
             .buffer_unordered(4)
             .collect()
@@ -130,18 +137,20 @@ async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, 
 }
 
 /// Reads and scans one container log of a provider pod (`previous`: the container before the
-/// last restart).
-async fn read_pod_log(
+/// last restart) under `policy`: a stream cut off mid-body is read again from the start.
+pub async fn read_pod_log_with(
     conn: &Connection,
     pod: &ProviderPod,
     previous: bool,
     limits: LogLimits,
     retention: Retention,
+    policy: &RetryPolicy,
 ) -> Result<(Vec<Evidence>, SourceSummary), RequestError> {
     let name = format!("{}/{}/{}{}", pod.namespace, pod.name, pod.container, if previous { " (previous)" } else { "" });
     let scan_name = name.clone();
     let log = ContainerLog { namespace: &pod.namespace, pod: &pod.name, container: &pod.container, previous };
-    let mut s = logs::read_pod_log(conn, log, limits, move |r| scan_reader(r, &scan_name, retention)).await?;
+    let consume = move |r: &mut dyn std::io::Read| scan_reader(r, &scan_name, retention.clone());
+    let mut s = logs::read_pod_log(conn, log, limits, policy, consume).await?;
     let summary = SourceSummary::of(&name, Some(pod.provider.clone()), &s);
     Ok((s.take_evidence(), summary))
 }

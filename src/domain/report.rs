@@ -94,6 +94,10 @@ pub struct SkippedKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
+    /// Whether every selected kind was listed in full and every object decoded: `false` means the
+    /// findings are a lower bound (see `kindsSkipped` and `unreadable`). Spelled out, rather than
+    /// left for scripts to infer, so a partial result can never pass for a healthy fleet.
+    pub complete: bool,
     /// MR kinds listed successfully.
     pub kinds_scanned: usize,
     /// MR kinds that could not be listed.
@@ -227,6 +231,7 @@ impl ReportBuilder {
         }
         self.summary.kinds_skipped.sort_by(|a, b| a.resource.cmp(&b.resource));
         self.summary.unreadable.sort();
+        self.summary.complete = !self.summary.incomplete();
         Report { api_version: "upjet.doctor/v1", kind: "Report", findings: self.findings, summary: self.summary }
     }
 }

@@ -121,6 +121,31 @@ pub enum Fault {
         /// How many matching requests fail (`None`: all of them).
         times: Option<u32>,
     },
+    /// Answer normally, but cut the body at a pseudo-random point (drawn from the fault's seed,
+    /// see [`Fault::Chance`]; `0` without one), as a proxy or a dying connection does.
+    /// `framed: false` keeps the full `Content-Length` and closes the connection after the
+    /// prefix (the client sees "end of file before message length reached"); `framed: true`
+    /// sends the prefix as a complete response (the client sees truncated JSON).
+    CutBody {
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// How many matching requests are cut (`None`: all of them).
+        times: Option<u32>,
+        /// Whether the cut body is framed as a complete response.
+        framed: bool,
+    },
+    /// Fires `fault` on about `percent` % of the requests it matches, chosen by a pseudo-random
+    /// sequence from `seed`, so a test can replay a random fault schedule exactly (with one
+    /// client request at a time) or at least statistically. `fault`'s own `times` counts the
+    /// requests it fired on. `Delay` inside `Chance` delays the chosen requests only.
+    Chance {
+        /// Percentage (0–100) of matching requests that get the fault.
+        percent: u8,
+        /// Seed of the pseudo-random choices (and of `CutBody`'s cut points).
+        seed: u64,
+        /// The fault to inject.
+        fault: Box<Fault>,
+    },
 }
 
 /// Counters about the traffic a server handled, so tests and benchmarks can
@@ -156,6 +181,19 @@ impl Stats {
 pub(crate) struct FaultSlot {
     pub fault: Fault,
     pub remaining: Option<u32>,
+    /// State of the slot's pseudo-random sequence (`Chance` draws, `CutBody` cut points).
+    pub rng: u64,
+}
+
+impl FaultSlot {
+    /// The next pseudo-random number of this slot (splitmix64).
+    pub(crate) fn next_random(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
 }
 
 type Hook = Arc<dyn Fn(&mut Value) + Send + Sync>;
@@ -388,13 +426,22 @@ impl TestApi {
 
     /// Adds a fault to inject (see [`Fault`]).
     pub fn fault(&self, f: Fault) {
-        let remaining = match &f {
-            Fault::Status { times, .. }
-            | Fault::ExpireContinue { times, .. }
-            | Fault::ResetConnection { times, .. } => *times,
-            Fault::Delay { .. } => None,
+        fn times(f: &Fault) -> Option<u32> {
+            match f {
+                Fault::Status { times, .. }
+                | Fault::ExpireContinue { times, .. }
+                | Fault::ResetConnection { times, .. }
+                | Fault::CutBody { times, .. } => *times,
+                Fault::Delay { .. } => None,
+                Fault::Chance { fault, .. } => times(fault),
+            }
+        }
+        let remaining = times(&f);
+        let rng = match &f {
+            Fault::Chance { seed, .. } => *seed,
+            _ => 0,
         };
-        self.inner.faults.lock().expect("faults lock").push(FaultSlot { fault: f, remaining });
+        self.inner.faults.lock().expect("faults lock").push(FaultSlot { fault: f, remaining, rng });
     }
 
     /// Removes every injected fault.

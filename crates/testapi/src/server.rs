@@ -178,6 +178,11 @@ fn class_of(info: &ReqInfo, r: &Route) -> &'static str {
 enum FaultAction {
     Respond(Resp),
     Reset,
+    /// Answer normally, then cut the body (see [`Fault::CutBody`]).
+    Cut {
+        draw: u64,
+        framed: bool,
+    },
 }
 
 /// Status message for an injected fault, shaped like the apiserver's.
@@ -247,6 +252,30 @@ fn fault_status(info: &ReqInfo, r: &Route, code: u16, reason: &str, retry: Optio
     resp
 }
 
+/// Whether a fault's selector (path, method, continue token) picks this request.
+fn selects(f: &Fault, info: &ReqInfo, has_continue: bool) -> bool {
+    match f {
+        Fault::Delay { path_contains, .. }
+        | Fault::ResetConnection { path_contains, .. }
+        | Fault::CutBody { path_contains, .. } => info.path_query.contains(path_contains.as_str()),
+        Fault::Status { method, path_contains, .. } => {
+            method.as_ref().is_none_or(|m| *m == info.method) && info.path_query.contains(path_contains.as_str())
+        }
+        Fault::ExpireContinue { path_contains, .. } => has_continue && info.path_query.contains(path_contains.as_str()),
+        Fault::Chance { fault, .. } => selects(fault, info, has_continue),
+    }
+}
+
+/// The fault itself, inside a `Chance` or not.
+fn effective(f: &Fault) -> &Fault {
+    match f {
+        Fault::Chance { fault, .. } => effective(fault),
+        f => f,
+    }
+}
+
+const EXPIRED: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
 fn check_faults(inner: &Inner, info: &ReqInfo, r: &Route) -> (u64, Option<FaultAction>) {
     let mut faults = inner.faults.lock().expect("faults lock");
     let mut delay = 0;
@@ -255,50 +284,61 @@ fn check_faults(inner: &Inner, info: &ReqInfo, r: &Route) -> (u64, Option<FaultA
     let mut i = 0;
     while i < faults.len() {
         let slot = &mut faults[i];
-        let matched = match &slot.fault {
-            Fault::Delay { path_contains, millis } => {
-                if info.path_query.contains(path_contains.as_str()) {
-                    delay += *millis;
-                }
-                false
+        let is_delay = matches!(effective(&slot.fault), Fault::Delay { .. });
+        if !selects(&slot.fault, info, has_continue) || (!is_delay && action.is_some()) {
+            i += 1;
+            continue;
+        }
+        if let Fault::Chance { percent, .. } = slot.fault
+            && slot.next_random() % 100 >= u64::from(percent)
+        {
+            i += 1;
+            continue;
+        }
+        let draw = slot.next_random();
+        match effective(&slot.fault) {
+            Fault::Delay { millis, .. } => {
+                delay += *millis;
+                i += 1;
+                continue;
             }
-            Fault::Status { method, path_contains, .. } => {
-                action.is_none()
-                    && method.as_ref().is_none_or(|m| *m == info.method)
-                    && info.path_query.contains(path_contains.as_str())
+            Fault::Status { code, reason, retry_after_secs, .. } => {
+                action = Some(FaultAction::Respond(fault_status(info, r, *code, reason, *retry_after_secs)));
             }
-            Fault::ExpireContinue { path_contains, .. } => {
-                action.is_none() && has_continue && info.path_query.contains(path_contains.as_str())
+            Fault::ExpireContinue { .. } => {
+                action = Some(FaultAction::Respond(Resp::status(410, "Expired", EXPIRED, None, None)));
             }
-            Fault::ResetConnection { path_contains, .. } => {
-                action.is_none() && info.path_query.contains(path_contains.as_str())
-            }
-        };
-        if matched {
-            action = Some(match &slot.fault {
-                Fault::Status { code, reason, retry_after_secs, .. } => {
-                    FaultAction::Respond(fault_status(info, r, *code, reason, *retry_after_secs))
-                }
-                Fault::ExpireContinue { .. } => FaultAction::Respond(Resp::status(
-                    410,
-                    "Expired",
-                    "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
-                    None,
-                    None,
-                )),
-                _ => FaultAction::Reset,
-            });
-            if let Some(n) = slot.remaining.as_mut() {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    faults.remove(i);
-                    continue;
-                }
+            Fault::CutBody { framed, .. } => action = Some(FaultAction::Cut { draw, framed: *framed }),
+            _ => action = Some(FaultAction::Reset),
+        }
+        if let Some(n) = slot.remaining.as_mut() {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                faults.remove(i);
+                continue;
             }
         }
         i += 1;
     }
     (delay, action)
+}
+
+/// Sends `body` cut at a point chosen by `draw`: as a complete shorter response (`framed`), or
+/// with the full `Content-Length` and the connection closed after the prefix.
+fn cut_body(b: hyper::http::response::Builder, body: Bytes, draw: u64, framed: bool) -> Response<RespBody> {
+    let at = if body.is_empty() { 0 } else { (draw % body.len() as u64) as usize };
+    let prefix = body.slice(..at);
+    if framed {
+        return b.body(http_body_util::Either::Left(Full::new(prefix))).expect("response");
+    }
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    if !prefix.is_empty() {
+        let _ = tx.try_send(prefix);
+    }
+    drop(tx);
+    b.header("content-length", body.len().to_string())
+        .body(http_body_util::Either::Right(crate::watch::ChanBody(rx)))
+        .expect("response")
 }
 
 struct InFlight<'a>(&'a Inner);
@@ -374,6 +414,10 @@ async fn handle(
     *stats.by_class.lock().expect("stats lock").entry(class_of(&info, &r).to_string()).or_default() += 1;
 
     let (delay, action) = check_faults(&inner, &info, &r);
+    let (action, cut) = match action {
+        Some(FaultAction::Cut { draw, framed }) => (None, Some((draw, framed))),
+        other => (other, None),
+    };
     if delay > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
     }
@@ -382,6 +426,7 @@ async fn handle(
             return Err(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "injected connection reset"));
         }
         Some(FaultAction::Respond(r)) => r,
+        Some(FaultAction::Cut { .. }) => unreachable!("taken apart above"),
         None => {
             let is_exec = matches!(&r, Route::Resource { sub: Some(s), .. } if s == "exec");
             if is_exec && crate::exec::is_upgrade(&req) {
@@ -416,6 +461,9 @@ async fn handle(
         .header("cache-control", "no-cache, private");
     for (k, v) in resp.headers {
         b = b.header(k, v);
+    }
+    if let Some((draw, framed)) = cut.filter(|_| info.method != Method::HEAD) {
+        return Ok(cut_body(b, resp.body, draw, framed));
     }
     Ok(b.body(http_body_util::Either::Left(Full::new(if info.method == Method::HEAD {
         Bytes::new()

@@ -736,6 +736,50 @@ fn faults_429_403_delay_reset() {
 }
 
 #[test]
+fn faults_cut_bodies_and_chance() {
+    let api = gcp_api();
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    let path = "/apis/apigee.gcp.upbound.io/v1beta1/envgroups";
+    let whole = c.get(path).body;
+
+    // Framed: a complete, shorter response whose JSON is cut.
+    api.fault(Fault::CutBody { path_contains: "envgroups".into(), times: Some(1), framed: true });
+    let r = c.get(path);
+    assert_eq!(r.status, 200);
+    assert!(r.body.len() < whole.len() && whole.starts_with(&r.body), "a prefix of the whole body");
+    assert!(serde_json::from_slice::<serde_json::Value>(&r.body).is_err());
+
+    // Unframed: the full Content-Length is announced, then the connection closes after a prefix.
+    api.fault(Fault::CutBody { path_contains: "envgroups".into(), times: Some(1), framed: false });
+    let err = c.request("GET", path, &[], None).expect_err("body cut off before its announced length");
+    assert_eq!(err.kind(), std::io::ErrorKind::UnexpectedEof);
+    assert_eq!(c.get(path).body, whole, "fault used up");
+
+    // Chance: the same seed fires on the same requests; 0 % never, 100 % always.
+    let fired = |seed: u64, percent: u8| -> Vec<bool> {
+        api.clear_faults();
+        let status = Fault::Status {
+            method: None,
+            path_contains: "envgroups".into(),
+            code: 500,
+            reason: "InternalError".into(),
+            times: None,
+            retry_after_secs: None,
+        };
+        api.fault(Fault::Chance { percent, seed, fault: Box::new(status) });
+        let mut c = Client::new(&srv.url);
+        (0..40).map(|_| c.get(path).status == 500).collect()
+    };
+    let a = fired(7, 30);
+    assert_eq!(a, fired(7, 30), "replayable");
+    let n = a.iter().filter(|f| **f).count();
+    assert!((4..=20).contains(&n), "about 30 % of 40: {n}");
+    assert!(fired(7, 0).iter().all(|f| !f) && fired(7, 100).iter().all(|f| *f));
+    api.clear_faults();
+}
+
+#[test]
 fn on_write_hook_simulates_controller() {
     let api = gcp_api();
     ensure_ns(&api, "h");
