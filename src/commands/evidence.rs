@@ -64,47 +64,7 @@ pub async fn gather(
                     .into(),
             );
         }
-        let limits = LogLimits {
-            since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
-            limit_bytes: Some(opts.limit_bytes),
-        };
-        let jobs: Vec<(ProviderPod, bool)> = g
-            .pods
-            .iter()
-            .flat_map(|p| {
-                let previous = p.restart_count > 0 || p.last_termination.is_some();
-                std::iter::once((p.clone(), false)).chain(previous.then(|| (p.clone(), true)))
-            })
-            .collect();
-        let results: Vec<_> = futures::stream::iter(jobs)
-            .map(|(pod, previous)| {
-                let retention = retention.clone();
-                async move {
-                    (
-                        read_pod_log_with(conn, &pod, previous, limits, retention, &RetryPolicy::default()).await,
-                        pod,
-                        previous,
-                    )
-                }
-            })
-            .buffer_unordered(4)
-            .collect()
-            .await;
-        for (result, pod, previous) in results {
-            match result {
-                Ok((ev, summary)) => {
-                    evidence.extend(ev);
-                    sources.push(summary);
-                }
-                Err(e) => g.notes.push(format!(
-                    "cannot read logs of {}/{}{}: {}",
-                    pod.namespace,
-                    pod.name,
-                    if previous { " (previous container)" } else { "" },
-                    e.reason()
-                )),
-            }
-        }
+        read_pod_logs(conn, &g.pods, opts, retention, &mut evidence, &mut sources, &mut g.notes).await;
     }
     for s in &sources {
         if s.unknown > 0 {
@@ -116,6 +76,54 @@ pub async fn gather(
     }
     g.logs = Some(LogEvidence::new(evidence, sources));
     Ok(g)
+}
+
+/// Reads every provider pod's current container log, and the previous container's where the
+/// pod restarted, four at a time; a log that cannot be read becomes a note.
+async fn read_pod_logs(
+    conn: &Connection,
+    pods: &[ProviderPod],
+    opts: &LogOptions,
+    retention: Retention,
+    evidence: &mut Vec<Evidence>,
+    sources: &mut Vec<SourceSummary>,
+    notes: &mut Vec<String>,
+) {
+    let limits = LogLimits {
+        since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
+        limit_bytes: Some(opts.limit_bytes),
+    };
+    let jobs: Vec<(ProviderPod, bool)> = pods
+        .iter()
+        .flat_map(|p| {
+            let previous = p.restart_count > 0 || p.last_termination.is_some();
+            std::iter::once((p.clone(), false)).chain(previous.then(|| (p.clone(), true)))
+        })
+        .collect();
+    let policy = RetryPolicy::default();
+    let results: Vec<_> = futures::stream::iter(jobs)
+        .map(|(pod, previous)| {
+            let (retention, policy) = (retention.clone(), &policy);
+            async move { (read_pod_log_with(conn, &pod, previous, limits, retention, policy).await, pod, previous) }
+        })
+        .buffer_unordered(4)
+        .collect()
+        .await;
+    for (result, pod, previous) in results {
+        match result {
+            Ok((ev, summary)) => {
+                evidence.extend(ev);
+                sources.push(summary);
+            }
+            Err(e) => notes.push(format!(
+                "cannot read logs of {}/{}{}: {}",
+                pod.namespace,
+                pod.name,
+                if previous { " (previous container)" } else { "" },
+                e.reason()
+            )),
+        }
+    }
 }
 
 /// Reads a log file (`-` is stdin; gzip accepted).

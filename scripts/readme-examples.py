@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Reruns every ```console block of README.md whose first line is `$ kubectl upjet …` against the
+bundled examples and writes the real output back, so the README never shows stale output.
+
+Usage: cargo build && python3 scripts/readme-examples.py [path/to/kubectl-upjet]"""
+import os, re, subprocess, sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "debug", "kubectl-upjet")
+
+def run(command):
+    args = command.replace("\\\n", " ").split()
+    assert args[:2] == ["kubectl", "upjet"], command
+    env = dict(os.environ, UPJET_NOW="2024-11-30T12:00:00Z", NO_COLOR="1")
+    p = subprocess.run([BIN] + args[2:], cwd=ROOT, env=env, capture_output=True, text=True)
+    return p.stdout + p.stderr
+
+def refresh(match):
+    body = match.group(1)
+    lines = body.split("\n")
+    if not lines[0].startswith("$ kubectl upjet "):
+        return match.group(0)
+    command, i = lines[0][2:], 1
+    while command.endswith("\\") and i < len(lines):
+        command += "\n" + lines[i]
+        i += 1
+    shown = "$ " + command + "\n" + run(command)
+    return "```console\n" + shown + "```"
+
+path = os.path.join(ROOT, "README.md")
+text = open(path).read()
+new = re.sub(r"```console\n(.*?)```", refresh, text, flags=re.S)
+open(path, "w").write(new)
+print("README.md", "updated" if new != text else "unchanged")
