@@ -56,8 +56,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
         'kubectl-upjet;doctor' {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only these kinds: kind, plural or kind.group (repeatable)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]')
             [CompletionResult]::new('--severity', '--severity', [CompletionResultType]::ParameterName, 'Show only findings at or above this severity')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these codes (repeatable or comma-separated)')
             [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Hide these codes (repeatable or comma-separated)')

@@ -51,10 +51,11 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "restore
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s o -l output -d 'Output format' -r -f -a "table\t'kubectl-style table'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s o -l output -d 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]' -r -f -a "table\t'kubectl-style table'
 wide\t'Table with external-name, atProvider.id and create-mark ages'
 json\t'One JSON document (`upjet.doctor/v1` Report)'
-yaml\t'One YAML document (`upjet.doctor/v1` Report)'"
+yaml\t'One YAML document (`upjet.doctor/v1` Report)'
+summary\t'Counts by code × kind × provider config, worst first, each with its next command'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l severity -d 'Show only findings at or above this severity' -r -f -a "info\t'Context worth knowing; nothing is broken'
 warning\t'Something is likely to go wrong or hides a problem'
 error\t'Tracking of a cloud object is broken or about to be'"

@@ -80,6 +80,8 @@ pub struct Terminal {
     pub stdout: bool,
     /// Standard error.
     pub stderr: bool,
+    /// Rows of the terminal on standard output, when it is one and its size can be read.
+    pub stdout_rows: Option<usize>,
 }
 
 impl Terminal {
@@ -89,6 +91,9 @@ impl Terminal {
             stdin: std::io::stdin().is_terminal(),
             stdout: std::io::stdout().is_terminal(),
             stderr: std::io::stderr().is_terminal(),
+            stdout_rows: terminal_size::terminal_size_of(std::io::stdout())
+                .map(|(_, terminal_size::Height(h))| usize::from(h))
+                .filter(|h| *h > 0),
         }
     }
 }
@@ -111,6 +116,10 @@ pub struct Settings {
     pub interactive: bool,
     /// Show progress bars: standard error is a terminal.
     pub progress: bool,
+    /// Standard output is a terminal (a person reads it, not a script).
+    pub stdout_terminal: bool,
+    /// The height of that terminal, when known.
+    pub screen_rows: Option<usize>,
     /// How to reach the cluster.
     pub connect: ConnectOptions,
     /// `-n`, unless `-A` was given.
@@ -148,6 +157,8 @@ impl Settings {
             color_stderr: use_color(cli.ui.color, term.stderr, env),
             interactive: term.stdin && term.stderr,
             progress: term.stderr,
+            stdout_terminal: term.stdout,
+            screen_rows: term.stdout_rows.filter(|_| term.stdout),
             connect: connect_options(cli, env),
             namespace: if k.all_namespaces { None } else { k.namespace.clone() },
             namespace_flag: k.namespace.clone(),
@@ -237,7 +248,7 @@ mod tests {
             stop_after_step: Some("2".into()),
             ..Default::default()
         };
-        let term = Terminal { stdin: true, stdout: false, stderr: true };
+        let term = Terminal { stdin: true, stdout: false, stderr: true, stdout_rows: Some(40) };
         let s = Settings::resolve(&cli(&["doctor", "-n", "team-a", "-A", "--context", "prod"]), &env, UNIX_EPOCH, term);
         assert_eq!(s.namespace, None, "-A wins for scans");
         assert_eq!(s.namespace_flag.as_deref(), Some("team-a"));
@@ -246,5 +257,6 @@ mod tests {
         assert_eq!(s.connect.home.as_deref(), Some(std::path::Path::new("/home/u")));
         assert!(s.interactive && s.progress && !s.color_stdout && s.color_stderr);
         assert_eq!(s.stop_after_step, Some(2));
+        assert!(!s.stdout_terminal && s.screen_rows.is_none(), "a pipe has no screen");
     }
 }

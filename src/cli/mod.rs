@@ -193,6 +193,15 @@ pub enum OutputFormat {
     Json,
     /// One YAML document (`upjet.doctor/v1` Report).
     Yaml,
+    /// Counts by code × kind × provider config, worst first, each with its next command.
+    Summary,
+}
+
+impl DoctorArgs {
+    /// The output format: `-o`, else the table.
+    pub fn format(&self) -> OutputFormat {
+        self.output.unwrap_or_default()
+    }
 }
 
 /// `--fail-on`: the lowest severity that makes doctor exit 1.
@@ -232,9 +241,10 @@ pub struct DoctorArgs {
     /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
     #[arg(long = "provider", value_name = "PROVIDER")]
     pub providers: Vec<String>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
+    /// Output format [default: table; on a terminal, the summary first when the table would
+    /// not fit on the screen].
+    #[arg(short = 'o', long = "output", value_enum)]
+    pub output: Option<OutputFormat>,
     /// Do not print the table header.
     #[arg(long)]
     pub no_headers: bool,
@@ -448,7 +458,7 @@ mod tests {
         assert_eq!(cli.kube.request_timeout, Some(std::time::Duration::from_secs(30)));
         let Command::Doctor(d) = cli.command else { panic!() };
         assert_eq!(d.only, vec![Code::CreateIncomplete, Code::Paused]);
-        assert_eq!(d.output, OutputFormat::Json);
+        assert_eq!(d.output, Some(OutputFormat::Json));
         assert!(Cli::try_parse_from(["kubectl-upjet", "doctor", "--only", "Nope"]).is_err());
         assert_eq!(parse_request_timeout("0"), Ok(std::time::Duration::ZERO));
         assert_eq!(parse_request_timeout("45"), Ok(std::time::Duration::from_secs(45)));

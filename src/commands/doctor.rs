@@ -15,10 +15,11 @@ use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
 use crate::domain::rules;
+use crate::domain::summary;
 use crate::error::{Error, Exit};
 use crate::evidence::index::EvidenceIndex;
 use crate::evidence::logs::Retention;
-use crate::output::{detail, structured, style, table};
+use crate::output::{self, detail, structured, style, table};
 use crate::settings::Settings;
 
 use std::collections::HashSet;
@@ -162,17 +163,24 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
     // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let out: &mut dyn Write = &mut out;
-    match args.output {
+    match args.format() {
         OutputFormat::Json => structured::write_json(out, report)?,
         OutputFormat::Yaml => structured::write_yaml(out, report)?,
+        OutputFormat::Summary => write_fleet_summary(args, report, settings.color_stdout, false, out)?,
         OutputFormat::Table | OutputFormat::Wide => {
-            let opts = table::TableOptions {
-                wide: args.output == OutputFormat::Wide,
-                no_headers: args.no_headers,
-                color: settings.color_stdout,
-                now: settings.now,
-            };
-            table::write_table(out, report, &opts)?;
+            let lines =
+                if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!args.no_headers) };
+            if summary::summary_first(args.output.is_some(), settings.stdout_terminal, lines, settings.screen_rows) {
+                write_fleet_summary(args, report, settings.color_stdout, true, out)?;
+            } else {
+                let opts = table::TableOptions {
+                    wide: args.format() == OutputFormat::Wide,
+                    no_headers: args.no_headers,
+                    color: settings.color_stdout,
+                    now: settings.now,
+                };
+                table::write_table(out, report, &opts)?;
+            }
         }
     }
     out.flush()?;
@@ -192,6 +200,25 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
     }
     writeln!(err, "{}", table::summary_line(report))?;
     Ok(())
+}
+
+/// The fleet summary, its suggested commands scoped to what this run read (`--from`, logs).
+fn write_fleet_summary(
+    args: &DoctorArgs,
+    report: &Report,
+    color: bool,
+    table_hint: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut scope = String::new();
+    if let Some(from) = &args.from {
+        scope.push_str(&format!(" --from {}", from.display()));
+    }
+    for log in &args.log_files {
+        scope.push_str(&format!(" --log-file {}", log.display()));
+    }
+    let groups = summary::summarize(report, &scope);
+    output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint })
 }
 
 fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<String>) -> Report {
@@ -449,14 +476,14 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
     };
     let findings: Vec<Finding> =
         analyzer.findings(&mr, settings.now).into_iter().filter(|f| filter(args).keeps(f)).collect();
-    match args.output {
+    match args.format() {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
             b.add(&mr, findings.clone(), || analyzer.state(&mr));
             let report = b.finish();
-            if args.output == OutputFormat::Json {
+            if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
             } else {
                 structured::write_yaml(out, &report)?;

@@ -7,9 +7,12 @@ use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::providers;
+use crate::domain::adopt::{self, Candidate, EventName};
+use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::{self, MrEvidence};
 use crate::error::Exit;
+use crate::evidence::correlate::go_time;
 use crate::evidence::events::EventRecord;
 use crate::evidence::logs::Retention;
 use crate::evidence::pods::{self, ProviderPod};
@@ -51,6 +54,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
     };
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
+    let candidates = candidates_of(&mr, &findings, &seen, &gathered);
     let inputs = Inputs {
         events: &seen.events,
         pods: &seen.pods,
@@ -58,6 +62,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         workspace: seen.workspace.as_ref(),
         events_read: seen.events_read,
         findings: &findings,
+        candidates: &candidates,
     };
     let timeline = build(&mr, &inputs);
     match args.output {
@@ -73,6 +78,46 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         HistoryFormat::Text => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)
+}
+
+/// The ranked candidate IDs from everything history read: the findings' suggestions,
+/// `status.atProvider.id`, the events' external-name annotations, IDs logged as created, the last
+/// logged ID and the Terraform workspace.
+fn candidates_of(mr: &ManagedResource, findings: &[Finding], seen: &Live, gathered: &Gathered) -> Vec<Candidate> {
+    let events: Vec<EventName> = seen
+        .events
+        .iter()
+        .filter_map(|e| {
+            let id = e.external_name.clone()?;
+            Some(EventName { id, reason: e.reason.clone(), time: e.last.clone(), message: e.message.clone() })
+        })
+        .collect();
+    let mut extra = Vec::new();
+    if let Some(logs) = &gathered.logs {
+        for ev in logs.about(mr) {
+            let when = ev.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
+            // CLI-mode output masks ProviderConfig values as REDACTED: such an ID cannot be adopted.
+            for id in ev.created.iter().filter(|id| !id.contains("REDACTED")) {
+                extra.push(Candidate {
+                    id: id.clone(),
+                    source: "logged as created".into(),
+                    detail: format!("{}{when}", ev.msg),
+                });
+            }
+        }
+        if let Some(last) = logs.last_logged_id(&mr.uid).filter(|l| !l.id.contains("REDACTED")) {
+            let when = last.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
+            extra.push(Candidate {
+                id: last.id.clone(),
+                source: "last provider-logged ID".into(),
+                detail: format!("logged{when}"),
+            });
+        }
+    }
+    if let Some(id) = seen.workspace.as_ref().and_then(|w| w.id.clone()) {
+        extra.push(Candidate { id, source: "Terraform workspace".into(), detail: "terraform.tfstate".into() });
+    }
+    adopt::candidates(mr, findings, &events, extra)
 }
 
 /// Reads the MR's events, its provider's pods and (with `--workspace`) its workspace, noting what

@@ -87,6 +87,9 @@ pub struct ManagedResource {
     pub at_provider_id: Option<String>,
     /// `crossplane.io/composite` label: the composite that owns this MR, if any.
     pub composite: Option<String>,
+    /// `spec.providerConfigRef.name`: which credentials and account the MR's cloud object lives
+    /// under, so a fleet view can group thousands of findings by it.
+    pub provider_config: Option<String>,
 }
 
 /// Why a list item could not become a [`ManagedResource`].
@@ -149,6 +152,14 @@ struct WireSpec {
     management_policies: Option<Vec<String>>,
     #[serde(default)]
     deletion_policy: Option<String>,
+    #[serde(default)]
+    provider_config_ref: Option<WireRef>,
+}
+
+#[derive(Deserialize)]
+struct WireRef {
+    #[serde(default)]
+    name: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -279,7 +290,8 @@ impl ManagedResource {
 
 impl From<Wire> for ManagedResource {
     fn from(w: Wire) -> Self {
-        let spec = w.spec.unwrap_or(WireSpec { management_policies: None, deletion_policy: None });
+        let spec =
+            w.spec.unwrap_or(WireSpec { management_policies: None, deletion_policy: None, provider_config_ref: None });
         let status = w.status.unwrap_or(WireStatus { conditions: None, observed_generation: None, at_provider: None });
         let at_provider_id = status.at_provider.and_then(|a| a.id).and_then(|v| match v {
             serde_json::Value::String(s) if !s.is_empty() => Some(s),
@@ -303,6 +315,7 @@ impl From<Wire> for ManagedResource {
             status_observed_generation: status.observed_generation,
             at_provider_id,
             composite: w.metadata.labels.and_then(|l| l.composite),
+            provider_config: spec.provider_config_ref.and_then(|r| r.name).filter(|n| !n.is_empty()),
         }
     }
 }
@@ -317,7 +330,7 @@ mod tests {
             "generation":3,"resourceVersion":"42","annotations":{"crossplane.io/external-name":"Z1_www_A",
             "upjet.crossplane.io/provider-meta":"{\"huge\":1}","kubectl.kubernetes.io/last-applied-configuration":"{}"},
             "labels":{"crossplane.io/composite":"xdns-1"}},
-            "spec":{"forProvider":{"name":"www"},"managementPolicies":["Observe","Create"],"deletionPolicy":"Delete"},
+            "spec":{"forProvider":{"name":"www"},"providerConfigRef":{"name":"prod"},"managementPolicies":["Observe","Create"],"deletionPolicy":"Delete"},
             "status":{"atProvider":{"id":"Z1_www_A","fqdn":"www.example.com"},"observedGeneration":2,
             "conditions":[{"type":"Ready","status":"True","reason":"Available","lastTransitionTime":"2024-01-01T00:00:00Z","observedGeneration":3}]}}"#;
         let mr = ManagedResource::from_json(raw).unwrap();
@@ -328,6 +341,7 @@ mod tests {
         assert_eq!(mr.status_observed_generation, Some(2));
         assert_eq!(mr.at_provider_id.as_deref(), Some("Z1_www_A"));
         assert_eq!(mr.composite.as_deref(), Some("xdns-1"));
+        assert_eq!(mr.provider_config.as_deref(), Some("prod"));
         assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
         assert!(mr.is_true("Ready"));
     }

@@ -13,5 +13,6 @@ pub mod plan;
 pub mod policies;
 pub mod report;
 pub mod rules;
+pub mod summary;
 #[cfg(test)]
 pub(crate) mod testing;

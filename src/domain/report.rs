@@ -28,6 +28,9 @@ pub struct ResourceState {
     /// The newest external ID a provider log recorded for this MR.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_logged_id: Option<LoggedIdRef>,
+    /// `spec.providerConfigRef.name` (the fleet summary groups by it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider_config: Option<String>,
 }
 
 /// The last provider-logged external ID, as the report shows it.
@@ -52,6 +55,7 @@ impl ResourceState {
             create_succeeded: mr.annotation(keys::CREATE_SUCCEEDED).map(str::to_owned),
             create_failed: mr.annotation(keys::CREATE_FAILED).map(str::to_owned),
             last_logged_id: None,
+            provider_config: mr.provider_config.clone(),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! and ordered into timelines. Pure: readers and API bodies are handed in by the shell.
 
 pub mod correlate;
+pub mod create_loop;
 pub mod events;
 pub mod index;
 pub mod logs;

@@ -4,10 +4,12 @@
 //! matters.
 
 use super::correlate::go_time;
+use super::create_loop::create_attempts;
 use super::events::EventRecord;
 use super::logs::{Evidence, EvidenceKind};
 use super::pods::ProviderPod;
 use super::workspace::WorkspaceState;
+use crate::domain::adopt::Candidate;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
@@ -91,6 +93,8 @@ pub struct Inputs<'a> {
     pub events_read: bool,
     /// The rules' findings for the MR and this evidence: the highlights are rendered from them.
     pub findings: &'a [Finding],
+    /// The ranked candidate IDs (`domain::adopt::candidates`), named when the MR lost its object.
+    pub candidates: &'a [Candidate],
 }
 
 /// Builds the timeline.
@@ -276,6 +280,7 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
         .map(finding_highlight)
         .collect();
     let current = mr.external_name();
+    out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
         && let (Some(id), Some(cur)) = (&ws.id, current)
@@ -290,6 +295,69 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     if inputs.events_read && inputs.events.is_empty() {
         out.push("no events found (the API server keeps them for 1 hour by default)".into());
     }
+    out
+}
+
+/// Codes saying the MR lost track of its cloud object, so the history names the candidates.
+const LOST_CODES: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::OrphanCandidate];
+
+/// The create loop against an existing object, whether any ID was ever logged, and, when the MR
+/// lost its object, the ranked candidate IDs and the command that adopts the best one.
+fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
+    let mut out = Vec::new();
+    let attempts = create_attempts(&inputs.logs);
+    let span = |a: Option<GoTime>, b: Option<GoTime>| match (a, b) {
+        (Some(a), Some(b)) if a != b => format!(", from {a} to {b}"),
+        (Some(a), _) => format!(", at {a}"),
+        _ => String::new(),
+    };
+    if attempts.is_loop() {
+        let (n, e) = (attempts.requests, attempts.already_exists);
+        out.push(format!(
+            "create loop against an object that already exists: {n} create request{} and {e} create{} refused because it already exists{}",
+            if n == 1 { "" } else { "s" },
+            if e == 1 { "" } else { "s" },
+            span(attempts.first, attempts.last)
+        ));
+    }
+    if !inputs.logs.is_empty() && !attempts.id_logged && mr.external_name().is_none() {
+        out.push(format!(
+            "no external ID was ever logged: the external-name is empty on all {} log lines and no create returned an ID",
+            inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
+        ));
+    }
+    if attempts.is_loop() || inputs.findings.iter().any(|f| LOST_CODES.contains(&f.code)) {
+        out.extend(candidate_highlights(mr, inputs.candidates));
+    }
+    out
+}
+
+/// The candidate IDs, best first, and the command adopting the best; or how to find one.
+fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<String> {
+    let kind = mr.reference().rsplit_once('/').map(|(k, _)| k.to_string()).unwrap_or_default();
+    // CLI-mode output masks ProviderConfig values as REDACTED: such an ID is shown, never adopted.
+    let masked = |c: &&Candidate| c.id.contains("REDACTED");
+    let ranked: Vec<&Candidate> =
+        candidates.iter().filter(|c| !masked(c)).chain(candidates.iter().filter(masked)).collect();
+    let mut out: Vec<String> = ranked
+        .iter()
+        .take(5)
+        .enumerate()
+        .map(|(i, c)| {
+            let note = if masked(c) { " [masked by the provider's log: not adoptable as is]" } else { "" };
+            format!("candidate ID {}: {:?} from {} ({}){note}", i + 1, c.id, c.source, c.detail)
+        })
+        .collect();
+    let Some(best) = ranked.first().filter(|c| !masked(c)) else {
+        out.push(format!(
+            "no adoptable candidate ID (none logged unmasked, no status.atProvider.id, no event names one): predict it \
+             from the spec with `kubectl upjet doctor --kind {kind} --plan plan.json --id-template '{kind}=TEMPLATE'`, \
+             or find it in a cloud export with `--inventory EXPORT.json` instead of --id-template"
+        ));
+        return out;
+    };
+    let id = best.id.replace('\'', "'\\''");
+    out.push(format!("adopt the best candidate: kubectl upjet adopt {} --id '{id}' --import", mr.command_arg()));
     out
 }
 
@@ -398,6 +466,7 @@ mod tests {
             workspace: Some(&ws),
             events_read: true,
             findings: &findings,
+            candidates: &[],
         };
         let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();

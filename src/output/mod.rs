@@ -5,4 +5,5 @@ pub mod detail;
 pub mod history;
 pub mod structured;
 pub mod style;
+pub mod summary;
 pub mod table;

@@ -1,0 +1,124 @@
+//! The fleet summary (`doctor -o summary`): one aligned row per code × kind × provider config,
+//! worst first, each followed by the command that deals with the whole group.
+
+use super::style::sanitize;
+use crate::domain::finding::Severity;
+use crate::domain::summary::Group;
+use std::io::{self, Write};
+
+/// Summary options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SummaryOptions {
+    /// Colour severities.
+    pub color: bool,
+    /// The summary stands in for the table doctor would have printed: say how to get the table.
+    pub table_hint: bool,
+}
+
+/// `4012` → `4,012`: counts in the thousands are read at a glance.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn severity(s: Severity, color: bool, width: usize) -> String {
+    let text = format!("{:<width$}", s.to_string().to_uppercase());
+    if !color {
+        return text;
+    }
+    let code = match s {
+        Severity::Error => 31,
+        Severity::Warning => 33,
+        Severity::Info => 36,
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
+
+/// Writes the summary; one line saying so when there are no findings.
+pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOptions) -> io::Result<()> {
+    let total: usize = groups.iter().map(|g| g.count).sum();
+    if groups.is_empty() {
+        return writeln!(out, "No findings.");
+    }
+    let plural = |n: usize, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
+    writeln!(
+        out,
+        "{} {} in {} {}, most severe first:",
+        thousands(total),
+        plural(total, "finding", "findings"),
+        groups.len(),
+        plural(groups.len(), "group", "groups")
+    )?;
+    writeln!(out)?;
+    let rows: Vec<[String; 6]> = groups
+        .iter()
+        .map(|g| {
+            [
+                thousands(g.count),
+                g.severity.to_string().to_uppercase(),
+                g.code.to_string(),
+                sanitize(&g.kind),
+                sanitize(g.provider_config.as_deref().unwrap_or("-")),
+                if g.with_id == 0 { "-".into() } else { format!("{} of {}", thousands(g.with_id), thousands(g.count)) },
+            ]
+        })
+        .collect();
+    let header = ["COUNT", "SEVERITY", "CODE", "KIND", "PROVIDERCONFIG", "IDS KNOWN"].map(String::from);
+    let mut widths = header.clone().map(|h| h.len());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |row: &[String; 6], sev: String| {
+        let w = &widths;
+        format!(
+            "{:>w0$}   {sev}   {:<w2$}   {:<w3$}   {:<w4$}   {}",
+            row[0],
+            row[2],
+            row[3],
+            row[4],
+            row[5],
+            w0 = w[0],
+            w2 = w[2],
+            w3 = w[3],
+            w4 = w[4]
+        )
+    };
+    writeln!(out, "{}", line(&header, format!("{:<w$}", header[1], w = widths[1])).trim_end())?;
+    for (g, row) in groups.iter().zip(&rows) {
+        writeln!(out, "{}", line(row, severity(g.severity, opts.color, widths[1])).trim_end())?;
+        writeln!(out, "{:>w$}   → {}", "", sanitize(&g.next), w = widths[0])?;
+        if g.per_mr {
+            writeln!(out, "{:>w$}     (the first MR's command; each of the others needs its own)", "", w = widths[0])?;
+        }
+    }
+    if opts.table_hint {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "This is the summary of {} findings; the full table is one flag away: -o table",
+            thousands(total)
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        for (n, want) in [(0, "0"), (999, "999"), (1000, "1,000"), (4012, "4,012"), (1234567, "1,234,567")] {
+            assert_eq!(thousands(n), want);
+        }
+    }
+}
