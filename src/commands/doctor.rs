@@ -9,6 +9,7 @@ use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
 use crate::cluster::{discover, snapshot};
 use crate::domain::finding::{Finding, Severity};
+use crate::domain::identity::{self, Peers, Sample};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
@@ -210,6 +211,7 @@ async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Res
     let analyzer = index(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
+    let (mut peers, mut kept) = (Peers::default(), Vec::new());
     for item in items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) => {
@@ -218,10 +220,20 @@ async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs) -> anyhow::Res
                 }
                 kinds.insert((mr.group().to_string(), mr.kind.clone()));
                 builder.scanned(1);
-                builder.add(&mr, analyzer.findings(&mr), || analyzer.state(&mr));
+                peers.observe(&mr);
+                let findings = analyzer.findings(&mr);
+                if !findings.is_empty() {
+                    kept.push((mr, findings));
+                }
             }
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
+    }
+    // Second pass: the identity formats are learned across the whole fleet before any is applied.
+    peers.learn();
+    for (mr, mut findings) in kept {
+        identity::fill(&mut findings, &mr, &peers, &args.id_templates);
+        builder.add(&mr, findings, || analyzer.state(&mr));
     }
     for _ in &kinds {
         builder.kind_scanned();
@@ -281,8 +293,12 @@ async fn selected_kinds(
     }
 }
 
-/// What the scan keeps of an MR with findings.
-type Kept = (ManagedResource, Vec<Finding>, crate::domain::report::ResourceState);
+/// What the scan keeps of an MR: the MR with its findings, if any, and its identity sample if it
+/// is a healthy peer (a few strings, so that 20,000 MRs cost little).
+struct Kept {
+    found: Option<(ManagedResource, Vec<Finding>, crate::domain::report::ResourceState)>,
+    sample: Option<Sample>,
+}
 
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
 async fn scan_kinds(
@@ -299,11 +315,13 @@ async fn scan_kinds(
         kinds,
         opts,
         move |mr| {
+            let sample = Sample::of(&mr);
             let findings = per_mr.findings(&mr);
-            (!findings.is_empty()).then(|| {
+            let found = (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
-            })
+            });
+            (found.is_some() || sample.is_some()).then_some(Kept { found, sample })
         },
         |k| {
             if let Some(p) = &progress {
@@ -376,6 +394,14 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         .into());
     }
     timings.kinds = results.len();
+    // Second pass: the identity formats are learned across the whole fleet before any is applied.
+    let mut peers = Peers::default();
+    for r in &mut results {
+        for sample in r.kept.iter_mut().filter_map(|k| k.sample.take()) {
+            peers.add(&r.kind.group, &r.kind.kind, sample);
+        }
+    }
+    peers.learn();
     for r in results {
         timings.list_requests += r.requests;
         timings.list_bytes += r.bytes;
@@ -389,7 +415,8 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         for what in r.unreadable {
             builder.unreadable(what);
         }
-        for (mr, findings, state) in r.kept {
+        for (mr, mut findings, state) in r.kept.into_iter().filter_map(|k| k.found) {
+            identity::fill(&mut findings, &mr, &peers, &args.id_templates);
             builder.add(&mr, findings, || state);
         }
     }
@@ -438,7 +465,9 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
             &Default::default(),
         ),
     };
-    let findings: Vec<Finding> = analyzer.findings(&mr).into_iter().filter(|f| filter(args).keeps(f)).collect();
+    let mut findings = analyzer.findings(&mr);
+    one_identity(&mut findings, &mr, args)?;
+    let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.output {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));
@@ -455,6 +484,28 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
         _ => detail::write_detail(out, &mr, &findings, settings.now)?,
     }
     Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false))
+}
+
+/// One MR's predicted ID: from its peers in the snapshot with --from, else only from a user
+/// template (a live one-MR run does not list the whole kind).
+fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args: &DoctorArgs) -> anyhow::Result<()> {
+    let mut peers = Peers::default();
+    match &args.from {
+        Some(path) => {
+            for item in snapshot::read(path)? {
+                if let Ok(peer) = ManagedResource::from_json(&item.json) {
+                    if peer.kind == mr.kind && peer.group() == mr.group() {
+                        peers.observe(&peer);
+                    }
+                }
+            }
+        }
+        None if !args.id_templates.iter().any(|u| u.matches(&mr.kind, mr.group())) => return Ok(()),
+        None => {}
+    }
+    peers.learn();
+    identity::fill(findings, mr, &peers, &args.id_templates);
+    Ok(())
 }
 
 fn find_in_snapshot(path: &std::path::Path, spec: &TargetSpec, ns: Option<&str>) -> anyhow::Result<ManagedResource> {

@@ -1,10 +1,12 @@
 //! The functional core: pure functions from MR objects to findings. No I/O lives here.
 
 pub mod adopt;
+pub mod candidate;
 pub mod create_marks;
 pub mod finding;
 pub mod goduration;
 pub mod gotime;
+pub mod identity;
 pub mod kstatus;
 pub mod managed;
 pub mod plan;
