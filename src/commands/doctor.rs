@@ -337,6 +337,19 @@ async fn scan_kinds(
     results
 }
 
+/// The second pass: the identity formats are learned across the whole fleet before any is
+/// applied; the samples are moved out of the scan results and dropped once learned.
+fn learn_peers(results: &mut [scan::KindScan<Kept>]) -> Peers {
+    let mut peers = Peers::default();
+    for r in results.iter_mut() {
+        for sample in r.kept.iter_mut().filter_map(|k| k.sample.take()) {
+            peers.add(&r.kind.group, &r.kind.kind, sample);
+        }
+    }
+    peers.learn();
+    peers
+}
+
 async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
     let mut timings = Timings::default();
     let mut clock = std::time::Instant::now();
@@ -394,14 +407,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         .into());
     }
     timings.kinds = results.len();
-    // Second pass: the identity formats are learned across the whole fleet before any is applied.
-    let mut peers = Peers::default();
-    for r in &mut results {
-        for sample in r.kept.iter_mut().filter_map(|k| k.sample.take()) {
-            peers.add(&r.kind.group, &r.kind.kind, sample);
-        }
-    }
-    peers.learn();
+    let peers = learn_peers(&mut results);
     for r in results {
         timings.list_requests += r.requests;
         timings.list_bytes += r.bytes;
