@@ -72,7 +72,11 @@ fn a_user_template_wins_and_bad_ones_are_usage_errors() {
     let rrset = finding(&report, "benchmarksix12", "AlreadyExists");
     assert_eq!(rrset["suggestedId"], RRSET_ID.replace("crossplane-bench", "other"));
     assert!(rrset["evidence"]["identity"].as_str().unwrap().contains("given with --id-template"));
-    for (bad, why) in [("recordset", "not KIND=TEMPLATE"), ("recordset=fixed", "no placeholder"), ("recordset={spec.x}", "unknown field")] {
+    for (bad, why) in [
+        ("recordset", "not KIND=TEMPLATE"),
+        ("recordset=fixed", "no placeholder"),
+        ("recordset={spec.x}", "unknown field"),
+    ] {
         let (code, _, stderr) = doctor(&["--id-template", bad]);
         assert_eq!(code, Some(2), "{bad}");
         assert!(stderr.contains(why), "{bad}: {stderr}");

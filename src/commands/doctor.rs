@@ -499,10 +499,9 @@ fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args: &DoctorArg
     match &args.from {
         Some(path) => {
             for item in snapshot::read(path)? {
-                if let Ok(peer) = ManagedResource::from_json(&item.json) {
-                    if peer.kind == mr.kind && peer.group() == mr.group() {
-                        peers.observe(&peer);
-                    }
+                let peer = ManagedResource::from_json(&item.json).ok();
+                if let Some(peer) = peer.filter(|p| p.kind == mr.kind && p.group() == mr.group()) {
+                    peers.observe(&peer);
                 }
             }
         }

@@ -181,7 +181,12 @@ mod tests {
     use crate::domain::adopt::Confidence;
 
     fn c(id: &str) -> Candidate {
-        Candidate { id: id.into(), source: "status.atProvider.id".into(), confidence: Confidence::High, evidence: "seen\x1b[2J".into() }
+        Candidate {
+            id: id.into(),
+            source: "status.atProvider.id".into(),
+            confidence: Confidence::High,
+            evidence: "seen\x1b[2J".into(),
+        }
     }
 
     #[test]

@@ -55,7 +55,8 @@ impl Sample {
         let fields = fields_of(mr)
             .into_iter()
             .filter(|(_, v)| {
-                !occurrences(v, external_name).is_empty() || id.as_deref().is_some_and(|i| !occurrences(v, i).is_empty())
+                !occurrences(v, external_name).is_empty()
+                    || id.as_deref().is_some_and(|i| !occurrences(v, i).is_empty())
             })
             .collect();
         Some(Sample { external_name: external_name.to_string(), id, fields })
@@ -81,7 +82,9 @@ fn occurrences(value: &str, target: &str) -> Vec<usize> {
             let after = target[i + value.len()..].chars().next();
             let first = value.chars().next();
             let last = value.chars().next_back();
-            !(glued(before) && glued(first)) && !(glued(after) && glued(last))
+            let glued_before = glued(before) && glued(first);
+            let glued_after = glued(after) && glued(last);
+            !glued_before && !glued_after
         })
         .collect()
 }
@@ -89,10 +92,8 @@ fn occurrences(value: &str, target: &str) -> Vec<usize> {
 /// Every template (with at least one placeholder) that turns these fields into `target`, the
 /// ones reading the most fields first, at most [`MAX_FITS`].
 pub fn fits(fields: &[(Field, String)], target: &str) -> Vec<Template> {
-    let mut occ: Vec<(usize, usize, &Field)> = fields
-        .iter()
-        .flat_map(|(f, v)| occurrences(v, target).into_iter().map(move |i| (i, i + v.len(), f)))
-        .collect();
+    let mut occ: Vec<(usize, usize, &Field)> =
+        fields.iter().flat_map(|(f, v)| occurrences(v, target).into_iter().map(move |i| (i, i + v.len(), f))).collect();
     occ.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
     let mut out = Vec::new();
     let mut chosen = Vec::new();
@@ -179,8 +180,7 @@ fn agree(samples: &[Sample], target: impl Fn(&Sample) -> Option<&str>) -> Vec<Ag
     let with_target: Vec<(&Sample, &str)> = samples.iter().filter_map(|s| Some((s, target(s)?))).collect();
     let peers = samples.len();
     let needed = (peers * SUPERMAJORITY_PERCENT).div_ceil(100).max(MIN_PEERS);
-    let mut seeds: Vec<Template> =
-        with_target.iter().take(SEED_PEERS).flat_map(|(s, t)| fits(&s.fields, t)).collect();
+    let mut seeds: Vec<Template> = with_target.iter().take(SEED_PEERS).flat_map(|(s, t)| fits(&s.fields, t)).collect();
     seeds.sort();
     seeds.dedup();
     let mut agreed: Vec<Agreed> = seeds

@@ -23,7 +23,11 @@ fn sample((name, params, ext): &Peer) -> Sample {
 const RRSET: &[(&str, &str)] = &[];
 const CASES: &[(&str, &[Peer], Want)] = &[
     ("too few peers", &[("a", RRSET, "a"), ("b", RRSET, "b")], Want::Few),
-    ("external-name is the name", &[("a", RRSET, "a"), ("b", RRSET, "b"), ("c", RRSET, "c")], Want::Tmpl("{name}", 3, 1)),
+    (
+        "external-name is the name",
+        &[("a", RRSET, "a"), ("b", RRSET, "b"), ("c", RRSET, "c")],
+        Want::Tmpl("{name}", 3, 1),
+    ),
     (
         "external-name is a parameter",
         &[
@@ -45,11 +49,27 @@ const CASES: &[(&str, &[Peer], Want)] = &[
     (
         "a constant segment from the provider config",
         &[
-            ("r1", &[("managedZone", "z"), ("name", "r1.ex.com."), ("type", "A")], "projects/bench-7/managedZones/z/rrsets/r1.ex.com./A"),
-            ("r2", &[("managedZone", "z"), ("name", "r2.ex.com."), ("type", "A")], "projects/bench-7/managedZones/z/rrsets/r2.ex.com./A"),
-            ("r3", &[("managedZone", "y"), ("name", "r3.ex.com."), ("type", "AAAA")], "projects/bench-7/managedZones/y/rrsets/r3.ex.com./AAAA"),
+            (
+                "r1",
+                &[("managedZone", "z"), ("name", "r1.ex.com."), ("type", "A")],
+                "projects/bench-7/managedZones/z/rrsets/r1.ex.com./A",
+            ),
+            (
+                "r2",
+                &[("managedZone", "z"), ("name", "r2.ex.com."), ("type", "A")],
+                "projects/bench-7/managedZones/z/rrsets/r2.ex.com./A",
+            ),
+            (
+                "r3",
+                &[("managedZone", "y"), ("name", "r3.ex.com."), ("type", "AAAA")],
+                "projects/bench-7/managedZones/y/rrsets/r3.ex.com./AAAA",
+            ),
         ],
-        Want::Tmpl("projects/bench-7/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type}", 3, 2),
+        Want::Tmpl(
+            "projects/bench-7/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type}",
+            3,
+            2,
+        ),
     ),
     (
         "two fields always equal: ambiguous at this level",
@@ -59,9 +79,21 @@ const CASES: &[(&str, &[Peer], Want)] = &[
     (
         "provider-assigned: a random suffix",
         &[
-            ("s1", &[("name", "s1"), ("region", "eu-west-1")], "arn:aws:secretsmanager:eu-west-1:1111:secret:s1-AbCdEf"),
-            ("s2", &[("name", "s2"), ("region", "eu-west-1")], "arn:aws:secretsmanager:eu-west-1:1111:secret:s2-x9Y8z7"),
-            ("s3", &[("name", "s3"), ("region", "eu-west-1")], "arn:aws:secretsmanager:eu-west-1:1111:secret:s3-Qq1Ww2"),
+            (
+                "s1",
+                &[("name", "s1"), ("region", "eu-west-1")],
+                "arn:aws:secretsmanager:eu-west-1:1111:secret:s1-AbCdEf",
+            ),
+            (
+                "s2",
+                &[("name", "s2"), ("region", "eu-west-1")],
+                "arn:aws:secretsmanager:eu-west-1:1111:secret:s2-x9Y8z7",
+            ),
+            (
+                "s3",
+                &[("name", "s3"), ("region", "eu-west-1")],
+                "arn:aws:secretsmanager:eu-west-1:1111:secret:s3-Qq1Ww2",
+            ),
         ],
         Want::Assigned,
     ),
@@ -73,16 +105,32 @@ const CASES: &[(&str, &[Peer], Want)] = &[
     (
         "a supermajority agrees (9 of 10)",
         &[
-            ("a", RRSET, "a"), ("b", RRSET, "b"), ("c", RRSET, "c"), ("d", RRSET, "d"), ("e", RRSET, "e"),
-            ("f", RRSET, "f"), ("g", RRSET, "g"), ("h", RRSET, "h"), ("i", RRSET, "i"), ("j", RRSET, "renamed-by-hand"),
+            ("a", RRSET, "a"),
+            ("b", RRSET, "b"),
+            ("c", RRSET, "c"),
+            ("d", RRSET, "d"),
+            ("e", RRSET, "e"),
+            ("f", RRSET, "f"),
+            ("g", RRSET, "g"),
+            ("h", RRSET, "h"),
+            ("i", RRSET, "i"),
+            ("j", RRSET, "renamed-by-hand"),
         ],
         Want::Tmpl("{name}", 9, 1),
     ),
     (
         "8 of 10 is not enough",
         &[
-            ("a", RRSET, "a"), ("b", RRSET, "b"), ("c", RRSET, "c"), ("d", RRSET, "d"), ("e", RRSET, "e"),
-            ("f", RRSET, "f"), ("g", RRSET, "g"), ("h", RRSET, "h"), ("i", RRSET, "x-1"), ("j", RRSET, "x-2"),
+            ("a", RRSET, "a"),
+            ("b", RRSET, "b"),
+            ("c", RRSET, "c"),
+            ("d", RRSET, "d"),
+            ("e", RRSET, "e"),
+            ("f", RRSET, "f"),
+            ("g", RRSET, "g"),
+            ("h", RRSET, "h"),
+            ("i", RRSET, "x-1"),
+            ("j", RRSET, "x-2"),
         ],
         Want::Assigned,
     ),

@@ -100,7 +100,11 @@ fn from_user(mr: &ManagedResource, user: &UserTemplate) -> Prediction {
         Err(missing) => Prediction::None(format!(
             "the --id-template `{}` reads {missing}, which this MR does not set{}",
             user.template,
-            if matches!(missing, Field::ProviderConfig(_)) { " (write the provider config's value into the template)" } else { "" }
+            if matches!(missing, Field::ProviderConfig(_)) {
+                " (write the provider config's value into the template)"
+            } else {
+                ""
+            }
         )),
     }
 }
@@ -189,7 +193,8 @@ pub fn fill(findings: &mut [Finding], mr: &ManagedResource, peers: &Peers, users
         match p {
             Prediction::Predicted(c) => {
                 f.suggested_id = Some(c.id.clone());
-                f.evidence.insert(EVIDENCE_KEY.into(), format!("{} ({}, {} confidence)", c.evidence, c.source, c.confidence));
+                f.evidence
+                    .insert(EVIDENCE_KEY.into(), format!("{} ({}, {} confidence)", c.evidence, c.source, c.confidence));
             }
             Prediction::None(why) => {
                 f.evidence.insert(EVIDENCE_KEY.into(), why.clone());

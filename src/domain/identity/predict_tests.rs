@@ -47,7 +47,12 @@ fn predictions() {
             vec![],
             Err("ambiguous: 2 templates fit 3 of 3 healthy RecordSets but disagree here"),
         ),
-        ("a field the template reads is missing", Mr::new("RecordSet", "bare"), vec![], Err("which this MR does not set")),
+        (
+            "a field the template reads is missing",
+            Mr::new("RecordSet", "bare"),
+            vec![],
+            Err("which this MR does not set"),
+        ),
         ("no peers of the kind", Mr::new("Zone", "z"), vec![], Err("no ID predicted: 0 healthy Zones")),
         ("a user template wins", rrset("r9", "z"), user("recordset={name}"), Ok(("r9", "given with --id-template"))),
         (
