@@ -141,7 +141,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__adopt)
-            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --concurrency --kubeconfig --context --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --concurrency --kubeconfig --context --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,6 +164,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id-template)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -333,7 +337,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --output --no-headers --severity --only --ignore --fail-on --fail-on-incomplete --retry-budget --from --concurrency --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --logs --log-file --since --limit-bytes --provider-namespace --plan --kubeconfig --context --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --output --no-headers --severity --only --ignore --fail-on --fail-on-incomplete --retry-budget --from --concurrency --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --logs --log-file --since --limit-bytes --provider-namespace --plan --id-template --kubeconfig --context --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -408,6 +412,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id-template)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

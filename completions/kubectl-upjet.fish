@@ -75,6 +75,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l s
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l plan -d 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l id-template -d 'A kind\'s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -150,6 +151,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s f -l filename -d 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l backup-dir -d 'Where to write the backup taken before any change (default: ~/.kube/upjet/backups)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l timeout -d 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id-template -d 'The kind\'s cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l concurrency -d 'With -f: how many MRs are adopted at the same time' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use' -r

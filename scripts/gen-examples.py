@@ -165,9 +165,9 @@ def gcp():
         spec={"managedZone": "bench-zone", "name": "benchmarksix11.bench.example.com.", "type": "A", "ttl": 300, "rrdatas": ["192.0.2.11"]},
         conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE)], created="2023-10-18T09:10:00Z"))
     # AlreadyExists: GCP 409 create loop.
+    # Its external-name is empty, as in upjet#305: nothing ever recorded the ID.
     items.append(mr(api, "RecordSet", "benchmarksix12", provider="gcp",
-        ann={"crossplane.io/external-name": "projects/crossplane-bench/managedZones/bench-zone/rrsets/benchmarksix12.bench.example.com./A",
-             "crossplane.io/external-create-pending": "2023-10-18T10:20:00Z", "crossplane.io/external-create-failed": "2023-10-18T10:20:01Z"},
+        ann={"crossplane.io/external-create-pending": "2023-10-18T10:20:00Z", "crossplane.io/external-create-failed": "2023-10-18T10:20:01Z"},
         spec={"managedZone": "bench-zone", "name": "benchmarksix12.bench.example.com.", "type": "A", "ttl": 300, "rrdatas": ["192.0.2.12"]},
         conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError",
             "create failed: failed to create the resource: [{0 Error creating ResourceRecordSet: googleapi: Error 409: The resource 'entity.change.additions[benchmarksix12.bench.example.com.][A]' named 'benchmarksix12.bench.example.com. (A)' already exists, alreadyExists  []}]")],
@@ -280,6 +280,31 @@ def fidelity_async():
         created="2024-11-30T11:29:58Z"))
     return items
 
+def identity_peers():
+    """Healthy peers from which doctor learns each kind's ID format (docs/id-templates.md)."""
+    items = []
+    api = "dns.gcp.upbound.io/v1beta1"
+    # More healthy RecordSets, in a second zone and with other types: the format is a template over
+    # forProvider (managedZone, name, type) with the project from the provider config as a constant.
+    for name, zone, typ, data in [("api", "bench-zone", "A", "192.0.2.50"), ("www", "bench-zone", "CNAME", "api.bench.example.com."),
+                                  ("mail", "bench-zone-eu", "MX", "10 mx.bench.example.com."), ("mx", "bench-zone-eu", "A", "192.0.2.60"),
+                                  ("ipv6", "bench-zone-eu", "AAAA", "2001:db8::1"), ("docs", "bench-zone-eu", "CNAME", "www.bench.example.com."),
+                                  ("txt-verify", "bench-zone", "TXT", "\"v=spf1 -all\"")]:
+        rid = f"projects/crossplane-bench/managedZones/{zone}/rrsets/{name}.bench.example.com./{typ}"
+        items.append(mr(api, "RecordSet", f"bench-{name}", provider="gcp",
+            ann={"crossplane.io/external-name": rid},
+            spec={"managedZone": zone, "name": f"{name}.bench.example.com.", "type": typ, "ttl": 300, "rrdatas": [data]},
+            at={"id": rid}, created="2023-10-18T09:10:00Z"))
+    # Healthy Secrets: the ARN ends in a random suffix the cloud assigns, so their external-names
+    # follow no template and the orders-db-credentials ID must not be predicted from them.
+    for name, suffix in [("payments-api-key", "Xy7QaB"), ("ledger-db-password", "k2LmN9"), ("orders-api-token", "pQ4rSt")]:
+        arn = f"arn:aws:secretsmanager:eu-west-1:111122223333:secret:{name}-{suffix}"
+        items.append(mr("secretsmanager.aws.upbound.io/v1beta1", "Secret", name,
+            ann={"crossplane.io/external-name": arn},
+            spec={"name": name, "region": "eu-west-1", "recoveryWindowInDays": 7, "tags": tags(name, "secret.secretsmanager.aws.upbound.io")},
+            at={"id": arn, "arn": arn}))
+    return items
+
 def write(name, items):
     doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
     with open(os.path.join(OUT, name), "w") as f:
@@ -294,6 +319,7 @@ write("azure.json", azure())
 write("fidelity-gates.json", fidelity_gates())
 write("fidelity-policies.json", fidelity_policies())
 write("fidelity-async.json", fidelity_async())
+write("identity-peers.json", identity_peers())
 
 # ---- provider logs (examples/logs), keyed to the fleet's UIDs ----
 LOGS = os.path.join(os.path.dirname(__file__), "..", "examples", "logs")

@@ -3,16 +3,17 @@
 bundled examples and writes the real output back, so the README never shows stale output.
 
 Usage: cargo build && python3 scripts/readme-examples.py [path/to/kubectl-upjet]"""
-import os, re, subprocess, sys
+import os, re, shlex, subprocess, sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "debug", "kubectl-upjet")
 
 def run(command):
-    args = command.replace("\\\n", " ").split()
-    assert args[:2] == ["kubectl", "upjet"], command
+    """Runs the shown command line through bash (pipes to jq work) with `kubectl upjet` bound to
+    the freshly built binary and "now" pinned, as the examples' ages assume."""
+    script = command.replace("\\\n", " ").replace("kubectl upjet ", shlex.quote(BIN) + " ")
     env = dict(os.environ, UPJET_NOW="2024-11-30T12:00:00Z", NO_COLOR="1")
-    p = subprocess.run([BIN] + args[2:], cwd=ROOT, env=env, capture_output=True, text=True)
+    p = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
     return p.stdout + p.stderr
 
 def refresh(match):

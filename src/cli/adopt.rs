@@ -46,6 +46,11 @@ pub struct AdoptArgs {
     /// How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds.
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_timeout)]
     pub timeout: Duration,
+    /// The kind's cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without
+    /// --id, the ID it gives for the MR is offered among the candidates on a terminal, and used
+    /// otherwise (add --import to have the provider confirm it first).
+    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename")]
+    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
     /// With -f: how many MRs are adopted at the same time.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,

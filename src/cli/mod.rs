@@ -66,7 +66,11 @@ const DOCTOR_EXAMPLES: &str = "Examples:
   kubectl upjet doctor recordset.dns.gcp.upbound.io/www
 
   # Analyse a snapshot taken with `kubectl get managed -A -o json > fleet.json`
-  kubectl upjet doctor --from fleet.json";
+  kubectl upjet doctor --from fleet.json
+
+  # Predict lost IDs with a kind's format, and write them into an adoption plan
+  kubectl upjet doctor --plan plan.json \\
+    --id-template 'recordset.dns.gcp.upbound.io=projects/my-project/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type}'";
 
 const HISTORY_EXAMPLES: &str = "Examples:
   # Events, provider pod restarts and provider log lines about one MR, in time order
@@ -297,6 +301,12 @@ pub struct DoctorArgs {
     /// Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+    /// A kind's cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable):
+    /// KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name}
+    /// accepted) and {providerConfig.name}; wins over the format learned from healthy peers.
+    /// See docs/id-templates.md.
+    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = "ID prediction")]
+    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
 }
 
 /// How provider logs are read (doctor --logs, history).

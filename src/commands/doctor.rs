@@ -11,6 +11,7 @@ use crate::cluster::target::{self, TargetSpec};
 use crate::cluster::{discover, snapshot};
 use crate::domain::finding::{Finding, Severity};
 use crate::domain::gotime::GoTime;
+use crate::domain::identity::{self, Peers, Sample};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
@@ -242,6 +243,7 @@ async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now: GoTime) -
     let analyzer = index(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
+    let (mut peers, mut kept) = (Peers::default(), Vec::new());
     for item in items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) => {
@@ -250,10 +252,20 @@ async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now: GoTime) -
                 }
                 kinds.insert((mr.group().to_string(), mr.kind.clone()));
                 builder.scanned(1);
-                builder.add(&mr, analyzer.findings(&mr, now), || analyzer.state(&mr));
+                peers.observe(&mr);
+                let findings = analyzer.findings(&mr, now);
+                if !findings.is_empty() {
+                    kept.push((mr, findings));
+                }
             }
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
+    }
+    // Second pass: the identity formats are learned across the whole fleet before any is applied.
+    peers.learn();
+    for (mr, mut findings) in kept {
+        identity::fill(&mut findings, &mr, &peers, &args.id_templates);
+        builder.add(&mr, findings, || analyzer.state(&mr));
     }
     for _ in &kinds {
         builder.kind_scanned();
@@ -315,8 +327,12 @@ async fn selected_kinds(
     }
 }
 
-/// What the scan keeps of an MR with findings.
-type Kept = (ManagedResource, Vec<Finding>, crate::domain::report::ResourceState);
+/// What the scan keeps of an MR: the MR with its findings, if any, and its identity sample if it
+/// is a healthy peer (a few strings, so that 20,000 MRs cost little).
+struct Kept {
+    found: Option<(ManagedResource, Vec<Finding>, crate::domain::report::ResourceState)>,
+    sample: Option<Sample>,
+}
 
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
 async fn scan_kinds(
@@ -335,11 +351,13 @@ async fn scan_kinds(
         opts,
         RetryPolicy::within(args.retry_budget),
         move |mr| {
+            let sample = Sample::of(&mr);
             let findings = per_mr.findings(&mr, now);
-            (!findings.is_empty()).then(|| {
+            let found = (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
-            })
+            });
+            (found.is_some() || sample.is_some()).then_some(Kept { found, sample })
         },
         |k| {
             if let Some(p) = &progress {
@@ -353,6 +371,19 @@ async fn scan_kinds(
         p.finish_and_clear();
     }
     results
+}
+
+/// The second pass: the identity formats are learned across the whole fleet before any is
+/// applied; the samples are moved out of the scan results and dropped once learned.
+fn learn_peers(results: &mut [scan::KindScan<Kept>]) -> Peers {
+    let mut peers = Peers::default();
+    for r in results.iter_mut() {
+        for sample in r.kept.iter_mut().filter_map(|k| k.sample.take()) {
+            peers.add(&r.kind.group, &r.kind.kind, sample);
+        }
+    }
+    peers.learn();
+    peers
 }
 
 async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
@@ -412,6 +443,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         .into());
     }
     timings.kinds = results.len();
+    let peers = learn_peers(&mut results);
     for r in results {
         timings.list_requests += r.requests;
         timings.list_bytes += r.bytes;
@@ -425,7 +457,8 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         for what in r.unreadable {
             builder.unreadable(what);
         }
-        for (mr, findings, state) in r.kept {
+        for (mr, mut findings, state) in r.kept.into_iter().filter_map(|k| k.found) {
+            identity::fill(&mut findings, &mr, &peers, &args.id_templates);
             builder.add(&mr, findings, || state);
         }
     }
@@ -474,8 +507,9 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
             &Default::default(),
         ),
     };
-    let findings: Vec<Finding> =
-        analyzer.findings(&mr, settings.now).into_iter().filter(|f| filter(args).keeps(f)).collect();
+    let mut findings = analyzer.findings(&mr, settings.now);
+    one_identity(&mut findings, &mr, args)?;
+    let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));
@@ -492,6 +526,27 @@ async fn one(settings: &Settings, args: &DoctorArgs, target: &str, out: &mut dyn
         _ => detail::write_detail(out, &mr, &findings, settings.now)?,
     }
     Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false, args.fail_on_incomplete))
+}
+
+/// One MR's predicted ID: from its peers in the snapshot with --from, else only from a user
+/// template (a live one-MR run does not list the whole kind).
+fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args: &DoctorArgs) -> anyhow::Result<()> {
+    let mut peers = Peers::default();
+    match &args.from {
+        Some(path) => {
+            for item in snapshot::read(path)? {
+                let peer = ManagedResource::from_json(&item.json).ok();
+                if let Some(peer) = peer.filter(|p| p.kind == mr.kind && p.group() == mr.group()) {
+                    peers.observe(&peer);
+                }
+            }
+        }
+        None if !args.id_templates.iter().any(|u| u.matches(&mr.kind, mr.group())) => return Ok(()),
+        None => {}
+    }
+    peers.learn();
+    identity::fill(findings, mr, &peers, &args.id_templates);
+    Ok(())
 }
 
 fn find_in_snapshot(path: &std::path::Path, spec: &TargetSpec, ns: Option<&str>) -> anyhow::Result<ManagedResource> {

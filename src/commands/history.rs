@@ -8,6 +8,7 @@ use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::providers;
 use crate::domain::adopt::{self, Candidate, EventName};
+use crate::domain::candidate::Confidence;
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::{self, MrEvidence};
@@ -98,24 +99,26 @@ fn candidates_of(mr: &ManagedResource, findings: &[Finding], seen: &Live, gather
             let when = ev.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
             // CLI-mode output masks ProviderConfig values as REDACTED: such an ID cannot be adopted.
             for id in ev.created.iter().filter(|id| !id.contains("REDACTED")) {
-                extra.push(Candidate {
-                    id: id.clone(),
-                    source: "logged as created".into(),
-                    detail: format!("{}{when}", ev.msg),
-                });
+                extra.push(Candidate::new(
+                    id.clone(),
+                    "logged as created",
+                    Confidence::High,
+                    format!("{}{when}", ev.msg),
+                ));
             }
         }
         if let Some(last) = logs.last_logged_id(&mr.uid).filter(|l| !l.id.contains("REDACTED")) {
             let when = last.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
-            extra.push(Candidate {
-                id: last.id.clone(),
-                source: "last provider-logged ID".into(),
-                detail: format!("logged{when}"),
-            });
+            extra.push(Candidate::new(
+                last.id.clone(),
+                "last provider-logged ID",
+                Confidence::High,
+                format!("logged{when}"),
+            ));
         }
     }
     if let Some(id) = seen.workspace.as_ref().and_then(|w| w.id.clone()) {
-        extra.push(Candidate { id, source: "Terraform workspace".into(), detail: "terraform.tfstate".into() });
+        extra.push(Candidate::new(id, "Terraform workspace", Confidence::High, "terraform.tfstate"));
     }
     adopt::candidates(mr, findings, &events, extra)
 }

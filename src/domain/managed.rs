@@ -87,6 +87,10 @@ pub struct ManagedResource {
     pub at_provider_id: Option<String>,
     /// `crossplane.io/composite` label: the composite that owns this MR, if any.
     pub composite: Option<String>,
+    /// The top-level scalar values of `spec.forProvider` (strings, numbers, booleans, as text):
+    /// what a provider's external-name templates are made of (see `domain::identity`). Objects
+    /// and lists are skipped while decoding, so this stays small.
+    pub for_provider: BTreeMap<String, String>,
     /// `spec.providerConfigRef.name`: which credentials and account the MR's cloud object lives
     /// under, so a fleet view can group thousands of findings by it.
     pub provider_config: Option<String>,
@@ -152,6 +156,8 @@ struct WireSpec {
     management_policies: Option<Vec<String>>,
     #[serde(default)]
     deletion_policy: Option<String>,
+    #[serde(default, deserialize_with = "scalars")]
+    for_provider: BTreeMap<String, String>,
     #[serde(default)]
     provider_config_ref: Option<WireRef>,
 }
@@ -160,6 +166,82 @@ struct WireSpec {
 struct WireRef {
     #[serde(default)]
     name: Option<String>,
+}
+
+/// Keeps only the top-level scalars of an object while streaming it; nested objects and lists
+/// (tags, rrdatas, policies) are skipped, not stored.
+fn scalars<'de, D>(d: D) -> Result<BTreeMap<String, String>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(key) = map.next_key::<String>()? {
+                match map.next_value::<Scalar>()? {
+                    Scalar::Text(v) => {
+                        out.insert(key, v);
+                    }
+                    Scalar::Other => {}
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// One value of `spec.forProvider`: a scalar as text, or anything else (ignored).
+enum Scalar {
+    Text(String),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_owned()))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Other)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+                while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize)]
@@ -290,8 +372,12 @@ impl ManagedResource {
 
 impl From<Wire> for ManagedResource {
     fn from(w: Wire) -> Self {
-        let spec =
-            w.spec.unwrap_or(WireSpec { management_policies: None, deletion_policy: None, provider_config_ref: None });
+        let spec = w.spec.unwrap_or(WireSpec {
+            management_policies: None,
+            deletion_policy: None,
+            for_provider: BTreeMap::new(),
+            provider_config_ref: None,
+        });
         let status = w.status.unwrap_or(WireStatus { conditions: None, observed_generation: None, at_provider: None });
         let at_provider_id = status.at_provider.and_then(|a| a.id).and_then(|v| match v {
             serde_json::Value::String(s) if !s.is_empty() => Some(s),
@@ -315,6 +401,7 @@ impl From<Wire> for ManagedResource {
             status_observed_generation: status.observed_generation,
             at_provider_id,
             composite: w.metadata.labels.and_then(|l| l.composite),
+            for_provider: spec.for_provider,
             provider_config: spec.provider_config_ref.and_then(|r| r.name).filter(|n| !n.is_empty()),
         }
     }
@@ -342,6 +429,7 @@ mod tests {
         assert_eq!(mr.at_provider_id.as_deref(), Some("Z1_www_A"));
         assert_eq!(mr.composite.as_deref(), Some("xdns-1"));
         assert_eq!(mr.provider_config.as_deref(), Some("prod"));
+        assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("www"));
         assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
         assert!(mr.is_true("Ready"));
     }

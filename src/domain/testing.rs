@@ -63,6 +63,11 @@ impl Mr {
     pub fn healthy(self) -> Mr {
         self.cond("Ready", "True", "Available", "").cond("Synced", "True", "ReconcileSuccess", "")
     }
+    /// Sets one top-level `spec.forProvider` value.
+    pub fn param(mut self, k: &str, v: impl Into<Value>) -> Mr {
+        self.0["spec"]["forProvider"][k] = v.into();
+        self
+    }
     /// Sets `spec.managementPolicies`.
     pub fn policies(mut self, p: &[&str]) -> Mr {
         self.0["spec"]["managementPolicies"] = json!(p);

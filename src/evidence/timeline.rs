@@ -345,7 +345,7 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         .enumerate()
         .map(|(i, c)| {
             let note = if masked(c) { " [masked by the provider's log: not adoptable as is]" } else { "" };
-            format!("candidate ID {}: {:?} from {} ({}){note}", i + 1, c.id, c.source, c.detail)
+            format!("candidate ID {}: {:?} from {} ({}){note}", i + 1, c.id, c.source, c.evidence)
         })
         .collect();
     let Some(best) = ranked.first().filter(|c| !masked(c)) else {

@@ -27,7 +27,7 @@ pub trait Prompter: Send {
 
 /// One menu line for a candidate: the ID, where it came from, and the evidence.
 pub fn candidate_line(c: &Candidate) -> String {
-    format!("{}  [{}] {}", sanitize(&c.id), sanitize(&c.source), sanitize(&c.detail))
+    format!("{}  [{}] {}", sanitize(&c.id), sanitize(&c.source), sanitize(&c.evidence))
 }
 
 /// A short menu entry: the ID and where it came from (the evidence is printed above the menu).
@@ -178,9 +178,15 @@ impl Prompter for ScriptedPrompter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::adopt::Confidence;
 
     fn c(id: &str) -> Candidate {
-        Candidate { id: id.into(), source: "status.atProvider.id".into(), detail: "seen\x1b[2J".into() }
+        Candidate {
+            id: id.into(),
+            source: "status.atProvider.id".into(),
+            confidence: Confidence::High,
+            evidence: "seen\x1b[2J".into(),
+        }
     }
 
     #[test]

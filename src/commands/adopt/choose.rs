@@ -4,7 +4,7 @@
 use super::error::{AdoptError, Unchanged};
 use super::ui::Ui;
 use crate::cluster::connect::Connection;
-use crate::domain::adopt::{self, Candidate, EventName};
+use crate::domain::adopt::{self, Candidate, Confidence, EventName};
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::diagnose;
 use crate::output::{detail, style};
@@ -50,7 +50,7 @@ async fn log_candidates(
         findings.iter().filter(|f| f.code == crate::domain::finding::Code::OrphanCandidate && f.suggested_id.is_none())
     {
         if let Some(id) = f.evidence.get("loggedId") {
-            extra.push(Candidate { id: id.clone(), source: "logged as created".into(), detail: f.message.clone() });
+            extra.push(Candidate::new(id.clone(), "logged as created", Confidence::High, f.message.clone()));
         }
     }
     if let Some(last) = gathered.logs.as_ref().and_then(|l| l.last_logged_id(&mr.uid)) {
@@ -58,7 +58,8 @@ async fn log_candidates(
         extra.push(Candidate {
             id: last.id.clone(),
             source: "last provider-logged ID".into(),
-            detail: format!("logged{when}: {}", last.source),
+            confidence: Confidence::High,
+            evidence: format!("logged{when}: {}", last.source),
         });
     }
     // The MR's provider, by its API group, for the workspace of Terraform-CLI resources.
@@ -78,7 +79,8 @@ async fn log_candidates(
                 extra.push(Candidate {
                     id,
                     source: "Terraform workspace".into(),
-                    detail: format!("terraform.tfstate in {}", ws.pod),
+                    confidence: Confidence::High,
+                    evidence: format!("terraform.tfstate in {}", ws.pod),
                 });
             }
             break;
@@ -93,6 +95,7 @@ pub(super) async fn choose_interactively(
     mr: &ManagedResource,
     ui: &mut Ui,
     now: crate::domain::gotime::GoTime,
+    templated: Option<Candidate>,
 ) -> Result<String, AdoptError> {
     let findings = diagnose(mr, now);
     let mut state = Vec::new();
@@ -105,7 +108,8 @@ pub(super) async fn choose_interactively(
             Vec::new()
         }
     };
-    let (log_findings, extra) = log_candidates(conn, mr, ui, now).await;
+    let (log_findings, mut extra) = log_candidates(conn, mr, ui, now).await;
+    extra.extend(templated);
     let mut all_findings = findings.clone();
     all_findings.extend(log_findings);
     let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra);

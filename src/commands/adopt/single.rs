@@ -38,16 +38,21 @@ pub(super) async fn single(
     let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
     let obj = target::get(&conn, &target).await?;
     let mr = decode(&obj)?;
-    let id = match &args.id {
-        Some(id) => id.clone(),
-        None => {
+    let templated = user_template_candidate(&mr, &args.id_templates)?;
+    let id = match (&args.id, templated) {
+        (Some(id), _) => id.clone(),
+        (None, Some(c)) if !ui.interactive => {
+            ui.say(format!("using {} from {}", style::sanitize(&c.id), style::sanitize(&c.evidence)));
+            c.id
+        }
+        (None, templated) => {
             if !ui.interactive {
                 return Err(Error::usage(
-                    "no --id given and no terminal to ask on: pass --id <cloud-id> (and --yes to skip the confirmation)",
+                    "no --id given and no terminal to ask on: pass --id <cloud-id> or --id-template KIND=TEMPLATE (and --yes to skip the confirmation)",
                 )
                 .into());
             }
-            choose_interactively(&conn, &mr, ui, env.detail_now).await?
+            choose_interactively(&conn, &mr, ui, env.detail_now, templated).await?
         }
     };
     adopt::validate_id(&id)?;
@@ -92,4 +97,20 @@ pub(super) async fn single(
 /// The MR as the diagnoses read it; an object that is not one is the user's mistake.
 pub(super) fn decode(obj: &Value) -> Result<ManagedResource, Error> {
     ManagedResource::from_value(obj).map_err(|e| Error::usage(format!("not a readable managed resource: {e}")))
+}
+
+/// The ID an `--id-template` gives for this MR; a template that matches the kind but cannot be
+/// filled (a field the MR does not set) is a usage error rather than a silent fallback.
+fn user_template_candidate(
+    mr: &crate::domain::managed::ManagedResource,
+    users: &[crate::domain::identity::UserTemplate],
+) -> Result<Option<adopt::Candidate>, AdoptError> {
+    use crate::domain::identity::{Peers, Prediction, predict};
+    if !users.iter().any(|u| u.matches(&mr.kind, mr.group())) {
+        return Ok(None);
+    }
+    match predict(mr, &Peers::default(), users) {
+        Prediction::Predicted(c) => Ok(Some(c)),
+        Prediction::None(why) => Err(Error::usage(why).into()),
+    }
 }

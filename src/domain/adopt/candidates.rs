@@ -1,18 +1,8 @@
 //! The candidate cloud IDs an interactive user picks from, best evidence first.
 
-use super::finding::Finding;
+use super::finding::{Code, Finding};
 use super::managed::ManagedResource;
-
-/// Where a candidate ID came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
-    /// The cloud ID.
-    pub id: String,
-    /// `doctor OrphanCandidate`, `status.atProvider.id`, `event CreatedExternalResource`, …
-    pub source: String,
-    /// The evidence, for a human deciding.
-    pub detail: String,
-}
+pub use crate::domain::candidate::{Candidate, Confidence};
 
 /// The `external-name` annotation the managed reconciler puts on every Event it emits for an MR
 /// (`WithAnnotations("external-name", …)`): the name the MR had when the event happened.
@@ -40,23 +30,31 @@ pub fn candidates(
     extra: Vec<Candidate>,
 ) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
-    let mut add = |id: &str, source: String, detail: String| {
+    let mut add = |id: &str, source: String, confidence: Confidence, evidence: String| {
         if id.trim().is_empty() {
             return;
         }
         if let Some(c) = out.iter_mut().find(|c| c.id == id) {
-            c.detail.push_str(&format!("; also {source}"));
+            c.evidence.push_str(&format!("; also {source}"));
+            c.confidence = c.confidence.max(confidence);
             return;
         }
-        out.push(Candidate { id: id.to_string(), source, detail });
+        out.push(Candidate { id: id.to_string(), source, confidence, evidence });
     };
     let mut ranked: Vec<&Finding> = findings.iter().filter(|f| f.suggested_id.is_some()).collect();
     ranked.sort_by_key(|f| std::cmp::Reverse(f.severity));
     for f in ranked {
-        add(f.suggested_id.as_deref().unwrap_or_default(), format!("doctor {}", f.code), f.message.clone());
+        // Only a logged create is observed for this MR; other findings' IDs are derived.
+        let confidence = if f.code == Code::OrphanCandidate { Confidence::High } else { Confidence::Medium };
+        add(f.suggested_id.as_deref().unwrap_or_default(), format!("doctor {}", f.code), confidence, f.message.clone());
     }
     if let Some(id) = &mr.at_provider_id {
-        add(id, "status.atProvider.id".into(), "the ID the provider last observed for this MR".into());
+        add(
+            id,
+            "status.atProvider.id".into(),
+            Confidence::High,
+            "the ID the provider last observed for this MR".into(),
+        );
     }
     let mut evs: Vec<&EventName> = events.iter().collect();
     evs.sort_by(|a, b| b.time.cmp(&a.time));
@@ -65,15 +63,16 @@ pub fn candidates(
         add(
             &e.id,
             format!("event {}", e.reason),
+            Confidence::Medium,
             format!("external-name on a {} event{when}: {}", e.reason, e.message),
         );
     }
     for c in extra {
-        add(&c.id, c.source, c.detail);
+        add(&c.id, c.source, c.confidence, c.evidence);
     }
     if let Some(current) = mr.external_name() {
         for c in out.iter_mut().filter(|c| c.id == current) {
-            c.detail.push_str(" (this is the current external-name)");
+            c.evidence.push_str(" (this is the current external-name)");
         }
     }
     out

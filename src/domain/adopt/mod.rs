@@ -35,7 +35,7 @@ mod undo;
 mod verdict;
 mod wait;
 
-pub use candidates::{Candidate, EventName, candidates};
+pub use candidates::{Candidate, Confidence, EventName, candidates};
 pub use event::Event;
 pub use marker::Marker;
 pub use patch::{annotation, apply_merge_patch, policies_of, resource_version, with_resource_version};

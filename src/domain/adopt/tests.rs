@@ -725,9 +725,9 @@ fn candidate_ids() {
     assert_eq!(ids, ["from-log", "from-status", "from-event", "current"]);
     assert_eq!(c[0].source, "doctor OrphanCandidate");
     assert_eq!(c[1].source, "doctor ExternalNameDrift");
-    assert!(c[1].detail.ends_with("; also status.atProvider.id"), "{}", c[1].detail);
+    assert!(c[1].evidence.ends_with("; also status.atProvider.id"), "{}", c[1].evidence);
     assert_eq!(c[2].source, "event CreatedExternalResource");
-    assert!(c[3].detail.contains("current external-name"));
+    assert!(c[3].evidence.contains("current external-name"));
     assert!(candidates(&ManagedResource::default(), &[], &[], Vec::new()).is_empty());
 }
 
