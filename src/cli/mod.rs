@@ -279,6 +279,11 @@ pub struct DoctorArgs {
     /// Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+    /// Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS
+    /// `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources
+    /// --format=json`, Azure `az resource list` or `az graph query` JSON.
+    #[arg(long = "inventory", value_name = "FILE")]
+    pub inventory: Vec<PathBuf>,
 }
 
 /// How provider logs are read (doctor --logs, history).

@@ -5,6 +5,7 @@ pub mod create_marks;
 pub mod finding;
 pub mod goduration;
 pub mod gotime;
+pub mod inventory;
 pub mod kstatus;
 pub mod managed;
 pub mod plan;

@@ -5,6 +5,7 @@
 pub mod correlate;
 pub mod events;
 pub mod index;
+pub mod inventory;
 pub mod logs;
 pub mod pods;
 pub mod source;
