@@ -200,3 +200,136 @@ fn learn(mrs: &[&ManagedResource], per_mr: &HashMap<usize, Vec<(&InventoryObject
 fn same_object(a: &InventoryObject, b: &InventoryObject) -> bool {
     a.cloud == b.cloud && same(&a.id, &b.id, a.cloud)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::inventory::Cloud;
+    use crate::domain::testing::Mr;
+
+    const G: &str = "ec2.aws.upbound.io/v1beta1";
+    const GM: &str = "ec2.aws.m.upbound.io/v1beta1";
+
+    fn vpc(name: &str) -> Mr {
+        Mr::new("VPC", name).api_version(G)
+    }
+
+    fn o(id: &str, kind: &str, name: &str, ns: Option<&str>) -> InventoryObject {
+        let mut tags = CrossplaneTags::default();
+        tags.set("crossplane-kind", kind);
+        tags.set("crossplane-name", name);
+        tags.set("crossplane-namespace", ns.unwrap_or_default());
+        InventoryObject { id: id.into(), cloud: Cloud::Aws, tags, source: "inv.json".into() }
+    }
+
+    fn arn(id: &str) -> String {
+        format!("arn:aws:ec2:eu-west-1:1:vpc/{id}")
+    }
+
+    fn run(mrs: &[Mr], objects: &[InventoryObject]) -> CrossCheck {
+        let built: Vec<ManagedResource> = mrs.iter().map(Mr::build).collect();
+        let refs: Vec<&ManagedResource> = built.iter().collect();
+        cross_check(objects, &refs, &Scope { kinds: HashSet::new(), all_kinds: true, complete: true })
+    }
+
+    /// (case, MRs, objects, per MR key: (tracked flags, predicted external-name of the first), unmatched)
+    type Case = (&'static str, fn() -> Vec<Mr>, fn() -> Vec<InventoryObject>, &'static [(&'static str, &'static [bool], Option<&'static str>)], usize);
+
+    const CASES: &[Case] = &[
+        (
+            "a healthy peer teaches the last segment; the lost MR gets its ID",
+            || vec![vpc("a").external_name("vpc-a").healthy(), vpc("b")],
+            || vec![o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None), o(&arn("vpc-b"), "vpc.ec2.aws.upbound.io", "b", None)],
+            &[("/vpc.ec2.aws.upbound.io/a", &[true], Some("vpc-a")), ("/vpc.ec2.aws.upbound.io/b", &[false], Some("vpc-b"))],
+            0,
+        ),
+        (
+            "no peer: nothing predicted",
+            || vec![vpc("b")],
+            || vec![o(&arn("vpc-b"), "vpc.ec2.aws.upbound.io", "b", None)],
+            &[("/vpc.ec2.aws.upbound.io/b", &[false], None)],
+            0,
+        ),
+        (
+            "a duplicate, the same object listed twice counts once",
+            || vec![vpc("a").external_name("vpc-a").healthy()],
+            || vec![o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None), o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None), o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None)],
+            &[("/vpc.ec2.aws.upbound.io/a", &[true, false], Some("vpc-a"))],
+            0,
+        ),
+        (
+            "deleted MR",
+            || vec![vpc("a")],
+            || vec![o(&arn("vpc-x"), "vpc.ec2.aws.upbound.io", "gone", None)],
+            &[],
+            1,
+        ),
+        (
+            "namespace tag decides between namespaces",
+            || vec![vpc("v").api_version(GM).namespace("a"), vpc("v").api_version(GM).namespace("b")],
+            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.m.upbound.io", "v", Some("b"))],
+            &[("b/vpc.ec2.aws.m.upbound.io/v", &[false], None)],
+            0,
+        ),
+        (
+            "no namespace tag, name in two namespaces: undecided",
+            || vec![vpc("v").api_version(GM).namespace("a"), vpc("v").api_version(GM).namespace("b")],
+            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.m.upbound.io", "v", None)],
+            &[],
+            1,
+        ),
+        (
+            "no namespace tag, name unique: matched (tagged before the provider wrote it)",
+            || vec![vpc("v").api_version(GM).namespace("a")],
+            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.m.upbound.io", "v", None)],
+            &[("a/vpc.ec2.aws.m.upbound.io/v", &[false], None)],
+            0,
+        ),
+        (
+            "GCP-style kind with underscores matches",
+            || vec![vpc("a")],
+            || vec![o(&arn("vpc-1"), "vpc_ec2_aws_upbound_io", "a", None)],
+            &[("/vpc.ec2.aws.upbound.io/a", &[false], None)],
+            0,
+        ),
+        (
+            "atProvider.id counts as tracked without an external-name",
+            || vec![vpc("a").at_provider_id("vpc-1")],
+            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.upbound.io", "a", None)],
+            &[("/vpc.ec2.aws.upbound.io/a", &[true], None)],
+            0,
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        for (name, mrs, objects, want, unmatched) in CASES {
+            let got = run(&mrs(), &objects());
+            assert_eq!(got.unmatched.len(), *unmatched, "{name}");
+            assert_eq!(got.per_mr.len(), want.len(), "{name}: {:?}", got.per_mr.keys());
+            for (key, tracked, predicted) in *want {
+                let inv = got.per_mr.get(*key).unwrap_or_else(|| panic!("{name}: no {key} in {:?}", got.per_mr.keys()));
+                let flags: Vec<bool> = inv.objects.iter().map(|o| o.tracked).collect();
+                assert_eq!(&flags, tracked, "{name}");
+                let first = match &inv.objects[0].prediction {
+                    Prediction::Id(id) => Some(id.as_str()),
+                    _ => None,
+                };
+                assert_eq!(first, *predicted, "{name}: {}", inv.rule);
+            }
+        }
+    }
+
+    #[test]
+    fn objects_of_kinds_not_scanned_are_not_reported() {
+        let built = vpc("a").build();
+        let objects = [o(&arn("vpc-x"), "bucket.s3.aws.upbound.io", "gone", None)];
+        for scope in [
+            Scope { kinds: HashSet::from(["vpc.ec2.aws.upbound.io".to_string()]), all_kinds: false, complete: true },
+            Scope { kinds: HashSet::new(), all_kinds: true, complete: false },
+        ] {
+            let got = cross_check(&objects, &[&built], &scope);
+            assert_eq!((got.unmatched.len(), got.out_of_scope), (0, 1), "{scope:?}");
+        }
+    }
+}

@@ -40,7 +40,8 @@ fn finding_for(o: &UnmatchedObject) -> ReportFinding {
         .with_opt("crossplane-providerconfig", o.tags.provider_config.as_deref().map(shown));
     ReportFinding {
         resource: ResourceRef {
-            api_version: group.to_string(),
+            // `group/` with no version: the tag names the kind, not the version it was served at.
+            api_version: format!("{group}/"),
             kind: group_kind.to_string(),
             namespace: o.tags.namespace.as_deref().map(shown),
             name,
