@@ -32,7 +32,10 @@ fn check_example_report(out: &std::process::Output) {
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let secret = finding(&report, "InventoryOrphan", "orders-db-credentials");
-    assert_eq!(secret["suggestedId"], "arn:aws:secretsmanager:eu-west-1:111122223333:secret:orders-db-credentials-Q7mR2k");
+    assert_eq!(
+        secret["suggestedId"],
+        "arn:aws:secretsmanager:eu-west-1:111122223333:secret:orders-db-credentials-Q7mR2k"
+    );
     assert!(secret["evidence"]["idRule"].as_str().unwrap().contains("agreed by 1 of 1"));
     assert_eq!(finding(&report, "InventoryOrphan", "team-b-vpc")["suggestedId"], "vpc-0bb22cc33dd44ee55");
     let dup = finding(&report, "InventoryDuplicate", "team-a-vpc");
@@ -42,8 +45,13 @@ fn check_example_report(out: &std::process::Output) {
     finding(&report, "InventoryObjectWithoutMr", "legacy-vpc");
     // Tracked objects (the KMS key by atProvider.id, the bucket, the peer) report nothing.
     for name in ["payments-data-key", "audit-logs-111122223333", "payments-api-key"] {
-        assert!(!report["findings"].as_array().unwrap().iter().any(|f| f["resource"]["name"] == name
-            && f["code"].as_str().unwrap().starts_with("Inventory")));
+        assert!(
+            !report["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["resource"]["name"] == name && f["code"].as_str().unwrap().starts_with("Inventory"))
+        );
     }
     assert_eq!(report["summary"]["byCode"]["InventoryDuplicate"], 1);
 }

@@ -227,7 +227,11 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<Inventor
                 inv.formats.join(", "),
                 inv.records,
                 inv.tagged(),
-                if inv.without_id > 0 { format!(", {} without a cloud ID (skipped)", inv.without_id) } else { String::new() }
+                if inv.without_id > 0 {
+                    format!(", {} without a cloud ID (skipped)", inv.without_id)
+                } else {
+                    String::new()
+                }
             ));
             objects.extend(inv.objects);
         }

@@ -92,7 +92,8 @@ impl KindRule {
         for (external_name, objects) in peers {
             total += 1;
             for (i, form) in IdForm::ALL.iter().enumerate() {
-                let agrees = objects.iter().any(|(id, cloud)| form.apply(id).is_some_and(|v| same(&v, external_name, *cloud)));
+                let agrees =
+                    objects.iter().any(|(id, cloud)| form.apply(id).is_some_and(|v| same(&v, external_name, *cloud)));
                 counts[i] += usize::from(agrees);
             }
         }
@@ -166,13 +167,38 @@ mod tests {
         let id = |s: &str| Prediction::Id(s.into());
         vec![
             ("last segment", &[("vpc-0aa1", &[VPC])], "arn:aws:ec2:eu-west-1:1:vpc/vpc-9", id("vpc-9")),
-            ("whole ARN", &[(SECRET, &[SECRET])], "arn:aws:secretsmanager:r:1:secret:x-Zz9", id("arn:aws:secretsmanager:r:1:secret:x-Zz9")),
-            ("asset path", &[("projects/p/managedZones/z/rrsets/www.example.com./A", &[RRSET])], "//dns.googleapis.com/projects/p/managedZones/z/rrsets/b./A", id("projects/p/managedZones/z/rrsets/b./A")),
+            (
+                "whole ARN",
+                &[(SECRET, &[SECRET])],
+                "arn:aws:secretsmanager:r:1:secret:x-Zz9",
+                id("arn:aws:secretsmanager:r:1:secret:x-Zz9"),
+            ),
+            (
+                "asset path",
+                &[("projects/p/managedZones/z/rrsets/www.example.com./A", &[RRSET])],
+                "//dns.googleapis.com/projects/p/managedZones/z/rrsets/b./A",
+                id("projects/p/managedZones/z/rrsets/b./A"),
+            ),
             ("no peers", &[], VPC, Prediction::Unproven),
             ("peers disagree with every form", &[("something-else", &[VPC])], VPC, Prediction::Unproven),
-            ("one of two peers is no majority", &[("vpc-0aa1", &[VPC]), ("odd", &["arn:aws:ec2:r:1:vpc/vpc-2"])], VPC, Prediction::Unproven),
-            ("tie with different answers", &[("a/b", &["//svc/a/b"])], "//svc/x/y/z", Prediction::Ambiguous(vec!["x/y/z".into(), "y/z".into()])),
-            ("Azure IDs are case-insensitive", &[("/subscriptions/s/resourceGroups/rg", &["/subscriptions/s/resourcegroups/rg"])], "/subscriptions/s/resourcegroups/rg2", id("/subscriptions/s/resourcegroups/rg2")),
+            (
+                "one of two peers is no majority",
+                &[("vpc-0aa1", &[VPC]), ("odd", &["arn:aws:ec2:r:1:vpc/vpc-2"])],
+                VPC,
+                Prediction::Unproven,
+            ),
+            (
+                "tie with different answers",
+                &[("a/b", &["//svc/a/b"])],
+                "//svc/x/y/z",
+                Prediction::Ambiguous(vec!["x/y/z".into(), "y/z".into()]),
+            ),
+            (
+                "Azure IDs are case-insensitive",
+                &[("/subscriptions/s/resourceGroups/rg", &["/subscriptions/s/resourcegroups/rg"])],
+                "/subscriptions/s/resourcegroups/rg2",
+                id("/subscriptions/s/resourcegroups/rg2"),
+            ),
         ]
     }
 

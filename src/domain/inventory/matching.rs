@@ -154,7 +154,12 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
                 if out.unmatched.iter().any(|u| u.id == o.id) {
                     continue;
                 }
-                out.unmatched.push(UnmatchedObject { id: o.id.clone(), source: o.source.clone(), tags: o.tags.clone(), why });
+                out.unmatched.push(UnmatchedObject {
+                    id: o.id.clone(),
+                    source: o.source.clone(),
+                    tags: o.tags.clone(),
+                    why,
+                });
             }
         }
     }
@@ -174,7 +179,8 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
                 without_namespace_tag: guessed,
             })
             .collect();
-        let rule = rule.map_or_else(|| "no healthy MR of this kind is tagged in the inventory".to_string(), KindRule::describe);
+        let rule = rule
+            .map_or_else(|| "no healthy MR of this kind is tagged in the inventory".to_string(), KindRule::describe);
         out.per_mr.insert(mr_key(mr), MrInventory { objects, rule });
     }
     out
@@ -185,7 +191,10 @@ fn kind_of(mr: &ManagedResource) -> String {
 }
 
 /// Each kind's rule, from its healthy MRs that have tagged objects.
-fn learn(mrs: &[&ManagedResource], per_mr: &HashMap<usize, Vec<(&InventoryObject, bool)>>) -> HashMap<String, KindRule> {
+fn learn(
+    mrs: &[&ManagedResource],
+    per_mr: &HashMap<usize, Vec<(&InventoryObject, bool)>>,
+) -> HashMap<String, KindRule> {
     let mut peers: HashMap<String, Vec<(&str, Vec<(&str, super::Cloud)>)>> = HashMap::new();
     for (i, found) in per_mr {
         if let Some(external_name) = healthy(mrs[*i]) {
@@ -233,14 +242,28 @@ mod tests {
     }
 
     /// (case, MRs, objects, per MR key: (tracked flags, predicted external-name of the first), unmatched)
-    type Case = (&'static str, fn() -> Vec<Mr>, fn() -> Vec<InventoryObject>, &'static [(&'static str, &'static [bool], Option<&'static str>)], usize);
+    type Case = (
+        &'static str,
+        fn() -> Vec<Mr>,
+        fn() -> Vec<InventoryObject>,
+        &'static [(&'static str, &'static [bool], Option<&'static str>)],
+        usize,
+    );
 
     const CASES: &[Case] = &[
         (
             "a healthy peer teaches the last segment; the lost MR gets its ID",
             || vec![vpc("a").external_name("vpc-a").healthy(), vpc("b")],
-            || vec![o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None), o(&arn("vpc-b"), "vpc.ec2.aws.upbound.io", "b", None)],
-            &[("/vpc.ec2.aws.upbound.io/a", &[true], Some("vpc-a")), ("/vpc.ec2.aws.upbound.io/b", &[false], Some("vpc-b"))],
+            || {
+                vec![
+                    o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None),
+                    o(&arn("vpc-b"), "vpc.ec2.aws.upbound.io", "b", None),
+                ]
+            },
+            &[
+                ("/vpc.ec2.aws.upbound.io/a", &[true], Some("vpc-a")),
+                ("/vpc.ec2.aws.upbound.io/b", &[false], Some("vpc-b")),
+            ],
             0,
         ),
         (
@@ -253,17 +276,17 @@ mod tests {
         (
             "a duplicate, the same object listed twice counts once",
             || vec![vpc("a").external_name("vpc-a").healthy()],
-            || vec![o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None), o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None), o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None)],
+            || {
+                vec![
+                    o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None),
+                    o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None),
+                    o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None),
+                ]
+            },
             &[("/vpc.ec2.aws.upbound.io/a", &[true, false], Some("vpc-a"))],
             0,
         ),
-        (
-            "deleted MR",
-            || vec![vpc("a")],
-            || vec![o(&arn("vpc-x"), "vpc.ec2.aws.upbound.io", "gone", None)],
-            &[],
-            1,
-        ),
+        ("deleted MR", || vec![vpc("a")], || vec![o(&arn("vpc-x"), "vpc.ec2.aws.upbound.io", "gone", None)], &[], 1),
         (
             "namespace tag decides between namespaces",
             || vec![vpc("v").api_version(GM).namespace("a"), vpc("v").api_version(GM).namespace("b")],

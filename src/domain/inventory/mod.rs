@@ -137,13 +137,20 @@ mod tests {
     #[test]
     fn tags_keep_crossplane_keys_and_drop_empty_values() {
         let mut t = CrossplaneTags::default();
-        for (k, v) in [("crossplane-kind", " vpc.ec2.aws.upbound.io "), ("crossplane-name", ""), ("Crossplane-Name", "x"), ("team", "a")] {
+        for (k, v) in [
+            ("crossplane-kind", " vpc.ec2.aws.upbound.io "),
+            ("crossplane-name", ""),
+            ("Crossplane-Name", "x"),
+            ("team", "a"),
+        ] {
             t.set(k, v);
         }
         assert_eq!(t.kind.as_deref(), Some("vpc.ec2.aws.upbound.io"));
         assert_eq!(t.name, None);
         assert!(!t.names_an_mr());
-        assert!(CrossplaneTags::is_crossplane_key("crossplane-namespace") && !CrossplaneTags::is_crossplane_key("team"));
+        assert!(
+            CrossplaneTags::is_crossplane_key("crossplane-namespace") && !CrossplaneTags::is_crossplane_key("team")
+        );
     }
 
     #[test]

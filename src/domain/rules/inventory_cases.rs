@@ -24,7 +24,8 @@ pub fn obj(id: &str, tracked: bool, predicted: Option<&str>) -> TaggedObject {
 
 /// Every rule's findings for an MR with these tagged objects.
 pub fn findings_for(mr: &Mr, objects: Vec<TaggedObject>) -> Vec<Finding> {
-    let inventory = MrInventory { objects, rule: "external-name = the cloud ID, agreed by 1 of 1 healthy tagged peers".into() };
+    let inventory =
+        MrInventory { objects, rule: "external-name = the cloud ID, agreed by 1 of 1 healthy tagged peers".into() };
     let ev = MrEvidence { inventory: Some(inventory), ..MrEvidence::default() };
     findings_with(&mr.build(), Some(&ev))
 }

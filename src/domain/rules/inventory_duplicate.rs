@@ -18,7 +18,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     }
     let arg = facts.arg();
     let (tracked, orphans): (Vec<_>, Vec<_>) = inv.objects.iter().partition(|o| o.tracked);
-    let ids = |v: &[&crate::domain::inventory::TaggedObject]| v.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ");
+    let ids =
+        |v: &[&crate::domain::inventory::TaggedObject]| v.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ");
     let mut message = match tracked.first() {
         Some(t) => format!(
             "{} cloud objects are tagged for this MR: it tracks {:?}; {} untracked duplicate(s): {}",
@@ -36,7 +37,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let configs: BTreeSet<&str> = inv.objects.iter().filter_map(|o| o.provider_config.as_deref()).collect();
     if configs.len() > 1 {
         let configs: Vec<String> = configs.iter().map(|c| shown(c)).collect();
-        message.push_str(&format!(" (tagged by provider configs {}: another cluster may use the same names)", configs.join(", ")));
+        message.push_str(&format!(
+            " (tagged by provider configs {}: another cluster may use the same names)",
+            configs.join(", ")
+        ));
     }
     let candidates: Vec<&str> = orphans
         .iter()
@@ -63,8 +67,18 @@ mod tests {
     use crate::domain::testing::Mr;
 
     const CASES: &[Case] = &[
-        ("one tracked, one orphan", || Mr::new("VPC", "v").external_name("a").healthy(), || vec![obj("a", true, Some("a")), obj("b", false, Some("b"))], Some(None)),
-        ("none tracked: never guess which", || Mr::new("VPC", "v"), || vec![obj("a", false, Some("a")), obj("b", false, Some("b"))], Some(None)),
+        (
+            "one tracked, one orphan",
+            || Mr::new("VPC", "v").external_name("a").healthy(),
+            || vec![obj("a", true, Some("a")), obj("b", false, Some("b"))],
+            Some(None),
+        ),
+        (
+            "none tracked: never guess which",
+            || Mr::new("VPC", "v"),
+            || vec![obj("a", false, Some("a")), obj("b", false, Some("b"))],
+            Some(None),
+        ),
         ("one object: not a duplicate", || Mr::new("VPC", "v"), || vec![obj("a", false, None)], None),
     ];
 
@@ -77,9 +91,12 @@ mod tests {
     fn severity_says_whether_anything_is_tracked() {
         use super::super::inventory_cases::findings_for;
         use crate::domain::finding::Severity;
-        let tracked = findings_for(&Mr::new("VPC", "v").external_name("a"), vec![obj("a", true, None), obj("b", false, None)]);
+        let tracked =
+            findings_for(&Mr::new("VPC", "v").external_name("a"), vec![obj("a", true, None), obj("b", false, None)]);
         let lost = findings_for(&Mr::new("VPC", "v"), vec![obj("a", false, None), obj("b", false, None)]);
-        let sev = |f: &[crate::domain::finding::Finding]| f.iter().find(|f| f.code == Code::InventoryDuplicate).unwrap().severity;
+        let sev = |f: &[crate::domain::finding::Finding]| {
+            f.iter().find(|f| f.code == Code::InventoryDuplicate).unwrap().severity
+        };
         assert_eq!((sev(&tracked), sev(&lost)), (Severity::Warning, Severity::Error));
     }
 }

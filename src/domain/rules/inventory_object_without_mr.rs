@@ -19,8 +19,13 @@ fn finding_for(o: &UnmatchedObject) -> ReportFinding {
     let (group_kind, group) = kind.split_once('.').map_or((kind.as_str(), ""), |(k, g)| (k, g));
     let (message, next) = match &o.why {
         Unmatched::NoMr => (
-            format!("{:?} is tagged for {kind}/{name}, which does not exist: its MR was deleted while the cloud object survived", o.id),
-            format!("delete it in the cloud, or recreate the MR and `kubectl upjet adopt {kind}/{name} --id <external-name> --import`"),
+            format!(
+                "{:?} is tagged for {kind}/{name}, which does not exist: its MR was deleted while the cloud object survived",
+                o.id
+            ),
+            format!(
+                "delete it in the cloud, or recreate the MR and `kubectl upjet adopt {kind}/{name} --id <external-name> --import`"
+            ),
         ),
         Unmatched::Undecided { namespaces } => (
             format!(
@@ -69,11 +74,22 @@ mod tests {
         ("deleted MR", || object("vpc.ec2.aws.upbound.io", "old", Unmatched::NoMr), "does not exist", "vpc/old"),
         (
             "undecided namespace",
-            || object("vpc.ec2.aws.m.upbound.io", "v", Unmatched::Undecided { namespaces: vec!["a".into(), "b".into()] }),
+            || {
+                object(
+                    "vpc.ec2.aws.m.upbound.io",
+                    "v",
+                    Unmatched::Undecided { namespaces: vec!["a".into(), "b".into()] },
+                )
+            },
             "namespaces a, b",
             "vpc/v",
         ),
-        ("control characters are escaped", || object("vpc.ec2.aws.upbound.io", "x\u{1b}[2J", Unmatched::NoMr), "x\\u{1b}[2J", "vpc/x\\u{1b}[2J"),
+        (
+            "control characters are escaped",
+            || object("vpc.ec2.aws.upbound.io", "x\u{1b}[2J", Unmatched::NoMr),
+            "x\\u{1b}[2J",
+            "vpc/x\\u{1b}[2J",
+        ),
     ];
 
     #[test]

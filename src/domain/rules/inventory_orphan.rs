@@ -27,8 +27,14 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     };
     let may_adopt = tracked.is_none() || !mr.is_true("Ready");
     let message = match tracked {
-        None => format!("the inventory lists {:?} tagged for this MR, which tracks no ID: it is the object this MR lost", object.id),
-        Some(t) => format!("the inventory lists {:?} tagged for this MR, which tracks {t:?}: {:?} is an orphan nothing tracks", object.id, object.id),
+        None => format!(
+            "the inventory lists {:?} tagged for this MR, which tracks no ID: it is the object this MR lost",
+            object.id
+        ),
+        Some(t) => format!(
+            "the inventory lists {:?} tagged for this MR, which tracks {t:?}: {:?} is an orphan nothing tracks",
+            object.id, object.id
+        ),
     };
     let next = match (may_adopt, candidate) {
         (true, Some(id)) => format!("kubectl upjet adopt {arg} --id {id} --import"),
@@ -50,7 +56,10 @@ pub(super) fn with_object(f: Finding, o: &TaggedObject, inv: &MrInventory) -> Fi
         _ => f,
     };
     if o.without_namespace_tag {
-        f.with("namespaceMatch", "the object has no crossplane-namespace tag; matched by kind and name, unique across namespaces")
+        f.with(
+            "namespaceMatch",
+            "the object has no crossplane-namespace tag; matched by kind and name, unique across namespaces",
+        )
     } else {
         f
     }
@@ -63,12 +72,42 @@ mod tests {
     use crate::domain::testing::Mr;
 
     const CASES: &[Case] = &[
-        ("tracks none: suggest the object", || Mr::new("Secret", "s"), || vec![obj("arn:x", false, Some("arn:x"))], Some(Some("arn:x"))),
-        ("tracks none, no proven rule: report, suggest nothing", || Mr::new("Secret", "s"), || vec![obj("arn:x", false, None)], Some(None)),
-        ("healthy and tracking another ID: orphan, keep the identity", || Mr::new("Secret", "s").external_name("a").healthy(), || vec![obj("arn:x", false, Some("x"))], Some(None)),
-        ("broken and tracking another ID: suggest", || Mr::new("Secret", "s").external_name("a"), || vec![obj("arn:x", false, Some("x"))], Some(Some("x"))),
-        ("tracked: nothing", || Mr::new("Secret", "s").external_name("x"), || vec![obj("arn:x", true, Some("x"))], None),
-        ("two objects: a duplicate, not this", || Mr::new("Secret", "s"), || vec![obj("a", false, None), obj("b", false, None)], None),
+        (
+            "tracks none: suggest the object",
+            || Mr::new("Secret", "s"),
+            || vec![obj("arn:x", false, Some("arn:x"))],
+            Some(Some("arn:x")),
+        ),
+        (
+            "tracks none, no proven rule: report, suggest nothing",
+            || Mr::new("Secret", "s"),
+            || vec![obj("arn:x", false, None)],
+            Some(None),
+        ),
+        (
+            "healthy and tracking another ID: orphan, keep the identity",
+            || Mr::new("Secret", "s").external_name("a").healthy(),
+            || vec![obj("arn:x", false, Some("x"))],
+            Some(None),
+        ),
+        (
+            "broken and tracking another ID: suggest",
+            || Mr::new("Secret", "s").external_name("a"),
+            || vec![obj("arn:x", false, Some("x"))],
+            Some(Some("x")),
+        ),
+        (
+            "tracked: nothing",
+            || Mr::new("Secret", "s").external_name("x"),
+            || vec![obj("arn:x", true, Some("x"))],
+            None,
+        ),
+        (
+            "two objects: a duplicate, not this",
+            || Mr::new("Secret", "s"),
+            || vec![obj("a", false, None), obj("b", false, None)],
+            None,
+        ),
     ];
 
     #[test]

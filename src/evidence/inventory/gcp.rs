@@ -14,10 +14,10 @@ pub(super) fn object(r: &mut Record, source: &Arc<str>) -> Option<InventoryObjec
     }
     let id = r.name.take()?.trim().to_string();
     let mut tags = std::mem::take(&mut r.labels);
-    if !tags.names_an_mr() {
-        if let Some(data) = r.resource.as_mut().and_then(|res| res.data.as_mut()) {
-            tags = std::mem::take(&mut data.labels);
-        }
+    if !tags.names_an_mr()
+        && let Some(data) = r.resource.as_mut().and_then(|res| res.data.as_mut())
+    {
+        tags = std::mem::take(&mut data.labels);
     }
     Some(InventoryObject { id, cloud: Cloud::Gcp, tags, source: source.clone() })
 }

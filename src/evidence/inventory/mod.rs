@@ -125,7 +125,11 @@ fn add(inv: &mut Inventory, doc: Doc, source: &Arc<str>) -> Result<(), String> {
     inv.records += total;
     let added = &inv.objects[before..];
     let format = match (format, added.first().map(|o| o.cloud)) {
-        ("", None) if total > 0 => return Err(format!("an array of {total} records with no ResourceARN, //SERVICE/ name or /subscriptions/ id")),
+        ("", None) if total > 0 => {
+            return Err(format!(
+                "an array of {total} records with no ResourceARN, //SERVICE/ name or /subscriptions/ id"
+            ));
+        }
         ("", None) => "an empty array",
         ("", Some(Cloud::Aws)) => "AWS get-resources (list only)",
         ("", Some(Cloud::Gcp)) => "GCP Cloud Asset",

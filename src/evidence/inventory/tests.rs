@@ -73,7 +73,11 @@ fn every_format_is_detected() {
 
 /// (case, text, words the error must contain)
 const BAD: &[(&str, &str, &str)] = &[
-    ("truncated", r#"{"ResourceTagMappingList": [{"ResourceARN": "arn:aws:s3:::b", "Tags": ["#, "not a complete JSON export"),
+    (
+        "truncated",
+        r#"{"ResourceTagMappingList": [{"ResourceARN": "arn:aws:s3:::b", "Tags": ["#,
+        "not a complete JSON export",
+    ),
     ("not JSON", "hello", "not a complete JSON export"),
     ("empty", "  \n", "an empty file"),
     ("EC2 describe output", r#"{"Reservations": []}"#, "keys Reservations"),
@@ -132,7 +136,9 @@ fn shared_real_samples_parse_or_are_rejected_clearly() {
         let want = SAMPLES.iter().find(|(f, _)| *f == file).unwrap_or_else(|| panic!("{file} has no expectation")).1;
         let got = read(std::fs::File::open(entry.path()).unwrap(), &file);
         match (want, got) {
-            (Some((objects, tagged)), Ok(inv)) => assert_eq!((inv.objects.len(), inv.tagged()), (objects, tagged), "{file}"),
+            (Some((objects, tagged)), Ok(inv)) => {
+                assert_eq!((inv.objects.len(), inv.tagged()), (objects, tagged), "{file}")
+            }
             (None, Err(e @ InventoryError::Unknown { .. })) => assert!(e.to_string().contains(&file), "{file}: {e}"),
             (want, got) => panic!("{file}: want {want:?}, got {got:?}"),
         }
@@ -143,7 +149,8 @@ fn shared_real_samples_parse_or_are_rejected_clearly() {
 
 #[test]
 fn the_awscli_example_arn_is_trimmed() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/inventory/aws-get-resources-awscli-docs-example.json");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/inventory/aws-get-resources-awscli-docs-example.json");
     let Ok(f) = std::fs::File::open(path) else { return };
     let inv = read(f, "example").unwrap();
     assert!(inv.objects[0].id.starts_with("arn:aws:inspector"));
