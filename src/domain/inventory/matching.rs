@@ -135,6 +135,7 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
     }
     let mut out = CrossCheck::default();
     let mut per_mr: HashMap<usize, Vec<(&InventoryObject, bool)>> = HashMap::new();
+    let mut unmatched_ids: HashSet<&str> = HashSet::new();
     for o in objects.iter().filter(|o| o.tags.names_an_mr()) {
         out.tagged += 1;
         match target(&o.tags, mrs, &by_name) {
@@ -151,7 +152,7 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
                     out.out_of_scope += 1;
                     continue;
                 }
-                if out.unmatched.iter().any(|u| u.id == o.id) {
+                if !unmatched_ids.insert(o.id.as_str()) {
                     continue;
                 }
                 out.unmatched.push(UnmatchedObject {
