@@ -321,6 +321,60 @@ write("fidelity-policies.json", fidelity_policies())
 write("fidelity-async.json", fidelity_async())
 write("identity-peers.json", identity_peers())
 
+# ---- cloud inventory (examples/inventory) and the healthy peers it needs ----
+INVENTORY = os.path.join(os.path.dirname(__file__), "..", "examples", "inventory")
+
+def inventory():
+    """An `aws resourcegroupstaggingapi get-resources` export of the fleet's AWS account, as two
+    pages back to back (the CLI's --no-paginate/--starting-token output), plus a healthy Secret
+    whose external-name (the ARN, random suffix and all) teaches the Secret kind's ID format, so
+    `doctor --inventory` can name orders-db-credentials' lost secret."""
+    acct, region = "111122223333", "eu-west-1"
+    peer_arn = f"arn:aws:secretsmanager:{region}:{acct}:secret:payments-api-key-Xy12Ab"
+    peers = [mr("secretsmanager.aws.upbound.io/v1beta1", "Secret", "payments-api-key",
+        ann={"crossplane.io/external-name": peer_arn, "crossplane.io/external-create-pending": "2024-11-29T08:00:00Z",
+             "crossplane.io/external-create-succeeded": "2024-11-29T08:00:00Z"},
+        spec={"name": "payments-api-key", "region": region, "tags": tags("payments-api-key", "secret.secretsmanager.aws.upbound.io")},
+        at={"id": peer_arn, "arn": peer_arn})]
+    write("aws-peers.json", peers)
+
+    def mapping(arn, kind=None, name=None, ns=None, extra=None):
+        t = []
+        if kind:
+            t += [{"Key": "crossplane-kind", "Value": kind}, {"Key": "crossplane-name", "Value": name},
+                  {"Key": "crossplane-providerconfig", "Value": "default"}]
+        if ns:
+            t += [{"Key": "crossplane-namespace", "Value": ns}, {"Key": "crossplane-providerconfig-kind", "Value": "ClusterProviderConfig"}]
+        t += [{"Key": k, "Value": v} for k, v in (extra or {"team": "payments"}).items()]
+        return {"ResourceARN": arn, "Tags": t}
+
+    ec2 = f"arn:aws:ec2:{region}:{acct}"
+    page1 = [
+        mapping(peer_arn, "secret.secretsmanager.aws.upbound.io", "payments-api-key"),
+        # The secret orders-db-credentials' first create made; its MR lost the ARN (AlreadyExists).
+        mapping(f"arn:aws:secretsmanager:{region}:{acct}:secret:orders-db-credentials-Q7mR2k", "secret.secretsmanager.aws.upbound.io", "orders-db-credentials"),
+        mapping(f"arn:aws:kms:{region}:{acct}:key/mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "key.kms.aws.upbound.io", "payments-data-key"),
+        mapping(f"arn:aws:s3:::audit-logs-{acct}", "bucket.s3.aws.upbound.io", "audit-logs-{acct}".format(acct=acct)),
+    ]
+    page2 = [
+        # team-a-vpc is tracked; a second VPC carries its tags: an untracked duplicate.
+        mapping(f"{ec2}:vpc/vpc-0aa11bb22cc33dd44", "vpc.ec2.aws.m.upbound.io", "team-a-vpc", ns="team-a"),
+        mapping(f"{ec2}:vpc/vpc-0c4d5e6f708192a3b", "vpc.ec2.aws.m.upbound.io", "team-a-vpc", ns="team-a"),
+        # team-b-vpc never saved its external-name (LateInitializeMissing): team-a-vpc shows the form.
+        mapping(f"{ec2}:vpc/vpc-0bb22cc33dd44ee55", "vpc.ec2.aws.m.upbound.io", "team-b-vpc", ns="team-b"),
+        # The MR of this one was deleted with deletionPolicy Orphan.
+        mapping(f"{ec2}:vpc/vpc-0d1e2f3a4b5c6d7e8", "vpc.ec2.aws.upbound.io", "legacy-vpc"),
+        # Not Crossplane's.
+        mapping(f"{ec2}:security-group/sg-0123456789abcdef0", extra={"Name": "bastion"}),
+    ]
+    os.makedirs(INVENTORY, exist_ok=True)
+    with open(os.path.join(INVENTORY, "aws.json"), "w") as f:
+        for page, token in ((page1, "eyJ0b2tlbiI6IDF9"), (page2, "")):
+            json.dump({"PaginationToken": token, "ResourceTagMappingList": page}, f, indent=4)
+            f.write("\n")
+
+inventory()
+
 # ---- provider logs (examples/logs), keyed to the fleet's UIDs ----
 LOGS = os.path.join(os.path.dirname(__file__), "..", "examples", "logs")
 os.makedirs(LOGS, exist_ok=True)

@@ -45,7 +45,7 @@ fn the_lost_recordset_gets_its_id_from_its_peers_and_the_secret_does_not() {
     let secret = finding(&report, "orders-db-credentials", "AlreadyExists");
     assert!(secret.get("suggestedId").is_none(), "{secret}");
     let why = secret["evidence"]["identity"].as_str().unwrap();
-    assert!(why.starts_with("provider-assigned: the external-names of 3 healthy Secrets"), "{why}");
+    assert!(why.starts_with("provider-assigned: the external-names of 4 healthy Secrets"), "{why}");
 }
 
 #[test]

@@ -307,6 +307,11 @@ pub struct DoctorArgs {
     /// See docs/id-templates.md.
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = "ID prediction")]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    /// Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS
+    /// `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources
+    /// --format=json`, Azure `az resource list` or `az graph query` JSON.
+    #[arg(long = "inventory", value_name = "FILE")]
+    pub inventory: Vec<PathBuf>,
 }
 
 /// How provider logs are read (doctor --logs, history).

@@ -1,6 +1,6 @@
 //! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
-use super::evidence::{crd_owners, gather, index};
+use super::evidence::{crd_owners, cross_check, gather, index, read_inventories};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discovery_cache::{self, CacheOptions};
@@ -12,6 +12,7 @@ use crate::cluster::{discover, snapshot};
 use crate::domain::finding::{Finding, Severity};
 use crate::domain::gotime::GoTime;
 use crate::domain::identity::{self, Peers, Sample};
+use crate::domain::inventory::{CrossCheck, Scope, normalize_kind};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::report::{Filter, Report, ReportBuilder};
@@ -48,6 +49,10 @@ pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool, fai
 pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     if args.logs && args.from.is_some() {
         return Err(Error::usage("--logs reads a live cluster; with --from use --log-file").into());
+    }
+    if args.target.is_some() && !args.inventory.is_empty() {
+        let why = "--inventory cross-checks a whole fleet (healthy peers show each kind's ID format): run doctor without KIND/NAME";
+        return Err(Error::usage(why).into());
     }
     if let Some(target) = &args.target {
         return one(settings, args, target, out).await;
@@ -233,32 +238,67 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
     for n in notes {
         builder.note(n);
     }
+    if let Some(check) = analyzer.inventory.get() {
+        for f in rules::object_findings(&check.unmatched) {
+            builder.push(f);
+        }
+        builder.note(inventory_note(check));
+    }
     builder.finish()
+}
+
+/// What the inventory cross-check covered, as one note.
+fn inventory_note(check: &CrossCheck) -> String {
+    let matched: usize = check.per_mr.values().map(|m| m.objects.len()).sum();
+    let mut note = format!(
+        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {} MRs, {} without an MR",
+        check.tagged,
+        check.per_mr.len(),
+        check.unmatched.len()
+    );
+    if check.out_of_scope > 0 {
+        note.push_str(&format!(
+            "; {} not checked (kinds not scanned, or the scan was limited by -n, -l or a skipped kind)",
+            check.out_of_scope
+        ));
+    }
+    note
+}
+
+/// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
+/// whole snapshot was read, only the `--kind`s asked for otherwise.
+fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scope {
+    let kinds = mrs.iter().map(|m| normalize_kind(&format!("{}.{}", m.kind, m.group()))).collect();
+    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true }
 }
 
 async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now: GoTime) -> anyhow::Result<Report> {
     let items = snapshot::read(path)?;
+    let (objects, inventory_notes) = read_inventories(&args.inventory).await?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
-    let notes = gathered.notes.clone();
+    let notes = [gathered.notes.clone(), inventory_notes].concat();
     let analyzer = index(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
-    let (mut peers, mut kept) = (Peers::default(), Vec::new());
+    let mut mrs = Vec::new();
     for item in items {
         match ManagedResource::from_json(&item.json) {
-            Ok(mr) => {
-                if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) {
-                    continue;
-                }
-                kinds.insert((mr.group().to_string(), mr.kind.clone()));
-                builder.scanned(1);
-                peers.observe(&mr);
-                let findings = analyzer.findings(&mr, now);
-                if !findings.is_empty() {
-                    kept.push((mr, findings));
-                }
-            }
+            Ok(mr) if args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => mrs.push(mr),
+            Ok(_) => {}
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
+        }
+    }
+    if !args.inventory.is_empty() {
+        cross_check(&analyzer, &objects, &mrs.iter().collect::<Vec<_>>(), &snapshot_scope(args, &mrs));
+    }
+    let (mut peers, mut kept) = (Peers::default(), Vec::new());
+    for mr in mrs {
+        kinds.insert((mr.group().to_string(), mr.kind.clone()));
+        builder.scanned(1);
+        peers.observe(&mr);
+        let findings = analyzer.findings(&mr, now);
+        if !findings.is_empty() {
+            kept.push((mr, findings));
         }
     }
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
@@ -332,6 +372,8 @@ async fn selected_kinds(
 struct Kept {
     found: Option<(ManagedResource, Vec<Finding>, crate::domain::report::ResourceState)>,
     sample: Option<Sample>,
+    /// With an inventory: the MR, not judged yet (see [`Judge`]).
+    unjudged: Option<(ManagedResource, crate::domain::report::ResourceState)>,
 }
 
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
@@ -342,6 +384,7 @@ async fn scan_kinds(
     opts: ScanOptions,
     args: &DoctorArgs,
     settings: &Settings,
+    keep_all: bool,
 ) -> Vec<scan::KindScan<Kept>> {
     let progress = settings.progress.then(|| progress_bar(kinds.len() as u64));
     let (per_mr, now) = (analyzer.clone(), settings.now);
@@ -352,12 +395,18 @@ async fn scan_kinds(
         RetryPolicy::within(args.retry_budget),
         move |mr| {
             let sample = Sample::of(&mr);
+            if keep_all {
+                // With an inventory every MR is kept unjudged: it is judged once the cross-check
+                // over the whole fleet is known.
+                let state = per_mr.state(&mr);
+                return Some(Kept { found: None, sample, unjudged: Some((mr, state)) });
+            }
             let findings = per_mr.findings(&mr, now);
             let found = (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
             });
-            (found.is_some() || sample.is_some()).then_some(Kept { found, sample })
+            (found.is_some() || sample.is_some()).then_some(Kept { found, sample, unjudged: None })
         },
         |k| {
             if let Some(p) = &progress {
@@ -388,6 +437,10 @@ fn learn_peers(results: &mut [scan::KindScan<Kept>]) -> Peers {
 
 async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
     let mut timings = Timings::default();
+    let inventory = match args.inventory.is_empty() {
+        true => None,
+        false => Some(read_inventories(&args.inventory).await?),
+    };
     let mut clock = std::time::Instant::now();
     let mut lap = |t: &mut std::time::Duration| {
         *t = clock.elapsed();
@@ -405,7 +458,8 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
         return Ok((builder.finish(), timings));
     }
-    let (analyzer, notes) = analyzer_for(&conn, args, &selected).await?;
+    let (analyzer, mut notes) = analyzer_for(&conn, args, &selected).await?;
+    notes.extend(inventory.iter().flat_map(|(_, n)| n.iter().cloned()));
     let analyzer = Arc::new(analyzer);
     lap(&mut timings.evidence);
     let opts = ScanOptions {
@@ -414,7 +468,8 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         page_size: 500,
         concurrency: args.concurrency as usize,
     };
-    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), args, settings).await;
+    let keep_all = inventory.is_some();
+    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), args, settings, keep_all).await;
     // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
     // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
     // which is reported as skipped like on any run.
@@ -429,7 +484,7 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
         let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &analyzer, rest, opts, args, settings).await);
+            results.extend(scan_kinds(&conn, &analyzer, rest, opts, args, settings, keep_all).await);
         }
     }
     lap(&mut timings.listing);
@@ -444,6 +499,39 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
     }
     timings.kinds = results.len();
     let peers = learn_peers(&mut results);
+    if let Some((objects, _)) = &inventory {
+        let mrs: Vec<&ManagedResource> =
+            results.iter().flat_map(|r| r.kept.iter().filter_map(|k| k.unjudged.as_ref().map(|(mr, _)| mr))).collect();
+        cross_check(&analyzer, objects, &mrs, &live_scope(settings, &results));
+    }
+    let judge = Judge { analyzer: &analyzer, now: settings.now, peers: &peers, templates: &args.id_templates };
+    add_results(&mut builder, results, &mut timings, &judge);
+    let report = finish(builder, &analyzer, notes);
+    lap(&mut timings.report);
+    Ok((report, timings))
+}
+
+/// What a live scan covered: every kind listed, complete unless `-n`, `-l` or a skipped kind
+/// hid some MRs (then no object is reported as having lost its MR).
+fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) -> Scope {
+    let kinds = results.iter().map(|r| normalize_kind(&format!("{}.{}", r.kind.kind, r.kind.group))).collect();
+    let complete =
+        settings.namespace.is_none() && settings.selector.is_none() && results.iter().all(|r| r.error.is_none());
+    Scope { kinds, all_kinds: false, complete }
+}
+
+/// How the kept MRs become findings once the whole fleet is known: those kept unjudged (for the
+/// inventory cross-check) are judged now, and every finding is completed with the ID formats
+/// learned from healthy peers.
+struct Judge<'a> {
+    analyzer: &'a EvidenceIndex,
+    now: GoTime,
+    peers: &'a Peers,
+    templates: &'a [identity::UserTemplate],
+}
+
+/// Adds each listed kind's outcome and kept MRs to the report.
+fn add_results(builder: &mut ReportBuilder, results: Vec<scan::KindScan<Kept>>, timings: &mut Timings, judge: &Judge) {
     for r in results {
         timings.list_requests += r.requests;
         timings.list_bytes += r.bytes;
@@ -457,14 +545,19 @@ async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<
         for what in r.unreadable {
             builder.unreadable(what);
         }
-        for (mr, mut findings, state) in r.kept.into_iter().filter_map(|k| k.found) {
-            identity::fill(&mut findings, &mr, &peers, &args.id_templates);
+        for kept in r.kept {
+            let (mr, mut findings, state) = match (kept.found, kept.unjudged) {
+                (Some(found), _) => found,
+                (None, Some((mr, state))) => {
+                    let findings = judge.analyzer.findings(&mr, judge.now);
+                    (mr, findings, state)
+                }
+                (None, None) => continue,
+            };
+            identity::fill(&mut findings, &mr, judge.peers, judge.templates);
             builder.add(&mr, findings, || state);
         }
     }
-    let report = finish(builder, &analyzer, notes);
-    lap(&mut timings.report);
-    Ok((report, timings))
 }
 
 fn progress_bar(len: u64) -> indicatif::ProgressBar {

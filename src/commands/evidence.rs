@@ -10,11 +10,13 @@ use crate::cluster::request::RequestError;
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::workspace::{self, WorkspaceError};
 use crate::cluster::{events, providers};
+use crate::domain::inventory::{InventoryObject, Scope, cross_check as inventory_check};
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::ProviderStarts;
 use crate::evidence::correlate::{LogEvidence, SourceSummary};
 use crate::evidence::events::{EventRecord, parse_events};
 use crate::evidence::index::EvidenceIndex;
+use crate::evidence::inventory;
 use crate::evidence::logs::{Evidence, Retention};
 use crate::evidence::pods::{self, ProviderPod};
 use crate::evidence::source::scan_reader;
@@ -173,7 +175,7 @@ pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, Str
             starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
     }
-    EvidenceIndex { logs: gathered.logs, starts }
+    EvidenceIndex { logs: gathered.logs, starts, inventory: Default::default() }
 }
 
 /// A body the API server sent that does not parse, as the request error kube would report.
@@ -218,4 +220,45 @@ pub async fn read_workspace(
 ) -> Result<WorkspaceState, WorkspaceReadError> {
     let text = workspace::read(conn, &pod.namespace, &pod.name, &pod.container, uid).await?;
     Ok(workspace_state(format!("{}/{}", pod.namespace, pod.name), &workspace::tfstate_path(uid), &text)?)
+}
+
+/// Reads every `--inventory` file (`-` is stdin), off the async runtime. An unreadable or
+/// unknown file is a usage error naming it: a cross-check over part of the inventory would
+/// report objects as lost that are merely in the file that failed.
+pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<InventoryObject>, Vec<String>)> {
+    let files = files.to_vec();
+    tokio::task::spawn_blocking(move || {
+        let (mut objects, mut notes) = (Vec::new(), Vec::new());
+        for path in &files {
+            let name = path.display().to_string();
+            let inv = if path.as_os_str() == "-" {
+                inventory::read(std::io::stdin().lock(), "stdin")
+            } else {
+                std::fs::File::open(path)
+                    .map_err(|source| inventory::InventoryError::Io { file: name.clone(), source })
+                    .and_then(|f| inventory::read(f, &name))
+            }
+            .map_err(|e| crate::error::Error::usage(e.to_string()))?;
+            notes.push(format!(
+                "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
+                inv.formats.join(", "),
+                inv.records,
+                inv.tagged(),
+                if inv.without_id > 0 {
+                    format!(", {} without a cloud ID (skipped)", inv.without_id)
+                } else {
+                    String::new()
+                }
+            ));
+            objects.extend(inv.objects);
+        }
+        Ok((objects, notes))
+    })
+    .await
+    .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
+}
+
+/// Cross-checks the inventory against every MR seen, and hands the result to the index.
+pub fn cross_check(analyzer: &EvidenceIndex, objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) {
+    let _ = analyzer.inventory.set(inventory_check(objects, mrs, scope));
 }

@@ -96,6 +96,12 @@ codes! {
     CallbackLost => Warning,
     /// The provider does not log at debug level, so IDs cannot be recovered from its logs.
     DebugLogsMissing => Info,
+    /// An inventory export lists a cloud object tagged for this MR that it does not track.
+    InventoryOrphan => Error,
+    /// An inventory export lists several cloud objects tagged for this MR.
+    InventoryDuplicate => Warning,
+    /// An inventory export lists a cloud object tagged for an MR that does not exist.
+    InventoryObjectWithoutMr => Warning,
 }
 
 impl std::fmt::Display for Code {

@@ -8,6 +8,7 @@ pub mod finding;
 pub mod goduration;
 pub mod gotime;
 pub mod identity;
+pub mod inventory;
 pub mod kstatus;
 pub mod managed;
 pub mod plan;

@@ -4,6 +4,8 @@
 use super::correlate::LogEvidence;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
+use crate::domain::inventory::CrossCheck;
+use crate::domain::inventory::matching::mr_key;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::ResourceState;
 use crate::domain::rules::{self, LogSource, MrEvidence, ProviderStarts};
@@ -16,19 +18,24 @@ pub struct EvidenceIndex {
     pub logs: Option<LogEvidence>,
     /// Provider starts by (API group, kind) of the kinds each provider serves.
     pub starts: HashMap<(String, String), ProviderStarts>,
+    /// The inventory cross-check, set once every MR is known (`doctor --inventory`).
+    pub inventory: std::sync::OnceLock<CrossCheck>,
 }
 
 impl EvidenceIndex {
     /// What was gathered about one MR, or `None` when nothing beyond objects was gathered.
     pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
-        if self.logs.is_none() && self.starts.is_empty() {
+        let inventory = self.inventory.get();
+        if self.logs.is_none() && self.starts.is_empty() && inventory.is_none() {
             return None;
         }
         let starts = self.starts.get(&(mr.group().to_string(), mr.kind.clone())).cloned();
-        Some(match &self.logs {
+        let mut evidence = match &self.logs {
             Some(logs) => logs.mr_evidence(mr, starts),
             None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
-        })
+        };
+        evidence.inventory = inventory.and_then(|c| c.per_mr.get(&mr_key(mr))).cloned();
+        Some(evidence)
     }
 
     /// Every rule's findings for one MR and its evidence, judged at `now` (`Settings::now`).

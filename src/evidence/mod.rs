@@ -6,6 +6,7 @@ pub mod correlate;
 pub mod create_loop;
 pub mod events;
 pub mod index;
+pub mod inventory;
 pub mod logs;
 pub mod pods;
 pub mod source;

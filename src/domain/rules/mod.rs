@@ -20,6 +20,11 @@ mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
 mod facts;
+#[cfg(test)]
+mod inventory_cases;
+mod inventory_duplicate;
+mod inventory_object_without_mr;
+mod inventory_orphan;
 mod kstatus_misleading;
 mod late_initialize_missing;
 mod malformed_annotation;
@@ -40,6 +45,7 @@ pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
 use super::gotime::GoTime;
+use super::inventory::UnmatchedObject;
 use super::managed::ManagedResource;
 use super::report::ReportFinding;
 
@@ -53,6 +59,8 @@ pub enum Check {
     EvidenceEach(fn(&Facts) -> Vec<Finding>),
     /// The log sources read, as a whole: findings about a provider or a log file, not an MR.
     Sources(fn(&[LogSource]) -> Vec<ReportFinding>),
+    /// The inventory objects no MR was found for: findings about a cloud object, not an MR.
+    Objects(fn(&[UnmatchedObject]) -> Vec<ReportFinding>),
 }
 
 impl Check {
@@ -61,7 +69,7 @@ impl Check {
         match self {
             Check::Object(check) | Check::Evidence(check) => check(facts).into_iter().collect(),
             Check::EvidenceEach(check) => check(facts),
-            Check::Sources(_) => Vec::new(),
+            Check::Sources(_) | Check::Objects(_) => Vec::new(),
         }
     }
 }
@@ -98,6 +106,9 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::CallbackLost, check: Check::Evidence(callback_lost::check) },
     Rule { code: Code::ProviderRestartedDuringCreate, check: Check::Evidence(provider_restarted_during_create::check) },
     Rule { code: Code::DebugLogsMissing, check: Check::Sources(debug_logs_missing::check) },
+    Rule { code: Code::InventoryOrphan, check: Check::Evidence(inventory_orphan::check) },
+    Rule { code: Code::InventoryDuplicate, check: Check::Evidence(inventory_duplicate::check) },
+    Rule { code: Code::InventoryObjectWithoutMr, check: Check::Objects(inventory_object_without_mr::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.
@@ -132,6 +143,16 @@ pub fn source_findings(sources: &[LogSource]) -> Vec<ReportFinding> {
     ALL.iter()
         .flat_map(|rule| match rule.check {
             Check::Sources(check) => check(sources),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Every rule over the inventory objects no MR was found for, in [`ALL`] order.
+pub fn object_findings(objects: &[UnmatchedObject]) -> Vec<ReportFinding> {
+    ALL.iter()
+        .flat_map(|rule| match rule.check {
+            Check::Objects(check) => check(objects),
             _ => Vec::new(),
         })
         .collect()

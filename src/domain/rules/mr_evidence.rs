@@ -2,6 +2,7 @@
 //! reduces provider logs and pods to these records so that the rules stay pure and testable.
 
 use crate::domain::gotime::GoTime;
+use crate::domain::inventory::MrInventory;
 
 /// What the provider logs and pods say about one MR.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -12,6 +13,8 @@ pub struct MrEvidence {
     pub callback_failure: Option<CallbackFailure>,
     /// When the provider serving this MR's kind (re)started, when its pods were read.
     pub provider_starts: Option<ProviderStarts>,
+    /// The cloud objects an inventory export lists as tagged for this MR (`doctor --inventory`).
+    pub inventory: Option<MrInventory>,
 }
 
 /// One ID a provider logged as created (`Async create ended.` `tfID`, or the plugin-framework

@@ -1,0 +1,102 @@
+//! `InventoryDuplicate`: an inventory export lists several cloud objects tagged for one MR. Each
+//! create after a lost external-name makes another (upjet#305, provider-upjet-aws#1018); the MR
+//! tracks at most one, the others are orphans that cost money and block names.
+
+use super::facts::Facts;
+use super::inventory_orphan::with_object;
+use crate::domain::finding::{Code, Finding, Severity};
+use crate::domain::inventory::id_form::Prediction;
+use crate::domain::inventory::shown;
+use std::collections::BTreeSet;
+
+/// One finding per MR with two or more tagged objects: which one it tracks, which are orphans.
+/// An error when it tracks none of them (which to adopt cannot be decided from tags alone).
+pub(super) fn check(facts: &Facts) -> Option<Finding> {
+    let inv = facts.evidence?.inventory.as_ref()?;
+    if inv.objects.len() < 2 {
+        return None;
+    }
+    let arg = facts.arg();
+    let (tracked, orphans): (Vec<_>, Vec<_>) = inv.objects.iter().partition(|o| o.tracked);
+    let ids =
+        |v: &[&crate::domain::inventory::TaggedObject]| v.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ");
+    let mut message = match tracked.first() {
+        Some(t) => format!(
+            "{} cloud objects are tagged for this MR: it tracks {:?}; {} untracked duplicate(s): {}",
+            inv.objects.len(),
+            t.id,
+            orphans.len(),
+            ids(&orphans)
+        ),
+        None => format!(
+            "{} cloud objects are tagged for this MR and it tracks none of them: {}; adopt one, delete the others",
+            inv.objects.len(),
+            ids(&orphans)
+        ),
+    };
+    let configs: BTreeSet<&str> = inv.objects.iter().filter_map(|o| o.provider_config.as_deref()).collect();
+    if configs.len() > 1 {
+        let configs: Vec<String> = configs.iter().map(|c| shown(c)).collect();
+        message.push_str(&format!(
+            " (tagged by provider configs {}: another cluster may use the same names)",
+            configs.join(", ")
+        ));
+    }
+    let candidates: Vec<&str> = orphans
+        .iter()
+        .filter_map(|o| match &o.prediction {
+            Prediction::Id(id) => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut f = Finding::new(Code::InventoryDuplicate, message, format!("kubectl upjet history {arg}"))
+        .with("orphans", ids(&orphans))
+        .with_opt("tracked", tracked.first().map(|t| t.id.clone()))
+        .with_opt("orphanExternalNames", (!candidates.is_empty()).then(|| candidates.join(", ")));
+    f = with_object(f, orphans[0], inv);
+    if tracked.is_empty() {
+        f.severity = Severity::Error;
+    }
+    Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::inventory_cases::{Case, check_inventory_cases, obj};
+    use crate::domain::finding::Code;
+    use crate::domain::testing::Mr;
+
+    const CASES: &[Case] = &[
+        (
+            "one tracked, one orphan",
+            || Mr::new("VPC", "v").external_name("a").healthy(),
+            || vec![obj("a", true, Some("a")), obj("b", false, Some("b"))],
+            Some(None),
+        ),
+        (
+            "none tracked: never guess which",
+            || Mr::new("VPC", "v"),
+            || vec![obj("a", false, Some("a")), obj("b", false, Some("b"))],
+            Some(None),
+        ),
+        ("one object: not a duplicate", || Mr::new("VPC", "v"), || vec![obj("a", false, None)], None),
+    ];
+
+    #[test]
+    fn table() {
+        check_inventory_cases(Code::InventoryDuplicate, CASES);
+    }
+
+    #[test]
+    fn severity_says_whether_anything_is_tracked() {
+        use super::super::inventory_cases::findings_for;
+        use crate::domain::finding::Severity;
+        let tracked =
+            findings_for(&Mr::new("VPC", "v").external_name("a"), vec![obj("a", true, None), obj("b", false, None)]);
+        let lost = findings_for(&Mr::new("VPC", "v"), vec![obj("a", false, None), obj("b", false, None)]);
+        let sev = |f: &[crate::domain::finding::Finding]| {
+            f.iter().find(|f| f.code == Code::InventoryDuplicate).unwrap().severity
+        };
+        assert_eq!((sev(&tracked), sev(&lost)), (Severity::Warning, Severity::Error));
+    }
+}

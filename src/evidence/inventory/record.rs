@@ -1,0 +1,176 @@
+//! One JSON document of an inventory file, decoded in one streaming pass into records that hold
+//! only what any format needs (IDs and crossplane tags), and the shape that tells the formats
+//! apart: an AWS page envelope, a Resource Graph envelope, a bare array, or something else.
+
+use super::tags::{crossplane_tags, lenient_string};
+use super::{aws, azure};
+use crate::domain::inventory::CrossplaneTags;
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+
+/// The fields of any format's record; everything else is skipped while parsing.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct Record {
+    /// AWS `ResourceARN`.
+    #[serde(rename = "ResourceARN", default, deserialize_with = "lenient_string")]
+    pub arn: Option<String>,
+    /// AWS `Tags`.
+    #[serde(rename = "Tags", default, deserialize_with = "crossplane_tags")]
+    pub aws_tags: CrossplaneTags,
+    /// GCP full resource name (also Azure's short name).
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub name: Option<String>,
+    /// GCP labels.
+    #[serde(default, deserialize_with = "crossplane_tags")]
+    pub labels: CrossplaneTags,
+    /// GCP `gcloud asset list` resource body.
+    #[serde(default)]
+    pub resource: Option<AssetResource>,
+    /// Azure resource ID.
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub id: Option<String>,
+    /// Azure tags.
+    #[serde(default, deserialize_with = "crossplane_tags")]
+    pub tags: CrossplaneTags,
+}
+
+/// `resource` of a `gcloud asset list` asset.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct AssetResource {
+    #[serde(default)]
+    pub data: Option<AssetData>,
+}
+
+/// `resource.data`: only its labels.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct AssetData {
+    #[serde(default, deserialize_with = "crossplane_tags")]
+    pub labels: CrossplaneTags,
+}
+
+/// What the top level of a document looked like.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A JSON array of records.
+    Array,
+    /// `{"ResourceTagMappingList": [...]}`.
+    AwsPage,
+    /// `{"data": ...}` of `az graph query`.
+    Graph,
+    /// An object of another kind; its first keys, to name in the error.
+    Other(Vec<String>),
+    /// A scalar.
+    Scalar,
+}
+
+/// One document: its shape and records.
+pub(super) struct Doc {
+    pub shape: Shape,
+    pub records: Vec<Record>,
+}
+
+impl<'de> Deserialize<'de> for Doc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Doc, D::Error> {
+        d.deserialize_any(DocVisitor)
+    }
+}
+
+struct DocVisitor;
+
+impl<'de> Visitor<'de> for DocVisitor {
+    type Value = Doc;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an inventory export (a JSON array or object)")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Doc, A::Error> {
+        let mut records = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+        while let Some(r) = seq.next_element::<Record>()? {
+            records.push(r);
+        }
+        Ok(Doc { shape: Shape::Array, records })
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
+        let (mut shape, mut records, mut keys) = (None, Vec::new(), Vec::new());
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match key.as_ref() {
+                aws::LIST_KEY => {
+                    records = map.next_value::<Option<Vec<Record>>>()?.unwrap_or_default();
+                    shape = Some(Shape::AwsPage);
+                }
+                azure::DATA_KEY => {
+                    records = map.next_value::<GraphData>()?.0;
+                    shape = Some(Shape::Graph);
+                }
+                other => {
+                    if keys.len() < 5 {
+                        keys.push(other.to_string());
+                    }
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Doc { shape: shape.unwrap_or(Shape::Other(keys)), records })
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Doc, E> {
+        Ok(Doc { shape: Shape::Scalar, records: Vec::new() })
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Doc, E> {
+        self.visit_bool(false)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Doc, E> {
+        self.visit_bool(false)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Doc, E> {
+        self.visit_bool(false)
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Doc, E> {
+        self.visit_bool(false)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Doc, E> {
+        self.visit_bool(false)
+    }
+}
+
+/// `data` of a Resource Graph answer: rows as objects, or a table of columns and rows.
+struct GraphData(Vec<Record>);
+
+impl<'de> Deserialize<'de> for GraphData {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GraphData, D::Error> {
+        d.deserialize_any(GraphVisitor)
+    }
+}
+
+struct GraphVisitor;
+
+#[derive(Deserialize)]
+struct Column {
+    #[serde(default)]
+    name: String,
+}
+
+impl<'de> Visitor<'de> for GraphVisitor {
+    type Value = GraphData;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("Resource Graph data: an array of rows, or {columns, rows}")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<GraphData, A::Error> {
+        DocVisitor.visit_seq(seq).map(|d| GraphData(d.records))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<GraphData, A::Error> {
+        let (mut columns, mut rows) = (Vec::new(), Vec::new());
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match key.as_ref() {
+                "columns" => columns = map.next_value::<Vec<Column>>()?.into_iter().map(|c| c.name).collect(),
+                "rows" => rows = map.next_value::<Vec<Vec<serde_json::Value>>>()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(GraphData(azure::table_records(&columns, rows)))
+    }
+    fn visit_unit<E>(self) -> Result<GraphData, E> {
+        Ok(GraphData(Vec::new()))
+    }
+}

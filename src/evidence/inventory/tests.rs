@@ -1,0 +1,157 @@
+//! The parsers over data written for these tests, and over every real sample in
+//! `../shared/fixtures/inventory/` (each must parse, or be rejected with a clear message).
+
+use super::{InventoryError, read};
+use crate::domain::inventory::Cloud;
+
+fn parse(text: &str) -> Result<super::Inventory, InventoryError> {
+    read(text.as_bytes(), "inv.json")
+}
+
+const AWS_PAGES: &str = r#"{"PaginationToken": "tok", "ResourceTagMappingList": [
+  {"ResourceARN": " arn:aws:ec2:eu-west-1:1:vpc/vpc-1", "Tags": [{"Value": "vpc.ec2.aws.upbound.io", "Key": "crossplane-kind"}, {"Key": "crossplane-name", "Value": "core"}, {"Key": "team", "Value": "a"}]}]}
+{"PaginationToken": "", "ResourceTagMappingList": [{"ResourceARN": "arn:aws:sqs:eu-west-1:1:q", "Tags": []}]}"#;
+
+#[test]
+fn aws_pages_concatenated() {
+    let inv = parse(AWS_PAGES).unwrap();
+    assert_eq!((inv.records, inv.objects.len(), inv.tagged()), (2, 2, 1));
+    let vpc = &inv.objects[0];
+    assert_eq!(vpc.id, "arn:aws:ec2:eu-west-1:1:vpc/vpc-1");
+    assert_eq!((vpc.cloud, vpc.tags.name.as_deref()), (Cloud::Aws, Some("core")));
+    assert_eq!(inv.formats, ["AWS get-resources"]);
+}
+
+/// (case, text, cloud of the first object, tagged objects)
+const FORMATS: &[(&str, &str, Cloud, usize)] = &[
+    (
+        "GCP search-all-resources, kind with underscores",
+        r#"[{"assetType": "storage.googleapis.com/Bucket", "name": "//storage.googleapis.com/b1", "labels": {"crossplane-kind": "bucket_storage_gcp_upbound_io", "crossplane-name": "b1"}}, {"name": "//storage.googleapis.com/b2"}]"#,
+        Cloud::Gcp,
+        1,
+    ),
+    (
+        "GCP asset list, labels in resource.data",
+        r#"[{"name": "//compute.googleapis.com/projects/p/global/networks/n", "resource": {"data": {"labels": {"crossplane-kind": "network.compute.gcp.upbound.io", "crossplane-name": "n"}, "x": 1}}}]"#,
+        Cloud::Gcp,
+        1,
+    ),
+    (
+        "Azure resource list, null tags",
+        r#"[{"id": "/subscriptions/s/resourceGroups/rg", "name": "rg", "tags": {"crossplane-kind": "resourcegroup.azure.upbound.io", "crossplane-name": "rg"}}, {"id": "/subscriptions/s/resourceGroups/rg2", "tags": null}]"#,
+        Cloud::Azure,
+        1,
+    ),
+    (
+        "Azure graph rows",
+        r#"{"count": 1, "data": [{"id": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v", "tags": {"crossplane-kind": "virtualnetwork.network.azure.upbound.io", "crossplane-name": "v"}}], "skip_token": null}"#,
+        Cloud::Azure,
+        1,
+    ),
+    (
+        "Azure graph table",
+        r#"{"data": {"rows": [["/subscriptions/s/resourceGroups/rg", {"crossplane-kind": "resourcegroup.azure.upbound.io", "crossplane-name": "rg"}]], "columns": [{"name": "id", "type": "string"}, {"name": "tags", "type": "object"}]}}"#,
+        Cloud::Azure,
+        1,
+    ),
+    (
+        "odd tag values: numbers, empty, control characters kept for escaping later",
+        r#"[{"ResourceARN": "arn:aws:s3:::b", "Tags": [{"Key": "crossplane-kind", "Value": 7}, {"Key": "crossplane-name", "Value": "x\u001b[2J"}]}]"#,
+        Cloud::Aws,
+        0,
+    ),
+];
+
+#[test]
+fn every_format_is_detected() {
+    for (name, text, cloud, tagged) in FORMATS {
+        let inv = parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(inv.objects[0].cloud, *cloud, "{name}");
+        assert_eq!(inv.tagged(), *tagged, "{name}");
+    }
+}
+
+/// (case, text, words the error must contain)
+const BAD: &[(&str, &str, &str)] = &[
+    (
+        "truncated",
+        r#"{"ResourceTagMappingList": [{"ResourceARN": "arn:aws:s3:::b", "Tags": ["#,
+        "not a complete JSON export",
+    ),
+    ("not JSON", "hello", "not a complete JSON export"),
+    ("empty", "  \n", "an empty file"),
+    ("EC2 describe output", r#"{"Reservations": []}"#, "keys Reservations"),
+    ("array of strangers", r#"[{"foo": 1}]"#, "no ResourceARN"),
+    ("scalar", "42", "a JSON scalar"),
+];
+
+#[test]
+fn bad_input_names_the_file_and_what_was_expected() {
+    for (name, text, words) in BAD {
+        let err = parse(text).err().unwrap_or_else(|| panic!("{name}: parsed")).to_string();
+        assert!(err.contains("inv.json") && err.contains(words), "{name}: {err}");
+        if !err.contains("not a complete") {
+            assert!(err.contains("gcloud asset search-all-resources"), "{name}: {err}");
+        }
+    }
+}
+
+#[test]
+fn gzip_is_detected() {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(AWS_PAGES.as_bytes()).unwrap();
+    let inv = read(gz.finish().unwrap().as_slice(), "inv.json.gz").unwrap();
+    assert_eq!(inv.objects.len(), 2);
+}
+
+/// Every shared real sample: `Some((objects, tagged))` when it must parse, `None` when it must
+/// be rejected as an unknown format (describe outputs are not inventory exports).
+const SAMPLES: &[(&str, Option<(usize, usize)>)] = &[
+    ("aws-ec2-describe-instances-localstack-crossplane-running-alvsanand.json", None),
+    ("aws-ec2-describe-instances-localstack-crossplane-terminated-alvsanand.json", None),
+    ("aws-ec2-describe-security-groups-custodian.json", None),
+    ("aws-ec2-describe-vpcs-custodian.json", None),
+    ("aws-eks-describe-pod-identity-association-upjet-lanwen.json", None),
+    ("aws-get-resources-awscli-docs-example.json", Some((1, 0))),
+    ("aws-get-resources-custodian-elasticache.json", Some((6, 0))),
+    ("aws-get-resources-custodian-rds-cluster.json", Some((2, 0))),
+    ("aws-get-resources-custodian-sqs-empty-tags.json", Some((4, 0))),
+    ("aws-get-resources-mappinglist-only-fluxcd-reaper.json", Some((3, 0))),
+    ("azure-graph-query-msdocs-private-dns-fallback.json", Some((0, 0))),
+    ("azure-group-list-fluxcd-reaper.json", Some((1, 0))),
+    ("azure-resource-list-fluxcd-reaper.json", Some((2, 0))),
+    ("gcp-asset-list-resource-salrashid-org-policy-audit.json", Some((2, 0))),
+    ("gcp-asset-search-all-resources-fluxcd-reaper.json", Some((2, 0))),
+    ("gcp-asset-search-all-resources-salrashid-org-policy-audit.json", Some((1, 0))),
+];
+
+#[test]
+fn shared_real_samples_parse_or_are_rejected_clearly() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/inventory");
+    let Ok(listing) = std::fs::read_dir(dir) else { return };
+    let mut seen = 0;
+    for entry in listing.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")) {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let want = SAMPLES.iter().find(|(f, _)| *f == file).unwrap_or_else(|| panic!("{file} has no expectation")).1;
+        let got = read(std::fs::File::open(entry.path()).unwrap(), &file);
+        match (want, got) {
+            (Some((objects, tagged)), Ok(inv)) => {
+                assert_eq!((inv.objects.len(), inv.tagged()), (objects, tagged), "{file}")
+            }
+            (None, Err(e @ InventoryError::Unknown { .. })) => assert!(e.to_string().contains(&file), "{file}: {e}"),
+            (want, got) => panic!("{file}: want {want:?}, got {got:?}"),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, SAMPLES.len());
+}
+
+#[test]
+fn the_awscli_example_arn_is_trimmed() {
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/inventory/aws-get-resources-awscli-docs-example.json");
+    let Ok(f) = std::fs::File::open(path) else { return };
+    let inv = read(f, "example").unwrap();
+    assert!(inv.objects[0].id.starts_with("arn:aws:inspector"));
+}
