@@ -37,7 +37,7 @@ pub struct Cli {
 pub enum Command {
     /// List managed resources whose creation or identity tracking is broken.
     #[command(after_help = DOCTOR_EXAMPLES)]
-    Doctor(DoctorArgs),
+    Doctor(Box<DoctorArgs>),
     /// Show the create history of one MR as a timeline, with the last provider-logged external ID.
     #[command(after_help = HISTORY_EXAMPLES)]
     History(HistoryArgs),

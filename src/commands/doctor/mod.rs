@@ -1,0 +1,221 @@
+//! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
+
+mod fleet;
+mod offline;
+mod one;
+mod plan;
+mod timings;
+
+use fleet::{analyzer_for, from_cluster};
+use offline::{find_in_snapshot, from_snapshot};
+pub use one::locate;
+use one::one;
+pub use plan::plan_of;
+use plan::write_plan;
+use timings::Timings;
+
+use super::evidence::{crd_owners, cross_check, gather, index, read_inventories};
+use crate::cli::{DoctorArgs, FailOn, OutputFormat};
+use crate::cluster::connect::{self, Connection};
+use crate::cluster::discovery_cache::{self, CacheOptions};
+use crate::cluster::kinds::{self, ApiKind};
+use crate::cluster::retry::RetryPolicy;
+use crate::cluster::scan::{self, ScanOptions};
+use crate::cluster::target::{self, TargetSpec};
+use crate::cluster::{discover, snapshot};
+use crate::domain::finding::{Finding, Severity};
+use crate::domain::gotime::GoTime;
+use crate::domain::identity::{self, Peers, Sample};
+use crate::domain::inventory::{CrossCheck, Scope, normalize_kind};
+use crate::domain::managed::ManagedResource;
+use crate::domain::plan::PlanItem;
+use crate::domain::report::{Filter, Report, ReportBuilder};
+use crate::domain::rules;
+use crate::domain::summary;
+use crate::error::{Error, Exit};
+use crate::evidence::index::EvidenceIndex;
+use crate::evidence::logs::Retention;
+use crate::output::{self, detail, structured, style, table};
+use crate::settings::Settings;
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::Arc;
+
+fn filter(args: &DoctorArgs) -> Filter {
+    Filter { min_severity: args.severity.map(Into::into), only: args.only.clone(), ignore: args.ignore.clone() }
+}
+
+/// The exit code of a finished doctor run (the table in docs/reliability.md). By default findings
+/// at or above `--fail-on` win, then an incomplete scan, then success: findings from a partial
+/// scan are still real. With `--fail-on-incomplete` an incomplete scan wins, because CI that
+/// demands a complete scan must not read "findings" as "the fleet was read".
+pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool, fail_on_incomplete: bool) -> Exit {
+    match (fail_on.threshold(), worst) {
+        _ if incomplete && fail_on_incomplete => Exit::Incomplete,
+        (Some(t), Some(w)) if w >= t => Exit::Findings,
+        _ if incomplete => Exit::Incomplete,
+        _ => Exit::Ok,
+    }
+}
+
+/// Runs doctor.
+pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    if args.logs && args.from.is_some() {
+        return Err(Error::usage("--logs reads a live cluster; with --from use --log-file").into());
+    }
+    if args.target.is_some() && !args.inventory.is_empty() {
+        let why = "--inventory cross-checks a whole fleet (healthy peers show each kind's ID format): run doctor without KIND/NAME";
+        return Err(Error::usage(why).into());
+    }
+    if let Some(target) = &args.target {
+        return one(settings, args, target, out).await;
+    }
+    let started = std::time::Instant::now();
+    let (report, timings) = match &args.from {
+        Some(path) => (from_snapshot(path, args, settings.now).await?, None),
+        None => {
+            let (report, timings) = from_cluster(settings, args).await?;
+            (report, Some(timings))
+        }
+    };
+    if let Some(path) = &args.plan {
+        write_plan(path, &report)?;
+    }
+    let printing = std::time::Instant::now();
+    print_report(settings, args, &report, out)?;
+    if let Some(t) = timings.filter(|_| settings.timings) {
+        eprintln!("{}", t.line(printing.elapsed(), started.elapsed()));
+    }
+    Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete(), args.fail_on_incomplete))
+}
+
+fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
+    let out: &mut dyn Write = &mut out;
+    match args.format() {
+        OutputFormat::Json => structured::write_json(out, report)?,
+        OutputFormat::Yaml => structured::write_yaml(out, report)?,
+        OutputFormat::Summary => write_fleet_summary(args, report, settings.color_stdout, false, out)?,
+        OutputFormat::Table | OutputFormat::Wide => {
+            let lines =
+                if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!args.no_headers) };
+            if summary::summary_first(args.output.is_some(), settings.stdout_terminal, lines, settings.screen_rows) {
+                write_fleet_summary(args, report, settings.color_stdout, true, out)?;
+            } else {
+                let opts = table::TableOptions {
+                    wide: args.format() == OutputFormat::Wide,
+                    no_headers: args.no_headers,
+                    color: settings.color_stdout,
+                    now: settings.now,
+                };
+                table::write_table(out, report, &opts)?;
+            }
+        }
+    }
+    out.flush()?;
+    let mut err = std::io::stderr().lock();
+    for skipped in &report.summary.kinds_skipped {
+        writeln!(err, "skipped {}: {}", skipped.resource, style::sanitize(&skipped.reason))?;
+    }
+    for (i, what) in report.summary.unreadable.iter().enumerate() {
+        if i == 10 {
+            writeln!(err, "… and {} more unreadable objects", report.summary.unreadable.len() - 10)?;
+            break;
+        }
+        writeln!(err, "{}", style::sanitize(what))?;
+    }
+    for note in &report.summary.notes {
+        writeln!(err, "{}", style::sanitize(note))?;
+    }
+    writeln!(err, "{}", table::summary_line(report))?;
+    Ok(())
+}
+
+/// The fleet summary, its suggested commands scoped to what this run read (`--from`, logs).
+fn write_fleet_summary(
+    args: &DoctorArgs,
+    report: &Report,
+    color: bool,
+    table_hint: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut scope = String::new();
+    if let Some(from) = &args.from {
+        scope.push_str(&format!(" --from {}", from.display()));
+    }
+    for log in &args.log_files {
+        scope.push_str(&format!(" --log-file {}", log.display()));
+    }
+    let groups = summary::summarize(report, &scope);
+    output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint })
+}
+
+fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<String>) -> Report {
+    if let Some(logs) = &analyzer.logs {
+        for f in rules::source_findings(&logs.log_sources()) {
+            builder.push(f);
+        }
+        let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
+        builder.note(format!("read {} log sources ({lines} lines)", logs.sources.len()));
+    }
+    for n in notes {
+        builder.note(n);
+    }
+    if let Some(check) = analyzer.inventory.get() {
+        for f in rules::object_findings(&check.unmatched) {
+            builder.push(f);
+        }
+        builder.note(inventory_note(check));
+    }
+    builder.finish()
+}
+
+/// What the inventory cross-check covered, as one note.
+fn inventory_note(check: &CrossCheck) -> String {
+    let matched: usize = check.per_mr.values().map(|m| m.objects.len()).sum();
+    let mut note = format!(
+        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {} MRs, {} without an MR",
+        check.tagged,
+        check.per_mr.len(),
+        check.unmatched.len()
+    );
+    if check.out_of_scope > 0 {
+        note.push_str(&format!(
+            "; {} not checked (kinds not scanned, or the scan was limited by -n, -l or a skipped kind)",
+            check.out_of_scope
+        ));
+    }
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exit-code table of docs/reliability.md, row by row: (fail-on, worst finding,
+    /// incomplete) → (default, with --fail-on-incomplete).
+    #[test]
+    fn exit_codes_follow_the_documented_table() {
+        use Severity::*;
+        for (fail_on, worst, incomplete, want, strict) in [
+            (FailOn::Error, None, false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Warning), false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Error), false, Exit::Findings, Exit::Findings),
+            (FailOn::Error, None, true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Warning), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Error), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Warning, Some(Warning), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Never, Some(Error), false, Exit::Ok, Exit::Ok),
+            (FailOn::Never, Some(Error), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Info, None, false, Exit::Ok, Exit::Ok),
+        ] {
+            let case = format!("{fail_on:?} {worst:?} incomplete={incomplete}");
+            assert_eq!(exit_code(fail_on, worst, incomplete, false), want, "{case}");
+            assert_eq!(exit_code(fail_on, worst, incomplete, true), strict, "{case} --fail-on-incomplete");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! One MR in depth (`doctor KIND/NAME`), and finding one MR for `history`.
+
+use super::*;
+
+/// Finds one MR (snapshot or cluster), with the connection and kind it was resolved to when live.
+pub async fn locate(
+    settings: &Settings,
+    from: Option<&std::path::Path>,
+    target: &str,
+) -> anyhow::Result<(ManagedResource, Option<(Connection, ApiKind)>)> {
+    let spec = TargetSpec::parse(target)?;
+    match from {
+        Some(path) => Ok((find_in_snapshot(path, &spec, settings.namespace_flag.as_deref())?, None)),
+        None => {
+            let conn = connect::connect(&settings.connect).await?;
+            let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
+            let obj = target::get(&conn, &target).await?;
+            let mr = ManagedResource::from_value(&obj).map_err(|e| {
+                Error::failed(format!("{} is not a readable managed resource", target.display())).because(e)
+            })?;
+            Ok((mr, Some((conn, target.kind))))
+        }
+    }
+}
+
+pub(super) async fn one(
+    settings: &Settings,
+    args: &DoctorArgs,
+    target: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let (mr, live) = locate(settings, args.from.as_deref(), target).await?;
+    let analyzer = match &live {
+        Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
+        None => index(
+            gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?,
+            &[],
+            &Default::default(),
+        ),
+    };
+    let mut findings = analyzer.findings(&mr, settings.now);
+    one_identity(&mut findings, &mr, args)?;
+    let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
+    match args.format() {
+        OutputFormat::Json | OutputFormat::Yaml => {
+            let mut b = ReportBuilder::new(filter(args));
+            b.scanned(1);
+            b.kind_scanned();
+            b.add(&mr, findings.clone(), || analyzer.state(&mr));
+            let report = b.finish();
+            if args.format() == OutputFormat::Json {
+                structured::write_json(out, &report)?;
+            } else {
+                structured::write_yaml(out, &report)?;
+            }
+        }
+        _ => detail::write_detail(out, &mr, &findings, settings.now)?,
+    }
+    Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false, args.fail_on_incomplete))
+}
+
+/// One MR's predicted ID: from its peers in the snapshot with --from, else only from a user
+/// template (a live one-MR run does not list the whole kind).
+pub(super) fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args: &DoctorArgs) -> anyhow::Result<()> {
+    let mut peers = Peers::default();
+    match &args.from {
+        Some(path) => {
+            for item in snapshot::read(path)? {
+                let peer = ManagedResource::from_json(&item.json).ok();
+                if let Some(peer) = peer.filter(|p| p.kind == mr.kind && p.group() == mr.group()) {
+                    peers.observe(&peer);
+                }
+            }
+        }
+        None if !args.id_templates.iter().any(|u| u.matches(&mr.kind, mr.group())) => return Ok(()),
+        None => {}
+    }
+    peers.learn();
+    identity::fill(findings, mr, &peers, &args.id_templates);
+    Ok(())
+}
