@@ -135,6 +135,7 @@ pub fn plan_of(report: &Report) -> Vec<PlanItem> {
                 namespace: r.namespace.clone(),
                 id,
                 reason: Some(f.finding.code.to_string()),
+                ..Default::default()
             })
         })
         .collect()
