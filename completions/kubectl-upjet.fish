@@ -153,7 +153,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s f 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l backup-dir -d 'Where to write the backup taken before any change (default: ~/.kube/upjet/backups)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l timeout -d 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id-template -d 'The kind\'s cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l concurrency -d 'With -f: how many MRs are adopted at the same time' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l concurrency -l parallel -d 'With -f: how many MRs are adopted at the same time (1-64), each under its own backup, conditional writes and verification' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -174,6 +174,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l fo
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l dry-run -d 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l add-late-initialize -d 'Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an external-name it learns later'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l probe -d 'With -f and --import: try each item\'s candidate IDs in rank order (its "id", then its "candidates") and keep the first the provider finds; after each miss the MR is put back exactly as it was before the next candidate is tried. Without it only the first is used'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s h -l help -d 'Print help (see more with \'--help\')'

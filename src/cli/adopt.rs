@@ -51,9 +51,15 @@ pub struct AdoptArgs {
     /// otherwise (add --import to have the provider confirm it first).
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename")]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,
-    /// With -f: how many MRs are adopted at the same time.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// With -f: how many MRs are adopted at the same time (1-64), each under its own backup,
+    /// conditional writes and verification.
+    #[arg(long, visible_alias = "parallel", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
+    /// With -f and --import: try each item's candidate IDs in rank order (its "id", then its
+    /// "candidates") and keep the first the provider finds; after each miss the MR is put back
+    /// exactly as it was before the next candidate is tried. Without it only the first is used.
+    #[arg(long, requires_all = ["filename", "import"])]
+    pub probe: bool,
 }
 
 /// `kubectl upjet restore`.
@@ -86,6 +92,9 @@ const ADOPT_EXAMPLES: &str = "Examples:
 
   # Many MRs from a plan (`kubectl upjet doctor --plan plan.json` writes one); re-run to resume
   kubectl upjet adopt -f plan.json --import --yes
+
+  # Thousands at once, trying each item's ranked candidate IDs until the provider finds one
+  kubectl upjet adopt -f plan.json --import --yes --parallel 32 --probe
 
   # Undo: put annotations and management policies back from the backup adopt printed
   kubectl upjet restore ~/.kube/upjet/backups/vpc.ec2.aws.upbound.io_main_20241130T120000.000Z.json";
@@ -154,6 +163,12 @@ mod tests {
         assert!(parse(&["adopt", "vpc/main", "--timeout", "0"]).is_err());
         assert!(parse(&["adopt", "vpc/main", "--timeout", "soon"]).is_err());
         assert!(parse(&["adopt", "-f", "p", "--concurrency", "0"]).is_err());
+        let C::Adopt(a) = parse(&["adopt", "-f", "p", "--import", "--parallel", "32", "--probe"]).unwrap() else {
+            panic!()
+        };
+        assert_eq!((a.concurrency, a.probe), (32, true));
+        assert!(parse(&["adopt", "-f", "p", "--parallel", "65"]).is_err());
+        assert!(parse(&["adopt", "-f", "p", "--probe"]).is_err(), "--probe verifies through --import");
         let C::Restore(r) = parse(&["restore", "b.json", "--dry-run"]).unwrap() else { panic!() };
         assert!(r.dry_run && !r.yes);
         assert!(parse(&["restore"]).is_err());

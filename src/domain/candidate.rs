@@ -5,6 +5,7 @@
 //! sources and orders the rest by confidence, keeping conflicting IDs side by side so that a
 //! human (or `adopt --probe`) sees every one, never a silent merge.
 
+use super::finding::{Code, Finding};
 use serde::Serialize;
 
 /// How much a source's word is worth before the provider has confirmed the ID.
@@ -75,10 +76,46 @@ pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
     out
 }
 
+/// What a finding's `suggestedId` is worth: IDs observed for this very MR (a logged create, an
+/// inventory object tagged for it, its own `status.atProvider.id`) are high; IDs derived from
+/// peers, templates or error messages are medium.
+pub fn confidence_of(code: Code) -> Confidence {
+    match code {
+        Code::OrphanCandidate | Code::InventoryOrphan | Code::ExternalNameMissing => Confidence::High,
+        _ => Confidence::Medium,
+    }
+}
+
+/// The one ranked list of a report's suggestions for one MR: every finding's `suggestedId`, with
+/// the finding's code as its source, merged and ordered by [`rank`]. `doctor --plan` writes it
+/// (the best as `id`, the rest as `candidates` for `adopt --probe`).
+pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec<Candidate> {
+    rank(findings.into_iter().filter_map(|f| {
+        let id = f.suggested_id.as_deref()?;
+        Some(Candidate::new(id, f.code.as_str(), confidence_of(f.code), f.message.clone()))
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use Confidence::*;
+
+    #[test]
+    fn a_report_s_suggestions_for_one_mr_become_one_ranked_list() {
+        let f = |code: Code, id: Option<&str>| Finding::new(code, "m", "n").suggest(id);
+        let findings = [
+            f(Code::AlreadyExists, Some("projects/p/rrsets/a")),
+            f(Code::CreateIncomplete, None),
+            f(Code::OrphanCandidate, Some("projects/p/rrsets/b")),
+            f(Code::ExternalNameMissing, Some("projects/p/rrsets/a")),
+        ];
+        let got: Vec<(String, Confidence)> =
+            from_findings(&findings).into_iter().map(|c| (c.id, c.confidence)).collect();
+        assert_eq!(got, [("projects/p/rrsets/a".to_string(), High), ("projects/p/rrsets/b".to_string(), High)]);
+        assert_eq!(from_findings(&findings)[0].source, "AlreadyExists", "the first source named keeps its name");
+        assert!(from_findings(&findings)[0].evidence.ends_with("; also ExternalNameMissing"));
+    }
 
     #[test]
     fn ranks_by_confidence_merges_same_ids_and_keeps_conflicts() {

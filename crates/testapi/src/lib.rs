@@ -372,6 +372,21 @@ impl TestApi {
             .collect()
     }
 
+    /// Changes a stored object in place as a controller's update would, atomically with respect
+    /// to API writes (a simulated provider answering later than the write that triggered it must
+    /// not lose a client's write in between); stored with a new resourceVersion, no hooks run.
+    /// Returns the stored object, or `None` if it does not exist.
+    pub fn modify(
+        &self,
+        api_version: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Option<Value> {
+        ops::modify(&self.inner, api_version, kind, namespace, name, f)
+    }
+
     /// Removes an object outright (ignoring finalizers); returns it if it existed.
     pub fn remove(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<Value> {
         let def = ops::def_for(&self.inner, api_version, kind).ok()?;

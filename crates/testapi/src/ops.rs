@@ -67,6 +67,27 @@ pub(crate) fn insert(inner: &Inner, mut obj: Value) -> Result<Value, String> {
     Ok(obj)
 }
 
+/// Changes a stored custom resource in place under the store lock (nothing interleaves), and
+/// stores it with a new resourceVersion; `None` if it does not exist.
+pub(crate) fn modify(
+    inner: &Inner,
+    api_version: &str,
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+    f: impl FnOnce(&mut Value),
+) -> Option<Value> {
+    let def = def_for(inner, api_version, kind).ok()?;
+    let key = key_of(&def, namespace, name);
+    let mut objs = def.store.map.write().expect("store lock");
+    let mut obj = objs.get(&key)?.to_value(api_version, kind);
+    f(&mut obj);
+    let rv = inner.next_rv();
+    meta_mut(&mut obj).insert("resourceVersion".into(), json!(rv.to_string()));
+    objs.insert(key, Entry::new(&obj, &def.selectable, rv));
+    Some(obj)
+}
+
 /// Parsed list query parameters.
 #[derive(Debug, Default)]
 pub(crate) struct ListQuery {

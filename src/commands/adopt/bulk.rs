@@ -1,10 +1,10 @@
 //! Adopting every MR of a plan file (`doctor --plan` writes one): everything is resolved and
-//! read before anything changes, then each item is adopted with bounded concurrency and reported
-//! on one line.
+//! read before anything changes, then each item is adopted with bounded concurrency
+//! (`super::parallel`) and reported on one line.
 
 use super::duplicates::external_names;
 use super::error::AdoptError;
-use super::executor::{Job, Outcome, Recorder, Sink};
+use super::parallel::{Runner, Tally};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
 use crate::cli::adopt::AdoptArgs;
@@ -12,11 +12,10 @@ use crate::cluster::connect::{self, Connection};
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::target::{self, Kinds, TargetSpec};
 use crate::cluster::write::{self, Target, WriteError};
-use crate::domain::adopt::{self, Context, Options, Verdict};
+use crate::domain::adopt::{self, Context, Options, Verdict, probe};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::{PlanItem, parse_plan};
 use crate::error::{Error, Exit};
-use crate::output::adopt::timed_out;
 use crate::output::style;
 use crate::settings::Settings;
 use futures::StreamExt;
@@ -27,24 +26,24 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// One plan item, located and read.
-struct Item {
-    plan: PlanItem,
-    target: Target,
-    obj: Value,
+pub(super) struct Item {
+    pub plan: PlanItem,
+    pub target: Target,
+    pub obj: Value,
+    /// Which of `plan.ranked()` to start with: the first, or with `--probe` the one an earlier
+    /// run adopted or was adopting (see [`probe::start_index`]).
+    pub start: usize,
 }
 
-/// An item to adopt, with the other MRs that already track its ID.
-type ToAdopt = (Item, Vec<ManagedResource>, bool);
-
-/// The counts the last line reports.
-#[derive(Default)]
-struct Tally {
-    adopted: usize,
-    skipped: usize,
-    refused: usize,
-    failed: usize,
-    not_started: usize,
+impl Item {
+    /// The candidate ID this item starts with.
+    pub fn id(&self) -> &str {
+        self.plan.ranked().get(self.start).copied().unwrap_or(&self.plan.id)
+    }
 }
+
+/// An item to adopt, and whether it resumes an interrupted adoption.
+type ToAdopt = (Item, bool);
 
 /// Adopts the plan at `path`.
 pub(super) async fn bulk(
@@ -68,8 +67,9 @@ pub(super) async fn bulk(
     let opts = options(args, env);
     let mut tally = Tally::default();
     let to_adopt = preview(ready, &by_name, &opts, out, &mut tally)?;
+    let runner = Runner { conn: &conn, args, opts: &opts, env, by_name: &by_name, interrupt: ui.interrupt.clone() };
     if args.dry_run {
-        return dry_run_all(&conn, args, &opts, env, ui, to_adopt, out, tally).await;
+        return dry_run_all(&runner, to_adopt, out, tally).await;
     }
     if to_adopt.is_empty() {
         writeln!(out, "nothing to adopt: {} already adopted, {} refused", tally.skipped, tally.refused)?;
@@ -78,22 +78,32 @@ pub(super) async fn bulk(
     if !args.yes {
         confirm_all(args, ui, &to_adopt)?;
     }
-    adopt_all(&conn, args, &opts, env, ui, to_adopt, out, &mut tally).await?;
-    writeln!(
-        out,
-        "{} adopted, {} skipped (already adopted), {} refused, {} failed{} of {} in the plan",
-        tally.adopted,
-        tally.skipped,
-        tally.refused,
-        tally.failed,
-        if tally.not_started > 0 {
-            format!(", {} not started (interrupted)", tally.not_started)
-        } else {
-            String::new()
-        },
-        items.len()
-    )?;
+    runner.run_all(to_adopt.into_iter().map(|(item, _)| item).collect(), ui, out, &mut tally).await?;
+    writeln!(out, "{}", summary(&tally, items.len(), backup_folder(args, env).as_deref()))?;
     Ok(if tally.failed + tally.refused + tally.not_started > 0 { Exit::Failed } else { Exit::Ok })
+}
+
+/// The last line: every count, the failures broken down, and where the backups are.
+fn summary(tally: &Tally, planned: usize, backups: Option<&str>) -> String {
+    let not_started = if tally.not_started > 0 {
+        format!(", {} not started (interrupted)", tally.not_started)
+    } else {
+        String::new()
+    };
+    let backups = backups.map(|b| format!("; backups in {}", style::sanitize(b))).unwrap_or_default();
+    format!(
+        "{} adopted, {} skipped (already adopted), {} refused, {} failed{not_started} of {planned} in the plan \
+         (not found: {}, conflicts: {}){backups}",
+        tally.adopted, tally.skipped, tally.refused, tally.failed, tally.not_found, tally.conflicts
+    )
+}
+
+/// The folder this run's backups are written to.
+fn backup_folder(args: &AdoptArgs, env: &AdoptEnv) -> Option<String> {
+    match &args.backup_dir {
+        Some(d) => Some(d.display().to_string()),
+        None => env.backup_dir.as_ref().ok().map(|d| d.path.display().to_string()),
+    }
 }
 
 /// Locates and reads every item; any problem refuses the whole plan (nothing is changed).
@@ -123,7 +133,10 @@ async fn read_all(
             let conn = conn.clone();
             async move {
                 match write::read(&conn, &target).await {
-                    Ok(obj) => Ok(Item { plan, target, obj }),
+                    Ok(obj) => {
+                        let start = if args.probe { probe::start_index(&obj, &plan.ranked()) } else { 0 };
+                        Ok(Item { plan, target, obj, start })
+                    }
                     Err(WriteError::NotFound { target }) => Err(format!("item {index}: {target} not found")),
                     Err(e) => Err(format!("item {index}: {e}")),
                 }
@@ -173,61 +186,36 @@ fn preview(
 ) -> Result<Vec<ToAdopt>, AdoptError> {
     let mut to_adopt = Vec::new();
     for item in ready {
-        let dups = by_name.get(&item.plan.id).cloned().unwrap_or_default();
+        let dups = by_name.get(item.id()).cloned().unwrap_or_default();
         let who = style::sanitize(&item.target.display());
-        match adopt::preflight(&item.obj, &item.plan.id, opts, &Context { duplicates: &dups }) {
+        match adopt::preflight(&item.obj, item.id(), opts, &Context { duplicates: &dups }) {
             Verdict::NothingToDo(_) => {
                 tally.skipped += 1;
-                let id = style::sanitize(&item.plan.id);
+                let id = style::sanitize(item.id());
                 writeln!(out, "{:<8} {who} already has external-name {id:?}", "skipped")?;
             }
             Verdict::Refused(r) => {
                 tally.refused += 1;
                 writeln!(out, "{:<8} {who} {}", "refused", style::sanitize(&r.to_string()))?;
             }
-            Verdict::Adopt(p) => to_adopt.push((item, dups, p.resumed)),
+            Verdict::Adopt(p) => to_adopt.push((item, p.resumed)),
         }
     }
     Ok(to_adopt)
 }
 
-/// A job for one item whose progress is recorded.
-fn job<'a>(
-    conn: &'a Connection,
-    item: &'a Item,
-    args: &'a AdoptArgs,
-    opts: &'a Options,
-    env: &'a AdoptEnv,
-    ui: &Ui,
-) -> Job<'a> {
-    Job {
-        conn,
-        target: &item.target,
-        args,
-        opts,
-        env,
-        sink: Sink::Recorder(Recorder::default()),
-        can_ask: false,
-        confirmed: true,
-        interrupt: ui.interrupt.clone(),
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
+/// Every item's plan and patches, each sent with dryRun=All; nothing changes.
 async fn dry_run_all(
-    conn: &Connection,
-    args: &AdoptArgs,
-    opts: &Options,
-    env: &AdoptEnv,
-    ui: &Ui,
+    runner: &Runner<'_>,
     to_adopt: Vec<ToAdopt>,
     out: &mut dyn Write,
     mut tally: Tally,
 ) -> Result<Exit, AdoptError> {
-    for (item, dups, _) in &to_adopt {
-        let mut job = job(conn, item, args, opts, env, ui);
+    for (item, _) in &to_adopt {
+        let dups = runner.by_name.get(item.id()).cloned().unwrap_or_default();
+        let mut job = runner.job(item, None);
         writeln!(out)?;
-        if let Err(e) = job.adopt(item.obj.clone(), &item.plan.id, dups, out).await {
+        if let Err(e) = job.adopt(item.obj.clone(), item.id(), &dups, out).await {
             tally.refused += 1;
             let e = e.into_anyhow();
             let who = style::sanitize(&item.target.display());
@@ -248,85 +236,16 @@ fn confirm_all(args: &AdoptArgs, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<()
     if !ui.interactive {
         return Err(AdoptError::NoTerminal { what: format!("adopt {} MRs", to_adopt.len()), preview: "plans" });
     }
-    for (item, _, resumed) in to_adopt {
+    for (item, resumed) in to_adopt {
+        let more = item.plan.ranked().len().saturating_sub(item.start + 1);
         ui.say(format!(
-            "  adopt {} as {:?}{}",
+            "  adopt {} as {:?}{}{}",
             style::sanitize(&item.target.display()),
-            style::sanitize(&item.plan.id),
+            style::sanitize(item.id()),
+            if args.probe && more > 0 { format!(" (or the next of {more} more candidates)") } else { String::new() },
             if *resumed { " (resume)" } else { "" }
         ));
     }
     let q = format!("Adopt these {} MRs{}?", to_adopt.len(), if args.import { " (--import)" } else { "" });
     ui.confirm_change(&q, format!("adopt {} MRs", to_adopt.len()), "plans")
-}
-
-/// Adopts with bounded concurrency; one line per MR as each finishes.
-#[allow(clippy::too_many_arguments)]
-async fn adopt_all(
-    conn: &Connection,
-    args: &AdoptArgs,
-    opts: &Options,
-    env: &AdoptEnv,
-    ui: &Ui,
-    to_adopt: Vec<ToAdopt>,
-    out: &mut dyn Write,
-    tally: &mut Tally,
-) -> Result<(), AdoptError> {
-    let interrupt = &ui.interrupt;
-    let mut stream = futures::stream::iter(to_adopt)
-        .map(|(item, dups, _)| async move {
-            if interrupt.is_set() {
-                return (item, Err(None), Recorder::default());
-            }
-            let mut job = job(conn, &item, args, opts, env, ui);
-            let r = job.adopt(item.obj.clone(), &item.plan.id, &dups, &mut std::io::sink()).await;
-            let recorded = match job.sink {
-                Sink::Recorder(r) => r,
-                Sink::Live(_) => Recorder::default(),
-            };
-            (item, r.map_err(Some), recorded)
-        })
-        .buffer_unordered(usize::from(args.concurrency));
-    while let Some((item, result, recorded)) = stream.next().await {
-        writeln!(out, "{}", item_line(&item, result, recorded, tally))?;
-        out.flush()?;
-    }
-    Ok(())
-}
-
-/// The line that reports one item of the plan.
-fn item_line(
-    item: &Item,
-    result: Result<Outcome, Option<AdoptError>>,
-    recorded: Recorder,
-    tally: &mut Tally,
-) -> String {
-    let who = style::sanitize(&item.target.display());
-    let id = style::sanitize(&item.plan.id);
-    match result {
-        Ok(Outcome::Adopted { note }) => {
-            tally.adopted += 1;
-            let backup = recorded.backup.map(|b| format!(" (backup {b})")).unwrap_or_default();
-            let extra = note.map(|n| format!(" (warning: {})", style::sanitize(&timed_out(&n)))).unwrap_or_default();
-            format!("{:<8} {who} as {id:?}{backup}{extra}", "adopted")
-        }
-        Ok(Outcome::NothingToDo(_)) => {
-            tally.skipped += 1;
-            format!("{:<8} {who} already has external-name {id:?}", "skipped")
-        }
-        Ok(Outcome::DryRun) => format!("{:<8} {who}", "planned"),
-        Err(None) => {
-            tally.not_started += 1;
-            format!("{:<8} {who} (interrupted before it started)", "skipped")
-        }
-        Err(Some(e)) => {
-            tally.failed += 1;
-            let e = e.into_anyhow();
-            let mut l = format!("{:<8} {who}: {}", "failed", style::sanitize(&format!("{e:#}")));
-            for d in &recorded.lines {
-                l.push_str(&format!("\n           {d}"));
-            }
-            l
-        }
-    }
 }

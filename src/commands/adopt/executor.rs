@@ -25,13 +25,39 @@ pub(super) enum Sink<'a> {
     Recorder(Recorder),
 }
 
-/// The progress of a job that is not shown as it happens.
+/// The progress of a job that is not shown on the terminal directly: plans run many jobs at once.
 #[derive(Default)]
 pub(super) struct Recorder {
     /// The progress lines.
     pub lines: Vec<String>,
     /// The backup path, from the event that reported it.
     pub backup: Option<String>,
+    /// The provider reported that no cloud object has the ID (read from the typed event, so the
+    /// plan's summary never parses messages).
+    pub not_found: bool,
+    /// Someone else changed what matters while the job ran.
+    pub conflict: bool,
+    /// Where each line also goes as it happens (prefixed with the item), for a printer shared by
+    /// the jobs that run concurrently.
+    pub tee: Option<Tee>,
+}
+
+/// A channel to the one printer of a plan's progress, and the prefix that names the item.
+#[derive(Clone)]
+pub(super) struct Tee {
+    pub prefix: String,
+    pub to: tokio::sync::mpsc::UnboundedSender<String>,
+}
+
+impl Recorder {
+    fn push(&mut self, line: String) {
+        if let Some(t) = &self.tee {
+            for l in line.lines() {
+                let _ = t.to.send(format!("{}: {}", t.prefix, l.trim_start()));
+            }
+        }
+        self.lines.push(line);
+    }
 }
 
 impl Sink<'_> {
@@ -42,9 +68,11 @@ impl Sink<'_> {
                 match &event {
                     Event::BackupWritten(path) => r.backup = Some(path.display().to_string()),
                     Event::Resuming { backup, .. } => r.backup = Some(backup.clone()),
+                    Event::ProviderReports(_) => r.not_found = true,
+                    Event::ChangedMeanwhile { .. } | Event::CouldNotPauseChanged(_) => r.conflict = true,
                     _ => {}
                 }
-                r.lines.push(event_line(&event));
+                r.push(event_line(&event));
             }
         }
     }
@@ -99,7 +127,7 @@ impl Job<'_> {
     pub fn say(&mut self, line: String) {
         match &mut self.sink {
             Sink::Live(ui) => ui.say(line),
-            Sink::Recorder(r) => r.lines.push(line),
+            Sink::Recorder(r) => r.push(line),
         }
     }
 

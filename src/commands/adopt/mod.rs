@@ -12,6 +12,7 @@ mod duplicates;
 mod error;
 mod executor;
 mod interrupt;
+mod parallel;
 mod restore;
 mod single;
 mod ui;

@@ -1,23 +1,35 @@
 //! The adoption plan `doctor --plan` writes for `adopt -f`.
 
 use super::*;
+use crate::domain::candidate;
+use crate::domain::report::ReportFinding;
+use std::collections::HashMap;
 
-/// The adoption plan: one item per MR whose findings suggest an ID (the most severe finding wins).
+/// The adoption plan: one item per MR whose findings suggest an ID, with every suggestion for
+/// that MR in one ranked list (the best as `id`, the rest as `candidates` for `adopt --probe`).
 pub fn plan_of(report: &Report) -> Vec<PlanItem> {
-    let mut seen = std::collections::HashSet::new();
-    report
-        .findings
-        .iter()
-        .filter_map(|f| {
-            let id = f.finding.suggested_id.clone()?;
-            let r = &f.resource;
-            let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
-            let resource = format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name);
-            seen.insert((resource.clone(), r.namespace.clone())).then(|| PlanItem {
-                resource,
-                namespace: r.namespace.clone(),
-                id,
-                reason: Some(f.finding.code.to_string()),
+    let mut order: Vec<(String, Option<String>)> = Vec::new();
+    let mut by_mr: HashMap<(String, Option<String>), Vec<&ReportFinding>> = HashMap::new();
+    for f in report.findings.iter().filter(|f| f.finding.suggested_id.is_some()) {
+        let r = &f.resource;
+        let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+        let key = (format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name), r.namespace.clone());
+        if !by_mr.contains_key(&key) {
+            order.push(key.clone());
+        }
+        by_mr.entry(key).or_default().push(f);
+    }
+    order
+        .into_iter()
+        .filter_map(|key| {
+            let ranked = candidate::from_findings(by_mr.remove(&key)?.into_iter().map(|f| &f.finding));
+            let (best, rest) = ranked.split_first()?;
+            Some(PlanItem {
+                resource: key.0,
+                namespace: key.1,
+                id: best.id.clone(),
+                candidates: rest.iter().map(|c| c.id.clone()).collect(),
+                reason: Some(best.source.clone()),
             })
         })
         .collect()
@@ -34,4 +46,27 @@ pub(super) fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Res
         path.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::finding::Code;
+    use crate::domain::testing::Mr;
+
+    #[test]
+    fn one_item_per_mr_with_every_suggestion_ranked() {
+        let mut b = ReportBuilder::new(Filter { min_severity: None, only: vec![], ignore: vec![] });
+        let www = Mr::new("RecordSet", "www").api_version("dns.gcp.upbound.io/v1beta2").build();
+        let api = Mr::new("RecordSet", "api").api_version("dns.gcp.upbound.io/v1beta2").build();
+        let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));
+        b.add(&www, vec![f(Code::AlreadyExists, "predicted"), f(Code::OrphanCandidate, "logged")], Default::default);
+        b.add(&api, vec![Finding::new(Code::CreateIncomplete, "m", "n")], Default::default);
+        let plan = plan_of(&b.finish());
+        assert_eq!(plan.len(), 1, "an MR without a suggestion is not planned: {plan:?}");
+        let item = &plan[0];
+        assert_eq!(item.resource, "recordset.dns.gcp.upbound.io/www");
+        assert_eq!((item.id.as_str(), item.candidates.as_slice()), ("logged", &["predicted".to_string()][..]));
+        assert_eq!(item.reason.as_deref(), Some("OrphanCandidate"), "the logged create outranks a prediction");
+    }
 }

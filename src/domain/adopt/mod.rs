@@ -30,6 +30,7 @@ mod event;
 pub mod machine;
 mod marker;
 mod patch;
+pub mod probe;
 mod steps;
 mod undo;
 mod verdict;

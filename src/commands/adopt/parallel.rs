@@ -1,0 +1,256 @@
+//! Running a plan's adoptions at the same time (`--parallel N`) and, with `--probe`, trying each
+//! item's ranked candidate IDs in turn.
+//!
+//! Every item is still one ordinary [`Job`]: its own backup, conditional writes and verification
+//! through the Observe-only import. What is added here is only orchestration: at most N jobs in
+//! flight, one printer for all of them (each job sends its progress lines, prefixed with its
+//! item, over a channel; a job never holds the terminal), a count as items finish, and the
+//! probe loop, which moves to the next candidate only after re-reading the MR and checking that
+//! the miss left it exactly as it was. Ctrl-C stops starting items (and candidates); running
+//! jobs reach their own safe state, as a single adoption does.
+
+use super::AdoptEnv;
+use super::bulk::Item;
+use super::error::AdoptError;
+use super::executor::{Job, Outcome, Recorder, Sink, Tee};
+use super::interrupt::Interrupt;
+use super::ui::Ui;
+use crate::cli::adopt::AdoptArgs;
+use crate::cluster::connect::Connection;
+use crate::cluster::write;
+use crate::domain::adopt::machine::TimedOut;
+use crate::domain::adopt::{Options, probe};
+use crate::domain::managed::ManagedResource;
+use crate::output::adopt::timed_out;
+use crate::output::style;
+use futures::StreamExt;
+use std::collections::HashMap;
+use std::io::Write;
+use tokio::sync::mpsc;
+
+/// The counts the last line of a plan reports.
+#[derive(Default)]
+pub(super) struct Tally {
+    pub adopted: usize,
+    pub skipped: usize,
+    pub refused: usize,
+    /// Every failure, including the two kinds counted again below.
+    pub failed: usize,
+    /// Failed because the provider found no candidate (the MR is back as it was).
+    pub not_found: usize,
+    /// Failed because someone else changed the MR meanwhile.
+    pub conflicts: usize,
+    pub not_started: usize,
+}
+
+/// How one item of the plan ended.
+pub(super) enum End {
+    Adopted {
+        id: String,
+        note: Option<TimedOut>,
+        backup: Option<String>,
+        missed: Vec<String>,
+    },
+    Skipped {
+        id: String,
+    },
+    /// Ctrl-C before it (or its next candidate) started; the MR is as it was.
+    Interrupted {
+        missed: Vec<String>,
+    },
+    /// The provider found none of the candidates tried; the last error says the MR is back.
+    NotFound {
+        missed: Vec<String>,
+        error: String,
+    },
+    Refused(String),
+    Conflict(String),
+    Failed {
+        error: String,
+        lines: Vec<String>,
+    },
+}
+
+/// What every job of a plan shares.
+pub(super) struct Runner<'a> {
+    pub conn: &'a Connection,
+    pub args: &'a AdoptArgs,
+    pub opts: &'a Options,
+    pub env: &'a AdoptEnv,
+    /// Other MRs of the items' kinds by external-name (for each candidate's duplicate check).
+    pub by_name: &'a HashMap<String, Vec<ManagedResource>>,
+    pub interrupt: Interrupt,
+}
+
+impl Runner<'_> {
+    /// A job for one item whose progress is recorded (and, with `tee`, streamed).
+    pub fn job<'j>(&'j self, item: &'j Item, tee: Option<Tee>) -> Job<'j> {
+        Job {
+            conn: self.conn,
+            target: &item.target,
+            args: self.args,
+            opts: self.opts,
+            env: self.env,
+            sink: Sink::Recorder(Recorder { tee, ..Recorder::default() }),
+            can_ask: false,
+            confirmed: true,
+            interrupt: self.interrupt.clone(),
+        }
+    }
+
+    /// Adopts `to_adopt` with at most `--parallel` in flight; progress lines on `ui`, one result
+    /// line per item on `out` as each finishes.
+    pub async fn run_all(
+        &self,
+        to_adopt: Vec<Item>,
+        ui: &mut Ui,
+        out: &mut dyn Write,
+        tally: &mut Tally,
+    ) -> Result<(), AdoptError> {
+        let total = to_adopt.len();
+        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+        let mut stream = futures::stream::iter(to_adopt)
+            .map(|item| {
+                let tee = Tee { prefix: style::sanitize(&item.target.display()), to: tx.clone() };
+                async move {
+                    let end = self.run_one(&item, tee).await;
+                    (item, end)
+                }
+            })
+            .buffer_unordered(usize::from(self.args.concurrency));
+        let mut done = 0;
+        loop {
+            tokio::select! {
+                biased;
+                Some(line) = rx.recv() => ui.say(line),
+                next = stream.next() => {
+                    let Some((item, end)) = next else { break };
+                    while let Ok(line) = rx.try_recv() {
+                        ui.say(line);
+                    }
+                    done += 1;
+                    let line = item_line(&item, end, tally);
+                    ui.say(format!("done {done}/{total}: {}", line.lines().next().unwrap_or_default()));
+                    writeln!(out, "{line}")?;
+                    out.flush()?;
+                }
+            }
+        }
+        while let Ok(line) = rx.try_recv() {
+            ui.say(line);
+        }
+        Ok(())
+    }
+
+    /// One item: its starting candidate, then (with `--probe`) the next after each miss.
+    async fn run_one(&self, item: &Item, tee: Tee) -> End {
+        let ranked = item.plan.ranked();
+        let last = if self.args.probe { ranked.len() } else { item.start + 1 };
+        let mut obj = item.obj.clone();
+        let mut missed = Vec::new();
+        let mut error = String::new();
+        for id in ranked.iter().take(last).skip(item.start) {
+            if self.interrupt.is_set() {
+                return End::Interrupted { missed };
+            }
+            let dups = self.by_name.get(*id).cloned().unwrap_or_default();
+            let mut job = self.job(item, Some(tee.clone()));
+            let result = job.adopt(obj.clone(), id, &dups, &mut std::io::sink()).await;
+            let Sink::Recorder(rec) = job.sink else { unreachable!("plan jobs record") };
+            let e = match result {
+                Ok(Outcome::Adopted { note }) => {
+                    return End::Adopted { id: id.to_string(), note, backup: rec.backup, missed };
+                }
+                Ok(Outcome::NothingToDo(_) | Outcome::DryRun) => return End::Skipped { id: id.to_string() },
+                Err(e) => e,
+            };
+            if !rec.not_found {
+                return classify(e, rec);
+            }
+            error = message(e);
+            missed.push(id.to_string());
+            if missed.len() < last - item.start {
+                match self.put_back_checked(item, &obj).await {
+                    Ok(now) => obj = now,
+                    Err(why) => return End::Failed { error: format!("{error}; {why}"), lines: Vec::new() },
+                }
+            }
+        }
+        End::NotFound { missed, error }
+    }
+
+    /// After a miss: the MR as stored now, if it is exactly as it was before the attempt.
+    async fn put_back_checked(&self, item: &Item, before: &serde_json::Value) -> Result<serde_json::Value, String> {
+        let now = write::read(self.conn, &item.target).await.map_err(|e| format!("could not re-read it: {e}"))?;
+        if probe::back_as_before(before, &now) {
+            Ok(now)
+        } else {
+            Err("it is not exactly as it was after the miss, so no further candidate is tried".into())
+        }
+    }
+}
+
+/// A failure other than "not found", from its error and what the job recorded.
+fn classify(e: AdoptError, rec: Recorder) -> End {
+    match e {
+        AdoptError::Refused(r) => End::Refused(style::sanitize(&r.to_string())),
+        e if rec.conflict => End::Conflict(message(e)),
+        e => End::Failed { error: message(e), lines: rec.lines },
+    }
+}
+
+/// An error as one line (its chain), safe for the terminal.
+fn message(e: AdoptError) -> String {
+    style::sanitize(&format!("{:#}", e.into_anyhow()))
+}
+
+/// The line that reports one item of the plan (more lines under a failure: what it recorded).
+fn item_line(item: &Item, end: End, tally: &mut Tally) -> String {
+    let who = style::sanitize(&item.target.display());
+    let quoted =
+        |ids: &[String]| ids.iter().map(|i| format!("{:?}", style::sanitize(i))).collect::<Vec<_>>().join(", ");
+    match end {
+        End::Adopted { id, note, backup, missed } => {
+            tally.adopted += 1;
+            let backup = backup.map(|b| format!(" (backup {b})")).unwrap_or_default();
+            let extra = note.map(|n| format!(" (warning: {})", style::sanitize(&timed_out(&n)))).unwrap_or_default();
+            let probed =
+                if missed.is_empty() { String::new() } else { format!(" (not found first: {})", quoted(&missed)) };
+            format!("{:<8} {who} as {:?}{backup}{extra}{probed}", "adopted", style::sanitize(&id))
+        }
+        End::Skipped { id } => {
+            tally.skipped += 1;
+            format!("{:<8} {who} already has external-name {:?}", "skipped", style::sanitize(&id))
+        }
+        End::Interrupted { missed } => {
+            tally.not_started += 1;
+            let tried = if missed.is_empty() { String::new() } else { format!("; not found: {}", quoted(&missed)) };
+            format!("{:<8} {who} (interrupted before it started{tried})", "skipped")
+        }
+        End::NotFound { missed, error } => {
+            tally.failed += 1;
+            tally.not_found += 1;
+            match missed.len() {
+                0 | 1 => format!("{:<8} {who}: {error}", "failed"),
+                n => format!("{:<8} {who}: none of {n} candidates was found ({}); {error}", "failed", quoted(&missed)),
+            }
+        }
+        End::Refused(why) => {
+            tally.refused += 1;
+            format!("{:<8} {who} {why}", "refused")
+        }
+        End::Conflict(error) => {
+            tally.failed += 1;
+            tally.conflicts += 1;
+            format!("{:<8} {who}: {error}", "failed")
+        }
+        End::Failed { error, lines } => {
+            tally.failed += 1;
+            let mut l = format!("{:<8} {who}: {error}", "failed");
+            for d in &lines {
+                l.push_str(&format!("\n           {d}"));
+            }
+            l
+        }
+    }
+}
