@@ -16,38 +16,55 @@ pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now
     let notes = [gathered.notes.clone(), inventory_notes].concat();
     let analyzer = index(gathered, &[], &Default::default());
     let mut builder = ReportBuilder::new(filter(args));
-    let mut kinds = std::collections::BTreeSet::new();
-    let mut mrs = Vec::new();
+    let mut pass = FirstPass::default();
+    // Without an inventory each MR is judged as it is decoded, so only the broken ones and the
+    // healthy peers' identity samples stay in memory; the cross-check needs them all first.
+    let mut waiting = Vec::new();
     for item in items {
         match ManagedResource::from_json(&item.json) {
-            Ok(mr) if args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => mrs.push(mr),
-            Ok(_) => {}
+            Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => {}
+            Ok(mr) if args.inventory.is_empty() => pass.judge(mr, &analyzer, now, &mut builder),
+            Ok(mr) => waiting.push(mr),
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
     }
     if !args.inventory.is_empty() {
-        cross_check(&analyzer, &objects, &mrs.iter().collect::<Vec<_>>(), &snapshot_scope(args, &mrs));
-    }
-    let (mut peers, mut kept) = (Peers::default(), Vec::new());
-    for mr in mrs {
-        kinds.insert((mr.group().to_string(), mr.kind.clone()));
-        builder.scanned(1);
-        peers.observe(&mr);
-        let findings = analyzer.findings(&mr, now);
-        if !findings.is_empty() {
-            kept.push((mr, findings));
+        cross_check(&analyzer, &objects, &waiting.iter().collect::<Vec<_>>(), &snapshot_scope(args, &waiting));
+        for mr in waiting {
+            pass.judge(mr, &analyzer, now, &mut builder);
         }
     }
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
-    peers.learn();
-    for (mr, mut findings) in kept {
-        identity::fill(&mut findings, &mr, &peers, &args.id_templates);
+    pass.peers.learn();
+    for (mr, mut findings) in pass.kept {
+        identity::fill(&mut findings, &mr, &pass.peers, &args.id_templates);
         builder.add(&mr, findings, || analyzer.state(&mr));
     }
-    for _ in &kinds {
+    for _ in &pass.kinds {
         builder.kind_scanned();
     }
     Ok(finish(builder, &analyzer, notes))
+}
+
+/// What the first pass over a snapshot keeps: the kinds seen, the healthy peers' identity
+/// samples, and the MRs with findings (completed in the second pass).
+#[derive(Default)]
+pub(super) struct FirstPass {
+    kinds: std::collections::BTreeSet<(String, String)>,
+    peers: Peers,
+    kept: Vec<(ManagedResource, Vec<Finding>)>,
+}
+
+impl FirstPass {
+    fn judge(&mut self, mr: ManagedResource, analyzer: &EvidenceIndex, now: GoTime, builder: &mut ReportBuilder) {
+        self.kinds.insert((mr.group().to_string(), mr.kind.clone()));
+        builder.scanned(1);
+        self.peers.observe(&mr);
+        let findings = analyzer.findings(&mr, now);
+        if !findings.is_empty() {
+            self.kept.push((mr, findings));
+        }
+    }
 }
 
 /// Offline there is no discovery: a kind matches by `Kind`, `kind.group`, or a plural that is the
