@@ -2,10 +2,12 @@
 //! columns, no wrapping (so `grep`/`awk` work), severity coloured only when colour is on.
 
 use super::style::{human_duration, sanitize};
+use crate::domain::candidate;
 use crate::domain::finding::Severity;
 use crate::domain::gotime::GoTime;
 use crate::domain::report::{Report, ReportFinding};
 use comfy_table::{Cell, Color, ContentArrangement, Table};
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 /// Table options.
@@ -43,7 +45,36 @@ fn age(raw: Option<&str>, now: GoTime) -> String {
     }
 }
 
-fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions) -> Vec<Cell> {
+/// One MR of a report: apiVersion, kind, namespace, name.
+type MrKey<'a> = (&'a str, &'a str, Option<&'a str>, &'a str);
+
+fn mr_key(f: &ReportFinding) -> MrKey<'_> {
+    let r = &f.resource;
+    (r.api_version.as_str(), r.kind.as_str(), r.namespace.as_deref(), r.name.as_str())
+}
+
+/// Each MR's suggestions across its findings as one ranked list (`domain::candidate`), shown in
+/// the wide table as the best ID, its confidence and how many others compete with it.
+fn candidates_by_mr(report: &Report) -> HashMap<MrKey<'_>, String> {
+    let mut by_mr: HashMap<MrKey<'_>, Vec<&crate::domain::finding::Finding>> = HashMap::new();
+    for f in &report.findings {
+        by_mr.entry(mr_key(f)).or_default().push(&f.finding);
+    }
+    by_mr
+        .into_iter()
+        .map(|(key, findings)| {
+            let ranked = candidate::from_findings(findings);
+            let shown = match ranked.split_first() {
+                None => "-".to_string(),
+                Some((best, [])) => format!("{} ({})", best.id, best.confidence),
+                Some((best, rest)) => format!("{} ({}, +{} other)", best.id, best.confidence, rest.len()),
+            };
+            (key, shown)
+        })
+        .collect()
+}
+
+fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions, candidates: &str) -> Vec<Cell> {
     let r = &f.resource;
     let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let kind = if group.is_empty() { r.kind.to_lowercase() } else { format!("{}.{group}", r.kind.to_lowercase()) };
@@ -62,6 +93,7 @@ fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions) -> Vec<Cell
         cells.push(Cell::new(age(s.create_succeeded.as_deref(), opts.now)));
         cells.push(Cell::new(age(s.create_failed.as_deref(), opts.now)));
         cells.push(Cell::new(sanitize(s.last_logged_id.as_ref().map(|l| l.id.as_str()).unwrap_or("-"))));
+        cells.push(Cell::new(sanitize(candidates)));
     }
     cells.push(Cell::new(sanitize(&f.finding.message)));
     cells
@@ -88,13 +120,22 @@ pub fn write_table(out: &mut dyn Write, report: &Report, opts: &TableOptions) ->
         }
         header.extend(["RESOURCE", "SEVERITY", "CODE"]);
         if opts.wide {
-            header.extend(["EXTERNAL-NAME", "ATPROVIDER-ID", "PENDING", "SUCCEEDED", "FAILED", "LAST-LOGGED-ID"]);
+            header.extend([
+                "EXTERNAL-NAME",
+                "ATPROVIDER-ID",
+                "PENDING",
+                "SUCCEEDED",
+                "FAILED",
+                "LAST-LOGGED-ID",
+                "CANDIDATES",
+            ]);
         }
         header.push("MESSAGE");
         table.set_header(header);
     }
+    let candidates = if opts.wide { candidates_by_mr(report) } else { HashMap::new() };
     for f in &report.findings {
-        table.add_row(row(f, any_namespaced, opts));
+        table.add_row(row(f, any_namespaced, opts, candidates.get(&mr_key(f)).map_or("-", String::as_str)));
     }
     let last = table.column_count().saturating_sub(1);
     for (i, col) in table.column_iter_mut().enumerate() {
