@@ -51,8 +51,9 @@ pub struct AdoptArgs {
     /// otherwise (add --import to have the provider confirm it first).
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename")]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,
-    /// With -f: how many MRs are adopted at the same time (1-64), each under its own backup,
-    /// conditional writes and verification.
+    /// With -f: how many MRs are being changed at the same time (1-64), each under its own
+    /// backup, conditional writes and verification; an MR whose adoption is written is verified
+    /// without holding a slot.
     #[arg(long, visible_alias = "parallel", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub concurrency: u16,
     /// With -f and --import: try each item's candidate IDs in rank order (its "id", then its

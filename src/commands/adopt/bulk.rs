@@ -67,7 +67,9 @@ pub(super) async fn bulk(
     let opts = options(args, env);
     let mut tally = Tally::default();
     let to_adopt = preview(ready, &by_name, &opts, out, &mut tally)?;
-    let runner = Runner { conn: &conn, args, opts: &opts, env, by_name: &by_name, interrupt: ui.interrupt.clone() };
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(usize::from(args.concurrency)));
+    let runner =
+        Runner { conn: &conn, args, opts: &opts, env, by_name: &by_name, interrupt: ui.interrupt.clone(), slots };
     if args.dry_run {
         return dry_run_all(&runner, to_adopt, out, tally).await;
     }

@@ -116,6 +116,10 @@ pub(super) struct Job<'a> {
     pub confirmed: bool,
     /// Ctrl-C.
     pub interrupt: Interrupt,
+    /// A plan runner's slot (`--parallel`): held while the MR is being changed, given back before
+    /// the final wait, which only reads an MR whose adoption is already written, so that the
+    /// next item can start while this one is verified.
+    pub slot: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Job<'_> {
@@ -281,7 +285,12 @@ impl Job<'_> {
                         return Ok(replan);
                     }
                 }
-                Next::Poll => self.wait_step(state, plan, step, &mut current, &baseline).await?,
+                Next::Poll => {
+                    if step.number == plan.steps.len() {
+                        self.slot = None;
+                    }
+                    self.wait_step(state, plan, step, &mut current, &baseline).await?
+                }
                 Next::Skip => self.sink.emit(Event::StepSkipped {
                     number: step.number,
                     total: plan.steps.len(),

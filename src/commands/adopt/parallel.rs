@@ -71,6 +71,9 @@ pub(super) enum End {
     },
 }
 
+/// How many items may be verifying (final wait, slot given back) per `--parallel` slot.
+const VERIFYING_PER_SLOT: usize = 4;
+
 /// What every job of a plan shares.
 pub(super) struct Runner<'a> {
     pub conn: &'a Connection,
@@ -80,6 +83,8 @@ pub(super) struct Runner<'a> {
     /// Other MRs of the items' kinds by external-name (for each candidate's duplicate check).
     pub by_name: &'a HashMap<String, Vec<ManagedResource>>,
     pub interrupt: Interrupt,
+    /// `--parallel` slots: an item holds one while its MR is being changed (see `Job::slot`).
+    pub slots: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 impl Runner<'_> {
@@ -95,6 +100,7 @@ impl Runner<'_> {
             can_ask: false,
             confirmed: true,
             interrupt: self.interrupt.clone(),
+            slot: None,
         }
     }
 
@@ -117,7 +123,8 @@ impl Runner<'_> {
                     (item, end)
                 }
             })
-            .buffer_unordered(usize::from(self.args.concurrency));
+            // Items in their final verification hold no slot, so more of them may be under way.
+            .buffer_unordered(usize::from(self.args.concurrency) * VERIFYING_PER_SLOT);
         let mut done = 0;
         loop {
             tokio::select! {
@@ -154,7 +161,15 @@ impl Runner<'_> {
                 return End::Interrupted { missed };
             }
             let dups = self.by_name.get(*id).cloned().unwrap_or_default();
+            let Ok(slot) = self.slots.clone().acquire_owned().await else {
+                return End::Interrupted { missed };
+            };
+            // Ctrl-C while this item waited for a slot: it never starts.
+            if self.interrupt.is_set() {
+                return End::Interrupted { missed };
+            }
             let mut job = self.job(item, Some(tee.clone()));
+            job.slot = Some(slot);
             let result = job.adopt(obj.clone(), id, &dups, &mut std::io::sink()).await;
             let Sink::Recorder(rec) = job.sink else { unreachable!("plan jobs record") };
             let e = match result {

@@ -64,6 +64,7 @@ pub(super) async fn single(
     let opts = options(args, env);
     let interrupt = ui.interrupt.clone();
     let mut job = Job {
+        slot: None,
         conn: &conn,
         target: &target,
         args,
