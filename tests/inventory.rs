@@ -37,6 +37,13 @@ fn check_example_report(out: &std::process::Output) {
         "arn:aws:secretsmanager:eu-west-1:111122223333:secret:orders-db-credentials-Q7mR2k"
     );
     assert!(secret["evidence"]["idRule"].as_str().unwrap().contains("agreed by 1 of 1"));
+    // Both AlreadyExists MRs get an ID: the Secret's from the inventory, the RecordSet's from its peers.
+    let exists = finding(&report, "AlreadyExists", "orders-db-credentials");
+    assert_eq!(exists["suggestedId"], secret["suggestedId"]);
+    assert_eq!(exists["evidence"]["candidate"], "InventoryOrphan (high confidence)");
+    assert!(
+        finding(&report, "AlreadyExists", "benchmarksix12")["suggestedId"].as_str().unwrap().starts_with("projects/")
+    );
     assert_eq!(finding(&report, "InventoryOrphan", "team-b-vpc")["suggestedId"], "vpc-0bb22cc33dd44ee55");
     let dup = finding(&report, "InventoryDuplicate", "team-a-vpc");
     assert_eq!(dup["evidence"]["orphans"], "arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-0c4d5e6f708192a3b");

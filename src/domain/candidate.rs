@@ -96,10 +96,40 @@ pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec
     }))
 }
 
+/// Findings that mean "the object exists but nothing tracks it" and so want the ID to adopt.
+const UNTRACKED: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::CreateIncomplete];
+
+/// Gives the findings that want an ID the best *observed* suggestion another finding of the same
+/// MR made (an inventory object tagged for it, a logged create), naming where it came from:
+/// an observed ID outranks a template, which fills only what is still empty afterwards.
+pub fn share_observed(findings: &mut [Finding]) {
+    let Some(best) = from_findings(findings.iter()).into_iter().find(|c| c.confidence == Confidence::High) else {
+        return;
+    };
+    for f in findings.iter_mut().filter(|f| UNTRACKED.contains(&f.code) && f.suggested_id.is_none()) {
+        f.suggested_id = Some(best.id.clone());
+        f.evidence.insert("candidate".into(), format!("{} ({} confidence)", best.source, best.confidence));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use Confidence::*;
+
+    #[test]
+    fn an_observed_id_is_shared_with_the_findings_that_want_one() {
+        let f = |code: Code, id: Option<&str>| Finding::new(code, "m", "n").suggest(id);
+        let mut findings =
+            vec![f(Code::AlreadyExists, None), f(Code::InventoryOrphan, Some("arn:x")), f(Code::Paused, None)];
+        share_observed(&mut findings);
+        assert_eq!(findings[0].suggested_id.as_deref(), Some("arn:x"));
+        assert_eq!(findings[0].evidence["candidate"], "InventoryOrphan (high confidence)");
+        assert_eq!(findings[2].suggested_id, None, "only findings that want an ID");
+        let mut derived = vec![f(Code::AlreadyExists, None), f(Code::ExternalNameDrift, Some("guess"))];
+        share_observed(&mut derived);
+        assert_eq!(derived[0].suggested_id, None, "a derived ID is not shared as if observed");
+    }
 
     #[test]
     fn a_report_s_suggestions_for_one_mr_become_one_ranked_list() {

@@ -239,6 +239,7 @@ pub(super) fn add_results(
                 }
                 (None, None) => continue,
             };
+            crate::domain::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &mr, judge.peers, judge.templates);
             builder.add(&mr, findings, || state);
         }

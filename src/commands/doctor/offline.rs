@@ -37,6 +37,7 @@ pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
     pass.peers.learn();
     for (mr, mut findings) in pass.kept {
+        crate::domain::candidate::share_observed(&mut findings);
         identity::fill(&mut findings, &mr, &pass.peers, &args.id_templates);
         builder.add(&mr, findings, || analyzer.state(&mr));
     }
