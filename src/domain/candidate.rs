@@ -90,11 +90,15 @@ pub fn confidence_of(code: Code) -> Confidence {
 /// the finding's code as its source, merged and ordered by [`rank`]. `doctor --plan` writes it
 /// (the best as `id`, the rest as `candidates` for `adopt --probe`).
 pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec<Candidate> {
-    rank(findings.into_iter().filter_map(|f| {
+    // A suggestion shared by [`share_observed`] is the other finding's, already in the list.
+    rank(findings.into_iter().filter(|f| !f.evidence.contains_key(SHARED)).filter_map(|f| {
         let id = f.suggested_id.as_deref()?;
         Some(Candidate::new(id, f.code.as_str(), confidence_of(f.code), f.message.clone()))
     }))
 }
+
+/// The evidence key naming where a shared suggestion came from.
+const SHARED: &str = "candidate";
 
 /// Findings that mean "the object exists but nothing tracks it" and so want the ID to adopt.
 const UNTRACKED: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::CreateIncomplete];
@@ -108,7 +112,7 @@ pub fn share_observed(findings: &mut [Finding]) {
     };
     for f in findings.iter_mut().filter(|f| UNTRACKED.contains(&f.code) && f.suggested_id.is_none()) {
         f.suggested_id = Some(best.id.clone());
-        f.evidence.insert("candidate".into(), format!("{} ({} confidence)", best.source, best.confidence));
+        f.evidence.insert(SHARED.into(), format!("{} ({} confidence)", best.source, best.confidence));
     }
 }
 
@@ -129,6 +133,12 @@ mod tests {
         let mut derived = vec![f(Code::AlreadyExists, None), f(Code::ExternalNameDrift, Some("guess"))];
         share_observed(&mut derived);
         assert_eq!(derived[0].suggested_id, None, "a derived ID is not shared as if observed");
+        let ranked = from_findings(&findings);
+        assert_eq!(
+            (ranked.len(), ranked[0].source.as_str()),
+            (1, "InventoryOrphan"),
+            "the shared copy is not a source"
+        );
     }
 
     #[test]
