@@ -8,12 +8,10 @@ use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::providers;
 use crate::domain::adopt::{self, Candidate, EventName};
-use crate::domain::candidate::Confidence;
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::{self, MrEvidence};
 use crate::error::Exit;
-use crate::evidence::correlate::go_time;
 use crate::evidence::events::EventRecord;
 use crate::evidence::logs::Retention;
 use crate::evidence::pods::{self, ProviderPod};
@@ -93,33 +91,8 @@ fn candidates_of(mr: &ManagedResource, findings: &[Finding], seen: &Live, gather
             Some(EventName { id, reason: e.reason.clone(), time: e.last.clone(), message: e.message.clone() })
         })
         .collect();
-    let mut extra = Vec::new();
-    if let Some(logs) = &gathered.logs {
-        for ev in logs.about(mr) {
-            let when = ev.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
-            // CLI-mode output masks ProviderConfig values as REDACTED: such an ID cannot be adopted.
-            for id in ev.created.iter().filter(|id| !id.contains("REDACTED")) {
-                extra.push(Candidate::new(
-                    id.clone(),
-                    "logged as created",
-                    Confidence::High,
-                    format!("{}{when}", ev.msg),
-                ));
-            }
-        }
-        if let Some(last) = logs.last_logged_id(&mr.uid).filter(|l| !l.id.contains("REDACTED")) {
-            let when = last.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
-            extra.push(Candidate::new(
-                last.id.clone(),
-                "last provider-logged ID",
-                Confidence::High,
-                format!("logged{when}"),
-            ));
-        }
-    }
-    if let Some(id) = seen.workspace.as_ref().and_then(|w| w.id.clone()) {
-        extra.push(Candidate::new(id, "Terraform workspace", Confidence::High, "terraform.tfstate"));
-    }
+    let mut extra: Vec<Candidate> = gathered.logs.as_ref().map(|l| l.candidates(mr)).unwrap_or_default();
+    extra.extend(seen.workspace.as_ref().and_then(|w| w.candidate()));
     adopt::candidates(mr, findings, &events, extra)
 }
 

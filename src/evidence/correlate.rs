@@ -2,6 +2,7 @@
 //! per-MR evidence ([`MrEvidence`]) and log sources ([`LogSource`]) the rules read.
 
 use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids};
+use crate::domain::candidate::{Candidate, Confidence};
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
@@ -82,6 +83,25 @@ impl LogEvidence {
     /// The newest external ID a provider logged for this UID.
     pub fn last_logged_id(&self, uid: &str) -> Option<&LoggedId> {
         self.last_ids.get(uid)
+    }
+
+    /// The IDs the provider logged for this MR as candidates to adopt: every ID logged as created,
+    /// then the newest logged ID. CLI-mode output masks ProviderConfig values as `REDACTED`: such
+    /// an ID cannot be adopted and is left out.
+    pub fn candidates(&self, mr: &ManagedResource) -> Vec<Candidate> {
+        let when = |t: Option<DateTime<Utc>>| t.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
+        let mut out = Vec::new();
+        for ev in self.about(mr) {
+            for id in ev.created.iter().filter(|id| !id.contains("REDACTED")) {
+                let evidence = format!("{}{}", ev.msg, when(ev.time));
+                out.push(Candidate::new(id.clone(), "logged as created", Confidence::High, evidence));
+            }
+        }
+        if let Some(last) = self.last_logged_id(&mr.uid).filter(|l| !l.id.contains("REDACTED")) {
+            let evidence = format!("logged{}", when(last.time));
+            out.push(Candidate::new(last.id.clone(), "last provider-logged ID", Confidence::High, evidence));
+        }
+        out
     }
 
     /// The report form of [`Self::last_logged_id`].

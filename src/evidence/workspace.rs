@@ -1,6 +1,7 @@
 //! What a Terraform-CLI resource's live workspace (`/tmp/<uid>/terraform.tfstate` in the provider
 //! pod, upjet pkg/terraform/files.go) says about the cloud object it manages.
 
+use crate::domain::candidate::{Candidate, Confidence};
 use serde::Serialize;
 
 /// What the workspace of a Terraform-CLI resource holds.
@@ -12,6 +13,14 @@ pub struct WorkspaceState {
     pub id: Option<String>,
     /// `lineage` (upjet writes the MR UID).
     pub lineage: Option<String>,
+}
+
+impl WorkspaceState {
+    /// The workspace's ID as a candidate to adopt: what Terraform itself recorded for this MR.
+    pub fn candidate(&self) -> Option<Candidate> {
+        let id = self.id.clone()?;
+        Some(Candidate::new(id, "Terraform workspace", Confidence::High, format!("terraform.tfstate in {}", self.pod)))
+    }
 }
 
 /// Extracts the Terraform ID from a `terraform.tfstate` (format version 4).

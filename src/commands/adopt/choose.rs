@@ -4,7 +4,7 @@
 use super::error::{AdoptError, Unchanged};
 use super::ui::Ui;
 use crate::cluster::connect::Connection;
-use crate::domain::adopt::{self, Candidate, Confidence, EventName};
+use crate::domain::adopt::{self, Candidate, EventName};
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::diagnose;
 use crate::output::{detail, style};
@@ -43,25 +43,8 @@ async fn log_candidates(
             return (Vec::new(), Vec::new());
         }
     };
-    let mut extra = Vec::new();
     let findings = log_findings(mr, gathered.logs.as_ref(), None, now);
-    // IDs logged as created but not tracked: offered even when not suggested (the MR tracks another).
-    for f in
-        findings.iter().filter(|f| f.code == crate::domain::finding::Code::OrphanCandidate && f.suggested_id.is_none())
-    {
-        if let Some(id) = f.evidence.get("loggedId") {
-            extra.push(Candidate::new(id.clone(), "logged as created", Confidence::High, f.message.clone()));
-        }
-    }
-    if let Some(last) = gathered.logs.as_ref().and_then(|l| l.last_logged_id(&mr.uid)) {
-        let when = last.time.map(|t| format!(" at {}", crate::evidence::correlate::go_time(t))).unwrap_or_default();
-        extra.push(Candidate {
-            id: last.id.clone(),
-            source: "last provider-logged ID".into(),
-            confidence: Confidence::High,
-            evidence: format!("logged{when}: {}", last.source),
-        });
-    }
+    let mut extra: Vec<Candidate> = gathered.logs.as_ref().map(|l| l.candidates(mr)).unwrap_or_default();
     // The MR's provider, by its API group, for the workspace of Terraform-CLI resources.
     let kind = ApiKind {
         group: mr.group().to_string(),
@@ -75,14 +58,7 @@ async fn log_candidates(
     };
     for pod in gathered.pods.iter().filter(|p| crate::cluster::kinds::provider_matches(&kind, &p.provider)) {
         if let Ok(ws) = crate::commands::evidence::read_workspace(conn, pod, &mr.uid).await {
-            if let Some(id) = ws.id {
-                extra.push(Candidate {
-                    id,
-                    source: "Terraform workspace".into(),
-                    confidence: Confidence::High,
-                    evidence: format!("terraform.tfstate in {}", ws.pod),
-                });
-            }
+            extra.extend(ws.candidate());
             break;
         }
     }
