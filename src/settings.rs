@@ -120,8 +120,12 @@ pub struct Settings {
     pub stdout_terminal: bool,
     /// The height of that terminal, when known.
     pub screen_rows: Option<usize>,
-    /// How to reach the cluster.
+    /// How to reach the cluster (the first `--context`, when several are given).
     pub connect: ConnectOptions,
+    /// Every `--context` given, in order (doctor scans each; other commands accept one).
+    pub contexts: Vec<String>,
+    /// `--all-contexts`: doctor scans every context of the merged kubeconfig.
+    pub all_contexts: bool,
     /// `-n`, unless `-A` was given.
     pub namespace: Option<String>,
     /// `-n` as typed, even with `-A` (one-object commands use it).
@@ -160,6 +164,8 @@ impl Settings {
             stdout_terminal: term.stdout,
             screen_rows: term.stdout_rows.filter(|_| term.stdout),
             connect: connect_options(cli, env),
+            contexts: k.contexts.clone(),
+            all_contexts: k.all_contexts,
             namespace: if k.all_namespaces { None } else { k.namespace.clone() },
             namespace_flag: k.namespace.clone(),
             selector: k.selector.clone(),
@@ -171,6 +177,19 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// Whether more than one cluster may be asked for (several `--context`, `--all-contexts`):
+    /// commands that act on one object refuse it.
+    pub fn several_contexts(&self) -> bool {
+        self.all_contexts || self.contexts.len() > 1
+    }
+
+    /// The connection options of one named context: the same flags, another `--context`.
+    pub fn connect_to(&self, context: &str) -> ConnectOptions {
+        ConnectOptions { context: Some(context.to_string()), ..self.connect.clone() }
+    }
+}
+
 /// kubectl's connection flags plus the environment they fall back on.
 fn connect_options(cli: &Cli, env: &Environment) -> ConnectOptions {
     let k = cli.kube.clone();
@@ -179,7 +198,7 @@ fn connect_options(cli: &Cli, env: &Environment) -> ConnectOptions {
         kubeconfig_env: env.kubeconfig.clone(),
         home: env.home.clone(),
         in_cluster: env.in_cluster,
-        context: k.context,
+        context: k.contexts.first().cloned(),
         cluster: k.cluster,
         user: k.user,
         server: k.server,
@@ -253,6 +272,14 @@ mod tests {
         assert_eq!(s.namespace, None, "-A wins for scans");
         assert_eq!(s.namespace_flag.as_deref(), Some("team-a"));
         assert_eq!(s.connect.context.as_deref(), Some("prod"));
+        assert!(!s.several_contexts());
+        let two = cli(&["doctor", "--context", "a", "--context", "b"]);
+        let s = Settings::resolve(&two, &env, UNIX_EPOCH, term);
+        assert_eq!((s.contexts.len(), s.connect.context.as_deref()), (2, Some("a")));
+        assert!(s.several_contexts());
+        assert_eq!(s.connect_to("b").context.as_deref(), Some("b"));
+        let all = Settings::resolve(&cli(&["doctor", "--all-contexts"]), &env, UNIX_EPOCH, term);
+        assert!(all.several_contexts() && all.contexts.is_empty());
         assert_eq!(s.connect.kubeconfig_env.as_deref(), Some(std::ffi::OsStr::new("/a:/b")));
         assert_eq!(s.connect.home.as_deref(), Some(std::path::Path::new("/home/u")));
         assert!(s.interactive && s.progress && !s.color_stdout && s.color_stderr);

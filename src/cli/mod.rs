@@ -68,6 +68,11 @@ const DOCTOR_EXAMPLES: &str = "Examples:
   # Analyse a snapshot taken with `kubectl get managed -A -o json > fleet.json`
   kubectl upjet doctor --from fleet.json
 
+  # Several clusters in one report (a CLUSTER column; exit 4 if one cannot be reached)
+  kubectl upjet doctor --context prod --context staging
+  kubectl upjet doctor --all-contexts -o summary
+  kubectl upjet doctor --from prod.json --from staging.json
+
   # Predict lost IDs with a kind's format, and write them into an adoption plan
   kubectl upjet doctor --plan plan.json \\
     --id-template 'recordset.dns.gcp.upbound.io=projects/my-project/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type}'";
@@ -124,9 +129,13 @@ pub struct KubeFlags {
     /// Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).
     #[arg(long, global = true, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
-    /// The name of the kubeconfig context to use.
-    #[arg(long, global = true)]
-    pub context: Option<String>,
+    /// The name of the kubeconfig context to use; doctor accepts several (repeatable), scans
+    /// them concurrently and prints one report with a CLUSTER column.
+    #[arg(long = "context", global = true, value_name = "NAME")]
+    pub contexts: Vec<String>,
+    /// doctor: every context of the merged kubeconfig, scanned concurrently into one report.
+    #[arg(long, global = true, conflicts_with = "contexts")]
+    pub all_contexts: bool,
     /// The name of the kubeconfig cluster to use.
     #[arg(long, global = true)]
     pub cluster: Option<String>,
@@ -273,10 +282,11 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout)]
     pub retry_budget: std::time::Duration,
     /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List),
-    /// or a directory of such files (JSON or YAML).
+    /// or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the
+    /// cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`).
     #[arg(long, value_name = "PATH")]
-    pub from: Option<PathBuf>,
-    /// How many list requests may be in flight at once.
+    pub from: Vec<PathBuf>,
+    /// How many requests may be in flight at once, across every cluster scanned.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
     /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
@@ -469,6 +479,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(cli.kube.namespace.as_deref(), Some("team-a"));
+        assert_eq!(cli.kube.contexts, vec!["prod".to_string()]);
         assert_eq!(cli.kube.verbosity, 6);
         assert_eq!(cli.kube.request_timeout, Some(std::time::Duration::from_secs(30)));
         let Command::Doctor(d) = cli.command else { panic!() };

@@ -60,6 +60,44 @@ pub struct Connection {
     pub default_namespace: String,
     /// Per-request time limit from `--request-timeout`.
     pub request_timeout: Option<std::time::Duration>,
+    /// The kubeconfig context it was built from (`--context`, else `current-context`); `None`
+    /// in a pod's service account. Keys the discovery cache and names the cluster in plans.
+    pub context: Option<String>,
+    /// Permits shared by every connection of one run, so `--concurrency` bounds the requests in
+    /// flight across all the clusters scanned; `None`: unbounded here (callers bound themselves).
+    pub limiter: Option<Limiter>,
+}
+
+/// A pool of request permits that several connections share (one per run).
+pub type Limiter = std::sync::Arc<tokio::sync::Semaphore>;
+
+impl Connection {
+    /// The same connection, its requests drawing permits from `limiter`.
+    pub fn limited(mut self, limiter: Limiter) -> Connection {
+        self.limiter = Some(limiter);
+        self
+    }
+}
+
+/// The context names of the merged kubeconfig, in file order, and the `current-context`:
+/// what `--all-contexts` scans and `--context` completes.
+pub fn kubeconfig_contexts(flags: &ConnectOptions) -> Result<(Vec<String>, Option<String>), Error> {
+    let kc = load_kubeconfig(&kubeconfig_paths(flags)?)?;
+    let current = kc.current_context.clone().filter(|c| !c.is_empty());
+    Ok((kc.contexts.into_iter().map(|c| c.name).collect(), current))
+}
+
+/// The context a connection with these flags would use: `--context`, else the kubeconfig's
+/// `current-context`; `None` when no kubeconfig names one (a pod's service account).
+pub fn current_context(flags: &ConnectOptions) -> Result<Option<String>, Error> {
+    if let Some(ctx) = &flags.context {
+        return Ok(Some(ctx.clone()));
+    }
+    let paths = kubeconfig_paths(flags)?;
+    if paths.is_empty() && flags.in_cluster {
+        return Ok(None);
+    }
+    Ok(kubeconfig_contexts(flags)?.1)
 }
 
 /// The kubeconfig files kubectl would read, in merge order.
@@ -100,6 +138,7 @@ pub fn load_kubeconfig(paths: &[PathBuf]) -> Result<Kubeconfig, Error> {
 /// Builds a client from the flags.
 pub async fn connect(flags: &ConnectOptions) -> Result<Connection, Error> {
     let paths = kubeconfig_paths(flags)?;
+    let mut context = None;
     let mut config = if paths.is_empty() && flags.in_cluster {
         Config::incluster().map_err(|e| Error::cluster(format!("cannot use the in-cluster service account: {e}")))?
     } else {
@@ -118,6 +157,7 @@ pub async fn connect(flags: &ConnectOptions) -> Result<Connection, Error> {
                 known.join(", ")
             )));
         }
+        context = flags.context.clone().or_else(|| kc.current_context.clone()).filter(|c| !c.is_empty());
         Config::from_custom_kubeconfig(kc, &options)
             .await
             .map_err(|e| Error::cluster(format!("cannot use kubeconfig: {}", error_text(&e))))?
@@ -146,7 +186,7 @@ pub async fn connect(flags: &ConnectOptions) -> Result<Connection, Error> {
     let default_namespace = config.default_namespace.clone();
     let client = Client::try_from(config)
         .map_err(|e| Error::cluster(format!("cannot create a client for {server}: {}", error_text(&e))))?;
-    Ok(Connection { client, server, default_namespace, request_timeout })
+    Ok(Connection { client, server, default_namespace, request_timeout, context, limiter: None })
 }
 
 /// One line made of an error and its sources, without repeating identical parts.

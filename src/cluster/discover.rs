@@ -94,9 +94,10 @@ pub async fn discover_managed_cached(
     cache: &CacheOptions,
     policy: &RetryPolicy,
 ) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
-    let path = cache.file_for(&conn.server);
+    let key = discovery_cache::Key { context: conn.context.as_deref(), server: &conn.server };
+    let path = cache.file_for(key.context, &conn.server);
     if let Some(path) = path.as_deref().filter(|_| !cache.refresh) {
-        match discovery_cache::load(path, &conn.server, cache.ttl, cache.now) {
+        match discovery_cache::load(path, key, cache.ttl, cache.now) {
             Ok(hit) => {
                 tracing::debug!(
                     "using {} cached managed kinds from {} ({:?} old)",
@@ -112,7 +113,7 @@ pub async fn discover_managed_cached(
     }
     let (kinds, stats) = discover_managed_with(conn, concurrency, policy).await?;
     if let Some(path) = &path
-        && let Err(e) = discovery_cache::store(path, &conn.server, &kinds, stats.aggregated, cache.now)
+        && let Err(e) = discovery_cache::store(path, key, &kinds, stats.aggregated, cache.now)
     {
         tracing::debug!("cannot write discovery cache {}: {e}", path.display());
     }

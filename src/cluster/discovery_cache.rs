@@ -3,7 +3,8 @@
 //!
 //! Aggregated discovery already costs only one request, but that request returns a document of
 //! several megabytes on a server with thousands of CRDs; a cache hit costs one small file read.
-//! Entries are keyed by the API server URL, expire after a TTL (`--discovery-cache-ttl`), are
+//! Entries are keyed by the kubeconfig context and the API server URL (two contexts on one server
+//! with different users may see different kinds; without a context, by the URL alone), expire after a TTL (`--discovery-cache-ttl`), are
 //! bypassed and rewritten with `--refresh-discovery`, and are ignored (then overwritten) when they
 //! cannot be read, belong to another server, or hold a kind that could not have come from an API
 //! server. An empty result (no managed kinds: Crossplane not installed yet) is never cached, so
@@ -34,10 +35,10 @@ pub struct CacheOptions {
 }
 
 impl CacheOptions {
-    /// The cache file for `server`, or `None` when the cache is off.
-    pub fn file_for(&self, server: &str) -> Option<PathBuf> {
+    /// The cache file for `server` reached through `context`, or `None` when the cache is off.
+    pub fn file_for(&self, context: Option<&str>, server: &str) -> Option<PathBuf> {
         let dir = self.dir.as_ref().filter(|_| !self.ttl.is_zero())?;
-        Some(dir.join(server_dir_name(server)).join("managed-kinds.json"))
+        Some(dir.join(entry_dir_name(context, server)).join("managed-kinds.json"))
     }
 }
 
@@ -59,11 +60,24 @@ pub fn server_dir_name(server: &str) -> String {
     if name.is_empty() || name.chars().all(|c| c == '.') { "_".into() } else { name }
 }
 
+/// The folder of one context's entry for one server: `CONTEXT@SERVER` with both made safe as
+/// [`server_dir_name`] does, or the server's folder alone without a context. Two pairs that map
+/// to one folder are told apart by what the entry records.
+pub fn entry_dir_name(context: Option<&str>, server: &str) -> String {
+    match context {
+        None => server_dir_name(server),
+        Some(ctx) => format!("{}@{}", server_dir_name(ctx), server_dir_name(server)),
+    }
+}
+
 /// The file's content.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Entry {
     format: u32,
     server: String,
+    /// The kubeconfig context the kinds were discovered through (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    context: Option<String>,
     /// Seconds since the Unix epoch when discovery ran.
     fetched_at: u64,
     aggregated: bool,
@@ -90,8 +104,8 @@ pub enum Miss {
     /// The file is older than the TTL (or dated in the future).
     #[error("cache entry expired")]
     Expired,
-    /// The file is for another server (two URLs that map to one folder name).
-    #[error("cache entry is for another server")]
+    /// The file is for another server or context (two that map to one folder name).
+    #[error("cache entry is for another server or context")]
     OtherServer,
     /// The file could not be read or is not a valid entry.
     #[error("unreadable cache entry: {0}")]
@@ -112,8 +126,17 @@ fn kind_ok(k: &ApiKind) -> bool {
     (k.group.is_empty() || segment_ok(&k.group)) && segment_ok(&k.version) && segment_ok(&k.plural)
 }
 
-/// Reads the entry at `path` for `server`, if it is younger than `ttl` at `now`.
-pub fn load(path: &Path, server: &str, ttl: Duration, now: SystemTime) -> Result<Cached, Miss> {
+/// Who an entry is for: the kubeconfig context (if any) and the API server URL.
+#[derive(Debug, Clone, Copy)]
+pub struct Key<'a> {
+    /// The context.
+    pub context: Option<&'a str>,
+    /// The server URL.
+    pub server: &'a str,
+}
+
+/// Reads the entry at `path` for `key`, if it is younger than `ttl` at `now`.
+pub fn load(path: &Path, key: Key, ttl: Duration, now: SystemTime) -> Result<Cached, Miss> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
@@ -123,7 +146,7 @@ pub fn load(path: &Path, server: &str, ttl: Duration, now: SystemTime) -> Result
     if entry.format != FORMAT {
         return Err(Miss::Corrupt(format!("format {} is not {FORMAT}", entry.format)));
     }
-    if entry.server != server {
+    if entry.server != key.server || entry.context.as_deref() != key.context {
         return Err(Miss::OtherServer);
     }
     if entry.kinds.is_empty() || !entry.kinds.iter().all(kind_ok) {
@@ -140,7 +163,7 @@ pub fn load(path: &Path, server: &str, ttl: Duration, now: SystemTime) -> Result
 
 /// Writes an entry atomically (a temporary file renamed over the old one), so a concurrent run
 /// reads either the old or the new entry, never half of one. Empty results are not stored.
-pub fn store(path: &Path, server: &str, kinds: &[ApiKind], aggregated: bool, now: SystemTime) -> std::io::Result<()> {
+pub fn store(path: &Path, key: Key, kinds: &[ApiKind], aggregated: bool, now: SystemTime) -> std::io::Result<()> {
     if kinds.is_empty() {
         return Ok(());
     }
@@ -148,7 +171,8 @@ pub fn store(path: &Path, server: &str, kinds: &[ApiKind], aggregated: bool, now
     std::fs::create_dir_all(dir)?;
     let entry = Entry {
         format: FORMAT,
-        server: server.to_string(),
+        server: key.server.to_string(),
+        context: key.context.map(str::to_owned),
         fetched_at: now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         aggregated,
         kinds: kinds.to_vec(),
@@ -188,7 +212,7 @@ mod tests {
         }
     }
 
-    const SERVER: &str = "https://10.0.0.1:6443/";
+    const SERVER: Key = Key { context: None, server: "https://10.0.0.1:6443/" };
     const TTL: Duration = Duration::from_secs(600);
 
     fn at(secs: u64) -> SystemTime {
@@ -214,7 +238,10 @@ mod tests {
         store(&path, SERVER, &[kind("vpcs")], true, at(1_000)).unwrap();
         assert_eq!(load(&path, SERVER, TTL, at(1_600)), Err(Miss::Expired));
         assert_eq!(load(&path, SERVER, TTL, at(999)), Err(Miss::Expired), "dated in the future");
-        assert_eq!(load(&path, "https://10.0.0.2:6443/", TTL, at(1_001)), Err(Miss::OtherServer));
+        assert_eq!(
+            load(&path, Key { server: "https://10.0.0.2:6443/", ..SERVER }, TTL, at(1_001)),
+            Err(Miss::OtherServer)
+        );
         invalidate(&path);
         assert_eq!(load(&path, SERVER, TTL, at(1_001)), Err(Miss::Absent));
         invalidate(&path);
@@ -236,13 +263,37 @@ mod tests {
         // A kind whose names would change the request path is rejected, whoever wrote it.
         let mut evil = kind("vpcs");
         evil.plural = "../../api/v1/secrets".into();
-        let entry = Entry { format: FORMAT, server: SERVER.into(), fetched_at: 1, aggregated: true, kinds: vec![evil] };
+        let entry = Entry {
+            format: FORMAT,
+            server: SERVER.server.into(),
+            context: None,
+            fetched_at: 1,
+            aggregated: true,
+            kinds: vec![evil],
+        };
         std::fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
         assert!(matches!(load(&path, SERVER, TTL, at(2)), Err(Miss::Corrupt(_))));
         // A directory where the file should be is unreadable, not fatal.
         let as_dir = dir.path().join("d");
         std::fs::create_dir(&as_dir).unwrap();
         assert!(matches!(load(&as_dir, SERVER, TTL, at(2)), Err(Miss::Corrupt(_))));
+    }
+
+    #[test]
+    fn two_contexts_on_one_server_have_their_own_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = CacheOptions { dir: Some(dir.path().into()), ttl: TTL, refresh: false, now: at(1) };
+        let (admin, viewer) = (Key { context: Some("admin"), ..SERVER }, Key { context: Some("viewer"), ..SERVER });
+        let (pa, pv) = (
+            opts.file_for(admin.context, admin.server).unwrap(),
+            opts.file_for(viewer.context, SERVER.server).unwrap(),
+        );
+        assert_ne!(pa, pv);
+        store(&pa, admin, &[kind("vpcs"), kind("subnets")], true, at(1)).unwrap();
+        store(&pv, viewer, &[kind("vpcs")], true, at(1)).unwrap();
+        assert_eq!(load(&pa, admin, TTL, at(2)).unwrap().kinds.len(), 2);
+        assert_eq!(load(&pv, viewer, TTL, at(2)).unwrap().kinds.len(), 1);
+        assert_eq!(load(&pa, viewer, TTL, at(2)), Err(Miss::OtherServer), "another context's entry is not used");
     }
 
     #[test]
@@ -263,8 +314,12 @@ mod tests {
             assert!(!n.is_empty() && n != "." && n != ".." && !n.contains('/'), "{weird:?} → {n:?}");
         }
         let opts = CacheOptions { dir: Some("/c".into()), ttl: TTL, refresh: false, now: SystemTime::UNIX_EPOCH };
-        assert_eq!(opts.file_for("http://h:1").unwrap(), PathBuf::from("/c/h_1/managed-kinds.json"));
-        assert_eq!(CacheOptions { ttl: Duration::ZERO, ..opts.clone() }.file_for("http://h:1"), None);
-        assert_eq!(CacheOptions { dir: None, ..opts }.file_for("http://h:1"), None);
+        assert_eq!(opts.file_for(None, "http://h:1").unwrap(), PathBuf::from("/c/h_1/managed-kinds.json"));
+        assert_eq!(
+            opts.file_for(Some("prod/a"), "http://h:1").unwrap(),
+            PathBuf::from("/c/prod_a@h_1/managed-kinds.json")
+        );
+        assert_eq!(CacheOptions { ttl: Duration::ZERO, ..opts.clone() }.file_for(None, "http://h:1"), None);
+        assert_eq!(CacheOptions { dir: None, ..opts }.file_for(None, "http://h:1"), None);
     }
 }

@@ -65,7 +65,13 @@ impl RequestError {
 }
 
 /// Sends a request and returns the body text, within `--request-timeout`.
+/// When the connection shares a [`super::connect::Limiter`], the request waits for a permit
+/// first and holds it until its answer is read (not while a retry sleeps).
 pub async fn text(conn: &Connection, req: http::Request<Vec<u8>>) -> Result<String, RequestError> {
+    let _permit = match &conn.limiter {
+        Some(l) => l.acquire().await.ok(),
+        None => None,
+    };
     let fut = conn.client.request_text(req);
     match conn.request_timeout {
         Some(limit) => {

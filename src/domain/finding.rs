@@ -135,6 +135,10 @@ pub struct ResourceRef {
     pub name: String,
     /// UID.
     pub uid: String,
+    /// The cluster (kubeconfig context, or snapshot name) the MR lives in; only set when one
+    /// report covers several clusters, so single-cluster reports read as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
 }
 
 /// One inconsistency found on one MR.

@@ -2,6 +2,7 @@
 
 pub mod adopt;
 pub mod candidate;
+pub mod clusters;
 pub mod create_marks;
 pub mod deletion;
 pub mod finding;

@@ -1,6 +1,8 @@
 //! Adoption plans: the file `doctor --plan` writes and `adopt -f` applies.
 //! A list of `{resource, namespace?, id, candidates?, reason?}`; resumable because adopting an item
 //! whose external-name already equals its `id` is a no-op that is reported as skipped.
+//! `cluster` (the kubeconfig context doctor scanned) lets `adopt -f` refuse an item meant for
+//! another cluster; plans without it apply to whatever cluster is current, as before.
 //! `candidates` (ranked, best first) lets `adopt --probe` try several IDs through the Observe-only
 //! import; plans written before it existed (only `id`) read the same as before.
 
@@ -9,6 +11,9 @@ use serde::{Deserialize, Serialize};
 /// One adoption: make `resource` track the cloud object `id`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanItem {
+    /// The kubeconfig context (cluster) the MR was found in, when doctor knew it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
     /// `kind.group/name`, as every command accepts it.
     pub resource: String,
     /// Namespace of a namespaced MR.
@@ -81,7 +86,7 @@ pub fn parse_plan(text: &str) -> Result<Vec<PlanItem>, PlanError> {
                 return Err(bad(&format!("{what} has leading or trailing whitespace")));
             }
         }
-        if !seen.insert((item.resource.clone(), item.namespace.clone())) {
+        if !seen.insert((item.cluster.clone(), item.resource.clone(), item.namespace.clone())) {
             return Err(bad("listed twice"));
         }
     }
@@ -97,6 +102,11 @@ mod tests {
         let ok = parse_plan(r#"[{"resource":"key.kms.aws.upbound.io/k","id":"mrk-1"},{"resource":"vpc.ec2.aws.m.upbound.io/v","namespace":"a","id":"vpc-1","reason":"ExternalNameMissing"}]"#).unwrap();
         assert_eq!(ok.len(), 2);
         assert_eq!(ok[1].namespace.as_deref(), Some("a"));
+        assert_eq!(ok[0].cluster, None, "plans without a cluster still parse");
+        let two = parse_plan(
+            r#"[{"cluster":"prod","resource":"a/b","id":"x"},{"cluster":"staging","resource":"a/b","id":"x"}]"#,
+        );
+        assert_eq!(two.unwrap()[1].cluster.as_deref(), Some("staging"), "one MR in two clusters");
         for (bad, why) in [
             (r#"{"resource":"a/b","id":"x"}"#, "not a plan"),
             (r#"[{"resource":"a","id":"x"}]"#, "kind.group/name"),

@@ -69,6 +69,7 @@ impl ResourceRef {
             namespace: mr.namespace.clone(),
             name: mr.name.clone(),
             uid: mr.uid.clone(),
+            cluster: None,
         }
     }
 }
@@ -92,6 +93,9 @@ pub struct SkippedKind {
     pub resource: String,
     /// The reason, e.g. `forbidden (403)`.
     pub reason: String,
+    /// The cluster it belongs to, in a report of several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
 }
 
 /// Counts that say how complete and how healthy the scan was.
@@ -117,12 +121,16 @@ pub struct Summary {
     /// Other notes about the scan (log sources read, lines skipped, …).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// One block per cluster when the report covers several (see `domain::clusters`), so a
+    /// script sees which cluster was read in full, which partly and which not at all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<super::clusters::ClusterSummary>,
 }
 
 impl Summary {
     /// Whether part of the fleet could not be read, so a clean result would be a lie.
     pub fn incomplete(&self) -> bool {
-        !self.kinds_skipped.is_empty() || !self.unreadable.is_empty()
+        !self.kinds_skipped.is_empty() || !self.unreadable.is_empty() || self.clusters.iter().any(|c| !c.complete)
     }
 }
 
@@ -203,7 +211,7 @@ impl ReportBuilder {
 
     /// Records a kind that could not be listed.
     pub fn kind_skipped(&mut self, resource: String, reason: String) {
-        self.summary.kinds_skipped.push(SkippedKind { resource, reason });
+        self.summary.kinds_skipped.push(SkippedKind { resource, reason, cluster: None });
     }
 
     /// Adds a note about the scan.
@@ -220,15 +228,7 @@ impl ReportBuilder {
 
     /// Sorts and counts.
     pub fn finish(mut self) -> Report {
-        self.findings.sort_by(|a, b| {
-            b.finding
-                .severity
-                .cmp(&a.finding.severity)
-                .then_with(|| a.resource.namespace.cmp(&b.resource.namespace))
-                .then_with(|| a.resource.kind.cmp(&b.resource.kind))
-                .then_with(|| a.resource.name.cmp(&b.resource.name))
-                .then_with(|| a.finding.code.cmp(&b.finding.code))
-        });
+        sort_findings(&mut self.findings);
         for rf in &self.findings {
             *self.summary.findings.entry(rf.finding.severity).or_default() += 1;
             *self.summary.by_code.entry(rf.finding.code).or_default() += 1;
@@ -238,6 +238,20 @@ impl ReportBuilder {
         self.summary.complete = !self.summary.incomplete();
         Report { api_version: "upjet.doctor/v1", kind: "Report", findings: self.findings, summary: self.summary }
     }
+}
+
+/// The report's order: most severe first, then cluster, namespace, kind, name and code.
+pub fn sort_findings(findings: &mut [ReportFinding]) {
+    findings.sort_by(|a, b| {
+        b.finding
+            .severity
+            .cmp(&a.finding.severity)
+            .then_with(|| a.resource.cluster.cmp(&b.resource.cluster))
+            .then_with(|| a.resource.namespace.cmp(&b.resource.namespace))
+            .then_with(|| a.resource.kind.cmp(&b.resource.kind))
+            .then_with(|| a.resource.name.cmp(&b.resource.name))
+            .then_with(|| a.finding.code.cmp(&b.finding.code))
+    });
 }
 
 impl Report {

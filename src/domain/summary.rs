@@ -19,9 +19,11 @@ pub const SUGGESTED_PARALLEL: usize = 32;
 /// is an adoption plan.
 const IDENTITY_CODES: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::OrphanCandidate];
 
-/// One group of findings: same code, same kind, same provider config.
+/// One group of findings: same cluster, same code, same kind, same provider config.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
+    /// The cluster, in a report of several (then groups never span clusters).
+    pub cluster: Option<String>,
     /// The finding code.
     pub code: Code,
     /// The code's severity.
@@ -53,17 +55,25 @@ fn kind_of(f: &ReportFinding) -> String {
 /// and provider config (so the order is stable). `scope` is repeated in every suggested doctor
 /// command (e.g. `--from fleet.json`), so the commands run against what was diagnosed.
 pub fn summarize(report: &Report, scope: &str) -> Vec<Group> {
-    type Key = (Code, String, Option<String>);
+    summarize_scoped(report, |_| scope.to_string())
+}
+
+/// [`summarize`] over a report of several clusters: the cluster is part of each group, and
+/// `scope` gives the doctor flags that read one cluster again (`--context prod`).
+pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String) -> Vec<Group> {
+    type Key = (Option<String>, Code, String, Option<String>);
     let mut groups: BTreeMap<Key, Vec<&ReportFinding>> = BTreeMap::new();
     for f in &report.findings {
-        groups.entry((f.finding.code, kind_of(f), f.state.provider_config.clone())).or_default().push(f);
+        let key = (f.resource.cluster.clone(), f.finding.code, kind_of(f), f.state.provider_config.clone());
+        groups.entry(key).or_default().push(f);
     }
     let mut out: Vec<Group> = groups
         .into_iter()
-        .map(|((code, kind, provider_config), members)| {
+        .map(|((cluster, code, kind, provider_config), members)| {
             let with_id = members.iter().filter(|f| f.finding.suggested_id.is_some()).count();
-            let (next, per_mr) = next_command(code, &kind, with_id, &members, scope);
+            let (next, per_mr) = next_command(code, &kind, with_id, &members, &scope(cluster.as_deref()));
             Group {
+                cluster,
                 code,
                 severity: code.severity(),
                 kind,
@@ -82,6 +92,7 @@ pub fn summarize(report: &Report, scope: &str) -> Vec<Group> {
             .then(a.code.cmp(&b.code))
             .then(a.kind.cmp(&b.kind))
             .then(a.provider_config.cmp(&b.provider_config))
+            .then(a.cluster.cmp(&b.cluster))
     });
     out
 }
@@ -191,6 +202,18 @@ mod tests {
         );
         assert!(next(ExternalNameMissing).contains("--id-template 'key.dns.gcp.upbound.io=TEMPLATE'"));
         assert_eq!(next(Paused), "kubectl upjet history b");
+    }
+
+    #[test]
+    fn several_clusters_are_grouped_apart_with_their_own_scope() {
+        use crate::domain::clusters::{Outcome, merge};
+        let one = || report(&[("RecordSet", "a", Code::AlreadyExists, None, Some("id-a"))]);
+        let merged = merge(vec![("prod".into(), Outcome::Scanned(one())), ("staging".into(), Outcome::Scanned(one()))]);
+        let groups = summarize_scoped(&merged, |c| format!(" --context {}", c.unwrap_or("?")));
+        let got: Vec<(Option<&str>, usize)> = groups.iter().map(|g| (g.cluster.as_deref(), g.count)).collect();
+        assert_eq!(got, vec![(Some("prod"), 1), (Some("staging"), 1)]);
+        assert!(groups[1].next.starts_with("kubectl upjet doctor --context staging --kind"), "{}", groups[1].next);
+        assert!(summarize(&one(), "").iter().all(|g| g.cluster.is_none()));
     }
 
     #[test]

@@ -57,40 +57,44 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
         plural(groups.len(), "group", "groups")
     )?;
     writeln!(out)?;
-    let rows: Vec<[String; 6]> = groups
+    let clusters = groups.iter().any(|g| g.cluster.is_some());
+    let rows: Vec<Vec<String>> = groups
         .iter()
         .map(|g| {
-            [
-                thousands(g.count),
-                g.severity.to_string().to_uppercase(),
-                g.code.to_string(),
+            let mut row = vec![thousands(g.count), g.severity.to_string().to_uppercase(), g.code.to_string()];
+            if clusters {
+                row.push(sanitize(g.cluster.as_deref().unwrap_or("-")));
+            }
+            row.extend([
                 sanitize(&g.kind),
                 sanitize(g.provider_config.as_deref().unwrap_or("-")),
                 if g.with_id == 0 { "-".into() } else { format!("{} of {}", thousands(g.with_id), thousands(g.count)) },
-            ]
+            ]);
+            row
         })
         .collect();
-    let header = ["COUNT", "SEVERITY", "CODE", "KIND", "PROVIDERCONFIG", "IDS KNOWN"].map(String::from);
-    let mut widths = header.clone().map(|h| h.len());
+    let mut header: Vec<String> = ["COUNT", "SEVERITY", "CODE"].map(String::from).to_vec();
+    if clusters {
+        header.push("CLUSTER".into());
+    }
+    header.extend(["KIND", "PROVIDERCONFIG", "IDS KNOWN"].map(String::from));
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |row: &[String; 6], sev: String| {
-        let w = &widths;
-        format!(
-            "{:>w0$}   {sev}   {:<w2$}   {:<w3$}   {:<w4$}   {}",
-            row[0],
-            row[2],
-            row[3],
-            row[4],
-            row[5],
-            w0 = w[0],
-            w2 = w[2],
-            w3 = w[3],
-            w4 = w[4]
-        )
+    // COUNT right-aligned, SEVERITY (coloured) given, the others left-aligned; the last unpadded.
+    let line = |row: &[String], sev: String| {
+        let mut text = format!("{:>w$}   {sev}", row[0], w = widths[0]);
+        for (i, cell) in row.iter().enumerate().skip(2) {
+            if i + 1 == row.len() {
+                text.push_str(&format!("   {cell}"));
+            } else {
+                text.push_str(&format!("   {cell:<w$}", w = widths[i]));
+            }
+        }
+        text
     };
     writeln!(out, "{}", line(&header, format!("{:<w$}", header[1], w = widths[1])).trim_end())?;
     for (g, row) in groups.iter().zip(&rows) {

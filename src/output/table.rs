@@ -45,12 +45,12 @@ fn age(raw: Option<&str>, now: GoTime) -> String {
     }
 }
 
-/// One MR of a report: apiVersion, kind, namespace, name.
-type MrKey<'a> = (&'a str, &'a str, Option<&'a str>, &'a str);
+/// One MR of a report: cluster, apiVersion, kind, namespace, name.
+type MrKey<'a> = (Option<&'a str>, &'a str, &'a str, Option<&'a str>, &'a str);
 
 fn mr_key(f: &ReportFinding) -> MrKey<'_> {
     let r = &f.resource;
-    (r.api_version.as_str(), r.kind.as_str(), r.namespace.as_deref(), r.name.as_str())
+    (r.cluster.as_deref(), r.api_version.as_str(), r.kind.as_str(), r.namespace.as_deref(), r.name.as_str())
 }
 
 /// Each MR's suggestions across its findings as one ranked list (`domain::candidate`), shown in
@@ -74,12 +74,24 @@ fn candidates_by_mr(report: &Report) -> HashMap<MrKey<'_>, String> {
         .collect()
 }
 
-fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions, candidates: &str) -> Vec<Cell> {
+/// Which optional leading columns a table has.
+#[derive(Clone, Copy)]
+struct Columns {
+    /// CLUSTER: the report covers several clusters.
+    cluster: bool,
+    /// NAMESPACE: some finding is about a namespaced MR.
+    namespace: bool,
+}
+
+fn row(f: &ReportFinding, cols: Columns, opts: &TableOptions, candidates: &str) -> Vec<Cell> {
     let r = &f.resource;
     let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let kind = if group.is_empty() { r.kind.to_lowercase() } else { format!("{}.{group}", r.kind.to_lowercase()) };
     let mut cells = Vec::new();
-    if any_namespaced {
+    if cols.cluster {
+        cells.push(Cell::new(sanitize(r.cluster.as_deref().unwrap_or("-"))));
+    }
+    if cols.namespace {
         cells.push(Cell::new(sanitize(r.namespace.as_deref().unwrap_or("-"))));
     }
     cells.push(Cell::new(sanitize(&format!("{kind}/{}", r.name))));
@@ -99,12 +111,16 @@ fn row(f: &ReportFinding, any_namespaced: bool, opts: &TableOptions, candidates:
     cells
 }
 
-/// Writes the findings table; writes nothing when there are no findings.
+/// Writes the findings table; writes nothing when there are no findings. A report of several
+/// clusters gets a CLUSTER column first.
 pub fn write_table(out: &mut dyn Write, report: &Report, opts: &TableOptions) -> io::Result<()> {
     if report.findings.is_empty() {
         return Ok(());
     }
-    let any_namespaced = report.findings.iter().any(|f| f.resource.namespace.is_some());
+    let cols = Columns {
+        cluster: !report.summary.clusters.is_empty(),
+        namespace: report.findings.iter().any(|f| f.resource.namespace.is_some()),
+    };
     let mut table = Table::new();
     table.load_style(comfy_table::presets::NOTHING);
     table.set_content_arrangement(ContentArrangement::Disabled);
@@ -115,7 +131,10 @@ pub fn write_table(out: &mut dyn Write, report: &Report, opts: &TableOptions) ->
     }
     if !opts.no_headers {
         let mut header = Vec::new();
-        if any_namespaced {
+        if cols.cluster {
+            header.push("CLUSTER");
+        }
+        if cols.namespace {
             header.push("NAMESPACE");
         }
         header.extend(["RESOURCE", "SEVERITY", "CODE"]);
@@ -135,7 +154,7 @@ pub fn write_table(out: &mut dyn Write, report: &Report, opts: &TableOptions) ->
     }
     let candidates = if opts.wide { candidates_by_mr(report) } else { HashMap::new() };
     for f in &report.findings {
-        table.add_row(row(f, any_namespaced, opts, candidates.get(&mr_key(f)).map_or("-", String::as_str)));
+        table.add_row(row(f, cols, opts, candidates.get(&mr_key(f)).map_or("-", String::as_str)));
     }
     let last = table.column_count().saturating_sub(1);
     for (i, col) in table.column_iter_mut().enumerate() {
@@ -164,6 +183,13 @@ pub fn summary_line(report: &Report) -> String {
     }
     if !s.unreadable.is_empty() {
         line.push_str(&format!(", {} unreadable objects", s.unreadable.len()));
+    }
+    if !s.clusters.is_empty() {
+        let failed = s.clusters.iter().filter(|c| c.error.is_some()).count();
+        line.push_str(&format!(", {} clusters", s.clusters.len()));
+        if failed > 0 {
+            line.push_str(&format!(" ({failed} not scanned)"));
+        }
     }
     line
 }

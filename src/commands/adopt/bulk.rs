@@ -62,10 +62,11 @@ pub(super) async fn bulk(
         return Ok(Exit::Ok);
     }
     let conn = Arc::new(connect::connect(&settings.connect).await?);
-    let ready = read_all(settings, args, &conn, &items, path).await?;
+    let mut tally = Tally::default();
+    let here = this_cluster(&items, conn.context.as_deref(), out, &mut tally)?;
+    let ready = if here.is_empty() { Vec::new() } else { read_all(settings, args, &conn, &here, path).await? };
     let by_name = duplicates(&conn, &ready, ui).await;
     let opts = options(args, env);
-    let mut tally = Tally::default();
     let to_adopt = preview(ready, &by_name, &opts, out, &mut tally)?;
     let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(usize::from(args.concurrency)));
     let runner =
@@ -106,6 +107,32 @@ fn backup_folder(args: &AdoptArgs, env: &AdoptEnv) -> Option<String> {
         Some(d) => Some(d.display().to_string()),
         None => env.backup_dir.as_ref().ok().map(|d| d.path.display().to_string()),
     }
+}
+
+/// The items meant for the cluster of `current` (the context adopt connected through), and
+/// those without a cluster; an item `doctor` found in another cluster is refused on its own line
+/// and never located, read or written (its MR may not even exist here).
+fn this_cluster(
+    items: &[PlanItem],
+    current: Option<&str>,
+    out: &mut dyn Write,
+    tally: &mut Tally,
+) -> Result<Vec<PlanItem>, AdoptError> {
+    let mut here = Vec::with_capacity(items.len());
+    for item in items {
+        match item.cluster.as_deref() {
+            Some(cluster) if Some(cluster) != current => {
+                tally.refused += 1;
+                let now =
+                    current.map_or("no kubeconfig context".to_string(), |c| format!("the current context is {c:?}"));
+                let who = style::sanitize(&item.resource);
+                let why = style::sanitize(&format!("planned for cluster {cluster:?}, but {now}"));
+                writeln!(out, "{:<8} {who} {why}; use --context {}", "refused", style::sanitize(cluster))?;
+            }
+            _ => here.push(item.clone()),
+        }
+    }
+    Ok(here)
 }
 
 /// Locates and reads every item; any problem refuses the whole plan (nothing is changed).

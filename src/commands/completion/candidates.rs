@@ -53,8 +53,13 @@ pub fn command_with_candidates(typed: Typed) -> clap::Command {
         let t = typed.clone();
         ArgValueCompleter::new(move |cur: &OsStr| complete_namespace(&t, cur))
     };
+    let context = {
+        let t = typed.clone();
+        ArgValueCompleter::new(move |cur: &OsStr| complete_context(&t, cur))
+    };
     Cli::command()
         .mut_arg("namespace", |a| a.add(namespace))
+        .mut_arg("contexts", |a| a.add(context))
         .mut_subcommand("doctor", |c| {
             c.mut_arg("target", |a| a.add(target(&typed)))
                 .mut_arg("kinds", |a| a.add(kind))
@@ -137,6 +142,20 @@ fn complete_namespace(typed: &Typed, current: &OsStr) -> Vec<CompletionCandidate
         .into_iter()
         .filter(|n| n.starts_with(&cur))
         .map(CompletionCandidate::new)
+        .collect()
+}
+
+/// `--context`: the contexts of the merged kubeconfig (no request; the current one says so).
+fn complete_context(typed: &Typed, current: &OsStr) -> Vec<CompletionCandidate> {
+    let cur = current.to_string_lossy().to_string();
+    let Ok((names, now)) = connect::kubeconfig_contexts(&typed.connect) else { return Vec::new() };
+    names
+        .into_iter()
+        .filter(|n| n.starts_with(&cur))
+        .map(|n| {
+            let help = (now.as_deref() == Some(n.as_str())).then(|| "current context".into());
+            CompletionCandidate::new(n).help(help)
+        })
         .collect()
 }
 

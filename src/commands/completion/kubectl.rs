@@ -98,6 +98,34 @@ mod tests {
     }
 
     #[test]
+    fn completes_the_kubeconfig_contexts() {
+        let dir = tempfile::tempdir().unwrap();
+        let kc = dir.path().join("config");
+        let cluster = |n: &str| format!("- name: {n}\n  cluster:\n    server: https://{n}.example:6443\n");
+        let context = |n: &str| format!("- name: {n}\n  context:\n    cluster: {n}\n    user: u\n");
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n{}{}{}contexts:\n{}{}{}current-context: prod\nusers:\n- name: u\n  user:\n    token: t\n",
+            cluster("prod"),
+            cluster("prod-eu"),
+            cluster("staging"),
+            context("prod"),
+            context("prod-eu"),
+            context("staging")
+        );
+        std::fs::write(&kc, text).unwrap();
+        let env = Environment { kubeconfig: Some(kc.into_os_string()), ..Default::default() };
+        let complete = |words: &[&str]| {
+            let mut out = Vec::new();
+            kubectl_complete(words.iter().map(OsString::from).collect(), &env, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(complete(&["doctor", "--context", "pr"]), "prod\tcurrent context\nprod-eu\n:4\n");
+        let again = complete(&["doctor", "--context", "prod", "--context", ""]);
+        assert!(again.contains("staging\n") && again.contains("prod-eu\n"), "{again}");
+        assert_eq!(complete(&["--context=st"]), "--context=staging\n:4\n");
+    }
+
+    #[test]
     fn completes_commands_and_codes_without_a_cluster() {
         let env = Environment::default();
         let mut out = Vec::new();

@@ -115,7 +115,15 @@ pub(super) fn learn_peers(results: &mut [scan::KindScan<Kept>]) -> Peers {
     peers
 }
 
-pub(super) async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<(Report, Timings)> {
+/// Scans the cluster `connect` points at; with `limiter`, every request draws from the permits
+/// shared with the other clusters of the run. Returns the report, where the time went, and the
+/// kubeconfig context scanned (for the plan).
+pub(super) async fn from_cluster(
+    settings: &Settings,
+    args: &DoctorArgs,
+    connect: &ConnectOptions,
+    limiter: Option<Limiter>,
+) -> anyhow::Result<(Report, Timings, Option<String>)> {
     let mut timings = Timings::default();
     let inventory = match args.inventory.is_empty() {
         true => None,
@@ -126,7 +134,11 @@ pub(super) async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyh
         *t = clock.elapsed();
         clock = std::time::Instant::now();
     };
-    let conn = Arc::new(connect::connect(&settings.connect).await?);
+    let conn = connect::connect(connect).await?;
+    let conn = Arc::new(match limiter {
+        Some(l) => conn.limited(l),
+        None => conn,
+    });
     lap(&mut timings.connect);
     let cache = cache_options(settings, args);
     let (selected, dstats) = selected_kinds(&conn, args, &cache).await?;
@@ -136,7 +148,7 @@ pub(super) async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyh
     let mut builder = ReportBuilder::new(filter(args));
     if selected.is_empty() {
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
-        return Ok((builder.finish(), timings));
+        return Ok((builder.finish(), timings, conn.context.clone()));
     }
     let (analyzer, mut notes) = analyzer_for(&conn, args, &selected).await?;
     notes.extend(inventory.iter().flat_map(|(_, n)| n.iter().cloned()));
@@ -188,7 +200,7 @@ pub(super) async fn from_cluster(settings: &Settings, args: &DoctorArgs) -> anyh
     add_results(&mut builder, results, &mut timings, &judge);
     let report = finish(builder, &analyzer, notes);
     lap(&mut timings.report);
-    Ok((report, timings))
+    Ok((report, timings, conn.context.clone()))
 }
 
 /// What a live scan covered: every kind listed, complete unless `-n`, `-l` or a skipped kind

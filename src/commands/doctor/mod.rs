@@ -1,5 +1,6 @@
 //! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
+mod clusters;
 mod fleet;
 mod offline;
 mod one;
@@ -16,7 +17,7 @@ use timings::Timings;
 
 use super::evidence::{crd_owners, cross_check, gather, index, read_inventories};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
-use crate::cluster::connect::{self, Connection};
+use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
 use crate::cluster::discovery_cache::{self, CacheOptions};
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::retry::RetryPolicy;
@@ -61,7 +62,7 @@ pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool, fai
 
 /// Runs doctor.
 pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    if args.logs && args.from.is_some() {
+    if args.logs && !args.from.is_empty() {
         return Err(Error::usage("--logs reads a live cluster; with --from use --log-file").into());
     }
     if args.target.is_some() && !args.inventory.is_empty() {
@@ -69,18 +70,23 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
         return Err(Error::usage(why).into());
     }
     if let Some(target) = &args.target {
+        if clusters::several(settings, args) {
+            let why = "doctor KIND/NAME looks at one MR in one cluster: give one --context (or one --from)";
+            return Err(Error::usage(why).into());
+        }
         return one(settings, args, target, out).await;
     }
     let started = std::time::Instant::now();
-    let (report, timings) = match &args.from {
-        Some(path) => (from_snapshot(path, args, settings.now).await?, None),
-        None => {
-            let (report, timings) = from_cluster(settings, args).await?;
-            (report, Some(timings))
-        }
+    let (report, timings, context) = if clusters::several(settings, args) {
+        (clusters::run(settings, args).await?, None, None)
+    } else if let Some(path) = args.from.first() {
+        (from_snapshot(path, args, settings.now).await?, None, None)
+    } else {
+        let (report, timings, context) = from_cluster(settings, args, &settings.connect, None).await?;
+        (report, Some(timings), context)
     };
     if let Some(path) = &args.plan {
-        write_plan(path, &report)?;
+        write_plan(path, &report, context.as_deref())?;
     }
     let printing = std::time::Instant::now();
     print_report(settings, args, &report, out)?;
@@ -129,6 +135,11 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
     for note in &report.summary.notes {
         writeln!(err, "{}", style::sanitize(note))?;
     }
+    for cluster in &report.summary.clusters {
+        if let Some(why) = &cluster.error {
+            writeln!(err, "cluster {} not scanned: {}", style::sanitize(&cluster.name), style::sanitize(why))?;
+        }
+    }
     writeln!(err, "{}", table::summary_line(report))?;
     Ok(())
 }
@@ -141,14 +152,24 @@ fn write_fleet_summary(
     table_hint: bool,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let mut scope = String::new();
-    if let Some(from) = &args.from {
-        scope.push_str(&format!(" --from {}", from.display()));
-    }
+    let mut logs = String::new();
     for log in &args.log_files {
-        scope.push_str(&format!(" --log-file {}", log.display()));
+        logs.push_str(&format!(" --log-file {}", log.display()));
     }
-    let groups = summary::summarize(report, &scope);
+    let snapshots = clusters::snapshot_names(args).unwrap_or_default();
+    let scope = |cluster: Option<&str>| {
+        let from = match cluster {
+            Some(name) if args.from.is_empty() => format!(" --context {name}"),
+            Some(name) => snapshots
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, p)| p.display().to_string())
+                .map_or(String::new(), |p| format!(" --from {p}")),
+            None => args.from.first().map(|p| format!(" --from {}", p.display())).unwrap_or_default(),
+        };
+        format!("{from}{logs}")
+    };
+    let groups = summary::summarize_scoped(report, scope);
     output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint })
 }
 

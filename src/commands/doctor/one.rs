@@ -29,7 +29,7 @@ pub(super) async fn one(
     target: &str,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let (mr, live) = locate(settings, args.from.as_deref(), target).await?;
+    let (mr, live) = locate(settings, args.from.first().map(std::path::PathBuf::as_path), target).await?;
     let analyzer = match &live {
         Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
         None => index(
@@ -63,7 +63,7 @@ pub(super) async fn one(
 /// template (a live one-MR run does not list the whole kind).
 pub(super) fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args: &DoctorArgs) -> anyhow::Result<()> {
     let mut peers = Peers::default();
-    match &args.from {
+    match args.from.first() {
         Some(path) => {
             for item in snapshot::read(path)? {
                 let peer = ManagedResource::from_json(&item.json).ok();

@@ -5,15 +5,24 @@ use crate::domain::candidate;
 use crate::domain::report::ReportFinding;
 use std::collections::HashMap;
 
+/// One MR of a plan: cluster, `kind.group/name`, namespace.
+type PlanKey = (Option<String>, String, Option<String>);
+
 /// The adoption plan: one item per MR whose findings suggest an ID, with every suggestion for
 /// that MR in one ranked list (the best as `id`, the rest as `candidates` for `adopt --probe`).
-pub fn plan_of(report: &Report) -> Vec<PlanItem> {
-    let mut order: Vec<(String, Option<String>)> = Vec::new();
-    let mut by_mr: HashMap<(String, Option<String>), Vec<&ReportFinding>> = HashMap::new();
+/// Each item names its cluster: the finding's, else `cluster` (the one context scanned), so
+/// `adopt -f` can refuse to apply it to another cluster.
+pub fn plan_of(report: &Report, cluster: Option<&str>) -> Vec<PlanItem> {
+    let mut order: Vec<PlanKey> = Vec::new();
+    let mut by_mr: HashMap<PlanKey, Vec<&ReportFinding>> = HashMap::new();
     for f in report.findings.iter().filter(|f| f.finding.suggested_id.is_some()) {
         let r = &f.resource;
         let group = r.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
-        let key = (format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name), r.namespace.clone());
+        let key = (
+            r.cluster.clone().or_else(|| cluster.map(str::to_owned)),
+            format!("{}.{}/{}", r.kind.to_lowercase(), group, r.name),
+            r.namespace.clone(),
+        );
         if !by_mr.contains_key(&key) {
             order.push(key.clone());
         }
@@ -25,8 +34,9 @@ pub fn plan_of(report: &Report) -> Vec<PlanItem> {
             let ranked = candidate::from_findings(by_mr.remove(&key)?.into_iter().map(|f| &f.finding));
             let (best, rest) = ranked.split_first()?;
             Some(PlanItem {
-                resource: key.0,
-                namespace: key.1,
+                cluster: key.0,
+                resource: key.1,
+                namespace: key.2,
                 id: best.id.clone(),
                 candidates: rest.iter().map(|c| c.id.clone()).collect(),
                 reason: Some(best.source.clone()),
@@ -35,8 +45,8 @@ pub fn plan_of(report: &Report) -> Vec<PlanItem> {
         .collect()
 }
 
-pub(super) fn write_plan(path: &std::path::Path, report: &Report) -> anyhow::Result<()> {
-    let plan = plan_of(report);
+pub(super) fn write_plan(path: &std::path::Path, report: &Report, cluster: Option<&str>) -> anyhow::Result<()> {
+    let plan = plan_of(report, cluster);
     let text = serde_json::to_string_pretty(&plan)? + "\n";
     std::fs::write(path, text).map_err(|e| Error::usage(format!("cannot write plan {}: {e}", path.display())))?;
     eprintln!(
@@ -62,8 +72,17 @@ mod tests {
         let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));
         b.add(&www, vec![f(Code::AlreadyExists, "predicted"), f(Code::OrphanCandidate, "logged")], Default::default);
         b.add(&api, vec![Finding::new(Code::CreateIncomplete, "m", "n")], Default::default);
-        let plan = plan_of(&b.finish());
+        let report = b.finish();
+        let plan = plan_of(&report, None);
         assert_eq!(plan.len(), 1, "an MR without a suggestion is not planned: {plan:?}");
+        assert_eq!(plan[0].cluster, None);
+        assert_eq!(plan_of(&report, Some("prod"))[0].cluster.as_deref(), Some("prod"), "the one context scanned");
+        let merged = crate::domain::clusters::merge(vec![
+            ("staging".into(), crate::domain::clusters::Outcome::Scanned(report.clone())),
+            ("prod".into(), crate::domain::clusters::Outcome::Scanned(report)),
+        ]);
+        let both: Vec<Option<String>> = plan_of(&merged, None).into_iter().map(|i| i.cluster).collect();
+        assert_eq!(both, vec![Some("prod".into()), Some("staging".into())], "the same MR in two clusters is two items");
         let item = &plan[0];
         assert_eq!(item.resource, "recordset.dns.gcp.upbound.io/www");
         assert_eq!((item.id.as_str(), item.candidates.as_slice()), ("logged", &["predicted".to_string()][..]));

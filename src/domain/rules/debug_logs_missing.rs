@@ -43,6 +43,7 @@ fn finding_for(owner: String, is_provider: bool, sources: &[&LogSource]) -> Repo
             namespace: None,
             name: owner,
             uid: String::new(),
+            cluster: None,
         },
         finding,
         state: ResourceState::default(),

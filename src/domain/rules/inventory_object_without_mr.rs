@@ -51,6 +51,7 @@ fn finding_for(o: &UnmatchedObject) -> ReportFinding {
             namespace: o.tags.namespace.as_deref().map(shown),
             name,
             uid: String::new(),
+            cluster: None,
         },
         finding,
         state: ResourceState::default(),
