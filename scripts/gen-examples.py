@@ -408,3 +408,53 @@ with open(os.path.join(LOGS, "provider-azure-production.jsonl"), "w") as f:
     f.write(json.dumps({"level": "info", "ts": "2024-11-30T10:40:31Z", "logger": "provider-azure", "msg": "Async create callback failed",
                         "trackerUID": ident_uid, "resourceName": "workload-identity", "gvk": "managedidentity.azure.upbound.io/v1beta1, Kind=UserAssignedIdentity",
                         "error": "cannot update status of the resource managedidentity.azure.upbound.io/v1beta1, Kind=UserAssignedIdentity/workload-identity after an async create: Operation cannot be fulfilled on userassignedidentities.managedidentity.azure.upbound.io \"workload-identity\": the object has been modified; please apply your changes to the latest version and try again"}) + "\n")
+
+# ---- two clusters (examples/clusters): `doctor --from prod.json --from staging.json` ----
+
+def clusters():
+    """A small snapshot per cluster: the same platform deployed twice, each with its own trouble."""
+    def in_cluster(cluster, item):
+        m = item["metadata"]
+        m["uid"] = str(uuid.uuid5(NS, cluster + "/" + (m.get("namespace") or "") + "/" + item["kind"] + "/" + m["name"]))
+        return item
+
+    def rrset(name, zone, project, ip, **kw):
+        rid = f"projects/{project}/managedZones/{zone}/rrsets/{name}.example.com./A"
+        spec = {"managedZone": zone, "name": f"{name}.example.com.", "type": "A", "ttl": 300, "rrdatas": [ip]}
+        if kw.pop("lost", False):
+            return mr("dns.gcp.upbound.io/v1beta1", "RecordSet", name, provider="gcp", spec=spec,
+                ann={"crossplane.io/external-create-pending": "2024-11-30T11:20:00Z", "crossplane.io/external-create-failed": "2024-11-30T11:20:01Z"},
+                conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError",
+                    f"create failed: failed to create the resource: [{{0 Error creating ResourceRecordSet: googleapi: Error 409: The resource 'entity.change.additions[{name}.example.com.][A]' named '{name}.example.com. (A)' already exists, alreadyExists  []}}]")])
+        return mr("dns.gcp.upbound.io/v1beta1", "RecordSet", name, provider="gcp", spec=spec,
+            ann={"crossplane.io/external-name": rid}, at={"id": rid})
+
+    def vpc(name, vid, ns=None, blocked=False):
+        api = "ec2.aws.m.upbound.io/v1beta1" if ns else "ec2.aws.upbound.io/v1beta1"
+        spec = {"region": "eu-west-1", "cidrBlock": "10.20.0.0/16", "tags": tags(name, "vpc.ec2.aws.upbound.io", ns)}
+        if blocked:
+            return mr(api, "VPC", name, ns=ns, spec=spec,
+                ann={"crossplane.io/external-name": vid, "crossplane.io/external-create-pending": "2024-11-30T11:00:05Z",
+                     "crossplane.io/external-create-succeeded": "2024-11-30T11:00:00Z"},
+                conditions=[cond("Ready", "False", "Creating"), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE)])
+        return mr(api, "VPC", name, ns=ns, spec=spec, ann={"crossplane.io/external-name": vid}, at={"id": vid, "cidrBlock": "10.20.0.0/16"})
+
+    prod = [rrset(n, "prod-zone", "acme-prod", f"198.51.100.{i}") for i, n in enumerate(["api", "www", "shop", "status"], 10)]
+    prod.append(rrset("checkout", "prod-zone", "acme-prod", "198.51.100.20", lost=True))
+    prod += [vpc("prod-core", "vpc-0a1b2c3d4e5f60718"), vpc("prod-edge", "vpc-0f9e8d7c6b5a40312", blocked=True)]
+    staging = [rrset(n, "staging-zone", "acme-staging", f"203.0.113.{i}") for i, n in enumerate(["api", "www", "shop"], 10)]
+    staging.append(rrset("checkout", "staging-zone", "acme-staging", "203.0.113.20", lost=True))
+    staging.append(vpc("staging-core", "vpc-07c6b5a4938271605", ns="platform", blocked=True))
+    staging.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "acme-staging-artifacts",
+        ann={"crossplane.io/external-name": "acme-staging-artifacts"}, policies=["Observe"],
+        spec={"region": "eu-west-1", "tags": tags("acme-staging-artifacts", "bucket.s3.aws.upbound.io")},
+        at={"id": "acme-staging-artifacts", "arn": "arn:aws:s3:::acme-staging-artifacts"}))
+    out = os.path.join(OUT, "..", "clusters")
+    os.makedirs(out, exist_ok=True)
+    for name, items in [("prod", prod), ("staging", staging)]:
+        doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": [in_cluster(name, i) for i in items]}
+        with open(os.path.join(out, name + ".json"), "w") as f:
+            json.dump(doc, f, indent=2, sort_keys=True)
+            f.write("\n")
+
+clusters()

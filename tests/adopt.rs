@@ -623,3 +623,43 @@ fn bulk_failures_and_bad_plans() {
     let b = c.api.get(RS, "RecordSet", None, "b").unwrap();
     assert_as_original(&before[1], &b, "b put back");
 }
+
+#[test]
+fn bulk_refuses_items_planned_for_another_cluster() {
+    let c = cluster();
+    c.add(Mr::new(RS, "RecordSet", "here").without(EXT).create_incomplete().at_id("here-id").json());
+    c.add(Mr::new(RS, "RecordSet", "there").without(EXT).create_incomplete().at_id("there-id").json());
+    provider(&c.api, Provider { cloud: ["here-id", "there-id"].map(String::from).to_vec(), handles_token: true });
+    // The test kubeconfig's only (and current) context is `test`.
+    let plan = write_plan(
+        &c,
+        json!([
+            {"cluster": "test", "resource": "recordset.dns.gcp.upbound.io/here", "id": "here-id"},
+            {"cluster": "staging", "resource": "recordset.dns.gcp.upbound.io/there", "id": "there-id"},
+            {"cluster": "staging", "resource": "recordset.dns.gcp.upbound.io/not-even-here", "id": "x"}
+        ]),
+    );
+    let there = c.api.get(RS, "RecordSet", None, "there").unwrap();
+    let o = run(&c, &["adopt", "-f", &plan, "--import", "--dry-run"]);
+    let out = text(&o.stdout);
+    assert_eq!(code(&o), 5, "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("refused  recordset.dns.gcp.upbound.io/there planned for cluster \"staging\", but the current context is \"test\"; use --context staging"),
+        "{out}"
+    );
+    assert!(out.contains("dry run: 1 to adopt, 0 already adopted, 2 refused"), "{out}");
+    let o = run(&c, &["adopt", "-f", &plan, "--import", "--yes"]);
+    let out = text(&o.stdout);
+    assert_eq!(code(&o), 5, "{out}\n{}", text(&o.stderr));
+    assert!(out.contains("1 adopted, 0 skipped (already adopted), 2 refused, 0 failed of 3 in the plan"), "{out}");
+    assert_eq!(a(&c.api.get(RS, "RecordSet", None, "here").unwrap(), EXT), Some("here-id"));
+    assert_eq!(c.api.get(RS, "RecordSet", None, "there").unwrap(), there, "never written");
+    // Only foreign items: nothing to adopt, still refused.
+    let plan = write_plan(
+        &c,
+        json!([{"cluster": "staging", "resource": "recordset.dns.gcp.upbound.io/there", "id": "there-id"}]),
+    );
+    let o = run(&c, &["adopt", "-f", &plan, "--import", "--yes"]);
+    assert_eq!(code(&o), 5);
+    assert!(text(&o.stdout).contains("nothing to adopt: 0 already adopted, 1 refused"), "{}", text(&o.stdout));
+}

@@ -71,7 +71,15 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String)
         .into_iter()
         .map(|((cluster, code, kind, provider_config), members)| {
             let with_id = members.iter().filter(|f| f.finding.suggested_id.is_some()).count();
-            let (next, per_mr) = next_command(code, &kind, with_id, &members, &scope(cluster.as_deref()));
+            let (mut next, per_mr) = next_command(code, &kind, with_id, &members, &scope(cluster.as_deref()));
+            if cluster.is_some() {
+                let scope = scope(cluster.as_deref());
+                next = scoped(&next, &scope);
+                // A plan made in a live cluster names it: adopt it there.
+                if scope.starts_with(" --context") {
+                    next = next.replace("&& kubectl upjet adopt -f", &format!("&& kubectl upjet adopt{scope} -f"));
+                }
+            }
             Group {
                 cluster,
                 code,
@@ -118,6 +126,18 @@ fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFindin
     let first = members.first().map(|f| f.finding.next.as_str()).unwrap_or_default();
     let shared = members.iter().all(|f| f.finding.next == first);
     (first.to_string(), !shared)
+}
+
+/// A finding's own `kubectl upjet CMD …` pointed at its cluster (`CMD --context prod …`), so a
+/// command copied from a report of several clusters reads the right one; doctor's own suggested
+/// commands already carry the scope.
+fn scoped(next: &str, scope: &str) -> String {
+    let Some(rest) = next.strip_prefix("kubectl upjet ") else { return next.to_string() };
+    let (cmd, args) = rest.split_once(' ').unwrap_or((rest, ""));
+    if scope.is_empty() || args.starts_with(scope.trim_start()) {
+        return next.to_string();
+    }
+    format!("kubectl upjet {cmd}{scope} {args}").trim_end().to_string()
 }
 
 /// Whether doctor prints the fleet summary instead of the table: only when no `-o` was given,
@@ -213,6 +233,16 @@ mod tests {
         let got: Vec<(Option<&str>, usize)> = groups.iter().map(|g| (g.cluster.as_deref(), g.count)).collect();
         assert_eq!(got, vec![(Some("prod"), 1), (Some("staging"), 1)]);
         assert!(groups[1].next.starts_with("kubectl upjet doctor --context staging --kind"), "{}", groups[1].next);
+        assert!(groups[1].next.contains("&& kubectl upjet adopt --context staging -f plan.json"), "{}", groups[1].next);
+        assert_eq!(
+            scoped("kubectl upjet history rs/a -n x", " --context prod"),
+            "kubectl upjet history --context prod rs/a -n x"
+        );
+        assert_eq!(
+            scoped("kubectl upjet doctor --context prod --kind k", " --context prod"),
+            "kubectl upjet doctor --context prod --kind k"
+        );
+        assert_eq!(scoped("kubectl annotate x", " --context prod"), "kubectl annotate x");
         assert!(summarize(&one(), "").iter().all(|g| g.cluster.is_none()));
     }
 
