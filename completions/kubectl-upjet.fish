@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_upjet_global_optspecs
-    string join \n kubeconfig= context= cluster= user= n/namespace= A/all-namespaces l/selector= request-timeout= v/v= s/server= token= insecure-skip-tls-verify as= as-group= color= h/help V/version
+    string join \n kubeconfig= context= all-contexts cluster= user= n/namespace= A/all-namespaces l/selector= request-timeout= v/v= s/server= token= insecure-skip-tls-verify as= as-group= color= h/help V/version
 end
 
 function __fish_kubectl_upjet_needs_command
@@ -25,7 +25,7 @@ function __fish_kubectl_upjet_using_subcommand
 end
 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l user -d 'The name of the kubeconfig user to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
@@ -39,6 +39,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l as-group -d
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -66,8 +67,8 @@ warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l retry-budget -d 'How long doctor may wait, per kind, between retries of failed reads (backoff and Retry-After) before it skips the kind and says so; 0 turns retries off' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many list requests may be in flight at once' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many requests may be in flight at once, across every cluster scanned' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-ttl -d 'How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-dir -d 'Where the discovery cache lives (default ~/.kube/cache/upjet/discovery)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l log-file -d 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)' -r -F
@@ -78,7 +79,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l p
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l id-template -d 'A kind\'s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l inventory -d 'Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources --format=json`, Azure `az resource list` or `az graph query` JSON' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l user -d 'The name of the kubeconfig user to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
@@ -96,6 +97,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l n
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l fail-on-incomplete -d 'Exit 4 whenever the scan was incomplete (kinds skipped, objects unreadable), even when findings reached --fail-on: for CI that must not pass on a partial scan'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l refresh-discovery -d 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l logs -d 'Read the live provider pods\' logs (current and previous container) for evidence'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -108,7 +110,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "text\t'Timeline for a human'
 json\t'One JSON document (`upjet.doctor/v1` History)'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l user -d 'The name of the kubeconfig user to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
@@ -124,13 +126,14 @@ always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l no-logs -d 'Do not read the live provider pods\' logs'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l workspace -d 'Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l install-dir -d 'With kubectl-plugin: the directory on PATH to write `kubectl_complete-upjet` into' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l user -d 'The name of the kubeconfig user to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
@@ -144,6 +147,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -155,7 +159,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l ti
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id-template -d 'The kind\'s cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l concurrency -l parallel -d 'With -f: how many MRs are being changed at the same time (1-64), each under its own backup, conditional writes and verification; an MR whose adoption is written is verified without holding a slot' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l user -d 'The name of the kubeconfig user to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
@@ -175,12 +179,13 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s y 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l dry-run -d 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l add-late-initialize -d 'Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an external-name it learns later'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l probe -d 'With -f and --import: try each item\'s candidate IDs in rank order (its "id", then its "candidates") and keep the first the provider finds; after each miss the MR is put back exactly as it was before the next candidate is tried. Without it only the first is used'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l user -d 'The name of the kubeconfig user to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
@@ -196,6 +201,7 @@ always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l dry-run -d 'Print the patch and send it with server-side dryRun=All; nothing is changed'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
