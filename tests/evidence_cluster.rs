@@ -117,7 +117,7 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
     let items: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     assert_eq!(
         items,
-        json!([{"resource": "recordset.dns.gcp.upbound.io/www", "id": "projects/p/managedZones/z/rrsets/www.example.com./A", "reason": "OrphanCandidate"}])
+        json!([{"cluster": "test", "resource": "recordset.dns.gcp.upbound.io/www", "id": "projects/p/managedZones/z/rrsets/www.example.com./A", "reason": "OrphanCandidate"}])
     );
     // --provider-namespace that holds no provider: said, not fatal.
     let out = c

@@ -134,11 +134,7 @@ pub(super) async fn from_cluster(
         *t = clock.elapsed();
         clock = std::time::Instant::now();
     };
-    let conn = connect::connect(connect).await?;
-    let conn = Arc::new(match limiter {
-        Some(l) => conn.limited(l),
-        None => conn,
-    });
+    let conn = connected(connect, limiter).await?;
     lap(&mut timings.connect);
     let cache = cache_options(settings, args);
     let (selected, dstats) = selected_kinds(&conn, args, &cache).await?;
@@ -201,6 +197,15 @@ pub(super) async fn from_cluster(
     let report = finish(builder, &analyzer, notes);
     lap(&mut timings.report);
     Ok((report, timings, conn.context.clone()))
+}
+
+/// A connection for `connect`, drawing from `limiter`'s permits when given.
+async fn connected(connect: &ConnectOptions, limiter: Option<Limiter>) -> Result<Arc<Connection>, Error> {
+    let conn = connect::connect(connect).await?;
+    Ok(Arc::new(match limiter {
+        Some(l) => conn.limited(l),
+        None => conn,
+    }))
 }
 
 /// What a live scan covered: every kind listed, complete unless `-n`, `-l` or a skipped kind
