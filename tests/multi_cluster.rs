@@ -265,4 +265,8 @@ fn several_snapshots_are_several_clusters() {
     // Offline inputs that cannot be told apart by cluster are refused.
     let out = run(&["--from", &prod, "--from", &staging, "--log-file", &prod]);
     assert_eq!(out.status.code(), Some(2));
+    // Snapshots and clusters are not mixed silently.
+    let out = run(&["--from", &prod, "--context", "a", "--context", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("give one or the other"), "{}", text(&out.stderr));
 }

@@ -69,6 +69,10 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
         let why = "--inventory cross-checks a whole fleet (healthy peers show each kind's ID format): run doctor without KIND/NAME";
         return Err(Error::usage(why).into());
     }
+    if !args.from.is_empty() && settings.several_contexts() {
+        let why = "--from reads snapshots, --context and --all-contexts read clusters: give one or the other (one --from per cluster)";
+        return Err(Error::usage(why).into());
+    }
     if let Some(target) = &args.target {
         if clusters::several(settings, args) {
             let why = "doctor KIND/NAME looks at one MR in one cluster: give one --context (or one --from)";
