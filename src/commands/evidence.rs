@@ -175,7 +175,7 @@ pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, Str
             starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
     }
-    EvidenceIndex { logs: gathered.logs, starts, inventory: Default::default() }
+    EvidenceIndex { logs: gathered.logs, starts, inventory: Default::default(), audit: None }
 }
 
 /// A body the API server sent that does not parse, as the request error kube would report.
