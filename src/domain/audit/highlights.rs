@@ -97,3 +97,27 @@ fn level_notes(h: &AuditHistory) -> Vec<String> {
     }
     out
 }
+
+/// The IDs the audit log shows this MR's name had and no longer tracks, as ranked candidates
+/// (source `audit log FILE:LINE`): external-names replaced or removed, and those of earlier
+/// incarnations.
+pub fn candidates(h: &AuditHistory, mr: &ManagedResource) -> Vec<crate::domain::candidate::Candidate> {
+    use crate::domain::candidate::{Candidate, Confidence};
+    let current = mr.external_name();
+    let mut out = Vec::new();
+    for o in h.overwrites.iter().rev().filter(|o| Some(o.old.as_str()) != current) {
+        let what = match &o.new {
+            Some(n) => format!("external-name before it was changed to {n:?} {}", by(&o.write)),
+            None => format!("external-name before it was removed {}", by(&o.write)),
+        };
+        out.push(Candidate::new(o.old.clone(), format!("audit log {}", o.write.source), Confidence::High, what));
+    }
+    for i in h.previous_with_name() {
+        let (Some(id), Some(src)) = (&i.external_name, &i.external_name_source) else { continue };
+        if Some(id.as_str()) != current {
+            let what = format!("external-name of the earlier object under this name (uid {})", i.uid);
+            out.push(Candidate::new(id.clone(), format!("audit log {src}"), Confidence::High, what));
+        }
+    }
+    out
+}

@@ -117,8 +117,9 @@ fn after_of(w: &AuditWrite, before: Option<&Known>) -> (Option<Known>, Option<St
         (Some(Body::Object(o)), _) if main_resource(w) => (Some(Known::of(o)), None),
         (Some(Body::Patch(p)), _) if main_resource(w) => {
             let base = before.cloned().unwrap_or_default();
-            let note = before.is_none_or(|b| !b.complete).then(|| {
-                "Request level: only the patch is recorded and the state before it is unknown; RequestResponse would record the object after".to_string()
+            let unknown = p.fields.keys().any(|k| base.get(k) == Value::Unknown);
+            let note = unknown.then(|| {
+                "Request level: only the patch is recorded and the value before it is unknown; RequestResponse would record the object after".to_string()
             });
             (Some(base.patched(p)), note)
         }
@@ -188,7 +189,7 @@ impl Replay {
         }
         if let Some(a) = after {
             match a.get(keys::EXTERNAL_NAME) {
-                Value::Set(n) if !n.is_empty() => {
+                Value::Set(n) if !n.is_empty() && inc.external_name.as_ref() != Some(&n) => {
                     inc.external_name = Some(n);
                     inc.external_name_source = Some(w.source.clone());
                 }

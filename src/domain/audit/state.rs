@@ -74,6 +74,7 @@ impl Value {
         match self {
             Value::Unknown => "<unknown>".into(),
             Value::Absent => "<none>".into(),
+            Value::Set(v) if v.starts_with('[') => v.clone(),
             Value::Set(v) => format!("{v:?}"),
         }
     }

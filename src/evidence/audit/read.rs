@@ -74,7 +74,10 @@ impl AuditRead {
 
     /// One line for a human: what was read and what was skipped, and why.
     pub fn note(&self) -> String {
-        let mut parts = vec![format!("{} events examined, {} writes to MR groups kept", self.documents, self.writes)];
+        let mut parts = vec![format!(
+            "{} events examined, {} writes to MR groups kept, {} skipped by byte checks (other groups, reads or stages)",
+            self.documents, self.writes, self.prefiltered
+        )];
         let wrappers: Vec<String> = [("audit.k8s.io", self.plain), ("GKE Cloud Logging", self.gke), ("CloudWatch", self.cloudwatch)]
             .iter()
             .filter(|(_, n)| *n > 0)
