@@ -31,7 +31,18 @@ fn ts(ms: u64) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn event(level: &str, stage: &str, verb: &str, user: &str, group: &str, resource: &str, ns: &str, name: &str, t: &str, body: &str) -> String {
+fn event(
+    level: &str,
+    stage: &str,
+    verb: &str,
+    user: &str,
+    group: &str,
+    resource: &str,
+    ns: &str,
+    name: &str,
+    t: &str,
+    body: &str,
+) -> String {
     let api = if group.is_empty() { "/api/v1".to_string() } else { format!("/apis/{group}/v1") };
     format!(
         r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"{level}","auditID":"{t}-{name}","stage":"{stage}","requestURI":"{api}/namespaces/{ns}/{resource}/{name}","verb":"{verb}","user":{{"username":"{user}","uid":"5b7c1d2e-9f3a-4c6b-8d1e-2f3a4b5c6d7e","groups":["system:serviceaccounts","system:serviceaccounts:{ns}","system:authenticated"],"extra":{{"authentication.kubernetes.io/pod-name":["{user}-7d9f8b6c5-x2k4p"]}}}},"sourceIPs":["10.0.{}.{}"],"userAgent":"{user}/v1.31.2 (linux/amd64) kubernetes/5864a46","objectRef":{{"resource":"{resource}","namespace":"{ns}","name":"{name}","apiGroup":"{group}","apiVersion":"v1"}},"responseStatus":{{"metadata":{{}},"code":200}},{body}"requestReceivedTimestamp":"{t}","stageTimestamp":"{t}","annotations":{{"authorization.k8s.io/decision":"allow","authorization.k8s.io/reason":"RBAC: allowed by ClusterRoleBinding \"system:controller\" of ClusterRole \"system:controller\" to ServiceAccount \"{user}/{ns}\""}}}}"#,
@@ -55,13 +66,90 @@ fn synthetic(target: usize) -> Vec<u8> {
         let t = ts(ms);
         let n = rng.below(1000);
         let line = match rng.below(100) {
-            0..=29 => event("Metadata", "ResponseComplete", "get", "kube-controller-manager", "", "pods", "shop", &format!("web-{n}"), &t, ""),
-            30..=49 => event("Metadata", "ResponseComplete", "update", "kube-scheduler", "coordination.k8s.io", "leases", "kube-system", "kube-scheduler", &t, ""),
-            50..=64 => event("Metadata", "RequestReceived", "watch", "kubelet", "", "configmaps", "shop", &format!("cm-{n}"), &t, ""),
-            65..=84 => event("RequestResponse", "ResponseComplete", "patch", "kubelet", "", "pods", "shop", &format!("web-{n}"), &t, &pod_body),
-            85..=96 => event("Metadata", "ResponseComplete", "create", "kubelet", "events.k8s.io", "events", "shop", &format!("web-{n}.18"), &t, ""),
-            97..=98 => event("Metadata", "ResponseComplete", "get", "provider-aws-ec2", "ec2.aws.upbound.io", "vpcs", "", &format!("vpc-{n}"), &t, ""),
-            _ => event("RequestResponse", "ResponseComplete", "update", "provider-aws-ec2", "ec2.aws.upbound.io", "vpcs", "", &format!("vpc-{n}"), &t, mr_body),
+            0..=29 => event(
+                "Metadata",
+                "ResponseComplete",
+                "get",
+                "kube-controller-manager",
+                "",
+                "pods",
+                "shop",
+                &format!("web-{n}"),
+                &t,
+                "",
+            ),
+            30..=49 => event(
+                "Metadata",
+                "ResponseComplete",
+                "update",
+                "kube-scheduler",
+                "coordination.k8s.io",
+                "leases",
+                "kube-system",
+                "kube-scheduler",
+                &t,
+                "",
+            ),
+            50..=64 => event(
+                "Metadata",
+                "RequestReceived",
+                "watch",
+                "kubelet",
+                "",
+                "configmaps",
+                "shop",
+                &format!("cm-{n}"),
+                &t,
+                "",
+            ),
+            65..=84 => event(
+                "RequestResponse",
+                "ResponseComplete",
+                "patch",
+                "kubelet",
+                "",
+                "pods",
+                "shop",
+                &format!("web-{n}"),
+                &t,
+                &pod_body,
+            ),
+            85..=96 => event(
+                "Metadata",
+                "ResponseComplete",
+                "create",
+                "kubelet",
+                "events.k8s.io",
+                "events",
+                "shop",
+                &format!("web-{n}.18"),
+                &t,
+                "",
+            ),
+            97..=98 => event(
+                "Metadata",
+                "ResponseComplete",
+                "get",
+                "provider-aws-ec2",
+                "ec2.aws.upbound.io",
+                "vpcs",
+                "",
+                &format!("vpc-{n}"),
+                &t,
+                "",
+            ),
+            _ => event(
+                "RequestResponse",
+                "ResponseComplete",
+                "update",
+                "provider-aws-ec2",
+                "ec2.aws.upbound.io",
+                "vpcs",
+                "",
+                &format!("vpc-{n}"),
+                &t,
+                mr_body,
+            ),
         };
         out.push_str(&line);
         out.push('\n');
@@ -70,12 +158,16 @@ fn synthetic(target: usize) -> Vec<u8> {
 }
 
 fn serde_json_env() -> String {
-    let vars: Vec<String> = (0..12).map(|i| format!(r#"{{"name":"VAR_{i}","value":"value-{i}-abcdefghijklmnop"}}"#)).collect();
+    let vars: Vec<String> =
+        (0..12).map(|i| format!(r#"{{"name":"VAR_{i}","value":"value-{i}-abcdefghijklmnop"}}"#)).collect();
     format!("[{}]", vars.join(","))
 }
 
 fn groups() -> Groups {
-    Groups::of(["ec2.aws.upbound.io", "kms.aws.upbound.io", "s3.aws.upbound.io", "secretsmanager.aws.upbound.io"].map(String::from))
+    Groups::of(
+        ["ec2.aws.upbound.io", "kms.aws.upbound.io", "s3.aws.upbound.io", "secretsmanager.aws.upbound.io"]
+            .map(String::from),
+    )
 }
 
 fn main() {

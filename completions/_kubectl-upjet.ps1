@@ -74,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID')
             [CompletionResult]::new('--id-template', '--id-template', [CompletionResultType]::ParameterName, 'A kind''s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md')
             [CompletionResult]::new('--inventory', '--inventory', [CompletionResultType]::ParameterName, 'Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources --format=json`, Azure `az resource list` or `az graph query` JSON')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
@@ -107,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
         'kubectl-upjet;history' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the MR from a snapshot instead of the cluster (see doctor --from)')
             [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)')
             [CompletionResult]::new('--limit-bytes', '--limit-bytes', [CompletionResultType]::ParameterName, 'At most this many bytes of each container''s log (the newest ones)')
             [CompletionResult]::new('--provider-namespace', '--provider-namespace', [CompletionResultType]::ParameterName, 'Where the provider pods run (default: found from their labels in any namespace)')

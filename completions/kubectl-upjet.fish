@@ -77,6 +77,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l p
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l plan -d 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l id-template -d 'A kind\'s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l inventory -d 'Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources --format=json`, Azure `az resource list` or `az graph query` JSON' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l audit-log -d 'Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -102,6 +103,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s h
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l from -d 'Read the MR from a snapshot instead of the cluster (see doctor --from)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l log-file -d 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l audit-log -d 'Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r

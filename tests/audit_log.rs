@@ -30,7 +30,10 @@ fn history_shows_who_changed_the_external_name() {
         "examples/audit/kube-apiserver-audit.log",
     ]));
     insta::assert_snapshot!("history_core_vpc_audit", text);
-    assert!(text.contains(r#"external-name changed from "vpc-0f9e8d7c6b5a49382" to "vpc-0a1b2c3d4e5f60718""#), "{text}");
+    assert!(
+        text.contains(r#"external-name changed from "vpc-0f9e8d7c6b5a49382" to "vpc-0a1b2c3d4e5f60718""#),
+        "{text}"
+    );
 }
 
 #[test]
@@ -77,7 +80,15 @@ fn doctor_reports_the_audit_codes_and_suggests_the_lost_id() {
 
 fn codes_with(args: &[&str], stdin: Option<Vec<u8>>) -> (String, String) {
     let mut c = upjet();
-    c.args(["doctor", "--from", FLEET, "--only", "ExternalNameOverwritten,IdentityLostOnRecreate", "--fail-on", "never"]);
+    c.args([
+        "doctor",
+        "--from",
+        FLEET,
+        "--only",
+        "ExternalNameOverwritten,IdentityLostOnRecreate",
+        "--fail-on",
+        "never",
+    ]);
     c.args(args);
     if let Some(input) = stdin {
         c.write_stdin(input);

@@ -9,11 +9,11 @@ use crate::cluster::kinds::ApiKind;
 use crate::cluster::providers;
 use crate::domain::adopt::{self, Candidate, EventName};
 use crate::domain::audit::highlights;
-use crate::evidence::audit::Groups;
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::{self, MrEvidence};
 use crate::error::Exit;
+use crate::evidence::audit::Groups;
 use crate::evidence::events::EventRecord;
 use crate::evidence::logs::Retention;
 use crate::evidence::pods::{self, ProviderPod};
@@ -61,7 +61,8 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
     let mut candidates = candidates_of(&mr, &findings, &seen, &gathered);
     if let Some(a) = &evidence.audit {
-        candidates = crate::domain::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
+        candidates =
+            crate::domain::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
     }
     let audit_history = evidence.audit.as_ref().map(|a| &a.history);
     let inputs = Inputs {

@@ -15,7 +15,6 @@ use plan::write_plan;
 use timings::Timings;
 
 use super::evidence::{crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups};
-use crate::evidence::audit::Groups;
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::discovery_cache::{self, CacheOptions};
@@ -34,6 +33,7 @@ use crate::domain::report::{Filter, Report, ReportBuilder};
 use crate::domain::rules;
 use crate::domain::summary;
 use crate::error::{Error, Exit};
+use crate::evidence::audit::Groups;
 use crate::evidence::index::EvidenceIndex;
 use crate::evidence::logs::Retention;
 use crate::output::{self, detail, structured, style, table};

@@ -65,7 +65,9 @@ fn recreations(h: &AuditHistory, mr: &ManagedResource) -> Vec<String> {
             let now = if new.current { mr.external_name() } else { new.external_name.as_deref() };
             match now {
                 Some(cur) if cur == n => text.push_str(&format!("; both have external-name {n:?}")),
-                Some(cur) => text.push_str(&format!("; the previous one had external-name {n:?}, this one has {cur:?}")),
+                Some(cur) => {
+                    text.push_str(&format!("; the previous one had external-name {n:?}, this one has {cur:?}"))
+                }
                 None => text.push_str(&format!("; the previous one had external-name {n:?}, this one has none")),
             }
         }

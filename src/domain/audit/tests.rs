@@ -31,7 +31,8 @@ fn obj(ann: &[(&str, &str)]) -> Snapshot {
 }
 
 fn patch(fields: &[(&str, Option<&str>)]) -> Option<Body> {
-    let fields: BTreeMap<String, Option<String>> = fields.iter().map(|(k, v)| (k.to_string(), v.map(str::to_owned))).collect();
+    let fields: BTreeMap<String, Option<String>> =
+        fields.iter().map(|(k, v)| (k.to_string(), v.map(str::to_owned))).collect();
     Some(Body::Patch(Patch { fields }))
 }
 
@@ -46,10 +47,12 @@ type Case = (&'static str, fn() -> Vec<AuditWrite>, &'static [&'static str], &'s
 const CASES: &[Case] = &[
     (
         "RequestResponse: exact before and after",
-        || vec![
-            write("create", "argo", AuditLevel::RequestResponse, None, Some(obj(&[(E, "a")]))),
-            write("update", PROVIDER, AuditLevel::RequestResponse, None, Some(obj(&[(E, "b")]))),
-        ],
+        || {
+            vec![
+                write("create", "argo", AuditLevel::RequestResponse, None, Some(obj(&[(E, "a")]))),
+                write("update", PROVIDER, AuditLevel::RequestResponse, None, Some(obj(&[(E, "b")]))),
+            ]
+        },
         &[r#"crossplane.io/external-name: "a" → "b""#],
         r#"external-name changed from "a" to "b" by system:serviceaccount:crossplane-system:provider-aws-ec2-1 at T (a.log:1) (the provider)"#,
     ),
@@ -61,19 +64,29 @@ const CASES: &[Case] = &[
     ),
     (
         "pending removed by a person",
-        || vec![
-            write("patch", PROVIDER, AuditLevel::Request, patch(&[(P, Some("2024-11-30T10:00:00Z"))]), None),
-            write("patch", "alice", AuditLevel::Request, patch(&[(P, None)]), None),
-        ],
+        || {
+            vec![
+                write("patch", PROVIDER, AuditLevel::Request, patch(&[(P, Some("2024-11-30T10:00:00Z"))]), None),
+                write("patch", "alice", AuditLevel::Request, patch(&[(P, None)]), None),
+            ]
+        },
         &[r#"crossplane.io/external-create-pending: "2024-11-30T10:00:00Z" → <none>"#],
         "external-create-pending removed by alice at T (a.log:1) (not the provider)",
     ),
     (
         "deleted while the create was incomplete",
-        || vec![
-            write("create", "argo", AuditLevel::RequestResponse, None, Some(obj(&[(P, "2024-11-30T10:00:00Z"), (S, "2024-11-30T09:00:00Z")]))),
-            write("delete", "bob", AuditLevel::Metadata, None, None),
-        ],
+        || {
+            vec![
+                write(
+                    "create",
+                    "argo",
+                    AuditLevel::RequestResponse,
+                    None,
+                    Some(obj(&[(P, "2024-11-30T10:00:00Z"), (S, "2024-11-30T09:00:00Z")])),
+                ),
+                write("delete", "bob", AuditLevel::Metadata, None, None),
+            ]
+        },
         &[],
         "MR deleted by bob at T (a.log:1) while its create was incomplete",
     ),
@@ -131,7 +144,9 @@ fn the_provider_is_told_apart_by_service_account_or_user_agent() {
 
 #[test]
 fn plurals_match_kinds_offline() {
-    for (resource, kind, want) in [("vpcs", "VPC", true), ("policies", "Policy", true), ("addresses", "Address", true), ("subnets", "VPC", false)] {
+    for (resource, kind, want) in
+        [("vpcs", "VPC", true), ("policies", "Policy", true), ("addresses", "Address", true), ("subnets", "VPC", false)]
+    {
         assert_eq!(resource_matches_kind(resource, kind), want, "{resource} {kind}");
     }
 }

@@ -42,10 +42,15 @@ pub fn w(verb: &str, uid: &str, user: &str, after: Snapshot) -> AuditWrite {
         source_ips: Vec::new(),
         code: Some(200),
         level: AuditLevel::RequestResponse,
-        target: AuditTarget { group: "ec2.aws.upbound.io".into(), resource: "vpcs".into(), namespace: None, name: "v".into() },
+        target: AuditTarget {
+            group: "ec2.aws.upbound.io".into(),
+            resource: "vpcs".into(),
+            namespace: None,
+            name: "v".into(),
+        },
         uid: Some(uid.clone()),
         request: None,
-        response: (verb != "delete").then(|| Snapshot { uid: Some(uid), ..after }),
+        response: (verb != "delete").then_some(Snapshot { uid: Some(uid), ..after }),
     }
 }
 

@@ -30,7 +30,10 @@ pub(super) fn check(facts: &Facts) -> Vec<Finding> {
                 "the audit log shows {who} replacing external-name {:?} with {new:?}: the cloud object {:?} is no longer tracked",
                 o.old, o.old
             ),
-            None => format!("the audit log shows {who} removing external-name {:?}: that cloud object is no longer tracked", o.old),
+            None => format!(
+                "the audit log shows {who} removing external-name {:?}: that cloud object is no longer tracked",
+                o.old
+            ),
         };
         let id = o.old.replace('\'', "'\\''");
         let next = if may_adopt {
@@ -62,13 +65,23 @@ mod tests {
         (
             "provider overwrote after a restart, MR healthy on the new ID: report, keep the identity",
             || Mr::new("VPC", "v").external_name("vpc-2").healthy(),
-            || vec![w("create", "u1", "provider", ext(Some("vpc-1"))), w("update", "u1", "provider", ext(Some("vpc-2")))],
+            || {
+                vec![
+                    w("create", "u1", "provider", ext(Some("vpc-1"))),
+                    w("update", "u1", "provider", ext(Some("vpc-2"))),
+                ]
+            },
             &[None],
         ),
         (
             "a person wrote a wrong ID, MR broken: suggest the old one",
             || Mr::new("VPC", "v").external_name("vpc-typo"),
-            || vec![w("create", "u1", "provider", ext(Some("vpc-1"))), w("update", "u1", "alice", ext(Some("vpc-typo")))],
+            || {
+                vec![
+                    w("create", "u1", "provider", ext(Some("vpc-1"))),
+                    w("update", "u1", "alice", ext(Some("vpc-typo"))),
+                ]
+            },
             &[Some("vpc-1")],
         ),
         (
@@ -80,10 +93,21 @@ mod tests {
         (
             "changed back: nothing lost",
             || Mr::new("VPC", "v").external_name("vpc-1").healthy(),
-            || vec![w("create", "u1", "p", ext(Some("vpc-1"))), w("update", "u1", "a", ext(Some("x"))), w("update", "u1", "a", ext(Some("vpc-1")))],
+            || {
+                vec![
+                    w("create", "u1", "p", ext(Some("vpc-1"))),
+                    w("update", "u1", "a", ext(Some("x"))),
+                    w("update", "u1", "a", ext(Some("vpc-1"))),
+                ]
+            },
             &[None],
         ),
-        ("set once: nothing", || Mr::new("VPC", "v").external_name("vpc-1"), || vec![w("create", "u1", "p", ext(Some("vpc-1")))], &[]),
+        (
+            "set once: nothing",
+            || Mr::new("VPC", "v").external_name("vpc-1"),
+            || vec![w("create", "u1", "p", ext(Some("vpc-1")))],
+            &[],
+        ),
     ];
 
     #[test]

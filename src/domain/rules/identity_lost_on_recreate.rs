@@ -55,7 +55,13 @@ mod tests {
         (
             "restored without the annotation: suggest the old ID",
             || Mr::new("VPC", "v"),
-            || vec![w("create", "old", "p", ext(Some("vpc-1"))), w("delete", "old", "bob", ext(None)), w("create", "u1", "velero", ext(None))],
+            || {
+                vec![
+                    w("create", "old", "p", ext(Some("vpc-1"))),
+                    w("delete", "old", "bob", ext(None)),
+                    w("create", "u1", "velero", ext(None)),
+                ]
+            },
             &[Some("vpc-1")],
         ),
         (

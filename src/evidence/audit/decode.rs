@@ -7,7 +7,9 @@
 
 use super::wire::{Entry, Obj, PatchOp, ProtoPayload};
 use super::{Groups, Skip, Wrapper};
-use crate::domain::audit::{AuditLevel, AuditTarget, AuditWrite, Body, DELETION_POLICY, MANAGEMENT_POLICIES, Patch, Snapshot};
+use crate::domain::audit::{
+    AuditLevel, AuditTarget, AuditWrite, Body, DELETION_POLICY, MANAGEMENT_POLICIES, Patch, Snapshot,
+};
 use crate::domain::gotime::GoTime;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -170,9 +172,8 @@ pub(super) fn snapshot(raw: &RawValue) -> Option<Snapshot> {
         return None;
     }
     let meta = o.metadata?;
-    let annotations = crossplane_annotations(meta.annotations.iter().flatten())
-        .filter_map(|(k, v)| Some((k, v?)))
-        .collect();
+    let annotations =
+        crossplane_annotations(meta.annotations.iter().flatten()).filter_map(|(k, v)| Some((k, v?))).collect();
     let spec = o.spec.as_ref();
     Some(Snapshot {
         uid: meta.uid.as_deref().map(str::to_owned),
@@ -234,7 +235,9 @@ fn json_patch_op(op: &PatchOp, fields: &mut std::collections::BTreeMap<String, O
         let v = v?;
         match serde_json::from_str::<String>(v.get()) {
             Ok(s) => Some(s),
-            Err(_) => serde_json::from_str::<Vec<String>>(v.get()).ok().map(|p| serde_json::to_string(&p).unwrap_or_default()),
+            Err(_) => {
+                serde_json::from_str::<Vec<String>>(v.get()).ok().map(|p| serde_json::to_string(&p).unwrap_or_default())
+            }
         }
     };
     let field = if let Some(key) = op.path.strip_prefix("/metadata/annotations/") {

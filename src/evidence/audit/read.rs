@@ -78,11 +78,12 @@ impl AuditRead {
             "{} events examined, {} writes to MR groups kept, {} skipped by byte checks (other groups, reads or stages)",
             self.documents, self.writes, self.prefiltered
         )];
-        let wrappers: Vec<String> = [("audit.k8s.io", self.plain), ("GKE Cloud Logging", self.gke), ("CloudWatch", self.cloudwatch)]
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(w, n)| format!("{n} {w}"))
-            .collect();
+        let wrappers: Vec<String> =
+            [("audit.k8s.io", self.plain), ("GKE Cloud Logging", self.gke), ("CloudWatch", self.cloudwatch)]
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(w, n)| format!("{n} {w}"))
+                .collect();
         if !wrappers.is_empty() {
             parts.push(format!("decoded {}", wrappers.join(", ")));
         }
@@ -200,7 +201,8 @@ fn layout(head: &[u8]) -> Layout {
 /// that breaks off (a gzip cut short, an I/O error) keeps what was read and says why in
 /// [`AuditRead::ended_early`].
 pub fn read(reader: impl Read, name: &str, groups: &Groups) -> (AuditRead, Vec<AuditWrite>) {
-    let mut r = Reader { read: AuditRead { name: name.to_string(), ..AuditRead::default() }, writes: Vec::new(), groups };
+    let mut r =
+        Reader { read: AuditRead { name: name.to_string(), ..AuditRead::default() }, writes: Vec::new(), groups };
     let mut buffered = BufReader::with_capacity(256 * 1024, reader);
     let gz = match buffered.fill_buf() {
         Ok(b) => b.starts_with(&[0x1f, 0x8b]),
@@ -217,7 +219,9 @@ pub fn read(reader: impl Read, name: &str, groups: &Groups) -> (AuditRead, Vec<A
     };
     if let Err(e) = result {
         let why = match e.kind() {
-            std::io::ErrorKind::UnexpectedEof if gz => "the gzip stream ends early; what came before was read".to_string(),
+            std::io::ErrorKind::UnexpectedEof if gz => {
+                "the gzip stream ends early; what came before was read".to_string()
+            }
             _ => e.to_string(),
         };
         r.read.ended_early = Some(why);

@@ -23,7 +23,10 @@ fn gke() -> String {
 }
 
 fn cloudwatch_event(inner: &str) -> String {
-    format!(r#"{{"logStreamName":"kube-apiserver-audit-1","timestamp":1732960800000,"message":{},"ingestionTime":1732960801000,"eventId":"1"}}"#, serde_json::to_string(inner).unwrap())
+    format!(
+        r#"{{"logStreamName":"kube-apiserver-audit-1","timestamp":1732960800000,"message":{},"ingestionTime":1732960801000,"eventId":"1"}}"#,
+        serde_json::to_string(inner).unwrap()
+    )
 }
 
 fn read_str(s: &str) -> (AuditRead, Vec<crate::domain::audit::AuditWrite>) {
@@ -35,25 +38,76 @@ type Case = (&'static str, fn() -> String, usize, fn(&AuditRead) -> u64);
 
 const CASES: &[Case] = &[
     ("plain JSONL", || patch() + "\n", 1, |r| r.plain),
-    ("RequestReceived + ResponseComplete count once", || format!("{}\n{}\n", event("RequestReceived", "patch", GROUP, "Request"), patch()), 1, |r| r.prefiltered),
-    ("ResponseStarted and Panic ignored", || format!("{}\n{}\n", event("ResponseStarted", "patch", GROUP, "Request"), event("Panic", "patch", GROUP, "Request")), 0, |r| (r.prefiltered == 2) as u64),
+    (
+        "RequestReceived + ResponseComplete count once",
+        || format!("{}\n{}\n", event("RequestReceived", "patch", GROUP, "Request"), patch()),
+        1,
+        |r| r.prefiltered,
+    ),
+    (
+        "ResponseStarted and Panic ignored",
+        || {
+            format!(
+                "{}\n{}\n",
+                event("ResponseStarted", "patch", GROUP, "Request"),
+                event("Panic", "patch", GROUP, "Request")
+            )
+        },
+        0,
+        |r| (r.prefiltered == 2) as u64,
+    ),
     ("reads skipped", || event("ResponseComplete", "get", GROUP, "Metadata") + "\n", 0, |r| r.prefiltered),
     ("other API group", || event("ResponseComplete", "patch", "apps", "Request") + "\n", 0, |r| r.prefiltered),
-    ("another group naming ours in a value", || event("ResponseComplete", "patch", "x.example.com", "Request").replace("alice", GROUP) + "\n", 0, |r| r.other_group),
+    (
+        "another group naming ours in a value",
+        || event("ResponseComplete", "patch", "x.example.com", "Request").replace("alice", GROUP) + "\n",
+        0,
+        |r| r.other_group,
+    ),
     ("level None", || event("ResponseComplete", "patch", GROUP, "None") + "\n", 0, |r| r.level_none),
-    ("Metadata level kept, no bodies", || event("ResponseComplete", "patch", GROUP, "Metadata") + "\n", 1, |r| r.metadata_level),
+    (
+        "Metadata level kept, no bodies",
+        || event("ResponseComplete", "patch", GROUP, "Metadata") + "\n",
+        1,
+        |r| r.metadata_level,
+    ),
     ("truncated line", || patch()[..300].to_string() + "\n" + &patch() + "\n", 1, |r| r.malformed),
     ("non-audit JSON", || format!("{{\"msg\":\"ResponseComplete {GROUP} verb: patch\"}}\n"), 0, |r| r.not_audit),
     ("not JSON at all", || "hello world\n".into(), 0, |r| r.not_audit),
     ("GKE Cloud Logging JSONL", || gke() + "\n", 1, |r| r.gke),
     ("gcloud --format=json array, pretty", || format!("[\n  {},\n  {}\n]\n", gke(), patch()), 2, |r| r.gke),
-    ("CloudWatch filter-log-events document", || format!("{{\n  \"events\": [\n    {}\n  ],\n  \"searchedLogStreams\": []\n}}\n", cloudwatch_event(&patch())), 1, |r| r.cloudwatch),
+    (
+        "CloudWatch filter-log-events document",
+        || format!("{{\n  \"events\": [\n    {}\n  ],\n  \"searchedLogStreams\": []\n}}\n", cloudwatch_event(&patch())),
+        1,
+        |r| r.cloudwatch,
+    ),
     ("CloudWatch events one per line", || cloudwatch_event(&patch()) + "\n", 1, |r| r.cloudwatch),
-    ("CloudWatch --query events[].message", || format!("[\n{}\n]\n", serde_json::to_string(&patch()).unwrap()), 1, |r| r.cloudwatch),
-    ("CloudWatch [Truncated...]", || cloudwatch_event(&(patch()[..400].to_string() + "[Truncated...]")) + "\n", 0, |r| r.truncated),
+    (
+        "CloudWatch --query events[].message",
+        || format!("[\n{}\n]\n", serde_json::to_string(&patch()).unwrap()),
+        1,
+        |r| r.cloudwatch,
+    ),
+    (
+        "CloudWatch [Truncated...]",
+        || cloudwatch_event(&(patch()[..400].to_string() + "[Truncated...]")) + "\n",
+        0,
+        |r| r.truncated,
+    ),
     ("S3 export line", || format!("2024-11-30T10:00:00.000Z {}\n", patch()), 1, |r| r.s3_prefixed),
-    ("pretty-printed single event", || serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&patch()).unwrap()).unwrap(), 1, |r| r.plain),
-    ("truncated JSON array", || format!("[\n  {},\n  {{\"protoPayload\": {{", patch()), 1, |r| r.ended_early.is_some() as u64),
+    (
+        "pretty-printed single event",
+        || serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&patch()).unwrap()).unwrap(),
+        1,
+        |r| r.plain,
+    ),
+    (
+        "truncated JSON array",
+        || format!("[\n  {},\n  {{\"protoPayload\": {{", patch()),
+        1,
+        |r| r.ended_early.is_some() as u64,
+    ),
 ];
 
 #[test]
@@ -69,7 +123,10 @@ fn formats_and_bad_input() {
 fn a_patch_at_request_level_records_the_patch_itself() {
     let (_, w) = read_str(&patch());
     let w = &w[0];
-    assert_eq!((w.verb.as_str(), w.level, w.user.as_str(), w.code), ("patch", AuditLevel::Request, "alice@example.com", Some(200)));
+    assert_eq!(
+        (w.verb.as_str(), w.level, w.user.as_str(), w.code),
+        ("patch", AuditLevel::Request, "alice@example.com", Some(200))
+    );
     assert_eq!((w.source.as_str(), w.time.as_deref()), ("f:1", Some("2024-11-30T10:00:00.000002Z")));
     let Some(Body::Patch(p)) = &w.request else { panic!("a patch body: {:?}", w.request) };
     assert_eq!(p.fields["crossplane.io/external-name"].as_deref(), Some("vpc-2"));
@@ -80,7 +137,10 @@ fn a_patch_at_request_level_records_the_patch_itself() {
 fn gke_entries_map_onto_the_event_fields() {
     let (_, w) = read_str(&gke());
     let w = &w[0];
-    assert_eq!((w.verb.as_str(), w.level, w.uid.as_deref(), w.code), ("update", AuditLevel::RequestResponse, Some("u-1"), Some(200)));
+    assert_eq!(
+        (w.verb.as_str(), w.level, w.uid.as_deref(), w.code),
+        ("update", AuditLevel::RequestResponse, Some("u-1"), Some(200))
+    );
     assert!(w.by_provider(), "{}", w.user);
     assert_eq!(w.response.as_ref().and_then(|r| r.management_policies.as_deref()), Some(r#"["Observe"]"#));
     assert_eq!((w.target.resource.as_str(), w.target.name.as_str()), ("vpcs", "v"));
