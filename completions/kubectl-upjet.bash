@@ -341,7 +341,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --output --no-headers --severity --only --ignore --fail-on --fail-on-incomplete --retry-budget --from --concurrency --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --logs --log-file --since --limit-bytes --provider-namespace --plan --id-template --inventory --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --output --no-headers --severity --only --ignore --fail-on --fail-on-incomplete --retry-budget --from --concurrency --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --logs --log-file --since --limit-bytes --provider-namespace --plan --id-template --inventory --audit-log --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -424,6 +424,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --inventory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -601,7 +605,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__history)
-            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --workspace --since --limit-bytes --provider-namespace --output --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
+            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --audit-log --workspace --since --limit-bytes --provider-namespace --output --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -612,6 +616,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

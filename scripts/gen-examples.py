@@ -458,3 +458,105 @@ def clusters():
             f.write("\n")
 
 clusters()
+
+# ---- Kubernetes audit log (examples/audit), keyed to the fleet's MRs ----
+AUDIT = os.path.join(os.path.dirname(__file__), "..", "examples", "audit")
+
+def audit_log():
+    """An API server audit log (audit.k8s.io/v1 Events, one per line, as the log backend writes
+    them) telling three identity losses: core-vpc's external-name overwritten by the provider
+    after a restart (the drift doctor reports), orders-db-credentials' pending mark removed by a
+    person before the retry that ran into AlreadyExists, and team-b-vpc recreated by a Velero
+    restore without the external-name its first incarnation had. Plus noise: other groups,
+    reads, a RequestReceived stage, and a Metadata-level write."""
+    provider = lambda p: {"username": f"system:serviceaccount:crossplane-system:{p}", "groups": ["system:serviceaccounts", "system:serviceaccounts:crossplane-system", "system:authenticated"]}
+    argocd = {"username": "system:serviceaccount:argocd:argocd-application-controller", "groups": ["system:serviceaccounts", "system:authenticated"]}
+    alice = {"username": "alice@example.com", "groups": ["platform-admins", "system:authenticated"]}
+    velero = {"username": "system:serviceaccount:velero:velero", "groups": ["system:serviceaccounts", "system:authenticated"]}
+    n = [0]
+
+    def ev(ts, verb, user, ua, ref, level="RequestResponse", stage="ResponseComplete", code=200, req=None, resp=None, ip="10.0.12.7"):
+        n[0] += 1
+        e = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": level,
+             "auditID": str(uuid.uuid5(NS, f"audit-{n[0]}")), "stage": stage,
+             "requestURI": uri(ref, verb), "verb": verb, "user": user, "sourceIPs": [ip], "userAgent": ua,
+             "objectRef": ref, "responseStatus": {"metadata": {}, "code": code},
+             "requestReceivedTimestamp": ts, "stageTimestamp": ts,
+             "annotations": {"authorization.k8s.io/decision": "allow", "authorization.k8s.io/reason": ""}}
+        if req is not None and level in ("Request", "RequestResponse"):
+            e["requestObject"] = req
+        if resp is not None and level == "RequestResponse":
+            e["responseObject"] = resp
+        return e
+
+    def uri(ref, verb):
+        base = "/api/v1" if not ref.get("apiGroup") else f"/apis/{ref['apiGroup']}/{ref['apiVersion']}"
+        if ref.get("namespace"):
+            base += f"/namespaces/{ref['namespace']}"
+        base += f"/{ref['resource']}"
+        if verb != "create" and ref.get("name"):
+            base += f"/{ref['name']}"
+        return base
+
+    def ref(group, version, resource, name, ns=None, uid_=None):
+        r = {"resource": resource, "name": name, "apiGroup": group, "apiVersion": version}
+        if ns:
+            r["namespace"] = ns
+        if uid_:
+            r["uid"] = uid_
+        return r
+
+    def obj(api, kind, name, uid_, ann, ns=None, spec=None):
+        meta = {"name": name, "uid": uid_, "annotations": ann}
+        if ns:
+            meta["namespace"] = ns
+        return {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec or {"managementPolicies": ["*"], "deletionPolicy": "Delete"}}
+
+    out = []
+    ec2 = "provider-aws-ec2-4b8f2c1a9d3e"
+    # core-vpc: created from Git, the provider records vpc-0f9e…, restarts, and writes vpc-0a1b… over it.
+    vpc_uid = uid("/VPC/core-vpc")
+    vref = lambda: ref("ec2.aws.upbound.io", "v1beta1", "vpcs", "core-vpc", uid_=vpc_uid)
+    vobj = lambda ann: obj("ec2.aws.upbound.io/v1beta1", "VPC", "core-vpc", vpc_uid, ann)
+    first = {"crossplane.io/external-create-pending": "2024-11-28T08:00:01Z", "crossplane.io/external-create-succeeded": "2024-11-28T08:00:01Z", "crossplane.io/external-name": "vpc-0f9e8d7c6b5a49382"}
+    out.append(ev("2024-11-28T07:59:58.412000Z", "create", argocd, "argocd-application-controller/v2.13.1", vref(), req=vobj({}), resp=vobj({})))
+    out.append(ev("2024-11-28T08:00:01.903000Z", "update", provider(ec2), "provider-aws-ec2/v1.16.0", vref(), req=vobj(first), resp=vobj(first)))
+    second = dict(first, **{"crossplane.io/external-name": "vpc-0a1b2c3d4e5f60718"})
+    out.append(ev("2024-11-30T10:31:12.077000Z", "update", provider(ec2), "provider-aws-ec2/v1.16.0", vref(), req=vobj(second), resp=vobj(second)))
+    # orders-db-credentials: the provider marks a create pending and restarts; alice removes the mark
+    # (Request level: the patches only); the retry runs into the secret the first create made.
+    sm = "provider-aws-secretsmanager-7c1d0e5f2a6b"
+    sec_uid = uid("/Secret/orders-db-credentials")
+    sref = lambda: ref("secretsmanager.aws.upbound.io", "v1beta1", "secrets", "orders-db-credentials")
+    out.append(ev("2024-11-30T10:58:00.120000Z", "patch", provider(sm), "provider-aws-secretsmanager/v1.16.0", sref(), level="Request",
+                  req={"metadata": {"annotations": {"crossplane.io/external-create-pending": "2024-11-30T10:58:00Z"}}}))
+    out.append(ev("2024-11-30T11:01:30.554000Z", "patch", alice, "kubectl/v1.31.2 (linux/amd64) kubernetes/5864a46", sref(), level="Request",
+                  req={"metadata": {"annotations": {"crossplane.io/external-create-pending": None}}}, ip="192.0.2.44"))
+    out.append(ev("2024-11-30T11:02:40.310000Z", "patch", provider(sm), "provider-aws-secretsmanager/v1.16.0", sref(), level="Request",
+                  req={"metadata": {"annotations": {"crossplane.io/external-create-pending": "2024-11-30T11:02:40Z"}}}))
+    # team-b-vpc: the first object recorded vpc-0bb…; it was deleted, and Velero restored a backup
+    # taken before the provider wrote the external-name.
+    old_uid = uid("team-b/VPC/team-b-vpc#first")
+    new_uid = uid("team-b/VPC/team-b-vpc")
+    mref = lambda u: ref("ec2.aws.m.upbound.io", "v1beta1", "vpcs", "team-b-vpc", ns="team-b", uid_=u)
+    spec = {"managementPolicies": ["Observe", "Create", "Update", "Delete"]}
+    mobj = lambda u, ann: obj("ec2.aws.m.upbound.io/v1beta1", "VPC", "team-b-vpc", u, ann, ns="team-b", spec=spec)
+    named = {"crossplane.io/external-create-pending": "2024-11-29T09:00:02Z", "crossplane.io/external-create-succeeded": "2024-11-29T09:00:02Z", "crossplane.io/external-name": "vpc-0bb22cc33dd44ee55"}
+    out.append(ev("2024-11-29T09:00:00.250000Z", "create", argocd, "argocd-application-controller/v2.13.1", mref(None), req=mobj(None, {}), resp=mobj(old_uid, {})))
+    out.append(ev("2024-11-29T09:00:02.640000Z", "update", provider(ec2), "provider-aws-ec2/v1.16.0", mref(old_uid), req=mobj(old_uid, named), resp=mobj(old_uid, named)))
+    out.append(ev("2024-11-30T10:44:57.018000Z", "delete", {"username": "bob@example.com", "groups": ["system:authenticated"]}, "kubectl/v1.31.2 (linux/amd64) kubernetes/5864a46", mref(old_uid), level="Metadata", ip="192.0.2.45"))
+    out.append(ev("2024-11-30T10:50:00.100000Z", "create", velero, "velero-server/v1.14.1 (linux/amd64) 8afe3cea", mref(None), req=mobj(None, {}), resp=mobj(new_uid, {})))
+    # Noise: a RequestReceived stage of the last write (counted once), reads, other groups.
+    rr = dict(out[-1], stage="RequestReceived")
+    rr.pop("responseObject", None)
+    rr.pop("responseStatus", None)
+    out.insert(len(out) - 1, rr)
+    out.append(ev("2024-11-30T10:50:01.000000Z", "get", provider(ec2), "provider-aws-ec2/v1.16.0", mref(new_uid), level="Metadata"))
+    out.append(ev("2024-11-30T10:50:02.000000Z", "update", provider(ec2), "provider-aws-ec2/v1.16.0", ref("coordination.k8s.io", "v1", "leases", "provider-aws-ec2", ns="crossplane-system"), level="Metadata"))
+    out.append(ev("2024-11-30T10:50:03.000000Z", "create", {"username": "system:node:ip-10-0-1-5", "groups": ["system:nodes"]}, "kubelet/v1.31.2", ref("", "v1", "events", "x.1809a", ns="team-b"), level="Metadata"))
+    os.makedirs(AUDIT, exist_ok=True)
+    with open(os.path.join(AUDIT, "kube-apiserver-audit.log"), "w") as f:
+        for e in out:
+            f.write(json.dumps(e, separators=(",", ":")) + "\n")
+
+audit_log()

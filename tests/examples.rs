@@ -1,4 +1,4 @@
-//! The bundled example fleet and logs (README's first command) show every finding code that
+//! The bundled example fleet, logs, inventory and audit log (README's first command) show every finding code that
 //! offline data can show; ProviderRestartedDuringCreate needs live pod status and is covered by
 //! tests/evidence_cluster.rs.
 
@@ -19,6 +19,8 @@ fn example_fleet_shows_every_code() {
         .arg(format!("{root}/examples/logs/provider-azure-production.jsonl"))
         .arg("--inventory")
         .arg(format!("{root}/examples/inventory/aws.json"))
+        .arg("--audit-log")
+        .arg(format!("{root}/examples/audit/kube-apiserver-audit.log"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "errors found");

@@ -102,6 +102,10 @@ pub struct HistoryArgs {
     /// Do not read the live provider pods' logs.
     #[arg(long)]
     pub no_logs: bool,
+    /// Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin;
+    /// gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports).
+    #[arg(long = "audit-log", value_name = "FILE")]
+    pub audit_logs: Vec<PathBuf>,
     /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
     #[arg(long)]
     pub workspace: bool,
@@ -322,6 +326,11 @@ pub struct DoctorArgs {
     /// --format=json`, Azure `az resource list` or `az graph query` JSON.
     #[arg(long = "inventory", value_name = "FILE")]
     pub inventory: Vec<PathBuf>,
+    /// Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for
+    /// stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch
+    /// exports).
+    #[arg(long = "audit-log", value_name = "FILE")]
+    pub audit_logs: Vec<PathBuf>,
 }
 
 /// How provider logs are read (doctor --logs, history).

@@ -13,6 +13,7 @@ use crate::cluster::{events, providers};
 use crate::domain::inventory::{InventoryObject, Scope, cross_check as inventory_check};
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::ProviderStarts;
+use crate::evidence::audit::{self, AuditIndex, Groups};
 use crate::evidence::correlate::{LogEvidence, SourceSummary};
 use crate::evidence::events::{EventRecord, parse_events};
 use crate::evidence::index::EvidenceIndex;
@@ -175,7 +176,7 @@ pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, Str
             starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
     }
-    EvidenceIndex { logs: gathered.logs, starts, inventory: Default::default() }
+    EvidenceIndex { logs: gathered.logs, starts, inventory: Default::default(), audit: None }
 }
 
 /// A body the API server sent that does not parse, as the request error kube would report.
@@ -261,4 +262,46 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<Inventor
 /// Cross-checks the inventory against every MR seen, and hands the result to the index.
 pub fn cross_check(analyzer: &EvidenceIndex, objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) {
     let _ = analyzer.inventory.set(inventory_check(objects, mrs, scope));
+}
+
+/// Reads every `--audit-log` file (`-` is stdin; gzip accepted) off the async runtime, keeping
+/// the writes to `groups`; `None` without files. A file that cannot be opened is a usage error;
+/// what its content lacks becomes notes (see [`AuditIndex::notes`]).
+pub async fn read_audit_logs(files: &[PathBuf], groups: Groups) -> anyhow::Result<Option<AuditIndex>> {
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let files = files.to_vec();
+    tokio::task::spawn_blocking(move || {
+        let mut read = Vec::new();
+        for path in &files {
+            let name = path.display().to_string();
+            if path.as_os_str() == "-" {
+                read.push(audit::read(std::io::stdin().lock(), "stdin", &groups));
+            } else {
+                let f = std::fs::File::open(path)
+                    .map_err(|e| crate::error::Error::usage(format!("cannot read audit log {name}: {e}")))?;
+                read.push(audit::read(f, &name, &groups));
+            }
+        }
+        Ok(Some(AuditIndex::new(read)))
+    })
+    .await
+    .map_err(|e| crate::error::Error::failed(format!("audit log reader stopped: {e}")))?
+}
+
+/// The API groups of the MRs in a snapshot (from each item's `apiVersion`), so that an audit
+/// log is filtered to them before it is decoded.
+pub fn snapshot_groups<'a>(items: impl Iterator<Item = &'a str>) -> Groups {
+    #[derive(serde::Deserialize)]
+    struct Head<'b> {
+        #[serde(borrow, rename = "apiVersion")]
+        api_version: Option<std::borrow::Cow<'b, str>>,
+    }
+    let groups = items.filter_map(|json| {
+        let head: Head = serde_json::from_str(json).ok()?;
+        let av = head.api_version?;
+        av.split_once('/').map(|(g, _)| g.to_string())
+    });
+    Groups::of(groups)
 }

@@ -2,16 +2,18 @@
 //! as one timeline.
 
 use super::doctor::locate;
-use super::evidence::{Gathered, crd_owners, events_of, gather, provider_pods, read_workspace};
+use super::evidence::{Gathered, crd_owners, events_of, gather, provider_pods, read_audit_logs, read_workspace};
 use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::providers;
 use crate::domain::adopt::{self, Candidate, EventName};
+use crate::domain::audit::highlights;
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::{self, MrEvidence};
 use crate::error::Exit;
+use crate::evidence::audit::Groups;
 use crate::evidence::events::EventRecord;
 use crate::evidence::logs::Retention;
 use crate::evidence::pods::{self, ProviderPod};
@@ -48,12 +50,21 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
     };
     // The highlights are the rules' findings on this MR's logs and its provider's restarts.
     let starts = pods::provider_starts(&seen.pods).into_values().next();
-    let evidence = match &gathered.logs {
+    let mut evidence = match &gathered.logs {
         Some(l) => l.mr_evidence(&mr, starts),
         None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
     };
+    // Only this MR's group is decoded; the rest of the audit log is skipped by byte checks.
+    let audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
+    evidence.audit = audit.as_ref().and_then(|a| a.for_mr(&mr));
+    notes.extend(audit.as_ref().map(|a| a.notes()).unwrap_or_default());
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
-    let candidates = candidates_of(&mr, &findings, &seen, &gathered);
+    let mut candidates = candidates_of(&mr, &findings, &seen, &gathered);
+    if let Some(a) = &evidence.audit {
+        candidates =
+            crate::domain::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
+    }
+    let audit_history = evidence.audit.as_ref().map(|a| &a.history);
     let inputs = Inputs {
         events: &seen.events,
         pods: &seen.pods,
@@ -62,6 +73,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         events_read: seen.events_read,
         findings: &findings,
         candidates: &candidates,
+        audit: audit_history,
     };
     let timeline = build(&mr, &inputs);
     match args.output {
@@ -72,6 +84,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
                 "resource": crate::domain::finding::ResourceRef::of(&mr),
                 "timeline": timeline, "notes": notes,
                 "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
+                "audit": audit_history,
             }),
         )?,
         HistoryFormat::Text => history::write_history(out, &mr, &timeline, &notes)?,

@@ -81,7 +81,11 @@ pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
 /// peers, templates or error messages are medium.
 pub fn confidence_of(code: Code) -> Confidence {
     match code {
-        Code::OrphanCandidate | Code::InventoryOrphan | Code::ExternalNameMissing => Confidence::High,
+        Code::OrphanCandidate
+        | Code::InventoryOrphan
+        | Code::ExternalNameMissing
+        | Code::ExternalNameOverwritten
+        | Code::IdentityLostOnRecreate => Confidence::High,
         _ => Confidence::Medium,
     }
 }

@@ -102,6 +102,12 @@ codes! {
     InventoryDuplicate => Warning,
     /// An inventory export lists a cloud object tagged for an MR that does not exist.
     InventoryObjectWithoutMr => Warning,
+    /// The audit log shows the external-name replaced or removed; the MR no longer tracks the
+    /// old ID, whose cloud object is an orphan candidate.
+    ExternalNameOverwritten => Error,
+    /// The audit log shows an earlier object under this name (another UID) with an external-name
+    /// the MR now lacks or does not match: the identity was lost on recreate or restore.
+    IdentityLostOnRecreate => Error,
 }
 
 impl std::fmt::Display for Code {

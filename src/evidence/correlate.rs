@@ -136,7 +136,7 @@ impl LogEvidence {
             .rev()
             .find(|e| e.kind == EvidenceKind::CallbackFailed)
             .map(|cb| CallbackFailure { error: cb.error.clone(), source: cb.source.clone() });
-        MrEvidence { created, callback_failure, provider_starts, inventory: None }
+        MrEvidence { created, callback_failure, provider_starts, inventory: None, audit: None }
     }
 
     /// Every source read, as the debug-level rule sees it.

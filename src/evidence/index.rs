@@ -1,6 +1,7 @@
 //! Everything gathered for a run (provider logs, provider starts per MR kind), indexed so that
 //! each MR's share can be handed to the rules: the one place that decides what evidence an MR gets.
 
+use super::audit::AuditIndex;
 use super::correlate::LogEvidence;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
@@ -20,13 +21,15 @@ pub struct EvidenceIndex {
     pub starts: HashMap<(String, String), ProviderStarts>,
     /// The inventory cross-check, set once every MR is known (`doctor --inventory`).
     pub inventory: std::sync::OnceLock<CrossCheck>,
+    /// The audit-log writes, when `--audit-log` files were read.
+    pub audit: Option<AuditIndex>,
 }
 
 impl EvidenceIndex {
     /// What was gathered about one MR, or `None` when nothing beyond objects was gathered.
     pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
         let inventory = self.inventory.get();
-        if self.logs.is_none() && self.starts.is_empty() && inventory.is_none() {
+        if self.logs.is_none() && self.starts.is_empty() && inventory.is_none() && self.audit.is_none() {
             return None;
         }
         let starts = self.starts.get(&(mr.group().to_string(), mr.kind.clone())).cloned();
@@ -35,6 +38,7 @@ impl EvidenceIndex {
             None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
         };
         evidence.inventory = inventory.and_then(|c| c.per_mr.get(&mr_key(mr))).cloned();
+        evidence.audit = self.audit.as_ref().and_then(|a| a.for_mr(mr));
         Some(evidence)
     }
 
@@ -48,6 +52,11 @@ impl EvidenceIndex {
         let mut s = ResourceState::of(mr);
         s.last_logged_id = self.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid));
         s
+    }
+
+    /// What the audit files held, and which appear to come from another cluster.
+    pub fn audit_notes(&self) -> Vec<String> {
+        self.audit.as_ref().map(AuditIndex::notes).unwrap_or_default()
     }
 
     /// The log sources read, for the rules about sources as a whole.

@@ -2,6 +2,7 @@
 //! workspace, parsed from what the cluster layer fetched, reduced to the rules' per-MR evidence,
 //! and ordered into timelines. Pure: readers and API bodies are handed in by the shell.
 
+pub mod audit;
 pub mod correlate;
 pub mod create_loop;
 pub mod events;

@@ -10,6 +10,7 @@ use super::logs::{Evidence, EvidenceKind};
 use super::pods::ProviderPod;
 use super::workspace::WorkspaceState;
 use crate::domain::adopt::Candidate;
+use crate::domain::audit::{AuditHistory, WriteView};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
@@ -35,6 +36,8 @@ pub enum Source {
     Log,
     /// The live Terraform workspace.
     Workspace,
+    /// A write the Kubernetes audit log recorded.
+    Audit,
 }
 
 /// One thing that happened.
@@ -95,6 +98,8 @@ pub struct Inputs<'a> {
     pub findings: &'a [Finding],
     /// The ranked candidate IDs (`domain::adopt::candidates`), named when the MR lost its object.
     pub candidates: &'a [Candidate],
+    /// The audit log's history of writes to the MR's name (`--audit-log`).
+    pub audit: Option<&'a AuditHistory>,
 }
 
 /// Builds the timeline.
@@ -104,6 +109,7 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     entries.extend(event_entries(inputs.events, &mut names));
     entries.extend(inputs.pods.iter().flat_map(pod_entries));
     entries.extend(inputs.logs.iter().map(|ev| log_entry(ev, &mut names)));
+    entries.extend(inputs.audit.iter().flat_map(|h| h.writes.iter()).map(|v| audit_entry(v, &mut names)));
     if let Some(ws) = inputs.workspace {
         let text = match &ws.id {
             Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
@@ -270,6 +276,39 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
     entry(at, Source::Log, text)
 }
 
+/// One entry per audit write: who, how, the response code, and the identity fields it changed;
+/// an external-name it set is a sighting.
+fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
+    let w = &v.write;
+    let mut text = format!("{} by {}", w.action(), w.who());
+    if v.by_provider {
+        text.push_str(" (provider)");
+    }
+    if let Some(ua) = &w.user_agent {
+        text.push_str(&format!(" [{ua}]"));
+    }
+    if !w.source_ips.is_empty() {
+        text.push_str(&format!(" from {}", w.source_ips.join(", ")));
+    }
+    if let Some(c) = w.code {
+        text.push_str(&format!(" → {c}"));
+    }
+    for c in &v.changes {
+        let field = c.field.trim_start_matches("crossplane.io/");
+        text.push_str(&format!("; {field}: {} → {}", c.before.shown(), c.after.shown()));
+        if c.field == keys::EXTERNAL_NAME
+            && let Some(n) = c.after.set()
+        {
+            names.see(n, w.at, "audit");
+        }
+    }
+    if let Some(n) = &v.note {
+        text.push_str(&format!(" ({n})"));
+    }
+    text.push_str(&format!(" <{}>", w.source));
+    entry(w.at, Source::Audit, text)
+}
+
 /// What matters, in plain words: the rules' findings about the create first, then what the
 /// timeline itself shows (logged creations the external-name does not record, a disagreeing
 /// workspace, several external-names, no events).
@@ -280,6 +319,7 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
         .map(finding_highlight)
         .collect();
     let current = mr.external_name();
+    out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
@@ -299,7 +339,13 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
 }
 
 /// Codes saying the MR lost track of its cloud object, so the history names the candidates.
-const LOST_CODES: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::OrphanCandidate];
+const LOST_CODES: &[Code] = &[
+    Code::AlreadyExists,
+    Code::ExternalNameMissing,
+    Code::OrphanCandidate,
+    Code::ExternalNameOverwritten,
+    Code::IdentityLostOnRecreate,
+];
 
 /// The create loop against an existing object, whether any ID was ever logged, and, when the MR
 /// lost its object, the ranked candidate IDs and the command that adopts the best one.
@@ -467,6 +513,7 @@ mod tests {
             events_read: true,
             findings: &findings,
             candidates: &[],
+            audit: None,
         };
         let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();

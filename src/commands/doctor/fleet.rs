@@ -12,7 +12,9 @@ pub(super) async fn analyzer_for(
     let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts, Retention::Compact).await?;
     let owners = if args.logs { crd_owners(conn).await } else { Default::default() };
     let notes = gathered.notes.clone();
-    Ok((index(gathered, kinds, &owners), notes))
+    let mut analyzer = index(gathered, kinds, &owners);
+    analyzer.audit = read_audit_logs(&args.audit_logs, Groups::of(kinds.iter().map(|k| k.group.clone()))).await?;
+    Ok((analyzer, notes))
 }
 
 /// The discovery cache as the flags ask for it.

@@ -15,7 +15,7 @@ pub use plan::plan_of;
 use plan::write_plan;
 use timings::Timings;
 
-use super::evidence::{crd_owners, cross_check, gather, index, read_inventories};
+use super::evidence::{crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
 use crate::cluster::discovery_cache::{self, CacheOptions};
@@ -34,6 +34,7 @@ use crate::domain::report::{Filter, Report, ReportBuilder};
 use crate::domain::rules;
 use crate::domain::summary;
 use crate::error::{Error, Exit};
+use crate::evidence::audit::Groups;
 use crate::evidence::index::EvidenceIndex;
 use crate::evidence::logs::Retention;
 use crate::output::{self, detail, structured, style, table};
@@ -185,7 +186,7 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
         let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
         builder.note(format!("read {} log sources ({lines} lines)", logs.sources.len()));
     }
-    for n in notes {
+    for n in notes.into_iter().chain(analyzer.audit_notes()) {
         builder.note(n);
     }
     if let Some(check) = analyzer.inventory.get() {

@@ -14,7 +14,8 @@ pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now
     let (objects, inventory_notes) = read_inventories(&args.inventory).await?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
     let notes = [gathered.notes.clone(), inventory_notes].concat();
-    let analyzer = index(gathered, &[], &Default::default());
+    let mut analyzer = index(gathered, &[], &Default::default());
+    analyzer.audit = read_audit_logs(&args.audit_logs, snapshot_groups(items.iter().map(|i| i.json.as_str()))).await?;
     let mut builder = ReportBuilder::new(filter(args));
     let mut pass = FirstPass::default();
     // Without an inventory each MR is judged as it is decoded, so only the broken ones and the

@@ -32,11 +32,12 @@ pub(super) async fn one(
     let (mr, live) = locate(settings, args.from.first().map(std::path::PathBuf::as_path), target).await?;
     let analyzer = match &live {
         Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
-        None => index(
-            gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?,
-            &[],
-            &Default::default(),
-        ),
+        None => {
+            let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
+            let mut analyzer = index(gathered, &[], &Default::default());
+            analyzer.audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
+            analyzer
+        }
     };
     let mut findings = analyzer.findings(&mr, settings.now);
     one_identity(&mut findings, &mr, args)?;

@@ -9,6 +9,8 @@ mod already_exists;
 mod async_deadline_passed;
 mod async_failure_masked;
 mod async_in_flight;
+#[cfg(test)]
+mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
@@ -19,7 +21,9 @@ mod deletion_blocked_by_create_gate;
 mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
+mod external_name_overwritten;
 mod facts;
+mod identity_lost_on_recreate;
 #[cfg(test)]
 mod inventory_cases;
 mod inventory_duplicate;
@@ -109,6 +113,8 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::InventoryOrphan, check: Check::Evidence(inventory_orphan::check) },
     Rule { code: Code::InventoryDuplicate, check: Check::Evidence(inventory_duplicate::check) },
     Rule { code: Code::InventoryObjectWithoutMr, check: Check::Objects(inventory_object_without_mr::check) },
+    Rule { code: Code::ExternalNameOverwritten, check: Check::EvidenceEach(external_name_overwritten::check) },
+    Rule { code: Code::IdentityLostOnRecreate, check: Check::Evidence(identity_lost_on_recreate::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -1,6 +1,7 @@
 //! The evidence beyond the MR object that the log rules need, in domain terms: the evidence layer
 //! reduces provider logs and pods to these records so that the rules stay pure and testable.
 
+use crate::domain::audit::MrAudit;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::MrInventory;
 
@@ -15,6 +16,8 @@ pub struct MrEvidence {
     pub provider_starts: Option<ProviderStarts>,
     /// The cloud objects an inventory export lists as tagged for this MR (`doctor --inventory`).
     pub inventory: Option<MrInventory>,
+    /// What the audit log says about the writes to this MR's name (`--audit-log`).
+    pub audit: Option<MrAudit>,
 }
 
 /// One ID a provider logged as created (`Async create ended.` `tfID`, or the plugin-framework

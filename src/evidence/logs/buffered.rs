@@ -12,7 +12,7 @@ use super::MAX_LINE_BYTES;
 /// Fills the reader's buffer (retrying `Interrupted`), lets `inspect` look at the buffered
 /// bytes (empty at end of stream), and consumes as many bytes as `inspect` returns. Returns
 /// that count with `inspect`'s result.
-pub(super) fn consume_buffered<R: BufRead, T>(
+pub(crate) fn consume_buffered<R: BufRead, T>(
     r: &mut R,
     inspect: impl FnOnce(&[u8]) -> (usize, T),
 ) -> io::Result<(usize, T)> {
@@ -30,7 +30,7 @@ pub(super) fn consume_buffered<R: BufRead, T>(
 }
 
 /// What [`read_line_capped`] found.
-pub(super) enum LineRead {
+pub(crate) enum LineRead {
     /// End of stream, nothing read.
     Eof,
     /// A line (without its newline) is in the buffer.
@@ -42,7 +42,17 @@ pub(super) enum LineRead {
 /// Reads one line of at most [`MAX_LINE_BYTES`] bytes (newline excluded) into `buf`; a longer
 /// line is consumed up to its newline without being stored. Adds the bytes consumed to `bytes`.
 pub(super) fn read_line_capped<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, bytes: &mut u64) -> io::Result<LineRead> {
-    let n = r.by_ref().take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', buf)?;
+    read_line_capped_at(r, buf, bytes, MAX_LINE_BYTES)
+}
+
+/// [`read_line_capped`] with another cap (the audit reader's events are larger than log lines).
+pub(crate) fn read_line_capped_at<R: BufRead>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    bytes: &mut u64,
+    cap: usize,
+) -> io::Result<LineRead> {
+    let n = r.by_ref().take(cap as u64 + 1).read_until(b'\n', buf)?;
     *bytes += n as u64;
     if n == 0 {
         return Ok(LineRead::Eof);
@@ -51,7 +61,7 @@ pub(super) fn read_line_capped<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, bytes: 
         buf.pop();
         return Ok(LineRead::Line);
     }
-    if buf.len() <= MAX_LINE_BYTES {
+    if buf.len() <= cap {
         return Ok(LineRead::Line); // last line without newline
     }
     buf.clear();

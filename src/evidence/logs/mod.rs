@@ -24,7 +24,7 @@
 //! `json-file` lines, Google Cloud Logging entries (`textPayload` / `jsonPayload`,
 //! one per line, a JSON array, or pretty-printed), and Loki JSON exports (`line`).
 
-mod buffered;
+pub(crate) mod buffered;
 mod counts;
 mod decode;
 mod evidence;

@@ -1,0 +1,265 @@
+//! Streaming an audit file: line mode (JSONL, S3 export lines) through the capped line reader,
+//! document mode (a JSON array, a CloudWatch `{"events": […]}` document, pretty-printed objects)
+//! element by element through serde, gzip detected by its magic bytes. Never fails on content.
+
+use super::decode::decode;
+use super::{Groups, MAX_EVENT_BYTES, Skip, Wrapper};
+use crate::domain::audit::{AuditLevel, AuditWrite};
+use crate::evidence::logs::buffered::{LineRead, consume_buffered, read_line_capped_at};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read};
+
+/// What reading one audit file found, for notes and the "another cluster" check.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditRead {
+    /// The file (`stdin` for `-`).
+    pub name: String,
+    /// Bytes read (after gzip).
+    pub bytes: u64,
+    /// Lines or document elements examined.
+    pub documents: u64,
+    /// Documents that named no wanted group at a completed stage with a write verb: skipped
+    /// without decoding.
+    pub prefiltered: u64,
+    /// Writes kept.
+    pub writes: u64,
+    /// Writes recorded at Metadata level (who and when only).
+    pub metadata_level: u64,
+    /// Events at another stage (`RequestReceived`, `ResponseStarted`, `Panic`).
+    pub other_stage: u64,
+    /// Reads, and requests without a named object.
+    pub not_write: u64,
+    /// Events of groups not examined.
+    pub other_group: u64,
+    /// Events at level None or an unknown level.
+    pub level_none: u64,
+    /// Valid JSON that is no audit event.
+    pub not_audit: u64,
+    /// Invalid JSON: truncated lines, binary, non-UTF-8.
+    pub malformed: u64,
+    /// Events longer than [`MAX_EVENT_BYTES`], skipped unread.
+    pub too_long: u64,
+    /// CloudWatch events cut at the service's size limit.
+    pub truncated: u64,
+    /// Events per wrapper: plain, GKE, CloudWatch.
+    pub plain: u64,
+    /// GKE Cloud Logging entries decoded.
+    pub gke: u64,
+    /// CloudWatch events decoded.
+    pub cloudwatch: u64,
+    /// Lines with an S3 export timestamp prefix.
+    pub s3_prefixed: u64,
+    /// Why the stream ended before its end, if it did (a gzip cut short, a truncated export).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_early: Option<String>,
+    /// UIDs the kept writes name.
+    #[serde(skip)]
+    pub uids: BTreeSet<String>,
+}
+
+impl AuditRead {
+    fn skipped(&mut self, s: Skip) {
+        match s {
+            Skip::NotAudit => self.not_audit += 1,
+            Skip::Malformed => self.malformed += 1,
+            Skip::OtherStage => self.other_stage += 1,
+            Skip::NotWrite => self.not_write += 1,
+            Skip::OtherGroup => self.other_group += 1,
+            Skip::LevelNone => self.level_none += 1,
+            Skip::Truncated => self.truncated += 1,
+        }
+    }
+
+    /// One line for a human: what was read and what was skipped, and why.
+    pub fn note(&self) -> String {
+        let mut parts = vec![format!(
+            "{} events examined, {} writes to MR groups kept, {} skipped by byte checks (other groups, reads or stages)",
+            self.documents, self.writes, self.prefiltered
+        )];
+        let wrappers: Vec<String> =
+            [("audit.k8s.io", self.plain), ("GKE Cloud Logging", self.gke), ("CloudWatch", self.cloudwatch)]
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(w, n)| format!("{n} {w}"))
+                .collect();
+        if !wrappers.is_empty() {
+            parts.push(format!("decoded {}", wrappers.join(", ")));
+        }
+        let skipped = [
+            (self.other_stage, "at another stage than ResponseComplete (not counted twice)"),
+            (self.metadata_level, "at Metadata level (no objects recorded)"),
+            (self.malformed, "not valid JSON (truncated, binary or not UTF-8)"),
+            (self.not_audit, "JSON but not audit events"),
+            (self.too_long, "longer than 4 MiB (skipped unread)"),
+            (self.truncated, "cut by CloudWatch ([Truncated...])"),
+            (self.level_none, "at level None"),
+        ];
+        parts.extend(skipped.iter().filter(|(n, _)| *n > 0).map(|(n, what)| format!("{n} {what}")));
+        if let Some(why) = &self.ended_early {
+            parts.push(format!("ended early: {why}"));
+        }
+        format!("audit log {}: {}", self.name, parts.join("; "))
+    }
+
+    fn keep(&mut self, w: AuditWrite, writes: &mut Vec<AuditWrite>) {
+        self.writes += 1;
+        if w.level == AuditLevel::Metadata {
+            self.metadata_level += 1;
+        }
+        if let Some(u) = &w.uid {
+            self.uids.insert(u.clone());
+        }
+        writes.push(w);
+    }
+}
+
+/// The reading state of one file.
+pub(super) struct Reader<'a> {
+    pub(super) read: AuditRead,
+    pub(super) writes: Vec<AuditWrite>,
+    groups: &'a Groups,
+}
+
+impl Reader<'_> {
+    /// One document (a line without its prefix, or an array element) at `line`.
+    pub(super) fn element(&mut self, b: &[u8], line: u64) {
+        self.read.documents += 1;
+        if !self.groups.candidate(b) {
+            self.read.prefiltered += 1;
+            return;
+        }
+        let source = format!("{}:{line}", self.read.name);
+        let (res, wrapper) = if b.first() == Some(&b'"') {
+            // A bare string: a CloudWatch message (`--query 'events[].message'`).
+            match serde_json::from_slice::<String>(b) {
+                Ok(s) => {
+                    let (r, w) = decode(s.as_bytes(), &source, self.groups);
+                    (r, w.map(|_| Wrapper::CloudWatch))
+                }
+                Err(_) => (Err(Skip::Malformed), None),
+            }
+        } else {
+            decode(b, &source, self.groups)
+        };
+        match wrapper {
+            Some(Wrapper::Plain) => self.read.plain += 1,
+            Some(Wrapper::Gke) => self.read.gke += 1,
+            Some(Wrapper::CloudWatch) => self.read.cloudwatch += 1,
+            None => {}
+        }
+        match res {
+            Ok(w) => self.read.keep(w, &mut self.writes),
+            Err(s) => self.read.skipped(s),
+        }
+    }
+
+    fn line(&mut self, raw: &[u8], line: u64) {
+        let b = raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw).trim_ascii();
+        if b.is_empty() || b.iter().all(|c| matches!(c, b']' | b'[' | b'}' | b',')) {
+            return;
+        }
+        if matches!(b[0], b'{' | b'"') {
+            return self.element(b.strip_suffix(b",").unwrap_or(b), line);
+        }
+        // S3 export of CloudWatch Logs: `2024-11-30T10:00:00.000Z {json}`.
+        match b.iter().take(64).position(|&c| c == b' ').filter(|&i| b.get(i + 1) == Some(&b'{')) {
+            Some(i) if b[0].is_ascii_digit() => {
+                self.read.s3_prefixed += 1;
+                self.element(&b[i + 1..], line);
+            }
+            _ => {
+                self.read.documents += 1;
+                self.read.not_audit += 1;
+            }
+        }
+    }
+}
+
+/// How the stream is laid out, from its first bytes.
+#[derive(PartialEq)]
+enum Layout {
+    Lines,
+    Document,
+}
+
+fn layout(head: &[u8]) -> Layout {
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let start = head.trim_ascii_start();
+    match start.first() {
+        Some(b'[') => Layout::Document,
+        Some(b'{') => {
+            let first_line = start.split(|&c| c == b'\n').next().unwrap_or_default();
+            if first_line.trim_ascii() == b"{" { Layout::Document } else { Layout::Lines }
+        }
+        _ => Layout::Lines,
+    }
+}
+
+/// Reads one audit file (plain or gzip), keeping the writes to `groups`. Never fails: a stream
+/// that breaks off (a gzip cut short, an I/O error) keeps what was read and says why in
+/// [`AuditRead::ended_early`].
+pub fn read(reader: impl Read, name: &str, groups: &Groups) -> (AuditRead, Vec<AuditWrite>) {
+    let mut r =
+        Reader { read: AuditRead { name: name.to_string(), ..AuditRead::default() }, writes: Vec::new(), groups };
+    let mut buffered = BufReader::with_capacity(256 * 1024, reader);
+    let gz = match buffered.fill_buf() {
+        Ok(b) => b.starts_with(&[0x1f, 0x8b]),
+        Err(e) => {
+            r.read.ended_early = Some(e.to_string());
+            return (r.read, r.writes);
+        }
+    };
+    let result = if gz {
+        let mut inner = BufReader::with_capacity(256 * 1024, flate2::read::MultiGzDecoder::new(buffered));
+        stream(&mut inner, &mut r)
+    } else {
+        stream(&mut buffered, &mut r)
+    };
+    if let Err(e) = result {
+        let why = match e.kind() {
+            std::io::ErrorKind::UnexpectedEof if gz => {
+                "the gzip stream ends early; what came before was read".to_string()
+            }
+            _ => e.to_string(),
+        };
+        r.read.ended_early = Some(why);
+    }
+    (r.read, r.writes)
+}
+
+/// [`read`] over bytes in memory: for benchmarks and tests.
+pub fn read_slice(data: &[u8], name: &str, groups: &Groups) -> (AuditRead, Vec<AuditWrite>) {
+    read(data, name, groups)
+}
+
+fn stream<R: BufRead>(input: &mut R, r: &mut Reader) -> std::io::Result<()> {
+    let (_, lay) = consume_buffered(input, |avail| (0, layout(avail)))?;
+    if lay == Layout::Document {
+        return super::read_doc::documents(input, r);
+    }
+    let mut line = Vec::with_capacity(64 * 1024);
+    let mut n = 0u64;
+    loop {
+        line.clear();
+        let mut bytes = 0u64;
+        let res = read_line_capped_at(input, &mut line, &mut bytes, MAX_EVENT_BYTES)?;
+        r.read.bytes += bytes;
+        match res {
+            LineRead::Eof => return Ok(()),
+            LineRead::TooLong => {
+                n += 1;
+                r.read.documents += 1;
+                r.read.too_long += 1;
+            }
+            LineRead::Line => {
+                n += 1;
+                r.line(&line, n);
+            }
+        }
+        if line.capacity() > 2 * MAX_EVENT_BYTES {
+            line = Vec::with_capacity(64 * 1024);
+        }
+    }
+}
