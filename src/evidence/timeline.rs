@@ -329,7 +329,10 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
         out.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
     }
     if names.len() > 1 {
-        let list: Vec<String> = names.iter().map(|n| format!("{:?}", n.value)).collect();
+        // In the order they first appeared (unknown times last), so the arrow reads as history.
+        let mut ordered: Vec<&NameSeen> = names.iter().collect();
+        ordered.sort_by(|a, b| (a.first.is_none(), &a.first).cmp(&(b.first.is_none(), &b.first)));
+        let list: Vec<String> = ordered.iter().map(|n| format!("{:?}", n.value)).collect();
         out.push(format!("external-name took {} values: {}", names.len(), list.join(" → ")));
     }
     if inputs.events_read && inputs.events.is_empty() {

@@ -11,8 +11,10 @@ pub fn by(w: &AuditWrite) -> String {
     format!("by {} at {} ({})", w.who(), w.time.as_deref().unwrap_or("an unknown time"), w.source)
 }
 
-fn who_kind(by_provider: bool) -> &'static str {
-    if by_provider { "the provider" } else { "not the provider" }
+/// `by USER (the provider | not the provider) at TIME (file:line)`.
+fn by_whom(w: &AuditWrite, by_provider: bool) -> String {
+    let kind = if by_provider { "the provider" } else { "not the provider" };
+    format!("by {} ({kind}) at {} ({})", w.who(), w.time.as_deref().unwrap_or("an unknown time"), w.source)
 }
 
 /// The highlights of one MR's audit history.
@@ -30,19 +32,18 @@ pub fn highlights(h: &AuditHistory, mr: &ManagedResource) -> Vec<String> {
         }
         out.push(match &o.new {
             Some(new) => format!(
-                "external-name changed from {:?} to {new:?} {} ({}): {:?} is no longer tracked",
+                "external-name changed from {:?} to {new:?} {}: {:?} is no longer tracked",
                 o.old,
-                by(&o.write),
-                who_kind(o.by_provider),
+                by_whom(&o.write, o.by_provider),
                 o.old
             ),
-            None => format!("external-name {:?} removed {} ({})", o.old, by(&o.write), who_kind(o.by_provider)),
+            None => format!("external-name {:?} removed {}", o.old, by_whom(&o.write, o.by_provider)),
         });
     }
     for v in h.writes.iter().filter(|v| !v.by_provider) {
         for c in v.changes.iter().filter(|c| c.field == keys::CREATE_PENDING && c.after.set().is_none()) {
             if c.before.set().is_some() {
-                out.push(format!("external-create-pending removed {} (not the provider)", by(&v.write)));
+                out.push(format!("external-create-pending removed {}", by_whom(&v.write, false)));
             }
         }
     }

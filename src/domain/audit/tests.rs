@@ -54,7 +54,7 @@ const CASES: &[Case] = &[
             ]
         },
         &[r#"crossplane.io/external-name: "a" → "b""#],
-        r#"external-name changed from "a" to "b" by system:serviceaccount:crossplane-system:provider-aws-ec2-1 at T (a.log:1) (the provider)"#,
+        r#"external-name changed from "a" to "b" by system:serviceaccount:crossplane-system:provider-aws-ec2-1 (the provider) at T (a.log:1)"#,
     ),
     (
         "Request-level patch after an unknown state: before unknown",
@@ -71,7 +71,7 @@ const CASES: &[Case] = &[
             ]
         },
         &[r#"crossplane.io/external-create-pending: "2024-11-30T10:00:00Z" → <none>"#],
-        "external-create-pending removed by alice at T (a.log:1) (not the provider)",
+        "external-create-pending removed by alice (not the provider) at T (a.log:1)",
     ),
     (
         "deleted while the create was incomplete",
