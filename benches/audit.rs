@@ -2,6 +2,7 @@
 //!
 //!   cargo bench --bench audit                              # 256 MiB in memory ×3, then a 1 GiB file
 //!   UPJET_BENCH_AUDIT_MIB=64 UPJET_BENCH_FILE_MIB=256 cargo bench --bench audit   # quicker
+//!   UPJET_BENCH_AUDIT_FILE=/tmp/audit.log cargo bench --bench audit   # keep the 1 GiB file
 //!
 //! 1. Throughput: a synthetic API-server audit log (audit.k8s.io/v1, one event per line) that is
 //!    mostly noise — pod, lease, configmap and event traffic at Metadata and RequestResponse
@@ -9,9 +10,15 @@
 //!    watches, and its writes at RequestResponse), read on one core by the same reader doctor uses.
 //! 2. Memory: a 1 GiB file of it in a temp dir, read by the real release binary
 //!    (`doctor --from examples/fleet --audit-log FILE`); peak RSS of that process (its VmHWM).
+//! 3. The worst case for memory: a 1 GiB file in which every event is a provider's
+//!    RequestResponse write to one of 20,000 MRs; repeated writes fold into runs, so memory
+//!    follows the number of MRs written to.
 
+#[path = "support/child.rs"]
+mod child;
+
+use child::{run_measured, write_repeated};
 use kubectl_upjet::evidence::audit::{Groups, read_slice};
-use std::io::Write;
 use std::time::Instant;
 
 struct Rng(u64);
@@ -193,48 +200,58 @@ fn main() {
     drop(data);
 
     let file_mib: usize = std::env::var("UPJET_BENCH_FILE_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
+    // UPJET_BENCH_AUDIT_FILE keeps the mostly-noise file, to time the binary on it with other
+    // tools (`/usr/bin/time -v kubectl-upjet doctor --from examples/fleet --audit-log FILE`).
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("audit.log");
-    {
-        let chunk = synthetic(64 * 1024 * 1024);
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).expect("audit file"));
-        let mut written = 0;
-        while written < file_mib * 1024 * 1024 {
-            f.write_all(&chunk).expect("write");
-            written += chunk.len();
-        }
-        f.flush().expect("flush");
-    }
-    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    let bin = env!("CARGO_BIN_EXE_kubectl-upjet");
+    let noise = std::env::var_os("UPJET_BENCH_AUDIT_FILE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| dir.path().join("audit.log"));
+    write_repeated(&noise, &synthetic(64 * 1024 * 1024), file_mib);
+    doctor_on(&noise, "mostly other traffic");
+    let heavy = dir.path().join("mr-heavy.log");
+    write_repeated(&heavy, &mr_heavy(64 * 1024 * 1024), file_mib);
+    doctor_on(&heavy, "every event a write to one of 20,000 MRs");
+}
+
+/// `doctor --from examples/fleet --audit-log FILE` by the release binary: time, MB/s, peak RSS.
+fn doctor_on(path: &std::path::Path, what: &str) {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-upjet"));
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fleet");
-    let start = Instant::now();
-    let mut child = std::process::Command::new(bin)
-        .args(["doctor", "--from", examples, "-o", "json", "--fail-on", "never", "--audit-log"])
-        .arg(&path)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("run doctor");
-    // Peak RSS of the child's own address space (VmHWM), as benches/logs.rs measures it.
-    let mut hwm_kib = 0u64;
-    let status = loop {
-        if let Ok(text) = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
-            && let Some(v) = text.lines().find_map(|l| l.strip_prefix("VmHWM:"))
-        {
-            hwm_kib = hwm_kib.max(v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0));
-        }
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
-    let secs = start.elapsed().as_secs_f64();
+    cmd.args(["doctor", "--from", examples, "-o", "json", "--fail-on", "never", "--audit-log"]).arg(path);
+    let run = run_measured(cmd);
     println!(
-        "| doctor --audit-log, {:.2} GiB file ({}) | {secs:.1} s, {:.0} MB/s, peak RSS {:.1} MiB |",
+        "| doctor --audit-log, {:.2} GiB file, {what} ({}) | {:.1} s, {:.0} MB/s, peak RSS {:.1} MiB |",
         size as f64 / (1u64 << 30) as f64,
-        if status.success() { "ok" } else { "FAILED" },
-        size as f64 / 1e6 / secs,
-        hwm_kib as f64 / 1024.0
+        if run.ok { "ok" } else { "FAILED" },
+        run.secs,
+        size as f64 / 1e6 / run.secs,
+        run.peak_mib
     );
+}
+
+/// About `target` bytes of the worst case for memory: every event is a provider's
+/// RequestResponse write to one of 20,000 VPCs (the object or its status, alternately), each
+/// carrying a whole MR of about 4 KB. Memory then follows the number of MRs, not the bytes.
+fn mr_heavy(target: usize) -> Vec<u8> {
+    let mut out = String::with_capacity(target + 16 * 1024);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let tags: Vec<String> = (0..40).map(|i| format!(r#""tag-{i}":"value-{i}-{}""#, "x".repeat(40))).collect();
+    let tags = tags.join(",");
+    let mut ms = 0u64;
+    while out.len() < target {
+        ms += rng.below(5);
+        let n = rng.below(20_000);
+        let sub = if rng.below(2) == 0 { r#","subresource":"status""# } else { "" };
+        let uid = format!("0f1e2d3c-4b5a-6978-8a9b-{n:012}");
+        let obj = format!(
+            r#"{{"apiVersion":"ec2.aws.upbound.io/v1beta1","kind":"VPC","metadata":{{"name":"vpc-{n}","uid":"{uid}","resourceVersion":"{ms}","annotations":{{"crossplane.io/external-name":"vpc-0{n:016x}","crossplane.io/external-create-pending":"2024-11-30T10:00:00Z","crossplane.io/external-create-succeeded":"2024-11-30T10:00:01Z"}}}},"spec":{{"forProvider":{{"cidrBlock":"10.0.0.0/16","region":"eu-west-1","tags":{{{tags}}}}},"managementPolicies":["*"],"deletionPolicy":"Delete"}},"status":{{"atProvider":{{"id":"vpc-0{n:016x}"}},"conditions":[{{"type":"Ready","status":"True"}}]}}}}"#
+        );
+        let t = ts(ms);
+        out.push_str(&format!(
+            r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"RequestResponse","auditID":"{ms}-{n}","stage":"ResponseComplete","requestURI":"/apis/ec2.aws.upbound.io/v1beta1/vpcs/vpc-{n}","verb":"update","user":{{"username":"system:serviceaccount:crossplane-system:provider-aws-ec2-4b8f2c1a9d3e","groups":["system:serviceaccounts","system:authenticated"]}},"sourceIPs":["10.0.12.7"],"userAgent":"provider-aws-ec2/v1.16.0","objectRef":{{"resource":"vpcs","name":"vpc-{n}","uid":"{uid}","apiGroup":"ec2.aws.upbound.io","apiVersion":"v1beta1"{sub}}},"responseStatus":{{"metadata":{{}},"code":200}},"requestObject":{obj},"responseObject":{obj},"requestReceivedTimestamp":"{t}","stageTimestamp":"{t}"}}"#
+        ));
+        out.push('\n');
+    }
+    out.into_bytes()
 }

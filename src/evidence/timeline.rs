@@ -306,6 +306,14 @@ fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
         text.push_str(&format!(" ({n})"));
     }
     text.push_str(&format!(" <{}>", w.source));
+    if let Some(r) = &w.repeats {
+        let until = r.last_time.as_deref().unwrap_or("an unknown time");
+        let also = if r.actions.is_empty() { String::new() } else { format!(" (also {})", r.actions.join(", ")) };
+        text.push_str(&format!(
+            "; and {} more by the same writer{also}, changing nothing, until {until} <{}>",
+            r.count, r.last_source
+        ));
+    }
     entry(w.at, Source::Audit, text)
 }
 

@@ -221,12 +221,15 @@ impl Replay {
 }
 
 /// The history of `mr` from the audit writes matched to its name (any order, any incarnation).
-pub fn analyze(mut writes: Vec<AuditWrite>, mr: &ManagedResource) -> AuditHistory {
-    writes.sort_by_key(|w| (w.at.is_none(), w.at));
+pub fn analyze(writes: Vec<AuditWrite>, mr: &ManagedResource) -> AuditHistory {
+    // Each folded run is replayed as its first and its last write (see `runs`); the last is shown
+    // only when it changed something (a value changed back after another file's write).
+    let mut writes = super::runs::unfold(writes);
+    writes.sort_by_key(|(w, _)| (w.at.is_none(), w.at));
     let mut replay = Replay::default();
     let mut views = Vec::with_capacity(writes.len());
     let mut incomplete_deletes = Vec::new();
-    for w in writes {
+    for (w, echo) in writes {
         let uid = replay.incarnation_of(&w, &mr.uid);
         let before = if w.verb == "create" && main_resource(&w) {
             Some(Known { complete: true, ..Known::default() })
@@ -245,6 +248,9 @@ pub fn analyze(mut writes: Vec<AuditWrite>, mr: &ManagedResource) -> AuditHistor
                 incomplete_deletes.push(w.clone());
             }
             replay.record(&uid, &w, after);
+        }
+        if echo && changes.is_empty() {
+            continue;
         }
         views.push(WriteView { by_provider: w.by_provider(), write: w, changes, note, incarnation: uid });
     }

@@ -9,6 +9,7 @@
 
 pub mod highlights;
 pub mod history;
+pub mod runs;
 mod state;
 
 #[cfg(test)]
@@ -103,6 +104,9 @@ pub struct AuditWrite {
     /// The object as stored after the write (RequestResponse level).
     #[serde(skip)]
     pub response: Option<Snapshot>,
+    /// Later writes of the same run folded into this one (see [`runs`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<runs::Repeats>,
 }
 
 impl AuditWrite {

@@ -19,8 +19,9 @@ pub const DELETION_POLICY: &str = "spec.deletionPolicy";
 pub struct Snapshot {
     /// `metadata.uid`.
     pub uid: Option<String>,
-    /// The `crossplane.io/*` annotations.
-    pub annotations: BTreeMap<String, String>,
+    /// The `crossplane.io/*` annotations, sorted by key (a handful: a list costs a fraction of a
+    /// map, and thousands of these are kept while a large log streams).
+    pub annotations: Vec<(String, String)>,
     /// `spec.managementPolicies`, rendered as a JSON list.
     pub management_policies: Option<String>,
     /// `spec.deletionPolicy`.
@@ -32,7 +33,7 @@ pub struct Snapshot {
 impl Snapshot {
     /// Field → value; absent fields are absent.
     pub fn fields(&self) -> BTreeMap<String, String> {
-        let mut out = self.annotations.clone();
+        let mut out: BTreeMap<String, String> = self.annotations.iter().cloned().collect();
         out.extend(self.management_policies.clone().map(|v| (MANAGEMENT_POLICIES.to_string(), v)));
         out.extend(self.deletion_policy.clone().map(|v| (DELETION_POLICY.to_string(), v)));
         out

@@ -23,6 +23,7 @@ fn write(verb: &str, user: &str, level: AuditLevel, request: Option<Body>, respo
         uid: Some("uid-v".into()),
         request,
         response,
+        repeats: None,
     }
 }
 

@@ -14,7 +14,7 @@ pub type Case = (&'static str, fn() -> Mr, fn() -> Vec<AuditWrite>, &'static [Op
 pub fn ext(name: Option<&str>) -> Snapshot {
     let mut s = Snapshot::default();
     if let Some(n) = name {
-        s.annotations.insert(keys::EXTERNAL_NAME.into(), n.into());
+        s.annotations.push((keys::EXTERNAL_NAME.into(), n.into()));
     }
     s
 }
@@ -51,6 +51,7 @@ pub fn w(verb: &str, uid: &str, user: &str, after: Snapshot) -> AuditWrite {
         uid: Some(uid.clone()),
         request: None,
         response: (verb != "delete").then_some(Snapshot { uid: Some(uid), ..after }),
+        repeats: None,
     }
 }
 

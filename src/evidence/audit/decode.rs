@@ -86,8 +86,9 @@ fn plain(e: &Entry, source: &str, groups: &Groups) -> Result<AuditWrite, Skip> {
         level,
         target: AuditTarget { group: group.to_string(), resource, namespace: s(&r.namespace), name },
         uid,
-        request,
+        request: unless_answered(request, &response),
         response,
+        repeats: None,
     })
 }
 
@@ -142,8 +143,9 @@ fn gke(e: &Entry, p: &ProtoPayload, source: &str, groups: &Groups) -> Result<Aud
             name: rest[1].to_string(),
         },
         uid: response.as_ref().and_then(|r| r.uid.clone()),
-        request,
+        request: unless_answered(request, &response),
         response,
+        repeats: None,
     })
 }
 
@@ -260,5 +262,16 @@ fn json_patch_op(op: &PatchOp, fields: &mut std::collections::BTreeMap<String, O
             fields.insert(field, value(op.value));
         }
         _ => {}
+    }
+}
+
+/// The request body, unless the response recorded the object as stored: the history reads the
+/// state after a write from the response first, so keeping both would double the memory of every
+/// write kept at RequestResponse level for nothing. (A delete's response is a Status, not the
+/// object: there the request stays.)
+fn unless_answered(request: Option<Body>, response: &Option<Snapshot>) -> Option<Body> {
+    match response {
+        Some(r) if r.uid.is_some() || !r.annotations.is_empty() => None,
+        _ => request,
     }
 }

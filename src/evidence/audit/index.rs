@@ -15,10 +15,12 @@ pub struct FileSummary {
     matched: AtomicBool,
 }
 
-/// The audit writes of a run, by MR name.
+/// The audit writes of a run, by MR name: the writes stay where the reader put them and the
+/// index holds only their positions, so building it costs no second copy of a large log's writes.
 #[derive(Debug, Default)]
 pub struct AuditIndex {
-    by_name: HashMap<(String, Option<String>, String), Vec<AuditWrite>>,
+    writes: Vec<AuditWrite>,
+    by_name: HashMap<(String, Option<String>, String), Vec<u32>>,
     /// The files read, in order.
     pub files: Vec<FileSummary>,
 }
@@ -27,12 +29,18 @@ impl AuditIndex {
     /// Indexes what each file yielded.
     pub fn new(files: Vec<(AuditRead, Vec<AuditWrite>)>) -> AuditIndex {
         let mut idx = AuditIndex::default();
-        for (read, writes) in files {
-            for w in writes {
-                let t = &w.target;
-                idx.by_name.entry((t.group.clone(), t.namespace.clone(), t.name.clone())).or_default().push(w);
+        for (read, mut writes) in files {
+            if idx.writes.is_empty() {
+                idx.writes = writes;
+            } else {
+                idx.writes.append(&mut writes);
             }
             idx.files.push(FileSummary { read, matched: AtomicBool::new(false) });
+        }
+        for (i, w) in idx.writes.iter().enumerate() {
+            let t = &w.target;
+            let at = u32::try_from(i).unwrap_or(u32::MAX);
+            idx.by_name.entry((t.group.clone(), t.namespace.clone(), t.name.clone())).or_default().push(at);
         }
         idx
     }
@@ -48,6 +56,7 @@ impl AuditIndex {
             .by_name
             .get(&key)?
             .iter()
+            .filter_map(|&i| self.writes.get(i as usize))
             .filter(|w| resource_matches_kind(&w.target.resource, &mr.kind))
             .cloned()
             .collect();

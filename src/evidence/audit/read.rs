@@ -4,6 +4,7 @@
 
 use super::decode::decode;
 use super::{Groups, MAX_EVENT_BYTES, Skip, Wrapper};
+use crate::domain::audit::runs::Folder;
 use crate::domain::audit::{AuditLevel, AuditWrite};
 use crate::evidence::logs::buffered::{LineRead, consume_buffered, read_line_capped_at};
 use serde::Serialize;
@@ -25,6 +26,9 @@ pub struct AuditRead {
     pub prefiltered: u64,
     /// Writes kept.
     pub writes: u64,
+    /// Writes that continued a run (same object, actor and action, no identity field changed),
+    /// folded into its first write.
+    pub folded: u64,
     /// Writes recorded at Metadata level (who and when only).
     pub metadata_level: u64,
     /// Events at another stage (`RequestReceived`, `ResponseStarted`, `Panic`).
@@ -78,6 +82,12 @@ impl AuditRead {
             "{} events examined, {} writes to MR groups kept, {} skipped by byte checks (other groups, reads or stages)",
             self.documents, self.writes, self.prefiltered
         )];
+        if self.folded > 0 {
+            parts.push(format!(
+                "{} repeated writes that changed no identity field folded into the run they continue",
+                self.folded
+            ));
+        }
         let wrappers: Vec<String> =
             [("audit.k8s.io", self.plain), ("GKE Cloud Logging", self.gke), ("CloudWatch", self.cloudwatch)]
                 .iter()
@@ -103,15 +113,18 @@ impl AuditRead {
         format!("audit log {}: {}", self.name, parts.join("; "))
     }
 
-    fn keep(&mut self, w: AuditWrite, writes: &mut Vec<AuditWrite>) {
-        self.writes += 1;
+    fn keep(&mut self, w: AuditWrite, writes: &mut Vec<AuditWrite>, folder: &mut Folder) {
         if w.level == AuditLevel::Metadata {
             self.metadata_level += 1;
         }
-        if let Some(u) = &w.uid {
+        if let Some(u) = w.uid.as_ref().filter(|u| !self.uids.contains(*u)) {
             self.uids.insert(u.clone());
         }
-        writes.push(w);
+        if folder.push(w, writes) {
+            self.writes += 1;
+        } else {
+            self.folded += 1;
+        }
     }
 }
 
@@ -120,6 +133,7 @@ pub(super) struct Reader<'a> {
     pub(super) read: AuditRead,
     pub(super) writes: Vec<AuditWrite>,
     groups: &'a Groups,
+    folder: Folder,
 }
 
 impl Reader<'_> {
@@ -150,7 +164,7 @@ impl Reader<'_> {
             None => {}
         }
         match res {
-            Ok(w) => self.read.keep(w, &mut self.writes),
+            Ok(w) => self.read.keep(w, &mut self.writes, &mut self.folder),
             Err(s) => self.read.skipped(s),
         }
     }
@@ -201,8 +215,12 @@ fn layout(head: &[u8]) -> Layout {
 /// that breaks off (a gzip cut short, an I/O error) keeps what was read and says why in
 /// [`AuditRead::ended_early`].
 pub fn read(reader: impl Read, name: &str, groups: &Groups) -> (AuditRead, Vec<AuditWrite>) {
-    let mut r =
-        Reader { read: AuditRead { name: name.to_string(), ..AuditRead::default() }, writes: Vec::new(), groups };
+    let mut r = Reader {
+        read: AuditRead { name: name.to_string(), ..AuditRead::default() },
+        writes: Vec::new(),
+        groups,
+        folder: Folder::default(),
+    };
     let mut buffered = BufReader::with_capacity(256 * 1024, reader);
     let gz = match buffered.fill_buf() {
         Ok(b) => b.starts_with(&[0x1f, 0x8b]),
