@@ -129,6 +129,22 @@ fn a_file_from_another_cluster_says_so() {
             v.to_string() + "\n"
         })
         .collect();
-    let (_, err) = codes_with(&["--audit-log", "-"], Some(other.into_bytes()));
+    let (out, err) = codes_with(&["--audit-log", "-"], Some(other.into_bytes()));
     assert!(err.contains("appears to come from another cluster"), "{err}");
+    // The same platform in another cluster: its MRs' histories prove nothing about these.
+    assert!(
+        !out.contains("ExternalNameOverwritten") && !out.contains("IdentityLostOnRecreate"),
+        "another cluster's writes must not become findings here:\n{out}"
+    );
+}
+
+#[test]
+fn what_is_not_an_audit_log_is_refused_or_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = upjet().args(["doctor", "--from", FLEET, "--audit-log"]).arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a directory is a usage error");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read audit log"));
+    let provider_log = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/logs/provider-aws-kms-debug.log");
+    let (_, err) = codes_with(&["--audit-log", provider_log], None);
+    assert!(err.contains("is an audit event"), "a provider log given by mistake is named: {err}");
 }

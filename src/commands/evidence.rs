@@ -279,8 +279,12 @@ pub async fn read_audit_logs(files: &[PathBuf], groups: Groups) -> anyhow::Resul
             if path.as_os_str() == "-" {
                 read.push(audit::read(std::io::stdin().lock(), "stdin", &groups));
             } else {
-                let f = std::fs::File::open(path)
-                    .map_err(|e| crate::error::Error::usage(format!("cannot read audit log {name}: {e}")))?;
+                let unreadable =
+                    |e: std::io::Error| crate::error::Error::usage(format!("cannot read audit log {name}: {e}"));
+                let f = std::fs::File::open(path).map_err(unreadable)?;
+                if f.metadata().is_ok_and(|m| m.is_dir()) {
+                    return Err(unreadable(std::io::Error::from(std::io::ErrorKind::IsADirectory)).into());
+                }
                 read.push(audit::read(f, &name, &groups));
             }
         }

@@ -61,9 +61,17 @@ pub fn highlights(h: &AuditHistory, mr: &ManagedResource) -> Vec<String> {
 /// Each incarnation after the first: who recreated the name, and the identity it lost.
 fn recreations(h: &AuditHistory, mr: &ManagedResource) -> Vec<String> {
     let mut out = Vec::new();
+    let sees_current = h.incarnations.iter().any(|i| i.current);
     for pair in h.incarnations.windows(2) {
         let (old, new) = (&pair[0], &pair[1]);
         if old.uid == "?" || new.uid == "?" {
+            continue;
+        }
+        if !sees_current && !new.current && h.recreated_from().next().is_none() {
+            out.push(format!(
+                "objects of this name were recreated in this log (uid {} → {}), none of them this MR (uid {}): another cluster's, or from before it",
+                old.uid, new.uid, mr.uid
+            ));
             continue;
         }
         let how = new.created.as_ref().map(by).unwrap_or_else(|| "(its create is not in the log)".into());

@@ -107,12 +107,13 @@ impl AuditHistory {
     }
 
     /// The earlier incarnations with an external-name that the log ties to the MR read now: it
-    /// recorded their deletion, or writes to this MR (its UID). An object of the same name that
-    /// the log shows alive and unrelated is another cluster's (the same platform deployed twice),
-    /// and its ID is no candidate for this MR.
+    /// recorded writes to this MR (its UID), or the deletion of every other object of the name
+    /// (so this one can be their successor). An object of the same name that the log shows alive
+    /// is another cluster's (the same platform deployed twice), and its ID is no candidate here.
     pub fn recreated_from(&self) -> impl Iterator<Item = &Incarnation> {
         let sees_current = self.incarnations.iter().any(|i| i.current);
-        self.previous_with_name().filter(move |i| sees_current || i.deleted.is_some())
+        let all_gone = self.incarnations.iter().filter(|i| !i.current && i.uid != "?").all(|i| i.deleted.is_some());
+        self.previous_with_name().filter(move |_| sees_current || all_gone)
     }
 }
 

@@ -84,6 +84,18 @@ mod tests {
             &[],
         ),
         (
+            "another cluster's log: its own delete and recreate, none of them this MR",
+            || Mr::new("VPC", "v"),
+            || {
+                vec![
+                    w("create", "old", "p", ext(Some("vpc-1"))),
+                    w("delete", "old", "velero", ext(None)),
+                    w("create", "other-new", "velero", ext(None)),
+                ]
+            },
+            &[],
+        ),
+        (
             "the log saw the old one deleted, not the new one created: still a recreate",
             || Mr::new("VPC", "v"),
             || vec![w("create", "old", "p", ext(Some("vpc-1"))), w("delete", "old", "bob", ext(None))],

@@ -61,6 +61,10 @@ pub struct AuditRead {
     /// UIDs the kept writes name.
     #[serde(skip)]
     pub uids: BTreeSet<String>,
+    /// Of the first [`SNIFFED`] documents, those that name an `auditID` or a `protoPayload`: none
+    /// means the file is something else (a provider log given by mistake).
+    #[serde(skip)]
+    pub audit_like: u64,
 }
 
 impl AuditRead {
@@ -110,6 +114,12 @@ impl AuditRead {
         if let Some(why) = &self.ended_early {
             parts.push(format!("ended early: {why}"));
         }
+        if self.documents > 0 && self.audit_like == 0 {
+            parts.push(format!(
+                "none of its first {} documents is an audit event: is this the API server's audit log (--audit-log-path), a GKE or a CloudWatch export?",
+                self.documents.min(SNIFFED)
+            ));
+        }
         format!("audit log {}: {}", self.name, parts.join("; "))
     }
 
@@ -128,6 +138,9 @@ impl AuditRead {
     }
 }
 
+/// How many documents of a file are looked at to tell whether it holds audit events at all.
+const SNIFFED: u64 = 1000;
+
 /// The reading state of one file.
 pub(super) struct Reader<'a> {
     pub(super) read: AuditRead,
@@ -140,6 +153,11 @@ impl Reader<'_> {
     /// One document (a line without its prefix, or an array element) at `line`.
     pub(super) fn element(&mut self, b: &[u8], line: u64) {
         self.read.documents += 1;
+        if self.read.documents <= SNIFFED
+            && (memchr::memmem::find(b, b"auditID").is_some() || memchr::memmem::find(b, b"protoPayload").is_some())
+        {
+            self.read.audit_like += 1;
+        }
         if !self.groups.candidate(b) {
             self.read.prefiltered += 1;
             return;
@@ -184,8 +202,9 @@ impl Reader<'_> {
                 self.element(&b[i + 1..], line);
             }
             _ => {
+                // Not JSON at all: a provider log, a binary, a file of something else.
                 self.read.documents += 1;
-                self.read.not_audit += 1;
+                self.read.malformed += 1;
             }
         }
     }

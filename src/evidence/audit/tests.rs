@@ -73,7 +73,7 @@ const CASES: &[Case] = &[
     ),
     ("truncated line", || patch()[..300].to_string() + "\n" + &patch() + "\n", 1, |r| r.malformed),
     ("non-audit JSON", || format!("{{\"msg\":\"ResponseComplete {GROUP} verb: patch\"}}\n"), 0, |r| r.not_audit),
-    ("not JSON at all", || "hello world\n".into(), 0, |r| r.not_audit),
+    ("not JSON at all", || "hello world\n".into(), 0, |r| r.malformed),
     ("GKE Cloud Logging JSONL", || gke() + "\n", 1, |r| r.gke),
     ("gcloud --format=json array, pretty", || format!("[\n  {},\n  {}\n]\n", gke(), patch()), 2, |r| r.gke),
     (
@@ -184,4 +184,16 @@ fn without_known_groups_any_crd_group_is_kept() {
     assert!(any.wants(GROUP) && !any.wants("apps") && !any.wants("") && !any.wants("rbac.authorization.k8s.io"));
     let (_, w) = read_slice(patch().as_bytes(), "f", &any);
     assert_eq!(w.len(), 1);
+}
+
+#[test]
+fn a_file_that_is_no_audit_log_says_so() {
+    let (r, w) = read_str("2024-11-30T10:00:00Z INFO provider started\n{\"level\":\"info\",\"msg\":\"hi\"}\n");
+    assert_eq!((r.documents, r.malformed, w.len()), (2, 1, 0), "{r:?}");
+    assert!(r.note().contains("none of its first 2 documents is an audit event"), "{}", r.note());
+    let (r, _) = read_str(&patch());
+    assert!(!r.note().contains("none of its"), "{}", r.note());
+    // A log of other groups only is still an audit log.
+    let (r, _) = read_str(&patch().replace(GROUP, "apps"));
+    assert!(!r.note().contains("none of its"), "{}", r.note());
 }
