@@ -306,6 +306,11 @@ fn connection_problems_are_one_line_errors() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains("cannot reach the API server at http://127.0.0.1:1/").and(no_backtrace()));
+    // Said once, as one plain line: no client log lines before it, no escape codes in a pipe.
+    let out = cluster.upjet().arg("doctor").env("KUBECONFIG", &unreachable).env_remove("NO_COLOR").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: cannot reach") && !err.contains('\u{1b}'), "{err}");
     cluster.api.fault(Fault::Status {
         method: None,
         path_contains: "/apis".into(),

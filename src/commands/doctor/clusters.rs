@@ -3,6 +3,7 @@
 //! reports are merged by `domain::clusters`. A cluster that cannot be read is reported and the
 //! others still count; only when none can be read does the run fail.
 
+use super::fleet::{self, Shared};
 use super::*;
 use crate::domain::clusters::{self, Outcome};
 use crate::error::{exit_for, one_line};
@@ -72,17 +73,21 @@ pub(super) fn contexts(settings: &Settings) -> Result<Vec<String>, Error> {
 async fn live(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<Vec<(String, anyhow::Result<Report>)>> {
     let names = contexts(settings)?;
     let limiter: Limiter = Arc::new(tokio::sync::Semaphore::new(usize::from(args.concurrency).max(1)));
-    // One progress bar per cluster would overwrite each other: none.
-    let quiet = Settings { progress: false, ..settings.clone() };
+    // One bar for every cluster, its length growing as each one's kinds are discovered.
+    let bar = settings.progress.then(|| fleet::progress_bar(0));
     let scans = names.iter().map(|name| {
-        let (quiet, limiter) = (&quiet, limiter.clone());
+        let shared = Shared { limiter: Some(limiter.clone()), bar: bar.clone(), label: format!("{name}: ") };
         async move {
-            let connect = quiet.connect_to(name);
-            let result = from_cluster(quiet, args, &connect, Some(limiter)).await.map(|(report, _, _)| report);
+            let connect = settings.connect_to(name);
+            let result = from_cluster(settings, args, &connect, &shared).await.map(|(report, _, _)| report);
             (name.clone(), result)
         }
     });
-    Ok(futures::future::join_all(scans).await)
+    let outcomes = futures::future::join_all(scans).await;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(outcomes)
 }
 
 /// The error of a run in which no cluster could be read: each cluster and why, exit 3 (exit 2

@@ -58,17 +58,37 @@ pub(super) struct Kept {
     pub(super) unjudged: Option<(ManagedResource, crate::domain::report::ResourceState)>,
 }
 
+/// What the clusters of one run share: the request permits, and one progress bar for all of
+/// them (a bar per cluster would overwrite the others). Empty for a single cluster, which draws
+/// its own bar on a terminal.
+#[derive(Clone, Default)]
+pub(super) struct Shared {
+    /// Permits every connection of the run draws from.
+    pub(super) limiter: Option<Limiter>,
+    /// The run's progress bar, its messages prefixed with `label`.
+    pub(super) bar: Option<indicatif::ProgressBar>,
+    /// The cluster this scan is of (`prod: `), for the bar.
+    pub(super) label: String,
+}
+
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
 pub(super) async fn scan_kinds(
     conn: &Arc<Connection>,
     analyzer: &Arc<EvidenceIndex>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
-    args: &DoctorArgs,
-    settings: &Settings,
+    (args, settings, shared): (&DoctorArgs, &Settings, &Shared),
     keep_all: bool,
 ) -> Vec<scan::KindScan<Kept>> {
-    let progress = settings.progress.then(|| progress_bar(kinds.len() as u64));
+    let own = shared.bar.is_none() && settings.progress;
+    let progress = match &shared.bar {
+        Some(bar) => {
+            bar.inc_length(kinds.len() as u64);
+            Some(bar.clone())
+        }
+        None => own.then(|| progress_bar(kinds.len() as u64)),
+    };
+    let label = shared.label.clone();
     let (per_mr, now) = (analyzer.clone(), settings.now);
     let results = scan::scan_with(
         conn.clone(),
@@ -93,12 +113,12 @@ pub(super) async fn scan_kinds(
         |k| {
             if let Some(p) = &progress {
                 p.inc(1);
-                p.set_message(format!("{} ({} objects)", k.kind.resource_name(), k.decoded));
+                p.set_message(format!("{label}{} ({} objects)", k.kind.resource_name(), k.decoded));
             }
         },
     )
     .await;
-    if let Some(p) = progress {
+    if let Some(p) = progress.filter(|_| own) {
         p.finish_and_clear();
     }
     results
@@ -124,7 +144,7 @@ pub(super) async fn from_cluster(
     settings: &Settings,
     args: &DoctorArgs,
     connect: &ConnectOptions,
-    limiter: Option<Limiter>,
+    shared: &Shared,
 ) -> anyhow::Result<(Report, Timings, Option<String>)> {
     let mut timings = Timings::default();
     let inventory = match args.inventory.is_empty() {
@@ -136,7 +156,7 @@ pub(super) async fn from_cluster(
         *t = clock.elapsed();
         clock = std::time::Instant::now();
     };
-    let conn = connected(connect, limiter).await?;
+    let conn = connected(connect, shared.limiter.clone()).await?;
     lap(&mut timings.connect);
     let cache = cache_options(settings, args);
     let (selected, dstats) = selected_kinds(&conn, args, &cache).await?;
@@ -159,7 +179,8 @@ pub(super) async fn from_cluster(
         concurrency: args.concurrency as usize,
     };
     let keep_all = inventory.is_some();
-    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), args, settings, keep_all).await;
+    let run = (args, settings, shared);
+    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), run, keep_all).await;
     // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
     // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
     // which is reported as skipped like on any run.
@@ -174,7 +195,7 @@ pub(super) async fn from_cluster(
         let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
         let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &analyzer, rest, opts, args, settings, keep_all).await);
+            results.extend(scan_kinds(&conn, &analyzer, rest, opts, run, keep_all).await);
         }
     }
     lap(&mut timings.listing);

@@ -87,7 +87,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     } else if let Some(path) = args.from.first() {
         (from_snapshot(path, args, settings.now).await?, None, None)
     } else {
-        let (report, timings, context) = from_cluster(settings, args, &settings.connect, None).await?;
+        let (report, timings, context) = from_cluster(settings, args, &settings.connect, &Default::default()).await?;
         (report, Some(timings), context)
     };
     if let Some(path) = &args.plan {
