@@ -199,15 +199,7 @@ pub(super) async fn from_cluster(
         }
     }
     lap(&mut timings.listing);
-    // Rejected credentials fail the whole run, as they do when discovery meets them first (with a
-    // cached discovery the lists are the first requests).
-    if results.iter().any(|r| r.status == Some(401)) {
-        return Err(Error::cluster(format!(
-            "the API server at {} rejected the credentials (401 Unauthorized) while listing managed resources; log in again or check the kubeconfig user",
-            conn.server
-        ))
-        .into());
-    }
+    credentials_accepted(&results, &conn)?;
     timings.kinds = results.len();
     let peers = learn_peers(&mut results);
     if let Some((objects, _)) = &inventory {
@@ -220,6 +212,18 @@ pub(super) async fn from_cluster(
     let report = finish(builder, &analyzer, notes);
     lap(&mut timings.report);
     Ok((report, timings, conn.context.clone()))
+}
+
+/// Rejected credentials fail the whole run (the whole cluster, with several), as they do when
+/// discovery meets them first: with a cached discovery the lists are the first requests.
+fn credentials_accepted(results: &[scan::KindScan<Kept>], conn: &Connection) -> Result<(), Error> {
+    if results.iter().any(|r| r.status == Some(401)) {
+        return Err(Error::cluster(format!(
+            "the API server at {} rejected the credentials (401 Unauthorized) while listing managed resources; log in again or check the kubeconfig user",
+            conn.server
+        )));
+    }
+    Ok(())
 }
 
 /// A connection for `connect`, drawing from `limiter`'s permits when given.
