@@ -5,30 +5,9 @@
 //! Pure, so that how a partial multi-cluster run is reported (which cluster, why, what still
 //! counts) is decided and tested here and the shell only collects.
 
-use super::finding::Severity;
+pub use super::report::ClusterSummary;
 use super::report::{Report, Summary, sort_findings};
-use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::Path;
-
-/// What one cluster contributed to a report of several.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClusterSummary {
-    /// The kubeconfig context, or the snapshot's name.
-    pub name: String,
-    /// Whether this cluster was read in full.
-    pub complete: bool,
-    /// MR kinds listed successfully in it.
-    pub kinds_scanned: usize,
-    /// MRs decoded and diagnosed in it.
-    pub resources_scanned: usize,
-    /// Its findings shown, by severity.
-    pub findings: BTreeMap<Severity, usize>,
-    /// Why it could not be read at all (unreachable, rejected credentials, unknown context…).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
 
 /// How scanning one cluster ended.
 #[derive(Clone, Debug)]
@@ -115,7 +94,7 @@ pub fn merge(clusters: Vec<(String, Outcome)>) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::finding::{Code, Finding};
+    use crate::domain::finding::{Code, Finding, Severity};
     use crate::domain::report::{Filter, ReportBuilder};
     use crate::domain::testing::Mr;
     use std::path::PathBuf;

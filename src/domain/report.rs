@@ -6,6 +6,25 @@ use super::managed::{ManagedResource, keys};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// What one cluster contributed to a report of several.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterSummary {
+    /// The kubeconfig context, or the snapshot's name.
+    pub name: String,
+    /// Whether this cluster was read in full.
+    pub complete: bool,
+    /// MR kinds listed successfully in it.
+    pub kinds_scanned: usize,
+    /// MRs decoded and diagnosed in it.
+    pub resources_scanned: usize,
+    /// Its findings shown, by severity.
+    pub findings: BTreeMap<Severity, usize>,
+    /// Why it could not be read at all (unreachable, rejected credentials, unknown context…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
 /// What the wide table and JSON show about the MR beside each finding.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -124,7 +143,7 @@ pub struct Summary {
     /// One block per cluster when the report covers several (see `domain::clusters`), so a
     /// script sees which cluster was read in full, which partly and which not at all.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub clusters: Vec<super::clusters::ClusterSummary>,
+    pub clusters: Vec<ClusterSummary>,
 }
 
 impl Summary {

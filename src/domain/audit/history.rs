@@ -256,15 +256,13 @@ pub fn analyze(writes: Vec<AuditWrite>, mr: &ManagedResource) -> AuditHistory {
         views.push(WriteView { by_provider: w.by_provider(), write: w, changes, note, incarnation: uid });
     }
     let overwrites = overwrites_of(&views, &mr.uid);
-    let mut h = AuditHistory {
+    AuditHistory {
         writes: views,
         incarnations: replay.incarnations,
         overwrites,
         deleted_while_incomplete: incomplete_deletes,
         highlights: Vec::new(),
-    };
-    h.highlights = super::highlights::highlights(&h, mr);
-    h
+    }
 }
 
 /// Every external-name a write replaced or removed.

@@ -156,7 +156,9 @@ pub struct MrAudit {
 impl MrAudit {
     /// Orders the writes and computes the history of `mr` (its UID tells the incarnations apart).
     pub fn new(writes: Vec<AuditWrite>, mr: &super::managed::ManagedResource) -> MrAudit {
-        MrAudit { history: analyze(writes, mr) }
+        let mut history = analyze(writes, mr);
+        history.highlights = highlights::highlights(&history, mr);
+        MrAudit { history }
     }
 }
 

@@ -123,7 +123,7 @@ const CASES: &[Case] = &[
 fn before_after_and_highlights() {
     let mr = Mr::new("VPC", "v").build();
     for (name, writes, changes, highlight) in CASES {
-        let h = analyze(writes(), &mr);
+        let h = super::MrAudit::new(writes(), &mr).history;
         let last = h.writes.last().expect("a write");
         let got: Vec<String> =
             last.changes.iter().map(|c| format!("{}: {} → {}", c.field, c.before.shown(), c.after.shown())).collect();

@@ -16,6 +16,7 @@ mod groups;
 mod index;
 mod read;
 mod read_doc;
+mod reader;
 mod wire;
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! at [`MAX_EVENT_BYTES`] by the counting reader (a larger one stops the file with a note).
 
 use super::MAX_EVENT_BYTES;
-use super::read::Reader;
+use super::reader::Reader;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::cell::Cell;
