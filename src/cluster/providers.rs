@@ -27,6 +27,12 @@ pub async fn provider_revisions(conn: &Connection) -> Result<String, RequestErro
     request::json_text(conn, "/apis/pkg.crossplane.io/v1/providerrevisions", &RetryPolicy::default()).await
 }
 
+/// Reads one CustomResourceDefinition (the body) by name (`<plural>.<group>`).
+pub async fn crd(conn: &Connection, name: &str) -> Result<String, RequestError> {
+    let path = format!("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{}", super::kinds::segment(name));
+    request::json_text(conn, &path, &RetryPolicy::default()).await
+}
+
 /// The provider serving a kind: from revisions, else by name among the running providers.
 pub fn provider_for_kind(kind: &ApiKind, owners: &HashMap<String, String>, providers: &[String]) -> Option<String> {
     if let Some(p) = owners.get(&kind.resource_name()) {

@@ -176,7 +176,7 @@ pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, Str
             starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
     }
-    EvidenceIndex { logs: gathered.logs, starts, inventory: Default::default(), audit: None }
+    EvidenceIndex { logs: gathered.logs, starts, ..EvidenceIndex::default() }
 }
 
 /// A body the API server sent that does not parse, as the request error kube would report.
@@ -195,6 +195,19 @@ pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
         Ok(body) => pods::parse_revisions(&body).unwrap_or_default(),
         Err(_) => HashMap::new(),
     }
+}
+
+/// Whether an MR's kind acknowledges reconcile requests (its CRD declares
+/// `status.lastHandledReconcileAt`), read only when the MR carries a request the provider has not
+/// acknowledged: the one case a rule needs it. `None` when not needed or the CRD is unreadable.
+pub async fn acknowledges_requests(conn: &Connection, kind: &ApiKind, mr: &ManagedResource) -> Option<bool> {
+    use crate::domain::managed::keys::RECONCILE_REQUESTED_AT;
+    let token = mr.annotation(RECONCILE_REQUESTED_AT)?;
+    if mr.last_handled_reconcile_at.as_deref() == Some(token) {
+        return None;
+    }
+    let body = providers::crd(conn, &kind.resource_name()).await.ok()?;
+    crate::evidence::crd::parse(&body).ok().map(|c| c.acknowledges_requests)
 }
 
 /// The events of one MR (by UID).

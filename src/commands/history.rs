@@ -2,7 +2,9 @@
 //! as one timeline.
 
 use super::doctor::locate;
-use super::evidence::{Gathered, crd_owners, events_of, gather, provider_pods, read_audit_logs, read_workspace};
+use super::evidence::{
+    Gathered, acknowledges_requests, crd_owners, events_of, gather, provider_pods, read_audit_logs, read_workspace,
+};
 use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
@@ -54,6 +56,9 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         Some(l) => l.mr_evidence(&mr, starts),
         None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
     };
+    if let Some((conn, kind)) = &live {
+        evidence.acknowledges_requests = acknowledges_requests(conn, kind, &mr).await;
+    }
     // Only this MR's group is decoded; the rest of the audit log is skipped by byte checks.
     let audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
     evidence.audit = audit.as_ref().and_then(|a| a.for_mr(&mr));

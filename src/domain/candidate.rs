@@ -55,13 +55,20 @@ impl Candidate {
     }
 }
 
+/// Whether an ID can be a candidate at all: not blank, and not a provider's placeholder (a stub
+/// names no cloud object, whoever reports it).
+pub fn usable(id: &str) -> bool {
+    !id.trim().is_empty() && !super::placeholder::is_placeholder(id)
+}
+
 /// Merges candidates naming the same ID (the best confidence wins, the other sources are named in
 /// its evidence) and orders them by confidence, keeping the given order among equals. Blank IDs
-/// are dropped. Different IDs are never merged: a conflict stays visible as two entries.
+/// and placeholders are dropped. Different IDs are never merged: a conflict stays visible as two
+/// entries.
 pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     for c in candidates {
-        if c.id.trim().is_empty() {
+        if !usable(&c.id) {
             continue;
         }
         match out.iter_mut().find(|o| o.id == c.id) {

@@ -94,6 +94,12 @@ codes! {
     ProviderRestartedDuringCreate => Warning,
     /// The async create callback failed to write status: the MR's status may be stale.
     CallbackLost => Warning,
+    /// The provider log shows several objects created for one MR with no restart between them:
+    /// upjet's async create raced the write-back of the first ID (upjet#632).
+    AsyncCreateRace => Error,
+    /// The provider log shows a create started after the provider rebuilt this MR's lost state,
+    /// although the MR had been created before: a duplicate (upjet#561, upjet#722).
+    CreateAfterStateRebuild => Error,
     /// The provider does not log at debug level, so IDs cannot be recovered from its logs.
     DebugLogsMissing => Info,
     /// An inventory export lists a cloud object tagged for this MR that it does not track.
@@ -192,9 +198,9 @@ impl Finding {
         }
     }
 
-    /// Records the ID an adoption would use.
+    /// Records the ID an adoption would use; a provider's placeholder is never one.
     pub fn suggest(mut self, id: Option<&str>) -> Finding {
-        self.suggested_id = id.map(str::to_owned);
+        self.suggested_id = id.filter(|id| !crate::domain::placeholder::is_placeholder(id)).map(str::to_owned);
         self
     }
 }

@@ -5,6 +5,7 @@
 //! view keeps only those fields, decoded straight from the JSON of one list item, so memory stays
 //! proportional to what is diagnosed rather than to what the API server sends.
 
+use crate::domain::placeholder::{Placeholder, is_placeholder, placeholder};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -83,7 +84,8 @@ pub struct ManagedResource {
     pub conditions: Vec<Condition>,
     /// `status.observedGeneration` — its mere presence changes kstatus's verdict.
     pub status_observed_generation: Option<i64>,
-    /// `status.atProvider.id`: the Terraform ID the provider last observed.
+    /// `status.atProvider.id`: the Terraform ID the provider last observed (a provider's
+    /// placeholder, kept from a failed create's partial state, is no ID and reads as absent).
     pub at_provider_id: Option<String>,
     /// `crossplane.io/composite` label: the composite that owns this MR, if any.
     pub composite: Option<String>,
@@ -94,6 +96,10 @@ pub struct ManagedResource {
     /// `spec.providerConfigRef.name`: which credentials and account the MR's cloud object lives
     /// under, so a fleet view can group thousands of findings by it.
     pub provider_config: Option<String>,
+    /// `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3): the last
+    /// `crossplane.io/reconcile-requested-at` token a reconcile acknowledged. Its presence alone
+    /// shows the provider's runtime records requests at all.
+    pub last_handled_reconcile_at: Option<String>,
 }
 
 /// Why a list item could not become a [`ManagedResource`].
@@ -253,6 +259,8 @@ struct WireStatus {
     observed_generation: Option<i64>,
     #[serde(default)]
     at_provider: Option<WireAtProvider>,
+    #[serde(default)]
+    last_handled_reconcile_at: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -331,9 +339,17 @@ impl ManagedResource {
         self.annotations.get(key).map(String::as_str)
     }
 
-    /// The external-name, treating an empty value as absent (the reconciler does the same).
+    /// The external-name, treating an empty value as absent (the reconciler does the same) and a
+    /// provider's placeholder as absent too: a stub names no cloud object, so an MR that holds
+    /// one tracks nothing ([`placeholder`](crate::domain::placeholder)).
     pub fn external_name(&self) -> Option<&str> {
-        self.annotation(keys::EXTERNAL_NAME).filter(|v| !v.is_empty())
+        self.annotation(keys::EXTERNAL_NAME).filter(|v| !v.is_empty() && !is_placeholder(v))
+    }
+
+    /// The placeholder the external-name holds, when it holds one: the evidence that the MR
+    /// tracks nothing although the annotation is set.
+    pub fn external_name_placeholder(&self) -> Option<&'static Placeholder> {
+        self.annotation(keys::EXTERNAL_NAME).and_then(placeholder)
     }
 
     /// The first condition of a type, as crossplane's `GetCondition` finds it.
@@ -378,9 +394,14 @@ impl From<Wire> for ManagedResource {
             for_provider: BTreeMap::new(),
             provider_config_ref: None,
         });
-        let status = w.status.unwrap_or(WireStatus { conditions: None, observed_generation: None, at_provider: None });
+        let status = w.status.unwrap_or(WireStatus {
+            conditions: None,
+            observed_generation: None,
+            at_provider: None,
+            last_handled_reconcile_at: None,
+        });
         let at_provider_id = status.at_provider.and_then(|a| a.id).and_then(|v| match v {
-            serde_json::Value::String(s) if !s.is_empty() => Some(s),
+            serde_json::Value::String(s) if !s.is_empty() && !is_placeholder(&s) => Some(s),
             serde_json::Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
@@ -403,6 +424,7 @@ impl From<Wire> for ManagedResource {
             composite: w.metadata.labels.and_then(|l| l.composite),
             for_provider: spec.for_provider,
             provider_config: spec.provider_config_ref.and_then(|r| r.name).filter(|n| !n.is_empty()),
+            last_handled_reconcile_at: status.last_handled_reconcile_at,
         }
     }
 }

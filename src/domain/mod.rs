@@ -13,6 +13,7 @@ pub mod identity;
 pub mod inventory;
 pub mod kstatus;
 pub mod managed;
+pub mod placeholder;
 pub mod plan;
 pub mod policies;
 pub mod report;

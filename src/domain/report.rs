@@ -29,9 +29,13 @@ pub struct ClusterSummary {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceState {
-    /// `crossplane.io/external-name`.
+    /// `crossplane.io/external-name`, when it names a cloud object.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_name: Option<String>,
+    /// The annotation's value when it is a provider's placeholder (`STUB123456`, …) rather than
+    /// an ID: the MR tracks nothing, and scripts reading `externalName` see it absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_name_placeholder: Option<String>,
     /// `status.atProvider.id`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_provider_id: Option<String>,
@@ -65,10 +69,16 @@ pub struct LoggedIdRef {
 }
 
 impl ResourceState {
+    /// The external-name as a human should read it: the ID, or the placeholder marked as one.
+    pub fn external_name_shown(&self) -> Option<String> {
+        self.external_name.clone().or_else(|| self.external_name_placeholder.as_ref().map(|p| format!("{p} (placeholder)")))
+    }
+
     /// The state of one MR.
     pub fn of(mr: &ManagedResource) -> ResourceState {
         ResourceState {
             external_name: mr.external_name().map(str::to_owned),
+            external_name_placeholder: mr.external_name_placeholder().map(|p| p.value.to_owned()),
             at_provider_id: mr.at_provider_id.clone(),
             create_pending: mr.annotation(keys::CREATE_PENDING).map(str::to_owned),
             create_succeeded: mr.annotation(keys::CREATE_SUCCEEDED).map(str::to_owned),

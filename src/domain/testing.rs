@@ -83,6 +83,11 @@ impl Mr {
         self.0["status"]["atProvider"] = json!({"id": id});
         self
     }
+    /// Sets `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3).
+    pub fn last_handled(mut self, token: &str) -> Mr {
+        self.0["status"]["lastHandledReconcileAt"] = json!(token);
+        self
+    }
     /// Sets `metadata.generation`.
     pub fn generation(mut self, g: i64) -> Mr {
         self.0["metadata"]["generation"] = json!(g);

@@ -7,7 +7,9 @@ use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::LoggedIdRef;
-use crate::domain::rules::{self, CallbackFailure, Facts, LogSource, LoggedCreate, MrEvidence, ProviderStarts};
+use crate::domain::rules::{
+    self, CallbackFailure, Facts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts,
+};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
@@ -136,7 +138,23 @@ impl LogEvidence {
             .rev()
             .find(|e| e.kind == EvidenceKind::CallbackFailed)
             .map(|cb| CallbackFailure { error: cb.error.clone(), source: cb.source.clone() });
-        MrEvidence { created, callback_failure, provider_starts, inventory: None, audit: None }
+        let about = self.about(mr);
+        let lines = |kind: EvidenceKind| -> Vec<LoggedLine> {
+            about
+                .iter()
+                .filter(|e| e.kind == kind)
+                .map(|e| LoggedLine { time: e.time.map(go_time), source: e.source.clone() })
+                .collect()
+        };
+        MrEvidence {
+            created,
+            callback_failure,
+            provider_starts,
+            creates_started: lines(EvidenceKind::AsyncCreateStarting),
+            state_rebuilt: lines(EvidenceKind::StateReconstructing),
+            gate_bypassed: lines(EvidenceKind::CreateGateBypassed).pop(),
+            ..MrEvidence::default()
+        }
     }
 
     /// Every source read, as the debug-level rule sees it.

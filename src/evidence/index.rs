@@ -23,22 +23,28 @@ pub struct EvidenceIndex {
     pub inventory: std::sync::OnceLock<CrossCheck>,
     /// The audit-log writes, when `--audit-log` files were read.
     pub audit: Option<AuditIndex>,
+    /// By (API group, kind), whether the kind's CRD declares `status.lastHandledReconcileAt`
+    /// (crossplane-runtime ≥ v2.3), for the kinds whose CRD was read.
+    pub acknowledges_requests: HashMap<(String, String), bool>,
 }
 
 impl EvidenceIndex {
     /// What was gathered about one MR, or `None` when nothing beyond objects was gathered.
     pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
         let inventory = self.inventory.get();
-        if self.logs.is_none() && self.starts.is_empty() && inventory.is_none() && self.audit.is_none() {
+        let nothing_read = self.logs.is_none() && self.starts.is_empty() && self.acknowledges_requests.is_empty();
+        if nothing_read && inventory.is_none() && self.audit.is_none() {
             return None;
         }
-        let starts = self.starts.get(&(mr.group().to_string(), mr.kind.clone())).cloned();
+        let kind = (mr.group().to_string(), mr.kind.clone());
+        let starts = self.starts.get(&kind).cloned();
         let mut evidence = match &self.logs {
             Some(logs) => logs.mr_evidence(mr, starts),
             None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
         };
         evidence.inventory = inventory.and_then(|c| c.per_mr.get(&mr_key(mr))).cloned();
         evidence.audit = self.audit.as_ref().and_then(|a| a.for_mr(mr));
+        evidence.acknowledges_requests = self.acknowledges_requests.get(&kind).copied();
         Some(evidence)
     }
 

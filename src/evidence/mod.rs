@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod correlate;
 pub mod create_loop;
+pub mod crd;
 pub mod events;
 pub mod index;
 pub mod inventory;

@@ -15,6 +15,7 @@ use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::placeholder::is_placeholder;
 use crate::domain::rules::same_id;
 use serde::Serialize;
 
@@ -188,6 +189,9 @@ fn object_entries(mr: &ManagedResource, names: &mut Names) -> Vec<Entry> {
     if let Some(n) = mr.external_name() {
         names.see(n, None, "annotation");
     }
+    if let Some(stub) = mr.external_name_placeholder() {
+        names.see(stub.value, None, "annotation (a provider placeholder: names no cloud object)");
+    }
     for c in &mr.conditions {
         let msg = if c.message.is_empty() { String::new() } else { format!(": {}", c.message) };
         entries.push(entry(
@@ -257,6 +261,18 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
     let mut text = format!("{}: {}", ev.kind.as_str(), ev.msg);
     if let Some(id) = ev.id.as_deref().filter(|i| !i.is_empty()) {
         text.push_str(&format!(" [id {id:?}]"));
+        if is_placeholder(id) {
+            text.push_str(" (a provider placeholder, not a cloud ID)");
+        }
+    }
+    match ev.kind {
+        EvidenceKind::StateReconstructing => text.push_str(
+            " ▸ restart marker: the provider held no Terraform state for this MR (it restarted, or first saw the MR) and rebuilt it from the external-name and status.atProvider",
+        ),
+        EvidenceKind::CreateGateBypassed => text.push_str(
+            " ▸ this reconciler is built with WithDeterministicExternalName: the create-incomplete gate does not stop it",
+        ),
+        _ => {}
     }
     if let Some(err) = &ev.error {
         text.push_str(&format!(" error: {err}"));

@@ -18,7 +18,12 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
     writeln!(out, "Namespace:       {}", s(mr.namespace.as_deref().unwrap_or("(cluster-scoped)")))?;
     writeln!(out, "Kind:            {}.{} ({})", s(&mr.kind), s(mr.group()), s(&mr.api_version))?;
     writeln!(out, "UID:             {}", s(&mr.uid))?;
-    writeln!(out, "External name:   {}", s(mr.external_name().unwrap_or("<none>")))?;
+    let external_name = match (mr.external_name(), mr.external_name_placeholder()) {
+        (Some(name), _) => name.to_owned(),
+        (None, Some(stub)) => format!("<none> (holds the placeholder {:?}, which names no cloud object)", stub.value),
+        (None, None) => "<none>".to_owned(),
+    };
+    writeln!(out, "External name:   {}", s(&external_name))?;
     writeln!(out, "atProvider.id:   {}", s(mr.at_provider_id.as_deref().unwrap_or("<none>")))?;
     writeln!(out, "Policies:        {}", s(&Policies::of(mr).describe()))?;
     if let Some(p) = &mr.deletion_policy {

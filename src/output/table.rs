@@ -99,7 +99,7 @@ fn row(f: &ReportFinding, cols: Columns, opts: &TableOptions, candidates: &str) 
     cells.push(Cell::new(f.finding.code.as_str()));
     if opts.wide {
         let s = &f.state;
-        cells.push(Cell::new(sanitize(s.external_name.as_deref().unwrap_or("-"))));
+        cells.push(Cell::new(sanitize(s.external_name_shown().as_deref().unwrap_or("-"))));
         cells.push(Cell::new(sanitize(s.at_provider_id.as_deref().unwrap_or("-"))));
         cells.push(Cell::new(age(s.create_pending.as_deref(), opts.now)));
         cells.push(Cell::new(age(s.create_succeeded.as_deref(), opts.now)));

@@ -15,7 +15,9 @@ pub use plan::plan_of;
 use plan::write_plan;
 use timings::Timings;
 
-use super::evidence::{crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups};
+use super::evidence::{
+    acknowledges_requests, crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups,
+};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
 use crate::cluster::discovery_cache::{self, CacheOptions};

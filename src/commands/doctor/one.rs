@@ -31,7 +31,13 @@ pub(super) async fn one(
 ) -> anyhow::Result<Exit> {
     let (mr, live) = locate(settings, args.from.first().map(std::path::PathBuf::as_path), target).await?;
     let analyzer = match &live {
-        Some((conn, kind)) => analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0,
+        Some((conn, kind)) => {
+            let mut analyzer = analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0;
+            if let Some(acks) = acknowledges_requests(conn, kind, &mr).await {
+                analyzer.acknowledges_requests.insert((mr.group().to_string(), mr.kind.clone()), acks);
+            }
+            analyzer
+        }
         None => {
             let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
             let mut analyzer = index(gathered, &[], &Default::default());

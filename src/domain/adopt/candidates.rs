@@ -31,7 +31,7 @@ pub fn candidates(
 ) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     let mut add = |id: &str, source: String, confidence: Confidence, evidence: String| {
-        if id.trim().is_empty() {
+        if !crate::domain::candidate::usable(id) {
             return;
         }
         if let Some(c) = out.iter_mut().find(|c| c.id == id) {

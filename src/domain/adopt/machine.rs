@@ -237,7 +237,7 @@ fn phase_after(phase: Phase, write: Write) -> Phase {
     match write {
         Write::Step(Action::Pause | Action::Identity) => Phase::Paused,
         Write::Step(Action::Observe) => Phase::Observing,
-        Write::Step(Action::RestorePolicies | Action::Unpause) => Phase::Adopted,
+        Write::Step(Action::RestorePolicies | Action::Unpause | Action::KeepPause) => Phase::Adopted,
         Write::Step(Action::WaitImported | Action::WaitReady) => phase,
         Write::SafeStop => Phase::Paused,
         Write::Undo => Phase::Untouched,

@@ -25,6 +25,8 @@ pub enum Action {
     RestorePolicies,
     /// (no import) unpause, marker removed, reconcile requested.
     Unpause,
+    /// (no import, paused by the user) marker removed; the user's pause stays.
+    KeepPause,
     /// Wait for Synced=True and Ready=True.
     WaitReady,
 }
@@ -39,6 +41,7 @@ impl Action {
             Action::WaitImported => "wait for import",
             Action::RestorePolicies => "restore policies",
             Action::Unpause => "unpause",
+            Action::KeepPause => "keep your pause",
             Action::WaitReady => "wait for Ready",
         }
     }
@@ -145,15 +148,24 @@ pub(super) fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker
     steps.push(Action::Pause, pause_title(), pause_patch(obj, marker), None);
     let (title, patch) = identity(obj, id);
     steps.push(Action::Identity, title, patch, None);
+    // A pause the user set is never removed: the import lifts it only for its Observe-only phase
+    // (nothing can be created or changed then) and puts it back; without an import the identity
+    // is written and the MR stays paused, unverified, as the user left it.
+    let user_paused = marker.annotations.get(keys::PAUSED).cloned().flatten().as_deref() == Some("true");
     if opts.import {
-        import_steps(&mut steps, id, &token, &final_token, &final_policies);
+        import_steps(&mut steps, id, (&token, &final_token), &final_policies, user_paused);
+    } else if user_paused {
+        let (title, patch) = keep_pause(obj, &final_policies);
+        steps.push(Action::KeepPause, title, Some(patch), None);
     } else {
         // 3. Unpause with the identity complete.
         let (title, patch) = unpause(obj, &final_token, &final_policies);
         steps.push(Action::Unpause, title, Some(patch), None);
     }
-    let wait = Wait::Ready { token: final_token };
-    steps.push(Action::WaitReady, "wait until Synced=True and Ready=True".to_string(), None, Some(wait));
+    if !user_paused {
+        let wait = Wait::Ready { token: final_token };
+        steps.push(Action::WaitReady, "wait until Synced=True and Ready=True".to_string(), None, Some(wait));
+    }
     steps.0
 }
 
@@ -218,8 +230,15 @@ fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
     (title, annotations_patch(ann))
 }
 
-/// Steps 3–5 of an import: observe only, wait for the import, original policies back.
-fn import_steps(steps: &mut Steps, id: &str, token: &str, final_token: &str, final_policies: &Option<Vec<String>>) {
+/// Steps 3–5 of an import: observe only, wait for the import, original policies back (and the
+/// user's own pause, when there was one).
+fn import_steps(
+    steps: &mut Steps,
+    id: &str,
+    (token, final_token): (&str, &str),
+    final_policies: &Option<Vec<String>>,
+    user_paused: bool,
+) {
     // 3. Observe only, unpause, request a reconcile (one write: never unpaused with more rights).
     let patch = json!({
         "metadata": {"annotations": {keys::PAUSED: null, keys::RECONCILE_REQUESTED_AT: token}},
@@ -238,14 +257,17 @@ fn import_steps(steps: &mut Steps, id: &str, token: &str, final_token: &str, fin
         Some(Wait::Imported { id: id.to_string(), token: token.to_string() }),
     );
     // 5. Original policies back.
+    let (paused, how) = if user_paused {
+        (json!("true"), format!("pause it again as you had it ({}: \"true\")", keys::PAUSED))
+    } else {
+        (Value::Null, "request a reconcile".to_string())
+    };
     let patch = json!({
-        "metadata": {"annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: final_token}},
+        "metadata": {"annotations": {keys::PAUSED: paused, MARKER: null, keys::RECONCILE_REQUESTED_AT: final_token}},
         "spec": {"managementPolicies": policies_value(final_policies)}
     });
-    let title = format!(
-        "restore spec.managementPolicies to {}, remove {MARKER}, and request a reconcile",
-        describe_policies(final_policies)
-    );
+    let title =
+        format!("restore spec.managementPolicies to {}, remove {MARKER}, and {how}", describe_policies(final_policies));
     steps.push(Action::RestorePolicies, title, Some(patch), None);
 }
 
@@ -257,6 +279,21 @@ fn unpause(obj: &Value, final_token: &str, final_policies: &Option<Vec<String>>)
     let mut title = format!(
         "unpause, remove {MARKER}, and request a reconcile ({} = {final_token:?})",
         keys::RECONCILE_REQUESTED_AT
+    );
+    if policies_differ(obj, final_policies) {
+        patch["spec"] = json!({"managementPolicies": policies_value(final_policies)});
+        title.push_str(&format!("; spec.managementPolicies = {}", describe_policies(final_policies)));
+    }
+    (title, patch)
+}
+
+/// The last write of an adoption without import on an MR the user paused: the marker goes, the
+/// final policies are set, and the pause stays (no reconcile is requested: a paused MR ignores it).
+fn keep_pause(obj: &Value, final_policies: &Option<Vec<String>>) -> (String, Value) {
+    let mut patch = json!({"metadata": {"annotations": {MARKER: null}}});
+    let mut title = format!(
+        "remove {MARKER} and leave the MR paused as you set it ({}: \"true\"): the provider verifies the new external-name once you remove the pause",
+        keys::PAUSED
     );
     if policies_differ(obj, final_policies) {
         patch["spec"] = json!({"managementPolicies": policies_value(final_policies)});

@@ -104,6 +104,13 @@ fn refusals_and_nothing_to_do() {
         ("padded id", obj(), " vpc-1", opts(), Some(Refusal::IdWhitespace(" vpc-1".into()))),
         ("control char", obj(), "a\u{1b}b", opts(), Some(Refusal::IdControl("a\u{1b}b".into()))),
         (
+            "provider-upjet-aws stub (identifierFromProviderWithDefaultStub)",
+            obj(),
+            "STUB123456",
+            opts(),
+            Some(Refusal::Placeholder(crate::domain::placeholder::placeholder("STUB123456").unwrap().describe())),
+        ),
+        (
             "deleting",
             deleting,
             "x",
@@ -305,6 +312,31 @@ fn steps_with_import_and_late_initialize() {
         Some(vec!["Observe".into(), "Create".into(), "Delete".into(), "LateInitialize".into()])
     );
     assert!(!plan.warnings.iter().any(|w| w.contains("lack LateInitialize")), "{:?}", plan.warnings);
+}
+
+/// A pause the user set is never removed (unlike `crossplane resource reconcile`, which deletes
+/// `crossplane.io/paused`): the import lifts it only for its Observe-only phase and puts it back;
+/// without an import the MR stays paused and nothing waits on a reconcile that cannot come.
+#[test]
+fn a_pause_the_user_set_survives_the_adoption() {
+    let o = with_ann(incomplete(obj()), keys::PAUSED, "true");
+    let plan = plan_of(&o, "www-id", &opts());
+    let actions: Vec<Action> = plan.steps.iter().map(|s| s.action).collect();
+    assert_eq!(actions, [Action::Pause, Action::Identity, Action::KeepPause]);
+    assert_eq!(plan.steps[0].patch.clone().unwrap(), json!({"metadata": {"annotations": {MARKER: serde_json::to_string(&plan.marker).unwrap()}}}));
+    assert_eq!(plan.steps[2].patch.clone().unwrap(), json!({"metadata": {"annotations": {MARKER: null}}}));
+    let end = run_all(&o, &plan);
+    assert_eq!((annotation(&end, keys::PAUSED), annotation(&end, keys::EXTERNAL_NAME)), (Some("true"), Some("www-id")));
+    assert!(plan.warnings.iter().any(|w| w.contains("the adoption keeps it")), "{:?}", plan.warnings);
+
+    let plan = plan_of(&o, "www-id", &import());
+    let actions: Vec<Action> = plan.steps.iter().map(|s| s.action).collect();
+    assert_eq!(actions, [Action::Pause, Action::Identity, Action::Observe, Action::WaitImported, Action::RestorePolicies]);
+    assert_eq!(plan.steps[2].patch.as_ref().unwrap().pointer("/spec/managementPolicies"), Some(&json!(["Observe"])));
+    let restore = plan.steps[4].patch.clone().unwrap();
+    assert_eq!(restore.pointer("/metadata/annotations/crossplane.io~1paused"), Some(&json!("true")));
+    assert_eq!(annotation(&run_all(&o, &plan), keys::PAUSED), Some("true"));
+    assert!(plan.warnings.iter().any(|w| w.contains("puts it back")), "{:?}", plan.warnings);
 }
 
 fn marks(pending: Option<&str>, succeeded: Option<&str>, failed: Option<&str>) -> Value {

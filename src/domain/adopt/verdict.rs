@@ -45,6 +45,9 @@ pub enum Refusal {
     /// An ID with a newline, ESC, …
     #[error("the ID {0:?} contains control characters")]
     IdControl(String),
+    /// A provider's placeholder (`STUB123456`, …): writing it would make the MR track nothing.
+    #[error("{0}; adopt needs the cloud object's real ID")]
+    Placeholder(String),
     /// The object is not a managed resource this tool can read.
     #[error("not a readable managed resource: {0}")]
     Unreadable(String),
@@ -89,7 +92,14 @@ pub enum Refusal {
 impl Refusal {
     /// Whether the refusal is the user's input being wrong (exit 2) rather than the MR's state.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, Refusal::EmptyId | Refusal::IdWhitespace(_) | Refusal::IdControl(_) | Refusal::Unreadable(_))
+        matches!(
+            self,
+            Refusal::EmptyId
+                | Refusal::IdWhitespace(_)
+                | Refusal::IdControl(_)
+                | Refusal::Placeholder(_)
+                | Refusal::Unreadable(_)
+        )
     }
 }
 
@@ -103,6 +113,9 @@ pub fn validate_id(id: &str) -> Result<(), Refusal> {
     }
     if id.chars().any(char::is_control) {
         return Err(Refusal::IdControl(id.to_string()));
+    }
+    if let Some(stub) = crate::domain::placeholder::placeholder(id) {
+        return Err(Refusal::Placeholder(stub.describe()));
     }
     Ok(())
 }
@@ -255,7 +268,12 @@ fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx
         ));
     }
     if marker.annotations.get(keys::PAUSED).cloned().flatten().as_deref() == Some("true") {
-        out.push(format!("the MR is paused ({}: \"true\"); the adoption unpauses it", keys::PAUSED));
+        let how = if opts.import {
+            "the import lifts it only while the MR observes (nothing can be created or changed then) and puts it back"
+        } else {
+            "the adoption keeps it, so the new external-name is not verified until you remove the pause (--import verifies it first)"
+        };
+        out.push(format!("the MR is paused ({}: \"true\"); {how}", keys::PAUSED));
     }
     if !opts.import && final_policies.should_create() {
         out.push(

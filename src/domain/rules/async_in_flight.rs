@@ -4,16 +4,18 @@ use super::facts::Facts;
 use crate::domain::finding::{Code, Finding};
 
 /// While a no-fork async create runs, Observe reports exists+up-to-date, so the MR shows
-/// Ready=False/Creating with Synced=True; CLI mode shows AsyncOperation/Ongoing. Adopting now
-/// races the goroutine (upjet#722). Only within upjet's one-hour deadline: past it the operation
-/// is not running any more (`AsyncDeadlinePassed`).
+/// Ready=False/Creating with Synced=True — crossplane-runtime marks ReconcileSuccess whenever
+/// Observe says up to date (crossplane-runtime#941), so Synced=True here does not mean the create
+/// finished; CLI mode shows AsyncOperation/Ongoing. Adopting now races the goroutine (upjet#722).
+/// Only within upjet's one-hour deadline: past it the operation is not running any more
+/// (`AsyncDeadlinePassed`).
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if !facts.in_flight {
         return None;
     }
     let mut f = Finding::new(
         Code::AsyncInFlight,
-        "an asynchronous create or update is probably still running; do not adopt or edit it now",
+        "an asynchronous create or update is probably still running (Synced=True only says Observe found nothing to do while upjet's operation runs: crossplane-runtime#941); do not adopt or edit it now",
         format!("kubectl upjet doctor {}", facts.arg()),
     );
     if let Some(c) = facts.mr.condition("AsyncOperation") {

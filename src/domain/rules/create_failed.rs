@@ -10,12 +10,12 @@ use crate::domain::managed::Condition;
 /// succeeded, so the failure shows only in `LastAsyncOperation`.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if facts.marks.last_create_failed() {
-        let f = Finding::new(
-            Code::CreateFailed,
-            format!("the last create attempt failed at {}", facts.marks.failed.raw.as_deref().unwrap_or("?")),
-            format!("kubectl upjet history {}", facts.arg()),
-        )
-        .with_opt("synced", facts.synced_message().map(str::to_owned));
+        let mut message = format!("the last create attempt failed at {}", facts.marks.failed.raw.as_deref().unwrap_or("?"));
+        if facts.marks.failed.at == facts.marks.pending.at {
+            message.push_str(&retry(facts));
+        }
+        let f = Finding::new(Code::CreateFailed, message, format!("kubectl upjet history {}", facts.arg()))
+            .with_opt("synced", facts.synced_message().map(str::to_owned));
         return Some(facts.with_marks(f));
     }
     let failure = failed_after_succeeded(facts)?;
@@ -31,6 +31,38 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     .with(&failure.type_, failure.message.clone())
     .with_opt("synced", facts.synced_message().map(str::to_owned));
     Some(facts.with_marks(f))
+}
+
+/// Pending and failed in the same second: `meta.ExternalCreateIncomplete` compares with `After`,
+/// so the create counts as complete and the next reconcile that observes nothing creates again.
+/// That retry duplicates whatever the failed attempt made, so say so when it may have made one.
+fn retry(facts: &Facts) -> String {
+    let why = may_have_created(facts);
+    let head = "; pending and failed carry the same second, so crossplane-runtime counts the create as complete (ExternalCreateIncomplete compares with After) and creates again when it observes nothing";
+    match why {
+        Some(why) => format!("{head}: the failed attempt may have made the object ({why}), so the retry may create a duplicate"),
+        None => head.to_string(),
+    }
+}
+
+/// Why a failed create may still have made a cloud object, if anything says so.
+fn may_have_created(facts: &Facts) -> Option<String> {
+    let mr = facts.mr;
+    if let Some(id) = &mr.at_provider_id {
+        return Some(format!("status.atProvider.id is {id:?}"));
+    }
+    if let Some(c) = facts.evidence.and_then(|e| e.created.last()) {
+        return Some(format!("the provider logged creating {:?}", c.id));
+    }
+    let synced = facts.synced_message().unwrap_or_default().to_ascii_lowercase();
+    if ["deadline exceeded", "timeout", "timed out"].iter().any(|t| synced.contains(t)) {
+        return Some("it timed out, which does not mean nothing was created".into());
+    }
+    // upjet's async Create starts its goroutine before it returns the previous attempt's cached
+    // error (or refuses while one still runs), so an error at once says nothing of the cloud.
+    mr.condition("LastAsyncOperation").is_some().then(|| {
+        "upjet creates asynchronously: an error returned at once is an earlier attempt's, while a create may still run in the background".to_string()
+    })
 }
 
 /// An async create returns nil to the reconciler once its goroutine starts, so crossplane-runtime
@@ -140,5 +172,35 @@ mod tests {
     #[test]
     fn table() {
         check_cases(CASES);
+    }
+
+    /// crossplane-runtime `pkg/meta/meta.go` `ExternalCreateIncomplete`: `pending.After(latest)`,
+    /// so pending == failed (same second) is complete and the reconciler creates again.
+    #[test]
+    fn same_second_failure_is_retried_and_may_duplicate() {
+        use crate::domain::finding::Code;
+        use crate::domain::rules::diagnose;
+        let msg = |mr: Mr| {
+            diagnose(&mr.build(), now()).into_iter().find(|f| f.code == Code::CreateFailed).map(|f| f.message).unwrap()
+        };
+        let failed = |synced: &str| {
+            Mr::new("Key", "k").annotation(P, T0).annotation(F, T0).cond("Synced", "False", "ReconcileError", synced)
+        };
+        for (name, mr, retried, duplicate) in [
+            ("later failure: not the same second", base().annotation(P, T0).annotation(F, T1), false, false),
+            ("same second, plain failure", failed("create failed: AccessDenied"), true, false),
+            ("same second, timed out", failed("create failed: context deadline exceeded"), true, true),
+            ("same second, object observed", failed("create failed: x").at_provider_id("mrk-1"), true, true),
+            (
+                "same second, upjet async",
+                failed("create failed: async create failed: x").cond("LastAsyncOperation", "False", "AsyncCreateFailure", "x"),
+                true,
+                true,
+            ),
+        ] {
+            let m = msg(mr);
+            assert_eq!(m.contains("creates again"), retried, "{name}: {m}");
+            assert_eq!(m.contains("may create a duplicate"), duplicate, "{name}: {m}");
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `CreateIncomplete`: the reconciler stopped at its create-incomplete gate and will not go on.
 
 use super::facts::Facts;
-use crate::domain::finding::{Code, Finding};
+use crate::domain::finding::{Code, Finding, Severity};
 
 /// The reconciler's exact error text at the create-incomplete gate (`errCreateIncomplete`).
 pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed";
@@ -11,6 +11,12 @@ pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remo
 /// it from getting there: a policy set `Validate` rejects (UnsupportedManagementPolicies), and
 /// deletion, where the orphan fast path removes the finalizer first or the gate blocks the
 /// deletion (DeletionBlockedByCreateGate, whose way out differs: adopt refuses deleted MRs).
+///
+/// A reconciler built with `WithDeterministicExternalName(true)` (crossplane-runtime v2) does not
+/// stop: it logs "Cannot determine creation result, but proceeding due to deterministic external
+/// name" and goes on to Observe, which finds an object the create made under the deterministic
+/// name. upjet's generated controllers do not pass the option, so only the provider's own log can
+/// show it; when it does, the MR is not stuck and the finding is a warning.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if !facts.marks.incomplete() || facts.management.validate().is_err() || facts.mr.deletion_timestamp.is_some() {
         return None;
@@ -20,16 +26,37 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Some(id) => format!("kubectl upjet adopt {} --id {id} --import", facts.arg()),
         None => format!("kubectl upjet history {}", facts.arg()),
     };
-    let f = Finding::new(
-        Code::CreateIncomplete,
-        format!(
-            "create started at {} and no result was recorded; the provider will not touch this MR until the pending annotation is resolved, and a cloud object may exist that nothing tracks",
-            facts.marks.pending.raw.as_deref().unwrap_or("?")
+    let pending = facts.marks.pending.raw.as_deref().unwrap_or("?");
+    let bypass = facts.evidence.and_then(|e| e.gate_bypassed.as_ref());
+    let mut f = match bypass {
+        None => Finding::new(
+            Code::CreateIncomplete,
+            format!(
+                "create started at {pending} and no result was recorded; the provider will not touch this MR until the pending annotation is resolved, and a cloud object may exist that nothing tracks"
+            ),
+            next,
         ),
-        next,
-    );
-    Some(facts.with_marks(f).with_opt("synced", facts.synced_message().map(str::to_owned)).suggest(id))
+        Some(line) => {
+            let when = line.time.map(|t| format!(" at {t}")).unwrap_or_default();
+            let mut f = Finding::new(
+                Code::CreateIncomplete,
+                format!(
+                    "create started at {pending} and no result was recorded, but this provider goes on past the gate (it logged \"{MSG_PROCEEDING}\"{when}): it observes the MR under its deterministic external-name and creates again only if no object has that name"
+                ),
+                next,
+            )
+            .with("gate bypassed", line.source.clone());
+            f.severity = Severity::Warning;
+            f
+        }
+    };
+    f = facts.with_marks(f).with_opt("synced", facts.synced_message().map(str::to_owned));
+    Some(f.suggest(id))
 }
+
+/// What a reconciler built with `WithDeterministicExternalName(true)` logs at the gate instead
+/// of stopping (crossplane-runtime v2 `pkg/reconciler/managed/reconciler.go`, `Reconcile`).
+pub const MSG_PROCEEDING: &str = "Cannot determine creation result, but proceeding due to deterministic external name";
 
 #[cfg(test)]
 mod tests {
@@ -62,5 +89,22 @@ mod tests {
     #[test]
     fn table() {
         check_cases(CASES);
+    }
+
+    /// crossplane-runtime v2 `WithDeterministicExternalName(true)`: the reconciler logs
+    /// `MSG_PROCEEDING` and goes on, so the finding must not say the provider will not touch it.
+    #[test]
+    fn a_logged_bypass_makes_it_a_warning_that_says_the_provider_goes_on() {
+        use crate::domain::finding::{Code, Severity};
+        use crate::domain::rules::{LoggedLine, MrEvidence, findings_with};
+        let mr = base().annotation(P, T1).annotation(S, T0).build();
+        let line = LoggedLine { time: None, source: super::MSG_PROCEEDING.to_string() };
+        let bypassed = MrEvidence { gate_bypassed: Some(line), ..MrEvidence::default() };
+        for (evidence, severity, stuck) in [(None, Severity::Error, true), (Some(&bypassed), Severity::Warning, false)] {
+            let f = findings_with(&mr, evidence, now()).into_iter().find(|f| f.code == Code::CreateIncomplete).unwrap();
+            assert_eq!(f.severity, severity);
+            assert_eq!(f.message.contains("will not touch this MR"), stuck, "{}", f.message);
+            assert_eq!(f.message.contains("goes on past the gate"), !stuck, "{}", f.message);
+        }
     }
 }

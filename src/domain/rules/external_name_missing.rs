@@ -29,8 +29,12 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         return None;
     };
     let id = mr.at_provider_id.as_deref();
+    let held = match mr.external_name_placeholder() {
+        Some(stub) => format!(" (only the placeholder {:?}, which names no cloud object)", stub.value),
+        None => String::new(),
+    };
     let mut message =
-        format!("no external-name although {why}; after a provider restart upjet will create a duplicate");
+        format!("no external-name{held} although {why}; after a provider restart upjet will create a duplicate");
     match id {
         Some(id) => message.push_str(&format!(" (adopt {id:?})")),
         None => message.push_str(" (find the ID with `kubectl upjet history`)"),

@@ -6,6 +6,7 @@
 //! The order of [`ALL`] is the order findings appear in every output.
 
 mod already_exists;
+mod async_create_race;
 mod async_deadline_passed;
 mod async_failure_masked;
 mod async_in_flight;
@@ -14,6 +15,7 @@ mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
+mod create_after_state_rebuild;
 mod create_failed;
 mod create_incomplete;
 mod debug_logs_missing;
@@ -36,6 +38,8 @@ mod mr_evidence;
 mod observe_not_found;
 mod orphan_candidate;
 mod paused;
+#[cfg(test)]
+mod placeholder_cases;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
 mod unsupported_management_policies;
@@ -44,7 +48,7 @@ pub use already_exists::says_already_exists;
 pub use create_incomplete::ERR_CREATE_INCOMPLETE;
 pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
-pub use mr_evidence::{CallbackFailure, LogSource, LoggedCreate, MrEvidence, ProviderStarts, same_id};
+pub use mr_evidence::{CallbackFailure, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts, same_id};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
@@ -52,6 +56,9 @@ use super::gotime::GoTime;
 use super::inventory::UnmatchedObject;
 use super::managed::ManagedResource;
 use super::report::ReportFinding;
+
+/// The evidence key that says the MR's external-name is a provider's placeholder.
+pub const PLACEHOLDER: &str = "placeholder";
 
 /// What a rule looks at, and how many findings it may report.
 pub enum Check {
@@ -68,12 +75,17 @@ pub enum Check {
 }
 
 impl Check {
-    /// Runs a per-MR check; `Sources` checks report nothing here.
+    /// Runs a per-MR check; `Sources` checks report nothing here. Every finding about an MR whose
+    /// external-name is a provider's placeholder says so: the rules read it as absent.
     fn on(&self, facts: &Facts) -> Vec<Finding> {
-        match self {
+        let found = match self {
             Check::Object(check) | Check::Evidence(check) => check(facts).into_iter().collect(),
             Check::EvidenceEach(check) => check(facts),
             Check::Sources(_) | Check::Objects(_) => Vec::new(),
+        };
+        match facts.mr.external_name_placeholder() {
+            Some(stub) => found.into_iter().map(|f| f.with(PLACEHOLDER, stub.describe())).collect(),
+            None => found,
         }
     }
 }
@@ -108,6 +120,8 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::DeletionBlockedByCreateGate, check: Check::Object(deletion_blocked_by_create_gate::check) },
     Rule { code: Code::OrphanCandidate, check: Check::EvidenceEach(orphan_candidate::check) },
     Rule { code: Code::CallbackLost, check: Check::Evidence(callback_lost::check) },
+    Rule { code: Code::AsyncCreateRace, check: Check::Evidence(async_create_race::check) },
+    Rule { code: Code::CreateAfterStateRebuild, check: Check::Evidence(create_after_state_rebuild::check) },
     Rule { code: Code::ProviderRestartedDuringCreate, check: Check::Evidence(provider_restarted_during_create::check) },
     Rule { code: Code::DebugLogsMissing, check: Check::Sources(debug_logs_missing::check) },
     Rule { code: Code::InventoryOrphan, check: Check::Evidence(inventory_orphan::check) },

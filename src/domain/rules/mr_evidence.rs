@@ -18,6 +18,28 @@ pub struct MrEvidence {
     pub inventory: Option<MrInventory>,
     /// What the audit log says about the writes to this MR's name (`--audit-log`).
     pub audit: Option<MrAudit>,
+    /// Every `Async create starting...` logged for this MR, oldest first.
+    pub creates_started: Vec<LoggedLine>,
+    /// Every `Instance state not found in cache, reconstructing...` logged for this MR, oldest
+    /// first: upjet's `Connect` found no state in its tracker (a restart, or its first sight of
+    /// the MR) and rebuilt it from the external-name and `status.atProvider`.
+    pub state_rebuilt: Vec<LoggedLine>,
+    /// The newest "Cannot determine creation result, but proceeding due to deterministic external
+    /// name": this provider's reconciler was built with `WithDeterministicExternalName(true)`, so
+    /// the create-incomplete gate does not stop it.
+    pub gate_bypassed: Option<LoggedLine>,
+    /// Whether the kind's CRD declares `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3
+    /// acknowledges `crossplane.io/reconcile-requested-at` there); `None` when the CRD was not read.
+    pub acknowledges_requests: Option<bool>,
+}
+
+/// One provider log line about the MR: when, and the line itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedLine {
+    /// When it was logged, when the line had a time.
+    pub time: Option<GoTime>,
+    /// Excerpt of the line.
+    pub source: String,
 }
 
 /// One ID a provider logged as created (`Async create ended.` `tfID`, or the plugin-framework

@@ -28,6 +28,10 @@ pub enum EvidenceKind {
     CreateRequested,
     /// `cannot determine creation result - remove the crossplane.io/external-create-pending annotation ...`.
     CreateIncomplete,
+    /// `Cannot determine creation result, but proceeding due to deterministic external name`:
+    /// a reconciler built with `WithDeterministicExternalName(true)` went past the gate
+    /// (crossplane-runtime v2 `pkg/reconciler/managed/reconciler.go`).
+    CreateGateBypassed,
     /// `Cannot create external resource`.
     CreateFailed,
     /// `Successfully requested deletion of external resource`.
@@ -52,7 +56,7 @@ pub enum EvidenceKind {
 impl EvidenceKind {
     /// Every kind, in declaration order. Exists so code that must cover all kinds (name
     /// tables, uniqueness checks) iterates this list instead of typing the variants again.
-    pub const ALL: [EvidenceKind; 17] = [
+    pub const ALL: [EvidenceKind; 18] = [
         EvidenceKind::AsyncCreateStarting,
         EvidenceKind::AsyncCreateEnded,
         EvidenceKind::CallbackFailed,
@@ -61,6 +65,7 @@ impl EvidenceKind {
         EvidenceKind::Reconciler,
         EvidenceKind::CreateRequested,
         EvidenceKind::CreateIncomplete,
+        EvidenceKind::CreateGateBypassed,
         EvidenceKind::CreateFailed,
         EvidenceKind::DeleteRequested,
         EvidenceKind::Deleted,
@@ -83,6 +88,7 @@ impl EvidenceKind {
             EvidenceKind::Reconciler => "Reconciler",
             EvidenceKind::CreateRequested => "CreateRequested",
             EvidenceKind::CreateIncomplete => "CreateIncomplete",
+            EvidenceKind::CreateGateBypassed => "CreateGateBypassed",
             EvidenceKind::CreateFailed => "CreateFailed",
             EvidenceKind::DeleteRequested => "DeleteRequested",
             EvidenceKind::Deleted => "Deleted",

@@ -12,7 +12,9 @@
 //! * upjet's CLI workspace lines (`workspace` key, pkg/terraform/workspace.go), whose `out`
 //!   field holds Terraform's output (see `tf_out.rs`);
 //! * crossplane-runtime's managed-reconciler lines that carry `external-name`
-//!   (pkg/reconciler/managed/reconciler.go, `Reconciler.Reconcile`).
+//!   (pkg/reconciler/managed/reconciler.go, `Reconciler.Reconcile`), among them the gate's
+//!   `cannot determine creation result …` and, on a reconciler built with
+//!   `WithDeterministicExternalName(true)`, `Cannot determine creation result, but proceeding …`.
 
 use chrono::SecondsFormat;
 use serde_json::{Map, Value};
@@ -30,6 +32,8 @@ const MSG_RECOVERED_EXTERNAL_NAME: &str = "recovered external name from last fai
 const MSG_CRITICAL_ANNOTATIONS: &str = "Critical annotations have been updated.";
 const MSG_CREATE_REQUESTED: &str = "Successfully requested creation of external resource";
 const MSG_CREATE_INCOMPLETE_PREFIX: &str = "cannot determine creation result";
+const MSG_CREATE_GATE_BYPASSED: &str =
+    "Cannot determine creation result, but proceeding due to deterministic external name";
 const MSG_CREATE_FAILED: &str = "Cannot create external resource";
 const MSG_DELETE_REQUESTED: &str = "Successfully requested deletion of external resource";
 const MSG_DELETED: &str = "Successfully deleted managed resource";
@@ -316,6 +320,7 @@ fn reconciler_kind(msg: &str) -> EvidenceKind {
         MSG_CREATE_FAILED => EvidenceKind::CreateFailed,
         MSG_DELETE_REQUESTED => EvidenceKind::DeleteRequested,
         MSG_DELETED => EvidenceKind::Deleted,
+        MSG_CREATE_GATE_BYPASSED => EvidenceKind::CreateGateBypassed,
         m if m.starts_with(MSG_CREATE_INCOMPLETE_PREFIX) => EvidenceKind::CreateIncomplete,
         _ => EvidenceKind::Reconciler,
     }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 
 use super::{Evidence, EvidenceKind, Origin};
+use crate::domain::candidate::usable;
 
 /// An ID the provider logged for an MR, with where and when. Exists so the doctor
 /// can show "the provider last logged ID X at T (line ...)" next to the live
@@ -28,7 +29,7 @@ pub struct LoggedId {
 }
 
 /// The "last provider-logged external ID" per MR UID: the newest (by time, then
-/// by order of appearance) non-empty ID among (a) `tfID` of `Async create ended.`,
+/// by order of appearance) non-empty ID that is no placeholder among (a) `tfID` of `Async create ended.`,
 /// (b) `external-name` of managed-reconciler lines, (c) `hook.id_value` of CLI
 /// workspace lines (plus the plugin-framework recovered external-name). This is the
 /// value an adopt/repair step would propose writing back.
@@ -38,7 +39,9 @@ pub fn last_logged_ids(evidence: &[Evidence]) -> HashMap<String, LoggedId> {
         if ev.uid.is_empty() || !ev.kind.carries_logged_id() {
             continue;
         }
-        if ev.id.as_deref().is_none_or(str::is_empty) {
+        // A provider's placeholder (a stub read back from a failed create's partial state) is
+        // logged like an ID but names no cloud object.
+        if !ev.id.as_deref().is_some_and(usable) {
             continue;
         }
         match best.get(ev.uid.as_str()) {
@@ -78,7 +81,7 @@ pub fn created_ids(evidence: &[Evidence], uid: &str) -> Vec<LoggedId> {
         {
             ids.push(id);
         }
-        for id in ids.into_iter().filter(|s| !s.is_empty()) {
+        for id in ids.into_iter().filter(|s| usable(s)) {
             if let Some((seq, existing)) = out.iter_mut().find(|(_, l)| l.id == id) {
                 // Keep the earliest sighting.
                 if ev.time.is_some() && (existing.time.is_none() || ev.time < existing.time) {

@@ -1689,6 +1689,17 @@ fn last_logged_ids_rules() {
         },
         Case { name: "nothing", evidence: vec![ev(UID_A, Reconciler, Some(""), Some(TS), 1)], want: None },
         Case {
+            // provider-upjet-aws PR #2233: a failed create saved the stub as the external-name,
+            // so reconciler lines log it; it names no cloud object.
+            name: "a provider's placeholder is no logged ID",
+            evidence: vec![
+                ev(UID_A, Reconciler, Some("AGT0123456"), Some("2024-01-01T00:00:00Z"), 1),
+                ev(UID_A, Reconciler, Some("STUB123456"), Some("2024-01-02T00:00:00Z"), 2),
+                ev(UID_A, RecoveredExternalName, Some("STUB123456"), Some("2024-01-03T00:00:00Z"), 3),
+            ],
+            want: Some(("AGT0123456", Reconciler)),
+        },
+        Case {
             name: "other UIDs and UID-less lines do not interfere",
             evidence: vec![
                 ev(UID_A, Reconciler, Some("mine"), Some("2024-01-01T00:00:00Z"), 1),
@@ -1724,6 +1735,7 @@ fn created_ids_rules() {
         ev(UID_A, Reconciler, Some("vpc-9"), Some("2024-01-04T00:00:00Z"), 7),
         ev(UID_A, CliApply, Some("vpc-cli"), Some("2024-01-05T00:00:00Z"), 8),
         ev(UID_A, RecoveredExternalName, Some("vpc-rec"), Some("2024-01-06T00:00:00Z"), 9),
+        ev(UID_A, RecoveredExternalName, Some("STUB123456"), Some("2024-01-07T00:00:00Z"), 11),
         ev(UID_B, AsyncCreateEnded, Some("other"), Some("2024-01-01T00:00:00Z"), 10),
     ];
     let got: Vec<_> = created_ids(&evidence, UID_A).into_iter().map(|l| (l.id, l.source)).collect();
