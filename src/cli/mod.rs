@@ -50,6 +50,43 @@ pub enum Command {
     Adopt(adopt::AdoptArgs),
     /// Put annotations and management policies back from an adopt backup.
     Restore(adopt::RestoreArgs),
+    /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
+    /// patch for adopt), for `kubectl apply -f -`.
+    #[command(after_help = RBAC_EXAMPLES)]
+    Rbac(RbacArgs),
+}
+
+const RBAC_EXAMPLES: &str = "Examples:
+  # Grant the roles in deploy/ access to every managed kind installed now (re-run after installing a provider)
+  kubectl upjet rbac | kubectl apply -f -
+
+  # Only one provider family's kinds, as JSON
+  kubectl upjet rbac --provider aws.upbound.io -o json
+
+The static roles in deploy/ aggregate these by label: kubectl-upjet-doctor reads, kubectl-upjet-adopt
+also patches; neither reads Secrets or writes anything else. See docs/rbac.md.";
+
+/// `kubectl upjet rbac`.
+#[derive(Debug, Clone, Args)]
+pub struct RbacArgs {
+    /// Only these kinds: kind, plural or kind.group (repeatable).
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
+    #[arg(long = "provider", value_name = "PROVIDER")]
+    pub providers: Vec<String>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml)]
+    pub output: RbacFormat,
+}
+
+/// `rbac -o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RbacFormat {
+    /// A YAML `List` of ClusterRoles.
+    Yaml,
+    /// A JSON `List` of ClusterRoles.
+    Json,
 }
 
 const DOCTOR_EXAMPLES: &str = "Examples:

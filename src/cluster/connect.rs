@@ -203,6 +203,15 @@ pub fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
+/// A 403 message followed by the missing permission and the shipped role that grants it, when
+/// the message names one ([`super::permission`]).
+pub fn with_advice(message: &str) -> String {
+    match super::permission::advise(message) {
+        Some(advice) => format!("{message} — {advice}"),
+        None => message.to_string(),
+    }
+}
+
 /// Turns a kube error from a request that the command cannot do without into a one-line
 /// [`Error`] with the right exit code.
 pub fn explain(err: &kube::Error, server: &str, what: &str) -> Error {
@@ -211,7 +220,7 @@ pub fn explain(err: &kube::Error, server: &str, what: &str) -> Error {
             401 => Error::cluster(format!(
                 "the API server at {server} rejected the credentials (401 Unauthorized) while {what}; log in again or check the kubeconfig user"
             )),
-            403 => Error::cluster(format!("forbidden while {what}: {}", status.message)),
+            403 => Error::cluster(format!("forbidden while {what}: {}", with_advice(&status.message))),
             404 => Error::usage(format!("not found while {what}: {}", status.message)),
             code => Error::failed(format!(
                 "the API server answered {code} {} while {what}: {}",

@@ -7,6 +7,7 @@ pub mod discovery_cache;
 pub mod events;
 pub mod kinds;
 pub mod logs;
+pub mod permission;
 pub mod providers;
 pub mod request;
 pub mod retry;

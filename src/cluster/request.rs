@@ -40,7 +40,8 @@ impl RequestError {
                     429 => "throttled",
                     _ => "failed",
                 };
-                format!("{what} ({}): {}", s.code, s.message)
+                let message = if s.code == 403 { super::connect::with_advice(&s.message) } else { s.message.clone() };
+                format!("{what} ({}): {message}", s.code)
             }
             RequestError::Kube(e) => super::connect::error_text(e),
             RequestError::Timeout(d) => format!("timed out after {d:?}"),

@@ -11,7 +11,9 @@ use tokio::io::AsyncReadExt;
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
     /// RBAC denies `create` on `pods/exec`.
-    #[error("no permission to exec into {namespace}/{pod} (needs create on pods/exec)")]
+    #[error(
+        "no permission to exec into {namespace}/{pod}: missing permission: create on pods/exec (the core group) in namespace {namespace}; the ClusterRole kubectl-upjet-workspace (deploy/clusterrole-workspace.yaml) grants it: kubectl create rolebinding kubectl-upjet-workspace -n {namespace} --clusterrole=kubectl-upjet-workspace --user=<you>"
+    )]
     Forbidden {
         /// The pod's namespace.
         namespace: String,
@@ -68,6 +70,10 @@ pub async fn read(
     let mut attached = match pods.exec(pod, vec!["cat".to_string(), tfstate_path(uid)], &params).await {
         Ok(a) => a,
         Err(kube::Error::Api(s)) if s.code == 403 => {
+            return Err(WorkspaceError::Forbidden { namespace: namespace.into(), pod: pod.into() });
+        }
+        // A websocket exec refused before the protocol switch carries only its HTTP status.
+        Err(kube::Error::UpgradeConnection(e)) if e.to_string().contains("403") => {
             return Err(WorkspaceError::Forbidden { namespace: namespace.into(), pod: pod.into() });
         }
         Err(e) => {

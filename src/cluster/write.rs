@@ -58,9 +58,7 @@ pub enum WriteError {
         target: String,
     },
     /// 403: RBAC does not allow the verb.
-    #[error(
-        "forbidden: RBAC does not allow you to {verb} {resource}{scope} ({target}); ask for the {verb:?} verb on {resource} (see deploy/clusterrole-adopt.yaml). Server said: {message}"
-    )]
+    #[error("forbidden: RBAC does not allow you to {verb} {resource}{scope} ({target}). Server said: {message}")]
     Forbidden {
         /// `get` or `patch`.
         verb: &'static str,
@@ -127,7 +125,7 @@ impl WriteError {
                 resource: target.kind.resource_name(),
                 scope: target.namespace.as_deref().map(|n| format!(" in namespace {n}")).unwrap_or_default(),
                 target: t,
-                message: s.message.clone(),
+                message: super::connect::with_advice(&s.message),
             },
             (_, Some(404)) => WriteError::NotFound { target: t },
             (RequestError::Kube(kube::Error::Api(s)), Some(code @ (400 | 422))) => {

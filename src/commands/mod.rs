@@ -6,6 +6,7 @@ pub mod completion;
 pub mod doctor;
 pub mod evidence;
 pub mod history;
+pub mod rbac;
 
 use crate::cli::{Cli, Command, Invocation};
 use crate::error::{Exit, exit_for, one_line};
@@ -60,6 +61,7 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Completion(args) => completion::run(args, out),
         Command::Adopt(args) => adopt::run(settings, args, out).await,
         Command::Restore(args) => adopt::run_restore(settings, args, out).await,
+        Command::Rbac(args) => rbac::run(settings, args, out).await,
     }
 }
 
@@ -70,6 +72,7 @@ fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::
         Command::History(_) => "history",
         Command::Adopt(_) => "adopt",
         Command::Restore(_) => "restore",
+        Command::Rbac(_) => "rbac",
         Command::Doctor(_) | Command::Completion(_) => return Ok(()),
     };
     if !settings.several_contexts() {

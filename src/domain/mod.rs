@@ -16,6 +16,7 @@ pub mod managed;
 pub mod placeholder;
 pub mod plan;
 pub mod policies;
+pub mod rbac;
 pub mod report;
 pub mod rules;
 pub mod summary;

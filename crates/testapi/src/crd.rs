@@ -404,14 +404,15 @@ impl Registry {
             warning: None,
             store,
         });
+        crate::rbac::register(&mut r);
         r
     }
 
-    fn store_for(&mut self, group: &str, plural: &str) -> Arc<Store> {
+    pub(crate) fn store_for(&mut self, group: &str, plural: &str) -> Arc<Store> {
         self.stores.entry((group.to_string(), plural.to_string())).or_insert_with(|| Arc::new(Store::default())).clone()
     }
 
-    fn add(&mut self, def: ResourceDef) {
+    pub(crate) fn add(&mut self, def: ResourceDef) {
         let def = Arc::new(def);
         self.by_gvr.insert((def.group.clone(), def.version.clone(), def.plural.clone()), def.clone());
         self.by_gvk.insert((def.group.clone(), def.version.clone(), def.kind.clone()), def);

@@ -52,6 +52,7 @@ mod crd;
 mod exec;
 mod openapi;
 mod ops;
+mod rbac;
 mod resp;
 mod selector;
 mod server;
@@ -68,6 +69,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use exec::{ExecOutput, ExecRequest};
+pub use rbac::User;
 
 /// HTTP method type used by [`Fault::Status`] (re-exported so callers need no `http` dependency).
 pub use hyper::Method;
@@ -227,6 +229,8 @@ pub(crate) struct Inner {
     pub stats: StatsInner,
     pub exec_files: Mutex<HashMap<(String, String), BTreeMap<String, String>>>,
     pub exec_hooks: RwLock<Vec<ExecHook>>,
+    /// Bearer tokens and their users once RBAC is on (`None`: every request is an administrator).
+    pub auth: RwLock<Option<rbac::Auth>>,
 }
 
 impl Inner {
@@ -260,7 +264,8 @@ impl std::fmt::Debug for TestApi {
 
 impl TestApi {
     /// An empty server state: core v1 (pods, pods/log, pods/exec, events,
-    /// namespaces), apiextensions.k8s.io/v1 customresourcedefinitions, and the
+    /// namespaces, secrets, configmaps), rbac.authorization.k8s.io/v1 (cluster)roles and
+    /// (cluster)rolebindings, apiextensions.k8s.io/v1 customresourcedefinitions, and the
     /// namespaces `default`, `kube-system`, `kube-public`, `kube-node-lease`.
     pub fn new() -> Self {
         let inner = Arc::new(Inner {
@@ -274,6 +279,7 @@ impl TestApi {
             stats: StatsInner::default(),
             exec_files: Mutex::new(HashMap::new()),
             exec_hooks: RwLock::new(vec![]),
+            auth: RwLock::new(None),
         });
         let api = Self { inner };
         for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
@@ -350,6 +356,27 @@ impl TestApi {
     /// Returns the stored object. Panics if no resource serves that apiVersion/kind.
     pub fn insert(&self, obj: Value) -> Value {
         ops::insert(&self.inner, obj).unwrap_or_else(|e| panic!("testapi insert: {e}"))
+    }
+
+    /// Turns on authentication and RBAC authorization (see the `rbac` module): the kubeconfig's
+    /// `test-token` stays an administrator (`system:masters`); other tokens must be added with
+    /// [`TestApi::add_user`]; requests are then allowed only as the stored ClusterRoles, Roles and
+    /// bindings say, and denied with the apiserver's 403.
+    pub fn enable_rbac(&self) {
+        let mut auth = self.inner.auth.write().expect("auth lock");
+        let state = auth.get_or_insert_with(rbac::Auth::default);
+        let admin = User { name: "admin".into(), groups: vec!["system:masters".into(), "system:authenticated".into()] };
+        state.users.insert("test-token".into(), admin);
+    }
+
+    /// Adds a user that `token` authenticates as (RBAC must be on; see [`TestApi::enable_rbac`]).
+    /// `system:authenticated` is added to its groups, as the apiserver does.
+    pub fn add_user(&self, token: &str, name: &str, groups: &[&str]) {
+        let mut auth = self.inner.auth.write().expect("auth lock");
+        let state = auth.get_or_insert_with(rbac::Auth::default);
+        let mut groups: Vec<String> = groups.iter().map(|g| g.to_string()).collect();
+        groups.push("system:authenticated".into());
+        state.users.insert(token.into(), User { name: name.into(), groups });
     }
 
     /// Reads a stored object (served as `api_version`), or `None`.
@@ -567,11 +594,17 @@ impl RunningServer {
 
     /// The kubeconfig text that [`RunningServer::write_kubeconfig`] writes.
     pub fn kubeconfig(&self, namespace: Option<&str>) -> String {
+        self.kubeconfig_with_token(namespace, "test-token")
+    }
+
+    /// A kubeconfig like [`RunningServer::kubeconfig`] whose user presents `token` (a user added
+    /// with [`TestApi::add_user`]).
+    pub fn kubeconfig_with_token(&self, namespace: Option<&str>, token: &str) -> String {
         let ns = namespace
             .map(|n| format!("    namespace: {}\n", serde_json::to_string(n).unwrap_or_default()))
             .unwrap_or_default();
         format!(
-            "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: {}\ncontexts:\n- name: test\n  context:\n    cluster: test\n    user: test\n{ns}current-context: test\nusers:\n- name: test\n  user:\n    token: test-token\npreferences: {{}}\n",
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: {}\ncontexts:\n- name: test\n  context:\n    cluster: test\n    user: test\n{ns}current-context: test\nusers:\n- name: test\n  user:\n    token: {token}\npreferences: {{}}\n",
             self.url
         )
     }

@@ -412,6 +412,9 @@ async fn handle(
     }
     let r = route(&info.path);
     *stats.by_class.lock().expect("stats lock").entry(class_of(&info, &r).to_string()).or_default() += 1;
+    if let Err(denied) = check_access(&inner, &info, &r, &header(hyper::header::AUTHORIZATION)) {
+        return Ok(plain(denied));
+    }
 
     let (delay, action) = check_faults(&inner, &info, &r);
     let (action, cut) = match action {
@@ -471,6 +474,39 @@ async fn handle(
         resp.body
     })))
     .expect("response"))
+}
+
+/// Authentication and RBAC authorization, when on (see the `rbac` module).
+fn check_access(inner: &Inner, info: &ReqInfo, r: &Route, authorization: &str) -> Result<(), Resp> {
+    let Some(user) = crate::rbac::authenticate(inner, authorization)? else { return Ok(()) };
+    let attrs = match r {
+        Route::Resource { group, plural, ns, name, sub, .. } => {
+            // Exec over a websocket upgrade is a GET, authorized as `create` like a POST (the
+            // apiserver's behaviour since the websocket exec protocol became the default).
+            let verb = if sub.as_deref() == Some("exec") { "create" } else { verb(info, name.is_some()) };
+            crate::rbac::Attributes::Resource {
+                verb,
+                group,
+                resource: plural,
+                subresource: sub.as_deref(),
+                namespace: ns.as_deref(),
+                name: name.as_deref(),
+            }
+        }
+        _ => {
+            crate::rbac::Attributes::NonResource { verb: &info.method.as_str().to_ascii_lowercase(), path: &info.path }
+        }
+    };
+    crate::rbac::authorize(inner, &user, &attrs)
+}
+
+/// A response with its body, without the fault and cut handling of `handle`.
+fn plain(resp: Resp) -> Response<RespBody> {
+    let b = Response::builder()
+        .status(resp.code)
+        .header("content-type", resp.ctype)
+        .header("cache-control", "no-cache, private");
+    b.body(http_body_util::Either::Left(Full::new(resp.body))).expect("response")
 }
 
 /// (namespace, pod) of an exec route.

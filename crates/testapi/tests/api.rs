@@ -205,10 +205,10 @@ fn crds_added_later_show_up_and_are_listable() {
     let srv = api.start_blocking().unwrap();
     let mut c = Client::new(&srv.url);
     let before = c.request("GET", "/apis", &[("Accept", KUBE_AGGREGATED_ACCEPT)], None).unwrap().json();
-    assert_eq!(before["items"].as_array().unwrap().len(), 1, "only apiextensions");
+    assert_eq!(before["items"].as_array().unwrap().len(), 2, "only apiextensions and rbac");
     api.add_crd_yaml(&std::fs::read_to_string(format!("{GCP}/gcp.upbound.io_providerconfigs.yaml")).unwrap()).unwrap();
     let after = c.request("GET", "/apis", &[("Accept", KUBE_AGGREGATED_ACCEPT)], None).unwrap().json();
-    assert_eq!(after["items"].as_array().unwrap().len(), 2);
+    assert_eq!(after["items"].as_array().unwrap().len(), 3);
     let crds = c.get_json("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
     assert_eq!(crds["items"][0]["metadata"]["name"], "providerconfigs.gcp.upbound.io");
     assert_eq!(crds["items"][0]["spec"]["names"]["kind"], "ProviderConfig");
@@ -1014,4 +1014,42 @@ fn concurrent_clients() {
     let st = api.stats();
     assert_eq!(st.class("list"), 80);
     assert!(st.max_in_flight > 1, "requests overlapped: {}", st.max_in_flight);
+}
+
+/// RBAC on: unknown tokens are 401, a user gets exactly what its bindings grant (an aggregated
+/// ClusterRole holds the rules of the roles its selector matches), and a denial carries the
+/// apiserver's own message.
+#[test]
+fn rbac_grants_what_bindings_say_and_denies_like_the_apiserver() {
+    let api = TestApi::new();
+    api.enable_rbac();
+    api.add_user("jane-token", "jane", &["team-a"]);
+    api.insert(
+        serde_json::json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "default"}}),
+    );
+    api.insert(serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": "reader"}, "aggregationRule": {"clusterRoleSelectors": [{"matchLabels": {"x/read": "true"}}]}}));
+    api.insert(serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": "pods-read", "labels": {"x/read": "true"}},
+        "rules": [{"apiGroups": [""], "resources": ["pods", "pods/log"], "verbs": ["get", "list"]}]}));
+    api.insert(serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+        "metadata": {"name": "team-a-reader"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "reader"},
+        "subjects": [{"kind": "Group", "name": "team-a", "apiGroup": "rbac.authorization.k8s.io"}]}));
+    let srv = api.start_blocking().unwrap();
+    assert_eq!(Client::with_token(&srv.url, "nobody").get("/api/v1/pods").status, 401);
+    let mut jane = Client::with_token(&srv.url, "jane-token");
+    assert_eq!(jane.get("/api/v1/pods").status, 200, "aggregated rule");
+    let denied = jane.get("/api/v1/namespaces/default/secrets/s");
+    assert_eq!(denied.status, 403);
+    assert_eq!(
+        denied.json()["message"],
+        "secrets \"s\" is forbidden: User \"jane\" cannot get resource \"secrets\" in API group \"\" in the namespace \"default\""
+    );
+    let listed = jane.get("/apis/rbac.authorization.k8s.io/v1/clusterroles");
+    assert_eq!(
+        listed.json()["message"],
+        "clusterroles.rbac.authorization.k8s.io is forbidden: User \"jane\" cannot list resource \"clusterroles\" in API group \"rbac.authorization.k8s.io\" at the cluster scope"
+    );
+    assert_eq!(jane.get("/apis").json()["message"], "forbidden: User \"jane\" cannot get path \"/apis\"");
+    assert_eq!(Client::new(&srv.url).get("/api/v1/namespaces/default/secrets/s").status, 200, "the admin token");
 }

@@ -35,11 +35,17 @@ impl Resp {
 pub struct Client {
     addr: String,
     conn: Option<BufReader<TcpStream>>,
+    token: String,
 }
 
 impl Client {
     pub fn new(url: &str) -> Self {
-        Self { addr: url.trim_start_matches("http://").to_string(), conn: None }
+        Self::with_token(url, "test-token")
+    }
+
+    /// A client presenting another bearer token (a user added with `TestApi::add_user`).
+    pub fn with_token(url: &str, token: &str) -> Self {
+        Self { addr: url.trim_start_matches("http://").to_string(), conn: None, token: token.to_string() }
     }
 
     pub fn get(&mut self, path: &str) -> Resp {
@@ -84,7 +90,7 @@ impl Client {
     ) -> std::io::Result<Resp> {
         let conn = self.conn.as_mut().unwrap();
         let mut req =
-            format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer test-token\r\n", self.addr);
+            format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n", self.addr, self.token);
         for (k, v) in headers {
             req.push_str(&format!("{k}: {v}\r\n"));
         }

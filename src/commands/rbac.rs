@@ -1,0 +1,33 @@
+//! `kubectl upjet rbac`: the managed kinds this cluster serves (discovery, `managed` category),
+//! turned into the ClusterRoles `deploy/` aggregates (`domain::rbac`), printed for `kubectl apply`.
+
+use crate::cli::{RbacArgs, RbacFormat};
+use crate::cluster::{connect, discover, kinds};
+use crate::domain::rbac::{ManagedKind, managed_roles};
+use crate::error::{Error, Exit};
+use crate::output::structured;
+use crate::settings::Settings;
+use std::io::Write;
+
+/// Discovers the managed kinds and prints their read and patch roles as one `List`.
+pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let conn = connect::connect(&settings.connect).await?;
+    let (all, _) = discover::discover_managed(&conn, 8).await?;
+    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::usage(e.to_string()))?;
+    if selected.is_empty() {
+        return Err(Error::usage(
+            "the cluster serves no managed kinds (no CRD in the `managed` category): install a provider first",
+        )
+        .into());
+    }
+    let managed: Vec<ManagedKind> =
+        selected.iter().map(|k| ManagedKind { group: k.group.clone(), plural: k.plural.clone() }).collect();
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": managed_roles(&managed)});
+    match args.output {
+        RbacFormat::Yaml => structured::write_yaml(out, &list)?,
+        RbacFormat::Json => structured::write_json(out, &list)?,
+    }
+    let groups: std::collections::BTreeSet<&str> = managed.iter().map(|k| k.group.as_str()).collect();
+    eprintln!("{} managed kinds in {} API groups", managed.len(), groups.len());
+    Ok(Exit::Ok)
+}
