@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('adopt', 'adopt', [CompletionResultType]::ParameterValue, 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
+            [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -248,12 +249,45 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-upjet;rbac' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only these kinds: kind, plural or kind.group (repeatable)')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-upjet;help' {
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'List managed resources whose creation or identity tracking is broken')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show the create history of one MR as a timeline, with the last provider-logged external ID')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('adopt', 'adopt', [CompletionResultType]::ParameterValue, 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
+            [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -270,6 +304,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             break
         }
         'kubectl-upjet;help;restore' {
+            break
+        }
+        'kubectl-upjet;help;rbac' {
             break
         }
         'kubectl-upjet;help;help' {

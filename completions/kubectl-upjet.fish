@@ -49,6 +49,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "history
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "completion" -d 'Print a shell completion script'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "rbac" -d 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
@@ -208,9 +209,34 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s V -l version -d 'Print version'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "history" -d 'Show the create history of one MR as a timeline, with the last provider-logged external ID'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "completion" -d 'Print a shell completion script'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s o -l output -d 'Output format' -r -f -a "yaml\t'A YAML `List` of ClusterRoles'
+json\t'A JSON `List` of ClusterRoles'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s s -l server -d 'The API server address, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l token -d 'Bearer token, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as -d 'Impersonate this user' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as-group -d 'Impersonate this group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "history" -d 'Show the create history of one MR as a timeline, with the last provider-logged external ID'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "rbac" -d 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -280,6 +280,51 @@ def fidelity_async():
         created="2024-11-30T11:29:58Z"))
     return items
 
+def fidelity_upstream():
+    """What the 2025-2026 upstream changes mean: a provider's placeholder external-name, an import
+    that stays silent, a failed create retried in the same second, a reconcile request not yet
+    handled, and the create-goroutine race of upjet#632 (its log is provider-aws-elbv2-debug.log)."""
+    items = []
+    # ExternalNameMissing with a placeholder: provider-upjet-aws saved identifierFromProviderWithDefaultStub's
+    # stub from a failed create's partial state; the agent exists as AGT7XQ2ZK1, untracked.
+    items.append(mr("bedrockagent.aws.m.upbound.io/v1beta1", "Agent", "support-bot", ns="team-a",
+        ann={"crossplane.io/external-name": "STUB123456", "crossplane.io/external-create-pending": "2024-11-30T11:10:00Z",
+             "crossplane.io/external-create-succeeded": "2024-11-30T11:10:00Z"},
+        spec={"agentName": "support-bot", "region": "eu-west-1", "foundationModel": "anthropic.claude-v2"},
+        policies=["Observe", "Create", "Update", "Delete"],
+        at={"id": "AGT7XQ2ZK1", "agentArn": "arn:aws:bedrock:eu-west-1:111122223333:agent/AGT7XQ2ZK1"}))
+    # ObserveNotFound, silent: an import with ["Observe", "LateInitialize"] whose ID names nothing.
+    items.append(mr("ec2.aws.m.upbound.io/v1beta1", "Subnet", "imported-private-a", ns="team-a",
+        ann={"crossplane.io/external-name": "subnet-0aaa1111bbbb2222c"},
+        spec={"region": "eu-west-1", "vpcId": "vpc-0123456789abcdef0"}, policies=["Observe", "LateInitialize"],
+        conditions=[cond("Synced", "True", "ReconcileSuccess")]))
+    # CreateFailed, same second: upjet returned the previous attempt's cached error while a new create runs.
+    failed = "async create failed: failed to create the resource: [{0 creating SNS Topic (billing-alerts): operation error SNS: CreateTopic, https response error StatusCode: 400, api error InvalidParameter  []}]"
+    items.append(mr("sns.aws.upbound.io/v1beta1", "Topic", "billing-alerts",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T11:45:10Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:44:00Z",
+             "crossplane.io/external-create-failed": "2024-11-30T11:45:10Z"},
+        spec={"name": "billing-alerts", "region": "eu-west-1"},
+        conditions=[cond("Ready", "False", "Creating", ltt="2024-11-30T11:44:00Z"), cond("Synced", "False", "ReconcileError", "create failed: " + failed, ltt="2024-11-30T11:45:10Z"),
+                    cond("LastAsyncOperation", "False", "AsyncCreateFailure", failed, ltt="2024-11-30T11:44:30Z")],
+        created="2024-11-30T11:43:58Z"))
+    # ReconcileNotTriggered: pending removed by hand, a reconcile requested, not handled yet (runtime v2.3 acknowledges).
+    items.append(mr("rds.aws.upbound.io/v1beta1", "Instance", "reports-db",
+        ann={"crossplane.io/external-name": "reports-db", "crossplane.io/external-create-succeeded": "2024-11-29T08:00:00Z",
+             "crossplane.io/reconcile-requested-at": "2024-11-30T11:50:00Z"},
+        spec={"region": "eu-west-1", "instanceClass": "db.t3.micro", "engine": "postgres"},
+        conditions=[cond("Ready", "False", "Creating", ltt="2024-11-30T09:00:00Z"), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE, ltt="2024-11-30T09:00:00Z")],
+        at={"id": "reports-db"}))
+    items[-1]["status"]["lastHandledReconcileAt"] = "2024-11-29T08:00:00Z"
+    # AsyncCreateRace (+ OrphanCandidate, ExternalNameMissing): two target groups created, no restart between.
+    items.append(mr("elbv2.aws.upbound.io/v1beta1", "LBTargetGroup", "web-tg",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T11:20:00Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:20:35Z"},
+        spec={"name": "web-tg", "port": 443, "protocol": "HTTPS", "region": "eu-west-1", "vpcId": "vpc-0123456789abcdef0"},
+        at={"id": TG_B, "arn": TG_B}))
+    return items
+
+TG_A = "arn:aws:elasticloadbalancing:eu-west-1:111122223333:targetgroup/web-tg/6d0ecf831eec9f09"
+TG_B = "arn:aws:elasticloadbalancing:eu-west-1:111122223333:targetgroup/web-tg/73e2d6bc24d8a067"
+
 def identity_peers():
     """Healthy peers from which doctor learns each kind's ID format (docs/id-templates.md)."""
     items = []
@@ -320,6 +365,7 @@ write("fidelity-gates.json", fidelity_gates())
 write("fidelity-policies.json", fidelity_policies())
 write("fidelity-async.json", fidelity_async())
 write("identity-peers.json", identity_peers())
+write("fidelity-upstream.json", fidelity_upstream())
 
 # ---- cloud inventory (examples/inventory) and the healthy peers it needs ----
 INVENTORY = os.path.join(os.path.dirname(__file__), "..", "examples", "inventory")
@@ -388,6 +434,7 @@ kms_ctrl = "managed/kms.aws.upbound.io/v1beta1, kind=key"
 with open(os.path.join(LOGS, "provider-aws-kms-debug.log"), "w") as f:
     # First create: the goroutine creates mrk-0b…, then the pod is evicted before Observe saves it.
     f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Connecting to the service provider", {"uid": key_uid, "name": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key"}))
+    f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Instance state not found in cache, reconstructing...", {"uid": key_uid, "name": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key"}))
     f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Async create starting...", {"trackerUID": key_uid, "resourceName": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key", "tfID": ""}))
     f.write(console("2024-11-30T10:40:02Z", "DEBUG", "Successfully requested creation of external resource", {"controller": kms_ctrl, "request": {"name": "payments-data-key"}, "uid": key_uid, "version": "812", "external-name": "", "requeue-after": "2024-11-30T10:40:02Z"}))
     f.write(console("2024-11-30T10:40:09Z", "DEBUG", "Async create ended.", {"trackerUID": key_uid, "resourceName": "payments-data-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key", "tfID": "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8", "error": None}))
@@ -400,6 +447,20 @@ with open(os.path.join(LOGS, "provider-aws-kms-debug.log"), "w") as f:
     # The secret's create fails because a previous attempt already created it.
     f.write(console("2024-11-30T11:02:40Z", "DEBUG", "Async create ended.", {"trackerUID": secret_uid, "resourceName": "orders-db-credentials", "gvk": "secretsmanager.aws.upbound.io/v1beta1, Kind=Secret", "tfID": "", "error": "failed to create the resource: ResourceExistsException: The operation failed because the secret orders-db-credentials already exists."}))
     f.write("this line is not a provider log line and is counted, not fatal\n")
+
+tg_uid = uid("/LBTargetGroup/web-tg")
+tg_ctrl = "managed/elbv2.aws.upbound.io/v1beta1, kind=lbtargetgroup"
+tg_gvk = "elbv2.aws.upbound.io/v1beta1, Kind=LBTargetGroup"
+with open(os.path.join(LOGS, "provider-aws-elbv2-debug.log"), "w") as f:
+    # upjet#632: the create goroutine has not written its ID back when the next reconcile observes
+    # nothing, so a second target group is created; no restart in between.
+    f.write(console("2024-11-30T11:20:00Z", "DEBUG", "Instance state not found in cache, reconstructing...", {"uid": tg_uid, "name": "web-tg", "gvk": tg_gvk}))
+    f.write(console("2024-11-30T11:20:00Z", "DEBUG", "Async create starting...", {"trackerUID": tg_uid, "resourceName": "web-tg", "gvk": tg_gvk, "tfID": ""}))
+    f.write(console("2024-11-30T11:20:00Z", "DEBUG", "Successfully requested creation of external resource", {"controller": tg_ctrl, "request": {"name": "web-tg"}, "uid": tg_uid, "version": "301", "external-name": ""}))
+    f.write(console("2024-11-30T11:20:04Z", "DEBUG", "Async create ended.", {"trackerUID": tg_uid, "resourceName": "web-tg", "gvk": tg_gvk, "tfID": TG_A, "error": None}))
+    f.write(console("2024-11-30T11:20:35Z", "DEBUG", "Async create starting...", {"trackerUID": tg_uid, "resourceName": "web-tg", "gvk": tg_gvk, "tfID": ""}))
+    f.write(console("2024-11-30T11:20:35Z", "DEBUG", "Successfully requested creation of external resource", {"controller": tg_ctrl, "request": {"name": "web-tg"}, "uid": tg_uid, "version": "309", "external-name": ""}))
+    f.write(console("2024-11-30T11:20:39Z", "DEBUG", "Async create ended.", {"trackerUID": tg_uid, "resourceName": "web-tg", "gvk": tg_gvk, "tfID": TG_B, "error": None}))
 
 ident_uid = uid("/UserAssignedIdentity/workload-identity")
 with open(os.path.join(LOGS, "provider-azure-production.jsonl"), "w") as f:

@@ -501,3 +501,30 @@ fn memory_constant_over_1gib_stream() {
     assert!(sc.too_long >= 10);
     assert!(after.saturating_sub(before) < 64 * 1024, "peak memory grew by {} kB", after - before);
 }
+
+/// provider-upjet-aws#1482's real console lines: upjet's `Connect` logged "Instance state not
+/// found in cache, reconstructing..." (pkg/controller/external_tfpluginsdk.go) for the
+/// NetworkACLRule, and history puts it on the MR's timeline as the restart marker it is.
+#[test]
+fn the_restart_marker_of_a_real_log_is_on_the_timeline() {
+    use kubectl_upjet::domain::managed::ManagedResource;
+    use kubectl_upjet::evidence::correlate::{LogEvidence, SourceSummary};
+    use kubectl_upjet::evidence::timeline::{Inputs, Source, build};
+    let mut sc = scan_file("upjet-aws-1482-console.log");
+    let summary = SourceSummary::of("upjet-aws-1482-console.log", None, &sc);
+    let logs = LogEvidence::new(sc.take_evidence(), vec![summary]);
+    let mr = ManagedResource::from_json(
+        r#"{"apiVersion":"ec2.aws.upbound.io/v1beta1","kind":"NetworkACLRule",
+            "metadata":{"name":"rg-network-k2rbw-f2shz","uid":"c7b6217a-3e63-4494-89ef-f76d7f6f0cf5"}}"#,
+    )
+    .unwrap();
+    let timeline = build(&mr, &Inputs { logs: logs.about(&mr), ..Inputs::default() });
+    let marker = timeline.entries.iter().find(|e| e.source == Source::Log).expect("the log line");
+    assert_eq!(marker.time.as_deref(), Some("2024-09-06T14:55:20Z"));
+    assert!(
+        marker.text.starts_with("StateReconstructing: Instance state not found in cache, reconstructing..."),
+        "{}",
+        marker.text
+    );
+    assert!(marker.text.contains("restart marker"), "{}", marker.text);
+}

@@ -139,11 +139,18 @@ impl LogEvidence {
             .find(|e| e.kind == EvidenceKind::CallbackFailed)
             .map(|cb| CallbackFailure { error: cb.error.clone(), source: cb.source.clone() });
         let about = self.about(mr);
+        // A run of identical lines (merged to keep memory bounded) is a sighting at its first and
+        // at its last time: a restart marker repeated an hour later is two restarts to the rules.
         let lines = |kind: EvidenceKind| -> Vec<LoggedLine> {
             about
                 .iter()
                 .filter(|e| e.kind == kind)
-                .map(|e| LoggedLine { time: e.time.map(go_time), source: e.source.clone() })
+                .flat_map(|e| {
+                    let last = e.last_time.filter(|l| e.repeats > 0 && Some(*l) != e.time);
+                    std::iter::once(e.time)
+                        .chain(last.map(Some))
+                        .map(|t| LoggedLine { time: t.map(go_time), source: e.source.clone() })
+                })
                 .collect()
         };
         MrEvidence {
@@ -212,6 +219,42 @@ mod tests {
 
     fn codes(f: &[Finding]) -> Vec<Code> {
         f.iter().map(|f| f.code).collect()
+    }
+
+    /// upjet logs "Instance state not found in cache, reconstructing..." at every `Connect` with
+    /// an empty tracker (`pkg/controller/external_tfpluginsdk.go`): at first sight and after a
+    /// restart. doctor's compact scan merges the two identical lines into one run; the rules still
+    /// see both, so the create after the restart is named.
+    #[test]
+    fn a_merged_run_of_restart_markers_is_two_restarts() {
+        let rebuilt = |at: &str| {
+            format!(
+                "{at}\tDEBUG\tprovider-aws\tInstance state not found in cache, reconstructing...\t{{\"uid\": \"{UID}\", \"name\": \"k\"}}\n"
+            )
+        };
+        let starting = |at: &str| {
+            format!(
+                "{at}\tDEBUG\tprovider-aws\tAsync create starting...\t{{\"trackerUID\": \"{UID}\", \"resourceName\": \"k\", \"tfID\": \"\"}}\n"
+            )
+        };
+        let text = rebuilt("2024-11-30T10:40:02Z")
+            + &starting("2024-11-30T10:40:02Z")
+            + &ended("mrk-1", "2024-11-30T10:40:09Z")
+            + &rebuilt("2024-11-30T10:51:12Z")
+            + &starting("2024-11-30T10:51:12Z")
+            + &ended("mrk-2", "2024-11-30T10:51:19Z");
+        let mut scan = LogScan::with_retention(crate::evidence::logs::Retention::Compact);
+        scan_slice(text.as_bytes(), "test.log", &mut scan);
+        let log = LogEvidence::new(scan.take_evidence(), vec![]);
+        let mr = Mr::new("Key", "k").at_provider_id("mrk-2").build();
+        let merged = log.about(&mr).iter().any(|e| e.kind == EvidenceKind::StateReconstructing && e.repeats == 1);
+        assert!(merged, "the compact scan merged the two markers into one run");
+        let ev = log.mr_evidence(&mr, None);
+        let times: Vec<String> = ev.state_rebuilt.iter().filter_map(|l| l.time).map(|t| t.to_string()).collect();
+        assert_eq!(times, ["2024-11-30T10:40:02Z", "2024-11-30T10:51:12Z"]);
+        let f = log_findings(&mr, Some(&log), None, NOW);
+        assert!(codes(&f).contains(&Code::CreateAfterStateRebuild), "{:?}", codes(&f));
+        assert!(!codes(&f).contains(&Code::AsyncCreateRace), "a restart came between the creates");
     }
 
     #[test]

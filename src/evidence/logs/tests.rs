@@ -830,6 +830,16 @@ fn reconciler_extract_cases() -> Vec<ExtractCase> {
             want: Some(ex(CreateIncomplete, UID_A, Some(""))),
         },
         ExtractCase {
+            // crossplane-runtime v2 pkg/reconciler/managed/reconciler.go Reconcile, with
+            // WithDeterministicExternalName(true): the gate logs and goes on.
+            name: "reconciler: create incomplete, but proceeding (deterministic external name)",
+            line: reconciler(
+                "Cannot determine creation result, but proceeding due to deterministic external name",
+                "my-vpc",
+            ),
+            want: Some(ex(CreateGateBypassed, UID_A, Some("my-vpc"))),
+        },
+        ExtractCase {
             name: "reconciler: create failed",
             line: console(
                 TS,
@@ -1689,17 +1699,6 @@ fn last_logged_ids_rules() {
         },
         Case { name: "nothing", evidence: vec![ev(UID_A, Reconciler, Some(""), Some(TS), 1)], want: None },
         Case {
-            // provider-upjet-aws PR #2233: a failed create saved the stub as the external-name,
-            // so reconciler lines log it; it names no cloud object.
-            name: "a provider's placeholder is no logged ID",
-            evidence: vec![
-                ev(UID_A, Reconciler, Some("AGT0123456"), Some("2024-01-01T00:00:00Z"), 1),
-                ev(UID_A, Reconciler, Some("STUB123456"), Some("2024-01-02T00:00:00Z"), 2),
-                ev(UID_A, RecoveredExternalName, Some("STUB123456"), Some("2024-01-03T00:00:00Z"), 3),
-            ],
-            want: Some(("AGT0123456", Reconciler)),
-        },
-        Case {
             name: "other UIDs and UID-less lines do not interfere",
             evidence: vec![
                 ev(UID_A, Reconciler, Some("mine"), Some("2024-01-01T00:00:00Z"), 1),
@@ -1722,6 +1721,20 @@ fn last_logged_ids_rules() {
     let got = last_logged_ids(&[run, ev(UID_A, AsyncCreateEnded, Some("mid"), Some("2024-01-03T00:00:00Z"), 2)]);
     assert_eq!(got[UID_A].id, "run");
     assert_eq!(got[UID_A].time, Some(t("2024-01-05T00:00:00Z")));
+}
+
+/// provider-upjet-aws PR #2233: a failed create saved `identifierFromProviderWithDefaultStub`'s
+/// stub as the external-name, so reconciler lines log it; it names no cloud object.
+#[test]
+fn a_providers_placeholder_is_no_logged_id() {
+    use EvidenceKind::*;
+    let evidence = vec![
+        ev(UID_A, Reconciler, Some("AGT0123456"), Some("2024-01-01T00:00:00Z"), 1),
+        ev(UID_A, Reconciler, Some("STUB123456"), Some("2024-01-02T00:00:00Z"), 2),
+        ev(UID_A, RecoveredExternalName, Some("STUB123456"), Some("2024-01-03T00:00:00Z"), 3),
+    ];
+    assert_eq!(last_logged_ids(&evidence)[UID_A].id, "AGT0123456");
+    assert!(created_ids(&evidence, UID_A).is_empty());
 }
 
 #[test]
