@@ -135,10 +135,12 @@ fn doctor_and_history_work_under_the_doctor_role() {
 #[test]
 fn adopt_needs_the_adopt_role_and_works_under_it() {
     let c = cluster();
+    let backups = c.dir().join("backups");
+    let backups = backups.to_str().unwrap();
     let o = as_user(
         &c,
         "viewer",
-        &["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "www-A", "--yes", "--backup-dir", "b"],
+        &["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "www-A", "--yes", "--backup-dir", backups],
     );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
@@ -149,13 +151,8 @@ fn adopt_needs_the_adopt_role_and_works_under_it() {
     assert_eq!(c.api.get(RS, "RecordSet", None, "www").unwrap()["metadata"]["annotations"].get(PAUSED), None);
 
     provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
-    let backups = c.dir().join("backups");
     let args = ["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "www-A", "--import", "--yes", "--timeout", "30s"];
-    let o = as_user(
-        &c,
-        "operator",
-        &args.iter().copied().chain(["--backup-dir", backups.to_str().unwrap()]).collect::<Vec<_>>(),
-    );
+    let o = as_user(&c, "operator", &args.iter().copied().chain(["--backup-dir", backups]).collect::<Vec<_>>());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let www = c.api.get(RS, "RecordSet", None, "www").unwrap();
     assert_eq!(a(&www, EXT), Some("www-A"));

@@ -337,7 +337,13 @@ fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
 /// timeline itself shows (logged creations the external-name does not record, a disagreeing
 /// workspace, several external-names, no events).
 fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
-    let mut out: Vec<String> = [Code::CreateIncomplete, Code::ProviderRestartedDuringCreate]
+    let said = [
+        Code::CreateIncomplete,
+        Code::ProviderRestartedDuringCreate,
+        Code::AsyncCreateRace,
+        Code::CreateAfterStateRebuild,
+    ];
+    let mut out: Vec<String> = said
         .iter()
         .flat_map(|code| inputs.findings.iter().filter(move |f| f.code == *code))
         .map(finding_highlight)
@@ -443,9 +449,13 @@ fn finding_highlight(f: &Finding) -> String {
             "provider restarted at {}, between create-pending ({pending}) and any result",
             ev("restartedAt").unwrap_or("?")
         ),
-        _ => format!(
+        Code::CreateIncomplete if f.evidence.contains_key("gate bypassed") => format!(
+            "creation incomplete: external-create-pending ({pending}) is newer than any result, but this provider proceeds past the gate (deterministic external-name)"
+        ),
+        Code::CreateIncomplete => format!(
             "creation incomplete: external-create-pending ({pending}) is newer than any result; the provider will not proceed on its own"
         ),
+        _ => f.message.clone(),
     }
 }
 

@@ -15,10 +15,11 @@ use crate::domain::gotime::GoTime;
 /// this MR before that rebuild.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let evidence = facts.evidence?;
+    // The first object created before the rebuild, by its ID when the log names one.
     let earlier_create = |before: GoTime| -> Option<(GoTime, String)> {
         let ended = evidence.created.iter().filter_map(|c| Some((c.time?, format!("created {:?}", c.id))));
         let started = evidence.creates_started.iter().filter_map(|l| Some((l.time?, "started a create".to_string())));
-        ended.chain(started).filter(|(t, _)| t.before(&before)).min_by_key(|(t, _)| *t)
+        earliest_before(ended, before).or_else(|| earliest_before(started, before))
     };
     let (rebuild, (first_at, first), again) = evidence.state_rebuilt.iter().find_map(|r| {
         let at = r.time?;
@@ -39,6 +40,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     .with("rebuilt", rebuild.source.clone())
     .with("createdAgain", again.source.clone());
     Some(f.with_opt("firstCreate", evidence.created.first().map(|c| c.source.clone())))
+}
+
+fn earliest_before(sightings: impl Iterator<Item = (GoTime, String)>, before: GoTime) -> Option<(GoTime, String)> {
+    sightings.filter(|(t, _)| t.before(&before)).min_by_key(|(t, _)| *t)
 }
 
 fn tracking(facts: &Facts) -> &'static str {
