@@ -62,7 +62,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), or a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l log-file -d 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r

@@ -332,9 +332,10 @@ pub struct DoctorArgs {
     /// findings reached --fail-on: for CI that must not pass on a partial scan.
     #[arg(long)]
     pub fail_on_incomplete: bool,
-    /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List),
-    /// or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the
-    /// cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`).
+    /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List,
+    /// or one object), or a directory of such files (JSON or YAML; other inputs in it, such as
+    /// inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is
+    /// named after the file stem (`prod.json` → prod) or the folder (`staging/`).
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Vec<PathBuf>,
     /// Read the live provider pods' logs (current and previous container) for evidence.
