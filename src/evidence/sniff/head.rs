@@ -18,10 +18,9 @@ const MAX_LINES: usize = 50;
 
 /// What the first bytes of a file show, for [`Format`](super::Format) tests.
 pub struct Head {
-    /// The bytes, inflated when the file is gzip (without a UTF-8 byte order mark).
+    /// The bytes, inflated when the file is gzip (without a UTF-8 byte order mark): what a
+    /// format whose fields are not JSON or YAML (an archive) is told by.
     pub bytes: Vec<u8>,
-    /// Whether the file is gzip-compressed.
-    pub gzip: bool,
     /// The first JSON document (or the YAML top-level keys), when the bytes start with one.
     doc: Option<Doc>,
 }
@@ -39,9 +38,8 @@ struct Doc {
 impl Head {
     /// Reads what `prefix` (a file's first bytes) shows.
     pub fn of(prefix: &[u8]) -> Head {
-        let gzip = prefix.starts_with(&[0x1f, 0x8b]);
         let mut bytes = Vec::new();
-        if gzip {
+        if prefix.starts_with(&[0x1f, 0x8b]) {
             // A prefix ends mid-stream: what inflated before the cut is kept, the error is not.
             let _ = flate2::read::MultiGzDecoder::new(prefix).take(INFLATED_BYTES).read_to_end(&mut bytes);
         } else {
@@ -51,7 +49,7 @@ impl Head {
             bytes.drain(..3);
         }
         let doc = json_doc(&bytes).or_else(|| yaml_doc(&bytes));
-        Head { bytes, gzip, doc }
+        Head { bytes, doc }
     }
 
     /// Whether the first document is a JSON array.
@@ -102,7 +100,7 @@ impl Head {
         if token.is_empty() || token.iter().filter(|b| b.is_ascii_whitespace()).count() > 1 {
             return None;
         }
-        Some(Head { bytes: line[start..].to_vec(), gzip: self.gzip, doc: Some(json_doc(&line[start..])?) })
+        Some(Head { bytes: line[start..].to_vec(), doc: Some(json_doc(&line[start..])?) })
     }
 }
 

@@ -166,7 +166,7 @@ fn gzip_is_looked_into_even_when_the_prefix_ends_mid_stream() {
     let gz = gz.finish().unwrap();
     assert!(gz.len() > 200, "the test needs a stream to cut");
     let head = Head::of(&gz[..gz.len() / 2]);
-    assert!(head.gzip && !head.bytes.is_empty());
+    assert!(head.bytes.starts_with(br#"{"apiVersion":"v1","items":["#), "inflated");
     let got = what(&gz[..gz.len() / 2]);
     assert!(got.is_some_and(|w| w.starts_with("a snapshot of Kubernetes objects")), "{got:?}");
 }
