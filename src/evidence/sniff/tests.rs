@@ -219,7 +219,7 @@ fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {
     let Ok(listing) = std::fs::read_dir(&dir) else { return Vec::new() };
     let mut files: Vec<_> = listing
         .flatten()
-        .filter(|e| e.path().is_file() && !e.path().extension().is_some_and(|x| x == "md"))
+        .filter(|e| e.path().is_file() && e.path().extension().is_none_or(|x| x != "md"))
         .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
         .collect();
     files.sort();
