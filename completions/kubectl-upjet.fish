@@ -213,6 +213,9 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kin
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s o -l output -d 'Output format' -r -f -a "yaml\t'A YAML `List` of ClusterRoles'
 json\t'A JSON `List` of ClusterRoles'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -225,9 +228,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s s -
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'

@@ -72,6 +72,13 @@ fn restore_help() {
 }
 
 #[test]
+fn rbac_help() {
+    let text = help(&["rbac", "--help"]);
+    assert_eq!(headings(&text), ["Options:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_rbac", text);
+}
+
+#[test]
 fn completion_help() {
     let text = help(&["completion", "--help"]);
     assert_eq!(headings(&text), ["Arguments:", "Options:", "Output:", "Cluster connection:", "Examples:"]);

@@ -93,7 +93,7 @@ pub struct RbacArgs {
     #[arg(long = "provider", value_name = "PROVIDER")]
     pub providers: Vec<String>,
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml)]
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml, help_heading = OUTPUT)]
     pub output: RbacFormat,
 }
 
