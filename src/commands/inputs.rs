@@ -25,7 +25,12 @@ fn looks_like(path: &Path, reader: Reader) -> Option<String> {
 /// The usage error for a file `reader` could not use but another flag takes
 /// (`aws.json looks like an AWS tagging export (…); pass it with --inventory`).
 pub fn misplaced(path: &Path, reader: Reader) -> Option<Error> {
-    looks_like(path, reader).map(|why| Error::usage(format!("{} {why}", path.display())))
+    looks_like(path, reader).map(|why| named(path, &why))
+}
+
+/// The usage error "PATH looks like …".
+fn named(path: &Path, why: &str) -> Error {
+    Error::usage(format!("{} {why}", path.display()))
 }
 
 /// `reader`'s own error for `path`, unless the file is another input: then the error that says so.
@@ -53,7 +58,7 @@ pub fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
         let Err(own) = snapshot::read_file(file, &mut snap.items) else { continue };
         match looks_like(file, Reader::From) {
             Some(why) if folder => snap.skipped.push(format!("skipped {}: {why}", file.display())),
-            Some(why) => return Err(Error::usage(format!("{} {why}", file.display()))),
+            Some(why) => return Err(named(file, &why)),
             None => return Err(own),
         }
     }
