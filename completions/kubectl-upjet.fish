@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_upjet_global_optspecs
-    string join \n kubeconfig= context= all-contexts cluster= user= n/namespace= A/all-namespaces l/selector= request-timeout= v/v= s/server= token= insecure-skip-tls-verify as= as-group= color= h/help V/version
+    string join \n color= kubeconfig= context= all-contexts cluster= user= n/namespace= A/all-namespaces l/selector= request-timeout= v/v= s/server= token= insecure-skip-tls-verify as= as-group= h/help V/version
 end
 
 function __fish_kubectl_upjet_needs_command
@@ -24,6 +24,9 @@ function __fish_kubectl_upjet_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -36,9 +39,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s s -l server
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
@@ -53,11 +53,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "rbac" -
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s o -l output -d 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]' -r -f -a "table\t'kubectl-style table'
-wide\t'Table with external-name, atProvider.id and create-mark ages'
-json\t'One JSON document (`upjet.doctor/v1` Report)'
-yaml\t'One YAML document (`upjet.doctor/v1` Report)'
-summary\t'Counts by code × kind × provider config, worst first, each with its next command'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l severity -d 'Show only findings at or above this severity' -r -f -a "info\t'Context worth knowing; nothing is broken'
 warning\t'Something is likely to go wrong or hides a problem'
 error\t'Tracking of a cloud object is broken or about to be'"
@@ -67,19 +62,27 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l retry-budget -d 'How long doctor may wait, per kind, between retries of failed reads (backoff and Retry-After) before it skips the kind and says so; 0 turns retries off' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List), or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many requests may be in flight at once, across every cluster scanned' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-ttl -d 'How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-dir -d 'Where the discovery cache lives (default ~/.kube/cache/upjet/discovery)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), or a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l log-file -d 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l plan -d 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l id-template -d 'A kind\'s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l inventory -d 'Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources --format=json`, Azure `az resource list` or `az graph query` JSON' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l audit-log -d 'Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l id-template -d 'A kind\'s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s o -l output -d 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]' -r -f -a "table\t'kubectl-style table'
+wide\t'Table with external-name, atProvider.id and create-mark ages'
+json\t'One JSON document (`upjet.doctor/v1` Report)'
+yaml\t'One YAML document (`upjet.doctor/v1` Report)'
+summary\t'Counts by code × kind × provider config, worst first, each with its next command'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l plan -d 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many requests may be in flight at once, across every cluster scanned' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l retry-budget -d 'How long doctor may wait, per kind, between retries of failed reads (backoff and Retry-After) before it skips the kind and says so; 0 turns retries off' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-ttl -d 'How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l discovery-cache-dir -d 'Where the discovery cache lives (default ~/.kube/cache/upjet/discovery)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -92,13 +95,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s s
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l no-headers -d 'Do not print the table header'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l fail-on-incomplete -d 'Exit 4 whenever the scan was incomplete (kinds skipped, objects unreadable), even when findings reached --fail-on: for CI that must not pass on a partial scan'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l refresh-discovery -d 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l logs -d 'Read the live provider pods\' logs (current and previous container) for evidence'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l no-headers -d 'Do not print the table header'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l refresh-discovery -d 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
@@ -106,12 +106,15 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s h
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l from -d 'Read the MR from a snapshot instead of the cluster (see doctor --from)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l log-file -d 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l audit-log -d 'Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l audit-log -d 'Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "text\t'Timeline for a human'
 json\t'One JSON document (`upjet.doctor/v1` History)'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -124,9 +127,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l no-logs -d 'Do not read the live provider pods\' logs'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l workspace -d 'Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
@@ -135,6 +135,9 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l install-dir -d 'With kubectl-plugin: the directory on PATH to write `kubectl_complete-upjet` into' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -147,9 +150,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
@@ -161,6 +161,9 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l ba
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l timeout -d 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id-template -d 'The kind\'s cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l concurrency -l parallel -d 'With -f: how many MRs are being changed at the same time (1-64), each under its own backup, conditional writes and verification; an MR whose adoption is written is verified without holding a slot' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -173,9 +176,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s s 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l import -d 'Verify first: observe the ID with managementPolicies ["Observe"] (no create, update or delete possible), and only restore the original policies once the provider found it. If it does not exist, the MR is put back exactly as it was. Recommended for orphans'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l force -d 'Adopt even while an asynchronous operation may still be running, or over an unfinished adoption of another ID'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
@@ -187,6 +187,9 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s A 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -199,9 +202,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l dry-run -d 'Print the patch and send it with server-side dryRun=All; nothing is changed'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
@@ -213,6 +213,9 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kin
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s o -l output -d 'Output format' -r -f -a "yaml\t'A YAML `List` of ClusterRoles'
 json\t'A JSON `List` of ClusterRoles'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -225,9 +228,6 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s s -
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
-always\t'Colour unless NO_COLOR is set'
-never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'

@@ -145,6 +145,11 @@ fn what_is_not_an_audit_log_is_refused_or_named() {
     assert_eq!(out.status.code(), Some(2), "a directory is a usage error");
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read audit log"));
     let provider_log = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/logs/provider-aws-kms-debug.log");
-    let (_, err) = codes_with(&["--audit-log", provider_log], None);
-    assert!(err.contains("is an audit event"), "a provider log given by mistake is named: {err}");
+    let out = upjet().args(["doctor", "--from", FLEET, "--audit-log", provider_log]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a provider log given by mistake is a usage error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.ends_with("looks like a provider log; pass it with --log-file\n"), "and its flag is named: {err}");
+    // Stdin cannot be looked at twice: the reader's own note says what the content lacks.
+    let (_, err) = codes_with(&["--audit-log", "-"], Some(std::fs::read(provider_log).unwrap()));
+    assert!(err.contains("is an audit event"), "a provider log on stdin is named: {err}");
 }

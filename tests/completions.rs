@@ -58,12 +58,15 @@ fn kubectl_plugin_completer_is_installed_executable() {
     assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o111, 0o111);
 }
 
-/// The checked-in man pages (`man/`) match the clap definition.
+/// The checked-in man pages (`man/`) match the clap definition. The command is built first, so
+/// each command's page lists the global flags (output, cluster connection) under their headings
+/// as its `--help` does.
 #[test]
 fn checked_in_man_pages_are_current() {
     use clap::CommandFactory;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
-    let cmd = kubectl_upjet::cli::Cli::command().name("kubectl-upjet");
+    let mut cmd = kubectl_upjet::cli::Cli::command().name("kubectl-upjet");
+    cmd.build();
     let mut pages = vec![("kubectl-upjet.1".to_string(), cmd.clone())];
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         let name: &'static str = Box::leak(format!("kubectl-upjet-{}", sub.get_name()).into_boxed_str());

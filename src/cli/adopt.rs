@@ -49,7 +49,7 @@ pub struct AdoptArgs {
     /// The kind's cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without
     /// --id, the ID it gives for the MR is offered among the candidates on a terminal, and used
     /// otherwise (add --import to have the provider confirm it first).
-    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename")]
+    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename", help_heading = super::INPUTS)]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,
     /// With -f: how many MRs are being changed at the same time (1-64), each under its own
     /// backup, conditional writes and verification; an MR whose adoption is written is verified

@@ -18,19 +18,36 @@ pub mod adopt;
     version,
     about,
     propagate_version = true,
-    after_help = "Examples:\n  kubectl upjet doctor                      scan every managed resource in the cluster\n  kubectl upjet doctor --from examples/fleet  analyse a snapshot, no cluster needed\n  kubectl upjet doctor recordset.dns.gcp.upbound.io/www   one MR in depth"
+    after_help = "Examples:\n  kubectl upjet doctor                      scan every managed resource in the cluster\n  kubectl upjet doctor --from examples/fleet  analyse a snapshot, no cluster needed\n  kubectl upjet doctor recordset.dns.gcp.upbound.io/www   one MR in depth\n\nUse \"kubectl upjet <command> --help\" for a command's own flags and examples."
 )]
 pub struct Cli {
+    /// The command to run (declared first: the global flags' display order would otherwise
+    /// number the commands after clap's own `help` command).
+    #[command(subcommand)]
+    pub command: Command,
+    /// Presentation flags (declared before the connection flags so that, in every command's
+    /// help, "Output" comes before "Cluster connection").
+    #[command(flatten)]
+    pub ui: UiFlags,
     /// Connection and scope flags shared with kubectl.
     #[command(flatten)]
     pub kube: KubeFlags,
-    /// Presentation flags.
-    #[command(flatten)]
-    pub ui: UiFlags,
-    /// The command to run.
-    #[command(subcommand)]
-    pub command: Command,
 }
+
+/// Help heading of the files and streams a command reads besides the cluster.
+pub const INPUTS: &str = "Inputs";
+/// Help heading of what is printed or written, and how.
+pub const OUTPUT: &str = "Output";
+/// Help heading of doctor's knobs for reading a whole cluster (concurrency, retries, discovery).
+pub const SCAN: &str = "Scan";
+/// Help heading of kubectl's own connection and scope flags.
+pub const CONNECTION: &str = "Cluster connection";
+
+/// Where the global flags sort under a heading they share with a command's own flags: after
+/// them. clap numbers each command's flags from 0 in declaration order, and a global flag keeps
+/// the number it got at the top level, so without this `--color` would land between `-o` and
+/// `--plan`.
+const GLOBAL_ORDER: usize = 1000;
 
 /// The commands.
 #[derive(Debug, Subcommand)]
@@ -76,7 +93,7 @@ pub struct RbacArgs {
     #[arg(long = "provider", value_name = "PROVIDER")]
     pub providers: Vec<String>,
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml)]
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml, help_heading = OUTPUT)]
     pub output: RbacFormat,
 }
 
@@ -131,26 +148,26 @@ pub struct HistoryArgs {
     #[arg(value_name = "KIND/NAME")]
     pub target: String,
     /// Read the MR from a snapshot instead of the cluster (see doctor --from).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Option<PathBuf>,
     /// Also read a provider log file (repeatable; `-` for stdin; gzip accepted).
-    #[arg(long = "log-file", value_name = "PATH")]
+    #[arg(long = "log-file", value_name = "PATH", help_heading = INPUTS)]
     pub log_files: Vec<PathBuf>,
     /// Do not read the live provider pods' logs.
-    #[arg(long)]
+    #[arg(long, help_heading = INPUTS)]
     pub no_logs: bool,
-    /// Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin;
-    /// gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports).
-    #[arg(long = "audit-log", value_name = "FILE")]
-    pub audit_logs: Vec<PathBuf>,
-    /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
-    #[arg(long)]
-    pub workspace: bool,
     /// Log reading limits.
     #[command(flatten)]
     pub log_opts: LogOptions,
+    /// Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin;
+    /// gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports).
+    #[arg(long = "audit-log", value_name = "FILE", help_heading = INPUTS)]
+    pub audit_logs: Vec<PathBuf>,
+    /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
+    #[arg(long, help_heading = INPUTS)]
+    pub workspace: bool,
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = HistoryFormat::Text)]
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = HistoryFormat::Text, help_heading = OUTPUT)]
     pub output: HistoryFormat,
 }
 
@@ -164,8 +181,10 @@ pub enum HistoryFormat {
 }
 
 /// kubectl's connection and scope flags, implemented by the plugin because kubectl does not
-/// parse flags for plugins.
+/// parse flags for plugins. Global, so they are accepted after the command as kubectl users type
+/// them; listed last in every command's help, under their own heading.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = CONNECTION, next_display_order = GLOBAL_ORDER)]
 pub struct KubeFlags {
     /// Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).
     #[arg(long, global = true, value_name = "PATH")]
@@ -215,8 +234,9 @@ pub struct KubeFlags {
     pub as_group: Vec<String>,
 }
 
-/// How output looks.
+/// How output looks; global, listed after each command's own output flags.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = OUTPUT, next_display_order = GLOBAL_ORDER)]
 pub struct UiFlags {
     /// When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
@@ -283,7 +303,8 @@ impl FailOn {
     }
 }
 
-/// `kubectl upjet doctor`.
+/// `kubectl upjet doctor`. Fields are declared in help order: doctor's own flags, then the
+/// inputs, the output and the scan knobs (a heading is listed where its first flag is declared).
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
     /// One MR to show in depth: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
@@ -295,13 +316,6 @@ pub struct DoctorArgs {
     /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
     #[arg(long = "provider", value_name = "PROVIDER")]
     pub providers: Vec<String>,
-    /// Output format [default: table; on a terminal, the summary first when the table would
-    /// not fit on the screen].
-    #[arg(short = 'o', long = "output", value_enum)]
-    pub output: Option<OutputFormat>,
-    /// Do not print the table header.
-    #[arg(long)]
-    pub no_headers: bool,
     /// Show only findings at or above this severity.
     #[arg(long, value_enum)]
     pub severity: Option<SeverityArg>,
@@ -318,69 +332,77 @@ pub struct DoctorArgs {
     /// findings reached --fail-on: for CI that must not pass on a partial scan.
     #[arg(long)]
     pub fail_on_incomplete: bool,
-    /// How long doctor may wait, per kind, between retries of failed reads (backoff and
-    /// Retry-After) before it skips the kind and says so; 0 turns retries off.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout)]
-    pub retry_budget: std::time::Duration,
-    /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List),
-    /// or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the
-    /// cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`).
-    #[arg(long, value_name = "PATH")]
+    /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List,
+    /// or one object), or a directory of such files (JSON or YAML; other inputs in it, such as
+    /// inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is
+    /// named after the file stem (`prod.json` → prod) or the folder (`staging/`).
+    #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Vec<PathBuf>,
-    /// How many requests may be in flight at once, across every cluster scanned.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub concurrency: u16,
-    /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
-    #[arg(long)]
-    pub refresh_discovery: bool,
-    /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
-    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_request_timeout)]
-    pub discovery_cache_ttl: std::time::Duration,
-    /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
-    #[arg(long, hide = true, value_name = "DIR", env = "UPJET_DISCOVERY_CACHE_DIR")]
-    pub discovery_cache_dir: Option<PathBuf>,
     /// Read the live provider pods' logs (current and previous container) for evidence.
-    #[arg(long)]
+    #[arg(long, help_heading = INPUTS)]
     pub logs: bool,
     /// Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap
     /// console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports).
-    #[arg(long = "log-file", value_name = "PATH")]
+    #[arg(long = "log-file", value_name = "PATH", help_heading = INPUTS)]
     pub log_files: Vec<PathBuf>,
     /// Log reading limits.
     #[command(flatten)]
     pub log_opts: LogOptions,
-    /// Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID.
-    #[arg(long, value_name = "FILE")]
-    pub plan: Option<PathBuf>,
-    /// A kind's cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable):
-    /// KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name}
-    /// accepted) and {providerConfig.name}; wins over the format learned from healthy peers.
-    /// See docs/id-templates.md.
-    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = "ID prediction")]
-    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
     /// Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS
     /// `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources
     /// --format=json`, Azure `az resource list` or `az graph query` JSON.
-    #[arg(long = "inventory", value_name = "FILE")]
+    #[arg(long = "inventory", value_name = "FILE", help_heading = INPUTS)]
     pub inventory: Vec<PathBuf>,
     /// Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for
     /// stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch
     /// exports).
-    #[arg(long = "audit-log", value_name = "FILE")]
+    #[arg(long = "audit-log", value_name = "FILE", help_heading = INPUTS)]
     pub audit_logs: Vec<PathBuf>,
+    /// A kind's cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable):
+    /// KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name}
+    /// accepted) and {providerConfig.name}; wins over the format learned from healthy peers.
+    /// See docs/id-templates.md.
+    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = INPUTS)]
+    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    /// Output format [default: table; on a terminal, the summary first when the table would
+    /// not fit on the screen].
+    #[arg(short = 'o', long = "output", value_enum, help_heading = OUTPUT)]
+    pub output: Option<OutputFormat>,
+    /// Do not print the table header.
+    #[arg(long, help_heading = OUTPUT)]
+    pub no_headers: bool,
+    /// Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID.
+    #[arg(long, value_name = "FILE", help_heading = OUTPUT)]
+    pub plan: Option<PathBuf>,
+    /// How many requests may be in flight at once, across every cluster scanned.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256), help_heading = SCAN)]
+    pub concurrency: u16,
+    /// How long doctor may wait, per kind, between retries of failed reads (backoff and
+    /// Retry-After) before it skips the kind and says so; 0 turns retries off.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout, help_heading = SCAN)]
+    pub retry_budget: std::time::Duration,
+    /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
+    #[arg(long, help_heading = SCAN)]
+    pub refresh_discovery: bool,
+    /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_request_timeout, help_heading = SCAN)]
+    pub discovery_cache_ttl: std::time::Duration,
+    /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
+    #[arg(long, hide = true, value_name = "DIR", env = "UPJET_DISCOVERY_CACHE_DIR", help_heading = SCAN)]
+    pub discovery_cache_dir: Option<PathBuf>,
 }
 
-/// How provider logs are read (doctor --logs, history).
+/// How provider logs are read (doctor --logs, history): listed with the other inputs.
 #[derive(Debug, Clone, Args)]
 pub struct LogOptions {
     /// Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept).
-    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_request_timeout)]
+    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_request_timeout, help_heading = INPUTS)]
     pub since: std::time::Duration,
     /// At most this many bytes of each container's log (the newest ones).
-    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, help_heading = INPUTS)]
     pub limit_bytes: i64,
     /// Where the provider pods run (default: found from their labels in any namespace).
-    #[arg(long, value_name = "NAMESPACE")]
+    #[arg(long, value_name = "NAMESPACE", help_heading = INPUTS)]
     pub provider_namespace: Option<String>,
 }
 

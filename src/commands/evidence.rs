@@ -2,6 +2,7 @@
 //! workspace) for doctor, history and adopt: the cluster layer fetches, the evidence layer parses,
 //! and [`index`] hands each MR its share for the rules.
 
+use super::inputs::{explain, misplaced};
 use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
@@ -20,6 +21,7 @@ use crate::evidence::index::EvidenceIndex;
 use crate::evidence::inventory;
 use crate::evidence::logs::{Evidence, Retention};
 use crate::evidence::pods::{self, ProviderPod};
+use crate::evidence::sniff::Reader;
 use crate::evidence::source::scan_reader;
 use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 use futures::StreamExt;
@@ -139,7 +141,16 @@ async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, 
         } else {
             std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
         };
-        let mut s = result.map_err(|e| crate::error::Error::usage(format!("cannot read log file {name}: {e}")))?;
+        let mut s = result.map_err(|e| {
+            explain(&path, Reader::LogFile, crate::error::Error::usage(format!("cannot read log file {name}: {e}")))
+        })?;
+        // Not one line was a log record: if the file is another input, say which flag takes it.
+        if s.lines > 0
+            && s.parsed == 0
+            && let Some(e) = misplaced(&path, Reader::LogFile)
+        {
+            return Err(e);
+        }
         let summary = SourceSummary::of(&name, None, &s);
         Ok((s.take_evidence(), summary))
     })
@@ -252,7 +263,7 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<Inventor
                     .map_err(|source| inventory::InventoryError::Io { file: name.clone(), source })
                     .and_then(|f| inventory::read(f, &name))
             }
-            .map_err(|e| crate::error::Error::usage(e.to_string()))?;
+            .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
             notes.push(format!(
                 "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
                 inv.formats.join(", "),
@@ -298,7 +309,15 @@ pub async fn read_audit_logs(files: &[PathBuf], groups: Groups) -> anyhow::Resul
                 if f.metadata().is_ok_and(|m| m.is_dir()) {
                     return Err(unreadable(std::io::Error::from(std::io::ErrorKind::IsADirectory)).into());
                 }
-                read.push(audit::read(f, &name, &groups));
+                let (found, writes) = audit::read(f, &name, &groups);
+                // Not one document was an audit event: if the file is another input, say so.
+                if found.documents > 0
+                    && found.audit_like == 0
+                    && let Some(e) = misplaced(path, Reader::AuditLog)
+                {
+                    return Err(e.into());
+                }
+                read.push((found, writes));
             }
         }
         Ok(Some(AuditIndex::new(read)))

@@ -6,6 +6,7 @@ pub mod completion;
 pub mod doctor;
 pub mod evidence;
 pub mod history;
+pub mod inputs;
 pub mod rbac;
 
 use crate::cli::{Cli, Command, Invocation};

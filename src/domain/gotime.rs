@@ -58,9 +58,11 @@ impl GoTime {
         GoTime { unix_secs: self.unix_secs.saturating_add(secs), nanos: self.nanos }
     }
 
-    /// Whole seconds elapsed from `self` to `later` (negative when `later` is earlier).
-    pub fn secs_until(&self, later: &GoTime) -> i64 {
-        later.unix_secs - self.unix_secs
+    /// Go's `later.Sub(self)`: the nanoseconds between the two, clamped to the range of a Go
+    /// `time.Duration` as Go clamps it (a zero time against today does not overflow).
+    pub fn nanos_until(&self, later: &GoTime) -> i64 {
+        let at = |t: &GoTime| i128::from(t.unix_secs) * 1_000_000_000 + i128::from(t.nanos);
+        (at(later) - at(self)).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
 
     /// `time.Parse(time.RFC3339, s)` as crossplane-runtime uses it: `None` where Go returns an error.

@@ -1,6 +1,7 @@
 //! The functional core: pure functions from MR objects to findings. No I/O lives here.
 
 pub mod adopt;
+pub mod age;
 pub mod audit;
 pub mod candidate;
 pub mod clusters;

@@ -11,6 +11,7 @@ pub mod index;
 pub mod inventory;
 pub mod logs;
 pub mod pods;
+pub mod sniff;
 pub mod source;
 pub mod timeline;
 pub mod workspace;

@@ -1,6 +1,7 @@
 //! `doctor KIND/NAME`: one MR in depth, for a human.
 
-use super::style::{human_duration, sanitize};
+use super::style::sanitize;
+use crate::domain::age::age;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::deletion::Deletion;
 use crate::domain::finding::Finding;
@@ -45,7 +46,7 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
         let when = if m.at.is_zero() {
             "unparsable: crossplane reads zero time".to_string()
         } else {
-            format!("{} ago", human_duration(m.at.secs_until(&now)))
+            format!("{} ago", age(&m.at, &now))
         };
         writeln!(out, "  {:<40} {:<27} {}", m.key, s(raw), when)?;
     }
@@ -71,7 +72,7 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
             .last_transition_time
             .as_deref()
             .and_then(GoTime::parse_rfc3339)
-            .map(|t| human_duration(t.secs_until(&now)))
+            .map(|t| age(&t, &now))
             .unwrap_or_else(|| "-".into());
         writeln!(out, "  {:<20} {:<8} {:<20} {:<6} {}", s(&c.type_), s(&c.status), s(&c.reason), age, s(&c.message))?;
     }

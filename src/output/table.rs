@@ -1,7 +1,7 @@
 //! The findings table in kubectl's look: upper-case headers, no borders, three spaces between
 //! columns, no wrapping (so `grep`/`awk` work), severity coloured only when colour is on.
 
-use super::style::{human_duration, sanitize};
+use super::style::sanitize;
 use crate::domain::candidate;
 use crate::domain::finding::Severity;
 use crate::domain::gotime::GoTime;
@@ -39,7 +39,7 @@ fn age(raw: Option<&str>, now: GoTime) -> String {
     match raw {
         None => "-".into(),
         Some(v) => match GoTime::parse_rfc3339(v) {
-            Some(t) => human_duration(t.secs_until(&now)),
+            Some(t) => crate::domain::age::age(&t, &now),
             None => "<bad>".into(),
         },
     }

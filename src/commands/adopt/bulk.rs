@@ -12,10 +12,12 @@ use crate::cluster::connect::{self, Connection};
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::target::{self, Kinds, TargetSpec};
 use crate::cluster::write::{self, Target, WriteError};
+use crate::commands::inputs::explain;
 use crate::domain::adopt::{self, Context, Options, Verdict, probe};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::{PlanItem, parse_plan};
 use crate::error::{Error, Exit};
+use crate::evidence::sniff::Reader;
 use crate::output::style;
 use crate::settings::Settings;
 use futures::StreamExt;
@@ -54,9 +56,10 @@ pub(super) async fn bulk(
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<Exit, AdoptError> {
+    let not_a_plan = |own: Error| explain(path, Reader::Plan, own);
     let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", path.display())))?;
-    let items = parse_plan(&text).map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
+        .map_err(|e| not_a_plan(Error::usage(format!("cannot read the plan {}: {e}", path.display()))))?;
+    let items = parse_plan(&text).map_err(|e| not_a_plan(Error::usage(format!("{}: {e}", path.display()))))?;
     if items.is_empty() {
         writeln!(out, "the plan is empty; nothing to do")?;
         return Ok(Exit::Ok);

@@ -9,10 +9,12 @@ use crate::cli::adopt::RestoreArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::target::{self, Kinds, check_name};
 use crate::cluster::write::{self, Target, WriteError};
+use crate::commands::inputs::explain;
 use crate::domain::adopt;
 use crate::domain::adopt::machine::{self, Next, Observation, State, Stop};
 use crate::domain::rules::diagnose;
 use crate::error::{Error, Exit};
+use crate::evidence::sniff::Reader;
 use crate::local::backup;
 use crate::output::adopt::{change_line, stop_reason};
 use crate::output::{detail, style};
@@ -29,7 +31,8 @@ pub(super) async fn restore(
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> anyhow::Result<Exit> {
-    let backup = backup::read(&args.backup_file).map_err(|e| Error::usage(e.to_string()))?;
+    let backup = backup::read(&args.backup_file)
+        .map_err(|e| explain(&args.backup_file, Reader::Backup, Error::usage(e.to_string())))?;
     let conn = connect::connect(&settings.connect).await?;
     let target = backed_up_target(&conn, &backup).await?;
     let who = style::sanitize(&target.display());

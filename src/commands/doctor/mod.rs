@@ -20,12 +20,12 @@ use super::evidence::{
 };
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
+use crate::cluster::discover;
 use crate::cluster::discovery_cache::{self, CacheOptions};
 use crate::cluster::kinds::{self, ApiKind};
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
-use crate::cluster::{discover, snapshot};
 use crate::domain::finding::{Finding, Severity};
 use crate::domain::gotime::GoTime;
 use crate::domain::identity::{self, Peers, Sample};

@@ -1,6 +1,7 @@
 //! doctor over a snapshot (`--from`): no cluster, no discovery.
 
 use super::*;
+use crate::commands::inputs::{Snapshot, read_snapshot};
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
@@ -10,10 +11,10 @@ pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scop
 }
 
 pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now: GoTime) -> anyhow::Result<Report> {
-    let items = snapshot::read(path)?;
+    let Snapshot { items, skipped } = read_snapshot(path)?;
     let (objects, inventory_notes) = read_inventories(&args.inventory).await?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
-    let notes = [gathered.notes.clone(), inventory_notes].concat();
+    let notes = [skipped, gathered.notes.clone(), inventory_notes].concat();
     let mut analyzer = index(gathered, &[], &Default::default());
     analyzer.audit = read_audit_logs(&args.audit_logs, snapshot_groups(items.iter().map(|i| i.json.as_str()))).await?;
     let mut builder = ReportBuilder::new(filter(args));
@@ -85,7 +86,12 @@ pub(super) fn find_in_snapshot(
     ns: Option<&str>,
 ) -> anyhow::Result<ManagedResource> {
     let (kind_spec, name) = (spec.kind.as_str(), spec.name.as_str());
-    let found: Vec<ManagedResource> = snapshot::read(path)?
+    let snap = read_snapshot(path)?;
+    for line in &snap.skipped {
+        eprintln!("{}", crate::output::style::sanitize(line));
+    }
+    let found: Vec<ManagedResource> = snap
+        .items
         .into_iter()
         .filter_map(|i| ManagedResource::from_json(&i.json).ok())
         .filter(|mr| mr.name == name && snapshot_kind_matches(mr, kind_spec))

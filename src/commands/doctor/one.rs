@@ -72,7 +72,8 @@ pub(super) fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args:
     let mut peers = Peers::default();
     match args.from.first() {
         Some(path) => {
-            for item in snapshot::read(path)? {
+            // locate() already said which files of the folder were skipped.
+            for item in crate::commands::inputs::read_snapshot(path)?.items {
                 let peer = ManagedResource::from_json(&item.json).ok();
                 if let Some(peer) = peer.filter(|p| p.kind == mr.kind && p.group() == mr.group()) {
                     peers.observe(&peer);

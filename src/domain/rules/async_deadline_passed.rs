@@ -2,6 +2,7 @@
 //! deadline for it has passed, so nothing is running it any more.
 
 use super::facts::{ASYNC_TIMEOUT_SECS, Facts};
+use crate::domain::age::age;
 use crate::domain::finding::{Code, Finding, Severity};
 use crate::domain::managed::keys;
 
@@ -14,11 +15,9 @@ use crate::domain::managed::keys;
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let start = facts.past_deadline?;
     let mr = facts.mr;
-    let age = start.secs_until(&facts.now);
     let mut message = format!(
-        "the MR still shows an async operation running, but it started at {start} at the latest ({}h{:02}m ago) and upjet cancels async operations {}h after their start: the provider is hung or the operation died with its pod, and nothing will finish it",
-        age / 3600,
-        age % 3600 / 60,
+        "the MR still shows an async operation running, but it started at {start} at the latest ({} ago) and upjet cancels async operations {}h after their start: the provider is hung or the operation died with its pod, and nothing will finish it",
+        age(&start, &facts.now),
         ASYNC_TIMEOUT_SECS / 3600
     );
     let f = match mr.external_name() {
@@ -123,5 +122,15 @@ mod tests {
         };
         assert_eq!(severity(creating(OLD)), Severity::Error);
         assert_eq!(severity(creating(OLD).external_name("k")), Severity::Warning);
+    }
+
+    #[test]
+    fn the_age_reads_like_kubectl() {
+        let message = |ltt: &str| {
+            let found = diagnose(&creating(ltt).build(), now());
+            found.into_iter().find(|f| f.code == Code::AsyncDeadlinePassed).unwrap().message
+        };
+        assert!(message(OLD).contains("at the latest (78m ago)"), "{}", message(OLD));
+        assert!(message("2023-01-15T03:40:00Z").contains("(685d ago)"), "{}", message("2023-01-15T03:40:00Z"));
     }
 }
