@@ -700,6 +700,20 @@ fn wait_progress() {
     }
 }
 
+/// crossplane-runtime `Reconcile` reports "external resource does not exist" only for exactly
+/// `["Observe"]`; an import with other policies (`["Observe","LateInitialize"]`, #788) that finds
+/// nothing reports success and nothing else. Silence after a handled request is never "found".
+#[test]
+fn a_silent_import_is_never_taken_as_found() {
+    let paused = paused_obj();
+    let base = Baseline::after_write(&paused, &Observed::new(paused.clone()), "T");
+    let mut silent = with_status(json!([cond("Synced", "True", "ReconcileSuccess", "")]), None, Some("T"));
+    silent["status"].as_object_mut().unwrap().remove("atProvider");
+    for wait in [Wait::Imported { id: "vpc-1".into(), token: "T".into() }, Wait::Ready { token: "T".into() }] {
+        assert_eq!(progress_name(progress(&wait, &base, &Observed::new(silent.clone()))), "waiting", "{wait:?}");
+    }
+}
+
 #[test]
 fn an_unchanged_synced_counts_once_the_token_is_handled_or_the_generation_observed() {
     let ready = Wait::Ready { token: "T".into() };
