@@ -404,7 +404,6 @@ impl Registry {
             warning: None,
             store,
         });
-        crate::rbac::register(&mut r);
         r
     }
 

@@ -269,7 +269,11 @@ impl TestApi {
     /// namespaces `default`, `kube-system`, `kube-public`, `kube-node-lease`.
     pub fn new() -> Self {
         let inner = Arc::new(Inner {
-            registry: RwLock::new(crd::Registry::with_builtins()),
+            registry: RwLock::new({
+                let mut registry = crd::Registry::with_builtins();
+                rbac::register(&mut registry);
+                registry
+            }),
             rv: AtomicU64::new(1000),
             aggregated: AtomicBool::new(true),
             disco: Mutex::new(HashMap::new()),
