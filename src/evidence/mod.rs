@@ -4,8 +4,8 @@
 
 pub mod audit;
 pub mod correlate;
-pub mod create_loop;
 pub mod crd;
+pub mod create_loop;
 pub mod events;
 pub mod index;
 pub mod inventory;
@@ -13,4 +13,5 @@ pub mod logs;
 pub mod pods;
 pub mod source;
 pub mod timeline;
+pub mod velero;
 pub mod workspace;
