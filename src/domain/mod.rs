@@ -17,6 +17,7 @@ pub mod placeholder;
 pub mod plan;
 pub mod policies;
 pub mod report;
+pub mod restore;
 pub mod rules;
 pub mod summary;
 #[cfg(test)]
