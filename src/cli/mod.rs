@@ -286,10 +286,16 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout)]
     pub retry_budget: std::time::Duration,
     /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List),
-    /// or a directory of such files (JSON or YAML). Repeatable, one snapshot per cluster: the
-    /// cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`).
+    /// a directory of such files (JSON or YAML), or a Velero backup (the `.tar.gz` `velero backup
+    /// download` writes, or that archive unpacked), which adds what a restore would do to each MR.
+    /// Repeatable, one snapshot per cluster: the cluster is named after the file stem
+    /// (`prod.json` → prod) or the folder (`staging/`).
     #[arg(long, value_name = "PATH")]
     pub from: Vec<PathBuf>,
+    /// With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage
+    /// a cloud object the backup's MRs track are reported (RestoreIntoFight).
+    #[arg(long, value_name = "CONTEXT", requires = "from")]
+    pub source_context: Option<String>,
     /// How many requests may be in flight at once, across every cluster scanned.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,

@@ -71,6 +71,7 @@ pub fn merge(clusters: Vec<(String, Outcome)>) -> Report {
         });
         summary.kinds_scanned += s.kinds_scanned;
         summary.resources_scanned += s.resources_scanned;
+        summary.restart_duplicates += s.restart_duplicates;
         summary.kinds_skipped.extend(s.kinds_skipped.into_iter().map(|mut k| {
             k.cluster = Some(name.clone());
             k

@@ -7,12 +7,15 @@ use crate::domain::summary::Group;
 use std::io::{self, Write};
 
 /// Summary options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SummaryOptions {
     /// Colour severities.
     pub color: bool,
     /// The summary stands in for the table doctor would have printed: say how to get the table.
     pub table_hint: bool,
+    /// How many cloud objects a provider restart would create again, and the command that saves
+    /// their IDs first (`summary.restartDuplicates`).
+    pub restart: Option<(usize, String)>,
 }
 
 /// `4012` → `4,012`: counts in the thousands are read at a glance.
@@ -103,6 +106,18 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
         if g.per_mr {
             writeln!(out, "{:>w$}     (the first MR's command; each of the others needs its own)", "", w = widths[0])?;
         }
+    }
+    if let Some((n, command)) = opts.restart.as_ref().filter(|(n, _)| *n > 0) {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "A provider restart would create {} cloud {} again right now: {} ID lives only in the provider's memory. Save {} first:",
+            thousands(*n),
+            plural(*n, "object", "objects"),
+            plural(*n, "its", "their"),
+            plural(*n, "it", "them")
+        )?;
+        writeln!(out, "{:>w$}   → {}", "", sanitize(command), w = widths[0])?;
     }
     if opts.table_hint {
         writeln!(out)?;

@@ -36,7 +36,7 @@ pub(super) async fn run(settings: &Settings, args: &DoctorArgs) -> anyhow::Resul
     } else {
         let mut outcomes = Vec::new();
         for (name, path) in snapshot_names(args)? {
-            outcomes.push((name, Ok(from_snapshot(&path, args, settings.now).await?)));
+            outcomes.push((name, Ok(from_snapshot(&path, args, settings).await?)));
         }
         outcomes
     };

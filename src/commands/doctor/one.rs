@@ -72,9 +72,8 @@ pub(super) fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args:
     let mut peers = Peers::default();
     match args.from.first() {
         Some(path) => {
-            for item in snapshot::read(path)? {
-                let peer = ManagedResource::from_json(&item.json).ok();
-                if let Some(peer) = peer.filter(|p| p.kind == mr.kind && p.group() == mr.group()) {
+            for peer in backup::managed_resources(path)? {
+                if peer.kind == mr.kind && peer.group() == mr.group() {
                     peers.observe(&peer);
                 }
             }

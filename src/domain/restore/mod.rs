@@ -13,8 +13,8 @@
 //! [`verdict`] is that judgement for one MR; the rules `Restore*` report it, `modifiers` stages a
 //! restore that creates nothing, and `promote` finishes it.
 
-// pub mod modifiers;
-// pub mod promote;
+pub mod modifiers;
+pub mod promote;
 
 use crate::domain::identity::{Identity, Peers};
 use crate::domain::managed::{ManagedResource, keys};

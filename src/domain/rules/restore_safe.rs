@@ -12,7 +12,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let ctx = facts.evidence?.restore.as_ref()?;
     let Verdict::Safe(why) = verdict(facts, ctx) else { return None };
     let message = format!("restoring it as it is creates nothing twice: {why}");
-    Some(Finding::new(Code::RestoreSafe, message, "velero restore create --from-backup BACKUP").with("restore", why))
+    let next = super::restore_creates_duplicate::RESTORE_PLAN;
+    Some(Finding::new(Code::RestoreSafe, message, next).with("restore", why))
 }
 
 #[cfg(test)]

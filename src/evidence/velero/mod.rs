@@ -141,6 +141,11 @@ impl Reader {
         Reader::default()
     }
 
+    /// Records something the caller could not hand over (a link in an unpacked folder).
+    pub fn skip(&mut self, what: String) {
+        self.skipped.push(what);
+    }
+
     /// Reads one entry: `name` as the archive has it, `body` its content. An I/O error is the
     /// archive's (a cut-off gzip stream), and stops the read; anything wrong with the entry itself
     /// is recorded as skipped and the read goes on.
