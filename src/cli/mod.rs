@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod restore;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
 #[derive(Debug, Parser)]
@@ -50,6 +51,12 @@ pub enum Command {
     Adopt(adopt::AdoptArgs),
     /// Put annotations and management policies back from an adopt backup.
     Restore(adopt::RestoreArgs),
+    /// Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap
+    /// (MRs at risk restored observing only) and a promote plan.
+    RestorePlan(restore::RestorePlanArgs),
+    /// After a staged restore: check each MR's Observe found its object, then put its
+    /// management policies back (backup first, conditional writes, resumable).
+    Promote(restore::PromoteArgs),
 }
 
 const DOCTOR_EXAMPLES: &str = "Examples:

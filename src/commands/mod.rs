@@ -7,6 +7,7 @@ pub mod completion;
 pub mod doctor;
 pub mod evidence;
 pub mod history;
+pub mod restore_plan;
 
 use crate::cli::{Cli, Command, Invocation};
 use crate::error::{Exit, exit_for, one_line};
@@ -61,6 +62,8 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Completion(args) => completion::run(args, out),
         Command::Adopt(args) => adopt::run(settings, args, out).await,
         Command::Restore(args) => adopt::run_restore(settings, args, out).await,
+        Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
+        Command::Promote(args) => adopt::run_promote(settings, args, out).await,
     }
 }
 
@@ -71,7 +74,8 @@ fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::
         Command::History(_) => "history",
         Command::Adopt(_) => "adopt",
         Command::Restore(_) => "restore",
-        Command::Doctor(_) | Command::Completion(_) => return Ok(()),
+        Command::Promote(_) => "promote",
+        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) => return Ok(()),
     };
     if !settings.several_contexts() {
         return Ok(());
