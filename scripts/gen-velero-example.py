@@ -92,7 +92,7 @@ def items():
         yield "buckets", mr(s3, "Bucket", n, ext=n, at=n)
     yield "buckets", mr(s3, "Bucket", "acme-assets", at="acme-assets")
     # A provider placeholder saved as external-name after a create that kept partial state.
-    yield "securitygroupingressrules", mr("vpc.aws.upbound.io", "SecurityGroupIngressRule", "https-in", ext="sgr-stub", at="sgr-0123456789abcdef0",
+    yield "securitygroupingressrules", mr(ec2, "SecurityGroupIngressRule", "https-in", ext="sgr-stub", at="sgr-0123456789abcdef0",
                                           spec={"region": "eu-west-1", "fromPort": 443, "toPort": 443, "ipProtocol": "tcp"})
 
 
@@ -100,7 +100,7 @@ def files():
     out = [("metadata/version", b"1.1.0\n")]
     crds = [crd("vpcs", "ec2.aws.upbound.io", "VPC"), crd("subnets", "ec2.aws.upbound.io", "Subnet"),
             crd("keys", "kms.aws.upbound.io", "Key"), crd("buckets", "s3.aws.upbound.io", "Bucket"),
-            crd("securitygroupingressrules", "vpc.aws.upbound.io", "SecurityGroupIngressRule"),
+            crd("securitygroupingressrules", "ec2.aws.upbound.io", "SecurityGroupIngressRule"),
             crd("providerconfigs", "aws.upbound.io", "ProviderConfig", managed=False)]
     gr = "customresourcedefinitions.apiextensions.k8s.io"
     for c in crds:
