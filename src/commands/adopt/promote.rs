@@ -44,7 +44,13 @@ struct Run<'a> {
     /// Set by the first item whose object was not found, and by Ctrl-C: no further item starts.
     stop: AtomicBool,
     interrupt: super::Interrupt,
+    /// `--parallel` slots: held while an MR is verified and promoted, given back before the
+    /// final Ready wait (which only reads an MR already promoted), as adopt's plans do.
+    slots: tokio::sync::Semaphore,
 }
+
+/// How many items may be in their final wait (no slot held) per `--parallel` slot.
+const CONFIRMING_PER_SLOT: usize = 4;
 
 /// Runs promote on the terminal, with Ctrl-C handling.
 pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
@@ -77,7 +83,9 @@ pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn 
     if dir.is_none() && !args.dry_run {
         return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
     }
-    let run = Run { conn: &conn, args, env: &env, dir, stop: AtomicBool::new(false), interrupt: ui.interrupt.clone() };
+    let slots = tokio::sync::Semaphore::new(usize::from(args.parallel));
+    let run =
+        Run { conn: &conn, args, env: &env, dir, stop: AtomicBool::new(false), interrupt: ui.interrupt.clone(), slots };
     let mut tally = [0usize; 6];
     let mut stopped_at = None;
     let mut ends = futures::stream::iter(plan.items.iter().zip(targets))
@@ -85,7 +93,7 @@ pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn 
             let run = &run;
             async move { (item, run.one(item, &target).await) }
         })
-        .buffer_unordered(usize::from(args.parallel));
+        .buffer_unordered(usize::from(args.parallel) * CONFIRMING_PER_SLOT);
     while let Some((item, end)) = ends.next().await {
         if let End::NotFound(why) = &end {
             stopped_at.get_or_insert_with(|| format!("{}: {why}", item.display()));
@@ -146,6 +154,7 @@ fn line(item: &PromoteItem, end: &End, tally: &mut [usize; 6]) -> String {
 
 impl Run<'_> {
     async fn one(&self, item: &PromoteItem, target: &Target) -> End {
+        let Ok(slot) = self.slots.acquire().await else { return End::NotStarted };
         let obj = match write::read(self.conn, target).await {
             Ok(o) => o,
             Err(WriteError::NotFound { .. }) => return End::Refused("not in the cluster: was it restored?".into()),
@@ -178,7 +187,7 @@ impl Run<'_> {
         if self.args.dry_run {
             return self.dry_run(item, target, &obj).await;
         }
-        self.verify_and_promote(item, target, obj, id).await
+        self.verify_and_promote(item, target, obj, id, slot).await
     }
 
     async fn dry_run(&self, item: &PromoteItem, target: &Target, obj: &Value) -> End {
@@ -197,7 +206,14 @@ impl Run<'_> {
         (self.env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
     }
 
-    async fn verify_and_promote(&self, item: &PromoteItem, target: &Target, obj: Value, id: String) -> End {
+    async fn verify_and_promote(
+        &self,
+        item: &PromoteItem,
+        target: &Target,
+        obj: Value,
+        id: String,
+        slot: tokio::sync::SemaphorePermit<'_>,
+    ) -> End {
         let who = sanitize(&item.display());
         let backup = match self.dir.as_ref().map(|d| backup::write(d, &obj, (self.env.now)())) {
             Some(Ok(path)) => Some(path.display().to_string()),
@@ -231,6 +247,7 @@ impl Run<'_> {
             Err(end) => return end,
         };
         test_hook(self.env, 2);
+        drop(slot);
         let ready = Wait::Ready { token: token.clone() };
         let baseline = Baseline::after_write(&before, &Observed::new(promoted), &token);
         let note = match self.wait(target, &ready, &baseline).await {
