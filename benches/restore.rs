@@ -15,7 +15,8 @@
 //! ```
 //!
 //! Environment: `UPJET_BENCH_RESTORE_N` (MRs, default 20000), `UPJET_BENCH_RESTORE_PROMOTE`
-//! (default 4000), `UPJET_BENCH_ADOPT_DELAY_MS` (`1000-5000`), `UPJET_BENCH_BIN` (the binary).
+//! (default 4000; 0 skips promote), `UPJET_BENCH_ADOPT_DELAY_MS` (`1000-5000`), `UPJET_BENCH_BIN`
+//! (the binary).
 
 #[path = "support/child.rs"]
 #[allow(dead_code)]
@@ -52,7 +53,8 @@ fn bin() -> PathBuf {
 
 /// One backed-up MR: healthy with its ID as external-name, or (at risk) its ID only in status.
 fn mr(k: usize, at_risk: bool) -> (String, Value) {
-    let (group, kind, plural) = KINDS[k % KINDS.len()];
+    // Each kind gets its share of the MRs at risk (every fifth), and healthy peers besides.
+    let (group, kind, plural) = KINDS[(k / 5) % KINDS.len()];
     let name = format!("mr-{k:06}");
     let id = format!("{}-{:017x}", kind.to_lowercase(), k * 7919 + 13);
     let mut ann = json!({"upjet.crossplane.io/provider-meta": "{\"e2bfb730-ecaa-11e6-8f88-34363bc7c4c0\":{\"create\":1800000000000}}",
@@ -153,6 +155,9 @@ fn main() {
 fn promote_bench(quick: bool) {
     const RS: &str = "dns.gcp.upbound.io/v1beta2";
     let n = num("UPJET_BENCH_RESTORE_PROMOTE", if quick { 200 } else { 4000 }) as usize;
+    if n == 0 {
+        return;
+    }
     let delay = std::env::var("UPJET_BENCH_ADOPT_DELAY_MS")
         .ok()
         .and_then(|v| v.split_once('-').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?))))

@@ -244,3 +244,31 @@ fn a_source_cluster_still_managing_the_object_is_a_fight() {
         plan["items"].as_array().unwrap().iter().find(|i| i["resource"] == "key.kms.aws.upbound.io/logs").unwrap();
     assert_eq!(logs["source"], "test: key.kms.aws.upbound.io/logs");
 }
+
+#[test]
+fn a_live_doctor_says_what_a_provider_restart_would_create_again() {
+    let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
+    for (name, id) in [("a", "mrk-0a1"), ("b", "mrk-9zz"), ("c", "mrk-77q")] {
+        c.add(support::Mr::new(KEYS, "Key", name).ann(EXT, id).at_id(id).json());
+    }
+    // Created, its ID only in status: a restart creates it again. Paused: not while paused.
+    c.add(
+        support::Mr::new(KEYS, "Key", "lost")
+            .without(EXT)
+            .at_id("mrk-lost")
+            .policies(&["Observe", "Create", "Update", "Delete"])
+            .json(),
+    );
+    c.add(support::Mr::new(KEYS, "Key", "held").without(EXT).at_id("mrk-held").ann(PAUSED, "true").json());
+    let o = c.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["summary"]["restartDuplicates"], 1, "{}", text(&o.stdout));
+    assert!(text(&o.stderr).contains("1 would be created again by a provider restart"), "{}", text(&o.stderr));
+    let o = c.upjet().args(["doctor", "-o", "summary"]).output().unwrap();
+    let out = text(&o.stdout);
+    assert!(out.contains("A provider restart would create 1 cloud object again right now: its ID lives only in the provider's memory. Save it first:"), "{out}");
+    assert!(
+        out.contains("→ kubectl upjet doctor --plan ids.json && kubectl upjet adopt -f ids.json --import"),
+        "{out}"
+    );
+}
