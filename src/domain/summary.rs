@@ -240,7 +240,10 @@ mod tests {
     fn several_clusters_are_grouped_apart_with_their_own_scope() {
         use crate::domain::clusters::{Outcome, merge};
         let one = || report(&[("RecordSet", "a", Code::AlreadyExists, None, Some("id-a"))]);
-        let merged = merge(vec![("prod".into(), Outcome::Scanned(one())), ("staging".into(), Outcome::Scanned(one()))]);
+        let merged = merge(vec![
+            ("prod".into(), Outcome::Scanned(Box::new(one()))),
+            ("staging".into(), Outcome::Scanned(Box::new(one()))),
+        ]);
         let groups = summarize_scoped(&merged, |c| format!(" --context {}", c.unwrap_or("?")));
         let got: Vec<(Option<&str>, usize)> = groups.iter().map(|g| (g.cluster.as_deref(), g.count)).collect();
         assert_eq!(got, vec![(Some("prod"), 1), (Some("staging"), 1)]);

@@ -108,16 +108,7 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
         }
     }
     if let Some((n, command)) = opts.restart.as_ref().filter(|(n, _)| *n > 0) {
-        writeln!(out)?;
-        writeln!(
-            out,
-            "A provider restart would create {} cloud {} again right now: {} ID lives only in the provider's memory. Save {} first:",
-            thousands(*n),
-            plural(*n, "object", "objects"),
-            plural(*n, "its", "their"),
-            plural(*n, "it", "them")
-        )?;
-        writeln!(out, "{:>w$}   → {}", "", sanitize(command), w = widths[0])?;
+        write_restart(out, *n, command, widths[0])?;
     }
     if opts.table_hint {
         writeln!(out)?;
@@ -128,6 +119,22 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
         )?;
     }
     Ok(())
+}
+
+/// The footer of a live fleet: what a provider restart would create again, and the command that
+/// saves the IDs first.
+fn write_restart(out: &mut dyn Write, n: usize, command: &str, indent: usize) -> io::Result<()> {
+    let one = n == 1;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "A provider restart would create {} cloud {} again right now: {} ID lives only in the provider's memory. Save {} first:",
+        thousands(n),
+        if one { "object" } else { "objects" },
+        if one { "its" } else { "their" },
+        if one { "it" } else { "them" }
+    )?;
+    writeln!(out, "{:>indent$}   → {}", "", sanitize(command))
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ pub(super) async fn run(settings: &Settings, args: &DoctorArgs) -> anyhow::Resul
     }
     let outcomes = outcomes
         .into_iter()
-        .map(|(name, r)| (name, r.map_or_else(|e| Outcome::Failed(one_line(&e)), Outcome::Scanned)))
+        .map(|(name, r)| (name, r.map_or_else(|e| Outcome::Failed(one_line(&e)), |r| Outcome::Scanned(Box::new(r)))))
         .collect();
     Ok(clusters::merge(outcomes))
 }
