@@ -22,16 +22,16 @@
 //! the time a client that added nothing would take; the difference is the client's overhead
 //! (requests, polling every 500 ms, backups).
 
+#[path = "support/provider.rs"]
+mod provider;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use serde_json::{Value, json};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use provider::{ann, provider};
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use support::Mr;
 use testapi::TestApi;
@@ -39,8 +39,6 @@ use testapi::TestApi;
 const RS: &str = "dns.gcp.upbound.io/v1beta2";
 const EXT: &str = "crossplane.io/external-name";
 const PAUSED: &str = "crossplane.io/paused";
-const PENDING: &str = "crossplane.io/external-create-pending";
-const RRA: &str = "crossplane.io/reconcile-requested-at";
 
 struct Config {
     n: usize,
@@ -69,89 +67,6 @@ impl Config {
     }
 }
 
-fn set_cond(obj: &mut Value, t: &str, status: &str, reason: &str, message: &str) {
-    if !obj["status"]["conditions"].is_array() {
-        obj["status"]["conditions"] = json!([]);
-    }
-    let conds = obj["status"]["conditions"].as_array_mut().unwrap();
-    conds.retain(|c| c["type"] != t);
-    conds.push(json!({"type": t, "status": status, "reason": reason, "message": message,
-                      "lastTransitionTime": "2024-11-30T12:00:00Z"}));
-}
-
-fn ann<'a>(obj: &'a Value, k: &str) -> Option<&'a str> {
-    obj["metadata"]["annotations"].get(k).and_then(Value::as_str)
-}
-
-/// One reconcile, answered: the cloud holds `NAME-id` for every MR `NAME`.
-fn reconcile(obj: &mut Value) {
-    if ann(obj, PAUSED) == Some("true") {
-        return;
-    }
-    if let Some(t) = ann(obj, RRA).map(str::to_owned) {
-        obj["status"]["lastHandledReconcileAt"] = json!(t);
-    }
-    if ann(obj, PENDING).is_some() {
-        set_cond(obj, "Synced", "False", "ReconcileError", "cannot determine creation result");
-        return;
-    }
-    let want = format!("{}-id", obj["metadata"]["name"].as_str().unwrap_or_default());
-    if ann(obj, EXT) == Some(want.as_str()) {
-        obj["status"]["atProvider"]["id"] = json!(want);
-        set_cond(obj, "Ready", "True", "Available", "");
-        set_cond(obj, "Synced", "True", "ReconcileSuccess", "");
-    } else {
-        set_cond(obj, "Synced", "False", "ReconcileError", "observe failed: external resource does not exist");
-    }
-}
-
-/// The provider: paused MRs are answered at once; every other write queues a reconcile that is
-/// answered after a random delay, by one scheduler thread. Returns the total delay drawn (ms).
-fn provider(api: &TestApi, (lo, hi): (u64, u64)) -> Arc<AtomicU64> {
-    let drawn = Arc::new(AtomicU64::new(0));
-    let (tx, rx) = mpsc::channel::<(Instant, String)>();
-    let tx = Mutex::new(tx);
-    let seed = AtomicU64::new(0x9e37_79b9_7f4a_7c15);
-    let total = drawn.clone();
-    api.on_write(move |obj| {
-        if ann(obj, PAUSED) == Some("true") {
-            set_cond(obj, "Synced", "False", "ReconcilePaused", "Reconciliation is paused");
-            return;
-        }
-        // xorshift: reproducible delays without another dependency.
-        let mut x = seed.load(Ordering::Relaxed);
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        seed.store(x, Ordering::Relaxed);
-        let ms = lo + x % (hi - lo + 1);
-        total.fetch_add(ms, Ordering::Relaxed);
-        let name = obj["metadata"]["name"].as_str().unwrap_or_default().to_string();
-        let _ = tx.lock().unwrap().send((Instant::now() + Duration::from_millis(ms), name));
-    });
-    let api = api.clone();
-    std::thread::spawn(move || {
-        let mut due: BinaryHeap<Reverse<(Instant, String)>> = BinaryHeap::new();
-        loop {
-            let wait = due.peek().map(|Reverse((t, _))| t.saturating_duration_since(Instant::now()));
-            let got = match wait {
-                Some(w) => rx.recv_timeout(w).map_err(|e| e == mpsc::RecvTimeoutError::Disconnected),
-                None => rx.recv().map_err(|_| true),
-            };
-            match got {
-                Ok(item) => due.push(Reverse(item)),
-                Err(true) => return,
-                Err(false) => {}
-            }
-            while due.peek().is_some_and(|Reverse((t, _))| *t <= Instant::now()) {
-                let Reverse((_, name)) = due.pop().unwrap();
-                api.modify(RS, "RecordSet", None, &name, reconcile);
-            }
-        }
-    });
-    drawn
-}
-
 fn main() {
     let cfg = Config::from_env();
     let dir = tempfile::tempdir().unwrap();
@@ -164,7 +79,7 @@ fn main() {
         api.insert(Mr::new(RS, "RecordSet", &name).without(EXT).create_incomplete().json());
         plan.push(json!({"resource": format!("recordset.dns.gcp.upbound.io/{name}"), "id": format!("{name}-id")}));
     }
-    let drawn = provider(&api, cfg.delay_ms);
+    let drawn = provider(&api, (RS, "RecordSet"), cfg.delay_ms);
     let server = api.start_blocking().unwrap();
     let kubeconfig = dir.path().join("kubeconfig");
     server.write_kubeconfig(&kubeconfig, None).unwrap();

@@ -51,6 +51,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('adopt', 'adopt', [CompletionResultType]::ParameterValue, 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
+            [CompletionResult]::new('restore-plan', 'restore-plan', [CompletionResultType]::ParameterValue, 'Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap (MRs at risk restored observing only) and a promote plan')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -62,7 +64,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these codes (repeatable or comma-separated)')
             [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Hide these codes (repeatable or comma-separated)')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding at or above this severity is shown')
-            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), or a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)')
+            [CompletionResult]::new('--source-context', '--source-context', [CompletionResultType]::ParameterName, 'With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage a cloud object the backup''s MRs track are reported (RestoreIntoFight)')
             [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)')
             [CompletionResult]::new('--limit-bytes', '--limit-bytes', [CompletionResultType]::ParameterName, 'At most this many bytes of each container''s log (the newest ones)')
@@ -249,6 +252,79 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-upjet;restore-plan' {
+            [CompletionResult]::new('--modifiers', '--modifiers', [CompletionResultType]::ParameterName, 'Where to write the resource modifiers (the YAML `kubectl create cm --from-file` puts into the ConfigMap Velero reads): every MR at risk is restored with managementPolicies ["Observe"] and its best known external-name, paused too when no ID is known; the others get no rule')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'Where to write the promote plan (`kubectl upjet promote -f FILE` after the restore)')
+            [CompletionResult]::new('--backup-name', '--backup-name', [CompletionResultType]::ParameterName, 'The backup''s name for `velero restore create --from-backup` (default: the file name without -data.tar.gz, or the folder''s name)')
+            [CompletionResult]::new('--config-map', '--config-map', [CompletionResultType]::ParameterName, 'The ConfigMap''s name (default: upjet-restore-BACKUP_NAME)')
+            [CompletionResult]::new('--source-context', '--source-context', [CompletionResultType]::ParameterName, 'The live cluster the backup was taken from: MRs whose cloud object it still manages are restored observing only (RestoreIntoFight)')
+            [CompletionResult]::new('--id-template', '--id-template', [CompletionResultType]::ParameterName, 'A kind''s cloud ID format for MRs restored without one (repeatable; see doctor --id-template)')
+            [CompletionResult]::new('--inventory', '--inventory', [CompletionResultType]::ParameterName, 'A cloud inventory export to find IDs in (repeatable; see doctor --inventory)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite --modifiers and --plan when they exist')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;promote' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The promote plan `restore-plan` wrote')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The promote plan `restore-plan` wrote')
+            [CompletionResult]::new('--parallel', '--parallel', [CompletionResultType]::ParameterName, 'How many MRs are verified and promoted at the same time (1-64)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where to write the backup taken before each MR''s first change (default: ~/.kube/upjet/backups)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print every patch and send it with server-side dryRun=All: nothing is changed and no backup is written')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--source-released', '--source-released', [CompletionResultType]::ParameterName, 'The source cluster no longer manages the objects of RestoreIntoFight items (you paused or removed those MRs there): promote them too')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-upjet;rbac' {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only these kinds: kind, plural or kind.group (repeatable)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)')
@@ -287,6 +363,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('adopt', 'adopt', [CompletionResultType]::ParameterValue, 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
+            [CompletionResult]::new('restore-plan', 'restore-plan', [CompletionResultType]::ParameterValue, 'Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap (MRs at risk restored observing only) and a promote plan')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -304,6 +382,12 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             break
         }
         'kubectl-upjet;help;restore' {
+            break
+        }
+        'kubectl-upjet;help;restore-plan' {
+            break
+        }
+        'kubectl-upjet;help;promote' {
             break
         }
         'kubectl-upjet;help;rbac' {

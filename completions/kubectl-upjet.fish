@@ -49,6 +49,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "history
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "completion" -d 'Print a shell completion script'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "restore-plan" -d 'Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap (MRs at risk restored observing only) and a promote plan'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "promote" -d 'After a staged restore: check each MR\'s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "rbac" -d 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
@@ -62,7 +64,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), or a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l source-context -d 'With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage a cloud object the backup\'s MRs track are reported (RestoreIntoFight)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l log-file -d 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l since -d 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
@@ -209,6 +212,61 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l modifiers -d 'Where to write the resource modifiers (the YAML `kubectl create cm --from-file` puts into the ConfigMap Velero reads): every MR at risk is restored with managementPolicies ["Observe"] and its best known external-name, paused too when no ID is known; the others get no rule' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l plan -d 'Where to write the promote plan (`kubectl upjet promote -f FILE` after the restore)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l backup-name -d 'The backup\'s name for `velero restore create --from-backup` (default: the file name without -data.tar.gz, or the folder\'s name)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l config-map -d 'The ConfigMap\'s name (default: upjet-restore-BACKUP_NAME)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l source-context -d 'The live cluster the backup was taken from: MRs whose cloud object it still manages are restored observing only (RestoreIntoFight)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l id-template -d 'A kind\'s cloud ID format for MRs restored without one (repeatable; see doctor --id-template)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l inventory -d 'A cloud inventory export to find IDs in (repeatable; see doctor --inventory)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s s -l server -d 'The API server address, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l token -d 'Bearer token, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l as -d 'Impersonate this user' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l as-group -d 'Impersonate this group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l force -d 'Overwrite --modifiers and --plan when they exist'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s f -l filename -d 'The promote plan `restore-plan` wrote' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l parallel -d 'How many MRs are verified and promoted at the same time (1-64)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l timeout -d 'How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l backup-dir -d 'Where to write the backup taken before each MR\'s first change (default: ~/.kube/upjet/backups)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
+always\t'Colour unless NO_COLOR is set'
+never\t'Never colour'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s s -l server -d 'The API server address, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l token -d 'Bearer token, overriding the kubeconfig' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l as -d 'Impersonate this user' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l as-group -d 'Impersonate this group (repeatable)' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l dry-run -d 'Print every patch and send it with server-side dryRun=All: nothing is changed and no backup is written'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l source-released -d 'The source cluster no longer manages the objects of RestoreIntoFight items (you paused or removed those MRs there): promote them too'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kind -d 'Only these kinds: kind, plural or kind.group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l provider -d 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s o -l output -d 'Output format' -r -f -a "yaml\t'A YAML `List` of ClusterRoles'
@@ -233,10 +291,12 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s A -
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s V -l version -d 'Print version'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "history" -d 'Show the create history of one MR as a timeline, with the last provider-logged external ID'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "completion" -d 'Print a shell completion script'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "rbac" -d 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore rbac help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "doctor" -d 'List managed resources whose creation or identity tracking is broken'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "history" -d 'Show the create history of one MR as a timeline, with the last provider-logged external ID'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "adopt" -d 'Make a managed resource track an existing cloud object (safely: backup, dry-run, undo)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "restore" -d 'Put annotations and management policies back from an adopt backup'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "restore-plan" -d 'Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap (MRs at risk restored observing only) and a promote plan'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "promote" -d 'After a staged restore: check each MR\'s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "rbac" -d 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand help; and not __fish_seen_subcommand_from doctor history completion adopt restore restore-plan promote rbac help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -28,7 +28,10 @@ fn example_fleet_shows_every_code() {
     assert_eq!(out.status.code(), Some(1), "errors found");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let by_code = report["summary"]["byCode"].as_object().unwrap();
-    for code in Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate) {
+    // The restore verdicts need a Velero backup: tests/velero.rs reads examples/velero.
+    for code in
+        Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate && !c.as_str().starts_with("Restore"))
+    {
         assert!(by_code.contains_key(code.as_str()), "{code} missing from the examples: {by_code:?}");
     }
     assert_eq!(report["summary"]["resourcesScanned"], 51);

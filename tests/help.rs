@@ -79,6 +79,20 @@ fn rbac_help() {
 }
 
 #[test]
+fn restore_plan_help() {
+    let text = help(&["restore-plan", "--help"]);
+    assert_eq!(headings(&text), ["Arguments:", "Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_restore_plan", text);
+}
+
+#[test]
+fn promote_help() {
+    let text = help(&["promote", "--help"]);
+    assert_eq!(headings(&text), ["Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_promote", text);
+}
+
+#[test]
 fn completion_help() {
     let text = help(&["completion", "--help"]);
     assert_eq!(headings(&text), ["Arguments:", "Options:", "Output:", "Cluster connection:", "Examples:"]);

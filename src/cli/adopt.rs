@@ -109,7 +109,7 @@ const RESTORE_EXAMPLES: &str = "Examples:
   kubectl upjet restore backup.json --yes";
 
 /// `--timeout`: a Go duration, or a bare number of seconds; must be positive.
-fn parse_timeout(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_timeout(s: &str) -> Result<Duration, String> {
     let nanos = if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) {
         s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
     } else {

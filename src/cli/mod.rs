@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod restore;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
 #[derive(Debug, Parser)]
@@ -67,6 +68,12 @@ pub enum Command {
     Adopt(adopt::AdoptArgs),
     /// Put annotations and management policies back from an adopt backup.
     Restore(adopt::RestoreArgs),
+    /// Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap
+    /// (MRs at risk restored observing only) and a promote plan.
+    RestorePlan(restore::RestorePlanArgs),
+    /// After a staged restore: check each MR's Observe found its object, then put its
+    /// management policies back (backup first, conditional writes, resumable).
+    Promote(restore::PromoteArgs),
     /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
     /// patch for adopt), for `kubectl apply -f -`.
     #[command(after_help = RBAC_EXAMPLES)]
@@ -333,11 +340,17 @@ pub struct DoctorArgs {
     #[arg(long)]
     pub fail_on_incomplete: bool,
     /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List,
-    /// or one object), or a directory of such files (JSON or YAML; other inputs in it, such as
-    /// inventories, are skipped and said). Repeatable, one snapshot per cluster: the cluster is
-    /// named after the file stem (`prod.json` → prod) or the folder (`staging/`).
+    /// or one object), a directory of such files (JSON or YAML; other inputs in it, such as
+    /// inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup
+    /// download` writes, or that archive unpacked), which adds what a restore would do to each MR.
+    /// Repeatable, one snapshot per cluster: the cluster is named after the file stem
+    /// (`prod.json` → prod) or the folder (`staging/`).
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Vec<PathBuf>,
+    /// With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage
+    /// a cloud object the backup's MRs track are reported (RestoreIntoFight).
+    #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
+    pub source_context: Option<String>,
     /// Read the live provider pods' logs (current and previous container) for evidence.
     #[arg(long, help_heading = INPUTS)]
     pub logs: bool,

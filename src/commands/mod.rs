@@ -2,12 +2,14 @@
 //! core, and where errors become one printed line and an exit code.
 
 pub mod adopt;
+pub mod backup;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
 pub mod history;
 pub mod inputs;
 pub mod rbac;
+pub mod restore_plan;
 
 use crate::cli::{Cli, Command, Invocation};
 use crate::error::{Exit, exit_for, one_line};
@@ -63,6 +65,8 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Adopt(args) => adopt::run(settings, args, out).await,
         Command::Restore(args) => adopt::run_restore(settings, args, out).await,
         Command::Rbac(args) => rbac::run(settings, args, out).await,
+        Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
+        Command::Promote(args) => adopt::run_promote(settings, args, out).await,
     }
 }
 
@@ -74,7 +78,8 @@ fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::
         Command::Adopt(_) => "adopt",
         Command::Restore(_) => "restore",
         Command::Rbac(_) => "rbac",
-        Command::Doctor(_) | Command::Completion(_) => return Ok(()),
+        Command::Promote(_) => "promote",
+        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) => return Ok(()),
     };
     if !settings.several_contexts() {
         return Ok(());

@@ -92,7 +92,9 @@ pub fn confidence_of(code: Code) -> Confidence {
         | Code::InventoryOrphan
         | Code::ExternalNameMissing
         | Code::ExternalNameOverwritten
-        | Code::IdentityLostOnRecreate => Confidence::High,
+        | Code::IdentityLostOnRecreate
+        | Code::RestoreCreatesDuplicate
+        | Code::RestoreStopsAtCreateGate => Confidence::High,
         _ => Confidence::Medium,
     }
 }
@@ -112,7 +114,7 @@ pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec
 const SHARED: &str = "candidate";
 
 /// Findings that mean "the object exists but nothing tracks it" and so want the ID to adopt.
-const UNTRACKED: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::CreateIncomplete];
+const UNTRACKED: &[Code] = crate::domain::identity::predict::UNTRACKED;
 
 /// Gives the findings that want an ID the best *observed* suggestion another finding of the same
 /// MR made (an inventory object tagged for it, a logged create), naming where it came from:

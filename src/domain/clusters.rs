@@ -13,7 +13,7 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub enum Outcome {
     /// It was read (maybe partly: its own summary says so).
-    Scanned(Report),
+    Scanned(Box<Report>),
     /// It could not be read at all; the reason in one line.
     Failed(String),
 }
@@ -58,7 +58,7 @@ pub fn merge(clusters: Vec<(String, Outcome)>) -> Report {
                 summary.clusters.push(block);
                 continue;
             }
-            Outcome::Scanned(report) => report,
+            Outcome::Scanned(report) => *report,
         };
         let s = report.summary;
         summary.clusters.push(ClusterSummary {
@@ -71,6 +71,7 @@ pub fn merge(clusters: Vec<(String, Outcome)>) -> Report {
         });
         summary.kinds_scanned += s.kinds_scanned;
         summary.resources_scanned += s.resources_scanned;
+        summary.restart_duplicates += s.restart_duplicates;
         summary.kinds_skipped.extend(s.kinds_skipped.into_iter().map(|mut k| {
             k.cluster = Some(name.clone());
             k
@@ -144,8 +145,8 @@ mod tests {
         let prod = report_with(&[("www", Code::AlreadyExists), ("api", Code::Paused)], true);
         let staging = report_with(&[("www", Code::AlreadyExists)], false);
         let merged = merge(vec![
-            ("staging".into(), Outcome::Scanned(staging)),
-            ("prod".into(), Outcome::Scanned(prod)),
+            ("staging".into(), Outcome::Scanned(Box::new(staging))),
+            ("prod".into(), Outcome::Scanned(Box::new(prod))),
             ("dr".into(), Outcome::Failed("cannot reach the API server at https://dr:6443/".into())),
         ]);
         let rows: Vec<(Option<&str>, &str, Code)> = merged
@@ -187,12 +188,12 @@ mod tests {
     #[test]
     fn only_failed_clusters_or_a_clean_set_decide_completeness() {
         let clean = merge(vec![
-            ("a".into(), Outcome::Scanned(report_with(&[], false))),
-            ("b".into(), Outcome::Scanned(report_with(&[], false))),
+            ("a".into(), Outcome::Scanned(Box::new(report_with(&[], false)))),
+            ("b".into(), Outcome::Scanned(Box::new(report_with(&[], false)))),
         ]);
         assert!(clean.summary.complete && !clean.summary.incomplete());
         let one_down = merge(vec![
-            ("a".into(), Outcome::Scanned(report_with(&[], false))),
+            ("a".into(), Outcome::Scanned(Box::new(report_with(&[], false)))),
             ("b".into(), Outcome::Failed("x".into())),
         ]);
         assert!(!one_down.summary.complete && one_down.summary.incomplete());

@@ -114,6 +114,17 @@ codes! {
     /// The audit log shows an earlier object under this name (another UID) with an external-name
     /// the MR now lacks or does not match: the identity was lost on recreate or restore.
     IdentityLostOnRecreate => Error,
+    /// (Velero backup) Restoring the MR creates its cloud object again: it is restored without
+    /// an ID that upjet can rebuild its state from, although the backup shows it was created.
+    RestoreCreatesDuplicate => Error,
+    /// (Velero backup) The restored MR stops at the create-incomplete gate: its pending mark is
+    /// restored too, and nothing reconciles it again.
+    RestoreStopsAtCreateGate => Error,
+    /// (Velero backup, `--source-context`) The source cluster still manages the cloud object the
+    /// restored MR would track: two controllers would manage one object.
+    RestoreIntoFight => Error,
+    /// (Velero backup) Restoring the MR as it is creates nothing twice.
+    RestoreSafe => Info,
 }
 
 impl std::fmt::Display for Code {

@@ -19,6 +19,7 @@ pub mod plan;
 pub mod policies;
 pub mod rbac;
 pub mod report;
+pub mod restore;
 pub mod rules;
 pub mod summary;
 #[cfg(test)]

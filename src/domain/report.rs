@@ -156,6 +156,15 @@ pub struct Summary {
     /// script sees which cluster was read in full, which partly and which not at all.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clusters: Vec<ClusterSummary>,
+    /// MRs whose cloud object a provider restart would create again right now: created, but
+    /// their ID lives only in the provider's memory or workspace (no external-name, or a
+    /// placeholder, on a kind no initializer names). Absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub restart_duplicates: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -243,6 +252,12 @@ impl ReportBuilder {
     /// Records a kind that could not be listed.
     pub fn kind_skipped(&mut self, resource: String, reason: String) {
         self.summary.kinds_skipped.push(SkippedKind { resource, reason, cluster: None });
+    }
+
+    /// Records how many MRs a provider restart would create again (see
+    /// [`Summary::restart_duplicates`]).
+    pub fn restart_duplicates(&mut self, n: usize) {
+        self.summary.restart_duplicates += n;
     }
 
     /// Adds a note about the scan.

@@ -19,6 +19,10 @@ pub const SUGGESTED_PARALLEL: usize = 32;
 /// is an adoption plan.
 const IDENTITY_CODES: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::OrphanCandidate];
 
+/// The verdicts on a Velero backup: their next command is about the restore, not an adoption.
+const RESTORE_CODES: &[Code] =
+    &[Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight, Code::RestoreSafe];
+
 /// One group of findings: same cluster, same code, same kind, same provider config.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
@@ -108,6 +112,14 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String)
 /// The group's next command: an adoption plan when IDs are known, a way to find them when an
 /// identity code has none, else the findings' own command (shared, or the first MR's).
 fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFinding], scope: &str) -> (String, bool) {
+    if RESTORE_CODES.contains(&code) {
+        // A backup's verdicts: the restore is staged (or run) from the backup read.
+        let backup = scope.split(" --from ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or("BACKUP");
+        let next = |f: &&ReportFinding| f.finding.next.replace("BACKUP", backup);
+        let first = members.first().map(next).unwrap_or_default();
+        let shared = members.iter().all(|f| next(f) == first);
+        return (first, !shared);
+    }
     let doctor = format!("kubectl upjet doctor{scope} --kind {kind} --only {code}");
     if with_id > 0 {
         return (
@@ -228,7 +240,10 @@ mod tests {
     fn several_clusters_are_grouped_apart_with_their_own_scope() {
         use crate::domain::clusters::{Outcome, merge};
         let one = || report(&[("RecordSet", "a", Code::AlreadyExists, None, Some("id-a"))]);
-        let merged = merge(vec![("prod".into(), Outcome::Scanned(one())), ("staging".into(), Outcome::Scanned(one()))]);
+        let merged = merge(vec![
+            ("prod".into(), Outcome::Scanned(Box::new(one()))),
+            ("staging".into(), Outcome::Scanned(Box::new(one()))),
+        ]);
         let groups = summarize_scoped(&merged, |c| format!(" --context {}", c.unwrap_or("?")));
         let got: Vec<(Option<&str>, usize)> = groups.iter().map(|g| (g.cluster.as_deref(), g.count)).collect();
         assert_eq!(got, vec![(Some("prod"), 1), (Some("staging"), 1)]);

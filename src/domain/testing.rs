@@ -112,4 +112,8 @@ impl Mr {
     pub fn build(&self) -> ManagedResource {
         ManagedResource::from_json(&self.0.to_string()).expect("test MR decodes")
     }
+    /// The object as JSON (what a backup or the API server holds).
+    pub fn json(self) -> Value {
+        self.0
+    }
 }

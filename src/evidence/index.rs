@@ -9,6 +9,7 @@ use crate::domain::inventory::CrossCheck;
 use crate::domain::inventory::matching::mr_key;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::ResourceState;
+use crate::domain::restore::RestoreModel;
 use crate::domain::rules::{self, LogSource, MrEvidence, ProviderStarts};
 use std::collections::HashMap;
 
@@ -26,6 +27,8 @@ pub struct EvidenceIndex {
     /// By (API group, kind), whether the kind's CRD declares `status.lastHandledReconcileAt`
     /// (crossplane-runtime ≥ v2.3), for the kinds whose CRD was read.
     pub acknowledges_requests: HashMap<(String, String), bool>,
+    /// When the MRs come from a Velero backup: what restoring each depends on.
+    pub restore: Option<RestoreModel>,
 }
 
 impl EvidenceIndex {
@@ -33,7 +36,7 @@ impl EvidenceIndex {
     pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
         let inventory = self.inventory.get();
         let nothing_read = self.logs.is_none() && self.starts.is_empty() && self.acknowledges_requests.is_empty();
-        if nothing_read && inventory.is_none() && self.audit.is_none() {
+        if nothing_read && inventory.is_none() && self.audit.is_none() && self.restore.is_none() {
             return None;
         }
         let kind = (mr.group().to_string(), mr.kind.clone());
@@ -45,6 +48,7 @@ impl EvidenceIndex {
         evidence.inventory = inventory.and_then(|c| c.per_mr.get(&mr_key(mr))).cloned();
         evidence.audit = self.audit.as_ref().and_then(|a| a.for_mr(mr));
         evidence.acknowledges_requests = self.acknowledges_requests.get(&kind).copied();
+        evidence.restore = self.restore.as_ref().map(|m| m.for_mr(mr));
         Some(evidence)
     }
 

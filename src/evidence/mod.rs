@@ -14,4 +14,5 @@ pub mod pods;
 pub mod sniff;
 pub mod source;
 pub mod timeline;
+pub mod velero;
 pub mod workspace;

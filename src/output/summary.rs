@@ -7,12 +7,15 @@ use crate::domain::summary::Group;
 use std::io::{self, Write};
 
 /// Summary options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SummaryOptions {
     /// Colour severities.
     pub color: bool,
     /// The summary stands in for the table doctor would have printed: say how to get the table.
     pub table_hint: bool,
+    /// How many cloud objects a provider restart would create again, and the command that saves
+    /// their IDs first (`summary.restartDuplicates`).
+    pub restart: Option<(usize, String)>,
 }
 
 /// `4012` → `4,012`: counts in the thousands are read at a glance.
@@ -104,6 +107,9 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
             writeln!(out, "{:>w$}     (the first MR's command; each of the others needs its own)", "", w = widths[0])?;
         }
     }
+    if let Some((n, command)) = opts.restart.as_ref().filter(|(n, _)| *n > 0) {
+        write_restart(out, *n, command, widths[0])?;
+    }
     if opts.table_hint {
         writeln!(out)?;
         writeln!(
@@ -113,6 +119,22 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
         )?;
     }
     Ok(())
+}
+
+/// The footer of a live fleet: what a provider restart would create again, and the command that
+/// saves the IDs first.
+fn write_restart(out: &mut dyn Write, n: usize, command: &str, indent: usize) -> io::Result<()> {
+    let one = n == 1;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "A provider restart would create {} cloud {} again right now: {} ID lives only in the provider's memory. Save {} first:",
+        thousands(n),
+        if one { "object" } else { "objects" },
+        if one { "its" } else { "their" },
+        if one { "it" } else { "them" }
+    )?;
+    writeln!(out, "{:>indent$}   → {}", "", sanitize(command))
 }
 
 #[cfg(test)]

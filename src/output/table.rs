@@ -184,6 +184,9 @@ pub fn summary_line(report: &Report) -> String {
     if !s.unreadable.is_empty() {
         line.push_str(&format!(", {} unreadable objects", s.unreadable.len()));
     }
+    if s.restart_duplicates > 0 {
+        line.push_str(&format!(", {} would be created again by a provider restart", s.restart_duplicates));
+    }
     if !s.clusters.is_empty() {
         let failed = s.clusters.iter().filter(|c| c.error.is_some()).count();
         line.push_str(&format!(", {} clusters", s.clusters.len()));

@@ -447,18 +447,9 @@ impl Job<'_> {
         self.stop(state, plan, current, &why).await
     }
 
-    /// The test hooks (see [`super::STOP_AFTER_STEP_ENV`] and [`super::HANG_AFTER_STEP_ENV`]).
+    /// The test hooks after a step (see [`super::test_hook`]).
     fn hook(&self, step: usize) {
-        if self.env.stop_after_step == Some(step) {
-            eprintln!("test hook: stopping abruptly after step {step}");
-            std::process::exit(99);
-        }
-        if self.env.hang_after_step == Some(step) {
-            eprintln!("test hook: waiting to be killed after step {step}");
-            loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-            }
-        }
+        super::test_hook(self.env, step);
     }
 }
 

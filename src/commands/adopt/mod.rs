@@ -13,12 +13,14 @@ mod error;
 mod executor;
 mod interrupt;
 mod parallel;
+mod promote;
 mod restore;
 mod single;
 mod ui;
 
 pub use error::{AdoptError, Unchanged};
 pub use interrupt::Interrupt;
+pub use promote::run_promote;
 pub use ui::Ui;
 
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
@@ -110,6 +112,21 @@ pub async fn restore_with(
     ui: &mut Ui,
 ) -> anyhow::Result<Exit> {
     restore::restore(settings, args, out, ui, &environment(settings)).await
+}
+
+/// The test hooks (`UPJET_TEST_STOP_AFTER_STEP`, `UPJET_TEST_HANG_AFTER_STEP`): exit abruptly, or
+/// announce the step and hang until killed, right after `step`, to prove every boundary is safe.
+fn test_hook(env: &AdoptEnv, step: usize) {
+    if env.stop_after_step == Some(step) {
+        eprintln!("test hook: stopping abruptly after step {step}");
+        std::process::exit(99);
+    }
+    if env.hang_after_step == Some(step) {
+        eprintln!("test hook: waiting to be killed after step {step}");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
 }
 
 /// The adoption options from the flags and the clock.

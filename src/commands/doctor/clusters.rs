@@ -36,7 +36,7 @@ pub(super) async fn run(settings: &Settings, args: &DoctorArgs) -> anyhow::Resul
     } else {
         let mut outcomes = Vec::new();
         for (name, path) in snapshot_names(args)? {
-            outcomes.push((name, Ok(from_snapshot(&path, args, settings.now).await?)));
+            outcomes.push((name, Ok(from_snapshot(&path, args, settings).await?)));
         }
         outcomes
     };
@@ -45,7 +45,7 @@ pub(super) async fn run(settings: &Settings, args: &DoctorArgs) -> anyhow::Resul
     }
     let outcomes = outcomes
         .into_iter()
-        .map(|(name, r)| (name, r.map_or_else(|e| Outcome::Failed(one_line(&e)), Outcome::Scanned)))
+        .map(|(name, r)| (name, r.map_or_else(|e| Outcome::Failed(one_line(&e)), |r| Outcome::Scanned(Box::new(r)))))
         .collect();
     Ok(clusters::merge(outcomes))
 }

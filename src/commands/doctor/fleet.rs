@@ -261,6 +261,7 @@ pub(super) fn add_results(
     timings: &mut Timings,
     judge: &Judge,
 ) {
+    let mut restart = 0;
     for r in results {
         timings.list_requests += r.requests;
         timings.list_bytes += r.bytes;
@@ -285,9 +286,11 @@ pub(super) fn add_results(
             };
             crate::domain::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &mr, judge.peers, judge.templates);
+            restart += usize::from(super::offline::restart_duplicates(&mr, judge.peers, judge.now));
             builder.add(&mr, findings, || state);
         }
     }
+    builder.restart_duplicates(restart);
 }
 
 pub(super) fn progress_bar(len: u64) -> indicatif::ProgressBar {

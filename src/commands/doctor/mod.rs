@@ -15,6 +15,7 @@ pub use plan::plan_of;
 use plan::write_plan;
 use timings::Timings;
 
+use super::backup;
 use super::evidence::{
     acknowledges_requests, crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups,
 };
@@ -72,6 +73,12 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
         let why = "--inventory cross-checks a whole fleet (healthy peers show each kind's ID format): run doctor without KIND/NAME";
         return Err(Error::usage(why).into());
     }
+    if args.source_context.is_some() && args.from.len() != 1 {
+        return Err(Error::usage(
+            "--source-context compares one Velero backup (--from BACKUP) with the cluster it was taken from",
+        )
+        .into());
+    }
     if !args.from.is_empty() && settings.several_contexts() {
         let why = "--from reads snapshots, --context and --all-contexts read clusters: give one or the other (one --from per cluster)";
         return Err(Error::usage(why).into());
@@ -87,7 +94,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     let (report, timings, context) = if clusters::several(settings, args) {
         (clusters::run(settings, args).await?, None, None)
     } else if let Some(path) = args.from.first() {
-        (from_snapshot(path, args, settings.now).await?, None, None)
+        (from_snapshot(path, args, settings).await?, None, None)
     } else {
         let (report, timings, context) = from_cluster(settings, args, &settings.connect, &Default::default()).await?;
         (report, Some(timings), context)
@@ -177,7 +184,10 @@ fn write_fleet_summary(
         format!("{from}{logs}")
     };
     let groups = summary::summarize_scoped(report, scope);
-    output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint })
+    let save =
+        format!("kubectl upjet doctor{} --plan ids.json && kubectl upjet adopt -f ids.json --import", scope(None));
+    let restart = Some((report.summary.restart_duplicates, save));
+    output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint, restart })
 }
 
 fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<String>) -> Report {

@@ -10,7 +10,22 @@ pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scop
     Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true }
 }
 
-pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now: GoTime) -> anyhow::Result<Report> {
+pub(super) async fn from_snapshot(
+    path: &std::path::Path,
+    args: &DoctorArgs,
+    settings: &Settings,
+) -> anyhow::Result<Report> {
+    if backup::is_backup(path) {
+        return from_backup(path, args, settings).await;
+    }
+    if args.source_context.is_some() {
+        return Err(Error::usage(format!(
+            "--source-context compares a Velero backup with its source cluster; {} is not a backup",
+            path.display()
+        ))
+        .into());
+    }
+    let now = settings.now;
     let Snapshot { items, skipped } = read_snapshot(path)?;
     let (objects, inventory_notes) = read_inventories(&args.inventory).await?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
@@ -38,15 +53,57 @@ pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now
     }
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
     pass.peers.learn();
+    let mut restart = 0;
     for (mr, mut findings) in pass.kept {
         crate::domain::candidate::share_observed(&mut findings);
         identity::fill(&mut findings, &mr, &pass.peers, &args.id_templates);
+        restart += usize::from(restart_duplicates(&mr, &pass.peers, now));
         builder.add(&mr, findings, || analyzer.state(&mr));
     }
+    builder.restart_duplicates(restart);
     for _ in &pass.kinds {
         builder.kind_scanned();
     }
     Ok(finish(builder, &analyzer, notes))
+}
+
+/// doctor over a Velero backup: every MR judged as a restore would leave it (`backup::judge`).
+async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Settings) -> anyhow::Result<Report> {
+    let inputs = backup::Inputs {
+        log_files: &args.log_files,
+        log_opts: &args.log_opts,
+        inventory: &args.inventory,
+        audit_logs: &args.audit_logs,
+        id_templates: &args.id_templates,
+        source_context: args.source_context.as_deref(),
+    };
+    let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
+    let judged = backup::judge(settings, path, &inputs, keep).await?;
+    let mut builder = ReportBuilder::new(filter(args));
+    let mut kinds = std::collections::BTreeSet::new();
+    for j in judged.judged {
+        let mr = j.item.mr;
+        kinds.insert((mr.group().to_string(), mr.kind.clone()));
+        builder.scanned(1);
+        builder.add(&mr, j.findings, || judged.analyzer.state(&mr));
+    }
+    for _ in &kinds {
+        builder.kind_scanned();
+    }
+    for s in judged.skipped {
+        builder.unreadable(s);
+    }
+    Ok(finish(builder, &judged.analyzer, judged.notes))
+}
+
+/// Whether a provider restart would create this MR's cloud object again right now: the restore
+/// verdict with nothing lost but the provider's memory (annotations and status stay).
+pub(super) fn restart_duplicates(mr: &ManagedResource, peers: &Peers, now: GoTime) -> bool {
+    use crate::domain::restore::{MrRestore, Verdict, name_initialized, verdict};
+    let ctx =
+        MrRestore { name_initialized: name_initialized(peers.identity(mr.group(), &mr.kind)), source_tracker: None };
+    let facts = rules::Facts::of(mr, now);
+    matches!(verdict(&facts, &ctx), Verdict::Duplicate(_)) && !facts.paused && !facts.in_flight
 }
 
 /// What the first pass over a snapshot keeps: the kinds seen, the healthy peers' identity
@@ -86,14 +143,12 @@ pub(super) fn find_in_snapshot(
     ns: Option<&str>,
 ) -> anyhow::Result<ManagedResource> {
     let (kind_spec, name) = (spec.kind.as_str(), spec.name.as_str());
-    let snap = read_snapshot(path)?;
-    for line in &snap.skipped {
+    let (found, skipped) = backup::managed_resources(path)?;
+    for line in &skipped {
         eprintln!("{}", crate::output::style::sanitize(line));
     }
-    let found: Vec<ManagedResource> = snap
-        .items
+    let found: Vec<ManagedResource> = found
         .into_iter()
-        .filter_map(|i| ManagedResource::from_json(&i.json).ok())
         .filter(|mr| mr.name == name && snapshot_kind_matches(mr, kind_spec))
         .filter(|mr| ns.is_none_or(|n| mr.namespace.as_deref() == Some(n)))
         .collect();

@@ -73,9 +73,8 @@ pub(super) fn one_identity(findings: &mut [Finding], mr: &ManagedResource, args:
     match args.from.first() {
         Some(path) => {
             // locate() already said which files of the folder were skipped.
-            for item in crate::commands::inputs::read_snapshot(path)?.items {
-                let peer = ManagedResource::from_json(&item.json).ok();
-                if let Some(peer) = peer.filter(|p| p.kind == mr.kind && p.group() == mr.group()) {
+            for peer in backup::managed_resources(path)?.0 {
+                if peer.kind == mr.kind && peer.group() == mr.group() {
                     peers.observe(&peer);
                 }
             }

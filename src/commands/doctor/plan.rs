@@ -78,8 +78,8 @@ mod tests {
         assert_eq!(plan[0].cluster, None);
         assert_eq!(plan_of(&report, Some("prod"))[0].cluster.as_deref(), Some("prod"), "the one context scanned");
         let merged = crate::domain::clusters::merge(vec![
-            ("staging".into(), crate::domain::clusters::Outcome::Scanned(report.clone())),
-            ("prod".into(), crate::domain::clusters::Outcome::Scanned(report)),
+            ("staging".into(), crate::domain::clusters::Outcome::Scanned(Box::new(report.clone()))),
+            ("prod".into(), crate::domain::clusters::Outcome::Scanned(Box::new(report))),
         ]);
         let both: Vec<Option<String>> = plan_of(&merged, None).into_iter().map(|i| i.cluster).collect();
         assert_eq!(both, vec![Some("prod".into()), Some("staging".into())], "the same MR in two clusters is two items");

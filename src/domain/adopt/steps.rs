@@ -204,22 +204,12 @@ fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
         what.push(format!("{} = {id:?}", keys::EXTERNAL_NAME));
     }
     if let Ok(mr) = ManagedResource::from_value(obj) {
-        let marks = CreateMarks::of(&mr);
-        // The create marks must neither block (pending newer than any result) nor report a failed
-        // create once the identity is settled. Removing one mark can expose the other: a failed
-        // mark that is the latest result goes with its (older) pending mark, and removing pending
-        // turns a failed mark newer than succeeded into "the last create failed".
-        let remove_failed_alone = marks.last_create_failed();
-        let remove_pending = marks.incomplete() || (remove_failed_alone && marks.pending.raw.is_some());
-        let remove_failed = remove_failed_alone
-            || (remove_pending && marks.failed.is_set() && marks.failed.at.after(&marks.succeeded.at));
-        if remove_pending {
-            ann.insert(keys::CREATE_PENDING.into(), Value::Null);
-            what.push(format!("remove {} (the create it guards is resolved by this adoption)", keys::CREATE_PENDING));
-        }
-        if remove_failed {
-            ann.insert(keys::CREATE_FAILED.into(), Value::Null);
-            what.push(format!("remove {} (the failed create is superseded)", keys::CREATE_FAILED));
+        for key in marks_resolved_by_identity(&CreateMarks::of(&mr)) {
+            ann.insert(key.into(), Value::Null);
+            what.push(match key {
+                keys::CREATE_PENDING => format!("remove {key} (the create it guards is resolved by this adoption)"),
+                _ => format!("remove {key} (the failed create is superseded)"),
+            });
         }
     }
     let title = if what.is_empty() {
@@ -228,6 +218,26 @@ fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
         format!("set identity: {}", what.join("; "))
     };
     (title, annotations_patch(ann))
+}
+
+/// The create marks that go once an identity is settled (an adoption, or a staged restore): they
+/// must neither block (pending newer than any result) nor report a failed create. Removing one
+/// mark can expose the other: a failed mark that is the latest result goes with its (older)
+/// pending mark, and removing pending turns a failed mark newer than succeeded into "the last
+/// create failed".
+pub fn marks_resolved_by_identity(marks: &CreateMarks) -> Vec<&'static str> {
+    let remove_failed_alone = marks.last_create_failed();
+    let remove_pending = marks.incomplete() || (remove_failed_alone && marks.pending.raw.is_some());
+    let remove_failed =
+        remove_failed_alone || (remove_pending && marks.failed.is_set() && marks.failed.at.after(&marks.succeeded.at));
+    let mut out = Vec::new();
+    if remove_pending {
+        out.push(keys::CREATE_PENDING);
+    }
+    if remove_failed {
+        out.push(keys::CREATE_FAILED);
+    }
+    out
 }
 
 /// Steps 3–5 of an import: observe only, wait for the import, original policies back (and the

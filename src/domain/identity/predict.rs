@@ -9,7 +9,13 @@ use std::collections::BTreeMap;
 
 /// The codes that mean "the cloud object exists but the MR does not track it": the ones a
 /// predicted ID may complete.
-pub const UNTRACKED: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::CreateIncomplete];
+pub const UNTRACKED: &[Code] = &[
+    Code::AlreadyExists,
+    Code::ExternalNameMissing,
+    Code::CreateIncomplete,
+    Code::RestoreCreatesDuplicate,
+    Code::RestoreStopsAtCreateGate,
+];
 
 /// The evidence key a prediction (or the reason there is none) is recorded under.
 pub const EVIDENCE_KEY: &str = "identity";

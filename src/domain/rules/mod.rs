@@ -42,6 +42,12 @@ mod paused;
 mod placeholder_cases;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
+#[cfg(test)]
+mod restore_cases;
+mod restore_creates_duplicate;
+mod restore_into_fight;
+mod restore_safe;
+mod restore_stops_at_create_gate;
 mod unsupported_management_policies;
 
 pub use already_exists::says_already_exists;
@@ -129,6 +135,10 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::InventoryObjectWithoutMr, check: Check::Objects(inventory_object_without_mr::check) },
     Rule { code: Code::ExternalNameOverwritten, check: Check::EvidenceEach(external_name_overwritten::check) },
     Rule { code: Code::IdentityLostOnRecreate, check: Check::Evidence(identity_lost_on_recreate::check) },
+    Rule { code: Code::RestoreCreatesDuplicate, check: Check::Evidence(restore_creates_duplicate::check) },
+    Rule { code: Code::RestoreStopsAtCreateGate, check: Check::Evidence(restore_stops_at_create_gate::check) },
+    Rule { code: Code::RestoreIntoFight, check: Check::Evidence(restore_into_fight::check) },
+    Rule { code: Code::RestoreSafe, check: Check::Evidence(restore_safe::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -4,6 +4,7 @@
 use crate::domain::audit::MrAudit;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::MrInventory;
+use crate::domain::restore::MrRestore;
 
 /// What the provider logs and pods say about one MR.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,6 +32,8 @@ pub struct MrEvidence {
     /// Whether the kind's CRD declares `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3
     /// acknowledges `crossplane.io/reconcile-requested-at` there); `None` when the CRD was not read.
     pub acknowledges_requests: Option<bool>,
+    /// When the MR was read from a Velero backup: what restoring it depends on beyond the object.
+    pub restore: Option<MrRestore>,
 }
 
 /// One provider log line about the MR: when, and the line itself.

@@ -69,6 +69,12 @@ pub struct Format {
 /// provider logs (whose decoder accepts most JSON lines with a message).
 pub static FORMATS: &[Format] = &[
     Format {
+        what: "a Velero backup (velero backup download)",
+        readers: &[Reader::From],
+        unread: "",
+        test: |h| crate::evidence::velero::is_tar(&h.bytes),
+    },
+    Format {
         what: "a Kubernetes audit log (audit.k8s.io events)",
         readers: &[Reader::AuditLog],
         unread: "",

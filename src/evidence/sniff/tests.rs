@@ -260,3 +260,17 @@ fn real_provider_logs() {
         assert!(got.is_some_and(|g| g.starts_with(want)), "{file}: got {got:?}");
     }
 }
+
+/// The archive `velero backup download` writes: gzip around a tar whose first header sits at the
+/// start (`ustar` at offset 257 of the inflated bytes).
+#[test]
+fn a_velero_backup_is_told_apart_and_sent_to_from() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/velero/nightly-data.tar.gz");
+    let found = sniff_reader(std::fs::File::open(path).unwrap()).unwrap().expect("recognised");
+    assert!(found.what.starts_with("a Velero backup"), "{}", found.what);
+    assert_eq!(looks_like(found, Reader::From), None, "--from reads it");
+    assert_eq!(
+        looks_like(found, Reader::Inventory).as_deref(),
+        Some("looks like a Velero backup (velero backup download); pass it with --from")
+    );
+}

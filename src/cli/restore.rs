@@ -1,0 +1,89 @@
+//! Flags of `kubectl upjet restore-plan` and `kubectl upjet promote`: a Velero restore staged so
+//! that nothing is created twice, then finished MR by MR.
+
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `kubectl upjet restore-plan`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = RESTORE_PLAN_EXAMPLES)]
+pub struct RestorePlanArgs {
+    /// The Velero backup: the `.tar.gz` `velero backup download` writes, or that archive unpacked.
+    #[arg(value_name = "BACKUP")]
+    pub backup: PathBuf,
+    /// Where to write the resource modifiers (the YAML `kubectl create cm --from-file` puts into
+    /// the ConfigMap Velero reads): every MR at risk is restored with managementPolicies
+    /// ["Observe"] and its best known external-name, paused too when no ID is known; the others
+    /// get no rule.
+    #[arg(long, value_name = "FILE")]
+    pub modifiers: PathBuf,
+    /// Where to write the promote plan (`kubectl upjet promote -f FILE` after the restore).
+    #[arg(long, value_name = "FILE")]
+    pub plan: PathBuf,
+    /// Overwrite --modifiers and --plan when they exist.
+    #[arg(long)]
+    pub force: bool,
+    /// The backup's name for `velero restore create --from-backup` (default: the file name
+    /// without -data.tar.gz, or the folder's name).
+    #[arg(long, value_name = "NAME")]
+    pub backup_name: Option<String>,
+    /// The ConfigMap's name (default: upjet-restore-BACKUP_NAME).
+    #[arg(long, value_name = "NAME")]
+    pub config_map: Option<String>,
+    /// The live cluster the backup was taken from: MRs whose cloud object it still manages are
+    /// restored observing only (RestoreIntoFight).
+    #[arg(long, value_name = "CONTEXT", help_heading = super::INPUTS)]
+    pub source_context: Option<String>,
+    /// A kind's cloud ID format for MRs restored without one (repeatable; see doctor --id-template).
+    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = super::INPUTS)]
+    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    /// A cloud inventory export to find IDs in (repeatable; see doctor --inventory).
+    #[arg(long = "inventory", value_name = "FILE", help_heading = super::INPUTS)]
+    pub inventory: Vec<PathBuf>,
+}
+
+/// `kubectl upjet promote`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = PROMOTE_EXAMPLES)]
+pub struct PromoteArgs {
+    /// The promote plan `restore-plan` wrote.
+    #[arg(short = 'f', long = "filename", value_name = "PLAN", help_heading = super::INPUTS)]
+    pub filename: PathBuf,
+    /// Print every patch and send it with server-side dryRun=All: nothing is changed and no
+    /// backup is written.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required when there is no terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// How many MRs are verified and promoted at the same time (1-64).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub parallel: u16,
+    /// How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::adopt::parse_timeout)]
+    pub timeout: Duration,
+    /// Where to write the backup taken before each MR's first change (default: ~/.kube/upjet/backups).
+    #[arg(long, value_name = "DIR")]
+    pub backup_dir: Option<PathBuf>,
+    /// The source cluster no longer manages the objects of RestoreIntoFight items (you paused or
+    /// removed those MRs there): promote them too.
+    #[arg(long)]
+    pub source_released: bool,
+}
+
+const RESTORE_PLAN_EXAMPLES: &str = "Examples:
+  # Stage the restore of a downloaded backup (velero backup download nightly)
+  kubectl upjet restore-plan nightly-data.tar.gz --modifiers modifiers.yaml --plan promote.json
+  kubectl create cm upjet-restore-nightly --from-file=resource-modifiers.yaml=modifiers.yaml -n velero
+  velero restore create --from-backup nightly --resource-modifier-configmap upjet-restore-nightly
+
+  # Migration: the source cluster still runs; its MRs that manage the same objects are named
+  kubectl upjet restore-plan nightly-data.tar.gz --modifiers m.yaml --plan p.json --source-context old";
+
+const PROMOTE_EXAMPLES: &str = "Examples:
+  # After the restore: verify each MR's Observe found its object, then give it its policies back
+  kubectl upjet promote -f promote.json --yes --parallel 32
+
+  # Every patch, sent with server-side dryRun=All; nothing changes
+  kubectl upjet promote -f promote.json --dry-run";

@@ -1,0 +1,186 @@
+//! `kubectl upjet restore-plan`: judge a Velero backup (`backup::judge`), and stage its restore so
+//! that nothing is created twice: the resource-modifiers ConfigMap Velero applies while it
+//! restores, and the promote plan `kubectl upjet promote` finishes it with.
+
+use super::backup::{self, Inputs};
+use crate::cli::LogOptions;
+use crate::cli::restore::RestorePlanArgs;
+use crate::domain::restore::modifiers::{self, Target};
+use crate::domain::restore::promote::{self, PromoteItem, PromotePlan};
+use crate::error::{Error, Exit};
+use crate::output::style::sanitize;
+use crate::settings::Settings;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+/// Runs restore-plan.
+pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    check_outputs(args)?;
+    if !backup::is_backup(&args.backup) {
+        let why = format!(
+            "{} is not a Velero backup (the .tar.gz `velero backup download` writes, or a folder with resources/ and metadata/version)",
+            args.backup.display()
+        );
+        return Err(Error::usage(why).into());
+    }
+    let log_opts = LogOptions { since: Default::default(), limit_bytes: 0, provider_namespace: None };
+    let inputs = Inputs {
+        log_files: &[],
+        log_opts: &log_opts,
+        inventory: &args.inventory,
+        audit_logs: &[],
+        id_templates: &args.id_templates,
+        source_context: args.source_context.as_deref(),
+    };
+    let judged = backup::judge(settings, &args.backup, &inputs, |_| true).await?;
+    let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut items: Vec<PromoteItem> = Vec::new();
+    for j in &judged.judged {
+        *kind_counts.entry(j.item.group_resource.clone()).or_default() += 1;
+        items.extend(promote::item(&j.item.mr, &j.item.group_resource, &j.findings));
+    }
+    let name = args.backup_name.clone().unwrap_or_else(|| backup::backup_name(&args.backup));
+    let cm_name = args.config_map.clone().unwrap_or_else(|| config_map_name(&name));
+    let plan = PromotePlan {
+        api_version: "upjet.doctor/v1".into(),
+        kind: "PromotePlan".into(),
+        backup: name.clone(),
+        config_map: format!("velero/{cm_name}"),
+        items,
+    };
+    let total = judged.judged.len();
+    for s in &judged.skipped {
+        eprintln!("skipped: {}", sanitize(s));
+    }
+    write_new(&args.plan, &(serde_json::to_string_pretty(&plan)? + "\n"), args.force)?;
+    if plan.items.is_empty() {
+        writeln!(
+            out,
+            "{total} managed resources in backup {name}: every one can be restored as it is; nothing to stage."
+        )?;
+        writeln!(out, "Restore it with:\n  velero restore create --from-backup {name}")?;
+        writeln!(out, "(wrote an empty plan to {}; no modifiers are needed)", args.plan.display())?;
+        return Ok(incomplete(&judged.skipped));
+    }
+    let targets: Vec<Target> = plan.items.iter().map(PromoteItem::target).collect();
+    let rules = modifiers::rules(&targets, &kind_counts);
+    modifiers::validate(&rules)
+        .map_err(|e| Error::failed(format!("the modifiers written would be refused by Velero: {e}")))?;
+    let body = modifiers::to_yaml(&rules).map_err(|e| Error::failed(format!("cannot write the modifiers: {e}")))?;
+    write_new(&args.modifiers, &body, args.force)?;
+    describe(out, &plan, total, rules.resource_modifier_rules.len(), args)?;
+    Ok(incomplete(&judged.skipped))
+}
+
+/// Exit 4 when part of the backup could not be read: the plan covers what was.
+fn incomplete(skipped: &[String]) -> Exit {
+    if skipped.is_empty() { Exit::Ok } else { Exit::Incomplete }
+}
+
+/// `upjet-restore-<backup>`, as a valid ConfigMap name (lower case, at most 63 characters).
+fn config_map_name(backup: &str) -> String {
+    let clean: String = backup
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '-' })
+        .collect();
+    let name = format!("upjet-restore-{clean}");
+    name.chars().take(63).collect::<String>().trim_end_matches(['-', '.']).to_string()
+}
+
+/// Refuses before any work when an output exists (without --force) or two paths are one file.
+fn check_outputs(args: &RestorePlanArgs) -> Result<(), Error> {
+    if args.modifiers == args.plan {
+        return Err(Error::usage("--modifiers and --plan name the same file"));
+    }
+    for p in [&args.modifiers, &args.plan] {
+        if *p == args.backup {
+            return Err(Error::usage(format!("{} is the backup itself; choose another output", p.display())));
+        }
+        if !args.force && std::fs::symlink_metadata(p).is_ok() {
+            return Err(Error::usage(format!("{} exists; pass --force to overwrite it", p.display())).nothing_changed());
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path`: a new file, or (with --force) over the old one.
+fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Error> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true);
+    if force {
+        opts.create(true).truncate(true);
+    } else {
+        opts.create_new(true);
+    }
+    let mut f = opts.open(path).map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))?;
+    f.write_all(text.as_bytes()).map_err(|e| Error::failed(format!("cannot write {}: {e}", path.display())))
+}
+
+/// What was staged, and the commands that run the restore.
+fn describe(
+    out: &mut dyn Write,
+    plan: &PromotePlan,
+    total: usize,
+    rules: usize,
+    args: &RestorePlanArgs,
+) -> std::io::Result<()> {
+    let count = |code: &str| plan.items.iter().filter(|i| i.verdict == code).count();
+    let paused = plan.items.iter().filter(|i| i.restored.paused).count();
+    let with_id = plan.items.iter().filter(|i| i.id.is_some()).count();
+    writeln!(
+        out,
+        "{total} managed resources in backup {}: {} restored as they are, {} at risk ({} created again, {} stopped at the create gate, {} managed by the source cluster).",
+        plan.backup,
+        total - plan.items.len(),
+        plan.items.len(),
+        count("RestoreCreatesDuplicate"),
+        count("RestoreStopsAtCreateGate"),
+        count("RestoreIntoFight")
+    )?;
+    writeln!(
+        out,
+        "The {} at risk are restored with managementPolicies [\"Observe\"]: {with_id} with their ID as external-name, {paused} paused ({} without any ID).",
+        plan.items.len(),
+        plan.items.iter().filter(|i| i.id.is_none()).count()
+    )?;
+    writeln!(
+        out,
+        "Wrote {} ({rules} rules for the ConfigMap {}) and {}.",
+        args.modifiers.display(),
+        plan.config_map,
+        args.plan.display()
+    )?;
+    let cm = plan.config_map.trim_start_matches("velero/");
+    writeln!(out, "\nNext:")?;
+    writeln!(
+        out,
+        "  kubectl create cm {cm} --from-file={}={} -n velero",
+        modifiers::DATA_KEY,
+        args.modifiers.display()
+    )?;
+    writeln!(out, "  velero restore create --from-backup {} --resource-modifier-configmap {cm}", plan.backup)?;
+    writeln!(out, "  kubectl upjet promote -f {}", args.plan.display())?;
+    for i in plan.items.iter().filter(|i| i.id.is_none()) {
+        writeln!(
+            out,
+            "  # {} has no known ID: find it (kubectl upjet history {}), set it as its external-name, then promote",
+            sanitize(&i.display()),
+            sanitize(&i.display())
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_map_names_are_valid() {
+        assert_eq!(config_map_name("nightly"), "upjet-restore-nightly");
+        assert_eq!(config_map_name("Nightly_2024 11"), "upjet-restore-nightly-2024-11");
+        assert_eq!(config_map_name(&"x".repeat(80)).len(), 63);
+    }
+}

@@ -1,0 +1,253 @@
+//! Velero backups through the real binary: `doctor --from BACKUP` (archive and unpacked folder,
+//! broken and hostile archives), and `restore-plan`, whose ConfigMap is read back as Velero
+//! reads it and whose merge patches are applied to the backed-up objects.
+
+#[path = "support/velero.rs"]
+mod velero_support;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/velero/nightly-data.tar.gz")
+}
+
+fn upjet() -> Command {
+    let mut cmd = Command::cargo_bin("kubectl-upjet").unwrap();
+    cmd.env_clear().env("UPJET_NOW", "2024-11-30T12:00:00Z").env("NO_COLOR", "1");
+    cmd
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn codes(report: &Value) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"].as_str().unwrap().starts_with("Restore"))
+        .map(|f| (f["code"].as_str().unwrap().to_string(), f["resource"]["name"].as_str().unwrap().to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn doctor_reads_the_example_backup_and_says_what_a_restore_does() {
+    let out = upjet().args(["doctor", "-o", "json", "--from"]).arg(example()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at_risk: Vec<(String, String)> = codes(&report).into_iter().filter(|(c, _)| c != "RestoreSafe").collect();
+    let want = [
+        ("RestoreCreatesDuplicate", "https-in"),
+        ("RestoreCreatesDuplicate", "payments"),
+        ("RestoreCreatesDuplicate", "signing"),
+        ("RestoreStopsAtCreateGate", "private-a"),
+    ];
+    assert_eq!(at_risk, want.map(|(a, b)| (a.to_string(), b.to_string())));
+    assert_eq!(report["summary"]["byCode"]["RestoreSafe"], 11);
+    assert_eq!(report["summary"]["resourcesScanned"], 15, "the ProviderConfig and the Secret are not MRs");
+    assert_eq!(report["summary"]["complete"], true);
+    let payments = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "RestoreCreatesDuplicate" && f["resource"]["name"] == "payments")
+        .unwrap();
+    assert_eq!(payments["suggestedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8");
+    assert!(
+        text(&out.stderr).contains("Velero backup nightly (format 1.1.0): 15 managed resources"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_summary_groups_the_verdicts() {
+    let out = upjet()
+        .args(["doctor", "-o", "summary", "--only"])
+        .arg("RestoreCreatesDuplicate,RestoreStopsAtCreateGate,RestoreSafe")
+        .arg("--from")
+        .arg("examples/velero/nightly-data.tar.gz")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("velero_summary", text(&out.stdout));
+    let none = upjet().args(["doctor", "--fail-on", "never", "--from"]).arg(example()).output().unwrap();
+    assert_eq!(none.status.code(), Some(0), "the exit code follows --fail-on");
+}
+
+#[test]
+fn the_unpacked_folder_reads_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in velero_support::entries(&example()) {
+        let path = dir.path().join(&name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let archive = upjet().args(["doctor", "-o", "json", "--from"]).arg(example()).output().unwrap();
+    let folder = upjet().args(["doctor", "-o", "json", "--from"]).arg(dir.path()).output().unwrap();
+    let (a, f): (Value, Value) =
+        (serde_json::from_slice(&archive.stdout).unwrap(), serde_json::from_slice(&folder.stdout).unwrap());
+    assert_eq!(a["findings"], f["findings"]);
+    // One MR in depth, and history, read from the backup too.
+    let one = upjet().args(["doctor", "key.kms.aws.upbound.io/payments", "--from"]).arg(dir.path()).output().unwrap();
+    assert!(text(&one.stdout).contains("mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8"), "{}", text(&one.stdout));
+    let history =
+        upjet().args(["history", "key.kms.aws.upbound.io/payments", "--from"]).arg(example()).output().unwrap();
+    assert_eq!(history.status.code(), Some(0), "{}", text(&history.stderr));
+}
+
+#[test]
+fn broken_and_hostile_backups() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = std::fs::read(example()).unwrap();
+    let cut = dir.path().join("cut-data.tar.gz");
+    std::fs::write(&cut, &whole[..whole.len() * 2 / 3]).unwrap();
+    let out = upjet().args(["doctor", "--from"]).arg(&cut).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("cut-data.tar.gz: the archive is broken in entry resources/"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("stack backtrace"));
+    // Hostile entries: named, skipped, the rest read; the report says it is partial (exit 4
+    // unless errors win).
+    let mut tar = tar::Builder::new(Vec::new());
+    for (name, body) in velero_support::entries(&example()) {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(body.len() as u64);
+        h.set_mode(0o644);
+        tar.append_data(&mut h, &name, body.as_slice()).unwrap();
+    }
+    for (name, body) in
+        [("../../etc/x", &b"owned"[..]), ("resources/keys.kms.aws.upbound.io/cluster/bad.json", b"\x89PNG not json")]
+    {
+        let mut h = tar::Header::new_gnu();
+        h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        h.set_size(body.len() as u64);
+        h.set_mode(0o644);
+        h.set_entry_type(tar::EntryType::Regular);
+        h.set_cksum();
+        tar.append(&h, body).unwrap();
+    }
+    let hostile = dir.path().join("hostile.tar");
+    std::fs::write(&hostile, tar.into_inner().unwrap()).unwrap();
+    let out = upjet()
+        .args(["doctor", "-o", "json", "--fail-on", "never", "--from"])
+        .arg(&hostile)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unreadable = report["summary"]["unreadable"].to_string();
+    assert!(unreadable.contains("../../etc/x") && unreadable.contains("bad.json"), "{unreadable}");
+    assert_eq!(report["summary"]["resourcesScanned"], 15);
+    assert!(!dir.path().join("../../etc/x").exists() && !Path::new("/etc/x").exists(), "nothing written");
+    // A gzip file that is no backup.
+    let other = dir.path().join("logs.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, b"just a log line\n").unwrap();
+    std::fs::write(&other, gz.finish().unwrap()).unwrap();
+    let out = upjet().args(["doctor", "--from"]).arg(&other).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is broken") || text(&out.stderr).contains("not a Velero backup"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+fn restore_plan(dir: &Path, extra: &[&str]) -> std::process::Output {
+    upjet()
+        .current_dir(dir)
+        .args(["restore-plan"])
+        .arg(example())
+        .args(["--modifiers", "modifiers.yaml", "--plan", "promote.json"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn restore_plan_stages_a_restore_that_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = restore_plan(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "velero restore create --from-backup nightly --resource-modifier-configmap upjet-restore-nightly"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "kubectl create cm upjet-restore-nightly --from-file=resource-modifiers.yaml=modifiers.yaml -n velero"
+        ),
+        "{stdout}"
+    );
+    let rules = velero_support::rules_from_printed_command(&stdout, dir.path());
+    assert_eq!(rules.len(), 4, "one rule per MR at risk, none for the safe ones");
+    let plan: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("promote.json")).unwrap()).unwrap();
+    assert_eq!((plan["kind"].as_str(), plan["items"].as_array().unwrap().len()), (Some("PromotePlan"), 4));
+    // Every backed-up MR, as Velero would create it: the MRs at risk observe only with their ID
+    // (paused without one); every other MR is exactly as backed up.
+    let ext = |o: &Value| o["metadata"]["annotations"]["crossplane.io/external-name"].as_str().map(str::to_owned);
+    let mut checked = 0;
+    for (name, body) in velero_support::entries(&example())
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("resources/") && !n.contains("preferredversion"))
+    {
+        let gr = name.split('/').nth(1).unwrap();
+        let obj: Value = serde_json::from_slice(&body).unwrap();
+        let restored = velero_support::modified(&obj, gr, &rules);
+        let item = plan["items"].as_array().unwrap().iter().find(|i| {
+            i["resource"].as_str().unwrap().ends_with(&format!("/{}", obj["metadata"]["name"].as_str().unwrap()))
+                && i["groupResource"] == gr
+        });
+        match item {
+            None => assert_eq!(restored, obj, "{name}: safe, restored as backed up"),
+            Some(item) => {
+                checked += 1;
+                assert_eq!(restored["spec"]["managementPolicies"], json!(["Observe"]), "{name}");
+                assert_eq!(ext(&restored).as_deref(), item["id"].as_str(), "{name}");
+                let paused = restored["metadata"]["annotations"]["crossplane.io/paused"] == "true";
+                assert_eq!(paused, item["id"].is_null(), "{name}: paused exactly when no ID is known");
+                if item["verdict"] == "RestoreStopsAtCreateGate" {
+                    let pending = restored["metadata"]["annotations"].get("crossplane.io/external-create-pending");
+                    assert!(pending.is_none(), "{name}: the gate is lifted");
+                }
+                assert_eq!(item["restored"]["externalName"], item["id"]);
+            }
+        }
+    }
+    assert_eq!(checked, 4);
+    // Never overwritten without --force; with it, rewritten identically.
+    let before = std::fs::read(dir.path().join("promote.json")).unwrap();
+    let again = restore_plan(dir.path(), &[]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        text(&again.stderr).contains("exists; pass --force to overwrite it; nothing changed"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(std::fs::read(dir.path().join("promote.json")).unwrap(), before);
+    assert_eq!(restore_plan(dir.path(), &["--force"]).status.code(), Some(0));
+    assert_eq!(std::fs::read(dir.path().join("promote.json")).unwrap(), before);
+    // A snapshot is not a backup.
+    let snap = upjet()
+        .current_dir(dir.path())
+        .args(["restore-plan", "promote.json", "--modifiers", "m2.yaml", "--plan", "p2.json"])
+        .output()
+        .unwrap();
+    assert_eq!(snap.status.code(), Some(2));
+    assert!(!dir.path().join("m2.yaml").exists());
+}
