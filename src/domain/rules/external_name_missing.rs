@@ -1,7 +1,7 @@
 //! `ExternalNameMissing`: the cloud object exists (or was created) but no external-name records it.
 
 use super::facts::Facts;
-use crate::domain::finding::{Code, Finding};
+use crate::domain::finding::{Code, Finding, Severity};
 
 /// upjet's async create sets the external-name on the live object during a later Observe and
 /// relies on the late-init update to persist it (reconciler.go late-init step): when that never
@@ -29,19 +29,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         return None;
     };
     let id = mr.at_provider_id.as_deref();
-    let held = match mr.external_name_placeholder() {
-        Some(stub) => format!(" (only the placeholder {:?}, which names no cloud object)", stub.value),
-        None => String::new(),
-    };
-    let mut message =
-        format!("no external-name{held} although {why}; after a provider restart upjet will create a duplicate");
-    match id {
-        Some(id) => message.push_str(&format!(" (adopt {id:?})")),
-        None => message.push_str(" (find the ID with `kubectl upjet history`)"),
-    }
-    if !facts.policies.should_late_initialize() {
-        message.push_str("; managementPolicies lack LateInitialize, so upjet will never save it");
-    }
+    let (message, severity) = message(facts, &why, id);
     let next = match id {
         Some(id) if !facts.policies.should_late_initialize() => {
             format!("kubectl upjet adopt {} --id {id} --add-late-initialize", facts.arg())
@@ -49,11 +37,43 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Some(id) => format!("kubectl upjet adopt {} --id {id}", facts.arg()),
         None => format!("kubectl upjet history {}", facts.arg()),
     };
-    let f = Finding::new(Code::ExternalNameMissing, message, next)
+    let mut f = Finding::new(Code::ExternalNameMissing, message, next)
         .with("ready", mr.condition("Ready").map(|c| c.status.clone()).unwrap_or_else(|| "absent".into()))
         .with("managementPolicies", facts.policies.describe())
         .with_opt("status.atProvider.id", id);
+    f.severity = severity;
     Some(facts.with_marks(f).suggest(id))
+}
+
+/// The message, and its severity. An ID equal to the MR's own name is how NameAsIdentifier kinds
+/// (upjet's default preset) are named: their initializer (crossplane-runtime
+/// `NameAsExternalName.Initialize`) writes metadata.name back into an empty external-name at the
+/// next reconcile, before Observe, so nothing is lost unless the kind disables it: a warning.
+fn message(facts: &Facts, why: &str, id: Option<&str>) -> (String, Severity) {
+    let mr = facts.mr;
+    let held = mr
+        .external_name_placeholder()
+        .map(|stub| format!(" (only the placeholder {:?}, which names no cloud object)", stub.value));
+    let name_initialized = held.is_none() && id == Some(mr.name.as_str());
+    let (mut message, severity) = if name_initialized {
+        let m = format!(
+            "no external-name although {why}, which is its metadata.name: for a kind named by its MR (NameAsIdentifier) upjet's initializer writes it back at the next reconcile, so check that it did; a kind that disables the initializer creates a duplicate after a provider restart"
+        );
+        (m, Severity::Warning)
+    } else {
+        let held = held.unwrap_or_default();
+        let m =
+            format!("no external-name{held} although {why}; after a provider restart upjet will create a duplicate");
+        (m, Severity::Error)
+    };
+    match id {
+        Some(id) => message.push_str(&format!(" (adopt {id:?})")),
+        None => message.push_str(" (find the ID with `kubectl upjet history`)"),
+    }
+    if !facts.policies.should_late_initialize() {
+        message.push_str("; managementPolicies lack LateInitialize, so upjet will never save it");
+    }
+    (message, severity)
 }
 
 #[cfg(test)]
@@ -116,6 +136,12 @@ mod tests {
             &[ExternalNameMissing, AsyncDeadlinePassed],
         ),
         (
+            // upjet pkg/config NameAsIdentifier + crossplane-runtime NameAsExternalName.Initialize.
+            "the ID is the MR's name: the initializer writes it back (a warning, not lost)",
+            || Mr::new("Bucket", "acme-assets").at_provider_id("acme-assets").healthy(),
+            &[ExternalNameMissing],
+        ),
+        (
             "external-name empty string counts as missing",
             || Mr::new("Key", "k").external_name("").at_provider_id("mrk-1").healthy(),
             &[ExternalNameMissing],
@@ -125,6 +151,18 @@ mod tests {
     #[test]
     fn table() {
         check_cases(CASES);
+    }
+
+    #[test]
+    fn an_id_equal_to_the_name_is_a_warning_about_the_initializer() {
+        use crate::domain::finding::Severity;
+        let mr = Mr::new("Bucket", "acme-assets").at_provider_id("acme-assets").healthy().build();
+        let f = diagnose(&mr, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(f.message.contains("initializer writes it back"), "{}", f.message);
+        let other = Mr::new("Key", "k").at_provider_id("mrk-1").healthy().build();
+        let f = diagnose(&other, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        assert_eq!(f.severity, Severity::Error);
     }
 
     #[test]
