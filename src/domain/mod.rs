@@ -3,6 +3,7 @@
 pub mod adopt;
 pub mod audit;
 pub mod candidate;
+pub mod cloud_audit;
 pub mod clusters;
 pub mod create_marks;
 pub mod deletion;

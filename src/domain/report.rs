@@ -71,7 +71,9 @@ pub struct LoggedIdRef {
 impl ResourceState {
     /// The external-name as a human should read it: the ID, or the placeholder marked as one.
     pub fn external_name_shown(&self) -> Option<String> {
-        self.external_name.clone().or_else(|| self.external_name_placeholder.as_ref().map(|p| format!("{p} (placeholder)")))
+        self.external_name
+            .clone()
+            .or_else(|| self.external_name_placeholder.as_ref().map(|p| format!("{p} (placeholder)")))
     }
 
     /// The state of one MR.

@@ -114,7 +114,8 @@ struct TopLevel {
 
 impl Version {
     fn declares_last_handled(&self) -> bool {
-        let status = self.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()).and_then(|s| s.properties.as_ref());
+        let status =
+            self.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()).and_then(|s| s.properties.as_ref());
         let fields = status.and_then(|t| t.status.as_ref()).and_then(|s| s.properties.as_ref());
         fields.is_some_and(|f| f.contains_key("lastHandledReconcileAt"))
     }
@@ -164,7 +165,10 @@ mod tests {
     #[test]
     fn real_crds_say_whether_their_runtime_acknowledges_reconcile_requests() {
         let gcp = from_value(&fixture("provider-upjet-gcp", "dns.gcp.upbound.io_recordsets.yaml")).unwrap();
-        assert_eq!((gcp.kind.as_str(), gcp.plural.as_str(), gcp.group.as_str()), ("RecordSet", "recordsets", "dns.gcp.upbound.io"));
+        assert_eq!(
+            (gcp.kind.as_str(), gcp.plural.as_str(), gcp.group.as_str()),
+            ("RecordSet", "recordsets", "dns.gcp.upbound.io")
+        );
         assert!(gcp.is_managed() && !gcp.namespaced && gcp.acknowledges_requests);
         let aws = from_value(&fixture("provider-upjet-aws", "ec2.aws.m.upbound.io_vpcs.yaml")).unwrap();
         assert!(aws.is_managed() && aws.namespaced && !aws.acknowledges_requests);

@@ -4,8 +4,8 @@
 
 pub mod audit;
 pub mod correlate;
-pub mod create_loop;
 pub mod crd;
+pub mod create_loop;
 pub mod events;
 pub mod index;
 pub mod inventory;

@@ -323,7 +323,10 @@ fn a_pause_the_user_set_survives_the_adoption() {
     let plan = plan_of(&o, "www-id", &opts());
     let actions: Vec<Action> = plan.steps.iter().map(|s| s.action).collect();
     assert_eq!(actions, [Action::Pause, Action::Identity, Action::KeepPause]);
-    assert_eq!(plan.steps[0].patch.clone().unwrap(), json!({"metadata": {"annotations": {MARKER: serde_json::to_string(&plan.marker).unwrap()}}}));
+    assert_eq!(
+        plan.steps[0].patch.clone().unwrap(),
+        json!({"metadata": {"annotations": {MARKER: serde_json::to_string(&plan.marker).unwrap()}}})
+    );
     assert_eq!(plan.steps[2].patch.clone().unwrap(), json!({"metadata": {"annotations": {MARKER: null}}}));
     let end = run_all(&o, &plan);
     assert_eq!((annotation(&end, keys::PAUSED), annotation(&end, keys::EXTERNAL_NAME)), (Some("true"), Some("www-id")));
@@ -331,7 +334,10 @@ fn a_pause_the_user_set_survives_the_adoption() {
 
     let plan = plan_of(&o, "www-id", &import());
     let actions: Vec<Action> = plan.steps.iter().map(|s| s.action).collect();
-    assert_eq!(actions, [Action::Pause, Action::Identity, Action::Observe, Action::WaitImported, Action::RestorePolicies]);
+    assert_eq!(
+        actions,
+        [Action::Pause, Action::Identity, Action::Observe, Action::WaitImported, Action::RestorePolicies]
+    );
     assert_eq!(plan.steps[2].patch.as_ref().unwrap().pointer("/spec/managementPolicies"), Some(&json!(["Observe"])));
     let restore = plan.steps[4].patch.clone().unwrap();
     assert_eq!(restore.pointer("/metadata/annotations/crossplane.io~1paused"), Some(&json!("true")));

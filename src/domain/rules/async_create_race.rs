@@ -143,7 +143,11 @@ mod tests {
                 .collect();
             assert_eq!(found.len(), usize::from(*fires), "{name}");
             if let Some(f) = found.first() {
-                assert!(f.message.contains("upjet#632") && f.message.contains("\"arn:tg/a\" at"), "{name}: {}", f.message);
+                assert!(
+                    f.message.contains("upjet#632") && f.message.contains("\"arn:tg/a\" at"),
+                    "{name}: {}",
+                    f.message
+                );
                 assert_eq!(f.suggested_id, None, "{name}: the orphans are OrphanCandidate's to suggest");
             }
         }

@@ -10,7 +10,8 @@ use crate::domain::managed::Condition;
 /// succeeded, so the failure shows only in `LastAsyncOperation`.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if facts.marks.last_create_failed() {
-        let mut message = format!("the last create attempt failed at {}", facts.marks.failed.raw.as_deref().unwrap_or("?"));
+        let mut message =
+            format!("the last create attempt failed at {}", facts.marks.failed.raw.as_deref().unwrap_or("?"));
         if facts.marks.failed.at == facts.marks.pending.at {
             message.push_str(&retry(facts));
         }
@@ -40,7 +41,9 @@ fn retry(facts: &Facts) -> String {
     let why = may_have_created(facts);
     let head = "; pending and failed carry the same second, so crossplane-runtime counts the create as complete (ExternalCreateIncomplete compares with After) and creates again when it observes nothing";
     match why {
-        Some(why) => format!("{head}: the failed attempt may have made the object ({why}), so the retry may create a duplicate"),
+        Some(why) => {
+            format!("{head}: the failed attempt may have made the object ({why}), so the retry may create a duplicate")
+        }
         None => head.to_string(),
     }
 }
@@ -193,7 +196,12 @@ mod tests {
             ("same second, object observed", failed("create failed: x").at_provider_id("mrk-1"), true, true),
             (
                 "same second, upjet async",
-                failed("create failed: async create failed: x").cond("LastAsyncOperation", "False", "AsyncCreateFailure", "x"),
+                failed("create failed: async create failed: x").cond(
+                    "LastAsyncOperation",
+                    "False",
+                    "AsyncCreateFailure",
+                    "x",
+                ),
                 true,
                 true,
             ),

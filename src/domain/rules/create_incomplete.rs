@@ -100,7 +100,8 @@ mod tests {
         let mr = base().annotation(P, T1).annotation(S, T0).build();
         let line = LoggedLine { time: None, source: super::MSG_PROCEEDING.to_string() };
         let bypassed = MrEvidence { gate_bypassed: Some(line), ..MrEvidence::default() };
-        for (evidence, severity, stuck) in [(None, Severity::Error, true), (Some(&bypassed), Severity::Warning, false)] {
+        for (evidence, severity, stuck) in [(None, Severity::Error, true), (Some(&bypassed), Severity::Warning, false)]
+        {
             let f = findings_with(&mr, evidence, now()).into_iter().find(|f| f.code == Code::CreateIncomplete).unwrap();
             assert_eq!(f.severity, severity);
             assert_eq!(f.message.contains("will not touch this MR"), stuck, "{}", f.message);

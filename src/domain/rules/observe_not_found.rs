@@ -39,7 +39,13 @@ fn silent_import(facts: &Facts) -> Option<String> {
     let importing = m.validate().is_ok() && !m.is_paused() && !m.should_create() && !m.should_update();
     let reconciled = mr.condition("Synced").is_some_and(|c| c.status == "True" && c.reason == "ReconcileSuccess");
     let observed = mr.condition("Ready").is_some() || mr.at_provider_id.is_some();
-    if !importing || m.should_only_observe() || !reconciled || observed || facts.paused || mr.deletion_timestamp.is_some() {
+    if !importing
+        || m.should_only_observe()
+        || !reconciled
+        || observed
+        || facts.paused
+        || mr.deletion_timestamp.is_some()
+    {
         return None;
     }
     let name = match mr.external_name() {
@@ -85,7 +91,14 @@ mod tests {
         ),
         (
             "import without an external-name: silent too",
-            || Mr::new("Vpc", "v").policies(&["Observe", "LateInitialize"]).cond("Synced", "True", "ReconcileSuccess", ""),
+            || {
+                Mr::new("Vpc", "v").policies(&["Observe", "LateInitialize"]).cond(
+                    "Synced",
+                    "True",
+                    "ReconcileSuccess",
+                    "",
+                )
+            },
             &[ObserveNotFound, KstatusMisleading],
         ),
         (

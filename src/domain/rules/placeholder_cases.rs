@@ -44,18 +44,23 @@ const CASES: &[super::cases::Case] = &[
     ),
     (
         "a real ID that merely contains a stub is a real ID",
-        || Mr::new("SecurityGroupIngressRule", "r").external_name("sgr-stub0123").at_provider_id("sgr-stub0123").healthy(),
+        || {
+            Mr::new("SecurityGroupIngressRule", "r")
+                .external_name("sgr-stub0123")
+                .at_provider_id("sgr-stub0123")
+                .healthy()
+        },
         &[],
     ),
     (
         "create succeeded, stub kept, not in flight: the object may exist untracked",
         || {
-            agent().external_name("STUB123456").annotation(P, T0).annotation(S, T0).cond("Ready", "False", "Unavailable", "").cond(
-                "Synced",
-                "True",
-                "ReconcileSuccess",
-                "",
-            )
+            agent()
+                .external_name("STUB123456")
+                .annotation(P, T0)
+                .annotation(S, T0)
+                .cond("Ready", "False", "Unavailable", "")
+                .cond("Synced", "True", "ReconcileSuccess", "")
         },
         &[ExternalNameMissing],
     ),
