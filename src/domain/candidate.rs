@@ -84,15 +84,18 @@ pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
 }
 
 /// What a finding's `suggestedId` is worth: IDs observed for this very MR (a logged create, an
-/// inventory object tagged for it, its own `status.atProvider.id`) are high; IDs derived from
-/// peers, templates or error messages are medium.
+/// inventory object tagged for it, its own `status.atProvider.id`, a create the cloud's audit
+/// record ties to it) are high; IDs derived from peers, templates or error messages are medium.
 pub fn confidence_of(code: Code) -> Confidence {
     match code {
         Code::OrphanCandidate
         | Code::InventoryOrphan
         | Code::ExternalNameMissing
         | Code::ExternalNameOverwritten
-        | Code::IdentityLostOnRecreate => Confidence::High,
+        | Code::IdentityLostOnRecreate
+        | Code::CloudAuditOrphan
+        | Code::CloudAuditDuplicate
+        | Code::CloudAuditAlreadyExists => Confidence::High,
         _ => Confidence::Medium,
     }
 }

@@ -15,6 +15,13 @@ mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
+mod cloud_audit_already_exists;
+mod cloud_audit_ambiguous;
+#[cfg(test)]
+mod cloud_audit_cases;
+mod cloud_audit_deleted_by_other;
+mod cloud_audit_duplicate;
+mod cloud_audit_orphan;
 mod create_after_state_rebuild;
 mod create_failed;
 mod create_incomplete;
@@ -129,6 +136,11 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::InventoryObjectWithoutMr, check: Check::Objects(inventory_object_without_mr::check) },
     Rule { code: Code::ExternalNameOverwritten, check: Check::EvidenceEach(external_name_overwritten::check) },
     Rule { code: Code::IdentityLostOnRecreate, check: Check::Evidence(identity_lost_on_recreate::check) },
+    Rule { code: Code::CloudAuditOrphan, check: Check::Evidence(cloud_audit_orphan::check) },
+    Rule { code: Code::CloudAuditDuplicate, check: Check::Evidence(cloud_audit_duplicate::check) },
+    Rule { code: Code::CloudAuditAlreadyExists, check: Check::Evidence(cloud_audit_already_exists::check) },
+    Rule { code: Code::CloudAuditDeletedByOther, check: Check::Evidence(cloud_audit_deleted_by_other::check) },
+    Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -2,6 +2,7 @@
 //! reduces provider logs and pods to these records so that the rules stay pure and testable.
 
 use crate::domain::audit::MrAudit;
+use crate::domain::cloud_audit::MrCloudAudit;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::MrInventory;
 
@@ -31,6 +32,9 @@ pub struct MrEvidence {
     /// Whether the kind's CRD declares `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3
     /// acknowledges `crossplane.io/reconcile-requested-at` there); `None` when the CRD was not read.
     pub acknowledges_requests: Option<bool>,
+    /// What the cloud's own audit record says about this MR's creates and its object's deletes
+    /// (`--cloud-audit`).
+    pub cloud_audit: Option<MrCloudAudit>,
 }
 
 /// One provider log line about the MR: when, and the line itself.
