@@ -8,6 +8,7 @@ pub mod crd;
 pub mod create_loop;
 pub mod events;
 pub mod index;
+pub mod input;
 pub mod inventory;
 pub mod logs;
 pub mod pods;
