@@ -1715,7 +1715,11 @@ fn last_logged_ids_rules() {
         let got = got.get(UID_A).map(|l| (l.id.as_str(), l.kind));
         assert_eq!(got, c.want, "{}", c.name);
     }
-    // A merged run counts with its latest time.
+}
+
+#[test]
+fn a_merged_run_counts_with_its_latest_time() {
+    use EvidenceKind::*;
     let mut run = ev(UID_A, Reconciler, Some("run"), Some("2024-01-01T00:00:00Z"), 1);
     run.last_time = Some(t("2024-01-05T00:00:00Z"));
     run.last_seq = 9;
