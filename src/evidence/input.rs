@@ -14,7 +14,7 @@ pub enum Input<R: Read> {
     /// Not compressed.
     Plain(BufReader<R>),
     /// gzip, decompressed member after member.
-    Gzip(BufReader<flate2::read::MultiGzDecoder<BufReader<R>>>),
+    Gzip(Box<BufReader<flate2::read::MultiGzDecoder<BufReader<R>>>>),
 }
 
 impl<R: Read> Input<R> {
@@ -36,7 +36,7 @@ pub fn open<R: Read>(reader: R) -> io::Result<Input<R>> {
         }
     };
     Ok(if gz {
-        Input::Gzip(BufReader::with_capacity(BUFFER, flate2::read::MultiGzDecoder::new(buffered)))
+        Input::Gzip(Box::new(BufReader::with_capacity(BUFFER, flate2::read::MultiGzDecoder::new(buffered))))
     } else {
         Input::Plain(buffered)
     })

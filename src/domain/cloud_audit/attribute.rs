@@ -197,10 +197,7 @@ impl<'a> State<'a> {
         let mut identities = HashMap::new();
         for mr in mrs {
             let key = ProviderKey::of(mr);
-            if !identities.contains_key(&key) {
-                let id = lessons.identity(&key, opts.principals);
-                identities.insert(key, id);
-            }
+            identities.entry(key).or_insert_with_key(|key| lessons.identity(key, opts.principals));
         }
         State {
             calls,

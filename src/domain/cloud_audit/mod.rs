@@ -118,6 +118,9 @@ pub struct CloudCall {
     pub outcome: Outcome,
     /// AWS `requestID`, GCP `operation.id` or `insertId`, Azure `correlationId`.
     pub request_id: Option<Box<str>>,
+    /// The operation several entries of one call share (GCP `operation.id`, Azure `operationId`
+    /// with the resource and action): entries with the same one are merged into one call.
+    pub operation: Option<Box<str>>,
     /// GCP `resourceName`, Azure `resourceId`: the object the call names.
     pub resource: Option<Box<str>>,
     /// The request's scalars (bounded).
@@ -173,6 +176,36 @@ impl CloudCall {
     /// The value at `path` among the ID values, or the request's (an ID the caller chose).
     pub fn value_at(&self, path: &str) -> Option<&str> {
         self.id_values().chain(self.request_values()).find(|(p, _)| *p == path).map(|(_, v)| v)
+    }
+
+    /// Merges another entry of the same operation into this call: the earliest time and its
+    /// `file:line`, the worst outcome (failed, else succeeded, else accepted), and whatever this
+    /// entry lacks (the request body is on Azure's Started event, the end on GCP's last entry).
+    pub fn absorb(&mut self, other: CloudCall) {
+        self.outcome = match (&self.outcome, &other.outcome) {
+            (Outcome::Failed { .. }, _) => self.outcome.clone(),
+            (_, Outcome::Failed { .. }) => other.outcome.clone(),
+            (Outcome::Succeeded, _) | (_, Outcome::Succeeded) => Outcome::Succeeded,
+            _ => Outcome::Accepted,
+        };
+        if other.at.is_some() && (self.at.is_none() || other.at < self.at) {
+            self.at = other.at;
+            self.file = other.file;
+            self.line = other.line;
+        }
+        if self.request.is_empty() {
+            self.request = other.request;
+            self.tags = other.tags;
+        }
+        for p in other.response {
+            if !self.response.contains(&p) {
+                self.response.push(p);
+            }
+        }
+        self.principal = self.principal.take().or(other.principal);
+        self.account = self.account.take().or(other.account);
+        self.resource = self.resource.take().or(other.resource);
+        self.user_agent = self.user_agent.take().or(other.user_agent);
     }
 
     /// One line: what, by whom, when, how it ended, the request ID and where it was read.

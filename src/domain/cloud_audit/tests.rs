@@ -28,6 +28,7 @@ impl Call {
             account: Some(ACCOUNT.into()),
             outcome: Outcome::Succeeded,
             request_id: Some("req-1".into()),
+            operation: None,
             resource: None,
             request: Vec::new(),
             response: Vec::new(),
@@ -167,7 +168,6 @@ const CASES: &[Case] = &[
         || {
             record(vec![lost_create("payments", "vpc-0pay", 1).tag("crossplane-name", "payments")])
                 .into_iter()
-                .map(|c| c)
                 .chain([Call::aws("CreateVpc", "2024-11-30T13:00:00Z")
                     .tag("crossplane-name", "payments")
                     .resp("vpc.vpcId", "vpc-0late")])

@@ -25,6 +25,7 @@ pub fn call(action: &str, at: &str) -> Arc<CloudCall> {
         account: Some("111122223333".into()),
         outcome: Outcome::Succeeded,
         request_id: Some("req".into()),
+        operation: None,
         resource: None,
         request: Vec::new(),
         response: Vec::new(),
