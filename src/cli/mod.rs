@@ -73,6 +73,9 @@ const DOCTOR_EXAMPLES: &str = "Examples:
   kubectl upjet doctor --all-contexts -o summary
   kubectl upjet doctor --from prod.json --from staging.json
 
+  # Name the objects MRs lost from the cloud's own record (CloudTrail, GCP audit logs, Azure activity log)
+  kubectl upjet doctor --from examples/fleet --cloud-audit examples/cloud-audit/cloudtrail.json --plan plan.json
+
   # Predict lost IDs with a kind's format, and write them into an adoption plan
   kubectl upjet doctor --plan plan.json \\
     --id-template 'recordset.dns.gcp.upbound.io=projects/my-project/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type}'";
@@ -83,6 +86,10 @@ const HISTORY_EXAMPLES: &str = "Examples:
 
   # Also read the live Terraform workspace of a CLI-mode resource
   kubectl upjet history bucket.storage.gcp.upbound.io/assets --workspace
+
+  # The cloud's calls for the MR beside its marks and conditions: which creates made which objects
+  kubectl upjet history alertpolicy.monitoring.gcp.upbound.io/checkout-latency --from examples/fleet \\
+    --cloud-audit examples/cloud-audit/gcp-audit.json
 
   # Offline: a snapshot plus exported provider logs
   kubectl upjet history key.kms.aws.upbound.io/payments-data-key --from examples/fleet --log-file examples/logs/provider-aws-kms-debug.log";
@@ -106,6 +113,9 @@ pub struct HistoryArgs {
     /// gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports).
     #[arg(long = "audit-log", value_name = "FILE")]
     pub audit_logs: Vec<PathBuf>,
+    /// The cloud's own audit record.
+    #[command(flatten)]
+    pub cloud: CloudAuditArgs,
     /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
     #[arg(long)]
     pub workspace: bool,
@@ -331,6 +341,27 @@ pub struct DoctorArgs {
     /// exports).
     #[arg(long = "audit-log", value_name = "FILE")]
     pub audit_logs: Vec<PathBuf>,
+    /// The cloud's own audit record.
+    #[command(flatten)]
+    pub cloud: CloudAuditArgs,
+}
+
+/// `--cloud-audit` and `--cloud-principal` (doctor, history, adopt): the cloud's own record of
+/// who created and deleted what, read from the exports users make.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CloudAuditArgs {
+    /// Read the cloud's own audit record: which objects the provider created for each MR, and
+    /// who deleted them (repeatable; `-` for stdin; gzip accepted): AWS CloudTrail
+    /// (`aws cloudtrail lookup-events` JSON, log files from S3, Lake or Athena JSON lines), GCP
+    /// audit logs (`gcloud logging read --format=json`, sink JSON lines), the Azure activity log
+    /// (`az monitor activity-log list -o json`, `{"records": …}` exports). See docs/cloud-audit.md.
+    #[arg(long = "cloud-audit", value_name = "FILE", help_heading = "Cloud audit record")]
+    pub cloud_audit: Vec<PathBuf>,
+    /// The provider's cloud identity, for provider configs whose healthy MRs' creates are not in
+    /// the record (repeatable): an AWS role ARN or name, a GCP service-account email, an Azure
+    /// caller.
+    #[arg(long = "cloud-principal", value_name = "PRINCIPAL", help_heading = "Cloud audit record")]
+    pub cloud_principal: Vec<String>,
 }
 
 /// How provider logs are read (doctor --logs, history).

@@ -2,6 +2,7 @@
 //! core, and where errors become one printed line and an exit code.
 
 pub mod adopt;
+pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;

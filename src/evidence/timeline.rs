@@ -11,6 +11,7 @@ use super::pods::ProviderPod;
 use super::workspace::WorkspaceState;
 use crate::domain::adopt::Candidate;
 use crate::domain::audit::{AuditHistory, WriteView};
+use crate::domain::cloud_audit::MrCloudAudit;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
@@ -39,6 +40,8 @@ pub enum Source {
     Workspace,
     /// A write the Kubernetes audit log recorded.
     Audit,
+    /// A call the cloud's own audit record holds (CloudTrail, GCP audit logs, Azure activity log).
+    Cloud,
 }
 
 /// One thing that happened.
@@ -101,6 +104,8 @@ pub struct Inputs<'a> {
     pub candidates: &'a [Candidate],
     /// The audit log's history of writes to the MR's name (`--audit-log`).
     pub audit: Option<&'a AuditHistory>,
+    /// What the cloud's own audit record says about the MR (`--cloud-audit`).
+    pub cloud: Option<&'a MrCloudAudit>,
 }
 
 /// Builds the timeline.
@@ -111,6 +116,12 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     entries.extend(inputs.pods.iter().flat_map(pod_entries));
     entries.extend(inputs.logs.iter().map(|ev| log_entry(ev, &mut names)));
     entries.extend(inputs.audit.iter().flat_map(|h| h.writes.iter()).map(|v| audit_entry(v, &mut names)));
+    for (at, text) in inputs.cloud.map(MrCloudAudit::lines).unwrap_or_default() {
+        entries.push(entry(at, Source::Cloud, text));
+    }
+    for o in inputs.cloud.iter().flat_map(|c| &c.creates) {
+        names.see(o.id.as_deref().unwrap_or_default(), o.call.at, "cloud audit");
+    }
     if let Some(ws) = inputs.workspace {
         let text = match &ws.id {
             Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
@@ -344,6 +355,7 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
         .collect();
     let current = mr.external_name();
     out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
+    out.extend(inputs.findings.iter().filter(|f| CLOUD_CODES.contains(&f.code)).map(|f| f.message.clone()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
@@ -365,6 +377,15 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     out
 }
 
+/// The codes of what the cloud's own record says; the history states them as they are.
+const CLOUD_CODES: &[Code] = &[
+    Code::CloudAuditOrphan,
+    Code::CloudAuditDuplicate,
+    Code::CloudAuditAlreadyExists,
+    Code::CloudAuditDeletedByOther,
+    Code::CloudAuditAmbiguous,
+];
+
 /// Codes saying the MR lost track of its cloud object, so the history names the candidates.
 const LOST_CODES: &[Code] = &[
     Code::AlreadyExists,
@@ -372,6 +393,9 @@ const LOST_CODES: &[Code] = &[
     Code::OrphanCandidate,
     Code::ExternalNameOverwritten,
     Code::IdentityLostOnRecreate,
+    Code::CloudAuditOrphan,
+    Code::CloudAuditDuplicate,
+    Code::CloudAuditAlreadyExists,
 ];
 
 /// The create loop against an existing object, whether any ID was ever logged, and, when the MR
@@ -425,7 +449,7 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         out.push(format!(
             "no adoptable candidate ID (none logged unmasked, no status.atProvider.id, no event names one): predict it \
              from the spec with `kubectl upjet doctor --kind {kind} --plan plan.json --id-template '{kind}=TEMPLATE'`, \
-             or find it in a cloud export with `--inventory EXPORT.json` instead of --id-template"
+             or find it in a cloud export with `--inventory EXPORT.json` or the cloud's audit record with `--cloud-audit FILE`"
         ));
         return out;
     };
@@ -541,6 +565,7 @@ mod tests {
             findings: &findings,
             candidates: &[],
             audit: None,
+            cloud: None,
         };
         let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();

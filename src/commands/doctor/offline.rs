@@ -1,5 +1,6 @@
 //! doctor over a snapshot (`--from`): no cluster, no discovery.
 
+use super::fleet::tie_cloud_record;
 use super::*;
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
@@ -16,6 +17,9 @@ pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now
     let notes = [gathered.notes.clone(), inventory_notes].concat();
     let mut analyzer = index(gathered, &[], &Default::default());
     analyzer.audit = read_audit_logs(&args.audit_logs, snapshot_groups(items.iter().map(|i| i.json.as_str()))).await?;
+    analyzer.cloud_record = cloud_audit::read(&args.cloud).await?;
+    // The inventory cross-check and the cloud record's attribution need every MR first.
+    let wait = !args.inventory.is_empty() || analyzer.cloud_record.is_some();
     let mut builder = ReportBuilder::new(filter(args));
     let mut pass = FirstPass::default();
     // Without an inventory each MR is judged as it is decoded, so only the broken ones and the
@@ -24,13 +28,17 @@ pub(super) async fn from_snapshot(path: &std::path::Path, args: &DoctorArgs, now
     for item in items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => {}
-            Ok(mr) if args.inventory.is_empty() => pass.judge(mr, &analyzer, now, &mut builder),
+            Ok(mr) if !wait => pass.judge(mr, &analyzer, now, &mut builder),
             Ok(mr) => waiting.push(mr),
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
     }
-    if !args.inventory.is_empty() {
-        cross_check(&analyzer, &objects, &waiting.iter().collect::<Vec<_>>(), &snapshot_scope(args, &waiting));
+    if wait {
+        let mrs: Vec<&ManagedResource> = waiting.iter().collect();
+        if !args.inventory.is_empty() {
+            cross_check(&analyzer, &objects, &mrs, &snapshot_scope(args, &waiting));
+        }
+        tie_cloud_record(&analyzer, &mrs, args);
         for mr in waiting {
             pass.judge(mr, &analyzer, now, &mut builder);
         }

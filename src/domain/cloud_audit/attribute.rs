@@ -10,6 +10,7 @@
 use super::learn::{self, IdHit, Identity, KindLesson, Lessons, ProviderKey, kind_key, principal_is, tracked_ids};
 use super::names::{Index, id_of, identifying, is_tracked, names_mr};
 use super::{CloudCall, Verb, Window};
+use crate::domain::gotime::GoTime;
 use crate::domain::inventory::Cloud;
 use crate::domain::inventory::id_form::IdForm;
 use crate::domain::inventory::matching::mr_key;
@@ -98,6 +99,39 @@ impl MrCloudAudit {
             && self.conflicts.is_empty()
             && self.deletes.is_empty()
             && self.unattributed.is_empty()
+    }
+
+    /// The record's calls about this MR, one line each with its `file:line`, for a timeline:
+    /// its provider's creates (and the object each made), others' creates naming it, creates
+    /// answered "already exists", deletes of its object, and calls not tied to it with why.
+    pub fn lines(&self) -> Vec<(Option<GoTime>, String)> {
+        let made = |o: &Observed| match (o.object(), o.tracked) {
+            (Some(id), true) => format!(": made {id:?}, the object this MR tracks"),
+            (Some(id), false) => format!(": made {id:?}, which this MR does not track"),
+            (None, _) => String::new(),
+        };
+        let mut out: Vec<(Option<GoTime>, String)> = Vec::new();
+        for o in &self.creates {
+            out.push((o.call.at, format!("create {}{} ({})", o.call.describe(), made(o), o.by)));
+        }
+        for o in &self.others {
+            out.push((o.call.at, format!("create by another principal {}{} ({})", o.call.describe(), made(o), o.by)));
+        }
+        for c in &self.conflicts {
+            out.push((c.call.at, format!("create answered \"already exists\": {}", c.call.describe())));
+        }
+        for d in &self.deletes {
+            let who = match d.by_provider {
+                Some(true) => "by the provider",
+                Some(false) => "by someone other than the provider",
+                None => "(the provider's identity is unknown)",
+            };
+            out.push((d.call.at, format!("delete of {:?} {who}: {}", d.id, d.call.describe())));
+        }
+        for u in &self.unattributed {
+            out.push((u.call.at, format!("create not tied to this MR ({}): {}", u.why, u.call.describe())));
+        }
+        out
     }
 
     /// The distinct objects its provider's creates made, oldest first, each with its first create.
