@@ -393,9 +393,6 @@ const LOST_CODES: &[Code] = &[
     Code::OrphanCandidate,
     Code::ExternalNameOverwritten,
     Code::IdentityLostOnRecreate,
-    Code::CloudAuditOrphan,
-    Code::CloudAuditDuplicate,
-    Code::CloudAuditAlreadyExists,
 ];
 
 /// The create loop against an existing object, whether any ID was ever logged, and, when the MR
@@ -423,7 +420,11 @@ fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
             inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
         ));
     }
-    if attempts.is_loop() || inputs.findings.iter().any(|f| LOST_CODES.contains(&f.code)) {
+    // The cloud's record says the MR lost its object only where it names one to adopt: a
+    // duplicate beside the object the MR tracks is no loss.
+    let lost =
+        |f: &Finding| LOST_CODES.contains(&f.code) || (CLOUD_CODES.contains(&f.code) && f.suggested_id.is_some());
+    if attempts.is_loop() || inputs.findings.iter().any(lost) {
         out.extend(candidate_highlights(mr, inputs.candidates));
     }
     out

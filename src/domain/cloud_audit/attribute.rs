@@ -482,6 +482,8 @@ impl<'a> State<'a> {
                     (Identity::Known(..), None) => Some(false),
                     (Identity::Unknown, _) => None,
                 };
+                // Said as the MR says it: its external-name, when the delete matched its atProvider.id.
+                let id = self.mrs[m].external_name().map_or(id, str::to_owned);
                 self.per[m].deletes.push(Deleted { call: call.clone(), id, by_provider });
             }
         }
@@ -514,7 +516,7 @@ impl<'a> State<'a> {
         let s = &self.stats;
         let learned: usize = self.lessons.kinds.values().map(|l| l.peers).sum();
         let mut notes = vec![format!(
-            "cloud audit: {} healthy MRs of {} kinds have their create in the record; {} creates tied to MRs by their ID, {} by their request; {} not tied (reported on the MRs they name)",
+            "cloud audit: {} healthy MRs of {} kind(s) have their create in the record; {} creates tied to MRs by their ID, {} by their request; {} not tied (reported on the MRs they name)",
             learned,
             self.lessons.kinds.len(),
             s.by_id,

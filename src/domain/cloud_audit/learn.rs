@@ -142,19 +142,24 @@ pub fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
 
 /// Every (create call, MR) pair where a value of the call reads, in some form, as an ID the MR
 /// tracks: response and resource values first; request values only for calls whose response
-/// names none (a bucket's name is only in its request). Azure IDs compare case-insensitively.
+/// names none (a bucket's name is only in its request). The external-name wins over
+/// `status.atProvider.id` (an Azure object's full ARM ID), so the form learned is the one the
+/// external-name has. Azure IDs compare case-insensitively.
 pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit> {
-    let mut exact: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut folded: HashMap<String, Vec<usize>> = HashMap::new();
+    // Each tracked ID with its MR and whether it is the MR's external-name.
+    let mut exact: HashMap<&str, Vec<(usize, bool)>> = HashMap::new();
+    let mut folded: HashMap<String, Vec<(usize, bool)>> = HashMap::new();
     for (i, mr) in mrs.iter().enumerate() {
         for id in tracked_ids(mr) {
-            exact.entry(id).or_default().push(i);
-            folded.entry(id.to_ascii_lowercase()).or_default().push(i);
+            let named = mr.external_name() == Some(id);
+            exact.entry(id).or_default().push((i, named));
+            folded.entry(id.to_ascii_lowercase()).or_default().push((i, named));
         }
     }
     let mut hits = Vec::new();
     for (ci, call) in calls.iter().enumerate().filter(|(_, c)| c.verb == Verb::Create && c.outcome.made_something()) {
-        let mut found: Vec<IdHit> = Vec::new();
+        // Per MR: the hit, and whether it reads the external-name.
+        let mut found: Vec<(IdHit, bool)> = Vec::new();
         for (from_response, values) in
             [(true, call.id_values().collect::<Vec<_>>()), (false, call.request_values().collect())]
         {
@@ -165,9 +170,12 @@ pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit>
                         Cloud::Azure => folded.get(&id.to_ascii_lowercase()),
                         _ => exact.get(id.as_str()),
                     };
-                    for &mr in mrs_hit.into_iter().flatten() {
-                        if !found.iter().any(|h| h.mr == mr) {
-                            found.push(IdHit { call: ci, mr, path: path.to_string(), form, from_response });
+                    for &(mr, named) in mrs_hit.into_iter().flatten() {
+                        let hit = IdHit { call: ci, mr, path: path.to_string(), form, from_response };
+                        match found.iter_mut().find(|(h, _)| h.mr == mr) {
+                            Some(f) if named && !f.1 => *f = (hit, named),
+                            Some(_) => {}
+                            None => found.push((hit, named)),
                         }
                     }
                 }
@@ -176,7 +184,7 @@ pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit>
                 break;
             }
         }
-        hits.extend(found);
+        hits.extend(found.into_iter().map(|(h, _)| h));
     }
     hits
 }

@@ -97,8 +97,9 @@ pub(super) fn names_mr(call: &CloudCall, mr: &ManagedResource, lesson: Option<&K
             if !at.contains(&v) {
                 return None;
             }
-            if f.identifying {
-                matched.push(format!("{} {v:?} at {}", f.field, f.path));
+            let said = format!("{v:?} at {}", f.path);
+            if f.identifying && !matched.iter().any(|m: &String| m.ends_with(&said)) {
+                matched.push(format!("{} {said}", f.field));
             }
         }
         return (!matched.is_empty()).then(|| format!("its request carries {}", matched.join(", ")));

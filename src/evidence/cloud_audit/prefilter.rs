@@ -83,9 +83,12 @@ pub(super) fn wanted(b: &[u8]) -> Option<Family> {
     if let Some(method) = value_after(b, b"methodName\"") {
         return gcp_verb(method).map(|_| Family::Gcp);
     }
-    let op = value_after(b, b"operationName\"")?;
-    let lower = op.to_ascii_lowercase();
-    (lower.ends_with(b"/write") || lower.ends_with(b"/delete")).then_some(Family::Azure)
+    // `"operationName":"…/write"` (the export), or an object whose `value` and `localizedValue`
+    // (in either order) both name the operation.
+    let i = memmem::find(b, b"operationName\"")?;
+    let window = b[i..].iter().take(320).map(u8::to_ascii_lowercase).collect::<Vec<u8>>();
+    let names = |end: &[u8]| memmem::find(&window, end).is_some();
+    (names(b"/write\"") || names(b"/delete\"")).then_some(Family::Azure)
 }
 
 #[cfg(test)]
@@ -119,6 +122,10 @@ mod tests {
             (r#"{"operationName": { "value": "Microsoft.Network/virtualNetworks/delete" }}"#, Some(Family::Azure)),
             (r#"{"operationName":"microsoft.support/supporttickets/write"}"#, Some(Family::Azure)),
             (r#"{"operationName":{"value":"Microsoft.Storage/storageAccounts/listKeys/action"}}"#, None),
+            (
+                r#"{"operationName":{"localizedValue":"Microsoft.Network/virtualNetworks/write","value":"x"}}"#,
+                Some(Family::Azure),
+            ),
             (r#"{"kind":"Event","verb":"create"}"#, None),
         ] {
             assert_eq!(wanted(record.as_bytes()), want, "{record}");
