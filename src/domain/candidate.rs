@@ -172,6 +172,19 @@ mod tests {
     }
 
     #[test]
+    fn a_create_the_cloud_s_record_ties_to_the_mr_outranks_derived_ids() {
+        let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));
+        // A template's or a peer's prediction comes first in the findings, the observed create last.
+        let findings = [f(Code::AlreadyExists, "predicted"), f(Code::CloudAuditOrphan, "Z0C3PAYS6H7JQ2V9D")];
+        let ranked = from_findings(&findings);
+        assert_eq!((ranked[0].id.as_str(), ranked[0].confidence), ("Z0C3PAYS6H7JQ2V9D", High));
+        assert_eq!((ranked[1].id.as_str(), ranked[1].confidence), ("predicted", Medium));
+        for code in [Code::CloudAuditOrphan, Code::CloudAuditDuplicate, Code::CloudAuditAlreadyExists] {
+            assert_eq!(confidence_of(code), High, "{code}");
+        }
+    }
+
+    #[test]
     fn ranks_by_confidence_merges_same_ids_and_keeps_conflicts() {
         const CASES: &[(&[(&str, &str, Confidence)], &[(&str, Confidence, &str)])] = &[
             (&[], &[]),

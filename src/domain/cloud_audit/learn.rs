@@ -354,7 +354,14 @@ pub fn principal_is(call: &str, known: &[Arc<str>]) -> bool {
 /// `VirtualNetwork`): the mapping used for kinds no healthy peer teaches.
 pub fn action_names_kind(call: &CloudCall, kind: &str) -> bool {
     let kind = kind.to_ascii_lowercase();
-    let noun = match call.cloud {
+    let noun = action_noun(call);
+    !noun.is_empty() && (noun == kind || noun.ends_with(&kind))
+}
+
+/// What an action makes, lower-case: `CreateHostedZone` → `hostedzone`,
+/// `v1.compute.networks.insert` → `network`, `…/virtualNetworks/write` → `virtualnetwork`.
+pub fn action_noun(call: &CloudCall) -> String {
+    match call.cloud {
         Cloud::Aws => strip_verb(&call.action).to_ascii_lowercase(),
         Cloud::Gcp => {
             let parts: Vec<&str> = call.action.split('.').collect();
@@ -370,8 +377,7 @@ pub fn action_names_kind(call: &CloudCall, kind: &str) -> bool {
             let parts: Vec<&str> = call.action.split('/').collect();
             parts.len().checked_sub(2).map(|i| singular(&parts[i].to_ascii_lowercase())).unwrap_or_default()
         }
-    };
-    !noun.is_empty() && (noun == kind || noun.ends_with(&kind))
+    }
 }
 
 /// `CreateHostedZone` → `HostedZone`.

@@ -111,16 +111,24 @@ pub(super) fn names_mr(call: &CloudCall, mr: &ManagedResource, lesson: Option<&K
     })
 }
 
-/// The ID a create gives: by the kind's rule, else the response's most ID-like value (unproven).
+/// The ID a create gives: by the kind's rule, else (unproven) the response's most ID-like value:
+/// one under the key the action names (`hostedZone.id` for `CreateHostedZone`, not
+/// `changeInfo.id`), the shallowest first; else the resource path.
 pub(super) fn id_of(call: &CloudCall, lesson: Option<&KindLesson>) -> (Option<String>, Option<String>) {
     if let Some((raw, id)) = lesson.and_then(|l| l.id_rule.as_ref()).and_then(|r| r.apply(call)) {
         return (Some(id), Some(raw));
     }
+    let noun = learn::action_noun(call);
     let id_like = |p: &str| {
         let last = p.rsplit('.').next().unwrap_or(p).to_ascii_lowercase();
         last != "requestid" && (last.ends_with("id") || last.ends_with("arn") || last == "name")
     };
-    let raw = call.response.iter().find(|p| id_like(&p.path)).map(|p| p.value.to_string());
+    let rank = |p: &str| {
+        let top = p.split('.').next().unwrap_or(p).to_ascii_lowercase();
+        (noun.is_empty() || !noun.contains(&top), p.matches('.').count())
+    };
+    let raw =
+        call.response.iter().filter(|p| id_like(&p.path)).min_by_key(|p| rank(&p.path)).map(|p| p.value.to_string());
     (None, raw.or_else(|| call.resource.as_deref().map(str::to_owned)))
 }
 
