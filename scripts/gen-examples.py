@@ -278,6 +278,13 @@ def fidelity_async():
                     cond("Synced", "False", "ReconcileError", "create failed: async create failed: failed to create the resource: [{0 creating SQS Queue (orders-retries): AccessDenied  []}]", ltt="2024-11-30T11:30:04Z"),
                     cond("LastAsyncOperation", "False", "AsyncCreateFailure", "async create failed: failed to create the resource: [{0 creating SQS Queue (orders-retries): AccessDenied  []}]", ltt="2024-11-30T11:30:04Z")],
         created="2024-11-30T11:29:58Z"))
+    # AsyncCreateRace (upjet#632): the second async create ran before the first ID was written
+    # back; the log (examples/logs) shows two keys made with no restart between them.
+    items.append(mr("kms.aws.upbound.io/v1beta1", "Key", "reports-signing-key",
+        ann={"crossplane.io/external-name": "mrk-5d6e7f8091a24b3c8d9e0f1a2b3c4d5e", "crossplane.io/external-create-pending": "2024-11-30T11:10:03Z",
+             "crossplane.io/external-create-succeeded": "2024-11-30T11:10:03Z"},
+        spec={"description": "report signing", "keyUsage": "SIGN_VERIFY", "region": "eu-west-1"},
+        created="2024-11-30T11:10:00Z", at={"id": "mrk-5d6e7f8091a24b3c8d9e0f1a2b3c4d5e"}))
     return items
 
 def identity_peers():
@@ -399,6 +406,15 @@ with open(os.path.join(LOGS, "provider-aws-kms-debug.log"), "w") as f:
     f.write(console("2024-11-30T10:51:40Z", "DEBUG", "External resource is up to date", {"controller": kms_ctrl, "request": {"name": "payments-data-key"}, "uid": key_uid, "version": "845", "external-name": "", "requeue-after": "2024-11-30T11:01:40Z"}))
     # The secret's create fails because a previous attempt already created it.
     f.write(console("2024-11-30T11:02:40Z", "DEBUG", "Async create ended.", {"trackerUID": secret_uid, "resourceName": "orders-db-credentials", "gvk": "secretsmanager.aws.upbound.io/v1beta1, Kind=Secret", "tfID": "", "error": "failed to create the resource: ResourceExistsException: The operation failed because the secret orders-db-credentials already exists."}))
+    # upjet#632: the async create returns at once and the next reconcile's Observe runs before the
+    # first key's ID is written back, so a second key is made; no restart comes between them.
+    race_uid = uid("/Key/reports-signing-key")
+    race = {"trackerUID": race_uid, "resourceName": "reports-signing-key", "gvk": "kms.aws.upbound.io/v1beta1, Kind=Key"}
+    f.write(console("2024-11-30T11:10:01Z", "DEBUG", "Instance state not found in cache, reconstructing...", {"uid": race_uid, "name": "reports-signing-key", "gvk": race["gvk"]}))
+    f.write(console("2024-11-30T11:10:01Z", "DEBUG", "Async create starting...", dict(race, tfID="")))
+    f.write(console("2024-11-30T11:10:03Z", "DEBUG", "Async create starting...", dict(race, tfID="")))
+    f.write(console("2024-11-30T11:10:08Z", "DEBUG", "Async create ended.", dict(race, tfID="mrk-3a4b5c6d7e8f40912a3b4c5d6e7f8091", error=None)))
+    f.write(console("2024-11-30T11:10:10Z", "DEBUG", "Async create ended.", dict(race, tfID="mrk-5d6e7f8091a24b3c8d9e0f1a2b3c4d5e", error=None)))
     f.write("this line is not a provider log line and is counted, not fatal\n")
 
 ident_uid = uid("/UserAssignedIdentity/workload-identity")

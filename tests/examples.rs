@@ -43,7 +43,7 @@ fn example_fleet_shows_every_code() {
     for code in Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate) {
         assert!(by_code.contains_key(code.as_str()), "{code} missing from the examples: {by_code:?}");
     }
-    assert_eq!(report["summary"]["resourcesScanned"], 46);
+    assert_eq!(report["summary"]["resourcesScanned"], 47);
     let orphan = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "OrphanCandidate").unwrap();
     assert_eq!(orphan["evidence"]["loggedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8");
 }

@@ -139,11 +139,18 @@ impl LogEvidence {
             .find(|e| e.kind == EvidenceKind::CallbackFailed)
             .map(|cb| CallbackFailure { error: cb.error.clone(), source: cb.source.clone() });
         let about = self.about(mr);
+        // A run of repeats (merged by a compact scan) happened at its first and at its last time:
+        // a create started again after a restart must not hide in the run of the first one.
         let lines = |kind: EvidenceKind| -> Vec<LoggedLine> {
             about
                 .iter()
                 .filter(|e| e.kind == kind)
-                .map(|e| LoggedLine { time: e.time.map(go_time), source: e.source.clone() })
+                .flat_map(|e| {
+                    let last = e.last_time.filter(|l| e.repeats > 0 && Some(*l) != e.time);
+                    std::iter::once(e.time)
+                        .chain(last.map(Some))
+                        .map(|t| LoggedLine { time: t.map(go_time), source: e.source.clone() })
+                })
                 .collect()
         };
         MrEvidence {
