@@ -29,7 +29,7 @@ pub struct Observed {
     /// The value the ID was read from: the cloud's own ID.
     pub raw_id: Option<String>,
     /// Why it is this MR's.
-    pub by: String,
+    pub by: Arc<str>,
     /// Whether the MR tracks the object it made.
     pub tracked: bool,
 }
@@ -84,10 +84,10 @@ pub struct MrCloudAudit {
     pub deletes: Vec<Deleted>,
     /// Calls naming it that could not be tied to it.
     pub unattributed: Vec<Unattributed>,
-    /// How its provider's identity is known, if it is.
-    pub identity: Option<String>,
-    /// How its kind's ID is read from a create, in words.
-    pub id_rule: String,
+    /// How its provider's identity is known, if it is (one copy per provider config).
+    pub identity: Option<Arc<str>>,
+    /// How its kind's ID is read from a create, in words (one copy per kind).
+    pub id_rule: Arc<str>,
     /// The ID it tracks (external-name, else `status.atProvider.id`).
     pub tracked: Option<String>,
 }
@@ -207,6 +207,7 @@ struct State<'a> {
     identities: HashMap<ProviderKey, Identity>,
     index: Index,
     stats: Stats,
+    texts: std::collections::HashSet<Arc<str>>,
 }
 
 /// Where a create that names an MR stands with that MR.
@@ -243,6 +244,7 @@ impl<'a> State<'a> {
             identities,
             index: Index::new(mrs, lessons),
             stats: Stats::default(),
+            texts: Default::default(),
         }
     }
 
@@ -272,6 +274,7 @@ impl<'a> State<'a> {
             let raw = call.value_at(&h.path).map(str::to_owned);
             let id = raw.as_deref().and_then(|r| h.form.apply(r));
             let by = format!("its ID is the one the MR tracks (the value at {})", h.path);
+            let by = self.shared(by);
             self.per[h.mr].creates.push(Observed { call: call.clone(), id, raw_id: raw, by, tracked: true });
         }
     }
@@ -386,7 +389,7 @@ impl<'a> State<'a> {
                     if call.outcome.made_something() {
                         let (id, raw_id) = id_of(call, self.lesson(m));
                         let tracked = is_tracked(self.mrs[m], call.cloud, id.as_deref(), raw_id.as_deref());
-                        let by = format!("{how}; made by another principal");
+                        let by = format!("{how}; made by another principal").into();
                         self.per[m].others.push(Observed { call: call.clone(), id, raw_id, by, tracked });
                     }
                     continue;
@@ -425,7 +428,7 @@ impl<'a> State<'a> {
         }
         let (id, raw_id) = id_of(call, self.lesson(m));
         let tracked = is_tracked(self.mrs[m], call.cloud, id.as_deref(), raw_id.as_deref());
-        self.per[m].creates.push(Observed { call: call.clone(), id, raw_id, by: how, tracked });
+        self.per[m].creates.push(Observed { call: call.clone(), id, raw_id, by: how.into(), tracked });
     }
 
     /// What each conflict ran into: the MR's earlier creates, by its provider or by anyone
@@ -444,7 +447,7 @@ impl<'a> State<'a> {
                     && !c.existing.iter().any(|o| o.id.as_deref() == Some(id.as_str()))
                 {
                     let tracked = is_tracked(self.mrs[m], c.call.cloud, Some(&id), Some(&raw));
-                    let by = "the name the failed create asked for".to_string();
+                    let by = Arc::from("the name the failed create asked for");
                     c.existing.push(Observed { call: c.call.clone(), id: Some(id), raw_id: Some(raw), by, tracked });
                 }
             }
@@ -489,22 +492,34 @@ impl<'a> State<'a> {
         }
     }
 
+    /// One shared copy of a text many MRs carry (how a create was tied, an identity, a rule).
+    fn shared(&mut self, text: String) -> Arc<str> {
+        if let Some(t) = self.texts.get(text.as_str()) {
+            return t.clone();
+        }
+        let t: Arc<str> = Arc::from(text);
+        self.texts.insert(t.clone());
+        t
+    }
+
     /// The per-MR results that say something, and the notes.
-    fn finish(self) -> CloudAuditCheck {
+    fn finish(mut self) -> CloudAuditCheck {
         let mut out = CloudAuditCheck { notes: self.notes(), ..CloudAuditCheck::default() };
-        for (m, mut audit) in self.per.into_iter().enumerate() {
+        for (m, mut audit) in std::mem::take(&mut self.per).into_iter().enumerate() {
             if audit.is_empty() {
                 continue;
             }
             let mr = self.mrs[m];
             if let Identity::Known(ps, how) = &self.identities[&ProviderKey::of(mr)] {
                 let ps: Vec<&str> = ps.iter().map(|p| &**p).collect();
-                audit.identity = Some(format!("{} ({how})", ps.join(", ")));
+                let text = format!("{} ({how})", ps.join(", "));
+                audit.identity = Some(self.shared(text));
             }
-            audit.id_rule = self.lessons.kinds.get(&kind_key(mr)).map_or_else(
+            let rule = self.lessons.kinds.get(&kind_key(mr)).map_or_else(
                 || "no healthy peer of this kind has its create in the record".to_string(),
                 KindLesson::describe_id,
             );
+            audit.id_rule = self.shared(rule);
             audit.tracked = tracked_ids(mr).next().map(str::to_owned);
             out.per_mr.insert(mr_key(mr), audit);
         }

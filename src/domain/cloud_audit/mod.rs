@@ -76,8 +76,8 @@ impl Outcome {
 pub struct Param {
     /// Where it sits.
     pub path: Arc<str>,
-    /// The value, as text.
-    pub value: Box<str>,
+    /// The value, as text (shared: states, regions and tag keys repeat across calls).
+    pub value: Arc<str>,
 }
 
 /// The paths the segments of a call's resource path are read under, last segment first: the

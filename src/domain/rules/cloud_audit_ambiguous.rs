@@ -25,7 +25,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     Some(
         Finding::new(Code::CloudAuditAmbiguous, message, next)
             .with("calls", calls.join("; "))
-            .with_opt("providerIdentity", audit.identity.clone()),
+            .with_opt("providerIdentity", audit.identity.as_deref()),
     )
 }
 

@@ -24,7 +24,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(Code::CloudAuditDeletedByOther, message, next)
             .with("cloudCall", d.call.describe())
             .with("deletedId", d.id.clone())
-            .with_opt("providerIdentity", audit.identity.clone()),
+            .with_opt("providerIdentity", audit.identity.as_deref()),
     )
 }
 

@@ -59,10 +59,10 @@ pub(super) fn when(o: &Observed) -> String {
 pub(super) fn with_call(f: Finding, o: &Observed, audit: &MrCloudAudit) -> Finding {
     let f = f
         .with("cloudCall", o.call.describe())
-        .with("matchedBy", o.by.clone())
+        .with("matchedBy", &*o.by)
         .with_opt("cloudId", o.raw_id.clone())
-        .with_opt("providerIdentity", audit.identity.clone())
-        .with("idRule", audit.id_rule.clone())
+        .with_opt("providerIdentity", audit.identity.as_deref())
+        .with("idRule", &*audit.id_rule)
         .with_opt("userAgent", o.call.user_agent.as_deref());
     match &o.id {
         Some(_) => f,

@@ -130,7 +130,7 @@ pub(super) fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner
         flatten(p.get(), intern, &mut response, &mut CrossplaneTags::default());
     }
     for arn in r.resources.iter().flatten().filter_map(|x| x.arn.as_deref()) {
-        response.push(Param { path: intern.get("resources[].ARN"), value: arn.into() });
+        response.push(Param { path: intern.get("resources[].ARN"), value: intern.get(arn) });
     }
     let outcome = match &r.error_code {
         Some(code) => {

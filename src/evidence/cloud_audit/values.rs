@@ -92,15 +92,17 @@ fn walk(
 
 fn push(path: &str, value: &str, intern: &mut Interner, out: &mut Vec<Param>) {
     if out.len() < MAX_PARAMS && !value.is_empty() && value.len() <= MAX_VALUE {
-        out.push(Param { path: intern.get(path), value: value.into() });
+        out.push(Param { path: intern.get(path), value: intern.get(value) });
     }
 }
 
-/// A `{"key": …, "value": …}` pair (AWS `Tags`, `tagSpecificationSet`, any casing) setting a
-/// crossplane tag.
+/// A `{"key": …, "value": …}` pair (AWS `Tags`, `tagSpecificationSet`, any casing; KMS's
+/// `TagKey`/`TagValue`) setting a crossplane tag.
 fn tag_pair(map: &serde_json::Map<String, Value>, tags: &mut CrossplaneTags) {
-    let field = |name: &str| map.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).and_then(|(_, v)| v.as_str());
-    if let (Some(k), Some(v)) = (field("key"), field("value"))
+    let field = |names: [&str; 2]| {
+        map.iter().find(|(k, _)| names.iter().any(|n| k.eq_ignore_ascii_case(n))).and_then(|(_, v)| v.as_str())
+    };
+    if let (Some(k), Some(v)) = (field(["key", "tagKey"]), field(["value", "tagValue"]))
         && CrossplaneTags::is_crossplane_key(k)
     {
         tags.set(k, v);
@@ -131,7 +133,7 @@ mod tests {
     fn bodies_flatten_with_tags_in_every_shape() {
         let mut i = Interner::default();
         let (mut out, mut tags) = (Vec::new(), CrossplaneTags::default());
-        let body = r#"{"cidrBlock":"10.0.0.0/16","tagSpecificationSet":{"items":[{"resourceType":"vpc","tags":[{"key":"crossplane-name","value":"core"},{"Key":"crossplane-kind","Value":"vpc.ec2.aws.upbound.io"}]}]},"labels":{"crossplane-namespace":"team-a"},"n":3,"big":false,"@type":"x"}"#;
+        let body = r#"{"cidrBlock":"10.0.0.0/16","tagSpecificationSet":{"items":[{"resourceType":"vpc","tags":[{"key":"crossplane-name","value":"core"},{"Key":"crossplane-kind","Value":"vpc.ec2.aws.upbound.io"}]}]},"labels":{"crossplane-namespace":"team-a"},"Tags":[{"TagKey":"crossplane-providerconfig","TagValue":"default"}],"n":3,"big":false,"@type":"x"}"#;
         flatten(body, &mut i, &mut out, &mut tags);
         let got: Vec<(String, String)> = out.iter().map(|p| (p.path.to_string(), p.value.to_string())).collect();
         assert!(got.contains(&("cidrBlock".into(), "10.0.0.0/16".into())));
@@ -142,6 +144,7 @@ mod tests {
             (tags.name.as_deref(), tags.kind.as_deref(), tags.namespace.as_deref()),
             (Some("core"), Some("vpc.ec2.aws.upbound.io"), Some("team-a"))
         );
+        assert_eq!(tags.provider_config.as_deref(), Some("default"), "KMS's TagKey/TagValue");
         let (mut out, mut tags) = (Vec::new(), CrossplaneTags::default());
         flatten(
             r#""{\"location\":\"westeurope\",\"tags\":{\"crossplane-name\":\"hub\"}}""#,
