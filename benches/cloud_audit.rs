@@ -75,7 +75,7 @@ fn mr(i: usize) -> Mr {
         kind,
         name: format!("{}-{i:05}", KINDS[kind].0.to_lowercase()),
         created: T0 + 9 * i as i64,
-        broken: i % 5 == 0,
+        broken: i.is_multiple_of(5),
     }
 }
 
@@ -173,7 +173,7 @@ fn create(i: usize, n: usize, at: i64) -> String {
 fn read(j: usize) -> String {
     let (_, _, source, _, reads) = KINDS[j % 4];
     let (raw, _) = ids(j % MRS, 0);
-    let who = if j % 7 == 0 { "platform-admin" } else { "crossplane-provider-aws" };
+    let who = if j.is_multiple_of(7) { "platform-admin" } else { "crossplane-provider-aws" };
     let req =
         format!(r#"{{"filterSet":{{}},"resourceIdSet":{{"items":[{{"resourceId":"{raw}"}}]}},"maxResults":1000}}"#);
     record(source, reads[j % 2], &ts(T0 + 200_000 + j as i64 % 80_000), who, true, &req, "null")
@@ -203,7 +203,7 @@ fn creates_section() -> Vec<u8> {
     let records = (0..MRS).flat_map(|i| {
         let m = mr(i);
         let mut v = vec![create(i, 0, m.created + 3)];
-        if m.broken && i % 50 == 0 {
+        if m.broken && i.is_multiple_of(50) {
             v.push(create(i, 1, m.created + 2400));
         }
         v.extend((0..4).map(|_| {

@@ -38,36 +38,9 @@ pub(super) async fn single(
     let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
     let obj = target::get(&conn, &target).await?;
     let mr = decode(&obj)?;
-    let templated = user_template_candidate(&mr, &args.id_templates)?;
-    let recorded = match args.id {
-        Some(_) => Vec::new(),
-        None => recorded_findings(settings, args, &mr, &target.kind, ui, env.detail_now).await?,
-    };
-    let id = match (&args.id, templated) {
-        (Some(id), _) => id.clone(),
-        (None, _) if !ui.interactive && one_recorded_id(&recorded).is_some() => {
-            let f = one_recorded_id(&recorded).expect("checked");
-            let id = f.suggested_id.clone().unwrap_or_default();
-            ui.say(format!(
-                "using {} from the cloud's audit record ({})",
-                style::sanitize(&id),
-                style::sanitize(&f.message)
-            ));
-            id
-        }
-        (None, Some(c)) if !ui.interactive => {
-            ui.say(format!("using {} from {}", style::sanitize(&c.id), style::sanitize(&c.evidence)));
-            c.id
-        }
-        (None, templated) => {
-            if !ui.interactive {
-                return Err(Error::usage(
-                    "no --id given and no terminal to ask on: pass --id <cloud-id>, --id-template KIND=TEMPLATE or a --cloud-audit record naming one object (and --yes to skip the confirmation)",
-                )
-                .into());
-            }
-            choose_interactively(&conn, &mr, ui, env.detail_now, templated, recorded).await?
-        }
+    let id = match &args.id {
+        Some(id) => id.clone(),
+        None => id_without_flag(settings, args, &conn, &mr, &target.kind, ui, env).await?,
     };
     adopt::validate_id(&id)?;
     let (by_name, problems) = external_names(&conn, vec![target.kind.clone()]).await;
@@ -107,6 +80,42 @@ pub(super) async fn single(
         }
     }
     Ok(Exit::Ok)
+}
+
+/// The ID when `--id` is not given: the one object the cloud's audit record names, else the
+/// user template's, without a terminal; on a terminal, the user's pick among every candidate.
+async fn id_without_flag(
+    settings: &Settings,
+    args: &AdoptArgs,
+    conn: &crate::cluster::connect::Connection,
+    mr: &ManagedResource,
+    kind: &crate::cluster::kinds::ApiKind,
+    ui: &mut Ui,
+    env: &AdoptEnv,
+) -> Result<String, AdoptError> {
+    let templated = user_template_candidate(mr, &args.id_templates)?;
+    let recorded = recorded_findings(settings, args, mr, kind, ui, env.detail_now).await?;
+    match templated {
+        _ if !ui.interactive && one_recorded_id(&recorded).is_some() => {
+            let f = one_recorded_id(&recorded).expect("checked");
+            let id = f.suggested_id.clone().unwrap_or_default();
+            ui.say(format!(
+                "using {} from the cloud's audit record ({})",
+                style::sanitize(&id),
+                style::sanitize(&f.message)
+            ));
+            Ok(id)
+        }
+        Some(c) if !ui.interactive => {
+            ui.say(format!("using {} from {}", style::sanitize(&c.id), style::sanitize(&c.evidence)));
+            Ok(c.id)
+        }
+        _ if !ui.interactive => Err(Error::usage(
+            "no --id given and no terminal to ask on: pass --id <cloud-id>, --id-template KIND=TEMPLATE or a --cloud-audit record naming one object (and --yes to skip the confirmation)",
+        )
+        .into()),
+        templated => choose_interactively(conn, mr, ui, env.detail_now, templated, recorded).await,
+    }
 }
 
 /// The findings the cloud's audit record (`--cloud-audit`) gives the MR, its peers being every MR

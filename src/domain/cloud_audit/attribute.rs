@@ -11,7 +11,6 @@ use super::learn::{self, IdHit, Identity, KindLesson, Lessons, ProviderKey, kind
 use super::names::{Index, id_of, identifying, is_tracked, names_mr};
 use super::{CloudCall, Verb, Window};
 use crate::domain::gotime::GoTime;
-use crate::domain::inventory::Cloud;
 use crate::domain::inventory::id_form::IdForm;
 use crate::domain::inventory::matching::mr_key;
 use crate::domain::managed::ManagedResource;
@@ -207,7 +206,7 @@ struct State<'a> {
     identities: HashMap<ProviderKey, Identity>,
     index: Index,
     stats: Stats,
-    texts: std::collections::HashSet<Arc<str>>,
+    texts: super::Interner,
 }
 
 /// Where a create that names an MR stands with that MR.
@@ -456,23 +455,12 @@ impl<'a> State<'a> {
 
     /// Deletes of a tracked object, by whom.
     fn deletes(&mut self) {
-        let mut exact: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut folded: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, mr) in self.mrs.iter().enumerate() {
-            for id in tracked_ids(mr) {
-                exact.entry(id).or_default().push(i);
-                folded.entry(id.to_ascii_lowercase()).or_default().push(i);
-            }
-        }
+        let tracked = learn::Tracked::of(self.mrs);
         for call in self.calls.iter().filter(|c| c.verb == Verb::Delete && c.outcome.made_something()) {
             let mut found: Vec<(usize, String)> = Vec::new();
             for (_, value) in call.id_values().chain(call.request_values()) {
                 for id in IdForm::ALL.iter().filter_map(|f| f.apply(value)) {
-                    let hit = match call.cloud {
-                        Cloud::Azure => folded.get(&id.to_ascii_lowercase()),
-                        _ => exact.get(id.as_str()),
-                    };
-                    for &m in hit.into_iter().flatten() {
+                    for &(m, _) in tracked.get(call.cloud, &id) {
                         if !found.iter().any(|(f, _)| *f == m) {
                             found.push((m, id.clone()));
                         }
@@ -494,12 +482,7 @@ impl<'a> State<'a> {
 
     /// One shared copy of a text many MRs carry (how a create was tied, an identity, a rule).
     fn shared(&mut self, text: String) -> Arc<str> {
-        if let Some(t) = self.texts.get(text.as_str()) {
-            return t.clone();
-        }
-        let t: Arc<str> = Arc::from(text);
-        self.texts.insert(t.clone());
-        t
+        self.texts.get(&text)
     }
 
     /// The per-MR results that say something, and the notes.

@@ -146,16 +146,7 @@ pub fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
 /// `status.atProvider.id` (an Azure object's full ARM ID), so the form learned is the one the
 /// external-name has. Azure IDs compare case-insensitively.
 pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit> {
-    // Each tracked ID with its MR and whether it is the MR's external-name.
-    let mut exact: HashMap<&str, Vec<(usize, bool)>> = HashMap::new();
-    let mut folded: HashMap<String, Vec<(usize, bool)>> = HashMap::new();
-    for (i, mr) in mrs.iter().enumerate() {
-        for id in tracked_ids(mr) {
-            let named = mr.external_name() == Some(id);
-            exact.entry(id).or_default().push((i, named));
-            folded.entry(id.to_ascii_lowercase()).or_default().push((i, named));
-        }
-    }
+    let tracked = Tracked::of(mrs);
     let mut hits = Vec::new();
     for (ci, call) in calls.iter().enumerate().filter(|(_, c)| c.verb == Verb::Create && c.outcome.made_something()) {
         // Per MR: the hit, and whether it reads the external-name.
@@ -166,11 +157,7 @@ pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit>
             for (path, value) in values {
                 for form in IdForm::ALL {
                     let Some(id) = form.apply(value) else { continue };
-                    let mrs_hit = match call.cloud {
-                        Cloud::Azure => folded.get(&id.to_ascii_lowercase()),
-                        _ => exact.get(id.as_str()),
-                    };
-                    for &(mr, named) in mrs_hit.into_iter().flatten() {
+                    for &(mr, named) in tracked.get(call.cloud, &id) {
                         let hit = IdHit { call: ci, mr, path: path.to_string(), form, from_response };
                         match found.iter_mut().find(|(h, _)| h.mr == mr) {
                             Some(f) if named && !f.1 => *f = (hit, named),
@@ -187,6 +174,37 @@ pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit>
         hits.extend(found.into_iter().map(|(h, _)| h));
     }
     hits
+}
+
+/// The IDs MRs track, looked up as each cloud compares IDs (Azure's case-insensitively): each
+/// with its MR and whether it is that MR's external-name (else its `status.atProvider.id`).
+pub struct Tracked<'a> {
+    exact: HashMap<&'a str, Vec<(usize, bool)>>,
+    folded: HashMap<String, Vec<(usize, bool)>>,
+}
+
+impl<'a> Tracked<'a> {
+    /// The IDs `mrs` track, by index.
+    pub fn of(mrs: &[&'a ManagedResource]) -> Tracked<'a> {
+        let mut t = Tracked { exact: HashMap::new(), folded: HashMap::new() };
+        for (i, mr) in mrs.iter().enumerate() {
+            for id in tracked_ids(mr) {
+                let named = mr.external_name() == Some(id);
+                t.exact.entry(id).or_default().push((i, named));
+                t.folded.entry(id.to_ascii_lowercase()).or_default().push((i, named));
+            }
+        }
+        t
+    }
+
+    /// The MRs tracking `id` in `cloud`.
+    pub fn get(&self, cloud: Cloud, id: &str) -> &[(usize, bool)] {
+        let found = match cloud {
+            Cloud::Azure => self.folded.get(&id.to_ascii_lowercase()),
+            _ => self.exact.get(id),
+        };
+        found.map_or(&[], Vec::as_slice)
+    }
 }
 
 /// A healthy peer: Ready, Synced not False, not being deleted, with a real external-name.

@@ -24,6 +24,24 @@ pub use window::{CLOCK_SKEW_SECS, Window};
 use crate::domain::gotime::GoTime;
 use std::sync::Arc;
 
+/// One copy of each string that repeats across many calls or results (principals, actions,
+/// paths, states, how a create was tied, an identity's description): a record of 20,000 creates
+/// repeats most of its strings thousands of times.
+#[derive(Default)]
+pub struct Interner(std::collections::HashSet<Arc<str>>);
+
+impl Interner {
+    /// The shared copy of `s`.
+    pub fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(s);
+        self.0.insert(a.clone());
+        a
+    }
+}
+
 /// What a call did, as far as attribution cares: only creates and deletes are kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verb {

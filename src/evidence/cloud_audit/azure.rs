@@ -10,9 +10,9 @@
 //! `operationName`) and how it ended; it lacks a user agent, and `responseBody` is often empty,
 //! so a create's ID is its `resourceId` (in ARM the caller names the object).
 
-use super::values::{Interner, flatten, parse_time};
+use super::values::{flatten, parse_time};
 use super::{Decoded, Skip};
-use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Outcome, Verb};
+use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Interner, Outcome, Verb};
 use crate::domain::rules::says_already_exists;
 use serde::Deserialize;
 use serde_json::Value;

@@ -10,9 +10,9 @@
 //! with `responseElements: null` (S3 `CreateBucket`): there the request's name is the ID.
 
 use super::prefilter::{AWS_CREATE, AWS_DELETE, starts_with_verb};
-use super::values::{Interner, flatten, parse_time};
+use super::values::{flatten, parse_time};
 use super::{Decoded, Skip};
-use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Outcome, Param, Verb};
+use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Interner, Outcome, Param, Verb};
 use crate::domain::rules::says_already_exists;
 use serde::Deserialize;
 use serde_json::value::RawValue;

@@ -11,9 +11,9 @@
 //! project did not enable; a create's ID is usually its `resourceName` (the caller named it) or a
 //! `response.name` the service assigned.
 
-use super::values::{Interner, flatten, parse_time};
+use super::values::{flatten, parse_time};
 use super::{Decoded, Skip};
-use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Outcome, Verb};
+use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Interner, Outcome, Verb};
 use crate::domain::rules::says_already_exists;
 use serde::Deserialize;
 use serde_json::value::RawValue;

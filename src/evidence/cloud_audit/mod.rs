@@ -21,14 +21,12 @@ mod values;
 #[cfg(test)]
 mod tests;
 
-use crate::domain::cloud_audit::{self, CloudAuditCheck, CloudCall, Options, Verb, Window};
+use crate::domain::cloud_audit::{self, CloudAuditCheck, CloudCall, Interner, Options, Verb, Window};
 use crate::domain::managed::ManagedResource;
-use serde::Serialize;
 use split::{Piece, Splitter};
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::Arc;
-use values::Interner;
 
 /// Longest record held in memory; longer ones are skipped and counted. CloudTrail caps an event
 /// at 256 KB; Cloud Logging at 256 KB per entry; Azure events are smaller.
@@ -60,8 +58,7 @@ enum Skip {
 type Decoded = Result<CloudCall, Skip>;
 
 /// What reading one file found, for its note.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CloudAuditRead {
     /// The file (`stdin` for `-`).
     pub name: String,
@@ -102,13 +99,10 @@ pub struct CloudAuditRead {
     /// The first lines that could not be read.
     pub unreadable_lines: Vec<u64>,
     /// Why the stream ended before its end, if it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ended_early: Option<String>,
     /// Of the first [`SNIFFED`] whole records, those that look like an audit record of some cloud.
-    #[serde(skip)]
     audit_like: u64,
     /// Whole records looked at for that (at most [`SNIFFED`]).
-    #[serde(skip)]
     sniffed: u64,
 }
 
@@ -172,11 +166,39 @@ impl CloudAuditRead {
     }
 }
 
+/// Calls in the order read, with the entries of one operation (a GCP long-running operation's
+/// first and last entry, Azure's Started and Succeeded events) merged into the first.
+#[derive(Default)]
+struct Calls {
+    calls: Vec<CloudCall>,
+    operations: HashMap<Box<str>, usize>,
+}
+
+impl Calls {
+    /// Merges `c` into the call of its operation and returns `None`, or gives it back: it starts
+    /// an operation (or is a call of its own) and the caller decides whether to [`Calls::push`] it.
+    fn merge(&mut self, c: CloudCall) -> Option<CloudCall> {
+        match c.operation.as_ref().and_then(|op| self.operations.get(op)) {
+            Some(&i) => {
+                self.calls[i].absorb(c);
+                None
+            }
+            None => Some(c),
+        }
+    }
+
+    fn push(&mut self, c: CloudCall) {
+        if let Some(op) = &c.operation {
+            self.operations.insert(op.clone(), self.calls.len());
+        }
+        self.calls.push(c);
+    }
+}
+
 /// The reading state of one file.
 struct Reader {
     read: CloudAuditRead,
-    calls: Vec<CloudCall>,
-    operations: HashMap<Box<str>, usize>,
+    calls: Calls,
     intern: Interner,
     file: Arc<str>,
 }
@@ -186,7 +208,7 @@ impl Reader {
         let mut intern = Interner::default();
         let file = intern.get(name);
         let read = CloudAuditRead { name: name.to_string(), ..CloudAuditRead::default() };
-        Reader { read, calls: Vec::new(), operations: HashMap::new(), intern, file }
+        Reader { read, calls: Calls::default(), intern, file }
     }
 
     fn piece(&mut self, p: Piece) {
@@ -259,21 +281,17 @@ impl Reader {
             cloud_audit::Cloud::Gcp => self.read.gcp += 1,
             cloud_audit::Cloud::Azure => self.read.azure += 1,
         }
-        if let Some(&i) = c.operation.as_ref().and_then(|op| self.operations.get(op)) {
+        let Some(c) = self.calls.merge(c) else {
             self.read.merged += 1;
-            self.calls[i].absorb(c);
             return;
-        }
-        if self.calls.len() >= MAX_CALLS {
+        };
+        if self.calls.calls.len() >= MAX_CALLS {
             self.read.dropped += 1;
             return;
         }
         match c.verb {
             Verb::Create => self.read.creates += 1,
             Verb::Delete => self.read.deletes += 1,
-        }
-        if let Some(op) = &c.operation {
-            self.operations.insert(op.clone(), self.calls.len());
         }
         self.calls.push(c);
     }
@@ -294,7 +312,7 @@ pub fn read(reader: impl Read, name: &str) -> (CloudAuditRead, Vec<CloudCall>) {
         Ok(i) => i,
         Err(e) => {
             r.read.ended_early = Some(e.to_string());
-            return (r.read, r.calls);
+            return (r.read, r.calls.calls);
         }
     };
     let gz = input.is_gzip();
@@ -316,7 +334,7 @@ pub fn read(reader: impl Read, name: &str) -> (CloudAuditRead, Vec<CloudCall>) {
         }
         Err(e) => r.read.ended_early = Some(e.to_string()),
     }
-    (r.read, r.calls)
+    (r.read, r.calls.calls)
 }
 
 /// [`read`] over bytes in memory: for benchmarks and tests.
@@ -339,26 +357,17 @@ impl CloudRecord {
     /// Joins what each file yielded.
     pub fn new(files: Vec<(CloudAuditRead, Vec<CloudCall>)>) -> CloudRecord {
         let mut record = CloudRecord::default();
-        let mut calls: Vec<CloudCall> = Vec::new();
-        let mut operations: HashMap<Box<str>, usize> = HashMap::new();
+        let mut calls = Calls::default();
         for (read, file_calls) in files {
             record.files.push(read);
             for c in file_calls {
-                match c.operation.as_ref().and_then(|op| operations.get(op)) {
-                    Some(&i) => {
-                        calls[i].absorb(c);
-                        record.merged_across += 1;
-                    }
-                    None => {
-                        if let Some(op) = &c.operation {
-                            operations.insert(op.clone(), calls.len());
-                        }
-                        calls.push(c);
-                    }
+                match calls.merge(c) {
+                    Some(c) => calls.push(c),
+                    None => record.merged_across += 1,
                 }
             }
         }
-        record.calls = calls.into_iter().map(Arc::new).collect();
+        record.calls = calls.calls.into_iter().map(Arc::new).collect();
         record
     }
 

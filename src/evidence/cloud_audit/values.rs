@@ -1,11 +1,9 @@
 //! The parts of a record every cloud's decoder needs: request and response bodies flattened into
 //! bounded scalars, the crossplane tags found in them, shared strings, and time stamps in any zone.
 
-use crate::domain::cloud_audit::{CrossplaneTags, Param};
+use crate::domain::cloud_audit::{CrossplaneTags, Interner, Param};
 use crate::domain::gotime::GoTime;
 use serde_json::Value;
-use std::collections::HashSet;
-use std::sync::Arc;
 
 /// At most this many scalars are kept of one request or response: creates carry a few dozen;
 /// a bulk call's thousands would only cost memory.
@@ -14,22 +12,6 @@ const MAX_PARAMS: usize = 64;
 const MAX_VALUE: usize = 512;
 /// Deeper nesting is no field an MR maps.
 const MAX_DEPTH: usize = 12;
-
-/// One copy of each string that repeats across calls (principals, actions, paths, files).
-#[derive(Default)]
-pub(super) struct Interner(HashSet<Arc<str>>);
-
-impl Interner {
-    /// The shared copy of `s`.
-    pub(super) fn get(&mut self, s: &str) -> Arc<str> {
-        if let Some(a) = self.0.get(s) {
-            return a.clone();
-        }
-        let a: Arc<str> = Arc::from(s);
-        self.0.insert(a.clone());
-        a
-    }
-}
 
 /// Flattens a request or response body (JSON; a JSON string holding JSON, as Athena and Azure
 /// store them, is read through) into `out`, recording the crossplane tags it sets.
