@@ -74,7 +74,7 @@ const DOCTOR_EXAMPLES: &str = "Examples:
   kubectl upjet doctor --from prod.json --from staging.json
 
   # Name the objects MRs lost from the cloud's own record (CloudTrail, GCP audit logs, Azure activity log)
-  kubectl upjet doctor --from examples/fleet --cloud-audit examples/cloud-audit/cloudtrail.json --plan plan.json
+  kubectl upjet doctor --from examples/cloud-audit/fleet.json --cloud-audit examples/cloud-audit/cloudtrail.jsonl --plan plan.json
 
   # Predict lost IDs with a kind's format, and write them into an adoption plan
   kubectl upjet doctor --plan plan.json \\
@@ -88,8 +88,8 @@ const HISTORY_EXAMPLES: &str = "Examples:
   kubectl upjet history bucket.storage.gcp.upbound.io/assets --workspace
 
   # The cloud's calls for the MR beside its marks and conditions: which creates made which objects
-  kubectl upjet history alertpolicy.monitoring.gcp.upbound.io/checkout-latency --from examples/fleet \\
-    --cloud-audit examples/cloud-audit/gcp-audit.json
+  kubectl upjet history alertpolicy.monitoring.gcp.upbound.io/checkout-latency \\
+    --from examples/cloud-audit/fleet.json --cloud-audit examples/cloud-audit/gcp-audit.json
 
   # Offline: a snapshot plus exported provider logs
   kubectl upjet history key.kms.aws.upbound.io/payments-data-key --from examples/fleet --log-file examples/logs/provider-aws-kms-debug.log";
