@@ -159,7 +159,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__adopt)
-            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -194,6 +194,14 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-principal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -359,7 +367,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -450,6 +458,14 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --discovery-cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-principal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -669,7 +685,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__history)
-            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --since --limit-bytes --provider-namespace --audit-log --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --audit-log --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -680,6 +696,14 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-principal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1065,7 +1089,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__restore__subcmd__plan)
-            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --id-template --inventory --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --id-template --inventory --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1096,6 +1120,14 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --inventory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-principal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -621,3 +621,216 @@ def audit_log():
             f.write(json.dumps(e, separators=(",", ":")) + "\n")
 
 audit_log()
+
+# ---- the cloud's own audit record (examples/cloud-audit): a small fleet of its own and one export
+# per cloud, written as each tool writes it. `doctor --from examples/cloud-audit/fleet.json
+# --cloud-audit FILE` names every object the provider made from them.
+CLOUD = os.path.join(os.path.dirname(__file__), "..", "examples", "cloud-audit")
+AWS_ACCOUNT = "111122223333"
+AWS_ROLE = f"arn:aws:iam::{AWS_ACCOUNT}:role/crossplane-provider-aws"
+GCP_SA = "provider-gcp@acme-prod.iam.gserviceaccount.com"
+AZ_SUB = "0b1f6471-1bf0-4dda-aec3-cb9272f09590"
+AZ_SP = "7f3c2b1a-5d4e-4f60-9a8b-0c1d2e3f4a5b"
+
+def ct(name, source, t, req, resp=None, session="1732781000118", err=None, read_only=False, account=AWS_ACCOUNT):
+    """One CloudTrail record as the provider's IRSA role makes it (a new session after each restart)."""
+    n = sum(map(ord, name + t))
+    r = {"eventVersion": "1.09",
+         "userIdentity": {"type": "AssumedRole", "principalId": f"AROAEXAMPLEPROVIDER7:{session}",
+                          "arn": f"arn:aws:sts::{account}:assumed-role/crossplane-provider-aws/{session}", "accountId": account,
+                          "sessionContext": {"sessionIssuer": {"type": "Role", "principalId": "AROAEXAMPLEPROVIDER7", "arn": AWS_ROLE,
+                                                               "accountId": account, "userName": "crossplane-provider-aws"},
+                                             "webIdFederationData": {"federatedProvider": f"arn:aws:iam::{account}:oidc-provider/oidc.eks.eu-west-1.amazonaws.com/id/5C7F0D8A3B2E4F6A",
+                                                                     "attributes": {}},
+                                             "attributes": {"creationDate": t, "mfaAuthenticated": "false"}}},
+         "eventTime": t, "eventSource": source, "eventName": name, "awsRegion": "us-east-1", "sourceIPAddress": "10.0.12.7",
+         "userAgent": "APN/1.0 HashiCorp/1.0 Terraform/1.5.7 (+https://www.terraform.io) terraform-provider-aws/5.86.0 (+https://registry.terraform.io/providers/hashicorp/aws) aws-sdk-go-v2/1.36.3 os/linux lang/go#1.23.6",
+         "requestParameters": req, "responseElements": resp,
+         "requestID": f"{n:08x}-5a1e-4c7b-9d2f-{n * 7919:012x}"[:36], "eventID": f"{n * 31:08x}-77aa-4e0b-8c3d-{n * 104729:012x}"[:36],
+         "readOnly": read_only, "eventType": "AwsApiCall", "managementEvent": True, "recipientAccountId": account,
+         "eventCategory": "Management"}
+    if err:
+        r["errorCode"], r["errorMessage"] = err
+    return r
+
+def zone_create(name, zid, t, session="1732781000118"):
+    ref = f"terraform-{t.replace('-', '').replace(':', '').replace('T', '')}"
+    return ct("CreateHostedZone", "route53.amazonaws.com", t,
+              {"name": name, "callerReference": ref, "hostedZoneConfig": {"comment": "Managed by Crossplane", "privateZone": False}},
+              {"hostedZone": {"id": f"/hostedzone/{zid}", "name": name + ".", "callerReference": ref,
+                              "config": {"comment": "Managed by Crossplane", "privateZone": False}, "resourceRecordSetCount": 2},
+               "changeInfo": {"id": f"/change/C{zid[1:]}", "status": "PENDING", "submittedAt": t},
+               "delegationSet": {"nameServers": ["ns-1536.awsdns-00.co.uk", "ns-0.awsdns-00.com"]},
+               "location": f"https://route53.amazonaws.com/2013-04-01/hostedzone/{zid}"}, session)
+
+def bucket_create(name, t, session="1732781000118", err=None):
+    return ct("CreateBucket", "s3.amazonaws.com", t,
+              {"bucketName": name, "Host": f"{name}.s3.amazonaws.com", "CreateBucketConfiguration": {"LocationConstraint": "eu-west-1"}},
+              None, session, err)
+
+def cloud_fleet():
+    """The MRs the exports talk about: healthy peers (they teach who the provider is and how a
+    create's ID reads as an external-name) and the MRs that lost or doubled their object."""
+    ok = lambda created: [cond("Ready", "True", "Available", ltt=created), cond("Synced", "True", "ReconcileSuccess", ltt=created, gen=1)]
+    stuck = lambda at: [cond("Ready", "False", "Creating", ltt=at), cond("Synced", "False", "ReconcileError", CREATE_INCOMPLETE, ltt=at)]
+    made = lambda t: {"crossplane.io/external-create-pending": t, "crossplane.io/external-create-succeeded": t}
+    items = []
+    # AWS: Route53 zones (the cloud assigns the zone ID; tags are a later call).
+    for name, zid, t in [("corp-apps", "Z0A1APPS5Q1KX2W7E", "2024-11-28T09:00:02Z"), ("corp-data", "Z0B2DATA8R3LM4N6T", "2024-11-28T09:05:02Z")]:
+        items.append(mr("route53.aws.upbound.io/v1beta1", "Zone", name, ann=dict(made(t), **{"crossplane.io/external-name": zid}),
+                        spec={"name": f"{name[5:]}.corp.example.com", "comment": "Managed by Crossplane"},
+                        conditions=ok(t), created=t[:-3] + "00Z", at={"id": zid, "zoneId": zid}))
+    # The provider died between CreateHostedZone and saving its answer (provider-upjet-aws#1567):
+    # the zone exists, nothing tagged it, and the MR stops at the create-incomplete gate.
+    items.append(mr("route53.aws.upbound.io/v1beta1", "Zone", "corp-payments", ann={"crossplane.io/external-create-pending": "2024-11-30T11:20:03Z"},
+                    spec={"name": "payments.corp.example.com", "comment": "Managed by Crossplane"},
+                    conditions=stuck("2024-11-30T11:25:00Z"), created="2024-11-30T11:20:00Z"))
+    # S3: a healthy bucket, and one whose pending mark was removed by hand after a crash: the
+    # retry runs into the bucket the first create made.
+    items.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "corp-logs-111122223333",
+                    ann=dict(made("2024-11-28T09:10:01Z"), **{"crossplane.io/external-name": "corp-logs-111122223333"}),
+                    spec={"region": "eu-west-1"}, conditions=ok("2024-11-28T09:10:01Z"), created="2024-11-28T09:10:00Z",
+                    at={"id": "corp-logs-111122223333"}))
+    items.append(mr("s3.aws.upbound.io/v1beta1", "Bucket", "corp-assets-111122223333",
+                    ann={"crossplane.io/external-name": "corp-assets-111122223333", "crossplane.io/external-create-pending": "2024-11-30T11:30:01Z",
+                         "crossplane.io/external-create-failed": "2024-11-30T11:30:02Z"},
+                    spec={"region": "eu-west-1"}, created="2024-11-30T11:00:00Z",
+                    conditions=[cond("Ready", "False", "Creating", ltt="2024-11-30T11:30:02Z"),
+                                cond("Synced", "False", "ReconcileError", "create failed: async create failed: failed to create the resource: [{0 creating S3 Bucket (corp-assets-111122223333): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: 8F2C7B1D9E0A, api error BucketAlreadyOwnedByYou: Your previous request to create the named bucket succeeded and you already own it.  []}]", ltt="2024-11-30T11:30:02Z")]))
+    # GCP: alert policies (Cloud Monitoring assigns the policy's number).
+    for name, pid, t in [("api-errors", "11840712350937201161", "2024-11-28T08:00:03Z"), ("db-cpu", "16075529213458890210", "2024-11-28T08:10:03Z")]:
+        ext = f"projects/acme-prod/alertPolicies/{pid}"
+        items.append(mr("monitoring.gcp.upbound.io/v1beta1", "AlertPolicy", name, ann=dict(made(t), **{"crossplane.io/external-name": ext}),
+                        spec={"displayName": name, "combiner": "OR", "project": "acme-prod"}, conditions=ok(t), created=t[:-3] + "00Z", at={"id": ext}))
+    # Restarted between its two creates: the external-name now names the second policy; the first
+    # one alerts twice and nothing tracks it (upjet#561).
+    second = "projects/acme-prod/alertPolicies/9051216407683392517"
+    items.append(mr("monitoring.gcp.upbound.io/v1beta1", "AlertPolicy", "checkout-latency",
+                    ann=dict(made("2024-11-30T10:47:11Z"), **{"crossplane.io/external-name": second}),
+                    spec={"displayName": "checkout-latency", "combiner": "OR", "project": "acme-prod"},
+                    conditions=ok("2024-11-30T10:47:30Z"), created="2024-11-30T10:31:00Z", at={"id": second}))
+    # Stuck after a create the record shows in another project: reported, not tied.
+    # (It names no project of its own, so the provider config's default applies: there, staging.)
+    items.append(mr("monitoring.gcp.upbound.io/v1beta1", "AlertPolicy", "search-latency",
+                    ann={"crossplane.io/external-create-pending": "2024-11-30T11:40:02Z"},
+                    spec={"displayName": "search-latency", "combiner": "OR"},
+                    conditions=stuck("2024-11-30T11:45:00Z"), created="2024-11-30T11:40:00Z"))
+    items.append(mr("compute.gcp.upbound.io/v1beta1", "Network", "shared-vpc",
+                    ann=dict(made("2024-11-28T08:20:01Z"), **{"crossplane.io/external-name": "shared-vpc"}),
+                    spec={"autoCreateSubnetworks": False, "project": "acme-prod"}, conditions=ok("2024-11-28T08:20:40Z"),
+                    created="2024-11-28T08:20:00Z", at={"id": "projects/acme-prod/global/networks/shared-vpc"}))
+    # Azure: virtual networks; edge-vnet was deleted by a person in the portal.
+    for name, t in [("hub-vnet", "2024-11-28T10:00:04Z"), ("spoke-vnet", "2024-11-28T10:02:04Z"), ("edge-vnet", "2024-11-28T10:04:04Z")]:
+        arm = f"/subscriptions/{AZ_SUB}/resourceGroups/rg-network/providers/Microsoft.Network/virtualNetworks/{name}"
+        items.append(mr("network.azure.upbound.io/v1beta1", "VirtualNetwork", name, ann=dict(made(t), **{"crossplane.io/external-name": name}),
+                        spec={"location": "westeurope", "resourceGroupName": "rg-network"}, conditions=ok(t),
+                        created=t[:-3] + "00Z", at={"id": arm}, provider="azure"))
+    return items
+
+def cloudtrail():
+    """CloudTrail records, one per line: a CloudTrail Lake export, or what `zcat *.json.gz | jq -c
+    '.Records[]'` makes of the log files in S3."""
+    recs = [zone_create("apps.corp.example.com", "Z0A1APPS5Q1KX2W7E", "2024-11-28T09:00:02Z"),
+            zone_create("data.corp.example.com", "Z0B2DATA8R3LM4N6T", "2024-11-28T09:05:02Z"),
+            bucket_create("corp-logs-111122223333", "2024-11-28T09:10:01Z"),
+            ct("GetHostedZone", "route53.amazonaws.com", "2024-11-28T09:10:30Z", {"id": "Z0A1APPS5Q1KX2W7E"}, read_only=True),
+            bucket_create("corp-assets-111122223333", "2024-11-30T11:00:02Z", session="1732964400511"),
+            ct("DescribeVpcs", "ec2.amazonaws.com", "2024-11-30T11:10:00Z", {"vpcSet": {}}, read_only=True, session="1732964400511"),
+            zone_create("payments.corp.example.com", "Z0C3PAYS6H7JQ2V9D", "2024-11-30T11:20:04Z", session="1732965600904"),
+            bucket_create("corp-assets-111122223333", "2024-11-30T11:30:02Z", session="1732966200277",
+                          err=("BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.")),
+            ct("ListResourceRecordSets", "route53.amazonaws.com", "2024-11-30T11:31:00Z", {"hostedZoneId": "Z0B2DATA8R3LM4N6T"}, read_only=True, session="1732966200277")]
+    with open(os.path.join(CLOUD, "cloudtrail.jsonl"), "w") as f:
+        for r in recs:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+def gcp_entry(method, t, req, resp=None, resource="projects/acme-prod", project="acme-prod", op=None, status=None, service="monitoring.googleapis.com"):
+    """One Cloud Logging entry whose protoPayload is an AuditLog, as `gcloud logging read` prints it."""
+    n = sum(map(ord, method + t))
+    entry = {"insertId": f"{n * 7919:x}e{n:x}", "logName": f"projects/{project}/logs/cloudaudit.googleapis.com%2Factivity",
+             "protoPayload": {"@type": "type.googleapis.com/google.cloud.audit.AuditLog",
+                              "authenticationInfo": {"principalEmail": GCP_SA, "principalSubject": f"serviceAccount:{GCP_SA}"},
+                              "authorizationInfo": [{"granted": True, "permission": "monitoring.alertPolicies.create", "resource": resource}],
+                              "methodName": method, "request": req, "requestMetadata": {"callerIp": "10.8.0.14",
+                              "callerSuppliedUserAgent": "google-api-go-client/0.5 Terraform/1.5.7 (+https://www.terraform.io) Terraform-Plugin-SDK/2.33.0 terraform-provider-google/5.44.2,gzip(gfe)"},
+                              "resourceName": resource, "serviceName": service, "status": status or {}},
+             "receiveTimestamp": t.replace("Z", ".5Z"), "resource": {"labels": {"project_id": project}, "type": "audited_resource"},
+             "severity": "NOTICE", "timestamp": t.replace("Z", ".1Z")}
+    if resp is not None:
+        entry["protoPayload"]["response"] = resp
+    if op:
+        entry["operation"] = op
+    return entry
+
+def policy_create(name, number, t, project="acme-prod"):
+    return gcp_entry("google.monitoring.v3.AlertPolicyService.CreateAlertPolicy", t,
+                     {"@type": "type.googleapis.com/google.monitoring.v3.CreateAlertPolicyRequest", "name": f"projects/{project}",
+                      "alertPolicy": {"displayName": name, "combiner": "OR", "conditions": [{"displayName": f"{name} above threshold"}]}},
+                     {"@type": "type.googleapis.com/google.monitoring.v3.AlertPolicy", "name": f"projects/{project}/alertPolicies/{number}",
+                      "displayName": name, "combiner": "OR"}, resource=f"projects/{project}", project=project)
+
+def gcp_audit():
+    """`gcloud logging read 'logName:cloudaudit.googleapis.com' --format=json`: one array, newest first."""
+    net = "projects/acme-prod/global/networks/shared-vpc"
+    op = lambda first: dict({"id": "operation-1732782000123-5f2c1a0b9d8e7-4c3b2a19-8f7e6d5c", "producer": "compute.googleapis.com"}, **({"first": True} if first else {"last": True}))
+    entries = [
+        policy_create("api-errors", "11840712350937201161", "2024-11-28T08:00:03Z"),
+        policy_create("db-cpu", "16075529213458890210", "2024-11-28T08:10:03Z"),
+        gcp_entry("v1.compute.networks.insert", "2024-11-28T08:20:01Z", {"@type": "type.googleapis.com/compute.networks.insert", "name": "shared-vpc", "autoCreateSubnetworks": False},
+                  {"@type": "type.googleapis.com/operation", "operationType": "insert", "status": "RUNNING", "targetId": "4913775093123360001",
+                   "targetLink": f"https://www.googleapis.com/compute/v1/{net}"}, resource=net, op=op(True), service="compute.googleapis.com"),
+        gcp_entry("v1.compute.networks.insert", "2024-11-28T08:20:33Z", {}, resource=net, op=op(False), service="compute.googleapis.com"),
+        policy_create("checkout-latency", "6510472198453218101", "2024-11-30T10:31:05Z"),
+        policy_create("checkout-latency", "9051216407683392517", "2024-11-30T10:47:12Z"),
+        policy_create("search-latency", "13359862264014102437", "2024-11-30T11:40:03Z", project="acme-staging"),
+        gcp_entry("google.monitoring.v3.AlertPolicyService.ListAlertPolicies", "2024-11-30T11:41:00Z", {"name": "projects/acme-prod"}),
+    ]
+    entries.sort(key=lambda e: e["timestamp"], reverse=True)
+    with open(os.path.join(CLOUD, "gcp-audit.json"), "w") as f:
+        json.dump(entries, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+def az_event(op, status, event, t, name, caller=AZ_SP, body=""):
+    """One Activity Log event as `az monitor activity-log list -o json` prints it."""
+    arm = f"/subscriptions/{AZ_SUB}/resourceGroups/rg-network/providers/Microsoft.Network/virtualNetworks/{name}"
+    op_id = str(uuid.uuid5(NS, f"{op}/{name}"))
+    corr = str(uuid.uuid5(NS, f"corr/{op}/{name}"))
+    data = str(uuid.uuid5(NS, f"data/{op}/{name}/{status}"))
+    return {"authorization": {"action": op, "scope": arm}, "caller": caller, "channels": "Operation",
+            "claims": {"appid": "3c1e7a52-0f4d-4b8e-9a61-2d5f8c7b9e04" if caller == AZ_SP else "c44b4083-3bb0-49c1-b47d-974e53cbdf3c",
+                       "http://schemas.microsoft.com/identity/claims/objectidentifier": caller if caller == AZ_SP else "a8f3e1d2-6b4c-4e5f-8a7b-9c0d1e2f3a4b"},
+            "correlationId": corr, "description": "", "eventDataId": data,
+            "eventName": {"value": event, "localizedValue": event}, "category": {"value": "Administrative", "localizedValue": "Administrative"},
+            "eventTimestamp": t, "id": f"{arm}/events/{data}/ticks/638685{sum(map(ord, t)):012d}", "level": "Informational",
+            "operationId": op_id, "operationName": {"value": op, "localizedValue": op}, "resourceGroupName": "rg-network",
+            "resourceProviderName": {"value": "Microsoft.Network", "localizedValue": "Microsoft.Network"},
+            "resourceType": {"value": "Microsoft.Network/virtualNetworks", "localizedValue": "Microsoft.Network/virtualNetworks"},
+            "resourceId": arm, "status": {"value": status, "localizedValue": status}, "subStatus": {"value": "", "localizedValue": ""},
+            "submissionTimestamp": t, "subscriptionId": AZ_SUB, "tenantId": "72f988bf-86f1-41af-91ab-2d7cd011db47",
+            "properties": {"eventCategory": "Administrative", "entity": arm, "message": op, "hierarchy": f"72f988bf-86f1-41af-91ab-2d7cd011db47/{AZ_SUB}",
+                           "statusCode": "Created" if status != "Started" else "", "serviceRequestId": op_id, "requestbody": body},
+            "relatedEvents": []}
+
+def azure_activity():
+    """`az monitor activity-log list --resource-group rg-network -o json`: newest first."""
+    events = []
+    for name, t in [("hub-vnet", "2024-11-28T10:00:04"), ("spoke-vnet", "2024-11-28T10:02:04"), ("edge-vnet", "2024-11-28T10:04:04")]:
+        body = json.dumps({"location": "westeurope", "properties": {"addressSpace": {"addressPrefixes": ["10.%d.0.0/16" % len(name)]}},
+                           "tags": {"crossplane-kind": "virtualnetwork.network.azure.upbound.io", "crossplane-name": name, "crossplane-providerconfig": "default"}})
+        events.append(az_event("Microsoft.Network/virtualNetworks/write", "Started", "BeginRequest", t + ".1171820Z", name, body=body))
+        events.append(az_event("Microsoft.Network/virtualNetworks/write", "Succeeded", "EndRequest", t[:-1] + "9.5560413Z", name))
+    alice = "alice@contoso.com"
+    events.append(az_event("Microsoft.Network/virtualNetworks/delete", "Started", "BeginRequest", "2024-11-30T11:52:41.0935207Z", "edge-vnet", caller=alice))
+    events.append(az_event("Microsoft.Network/virtualNetworks/delete", "Succeeded", "EndRequest", "2024-11-30T11:52:52.6049372Z", "edge-vnet", caller=alice))
+    events.sort(key=lambda e: e["eventTimestamp"], reverse=True)
+    with open(os.path.join(CLOUD, "azure-activity.json"), "w") as f:
+        json.dump(events, f, indent=2)
+        f.write("\n")
+
+os.makedirs(CLOUD, exist_ok=True)
+with open(os.path.join(CLOUD, "fleet.json"), "w") as f:
+    json.dump({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": cloud_fleet()}, f, indent=2, sort_keys=True)
+    f.write("\n")
+cloudtrail()
+gcp_audit()
+azure_activity()

@@ -1,4 +1,5 @@
-//! The bundled example fleet, logs, inventory and audit log (README's first command) show every finding code that
+//! The bundled example fleet, logs, inventory and audit log (README's first command), and the
+//! cloud audit records with their own small fleet, show every finding code that
 //! offline data can show; ProviderRestartedDuringCreate needs live pod status and is covered by
 //! tests/evidence_cluster.rs.
 
@@ -27,7 +28,20 @@ fn example_fleet_shows_every_code() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "errors found");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let by_code = report["summary"]["byCode"].as_object().unwrap();
+    // The cloud's audit records come with a small fleet of their own (examples/cloud-audit).
+    let cloud = Command::cargo_bin("kubectl-upjet")
+        .unwrap()
+        .env("UPJET_NOW", "2024-11-30T12:00:00Z")
+        .current_dir(root)
+        .args(["doctor", "-o", "json", "--from", "examples/cloud-audit/fleet.json"])
+        .args(["--cloud-audit", "examples/cloud-audit/cloudtrail.jsonl"])
+        .args(["--cloud-audit", "examples/cloud-audit/gcp-audit.json"])
+        .args(["--cloud-audit", "examples/cloud-audit/azure-activity.json"])
+        .output()
+        .unwrap();
+    let cloud: serde_json::Value = serde_json::from_slice(&cloud.stdout).unwrap();
+    let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
+    by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
     // The restore verdicts need a Velero backup: tests/velero.rs reads examples/velero.
     for code in
         Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate && !c.as_str().starts_with("Restore"))

@@ -251,3 +251,46 @@ fn restore_plan_stages_a_restore_that_creates_nothing() {
     assert_eq!(snap.status.code(), Some(2));
     assert!(!dir.path().join("m2.yaml").exists());
 }
+
+/// One CloudTrail record of the provider's role creating a KMS key tagged for MR `name`.
+fn create_key(name: &str, at: &str, key: &str) -> Value {
+    let role = "arn:aws:iam::123456789012:role/crossplane-provider-aws";
+    json!({"eventVersion": "1.09", "eventTime": at, "eventSource": "kms.amazonaws.com", "eventName": "CreateKey",
+        "userIdentity": {"type": "AssumedRole", "arn": "arn:aws:sts::123456789012:assumed-role/crossplane-provider-aws/1732",
+            "accountId": "123456789012", "sessionContext": {"sessionIssuer": {"type": "Role", "arn": role, "accountId": "123456789012"}}},
+        "awsRegion": "eu-west-1", "requestParameters": {"description": name, "keyUsage": "ENCRYPT_DECRYPT",
+            "tags": [{"tagKey": "crossplane-name", "tagValue": name}, {"tagKey": "crossplane-kind", "tagValue": "key.kms.aws.upbound.io"}]},
+        "responseElements": {"keyMetadata": {"keyId": key, "arn": format!("arn:aws:kms:eu-west-1:123456789012:key/{key}")}},
+        "requestID": format!("req-{name}"), "eventID": format!("ev-{name}"), "readOnly": false, "eventType": "AwsApiCall",
+        "recipientAccountId": "123456789012"})
+}
+
+/// The cloud's record names the key a restore would create again with no ID at all (`signing`):
+/// its healthy peers' creates teach the provider's role and the ID's form, its own create in its
+/// window names it, and restore-plan restores it observing that ID instead of pausing it.
+#[test]
+fn restore_plan_takes_an_id_the_cloud_record_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = vec![
+        create_key("logs", "2024-11-20T09:00:30Z", "mrk-1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f"),
+        create_key("backups", "2024-11-20T09:00:31Z", "mrk-2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a"),
+        create_key("tokens", "2024-11-20T09:00:32Z", "mrk-3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b"),
+        create_key("signing", "2024-11-29T21:59:40Z", "mrk-9f8e7d6c5b4a49382716051a2b3c4d5e"),
+    ];
+    std::fs::write(dir.path().join("trail.json"), json!({"Records": records}).to_string()).unwrap();
+    let out = restore_plan(dir.path(), &["--cloud-audit", "trail.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("4 with their ID as external-name, 0 paused"), "{stdout}");
+    assert!(text(&out.stderr).contains("1 by their request"), "{}", text(&out.stderr));
+    let rules = velero_support::rules_from_printed_command(&stdout, dir.path());
+    let signing =
+        velero_support::objects(&example()).into_iter().find(|(_, o)| o["metadata"]["name"] == "signing").unwrap();
+    let restored = velero_support::modified(&signing.1, &signing.0, &rules);
+    assert_eq!(
+        restored["metadata"]["annotations"]["crossplane.io/external-name"],
+        "mrk-9f8e7d6c5b4a49382716051a2b3c4d5e"
+    );
+    assert_eq!(restored["spec"]["managementPolicies"], json!(["Observe"]));
+    assert!(restored["metadata"]["annotations"].get("crossplane.io/paused").is_none(), "an ID is known: not paused");
+}

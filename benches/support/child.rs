@@ -7,8 +7,19 @@ use std::time::Instant;
 
 /// Writes `chunk` to `path` again and again until the file holds at least `mib` MiB.
 pub fn write_repeated(path: &Path, chunk: &[u8], mib: usize) {
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("bench input file"));
-    let mut written = 0;
+    write_file(path, &[], chunk, mib, false);
+}
+
+/// Writes `head` once, then `chunk` again and again until at least `mib` MiB went in; with
+/// `gzip`, compressed (fast level), the size counted before compression.
+pub fn write_file(path: &Path, head: &[u8], chunk: &[u8], mib: usize, gzip: bool) {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).expect("bench input file"));
+    let mut f: Box<dyn Write> = match gzip {
+        true => Box::new(flate2::write::GzEncoder::new(file, flate2::Compression::fast())),
+        false => Box::new(file),
+    };
+    f.write_all(head).expect("write");
+    let mut written = head.len();
     while written < mib * 1024 * 1024 {
         f.write_all(chunk).expect("write");
         written += chunk.len();

@@ -61,6 +61,11 @@ pub struct AdoptArgs {
     /// exactly as it was before the next candidate is tried. Without it only the first is used.
     #[arg(long, requires_all = ["filename", "import"])]
     pub probe: bool,
+    /// The cloud's own audit record: without --id, a create it ties to the MR is offered first
+    /// on a terminal, and used otherwise when it names exactly one object (not with -f: give the
+    /// record to `doctor --plan`).
+    #[command(flatten)]
+    pub cloud: super::CloudAuditArgs,
 }
 
 /// `kubectl upjet restore`.
@@ -90,6 +95,9 @@ const ADOPT_EXAMPLES: &str = "Examples:
 
   # Scripts: no prompts; keep the external-name persisted from now on
   kubectl upjet adopt vpc.ec2.aws.upbound.io/main --id vpc-0a1b2c --import --yes --add-late-initialize
+
+  # The ID the cloud's record shows the provider creating (CloudTrail, GCP audit logs, Azure activity log)
+  kubectl upjet adopt zone.route53.aws.upbound.io/corp --cloud-audit trail.json.gz --import --yes
 
   # Many MRs from a plan (`kubectl upjet doctor --plan plan.json` writes one); re-run to resume
   kubectl upjet adopt -f plan.json --import --yes

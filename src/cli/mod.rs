@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod rbac;
 pub mod restore;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
@@ -76,41 +77,7 @@ pub enum Command {
     Promote(restore::PromoteArgs),
     /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
     /// patch for adopt), for `kubectl apply -f -`.
-    #[command(after_help = RBAC_EXAMPLES)]
-    Rbac(RbacArgs),
-}
-
-const RBAC_EXAMPLES: &str = "Examples:
-  # Grant the roles in deploy/ access to every managed kind installed now (re-run after installing a provider)
-  kubectl upjet rbac | kubectl apply -f -
-
-  # Only one provider family's kinds, as JSON
-  kubectl upjet rbac --provider aws.upbound.io -o json
-
-The static roles in deploy/ aggregate these by label: kubectl-upjet-doctor reads, kubectl-upjet-adopt
-also patches; neither reads Secrets or writes anything else. See docs/rbac.md.";
-
-/// `kubectl upjet rbac`.
-#[derive(Debug, Clone, Args)]
-pub struct RbacArgs {
-    /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kinds: Vec<String>,
-    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
-    #[arg(long = "provider", value_name = "PROVIDER")]
-    pub providers: Vec<String>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml, help_heading = OUTPUT)]
-    pub output: RbacFormat,
-}
-
-/// `rbac -o`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RbacFormat {
-    /// A YAML `List` of ClusterRoles.
-    Yaml,
-    /// A JSON `List` of ClusterRoles.
-    Json,
+    Rbac(rbac::RbacArgs),
 }
 
 const DOCTOR_EXAMPLES: &str = "Examples:
@@ -134,6 +101,9 @@ const DOCTOR_EXAMPLES: &str = "Examples:
   kubectl upjet doctor --all-contexts -o summary
   kubectl upjet doctor --from prod.json --from staging.json
 
+  # Name the objects MRs lost from the cloud's own record (CloudTrail, GCP audit logs, Azure activity log)
+  kubectl upjet doctor --from examples/cloud-audit/fleet.json --cloud-audit examples/cloud-audit/cloudtrail.jsonl --plan plan.json
+
   # Predict lost IDs with a kind's format, and write them into an adoption plan
   kubectl upjet doctor --plan plan.json \\
     --id-template 'recordset.dns.gcp.upbound.io=projects/my-project/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type}'";
@@ -144,6 +114,10 @@ const HISTORY_EXAMPLES: &str = "Examples:
 
   # Also read the live Terraform workspace of a CLI-mode resource
   kubectl upjet history bucket.storage.gcp.upbound.io/assets --workspace
+
+  # The cloud's calls for the MR beside its marks and conditions: which creates made which objects
+  kubectl upjet history alertpolicy.monitoring.gcp.upbound.io/checkout-latency \\
+    --from examples/cloud-audit/fleet.json --cloud-audit examples/cloud-audit/gcp-audit.json
 
   # Offline: a snapshot plus exported provider logs
   kubectl upjet history key.kms.aws.upbound.io/payments-data-key --from examples/fleet --log-file examples/logs/provider-aws-kms-debug.log";
@@ -163,6 +137,9 @@ pub struct HistoryArgs {
     /// Do not read the live provider pods' logs.
     #[arg(long, help_heading = INPUTS)]
     pub no_logs: bool,
+    /// The cloud's own audit record.
+    #[command(flatten)]
+    pub cloud: CloudAuditArgs,
     /// Log reading limits.
     #[command(flatten)]
     pub log_opts: LogOptions,
@@ -403,6 +380,27 @@ pub struct DoctorArgs {
     /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
     #[arg(long, hide = true, value_name = "DIR", env = "UPJET_DISCOVERY_CACHE_DIR", help_heading = SCAN)]
     pub discovery_cache_dir: Option<PathBuf>,
+    /// The cloud's own audit record.
+    #[command(flatten)]
+    pub cloud: CloudAuditArgs,
+}
+
+/// `--cloud-audit` and `--cloud-principal` (doctor, history, adopt): the cloud's own record of
+/// who created and deleted what, read from the exports users make.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CloudAuditArgs {
+    /// Read the cloud's own audit record: which objects the provider created for each MR, and
+    /// who deleted them (repeatable; `-` for stdin; gzip accepted): AWS CloudTrail
+    /// (`aws cloudtrail lookup-events` JSON, log files from S3, Lake or Athena JSON lines), GCP
+    /// audit logs (`gcloud logging read --format=json`, sink JSON lines), the Azure activity log
+    /// (`az monitor activity-log list -o json`, `{"records": …}` exports). See docs/cloud-audit.md.
+    #[arg(long = "cloud-audit", value_name = "FILE", help_heading = INPUTS)]
+    pub cloud_audit: Vec<PathBuf>,
+    /// The provider's cloud identity, for provider configs whose healthy MRs' creates are not in
+    /// the record (repeatable): an AWS role ARN or name, a GCP service-account email, an Azure
+    /// caller.
+    #[arg(long = "cloud-principal", value_name = "PRINCIPAL", help_heading = INPUTS)]
+    pub cloud_principal: Vec<String>,
 }
 
 /// How provider logs are read (doctor --logs, history): listed with the other inputs.

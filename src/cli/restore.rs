@@ -41,6 +41,9 @@ pub struct RestorePlanArgs {
     /// A cloud inventory export to find IDs in (repeatable; see doctor --inventory).
     #[arg(long = "inventory", value_name = "FILE", help_heading = super::INPUTS)]
     pub inventory: Vec<PathBuf>,
+    /// The cloud's own audit record: the creates it ties to an MR name the ID to restore it with.
+    #[command(flatten)]
+    pub cloud: super::CloudAuditArgs,
 }
 
 /// `kubectl upjet promote`.

@@ -3,7 +3,7 @@
 //! with the restore rules, which doctor and restore-plan share.
 
 use super::evidence::{cross_check, gather, index, read_audit_logs, read_inventories};
-use crate::cli::LogOptions;
+use crate::cli::{CloudAuditArgs, LogOptions};
 use crate::cluster::connect;
 use crate::cluster::discover;
 use crate::cluster::scan::{self, ScanOptions};
@@ -122,6 +122,8 @@ pub struct Inputs<'a> {
     pub id_templates: &'a [UserTemplate],
     /// `--source-context`: the live cluster the backup was taken from.
     pub source_context: Option<&'a str>,
+    /// `--cloud-audit` and `--cloud-principal`: the cloud's record of what the provider created.
+    pub cloud: &'a CloudAuditArgs,
 }
 
 /// One MR of the backup with every finding about it (restore verdict included), suggestions
@@ -185,6 +187,12 @@ pub async fn judge(
         skipped.extend(unread);
     }
     analyzer.restore = Some(model);
+    // The cloud's record names the object a restore would create again, where it holds the create.
+    analyzer.cloud_record = super::cloud_audit::read(inputs.cloud).await?;
+    if let Some(record) = &analyzer.cloud_record {
+        let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
+        let _ = analyzer.cloud_audit.set(super::cloud_audit::check(record, &mrs, inputs.cloud));
+    }
     if !inputs.inventory.is_empty() {
         let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
         let kinds = kinds.iter().map(|(g, k)| normalize_kind(&format!("{k}.{g}"))).collect();

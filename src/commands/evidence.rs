@@ -255,15 +255,9 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<Inventor
     tokio::task::spawn_blocking(move || {
         let (mut objects, mut notes) = (Vec::new(), Vec::new());
         for path in &files {
-            let name = path.display().to_string();
-            let inv = if path.as_os_str() == "-" {
-                inventory::read(std::io::stdin().lock(), "stdin")
-            } else {
-                std::fs::File::open(path)
-                    .map_err(|source| inventory::InventoryError::Io { file: name.clone(), source })
-                    .and_then(|f| inventory::read(f, &name))
-            }
-            .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
+            let (reader, name) = open_input(path, "inventory")?;
+            let inv = inventory::read(reader, &name)
+                .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
             notes.push(format!(
                 "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
                 inv.formats.join(", "),
@@ -288,6 +282,22 @@ pub fn cross_check(analyzer: &EvidenceIndex, objects: &[InventoryObject], mrs: &
     let _ = analyzer.inventory.set(inventory_check(objects, mrs, scope));
 }
 
+/// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,
+/// cannot be opened or is a folder is a usage error (exit 2) naming it and `what` it was meant to
+/// be. Returns the reader and the name the file's notes use.
+pub fn open_input(path: &Path, what: &str) -> Result<(Box<dyn std::io::Read>, String), crate::error::Error> {
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(std::io::stdin().lock()), "stdin".into()));
+    }
+    let name = path.display().to_string();
+    let unreadable = |e: std::io::Error| crate::error::Error::usage(format!("cannot read {what} {name}: {e}"));
+    let f = std::fs::File::open(path).map_err(unreadable)?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(unreadable(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
+    }
+    Ok((Box::new(f), name))
+}
+
 /// Reads every `--audit-log` file (`-` is stdin; gzip accepted) off the async runtime, keeping
 /// the writes to `groups`; `None` without files. A file that cannot be opened is a usage error;
 /// what its content lacks becomes notes (see [`AuditIndex::notes`]).
@@ -299,26 +309,16 @@ pub async fn read_audit_logs(files: &[PathBuf], groups: Groups) -> anyhow::Resul
     tokio::task::spawn_blocking(move || {
         let mut read = Vec::new();
         for path in &files {
-            let name = path.display().to_string();
-            if path.as_os_str() == "-" {
-                read.push(audit::read(std::io::stdin().lock(), "stdin", &groups));
-            } else {
-                let unreadable =
-                    |e: std::io::Error| crate::error::Error::usage(format!("cannot read audit log {name}: {e}"));
-                let f = std::fs::File::open(path).map_err(unreadable)?;
-                if f.metadata().is_ok_and(|m| m.is_dir()) {
-                    return Err(unreadable(std::io::Error::from(std::io::ErrorKind::IsADirectory)).into());
-                }
-                let (found, writes) = audit::read(f, &name, &groups);
-                // Not one document was an audit event: if the file is another input, say so.
-                if found.documents > 0
-                    && found.audit_like == 0
-                    && let Some(e) = misplaced(path, Reader::AuditLog)
-                {
-                    return Err(e.into());
-                }
-                read.push((found, writes));
+            let (reader, name) = open_input(path, "audit log")?;
+            let (found, writes) = audit::read(reader, &name, &groups);
+            // Not one document was an audit event: if the file is another input, say so.
+            if found.documents > 0
+                && found.audit_like == 0
+                && let Some(e) = misplaced(path, Reader::AuditLog)
+            {
+                return Err(e.into());
             }
+            read.push((found, writes));
         }
         Ok(Some(AuditIndex::new(read)))
     })

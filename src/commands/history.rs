@@ -1,6 +1,7 @@
 //! `kubectl upjet history KIND/NAME`: everything the cluster still knows about one MR's creation,
 //! as one timeline.
 
+use super::cloud_audit;
 use super::doctor::locate;
 use super::evidence::{
     Gathered, acknowledges_requests, crd_owners, events_of, gather, provider_pods, read_audit_logs, read_workspace,
@@ -63,6 +64,12 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
     let audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
     evidence.audit = audit.as_ref().and_then(|a| a.for_mr(&mr));
     notes.extend(audit.as_ref().map(|a| a.notes()).unwrap_or_default());
+    let kind = live.as_ref().map(|(_, k)| k);
+    let cloud = cloud_audit::for_one(settings, &args.cloud, &mr, args.from.as_deref(), kind).await?;
+    if let Some((check, cloud_notes)) = &cloud {
+        evidence.cloud_audit = check.for_mr(&mr).cloned();
+        notes.extend(cloud_notes.iter().cloned());
+    }
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
     let mut candidates = candidates_of(&mr, &findings, &seen, &gathered);
     if let Some(a) = &evidence.audit {
@@ -79,6 +86,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         findings: &findings,
         candidates: &candidates,
         audit: audit_history,
+        cloud: evidence.cloud_audit.as_ref(),
     };
     let timeline = build(&mr, &inputs);
     match args.output {

@@ -3,6 +3,7 @@
 
 pub mod adopt;
 pub mod backup;
+pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;

@@ -1,7 +1,7 @@
 //! `kubectl upjet rbac`: the managed kinds this cluster serves (discovery, `managed` category),
 //! turned into the ClusterRoles `deploy/` aggregates (`domain::rbac`), printed for `kubectl apply`.
 
-use crate::cli::{RbacArgs, RbacFormat};
+use crate::cli::rbac::{RbacArgs, RbacFormat};
 use crate::cluster::{connect, discover, kinds};
 use crate::domain::rbac::{ManagedKind, managed_roles};
 use crate::error::{Error, Exit};

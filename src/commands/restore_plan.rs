@@ -32,6 +32,7 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
         audit_logs: &[],
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
+        cloud: &args.cloud,
     };
     let judged = backup::judge(settings, &args.backup, &inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -52,6 +53,9 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     let total = judged.judged.len();
     for s in &judged.skipped {
         eprintln!("skipped: {}", sanitize(s));
+    }
+    for n in judged.analyzer.cloud_notes() {
+        eprintln!("{}", sanitize(&n));
     }
     write_new(&args.plan, &(serde_json::to_string_pretty(&plan)? + "\n"), args.force)?;
     if plan.items.is_empty() {

@@ -84,8 +84,8 @@ pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
 }
 
 /// What a finding's `suggestedId` is worth: IDs observed for this very MR (a logged create, an
-/// inventory object tagged for it, its own `status.atProvider.id`) are high; IDs derived from
-/// peers, templates or error messages are medium.
+/// inventory object tagged for it, its own `status.atProvider.id`, a create the cloud's audit
+/// record ties to it) are high; IDs derived from peers, templates or error messages are medium.
 pub fn confidence_of(code: Code) -> Confidence {
     match code {
         Code::OrphanCandidate
@@ -94,7 +94,10 @@ pub fn confidence_of(code: Code) -> Confidence {
         | Code::ExternalNameOverwritten
         | Code::IdentityLostOnRecreate
         | Code::RestoreCreatesDuplicate
-        | Code::RestoreStopsAtCreateGate => Confidence::High,
+        | Code::RestoreStopsAtCreateGate
+        | Code::CloudAuditOrphan
+        | Code::CloudAuditDuplicate
+        | Code::CloudAuditAlreadyExists => Confidence::High,
         _ => Confidence::Medium,
     }
 }
@@ -168,6 +171,19 @@ mod tests {
         assert_eq!(got, [("projects/p/rrsets/a".to_string(), High), ("projects/p/rrsets/b".to_string(), High)]);
         assert_eq!(from_findings(&findings)[0].source, "AlreadyExists", "the first source named keeps its name");
         assert!(from_findings(&findings)[0].evidence.ends_with("; also ExternalNameMissing"));
+    }
+
+    #[test]
+    fn a_create_the_cloud_s_record_ties_to_the_mr_outranks_derived_ids() {
+        let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));
+        // A template's or a peer's prediction comes first in the findings, the observed create last.
+        let findings = [f(Code::AlreadyExists, "predicted"), f(Code::CloudAuditOrphan, "Z0C3PAYS6H7JQ2V9D")];
+        let ranked = from_findings(&findings);
+        assert_eq!((ranked[0].id.as_str(), ranked[0].confidence), ("Z0C3PAYS6H7JQ2V9D", High));
+        assert_eq!((ranked[1].id.as_str(), ranked[1].confidence), ("predicted", Medium));
+        for code in [Code::CloudAuditOrphan, Code::CloudAuditDuplicate, Code::CloudAuditAlreadyExists] {
+            assert_eq!(confidence_of(code), High, "{code}");
+        }
     }
 
     #[test]

@@ -3,6 +3,13 @@
 use super::gotime::GoTime;
 use super::managed::{ManagedResource, keys};
 
+/// upjet's `defaultAsyncTimeout` (`pkg/controller/external_async_tfpluginsdk.go` and
+/// `pkg/terraform/workspace.go`): every async create, update or delete runs under a context whose
+/// deadline is one hour after the operation's start. It lives beside the marks because it bounds
+/// what a mark can mean: the rules judge deadlines with it, and the cloud-audit matching uses it
+/// to end an MR's create window.
+pub const ASYNC_TIMEOUT_SECS: i64 = 3600;
+
 /// One create annotation: the raw value (for evidence and malformed-value reports) and the
 /// instant crossplane-runtime derives from it (zero when absent or unparsable).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -125,6 +125,22 @@ codes! {
     RestoreIntoFight => Error,
     /// (Velero backup) Restoring the MR as it is creates nothing twice.
     RestoreSafe => Info,
+    /// The cloud's audit record shows the provider creating one object for this MR that it does
+    /// not track: the object it lost, or an orphan beside the one it tracks.
+    CloudAuditOrphan => Error,
+    /// The cloud's audit record shows the provider creating several objects for this MR: which
+    /// one it tracks, which are duplicates, when and after which restart. Warning; error when it
+    /// tracks none of them.
+    CloudAuditDuplicate => Warning,
+    /// The cloud's audit record shows the provider's create answered "already exists", and names
+    /// the object it ran into when the record holds it.
+    CloudAuditAlreadyExists => Error,
+    /// The cloud's audit record shows someone other than the provider deleting the object this MR
+    /// tracks.
+    CloudAuditDeletedByOther => Error,
+    /// The cloud's audit record holds creates naming this MR that cannot be tied to it (they name
+    /// other MRs too, come from another account, or the provider's identity is unknown).
+    CloudAuditAmbiguous => Warning,
 }
 
 impl std::fmt::Display for Code {

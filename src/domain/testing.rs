@@ -20,6 +20,11 @@ impl Mr {
             "status": {"conditions": []}
         }))
     }
+    /// Sets `metadata.creationTimestamp`.
+    pub fn created(mut self, at: &str) -> Mr {
+        self.0["metadata"]["creationTimestamp"] = json!(at);
+        self
+    }
     /// Sets apiVersion.
     pub fn api_version(mut self, v: &str) -> Mr {
         self.0["apiVersion"] = json!(v);

@@ -2,7 +2,9 @@
 //! each MR's share can be handed to the rules: the one place that decides what evidence an MR gets.
 
 use super::audit::AuditIndex;
+use super::cloud_audit::CloudRecord;
 use super::correlate::LogEvidence;
+use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::CrossCheck;
@@ -29,6 +31,10 @@ pub struct EvidenceIndex {
     pub acknowledges_requests: HashMap<(String, String), bool>,
     /// When the MRs come from a Velero backup: what restoring each depends on.
     pub restore: Option<RestoreModel>,
+    /// The cloud's audit record, when `--cloud-audit` files were read.
+    pub cloud_record: Option<CloudRecord>,
+    /// The record tied to the MRs, set once every MR is known.
+    pub cloud_audit: std::sync::OnceLock<CloudAuditCheck>,
 }
 
 impl EvidenceIndex {
@@ -36,7 +42,8 @@ impl EvidenceIndex {
     pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
         let inventory = self.inventory.get();
         let nothing_read = self.logs.is_none() && self.starts.is_empty() && self.acknowledges_requests.is_empty();
-        if nothing_read && inventory.is_none() && self.audit.is_none() && self.restore.is_none() {
+        let cloud = self.cloud_record.is_some() || self.cloud_audit.get().is_some();
+        if nothing_read && inventory.is_none() && self.audit.is_none() && self.restore.is_none() && !cloud {
             return None;
         }
         let kind = (mr.group().to_string(), mr.kind.clone());
@@ -49,6 +56,7 @@ impl EvidenceIndex {
         evidence.audit = self.audit.as_ref().and_then(|a| a.for_mr(mr));
         evidence.acknowledges_requests = self.acknowledges_requests.get(&kind).copied();
         evidence.restore = self.restore.as_ref().map(|m| m.for_mr(mr));
+        evidence.cloud_audit = self.cloud_audit.get().and_then(|c| c.for_mr(mr)).cloned();
         Some(evidence)
     }
 
@@ -67,6 +75,13 @@ impl EvidenceIndex {
     /// What the audit files held, and which appear to come from another cluster.
     pub fn audit_notes(&self) -> Vec<String> {
         self.audit.as_ref().map(AuditIndex::notes).unwrap_or_default()
+    }
+
+    /// What the cloud audit files held, and what tying them to the MRs learned and left open.
+    pub fn cloud_notes(&self) -> Vec<String> {
+        let mut notes = self.cloud_record.as_ref().map(CloudRecord::notes).unwrap_or_default();
+        notes.extend(self.cloud_audit.get().into_iter().flat_map(|c| c.notes.iter().cloned()));
+        notes
     }
 
     /// The log sources read, for the rules about sources as a whole.

@@ -3,11 +3,13 @@
 //! and ordered into timelines. Pure: readers and API bodies are handed in by the shell.
 
 pub mod audit;
+pub mod cloud_audit;
 pub mod correlate;
 pub mod crd;
 pub mod create_loop;
 pub mod events;
 pub mod index;
+pub mod input;
 pub mod inventory;
 pub mod logs;
 pub mod pods;

@@ -11,6 +11,7 @@ use super::pods::ProviderPod;
 use super::workspace::WorkspaceState;
 use crate::domain::adopt::Candidate;
 use crate::domain::audit::{AuditHistory, WriteView};
+use crate::domain::cloud_audit::MrCloudAudit;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
@@ -39,6 +40,8 @@ pub enum Source {
     Workspace,
     /// A write the Kubernetes audit log recorded.
     Audit,
+    /// A call the cloud's own audit record holds (CloudTrail, GCP audit logs, Azure activity log).
+    Cloud,
 }
 
 /// One thing that happened.
@@ -101,6 +104,8 @@ pub struct Inputs<'a> {
     pub candidates: &'a [Candidate],
     /// The audit log's history of writes to the MR's name (`--audit-log`).
     pub audit: Option<&'a AuditHistory>,
+    /// What the cloud's own audit record says about the MR (`--cloud-audit`).
+    pub cloud: Option<&'a MrCloudAudit>,
 }
 
 /// Builds the timeline.
@@ -111,6 +116,12 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     entries.extend(inputs.pods.iter().flat_map(pod_entries));
     entries.extend(inputs.logs.iter().map(|ev| log_entry(ev, &mut names)));
     entries.extend(inputs.audit.iter().flat_map(|h| h.writes.iter()).map(|v| audit_entry(v, &mut names)));
+    for (at, text) in inputs.cloud.map(MrCloudAudit::lines).unwrap_or_default() {
+        entries.push(entry(at, Source::Cloud, text));
+    }
+    for o in inputs.cloud.iter().flat_map(|c| &c.creates) {
+        names.see(o.id.as_deref().unwrap_or_default(), o.call.at, "cloud audit");
+    }
     if let Some(ws) = inputs.workspace {
         let text = match &ws.id {
             Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
@@ -350,6 +361,7 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
         .collect();
     let current = mr.external_name();
     out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
+    out.extend(inputs.findings.iter().filter(|f| CLOUD_CODES.contains(&f.code)).map(|f| f.message.clone()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
@@ -370,6 +382,15 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     }
     out
 }
+
+/// The codes of what the cloud's own record says; the history states them as they are.
+const CLOUD_CODES: &[Code] = &[
+    Code::CloudAuditOrphan,
+    Code::CloudAuditDuplicate,
+    Code::CloudAuditAlreadyExists,
+    Code::CloudAuditDeletedByOther,
+    Code::CloudAuditAmbiguous,
+];
 
 /// Codes saying the MR lost track of its cloud object, so the history names the candidates.
 const LOST_CODES: &[Code] = &[
@@ -405,7 +426,11 @@ fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
             inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
         ));
     }
-    if attempts.is_loop() || inputs.findings.iter().any(|f| LOST_CODES.contains(&f.code)) {
+    // The cloud's record says the MR lost its object only where it names one to adopt: a
+    // duplicate beside the object the MR tracks is no loss.
+    let lost =
+        |f: &Finding| LOST_CODES.contains(&f.code) || (CLOUD_CODES.contains(&f.code) && f.suggested_id.is_some());
+    if attempts.is_loop() || inputs.findings.iter().any(lost) {
         out.extend(candidate_highlights(mr, inputs.candidates));
     }
     out
@@ -431,7 +456,7 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         out.push(format!(
             "no adoptable candidate ID (none logged unmasked, no status.atProvider.id, no event names one): predict it \
              from the spec with `kubectl upjet doctor --kind {kind} --plan plan.json --id-template '{kind}=TEMPLATE'`, \
-             or find it in a cloud export with `--inventory EXPORT.json` instead of --id-template"
+             or find it in a cloud export with `--inventory EXPORT.json` or the cloud's audit record with `--cloud-audit FILE`"
         ));
         return out;
     };
@@ -551,6 +576,7 @@ mod tests {
             findings: &findings,
             candidates: &[],
             audit: None,
+            cloud: None,
         };
         let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();

@@ -72,6 +72,7 @@ pub(super) async fn choose_interactively(
     ui: &mut Ui,
     now: crate::domain::gotime::GoTime,
     templated: Option<Candidate>,
+    recorded: Vec<crate::domain::finding::Finding>,
 ) -> Result<String, AdoptError> {
     let findings = diagnose(mr, now);
     let mut state = Vec::new();
@@ -88,6 +89,8 @@ pub(super) async fn choose_interactively(
     extra.extend(templated);
     let mut all_findings = findings.clone();
     all_findings.extend(log_findings);
+    // Creates the cloud's audit record ties to the MR: observed, so ranked first.
+    all_findings.extend(recorded);
     let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra);
     ui.say("");
     if candidates.is_empty() {

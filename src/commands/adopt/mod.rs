@@ -90,6 +90,10 @@ async fn adopt(
     env: &AdoptEnv,
 ) -> Result<Exit, AdoptError> {
     match (&args.filename, &args.target) {
+        (Some(_), _) if !args.cloud.cloud_audit.is_empty() => Err(Error::usage(
+            "--cloud-audit with -f: a plan already holds each MR's ranked IDs; give the record to `doctor --plan` instead",
+        )
+        .into()),
         (Some(path), _) => bulk::bulk(settings, args, path, out, ui, env).await,
         (None, Some(target)) => single::single(settings, args, target, out, ui, env).await,
         (None, None) => Err(Error::usage("name the MR (KIND/NAME) or a plan file (-f)").into()),

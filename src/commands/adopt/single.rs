@@ -38,22 +38,9 @@ pub(super) async fn single(
     let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
     let obj = target::get(&conn, &target).await?;
     let mr = decode(&obj)?;
-    let templated = user_template_candidate(&mr, &args.id_templates)?;
-    let id = match (&args.id, templated) {
-        (Some(id), _) => id.clone(),
-        (None, Some(c)) if !ui.interactive => {
-            ui.say(format!("using {} from {}", style::sanitize(&c.id), style::sanitize(&c.evidence)));
-            c.id
-        }
-        (None, templated) => {
-            if !ui.interactive {
-                return Err(Error::usage(
-                    "no --id given and no terminal to ask on: pass --id <cloud-id> or --id-template KIND=TEMPLATE (and --yes to skip the confirmation)",
-                )
-                .into());
-            }
-            choose_interactively(&conn, &mr, ui, env.detail_now, templated).await?
-        }
+    let id = match &args.id {
+        Some(id) => id.clone(),
+        None => id_without_flag(settings, args, &conn, &mr, &target.kind, ui, env).await?,
     };
     adopt::validate_id(&id)?;
     let (by_name, problems) = external_names(&conn, vec![target.kind.clone()]).await;
@@ -93,6 +80,72 @@ pub(super) async fn single(
         }
     }
     Ok(Exit::Ok)
+}
+
+/// The ID when `--id` is not given: the one object the cloud's audit record names, else the
+/// user template's, without a terminal; on a terminal, the user's pick among every candidate.
+async fn id_without_flag(
+    settings: &Settings,
+    args: &AdoptArgs,
+    conn: &crate::cluster::connect::Connection,
+    mr: &ManagedResource,
+    kind: &crate::cluster::kinds::ApiKind,
+    ui: &mut Ui,
+    env: &AdoptEnv,
+) -> Result<String, AdoptError> {
+    let templated = user_template_candidate(mr, &args.id_templates)?;
+    let recorded = recorded_findings(settings, args, mr, kind, ui, env.detail_now).await?;
+    match templated {
+        _ if !ui.interactive && one_recorded_id(&recorded).is_some() => {
+            let f = one_recorded_id(&recorded).expect("checked");
+            let id = f.suggested_id.clone().unwrap_or_default();
+            ui.say(format!(
+                "using {} from the cloud's audit record ({})",
+                style::sanitize(&id),
+                style::sanitize(&f.message)
+            ));
+            Ok(id)
+        }
+        Some(c) if !ui.interactive => {
+            ui.say(format!("using {} from {}", style::sanitize(&c.id), style::sanitize(&c.evidence)));
+            Ok(c.id)
+        }
+        _ if !ui.interactive => Err(Error::usage(
+            "no --id given and no terminal to ask on: pass --id <cloud-id>, --id-template KIND=TEMPLATE or a --cloud-audit record naming one object (and --yes to skip the confirmation)",
+        )
+        .into()),
+        templated => choose_interactively(conn, mr, ui, env.detail_now, templated, recorded).await,
+    }
+}
+
+/// The findings the cloud's audit record (`--cloud-audit`) gives the MR, its peers being every MR
+/// of its kind; the notes on the files are said. Empty without the flag.
+async fn recorded_findings(
+    settings: &Settings,
+    args: &AdoptArgs,
+    mr: &ManagedResource,
+    kind: &crate::cluster::kinds::ApiKind,
+    ui: &mut Ui,
+    now: crate::domain::gotime::GoTime,
+) -> Result<Vec<crate::domain::finding::Finding>, AdoptError> {
+    let found = crate::commands::cloud_audit::for_one(settings, &args.cloud, mr, None, Some(kind))
+        .await
+        .map_err(|e| Error::usage(format!("{e:#}")))?;
+    let Some((check, notes)) = found else { return Ok(Vec::new()) };
+    for n in notes {
+        ui.say(format!("note: {}", style::sanitize(&n)));
+    }
+    use crate::domain::rules::{Facts, MrEvidence, evidence_findings};
+    // The only evidence given is the record's, so the evidence rules that fire are its own.
+    let evidence = MrEvidence { cloud_audit: check.for_mr(mr).cloned(), ..Default::default() };
+    let facts = Facts::with_evidence(mr, Some(&evidence), now);
+    Ok(evidence_findings(&facts).into_iter().filter(|f| f.suggested_id.is_some()).collect())
+}
+
+/// The finding to adopt from without asking: the record's findings name exactly one ID.
+fn one_recorded_id(findings: &[crate::domain::finding::Finding]) -> Option<&crate::domain::finding::Finding> {
+    let first = findings.first()?;
+    findings.iter().all(|f| f.suggested_id == first.suggested_id).then_some(first)
 }
 
 /// The MR as the diagnoses read it; an object that is not one is the user's mistake.

@@ -27,6 +27,10 @@ pub(super) async fn run(settings: &Settings, args: &DoctorArgs) -> anyhow::Resul
         let why = "--inventory cross-checks one cluster's fleet against one cloud export: run doctor once per cluster";
         return Err(Error::usage(why).into());
     }
+    if !args.cloud.cloud_audit.is_empty() {
+        let why = "--cloud-audit ties one cluster's MRs to the cloud's record (their healthy peers teach who the provider is): run doctor once per cluster";
+        return Err(Error::usage(why).into());
+    }
     if !args.log_files.is_empty() {
         let why = "--log-file cannot tell which cluster a log came from: run doctor once per cluster (--logs reads each cluster's own provider pods)";
         return Err(Error::usage(why).into());

@@ -14,6 +14,7 @@ pub(super) async fn analyzer_for(
     let notes = gathered.notes.clone();
     let mut analyzer = index(gathered, kinds, &owners);
     analyzer.audit = read_audit_logs(&args.audit_logs, Groups::of(kinds.iter().map(|k| k.group.clone()))).await?;
+    analyzer.cloud_record = cloud_audit::read(&args.cloud).await?;
     Ok((analyzer, notes))
 }
 
@@ -178,7 +179,8 @@ pub(super) async fn from_cluster(
         page_size: 500,
         concurrency: args.concurrency as usize,
     };
-    let keep_all = inventory.is_some();
+    // The inventory cross-check and the cloud record's attribution need every MR first.
+    let keep_all = inventory.is_some() || analyzer.cloud_record.is_some();
     let run = (args, settings, shared);
     let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), run, keep_all).await;
     // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
@@ -202,16 +204,26 @@ pub(super) async fn from_cluster(
     credentials_accepted(&results, &conn)?;
     timings.kinds = results.len();
     let peers = learn_peers(&mut results);
-    if let Some((objects, _)) = &inventory {
+    if keep_all {
         let mrs: Vec<&ManagedResource> =
             results.iter().flat_map(|r| r.kept.iter().filter_map(|k| k.unjudged.as_ref().map(|(mr, _)| mr))).collect();
-        cross_check(&analyzer, objects, &mrs, &live_scope(settings, &results));
+        if let Some((objects, _)) = &inventory {
+            cross_check(&analyzer, objects, &mrs, &live_scope(settings, &results));
+        }
+        tie_cloud_record(&analyzer, &mrs, args);
     }
     let judge = Judge { analyzer: &analyzer, now: settings.now, peers: &peers, templates: &args.id_templates };
     add_results(&mut builder, results, &mut timings, &judge);
     let report = finish(builder, &analyzer, notes);
     lap(&mut timings.report);
     Ok((report, timings, conn.context.clone()))
+}
+
+/// Ties the cloud's audit record (if read) to every MR seen, and hands the result to the index.
+pub(super) fn tie_cloud_record(analyzer: &EvidenceIndex, mrs: &[&ManagedResource], args: &DoctorArgs) {
+    if let Some(record) = &analyzer.cloud_record {
+        let _ = analyzer.cloud_audit.set(cloud_audit::check(record, mrs, &args.cloud));
+    }
 }
 
 /// Rejected credentials fail the whole run (the whole cluster, with several), as they do when

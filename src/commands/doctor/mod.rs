@@ -16,6 +16,7 @@ use plan::write_plan;
 use timings::Timings;
 
 use super::backup;
+use super::cloud_audit;
 use super::evidence::{
     acknowledges_requests, crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups,
 };
@@ -198,7 +199,7 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
         let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
         builder.note(format!("read {} log sources ({lines} lines)", logs.sources.len()));
     }
-    for n in notes.into_iter().chain(analyzer.audit_notes()) {
+    for n in notes.into_iter().chain(analyzer.audit_notes()).chain(analyzer.cloud_notes()) {
         builder.note(n);
     }
     if let Some(check) = analyzer.inventory.get() {

@@ -1,5 +1,6 @@
 //! doctor over a snapshot (`--from`): no cluster, no discovery.
 
+use super::fleet::tie_cloud_record;
 use super::*;
 use crate::commands::inputs::{Snapshot, read_snapshot};
 
@@ -32,6 +33,9 @@ pub(super) async fn from_snapshot(
     let notes = [skipped, gathered.notes.clone(), inventory_notes].concat();
     let mut analyzer = index(gathered, &[], &Default::default());
     analyzer.audit = read_audit_logs(&args.audit_logs, snapshot_groups(items.iter().map(|i| i.json.as_str()))).await?;
+    analyzer.cloud_record = cloud_audit::read(&args.cloud).await?;
+    // The inventory cross-check and the cloud record's attribution need every MR first.
+    let wait = !args.inventory.is_empty() || analyzer.cloud_record.is_some();
     let mut builder = ReportBuilder::new(filter(args));
     let mut pass = FirstPass::default();
     // Without an inventory each MR is judged as it is decoded, so only the broken ones and the
@@ -40,13 +44,17 @@ pub(super) async fn from_snapshot(
     for item in items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => {}
-            Ok(mr) if args.inventory.is_empty() => pass.judge(mr, &analyzer, now, &mut builder),
+            Ok(mr) if !wait => pass.judge(mr, &analyzer, now, &mut builder),
             Ok(mr) => waiting.push(mr),
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
     }
-    if !args.inventory.is_empty() {
-        cross_check(&analyzer, &objects, &waiting.iter().collect::<Vec<_>>(), &snapshot_scope(args, &waiting));
+    if wait {
+        let mrs: Vec<&ManagedResource> = waiting.iter().collect();
+        if !args.inventory.is_empty() {
+            cross_check(&analyzer, &objects, &mrs, &snapshot_scope(args, &waiting));
+        }
+        tie_cloud_record(&analyzer, &mrs, args);
         for mr in waiting {
             pass.judge(mr, &analyzer, now, &mut builder);
         }
@@ -76,6 +84,7 @@ async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Setti
         audit_logs: &args.audit_logs,
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
+        cloud: &args.cloud,
     };
     let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
     let judged = backup::judge(settings, path, &inputs, keep).await?;

@@ -45,6 +45,15 @@ pub(super) async fn one(
             analyzer
         }
     };
+    let from = args.from.first().map(std::path::PathBuf::as_path);
+    if let Some((check, notes)) =
+        cloud_audit::for_one(settings, &args.cloud, &mr, from, live.as_ref().map(|(_, k)| k)).await?
+    {
+        let _ = analyzer.cloud_audit.set(check);
+        for n in notes {
+            eprintln!("{}", crate::output::style::sanitize(&n));
+        }
+    }
     let mut findings = analyzer.findings(&mr, settings.now);
     one_identity(&mut findings, &mr, args)?;
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();

@@ -1,7 +1,8 @@
 //! The candidate cloud IDs an interactive user picks from, best evidence first.
 
-use super::finding::{Code, Finding};
+use super::finding::Finding;
 use super::managed::ManagedResource;
+use crate::domain::candidate::confidence_of;
 pub use crate::domain::candidate::{Candidate, Confidence};
 
 /// The `external-name` annotation the managed reconciler puts on every Event it emits for an MR
@@ -42,11 +43,16 @@ pub fn candidates(
         out.push(Candidate { id: id.to_string(), source, confidence, evidence });
     };
     let mut ranked: Vec<&Finding> = findings.iter().filter(|f| f.suggested_id.is_some()).collect();
-    ranked.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    // Observed IDs (a logged create, a create the cloud's record ties to the MR) before derived
+    // ones, then by severity: the one ranking of `domain::candidate`.
+    ranked.sort_by_key(|f| (std::cmp::Reverse(confidence_of(f.code)), std::cmp::Reverse(f.severity)));
     for f in ranked {
-        // Only a logged create is observed for this MR; other findings' IDs are derived.
-        let confidence = if f.code == Code::OrphanCandidate { Confidence::High } else { Confidence::Medium };
-        add(f.suggested_id.as_deref().unwrap_or_default(), format!("doctor {}", f.code), confidence, f.message.clone());
+        add(
+            f.suggested_id.as_deref().unwrap_or_default(),
+            format!("doctor {}", f.code),
+            confidence_of(f.code),
+            f.message.clone(),
+        );
     }
     if let Some(id) = &mr.at_provider_id {
         add(

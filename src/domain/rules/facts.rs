@@ -7,10 +7,7 @@ use crate::domain::gotime::GoTime;
 use crate::domain::managed::{Condition, ManagedResource, keys};
 use crate::domain::policies::{ManagementPolicies, Policies};
 
-/// upjet's `defaultAsyncTimeout` (`pkg/controller/external_async_tfpluginsdk.go` and
-/// `pkg/terraform/workspace.go`): every async create, update or delete runs under a context whose
-/// deadline is one hour after the operation's start.
-pub const ASYNC_TIMEOUT_SECS: i64 = 3600;
+pub use crate::domain::create_marks::ASYNC_TIMEOUT_SECS;
 
 /// Everything a rule may look at, computed once per MR: the object's own state plus whatever
 /// evidence (provider logs, provider restarts) was gathered for it.

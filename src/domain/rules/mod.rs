@@ -15,6 +15,13 @@ mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
+mod cloud_audit_already_exists;
+mod cloud_audit_ambiguous;
+#[cfg(test)]
+mod cloud_audit_cases;
+mod cloud_audit_deleted_by_other;
+mod cloud_audit_duplicate;
+mod cloud_audit_orphan;
 mod create_after_state_rebuild;
 mod create_failed;
 mod create_incomplete;
@@ -139,6 +146,11 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::RestoreStopsAtCreateGate, check: Check::Evidence(restore_stops_at_create_gate::check) },
     Rule { code: Code::RestoreIntoFight, check: Check::Evidence(restore_into_fight::check) },
     Rule { code: Code::RestoreSafe, check: Check::Evidence(restore_safe::check) },
+    Rule { code: Code::CloudAuditOrphan, check: Check::Evidence(cloud_audit_orphan::check) },
+    Rule { code: Code::CloudAuditDuplicate, check: Check::Evidence(cloud_audit_duplicate::check) },
+    Rule { code: Code::CloudAuditAlreadyExists, check: Check::Evidence(cloud_audit_already_exists::check) },
+    Rule { code: Code::CloudAuditDeletedByOther, check: Check::Evidence(cloud_audit_deleted_by_other::check) },
+    Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -2,6 +2,7 @@
 //! reduces provider logs and pods to these records so that the rules stay pure and testable.
 
 use crate::domain::audit::MrAudit;
+use crate::domain::cloud_audit::MrCloudAudit;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::MrInventory;
 use crate::domain::restore::MrRestore;
@@ -34,6 +35,9 @@ pub struct MrEvidence {
     pub acknowledges_requests: Option<bool>,
     /// When the MR was read from a Velero backup: what restoring it depends on beyond the object.
     pub restore: Option<MrRestore>,
+    /// What the cloud's own audit record says about this MR's creates and its object's deletes
+    /// (`--cloud-audit`).
+    pub cloud_audit: Option<MrCloudAudit>,
 }
 
 /// One provider log line about the MR: when, and the line itself.

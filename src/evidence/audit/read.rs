@@ -8,7 +8,7 @@ pub use super::reader::AuditRead;
 use super::reader::Reader;
 use crate::domain::audit::AuditWrite;
 use crate::evidence::logs::buffered::{LineRead, consume_buffered, read_line_capped_at};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 
 /// How the stream is laid out, from its first bytes.
 #[derive(PartialEq)]
@@ -35,20 +35,15 @@ fn layout(head: &[u8]) -> Layout {
 /// [`AuditRead::ended_early`].
 pub fn read(reader: impl Read, name: &str, groups: &Groups) -> (AuditRead, Vec<AuditWrite>) {
     let mut r = Reader::new(name, groups);
-    let mut buffered = BufReader::with_capacity(256 * 1024, reader);
-    let gz = match buffered.fill_buf() {
-        Ok(b) => b.starts_with(&[0x1f, 0x8b]),
+    let mut input = match crate::evidence::input::open(reader) {
+        Ok(i) => i,
         Err(e) => {
             r.read.ended_early = Some(e.to_string());
             return (r.read, r.writes);
         }
     };
-    let result = if gz {
-        let mut inner = BufReader::with_capacity(256 * 1024, flate2::read::MultiGzDecoder::new(buffered));
-        stream(&mut inner, &mut r)
-    } else {
-        stream(&mut buffered, &mut r)
-    };
+    let gz = input.is_gzip();
+    let result = stream(&mut input, &mut r);
     if let Err(e) = result {
         let why = match e.kind() {
             std::io::ErrorKind::UnexpectedEof if gz => {

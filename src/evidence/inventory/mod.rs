@@ -16,7 +16,7 @@ mod tests;
 
 use crate::domain::inventory::{Cloud, InventoryObject};
 use record::{Doc, Record, Shape};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 use std::sync::Arc;
 
 /// What the formats look like, for the error that names an unknown one.
@@ -77,14 +77,8 @@ impl Inventory {
 
 /// Reads one inventory export; `name` names it in errors and findings.
 pub fn read(reader: impl Read, name: &str) -> Result<Inventory, InventoryError> {
-    let mut buffered = BufReader::with_capacity(256 * 1024, reader);
     let io = |source| InventoryError::Io { file: name.to_string(), source };
-    let gz = buffered.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
-    if gz {
-        read_json(BufReader::with_capacity(256 * 1024, flate2::read::MultiGzDecoder::new(buffered)), name)
-    } else {
-        read_json(buffered, name)
-    }
+    read_json(crate::evidence::input::open(reader).map_err(io)?, name)
 }
 
 fn read_json(reader: impl BufRead, name: &str) -> Result<Inventory, InventoryError> {

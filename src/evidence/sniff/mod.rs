@@ -31,6 +31,8 @@ pub enum Reader {
     Inventory,
     /// `--audit-log`: Kubernetes audit logs.
     AuditLog,
+    /// `--cloud-audit`: the cloud's own audit record (CloudTrail, GCP audit logs, Azure activity log).
+    CloudAudit,
     /// `adopt -f`: adoption plans.
     Plan,
     /// `restore BACKUP_FILE`: adopt backups.
@@ -45,6 +47,7 @@ impl Reader {
             Reader::LogFile => "with --log-file",
             Reader::Inventory => "with --inventory",
             Reader::AuditLog => "with --audit-log",
+            Reader::CloudAudit => "with --cloud-audit",
             Reader::Plan => "to `kubectl upjet adopt -f`",
             Reader::Backup => "to `kubectl upjet restore`",
         }
@@ -97,14 +100,14 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         what: "a Google Cloud audit log (Cloud Logging AuditLog entries)",
-        readers: &[],
-        unread: "this version does not read cloud audit logs",
+        readers: &[Reader::CloudAudit],
+        unread: "",
         test: |h| cloud_audit_entry(h) && !gke_service(h),
     },
     Format {
         what: "an AWS CloudTrail log",
-        readers: &[],
-        unread: "this version does not read cloud audit logs",
+        readers: &[Reader::CloudAudit],
+        unread: "",
         test: |h| {
             h.is_object()
                 && (h.has("Records[].eventSource")
@@ -114,8 +117,8 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         what: "an Azure activity log (az monitor activity-log list)",
-        readers: &[],
-        unread: "this version does not read cloud audit logs",
+        readers: &[Reader::CloudAudit],
+        unread: "",
         test: |h| h.is_array() && h.has("eventTimestamp") && h.has("operationName"),
     },
     Format {

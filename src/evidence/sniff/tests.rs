@@ -211,7 +211,8 @@ fn advice_names_the_flag_or_says_why_none_reads_it() {
     let state = format("a Terraform state");
     assert!(looks_like(state, Reader::From).unwrap().contains("no flag reads one from a file"));
     let trail = format("an AWS CloudTrail log");
-    assert!(looks_like(trail, Reader::AuditLog).unwrap().ends_with("this version does not read cloud audit logs"));
+    assert!(looks_like(trail, Reader::AuditLog).unwrap().ends_with("pass it with --cloud-audit"));
+    assert_eq!(looks_like(trail, Reader::CloudAudit), None);
 }
 
 fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {

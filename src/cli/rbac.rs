@@ -1,0 +1,37 @@
+//! Flags of `kubectl upjet rbac`: the least-privilege roles for the managed kinds a cluster serves.
+
+use clap::{Args, ValueEnum};
+
+const RBAC_EXAMPLES: &str = "Examples:
+  # Grant the roles in deploy/ access to every managed kind installed now (re-run after installing a provider)
+  kubectl upjet rbac | kubectl apply -f -
+
+  # Only one provider family's kinds, as JSON
+  kubectl upjet rbac --provider aws.upbound.io -o json
+
+The static roles in deploy/ aggregate these by label: kubectl-upjet-doctor reads, kubectl-upjet-adopt
+also patches; neither reads Secrets or writes anything else. See docs/rbac.md.";
+
+/// `kubectl upjet rbac`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = RBAC_EXAMPLES)]
+pub struct RbacArgs {
+    /// Only these kinds: kind, plural or kind.group (repeatable).
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
+    #[arg(long = "provider", value_name = "PROVIDER")]
+    pub providers: Vec<String>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml, help_heading = super::OUTPUT)]
+    pub output: RbacFormat,
+}
+
+/// `rbac -o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RbacFormat {
+    /// A YAML `List` of ClusterRoles.
+    Yaml,
+    /// A JSON `List` of ClusterRoles.
+    Json,
+}

@@ -1,0 +1,102 @@
+//! Gathering the cloud's own audit record (`--cloud-audit`) for doctor, history and adopt: the
+//! files are read once, off the async runtime, and the calls are tied to MRs once the MRs that
+//! teach (the healthy peers) are known: the whole fleet for doctor, the MR's kind (or the whole
+//! snapshot) for commands about one MR. [`for_one`] is the one call a command about one MR needs.
+
+use super::evidence::open_input;
+use crate::cli::CloudAuditArgs;
+use crate::cluster::connect;
+use crate::cluster::kinds::ApiKind;
+use crate::cluster::retry::RetryPolicy;
+use crate::cluster::scan::{self, ScanOptions};
+use crate::domain::cloud_audit::CloudAuditCheck;
+use crate::domain::managed::ManagedResource;
+use crate::evidence::cloud_audit::{self, CloudRecord};
+use crate::evidence::sniff::Reader;
+use crate::settings::Settings;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Reads every `--cloud-audit` file; `None` without any. A file that cannot be opened is a usage
+/// error (exit 2); what its content lacks becomes notes ([`CloudRecord::notes`]).
+pub async fn read(args: &CloudAuditArgs) -> anyhow::Result<Option<CloudRecord>> {
+    if args.cloud_audit.is_empty() {
+        return Ok(None);
+    }
+    let files = args.cloud_audit.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut read = Vec::new();
+        for path in &files {
+            let (reader, name) = open_input(path, "cloud audit record")?;
+            let (found, calls) = cloud_audit::read(reader, &name);
+            // Not one record of any cloud was decoded: if the file is another input, say so.
+            if found.aws + found.gcp + found.azure == 0
+                && let Some(e) = super::inputs::misplaced(path, Reader::CloudAudit)
+            {
+                return Err(e.into());
+            }
+            read.push((found, calls));
+        }
+        Ok(Some(CloudRecord::new(read)))
+    })
+    .await
+    .map_err(|e| crate::error::Error::failed(format!("cloud audit reader stopped: {e}")))?
+}
+
+/// Ties the record's calls to `mrs` (every MR known: healthy peers teach, and a create naming two
+/// MRs must be seen naming both).
+pub fn check(record: &CloudRecord, mrs: &[&ManagedResource], args: &CloudAuditArgs) -> CloudAuditCheck {
+    record.check(mrs, &args.cloud_principal)
+}
+
+/// The record tied to one MR (look it up with [`CloudAuditCheck::for_mr`]) and the notes on the
+/// files and on what was learned: its peers are the snapshot's MRs with `--from`, else every MR
+/// of its kind listed from the cluster (`kind`). `None` without files.
+pub async fn for_one(
+    settings: &Settings,
+    args: &CloudAuditArgs,
+    mr: &ManagedResource,
+    from: Option<&Path>,
+    kind: Option<&ApiKind>,
+) -> anyhow::Result<Option<(CloudAuditCheck, Vec<String>)>> {
+    let Some(record) = read(args).await? else { return Ok(None) };
+    let (peers, mut notes) = match (from, kind) {
+        (Some(path), _) => (snapshot_mrs(path)?, Vec::new()),
+        (None, Some(kind)) => live_kind(settings, kind).await,
+        (None, None) => (Vec::new(), Vec::new()),
+    };
+    let same = |p: &ManagedResource| {
+        p.name == mr.name && p.namespace == mr.namespace && p.kind == mr.kind && p.group() == mr.group()
+    };
+    let mut mrs: Vec<&ManagedResource> = peers.iter().filter(|p| !same(p)).collect();
+    mrs.push(mr);
+    let result = check(&record, &mrs, args);
+    notes.extend(record.notes());
+    notes.extend(result.notes.iter().cloned());
+    Ok(Some((result, notes)))
+}
+
+/// Every MR of a snapshot or a Velero backup.
+fn snapshot_mrs(path: &Path) -> anyhow::Result<Vec<ManagedResource>> {
+    Ok(super::backup::managed_resources(path)?.0)
+}
+
+/// Every MR of one kind, from the cluster: the peers that teach the provider's identity and the
+/// kind's ID form. What cannot be listed becomes a note; the MR is then judged alone.
+async fn live_kind(settings: &Settings, kind: &ApiKind) -> (Vec<ManagedResource>, Vec<String>) {
+    let conn = match connect::connect(&settings.connect).await {
+        Ok(c) => Arc::new(c),
+        Err(e) => return (Vec::new(), vec![format!("cloud audit: cannot list the MR's peers: {e}")]),
+    };
+    let opts = ScanOptions { namespace: None, label_selector: None, page_size: 500, concurrency: 1 };
+    let results = scan::scan_with(conn, vec![kind.clone()], opts, RetryPolicy::default(), Some, |_| {}).await;
+    let mut notes = Vec::new();
+    let mut mrs = Vec::new();
+    for r in results {
+        if let Some(e) = r.error {
+            notes.push(format!("cloud audit: listing {} for the MR's peers: {e}", r.kind.resource_name()));
+        }
+        mrs.extend(r.kept);
+    }
+    (mrs, notes)
+}
