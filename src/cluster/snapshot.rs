@@ -46,13 +46,19 @@ pub fn files(path: &Path) -> Result<(Vec<PathBuf>, bool), Error> {
     Ok((files, true))
 }
 
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+/// The entries of a directory, sorted by path, so every folder input is read in the same order
+/// on every machine.
+pub fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| Error::usage(format!("cannot read directory {}: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
-    for p in entries {
+    Ok(entries)
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+    for p in sorted_entries(dir)? {
         if p.is_dir() {
             collect_files(&p, out)?;
         } else if matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "yaml" | "yml")) {

@@ -3,7 +3,7 @@
 //! with the restore rules, which doctor and restore-plan share.
 
 use super::evidence::{cross_check, gather, index, read_audit_logs, read_inventories};
-use crate::cli::{CloudAuditArgs, LogOptions};
+use crate::cli::LogOptions;
 use crate::cluster::connect;
 use crate::cluster::discover;
 use crate::cluster::scan::{self, ScanOptions};
@@ -14,6 +14,7 @@ use crate::domain::managed::ManagedResource;
 use crate::domain::restore::{RestoreModel, can_change_cloud};
 use crate::error::Error;
 use crate::evidence::audit::Groups;
+use crate::evidence::cloud_audit::CloudRecord;
 use crate::evidence::index::EvidenceIndex;
 use crate::evidence::logs::Retention;
 use crate::evidence::velero::{self, Backup, BackupItem, Reader};
@@ -79,12 +80,7 @@ fn read_folder(root: &Path) -> Result<Result<Backup, velero::BackupError>, Error
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>, reader: &mut Reader) -> Result<(), Error> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| Error::usage(format!("cannot read directory {}: {e}", dir.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for p in entries {
+    for p in crate::cluster::snapshot::sorted_entries(dir)? {
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
                 reader.skip(format!("{}: a symbolic link; not followed", p.display()))
@@ -122,8 +118,9 @@ pub struct Inputs<'a> {
     pub id_templates: &'a [UserTemplate],
     /// `--source-context`: the live cluster the backup was taken from.
     pub source_context: Option<&'a str>,
-    /// `--cloud-audit` and `--cloud-principal`: the cloud's record of what the provider created.
-    pub cloud: &'a CloudAuditArgs,
+    /// The cloud's record of what the provider created (`--cloud-audit`, read by the caller) and
+    /// `--cloud-principal`.
+    pub cloud: Option<(CloudRecord, &'a [String])>,
 }
 
 /// One MR of the backup with every finding about it (restore verdict included), suggestions
@@ -153,7 +150,7 @@ pub struct JudgedBackup {
 pub async fn judge(
     settings: &Settings,
     path: &Path,
-    inputs: &Inputs<'_>,
+    inputs: Inputs<'_>,
     keep: impl Fn(&ManagedResource) -> bool,
 ) -> anyhow::Result<JudgedBackup> {
     let owned = path.to_path_buf();
@@ -188,10 +185,10 @@ pub async fn judge(
     }
     analyzer.restore = Some(model);
     // The cloud's record names the object a restore would create again, where it holds the create.
-    analyzer.cloud_record = super::cloud_audit::read(inputs.cloud).await?;
-    if let Some(record) = &analyzer.cloud_record {
+    if let Some((record, principals)) = inputs.cloud {
         let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
-        let _ = analyzer.cloud_audit.set(super::cloud_audit::check(record, &mrs, inputs.cloud));
+        let _ = analyzer.cloud_audit.set(record.check(&mrs, principals));
+        analyzer.cloud_record = Some(record);
     }
     if !inputs.inventory.is_empty() {
         let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();

@@ -32,9 +32,9 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
         audit_logs: &[],
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
-        cloud: &args.cloud,
+        cloud: super::cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
     };
-    let judged = backup::judge(settings, &args.backup, &inputs, |_| true).await?;
+    let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut items: Vec<PromoteItem> = Vec::new();
     for j in &judged.judged {

@@ -116,8 +116,15 @@ pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec
 /// The evidence key naming where a shared suggestion came from.
 const SHARED: &str = "candidate";
 
-/// Findings that mean "the object exists but nothing tracks it" and so want the ID to adopt.
-const UNTRACKED: &[Code] = crate::domain::identity::predict::UNTRACKED;
+/// Findings that mean "the object exists but nothing tracks it" and so want the ID to adopt: the
+/// ones an observed suggestion is shared with, and a predicted ID may complete.
+pub const UNTRACKED: &[Code] = &[
+    Code::AlreadyExists,
+    Code::ExternalNameMissing,
+    Code::CreateIncomplete,
+    Code::RestoreCreatesDuplicate,
+    Code::RestoreStopsAtCreateGate,
+];
 
 /// Gives the findings that want an ID the best *observed* suggestion another finding of the same
 /// MR made (an inventory object tagged for it, a logged create), naming where it came from:

@@ -298,7 +298,8 @@ pub(super) fn add_results(
             };
             crate::domain::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &mr, judge.peers, judge.templates);
-            restart += usize::from(super::offline::restart_duplicates(&mr, judge.peers, judge.now));
+            restart +=
+                usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, judge.peers, judge.now));
             builder.add(&mr, findings, || state);
         }
     }

@@ -65,7 +65,7 @@ pub(super) async fn from_snapshot(
     for (mr, mut findings) in pass.kept {
         crate::domain::candidate::share_observed(&mut findings);
         identity::fill(&mut findings, &mr, &pass.peers, &args.id_templates);
-        restart += usize::from(restart_duplicates(&mr, &pass.peers, now));
+        restart += usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, &pass.peers, now));
         builder.add(&mr, findings, || analyzer.state(&mr));
     }
     builder.restart_duplicates(restart);
@@ -84,10 +84,10 @@ async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Setti
         audit_logs: &args.audit_logs,
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
-        cloud: &args.cloud,
+        cloud: cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
     };
     let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
-    let judged = backup::judge(settings, path, &inputs, keep).await?;
+    let judged = backup::judge(settings, path, inputs, keep).await?;
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
     for j in judged.judged {
@@ -103,16 +103,6 @@ async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Setti
         builder.unreadable(s);
     }
     Ok(finish(builder, &judged.analyzer, judged.notes))
-}
-
-/// Whether a provider restart would create this MR's cloud object again right now: the restore
-/// verdict with nothing lost but the provider's memory (annotations and status stay).
-pub(super) fn restart_duplicates(mr: &ManagedResource, peers: &Peers, now: GoTime) -> bool {
-    use crate::domain::restore::{MrRestore, Verdict, name_initialized, verdict};
-    let ctx =
-        MrRestore { name_initialized: name_initialized(peers.identity(mr.group(), &mr.kind)), source_tracker: None };
-    let facts = rules::Facts::of(mr, now);
-    matches!(verdict(&facts, &ctx), Verdict::Duplicate(_)) && !facts.paused && !facts.in_flight
 }
 
 /// What the first pass over a snapshot keeps: the kinds seen, the healthy peers' identity

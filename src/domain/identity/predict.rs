@@ -2,20 +2,10 @@
 
 use super::infer::{Identity, Sample, fields_of, infer};
 use super::template::{Field, Part, Template, UserTemplate};
-use crate::domain::candidate::{Candidate, Confidence};
-use crate::domain::finding::{Code, Finding};
+use crate::domain::candidate::{Candidate, Confidence, UNTRACKED};
+use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use std::collections::BTreeMap;
-
-/// The codes that mean "the cloud object exists but the MR does not track it": the ones a
-/// predicted ID may complete.
-pub const UNTRACKED: &[Code] = &[
-    Code::AlreadyExists,
-    Code::ExternalNameMissing,
-    Code::CreateIncomplete,
-    Code::RestoreCreatesDuplicate,
-    Code::RestoreStopsAtCreateGate,
-];
 
 /// The evidence key a prediction (or the reason there is none) is recorded under.
 pub const EVIDENCE_KEY: &str = "identity";

@@ -1,4 +1,5 @@
 use super::*;
+use crate::domain::finding::Code;
 use crate::domain::testing::Mr;
 
 fn rrset(name: &str, zone: &str) -> Mr {

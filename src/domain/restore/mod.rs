@@ -10,8 +10,10 @@
 //! created again. A provider restart loses the same memory, which is why the same verdict answers
 //! "what would a restart create twice".
 //!
-//! [`verdict`] is that judgement for one MR; the rules `Restore*` report it, `modifiers` stages a
-//! restore that creates nothing, and `promote` finishes it.
+//! This module holds what restoring an MR depends on beyond the object ([`MrRestore`],
+//! [`RestoreModel`]); the judgement itself is the rule book's (`rules::restore_verdict`), which
+//! the rules `Restore*` report; `modifiers` stages a restore that creates nothing, and `promote`
+//! finishes it.
 
 pub mod modifiers;
 pub mod promote;
@@ -19,7 +21,6 @@ pub mod promote;
 use crate::domain::identity::{Identity, Peers};
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::policies::ManagementPolicies;
-use crate::domain::rules::Facts;
 use std::collections::{BTreeMap, HashMap};
 
 /// What restoring one MR depends on beyond its own object.
@@ -92,81 +93,6 @@ pub fn can_change_cloud(mr: &ManagedResource) -> bool {
     let m = ManagementPolicies::of(mr);
     let paused = mr.annotation(keys::PAUSED) == Some("true") || m.is_paused();
     !paused && mr.deletion_timestamp.is_none() && (m.should_create() || m.should_update() || m.should_delete())
-}
-
-/// What the reconciler does with an MR restored from a backup.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// It will be created again although its cloud object exists; the reason.
-    Duplicate(String),
-    /// It stops at the create-incomplete gate.
-    Gate,
-    /// Its cloud object is still managed by the source cluster (that MR).
-    Fight(String),
-    /// Nothing is created twice; the reason.
-    Safe(String),
-}
-
-/// What shows that the MR's cloud object was created, if anything does.
-pub fn created_by(facts: &Facts) -> Option<String> {
-    let mr = facts.mr;
-    if let Some(id) = &mr.at_provider_id {
-        return Some(format!("status.atProvider.id is {id:?}"));
-    }
-    if mr.is_true("Ready") {
-        return Some("it was Ready".into());
-    }
-    let m = &facts.marks;
-    (m.succeeded.is_set() && !m.last_create_failed())
-        .then(|| format!("{} is {}", keys::CREATE_SUCCEEDED, m.succeeded.raw.as_deref().unwrap_or_default()))
-}
-
-/// The reconciler's path for a restored MR (crossplane-runtime `pkg/reconciler/managed/reconciler.go`
-/// `Reconcile`): pause, policy validation, name initializer, create-incomplete gate, then Observe
-/// with state rebuilt from the external-name, and Create when Observe finds nothing.
-pub fn verdict(facts: &Facts, ctx: &MrRestore) -> Verdict {
-    let mr = facts.mr;
-    if facts.management.validate().is_err() {
-        return Verdict::Safe("its management policies are not supported: the reconciler stops at Validate".into());
-    }
-    if facts.marks.incomplete() {
-        return Verdict::Gate;
-    }
-    if let Some(who) = &ctx.source_tracker {
-        return Verdict::Fight(who.clone());
-    }
-    let paused = if facts.paused { " (it is restored paused: that happens once the pause is lifted)" } else { "" };
-    if let Some(ext) = mr.external_name() {
-        return Verdict::Safe(format!(
-            "the external-name {ext:?} is restored: upjet rebuilds the state from it and Observe finds the object"
-        ));
-    }
-    let stub = mr.external_name_placeholder();
-    if stub.is_none() && ctx.name_initialized == Some(true) {
-        return Verdict::Safe(
-            "upjet's name initializer sets the external-name to metadata.name, as every healthy peer of its kind shows, so Observe finds the object".into(),
-        );
-    }
-    let Some(created) = created_by(facts) else {
-        return Verdict::Safe(
-            "the backup shows no cloud object was created: restoring it creates one, as the source would have".into(),
-        );
-    };
-    if !facts.management.should_create() {
-        return Verdict::Safe(format!(
-            "its management policies ({}) do not allow Create: Observe finds nothing, nothing is created",
-            facts.policies.describe()
-        ));
-    }
-    let held = match stub {
-        Some(p) => format!("only the placeholder {:?} as external-name", p.value),
-        None => "no external-name".to_string(),
-    };
-    let why = match ctx.name_initialized {
-        Some(false) => " (its kind's IDs are provider-assigned: no initializer fills it)",
-        _ => "",
-    };
-    Verdict::Duplicate(format!("it is restored with {held}{why} although {created}{paused}"))
 }
 
 #[cfg(test)]

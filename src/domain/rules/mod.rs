@@ -55,6 +55,7 @@ mod restore_creates_duplicate;
 mod restore_into_fight;
 mod restore_safe;
 mod restore_stops_at_create_gate;
+pub mod restore_verdict;
 mod unsupported_management_policies;
 
 pub use already_exists::says_already_exists;

@@ -1,8 +1,8 @@
 //! `RestoreCreatesDuplicate`: restoring the MR from a Velero backup creates its cloud object again.
 
 use super::facts::Facts;
+use super::restore_verdict::{Verdict, verdict};
 use crate::domain::finding::{Code, Finding};
-use crate::domain::restore::{Verdict, verdict};
 
 /// The command that stages a restore creating nothing; `BACKUP` is the backup read (the fleet
 /// summary fills it in).

@@ -1,9 +1,9 @@
 //! `RestoreIntoFight`: the source cluster still manages the cloud object the restored MR tracks.
 
 use super::facts::Facts;
+use super::restore_verdict::{Verdict, verdict};
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
-use crate::domain::restore::{Verdict, verdict};
 
 /// Two reconcilers (`reconciler.go` `Reconcile`), one per cluster, observing the same external-name
 /// each Update the cloud object to their own spec, and a Delete in either deletes it for both:

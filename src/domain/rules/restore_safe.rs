@@ -1,8 +1,8 @@
 //! `RestoreSafe`: restoring the MR as it is creates nothing twice.
 
 use super::facts::Facts;
+use super::restore_verdict::{Verdict, verdict};
 use crate::domain::finding::{Code, Finding};
-use crate::domain::restore::{Verdict, verdict};
 
 /// The reconciler's path after a restore (`reconciler.go` `Reconcile`) meets no Create of an
 /// object that exists: the external-name is restored (upjet's `Connect` rebuilds the state from

@@ -1,8 +1,8 @@
 //! `RestoreStopsAtCreateGate`: the restored MR stops at the create-incomplete gate.
 
 use super::facts::Facts;
+use super::restore_verdict::{Verdict, verdict};
 use crate::domain::finding::{Code, Finding};
-use crate::domain::restore::{Verdict, verdict};
 
 /// Velero restores every annotation, the create marks among them (`resetMetadataAndStatus` drops
 /// none), so an `external-create-pending` newer than the result marks (`meta.ExternalCreateIncomplete`)
