@@ -308,7 +308,7 @@ fn main() {
     let size = std::fs::metadata(&plain).map(|m| m.len()).unwrap_or(0);
     let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fleet"));
     for (file, what) in [(&plain, "plain"), (&gz, "gzip")] {
-        doctor_on(examples, file, size, &format!("{what}, the example fleet (46 MRs): the reader's memory"), None);
+        doctor_on(examples, file, size, &format!("{what}, the example fleet (51 MRs): the reader's memory"), None);
     }
     for (file, what) in [(&plain, "plain"), (&gz, "gzip")] {
         doctor_on(
