@@ -233,6 +233,31 @@ impl ResourceDef {
         if self.group.is_empty() { self.version.clone() } else { format!("{}/{}", self.group, self.version) }
     }
 
+    /// A built-in v1 resource of `(group, plural, singular)` with every verb and nothing else:
+    /// callers set what their kind adds (short names, categories, a status subresource).
+    pub(crate) fn builtin(names: (&str, &str, &str), kind: &str, namespaced: bool, store: Arc<Store>) -> ResourceDef {
+        let (group, plural, singular) = names;
+        ResourceDef {
+            group: group.into(),
+            version: "v1".into(),
+            kind: kind.into(),
+            list_kind: format!("{kind}List"),
+            plural: plural.into(),
+            singular: singular.into(),
+            namespaced,
+            short_names: vec![],
+            categories: vec![],
+            verbs: CORE_VERBS.to_vec(),
+            status_subresource: false,
+            builtin: true,
+            extra_subresources: vec![],
+            selectable: vec![],
+            printer_columns: vec![],
+            warning: None,
+            store,
+        }
+    }
+
     /// `plural.group` (or `plural` for core), as used in Status messages.
     pub(crate) fn qualified(&self) -> String {
         if self.group.is_empty() { self.plural.clone() } else { format!("{}.{}", self.plural, self.group) }
@@ -385,24 +410,17 @@ impl Registry {
             });
         }
         let store = r.store_for("apiextensions.k8s.io", "customresourcedefinitions");
+        let crd = ResourceDef::builtin(
+            ("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition"),
+            "CustomResourceDefinition",
+            false,
+            store,
+        );
         r.add(ResourceDef {
-            group: "apiextensions.k8s.io".into(),
-            version: "v1".into(),
-            kind: "CustomResourceDefinition".into(),
-            list_kind: "CustomResourceDefinitionList".into(),
-            plural: "customresourcedefinitions".into(),
-            singular: "customresourcedefinition".into(),
-            namespaced: false,
             short_names: vec!["crd".into(), "crds".into()],
             categories: vec!["api-extensions".into()],
-            verbs: CORE_VERBS.to_vec(),
             status_subresource: true,
-            builtin: true,
-            extra_subresources: vec![],
-            selectable: vec![],
-            printer_columns: vec![],
-            warning: None,
-            store,
+            ..crd
         });
         r
     }

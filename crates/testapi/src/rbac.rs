@@ -262,7 +262,6 @@ fn forbidden(user: &User, attrs: &Attributes) -> Resp {
 
 /// Serves the RBAC kinds and the core kinds RBAC tests deny (Secrets, ConfigMaps).
 pub(crate) fn register(r: &mut Registry) {
-    let verbs = vec!["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
     let defs: [(&str, &str, &str, &str, bool); 6] = [
         ("", "secrets", "secret", "Secret", true),
         ("", "configmaps", "configmap", "ConfigMap", true),
@@ -273,25 +272,11 @@ pub(crate) fn register(r: &mut Registry) {
     ];
     for (group, plural, singular, kind, namespaced) in defs {
         let store = r.store_for(group, plural);
-        r.add(ResourceDef {
-            group: group.into(),
-            version: "v1".into(),
-            kind: kind.into(),
-            list_kind: format!("{kind}List"),
-            plural: plural.into(),
-            singular: singular.into(),
-            namespaced,
-            short_names: if plural == "configmaps" { vec!["cm".into()] } else { vec![] },
-            categories: vec![],
-            verbs: verbs.clone(),
-            status_subresource: false,
-            builtin: true,
-            extra_subresources: vec![],
-            selectable: vec![],
-            printer_columns: vec![],
-            warning: None,
-            store,
-        });
+        let mut def = ResourceDef::builtin((group, plural, singular), kind, namespaced, store);
+        if plural == "configmaps" {
+            def.short_names = vec!["cm".into()];
+        }
+        r.add(def);
     }
 }
 

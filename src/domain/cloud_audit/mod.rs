@@ -156,6 +156,33 @@ pub struct CloudCall {
 }
 
 impl CloudCall {
+    /// For tests: a successful AWS `action` on `service` by the provider's role
+    /// (`arn:aws:iam::111122223333:role/provider-aws`, account 111122223333) at `at` (RFC 3339),
+    /// a delete when the action's name says so; nothing else set.
+    #[cfg(test)]
+    pub(crate) fn aws_test(service: &str, action: &str, at: &str) -> CloudCall {
+        CloudCall {
+            cloud: Cloud::Aws,
+            service: service.into(),
+            action: action.into(),
+            verb: if action.starts_with("Delete") { Verb::Delete } else { Verb::Create },
+            at: GoTime::parse_rfc3339(at),
+            principal: Some("arn:aws:iam::111122223333:role/provider-aws".into()),
+            session: None,
+            account: Some("111122223333".into()),
+            outcome: Outcome::Succeeded,
+            request_id: Some("req".into()),
+            operation: None,
+            resource: None,
+            request: Vec::new(),
+            response: Vec::new(),
+            tags: CrossplaneTags::default(),
+            user_agent: None,
+            file: "trail.json".into(),
+            line: 7,
+        }
+    }
+
     /// `file:line`, for evidence.
     pub fn source(&self) -> String {
         format!("{}:{}", self.file, self.line)

@@ -3,12 +3,10 @@
 //! calls of a record, and what the check says about each MR, as one line.
 
 use super::*;
-use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::testing::Mr;
 
 const ROLE: &str = "arn:aws:iam::111122223333:role/provider-aws";
-const ACCOUNT: &str = "111122223333";
 
 /// A call of the record, built field by field.
 #[derive(Clone)]
@@ -17,26 +15,7 @@ pub struct Call(CloudCall);
 impl Call {
     /// A successful AWS create by the provider's role at `at`.
     pub fn aws(action: &str, at: &str) -> Call {
-        Call(CloudCall {
-            cloud: Cloud::Aws,
-            service: "ec2.amazonaws.com".into(),
-            action: action.into(),
-            verb: if action.starts_with("Delete") { Verb::Delete } else { Verb::Create },
-            at: GoTime::parse_rfc3339(at),
-            principal: Some(ROLE.into()),
-            session: None,
-            account: Some(ACCOUNT.into()),
-            outcome: Outcome::Succeeded,
-            request_id: Some("req-1".into()),
-            operation: None,
-            resource: None,
-            request: Vec::new(),
-            response: Vec::new(),
-            tags: CrossplaneTags::default(),
-            user_agent: None,
-            file: "trail.json".into(),
-            line: 1,
-        })
+        Call(CloudCall::aws_test("ec2.amazonaws.com", action, at))
     }
     /// Adds a request value.
     pub fn req(mut self, path: &str, value: &str) -> Call {

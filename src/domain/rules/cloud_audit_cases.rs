@@ -3,9 +3,8 @@
 //! no other cloud-audit rule fires by accident.
 
 use super::{MrEvidence, ProviderStarts, findings_with};
-use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, MrCloudAudit, Observed, Outcome, Verb};
+use crate::domain::cloud_audit::{CloudCall, MrCloudAudit, Observed};
 use crate::domain::finding::Code;
-use crate::domain::gotime::GoTime;
 use crate::domain::testing::Mr;
 use std::sync::Arc;
 
@@ -14,26 +13,7 @@ pub type Case = (&'static str, fn() -> Mr, fn() -> MrCloudAudit, &'static [(Code
 
 /// A call of `action` by the provider's role at `at` (RFC3339).
 pub fn call(action: &str, at: &str) -> Arc<CloudCall> {
-    Arc::new(CloudCall {
-        cloud: Cloud::Aws,
-        service: "route53.amazonaws.com".into(),
-        action: action.into(),
-        verb: if action.starts_with("Delete") { Verb::Delete } else { Verb::Create },
-        at: GoTime::parse_rfc3339(at),
-        principal: Some("arn:aws:iam::111122223333:role/provider-aws".into()),
-        session: None,
-        account: Some("111122223333".into()),
-        outcome: Outcome::Succeeded,
-        request_id: Some("req".into()),
-        operation: None,
-        resource: None,
-        request: Vec::new(),
-        response: Vec::new(),
-        tags: CrossplaneTags::default(),
-        user_agent: None,
-        file: "trail.json".into(),
-        line: 7,
-    })
+    Arc::new(CloudCall::aws_test("route53.amazonaws.com", action, at))
 }
 
 /// A create at 10:00 that made `raw` (`proven`: its external-name, when peers prove the form).
