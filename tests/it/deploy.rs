@@ -1,5 +1,5 @@
 //! The ClusterRoles shipped under deploy/ parse, use no wildcard, never reach Secrets, ConfigMaps
-//! or RBAC objects, and aggregate what each command needs (tests/rbac.rs proves them against an
+//! or RBAC objects, and aggregate what each command needs (tests/it/rbac.rs proves them against an
 //! RBAC-enforcing API server).
 
 use serde_json::Value;

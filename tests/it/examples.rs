@@ -1,7 +1,7 @@
 //! The bundled example fleet, logs, inventory and audit log (README's first command), and the
 //! cloud audit records with their own small fleet, show every finding code that
 //! offline data can show; ProviderRestartedDuringCreate needs live pod status and is covered by
-//! tests/evidence_cluster.rs.
+//! tests/it/evidence_cluster.rs.
 
 use crate::support::upjet;
 use kubectl_upjet::domain::finding::Code;
@@ -35,7 +35,7 @@ fn example_fleet_shows_every_code() {
     let cloud: serde_json::Value = serde_json::from_slice(&cloud.stdout).unwrap();
     let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
     by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
-    // The restore verdicts need a Velero backup: tests/velero.rs reads examples/velero.
+    // The restore verdicts need a Velero backup: tests/it/velero.rs reads examples/velero.
     for code in
         Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate && !c.as_str().starts_with("Restore"))
     {
