@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod output;
 pub mod rbac;
 pub mod restore;
 
@@ -150,9 +151,20 @@ pub struct HistoryArgs {
     /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
     #[arg(long, help_heading = INPUTS)]
     pub workspace: bool,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = HistoryFormat::Text, help_heading = OUTPUT)]
-    pub output: HistoryFormat,
+    /// Output format [default: text]; kubectl's name, jsonpath and custom-columns forms too.
+    #[arg(short = 'o', long = "output", value_parser = output::OutputParser::<HistoryFormat>::new(), help_heading = OUTPUT)]
+    pub output: Option<output::Output<HistoryFormat>>,
+}
+
+impl HistoryArgs {
+    /// The format `-o` names, `None` for one of kubectl's forms.
+    pub fn format(&self) -> Option<HistoryFormat> {
+        match &self.output {
+            None => Some(HistoryFormat::Text),
+            Some(output::Output::Format(f)) => Some(*f),
+            Some(output::Output::Form(_)) => None,
+        }
+    }
 }
 
 /// `history -o`.
@@ -253,12 +265,27 @@ pub enum OutputFormat {
     Yaml,
     /// Counts by code × kind × provider config, worst first, each with its next command.
     Summary,
+    /// One of kubectl's forms (`name`, `jsonpath=…`, `custom-columns=…`), held by the `-o` value.
+    #[value(skip)]
+    Form,
 }
 
 impl DoctorArgs {
-    /// The output format: `-o`, else the table.
+    /// The output format: `-o`, else the table; `Form` for one of kubectl's forms (`form()`).
     pub fn format(&self) -> OutputFormat {
-        self.output.unwrap_or_default()
+        match &self.output {
+            None => OutputFormat::default(),
+            Some(output::Output::Format(f)) => *f,
+            Some(output::Output::Form(_)) => OutputFormat::Form,
+        }
+    }
+
+    /// kubectl's form `-o` names, if any.
+    pub fn form(&self) -> Option<&output::FormSpec> {
+        match &self.output {
+            Some(output::Output::Form(f)) => Some(f),
+            _ => None,
+        }
     }
 }
 
@@ -355,9 +382,9 @@ pub struct DoctorArgs {
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = INPUTS)]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,
     /// Output format [default: table; on a terminal, the summary first when the table would
-    /// not fit on the screen].
-    #[arg(short = 'o', long = "output", value_enum, help_heading = OUTPUT)]
-    pub output: Option<OutputFormat>,
+    /// not fit on the screen]; kubectl's name, jsonpath and custom-columns forms too.
+    #[arg(short = 'o', long = "output", value_parser = output::OutputParser::<OutputFormat>::new(), help_heading = OUTPUT)]
+    pub output: Option<output::Output<OutputFormat>>,
     /// Do not print the table header.
     #[arg(long, help_heading = OUTPUT)]
     pub no_headers: bool,
@@ -563,7 +590,7 @@ mod tests {
         assert_eq!(cli.kube.request_timeout, Some(std::time::Duration::from_secs(30)));
         let Command::Doctor(d) = cli.command else { panic!() };
         assert_eq!(d.only, vec![Code::CreateIncomplete, Code::Paused]);
-        assert_eq!(d.output, Some(OutputFormat::Json));
+        assert_eq!(d.format(), OutputFormat::Json);
         assert!(Cli::try_parse_from(["kubectl-upjet", "doctor", "--only", "Nope"]).is_err());
         assert_eq!(parse_request_timeout("0"), Ok(std::time::Duration::ZERO));
         assert_eq!(parse_request_timeout("45"), Ok(std::time::Duration::from_secs(45)));

@@ -6,6 +6,7 @@ use super::doctor::locate;
 use super::evidence::{
     Gathered, acknowledges_requests, crd_owners, events_of, gather, provider_pods, read_audit_logs, read_workspace,
 };
+use crate::cli::output::Output;
 use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
@@ -89,18 +90,19 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         cloud: evidence.cloud_audit.as_ref(),
     };
     let timeline = build(&mr, &inputs);
-    match args.output {
-        HistoryFormat::Json => structured::write_json(
-            out,
-            &serde_json::json!({
-                "apiVersion": "upjet.doctor/v1", "kind": "History",
-                "resource": crate::domain::finding::ResourceRef::of(&mr),
-                "timeline": timeline, "notes": notes,
-                "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
-                "audit": audit_history,
-            }),
-        )?,
-        HistoryFormat::Text => history::write_history(out, &mr, &timeline, &notes)?,
+    let doc = || {
+        serde_json::json!({
+            "apiVersion": "upjet.doctor/v1", "kind": "History",
+            "resource": crate::domain::finding::ResourceRef::of(&mr),
+            "timeline": timeline, "notes": notes,
+            "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
+            "audit": audit_history,
+        })
+    };
+    match (&args.output, args.format()) {
+        (Some(Output::Form(spec)), _) => super::forms::print_history(out, spec, &doc())?,
+        (_, Some(HistoryFormat::Json)) => structured::write_json(out, &doc())?,
+        _ => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)
 }

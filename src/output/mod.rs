@@ -2,7 +2,9 @@
 
 pub mod adopt;
 pub mod detail;
+pub mod forms;
 pub mod history;
+pub mod jsonpath;
 pub mod structured;
 pub mod style;
 pub mod summary;

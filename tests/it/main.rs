@@ -35,6 +35,7 @@ mod kubectl_completion;
 mod log_fixtures;
 mod misplaced_inputs;
 mod multi_cluster;
+mod output_forms;
 mod promote;
 mod properties;
 mod rbac;

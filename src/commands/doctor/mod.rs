@@ -119,6 +119,10 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
         OutputFormat::Json => structured::write_json(out, report)?,
         OutputFormat::Yaml => structured::write_yaml(out, report)?,
         OutputFormat::Summary => write_fleet_summary(args, report, settings.color_stdout, false, out)?,
+        OutputFormat::Form => {
+            let spec = args.form().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
+            crate::commands::forms::print_report(out, spec, report, args.no_headers)?
+        }
         OutputFormat::Table | OutputFormat::Wide => {
             let lines =
                 if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!args.no_headers) };

@@ -58,13 +58,15 @@ pub(super) async fn one(
     one_identity(&mut findings, &mr, args)?;
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
-        OutputFormat::Json | OutputFormat::Yaml => {
+        OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Form => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
             b.add(&mr, findings.clone(), || analyzer.state(&mr));
             let report = b.finish();
-            if args.format() == OutputFormat::Json {
+            if let Some(spec) = args.form() {
+                crate::commands::forms::print_report(out, spec, &report, args.no_headers)?;
+            } else if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
             } else {
                 structured::write_yaml(out, &report)?;

@@ -1,0 +1,71 @@
+//! kubectl's object forms (`-o name|jsonpath=…|custom-columns=…`) for doctor and history: the
+//! template files read, the form compiled (a bad one is a usage error, exit 2, in kubectl's
+//! words), and the document each command prints as JSON handed to `output::forms`.
+
+use crate::cli::output::FormSpec;
+use crate::domain::report::Report;
+use crate::error::Error;
+use crate::output::forms::{Form, FormError, object_name, render};
+use serde_json::Value;
+use std::io::Write;
+
+fn usage(e: FormError) -> Error {
+    Error::usage(e.0)
+}
+
+fn read(path: &std::path::Path) -> Result<String, Error> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Error::usage(format!("cannot read template {}", path.display())).because(e))
+}
+
+/// Reads the form's file, if any, and compiles it.
+pub fn compile(spec: &FormSpec) -> Result<Form, Error> {
+    match spec {
+        FormSpec::Name => Ok(Form::Name),
+        FormSpec::JsonPath(t) => Form::jsonpath(t, false).map_err(usage),
+        FormSpec::JsonPathAsJson(t) => Form::jsonpath(t, true).map_err(usage),
+        FormSpec::JsonPathFile(path) => Form::jsonpath(&read(path)?, false).map_err(usage),
+        FormSpec::CustomColumns(spec) => Form::custom_columns(spec).map_err(usage),
+        FormSpec::CustomColumnsFile(path) => Form::custom_columns_file(&read(path)?).map_err(usage),
+    }
+}
+
+fn print(
+    out: &mut dyn Write,
+    form: &Form,
+    doc: &Value,
+    items: &[Value],
+    names: &[String],
+    no_headers: bool,
+) -> anyhow::Result<()> {
+    let text = render(form, doc, items, names, no_headers).map_err(usage)?;
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// A doctor report in `spec`: one name per MR with findings, one row per finding.
+pub fn print_report(out: &mut dyn Write, spec: &FormSpec, report: &Report, no_headers: bool) -> anyhow::Result<()> {
+    let form = compile(spec)?;
+    let mut names: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for f in &report.findings {
+        let r = &f.resource;
+        let name = object_name(&r.api_version, &r.kind, &r.name);
+        if seen.insert((r.cluster.clone(), r.namespace.clone(), name.clone())) {
+            names.push(name);
+        }
+    }
+    let doc = if matches!(form, Form::Name) { Value::Null } else { serde_json::to_value(report)? };
+    let items = doc.get("findings").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    print(out, &form, &doc, items, &names, no_headers)
+}
+
+/// A history document in `spec`: the MR's name, one row per timeline entry.
+pub fn print_history(out: &mut dyn Write, spec: &FormSpec, doc: &Value) -> anyhow::Result<()> {
+    let form = compile(spec)?;
+    let resource = &doc["resource"];
+    let field = |k: &str| resource.get(k).and_then(Value::as_str).unwrap_or_default();
+    let names = [object_name(field("apiVersion"), field("kind"), field("name"))];
+    let items = doc.pointer("/timeline/entries").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    print(out, &form, doc, items, &names, false)
+}
