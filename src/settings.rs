@@ -50,6 +50,10 @@ pub struct Environment {
     pub hang_after_step: Option<String>,
     /// [`KUBECTL_COMPLETE_ENV`] is `1`.
     pub kubectl_complete: bool,
+    /// `GITHUB_ACTIONS` is `true`: the run is a GitHub Actions step.
+    pub github_actions: bool,
+    /// `GITHUB_STEP_SUMMARY`: the file a step appends its Markdown summary to.
+    pub github_step_summary: Option<PathBuf>,
 }
 
 impl Environment {
@@ -67,6 +71,8 @@ impl Environment {
             stop_after_step: std::env::var(STOP_AFTER_STEP_ENV).ok(),
             hang_after_step: std::env::var(HANG_AFTER_STEP_ENV).ok(),
             kubectl_complete: std::env::var_os(KUBECTL_COMPLETE_ENV).is_some_and(|v| v == "1"),
+            github_actions: std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true"),
+            github_step_summary: non_empty("GITHUB_STEP_SUMMARY").map(PathBuf::from),
         }
     }
 }
@@ -140,6 +146,9 @@ pub struct Settings {
     pub stop_after_step: Option<usize>,
     /// adopt's kill-test hook (see [`HANG_AFTER_STEP_ENV`]).
     pub hang_after_step: Option<usize>,
+    /// In a GitHub Actions step: error findings are also printed as workflow annotations, and
+    /// a Markdown summary is appended to this file when the step has one (`Some(None)` when not).
+    pub github_actions: Option<Option<PathBuf>>,
 }
 
 impl Settings {
@@ -173,6 +182,7 @@ impl Settings {
             timings: env.timings,
             stop_after_step: env.stop_after_step.as_deref().and_then(|s| s.parse().ok()),
             hang_after_step: env.hang_after_step.as_deref().and_then(|s| s.parse().ok()),
+            github_actions: env.github_actions.then(|| env.github_step_summary.clone()),
         }
     }
 }

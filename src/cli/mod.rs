@@ -156,17 +156,6 @@ pub struct HistoryArgs {
     pub output: Option<output::Output<HistoryFormat>>,
 }
 
-impl HistoryArgs {
-    /// The format `-o` names, `None` for one of kubectl's forms.
-    pub fn format(&self) -> Option<HistoryFormat> {
-        match &self.output {
-            None => Some(HistoryFormat::Text),
-            Some(output::Output::Format(f)) => Some(*f),
-            Some(output::Output::Form(_)) => None,
-        }
-    }
-}
-
 /// `history -o`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HistoryFormat {
@@ -265,28 +254,13 @@ pub enum OutputFormat {
     Yaml,
     /// Counts by code × kind × provider config, worst first, each with its next command.
     Summary,
+    /// SARIF 2.1.0 for code scanning (GitHub, GitLab): one rule per finding code.
+    Sarif,
+    /// JUnit XML: one testsuite per kind, one testcase per MR, a failure per error finding.
+    Junit,
     /// One of kubectl's forms (`name`, `jsonpath=…`, `custom-columns=…`), held by the `-o` value.
     #[value(skip)]
     Form,
-}
-
-impl DoctorArgs {
-    /// The output format: `-o`, else the table; `Form` for one of kubectl's forms (`form()`).
-    pub fn format(&self) -> OutputFormat {
-        match &self.output {
-            None => OutputFormat::default(),
-            Some(output::Output::Format(f)) => *f,
-            Some(output::Output::Form(_)) => OutputFormat::Form,
-        }
-    }
-
-    /// kubectl's form `-o` names, if any.
-    pub fn form(&self) -> Option<&output::FormSpec> {
-        match &self.output {
-            Some(output::Output::Form(f)) => Some(f),
-            _ => None,
-        }
-    }
 }
 
 /// `--fail-on`: the lowest severity that makes doctor exit 1.

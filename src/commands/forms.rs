@@ -69,3 +69,21 @@ pub fn print_history(out: &mut dyn Write, spec: &FormSpec, doc: &Value) -> anyho
     let items = doc.pointer("/timeline/entries").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     print(out, &form, doc, items, &names, false)
 }
+
+/// In a GitHub Actions step: the error findings as annotations on stderr (the runner reads
+/// workflow commands from both streams, and stdout stays the chosen format), and the Markdown
+/// summary appended to the step's summary file.
+pub fn github_actions(report: &Report, step_summary: Option<&std::path::Path>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    eprint!("{}", crate::output::github::annotations(report));
+    if let Some(path) = step_summary {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open $GITHUB_STEP_SUMMARY {}", path.display()))?;
+        file.write_all(crate::output::github::step_summary(report).as_bytes())
+            .with_context(|| format!("cannot write $GITHUB_STEP_SUMMARY {}", path.display()))?;
+    }
+    Ok(())
+}

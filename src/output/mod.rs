@@ -3,8 +3,11 @@
 pub mod adopt;
 pub mod detail;
 pub mod forms;
+pub mod github;
 pub mod history;
 pub mod jsonpath;
+pub mod junit;
+pub mod sarif;
 pub mod structured;
 pub mod style;
 pub mod summary;

@@ -119,6 +119,8 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
         OutputFormat::Json => structured::write_json(out, report)?,
         OutputFormat::Yaml => structured::write_yaml(out, report)?,
         OutputFormat::Summary => write_fleet_summary(args, report, settings.color_stdout, false, out)?,
+        OutputFormat::Sarif => output::sarif::write_sarif(out, report)?,
+        OutputFormat::Junit => output::junit::write_junit(out, report)?,
         OutputFormat::Form => {
             let spec = args.form().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
             crate::commands::forms::print_report(out, spec, report, args.no_headers)?
@@ -140,6 +142,9 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
         }
     }
     out.flush()?;
+    if let Some(step_summary) = &settings.github_actions {
+        crate::commands::forms::github_actions(report, step_summary.as_deref())?;
+    }
     let mut err = std::io::stderr().lock();
     for skipped in &report.summary.kinds_skipped {
         writeln!(err, "skipped {}: {}", skipped.resource, style::sanitize(&skipped.reason))?;

@@ -58,7 +58,7 @@ pub(super) async fn one(
     one_identity(&mut findings, &mr, args)?;
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
-        OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Form => {
+        OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Form | OutputFormat::Sarif | OutputFormat::Junit => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
@@ -66,6 +66,10 @@ pub(super) async fn one(
             let report = b.finish();
             if let Some(spec) = args.form() {
                 crate::commands::forms::print_report(out, spec, &report, args.no_headers)?;
+            } else if args.format() == OutputFormat::Sarif {
+                crate::output::sarif::write_sarif(out, &report)?;
+            } else if args.format() == OutputFormat::Junit {
+                crate::output::junit::write_junit(out, &report)?;
             } else if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
             } else {
