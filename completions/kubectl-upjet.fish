@@ -73,11 +73,19 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l p
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l inventory -d 'Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources --format=json`, Azure `az resource list` or `az graph query` JSON' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l audit-log -d 'Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l id-template -d 'A kind\'s cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable): KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name} accepted) and {providerConfig.name}; wins over the format learned from healthy peers. See docs/id-templates.md' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s o -l output -d 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]' -r -f -a "table\t'kubectl-style table'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s o -l output -d 'Output format [default: table; on a terminal, the summary first when the table would not fit on the screen]; kubectl\'s name, jsonpath and custom-columns forms too' -r -f -a "table\t'kubectl-style table'
 wide\t'Table with external-name, atProvider.id and create-mark ages'
 json\t'One JSON document (`upjet.doctor/v1` Report)'
 yaml\t'One YAML document (`upjet.doctor/v1` Report)'
-summary\t'Counts by code × kind × provider config, worst first, each with its next command'"
+summary\t'Counts by code × kind × provider config, worst first, each with its next command'
+sarif\t'SARIF 2.1.0 for code scanning (GitHub, GitLab): one rule per finding code'
+junit\t'JUnit XML: one testsuite per kind, one testcase per MR, a failure per error finding'
+name\t'kind.group/name of each MR (kubectl\'s -o name)'
+jsonpath=TEMPLATE\t'kubectl\'s JSONPath template over the JSON document'
+jsonpath-file=FILE\t'the same, the template read from FILE'
+jsonpath-as-json=TEMPLATE\t'the selected values as JSON'
+custom-columns=HEADER:PATH\,...\t'one row per item (finding or timeline event)'
+custom-columns-file=FILE\t'headers on the first line, paths on the second'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l plan -d 'Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l concurrency -d 'How many requests may be in flight at once, across every cluster scanned' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l retry-budget -d 'How long doctor may wait, per kind, between retries of failed reads (backoff and Retry-After) before it skips the kind and says so; 0 turns retries off' -r
@@ -117,8 +125,14 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l limit-bytes -d 'At most this many bytes of each container\'s log (the newest ones)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l audit-log -d 'Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "text\t'Timeline for a human'
-json\t'One JSON document (`upjet.doctor/v1` History)'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s o -l output -d 'Output format [default: text]; kubectl\'s name, jsonpath and custom-columns forms too' -r -f -a "text\t'Timeline for a human'
+json\t'One JSON document (`upjet.doctor/v1` History)'
+name\t'kind.group/name of each MR (kubectl\'s -o name)'
+jsonpath=TEMPLATE\t'kubectl\'s JSONPath template over the JSON document'
+jsonpath-file=FILE\t'the same, the template read from FILE'
+jsonpath-as-json=TEMPLATE\t'the selected values as JSON'
+custom-columns=HEADER:PATH\,...\t'one row per item (finding or timeline event)'
+custom-columns-file=FILE\t'headers on the first line, paths on the second'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
