@@ -11,6 +11,7 @@ use std::path::PathBuf;
 pub mod adopt;
 pub mod rbac;
 pub mod restore;
+pub mod watch;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
 #[derive(Debug, Parser)]
@@ -78,6 +79,9 @@ pub enum Command {
     /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
     /// patch for adopt), for `kubectl apply -f -`.
     Rbac(rbac::RbacArgs),
+    /// Watch every managed resource: a line when a finding appears or clears, Prometheus
+    /// metrics, and a journal of every ID seen.
+    Watch(watch::WatchArgs),
 }
 
 const DOCTOR_EXAMPLES: &str = "Examples:

@@ -14,5 +14,6 @@ pub mod retry;
 pub mod scan;
 pub mod snapshot;
 pub mod target;
+pub mod watch;
 pub mod workspace;
 pub mod write;

@@ -11,6 +11,7 @@ pub mod history;
 pub mod inputs;
 pub mod rbac;
 pub mod restore_plan;
+pub mod watch;
 
 use crate::cli::{Cli, Command, Invocation};
 use crate::error::{Exit, exit_for, one_line};
@@ -68,6 +69,7 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Rbac(args) => rbac::run(settings, args, out).await,
         Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
         Command::Promote(args) => adopt::run_promote(settings, args, out).await,
+        Command::Watch(args) => watch::run(settings, args, out).await,
     }
 }
 
@@ -80,7 +82,7 @@ fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::
         Command::Restore(_) => "restore",
         Command::Rbac(_) => "rbac",
         Command::Promote(_) => "promote",
-        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) => return Ok(()),
+        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) | Command::Watch(_) => return Ok(()),
     };
     if !settings.several_contexts() {
         return Ok(());

@@ -141,6 +141,9 @@ codes! {
     /// The cloud's audit record holds creates naming this MR that cannot be tied to it (they name
     /// other MRs too, come from another account, or the provider's identity is unknown).
     CloudAuditAmbiguous => Warning,
+    /// Another MR of the same kind holds the same external-name: both manage one cloud object,
+    /// and deleting either deletes it under the other (crossplane#6238).
+    ExternalNameShared => Error,
 }
 
 impl std::fmt::Display for Code {

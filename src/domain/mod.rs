@@ -13,6 +13,7 @@ pub mod goduration;
 pub mod gotime;
 pub mod identity;
 pub mod inventory;
+pub mod journal;
 pub mod kstatus;
 pub mod managed;
 pub mod placeholder;
@@ -25,3 +26,4 @@ pub mod rules;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod watch;

@@ -31,6 +31,7 @@ mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
 mod external_name_overwritten;
+mod external_name_shared;
 mod facts;
 mod identity_lost_on_recreate;
 #[cfg(test)]
@@ -152,6 +153,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::CloudAuditAlreadyExists, check: Check::Evidence(cloud_audit_already_exists::check) },
     Rule { code: Code::CloudAuditDeletedByOther, check: Check::Evidence(cloud_audit_deleted_by_other::check) },
     Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
+    Rule { code: Code::ExternalNameShared, check: Check::Evidence(external_name_shared::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -38,6 +38,9 @@ pub struct MrEvidence {
     /// What the cloud's own audit record says about this MR's creates and its object's deletes
     /// (`--cloud-audit`).
     pub cloud_audit: Option<MrCloudAudit>,
+    /// The other MRs of the same kind that hold the same external-name, as `kind.group/name`
+    /// (`kubectl upjet watch` keeps this index over the whole fleet).
+    pub shared_external_name: Vec<String>,
 }
 
 /// One provider log line about the MR: when, and the line itself.
