@@ -387,3 +387,24 @@ fn the_in_cluster_deployment_serves_metrics_probes_and_is_bound_to_the_read_only
     let out = cluster.upjet().args(&local).args(["--kubeconfig", "/nonexistent"]).output().unwrap();
     assert_ne!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn two_mrs_holding_one_external_name_are_both_named_until_one_lets_go() {
+    let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
+    cluster.add(bucket("a").ann("crossplane.io/external-name", "shared-bucket").json());
+    cluster.add(bucket("b").ann("crossplane.io/external-name", "shared-bucket").json());
+    let mut w = Watch::start(&cluster, &["-o", "json", "--no-journal"]);
+    w.wait_ready();
+    let first = w.event_until(|e| e["event"] == "appeared" && e["code"] == "ExternalNameShared");
+    let other = if first["name"] == "a" { "b" } else { "a" };
+    w.event_until(|e| e["event"] == "appeared" && e["code"] == "ExternalNameShared" && e["name"] == other);
+    w.metrics_until(|b| b.contains("upjet_external_name_shared{group=\"s3.aws.upbound.io\",kind=\"Bucket\"} 1"));
+    cluster
+        .api
+        .modify("s3.aws.upbound.io/v1beta1", "Bucket", None, "b", |o| {
+            o["metadata"]["annotations"]["crossplane.io/external-name"] = json!("its-own-bucket");
+        })
+        .expect("b exists");
+    w.event_until(|e| e["event"] == "cleared" && e["code"] == "ExternalNameShared" && e["name"] == "a");
+    w.metrics_until(|b| b.contains("upjet_external_name_shared{group=\"s3.aws.upbound.io\",kind=\"Bucket\"} 0"));
+}
