@@ -53,6 +53,7 @@ mod exec;
 mod openapi;
 mod ops;
 mod rbac;
+mod reqinfo;
 mod resp;
 mod selector;
 mod server;
