@@ -349,9 +349,9 @@ fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
 /// timeline itself shows (logged creations the external-name does not record, a disagreeing
 /// workspace, several external-names, no events).
 fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
-    let said = Code::ALL.iter().filter(|code| code.highlight() == Highlight::Create);
+    let said = Code::with(|p| p.highlight == Highlight::Create);
     let mut out: Vec<String> =
-        said.flat_map(|code| inputs.findings.iter().filter(move |f| f.code == *code)).map(finding_highlight).collect();
+        said.flat_map(|code| inputs.findings.iter().filter(move |f| f.code == code)).map(finding_highlight).collect();
     let current = mr.external_name();
     out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
     out.extend(inputs.findings.iter().filter(|f| f.code.highlight() == Highlight::Message).map(|f| f.message.clone()));
