@@ -377,8 +377,9 @@ pub struct DoctorArgs {
     /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
     #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_request_timeout, help_heading = SCAN)]
     pub discovery_cache_ttl: std::time::Duration,
+    // Absent, `UPJET_DISCOVERY_CACHE_DIR` gives it (`settings::Environment::fill_flags`).
     /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
-    #[arg(long, hide = true, value_name = "DIR", env = "UPJET_DISCOVERY_CACHE_DIR", help_heading = SCAN)]
+    #[arg(long, hide = true, value_name = "DIR", help_heading = SCAN)]
     pub discovery_cache_dir: Option<PathBuf>,
     /// The cloud's own audit record.
     #[command(flatten)]

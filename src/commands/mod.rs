@@ -34,8 +34,9 @@ pub fn main(invocation: Invocation, env: Environment) -> Exit {
 }
 
 fn run_cli(cli: Cli, env: &Environment) -> Exit {
+    let cli = env.fill_flags(cli);
     let settings = Settings::from_process(&cli, env);
-    init_logging(cli.kube.verbosity, settings.color_stderr);
+    init_logging(cli.kube.verbosity, env.log.as_deref(), settings.color_stderr);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -91,15 +92,16 @@ fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::
 }
 
 /// kubectl's -v levels mapped onto tracing: 0–3 warnings, 4–5 request logs, 6+ HTTP detail.
-/// `UPJET_LOG` (an env-filter directive) overrides them.
+/// `UPJET_LOG` (an env-filter directive, read by the settings layer) overrides them.
 /// Below -v 4 the kube client's own error lines are off: every failure reaches the user once, as
 /// the one-line error that names what was being done. Colour follows `--color` and `NO_COLOR`.
-fn init_logging(verbosity: u8, color: bool) {
+fn init_logging(verbosity: u8, directive: Option<&str>, color: bool) {
     let filter = match verbosity {
         0..=3 => "warn,kube_client=off",
         4..=5 => "warn,kubectl_upjet=debug,kube_client=debug",
         _ => "debug,kubectl_upjet=trace,kube_client=trace",
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("UPJET_LOG").unwrap_or_else(|_| filter.into());
+    let filter =
+        directive.and_then(|d| tracing_subscriber::EnvFilter::try_new(d).ok()).unwrap_or_else(|| filter.into());
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(color).with_writer(std::io::stderr).try_init();
 }

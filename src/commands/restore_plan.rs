@@ -8,6 +8,7 @@ use crate::cli::restore::RestorePlanArgs;
 use crate::domain::restore::modifiers::{self, Target};
 use crate::domain::restore::promote::{self, PromoteItem, PromotePlan};
 use crate::error::{Error, Exit};
+use crate::local::store;
 use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::collections::BTreeMap;
@@ -111,14 +112,8 @@ fn check_outputs(args: &RestorePlanArgs) -> Result<(), Error> {
 
 /// Writes `text` to `path`: a new file, or (with --force) over the old one.
 fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Error> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true);
-    if force {
-        opts.create(true).truncate(true);
-    } else {
-        opts.create_new(true);
-    }
-    let mut f = opts.open(path).map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))?;
+    let mut f =
+        store::create(path, force).map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))?;
     f.write_all(text.as_bytes()).map_err(|e| Error::failed(format!("cannot write {}: {e}", path.display())))
 }
 

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod candidate;
 pub mod cloud_audit;
 pub mod clusters;
+pub mod codes;
 pub mod create_marks;
 pub mod deletion;
 pub mod finding;

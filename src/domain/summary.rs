@@ -5,6 +5,7 @@
 //! that lost their cloud object after one node shutdown): what a person needs first is how many,
 //! of what, under which credentials, and what to run next.
 
+use super::codes::{Family, Lost};
 use super::finding::{Code, Severity};
 use super::report::{Report, ReportFinding};
 use std::collections::BTreeMap;
@@ -14,14 +15,6 @@ pub const DEFAULT_SCREEN_ROWS: usize = 50;
 
 /// How many adoptions the suggested bulk command runs at once.
 pub const SUGGESTED_PARALLEL: usize = 32;
-
-/// Codes whose cure is re-attaching the MR to its cloud object, so their group's next command
-/// is an adoption plan.
-const IDENTITY_CODES: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::OrphanCandidate];
-
-/// The verdicts on a Velero backup: their next command is about the restore, not an adoption.
-const RESTORE_CODES: &[Code] =
-    &[Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight, Code::RestoreSafe];
 
 /// One group of findings: same cluster, same code, same kind, same provider config.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,7 +105,7 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String)
 /// The group's next command: an adoption plan when IDs are known, a way to find them when an
 /// identity code has none, else the findings' own command (shared, or the first MR's).
 fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFinding], scope: &str) -> (String, bool) {
-    if RESTORE_CODES.contains(&code) {
+    if code.family() == Family::Backup {
         // A backup's verdicts: the restore is staged (or run) from the backup read.
         let backup = scope.split(" --from ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or("BACKUP");
         let next = |f: &&ReportFinding| f.finding.next.replace("BACKUP", backup);
@@ -129,7 +122,9 @@ fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFindin
             false,
         );
     }
-    if IDENTITY_CODES.contains(&code) {
+    // Lost with no ID known: find one. A code that names its ID whenever adopting is due
+    // (`Lost::Recorded`, `Lost::WhenNamed`) has nothing to adopt without one.
+    if code.lost() == Lost::Search {
         return (
             format!("{doctor} --plan plan.json --inventory EXPORT.json   # or --id-template '{kind}=TEMPLATE'"),
             false,

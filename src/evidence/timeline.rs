@@ -12,6 +12,7 @@ use super::workspace::WorkspaceState;
 use crate::domain::adopt::Candidate;
 use crate::domain::audit::{AuditHistory, WriteView};
 use crate::domain::cloud_audit::MrCloudAudit;
+use crate::domain::codes::{Highlight, Lost};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
@@ -348,20 +349,12 @@ fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
 /// timeline itself shows (logged creations the external-name does not record, a disagreeing
 /// workspace, several external-names, no events).
 fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
-    let said = [
-        Code::CreateIncomplete,
-        Code::ProviderRestartedDuringCreate,
-        Code::AsyncCreateRace,
-        Code::CreateAfterStateRebuild,
-    ];
-    let mut out: Vec<String> = said
-        .iter()
-        .flat_map(|code| inputs.findings.iter().filter(move |f| f.code == *code))
-        .map(finding_highlight)
-        .collect();
+    let said = Code::with(|p| p.highlight == Highlight::Create);
+    let mut out: Vec<String> =
+        said.flat_map(|code| inputs.findings.iter().filter(move |f| f.code == code)).map(finding_highlight).collect();
     let current = mr.external_name();
     out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
-    out.extend(inputs.findings.iter().filter(|f| CLOUD_CODES.contains(&f.code)).map(|f| f.message.clone()));
+    out.extend(inputs.findings.iter().filter(|f| f.code.highlight() == Highlight::Message).map(|f| f.message.clone()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
@@ -382,24 +375,6 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     }
     out
 }
-
-/// The codes of what the cloud's own record says; the history states them as they are.
-const CLOUD_CODES: &[Code] = &[
-    Code::CloudAuditOrphan,
-    Code::CloudAuditDuplicate,
-    Code::CloudAuditAlreadyExists,
-    Code::CloudAuditDeletedByOther,
-    Code::CloudAuditAmbiguous,
-];
-
-/// Codes saying the MR lost track of its cloud object, so the history names the candidates.
-const LOST_CODES: &[Code] = &[
-    Code::AlreadyExists,
-    Code::ExternalNameMissing,
-    Code::OrphanCandidate,
-    Code::ExternalNameOverwritten,
-    Code::IdentityLostOnRecreate,
-];
 
 /// The create loop against an existing object, whether any ID was ever logged, and, when the MR
 /// lost its object, the ranked candidate IDs and the command that adopts the best one.
@@ -426,10 +401,13 @@ fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
             inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
         ));
     }
-    // The cloud's record says the MR lost its object only where it names one to adopt: a
-    // duplicate beside the object the MR tracks is no loss.
-    let lost =
-        |f: &Finding| LOST_CODES.contains(&f.code) || (CLOUD_CODES.contains(&f.code) && f.suggested_id.is_some());
+    // Some codes say the MR lost its object only where they name one to adopt (the cloud's record
+    // of a duplicate beside the object the MR tracks is no loss).
+    let lost = |f: &Finding| match f.code.lost() {
+        Lost::Search | Lost::Recorded => true,
+        Lost::WhenNamed => f.suggested_id.is_some(),
+        Lost::No => false,
+    };
     if attempts.is_loop() || inputs.findings.iter().any(lost) {
         out.extend(candidate_highlights(mr, inputs.candidates));
     }

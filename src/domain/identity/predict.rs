@@ -2,7 +2,7 @@
 
 use super::infer::{Identity, Sample, fields_of, infer};
 use super::template::{Field, Part, Template, UserTemplate};
-use crate::domain::candidate::{Candidate, Confidence, UNTRACKED};
+use crate::domain::candidate::{Candidate, Confidence};
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
 use std::collections::BTreeMap;
@@ -184,7 +184,7 @@ pub fn predict(mr: &ManagedResource, peers: &Peers, users: &[UserTemplate]) -> P
 /// their `suggestedId`, and the prediction's evidence (or why there is none) is recorded.
 pub fn fill(findings: &mut [Finding], mr: &ManagedResource, peers: &Peers, users: &[UserTemplate]) {
     let mut prediction = None;
-    for f in findings.iter_mut().filter(|f| UNTRACKED.contains(&f.code) && f.suggested_id.is_none()) {
+    for f in findings.iter_mut().filter(|f| f.code.wants_id() && f.suggested_id.is_none()) {
         let p = prediction.get_or_insert_with(|| predict(mr, peers, users));
         match p {
             Prediction::Predicted(c) => {

@@ -11,6 +11,7 @@
 use super::modifiers::Target;
 use crate::domain::adopt::{annotation, policies_of};
 use crate::domain::candidate::from_findings;
+use crate::domain::codes::{Family, Severity};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::{ManagedResource, keys};
@@ -103,14 +104,17 @@ impl PromoteItem {
     }
 }
 
-/// The restore verdicts that put an MR in the plan.
-pub const AT_RISK: &[Code] = &[Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight];
+/// Whether a finding is a restore verdict that puts the MR in the plan: every verdict on a
+/// backup (`Family::Backup` in its code's row) more serious than `RestoreSafe`'s info.
+pub fn at_risk(code: Code) -> bool {
+    code.family() == Family::Backup && code.severity() > Severity::Info
+}
 
 /// The plan item of one backed-up MR, from its findings; `None` when restoring it as it is is
 /// safe. The ID is the MR's own external-name when it has one, else the best of the one ranked
 /// candidate list of its findings.
 pub fn item(mr: &ManagedResource, group_resource: &str, findings: &[Finding]) -> Option<PromoteItem> {
-    let verdict = findings.iter().find(|f| AT_RISK.contains(&f.code))?;
+    let verdict = findings.iter().find(|f| at_risk(f.code))?;
     let ranked = from_findings(findings);
     let id = mr.external_name().map(str::to_owned).or_else(|| ranked.first().map(|c| c.id.clone()));
     let candidates = ranked.iter().map(|c| c.id.clone()).filter(|c| Some(c) != id.as_ref()).collect();

@@ -156,3 +156,9 @@ fn plans_round_trip_and_bad_ones_are_refused() {
     assert!(parse("[]").unwrap_err().starts_with("not a promote plan"));
     assert!(parse(&text.replace("PromotePlan", "Report")).unwrap_err().contains("kind \"Report\""));
 }
+
+#[test]
+fn every_verdict_but_safe_puts_an_mr_in_the_plan() {
+    let at_risk: Vec<Code> = Code::ALL.iter().copied().filter(|c| at_risk(*c)).collect();
+    assert_eq!(at_risk, [Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight]);
+}
