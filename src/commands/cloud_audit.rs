@@ -30,7 +30,7 @@ pub async fn read(args: &CloudAuditArgs) -> anyhow::Result<Option<CloudRecord>> 
             let (reader, name) = open_input(path, "cloud audit record")?;
             let (found, calls) = cloud_audit::read(reader, &name);
             // Not one record of any cloud was decoded: if the file is another input, say so.
-            if found.aws + found.gcp + found.azure == 0
+            if found.decoded_total() == 0
                 && let Some(e) = super::inputs::misplaced(path, Reader::CloudAudit)
             {
                 return Err(e.into());
