@@ -35,7 +35,7 @@ pub fn is_backup(path: &Path) -> bool {
     match std::fs::File::open(path) {
         Ok(f) => {
             let _ = f.take(512).read_to_end(&mut head);
-            velero::is_gzip(&head) || velero::is_tar(&head)
+            crate::evidence::input::is_gzip(&head) || velero::is_tar(&head)
         }
         Err(_) => false,
     }

@@ -47,7 +47,7 @@ pub(super) async fn one(
     };
     let from = args.from.first().map(std::path::PathBuf::as_path);
     if let Some((check, notes)) =
-        cloud_audit::for_one(settings, &args.cloud, &mr, from, live.as_ref().map(|(_, k)| k)).await?
+        cloud_audit::for_one(&args.cloud, &mr, from, live.as_ref().map(|(c, k)| (c, k))).await?
     {
         let _ = analyzer.cloud_audit.set(check);
         for n in notes {

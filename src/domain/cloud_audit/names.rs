@@ -118,7 +118,7 @@ pub(super) fn id_of(call: &CloudCall, lesson: Option<&KindLesson>) -> (Option<St
     if let Some((raw, id)) = lesson.and_then(|l| l.id_rule.as_ref()).and_then(|r| r.apply(call)) {
         return (Some(id), Some(raw));
     }
-    let noun = learn::action_noun(call);
+    let noun = &*call.action_noun;
     let id_like = |p: &str| {
         let last = p.rsplit('.').next().unwrap_or(p).to_ascii_lowercase();
         last != "requestid" && (last.ends_with("id") || last.ends_with("arn") || last == "name")

@@ -195,7 +195,7 @@ impl Read for FailingReader {
 
 #[test]
 fn advice_names_the_flag_or_says_why_none_reads_it() {
-    let format = |w: &str| FORMATS.iter().find(|f| f.what.starts_with(w)).unwrap();
+    let format = |w: &str| formats().iter().copied().find(|f| f.what.starts_with(w)).unwrap();
     let aws = format("an AWS tagging export");
     assert_eq!(
         looks_like(aws, Reader::From).as_deref(),
