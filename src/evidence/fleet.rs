@@ -1,0 +1,85 @@
+//! The inputs that tell something about an MR only once every MR is known: the cloud inventory
+//! (`--inventory`: an object is lost only if no MR tracks it) and the cloud's audit record
+//! (`--cloud-audit`: healthy peers teach who the provider is, and a create naming two MRs must be
+//! seen naming both). [`FleetInputs`] is what was read before the MRs; [`FleetInputs::tie`] turns
+//! it into [`FleetFacts`] once the MRs to judge are known, and the judge takes those facts beside
+//! each MR's own evidence (`EvidenceIndex::findings`).
+
+use super::cloud_audit::CloudRecord;
+use crate::domain::cloud_audit::CloudAuditCheck;
+use crate::domain::inventory::{CrossCheck, InventoryObject, Scope, cross_check};
+use crate::domain::managed::ManagedResource;
+
+/// The fleet-wide inputs of one run, read before any MR.
+#[derive(Debug, Default)]
+pub struct FleetInputs {
+    /// The inventory's objects, when `--inventory` files were given.
+    inventory: Option<Vec<InventoryObject>>,
+    /// The cloud's audit record and `--cloud-principal`, when `--cloud-audit` files were given.
+    cloud: Option<(CloudRecord, Vec<String>)>,
+}
+
+impl FleetInputs {
+    /// The inputs as read: `inventory` when `--inventory` was given, `cloud` (with
+    /// `--cloud-principal`) when `--cloud-audit` was.
+    pub fn new(inventory: Option<Vec<InventoryObject>>, cloud: Option<(CloudRecord, Vec<String>)>) -> FleetInputs {
+        FleetInputs { inventory, cloud }
+    }
+
+    /// Whether every MR must be known before any is judged (otherwise each MR is judged as it is
+    /// read, and only the ones with findings stay in memory).
+    pub fn need_every_mr(&self) -> bool {
+        self.inventory.is_some() || self.cloud.is_some()
+    }
+
+    /// Whether an inventory was read (its scope is then worth computing).
+    pub fn has_inventory(&self) -> bool {
+        self.inventory.is_some()
+    }
+
+    /// Ties the inputs to `mrs` (every MR of the run; `scope` says which kinds and whether the
+    /// list is complete, for the inventory).
+    pub fn tie(&self, mrs: &[&ManagedResource], scope: &Scope) -> FleetFacts {
+        let inventory = self.inventory.as_ref().map(|objects| cross_check(objects, mrs, scope));
+        let mut facts = FleetFacts { inventory, ..FleetFacts::default() };
+        if let Some((record, principals)) = &self.cloud {
+            let check = record.check(mrs, principals);
+            facts.cloud_notes = record.notes();
+            facts.cloud_notes.extend(check.notes.iter().cloned());
+            facts.cloud_audit = Some(check);
+        }
+        facts
+    }
+}
+
+/// What only the whole fleet tells, handed to the judge beside each MR's evidence. The default
+/// is a fleet that taught nothing: what an MR judged on its own (a scan without fleet inputs, a
+/// watch) gets.
+#[derive(Debug, Default)]
+pub struct FleetFacts {
+    inventory: Option<CrossCheck>,
+    cloud_audit: Option<CloudAuditCheck>,
+    cloud_notes: Vec<String>,
+}
+
+impl FleetFacts {
+    /// The cloud record tied to one MR and its peers (`commands::cloud_audit::for_one`).
+    pub fn of_cloud_audit(check: CloudAuditCheck) -> FleetFacts {
+        FleetFacts { cloud_audit: Some(check), ..FleetFacts::default() }
+    }
+
+    /// The inventory cross-check, when an inventory was read.
+    pub fn inventory(&self) -> Option<&CrossCheck> {
+        self.inventory.as_ref()
+    }
+
+    /// The cloud record tied to the MRs, when one was read.
+    pub fn cloud_audit(&self) -> Option<&CloudAuditCheck> {
+        self.cloud_audit.as_ref()
+    }
+
+    /// What the cloud audit files held, and what tying them to the MRs learned and left open.
+    pub fn cloud_notes(&self) -> &[String] {
+        &self.cloud_notes
+    }
+}
