@@ -72,12 +72,12 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     let fleet = match &flow {
         Flow::OneMr { target, from } => return one(settings, args, target, from.as_deref(), out).await,
         Flow::Cluster => Fleet::Live(from_cluster(settings, args, &settings.connect, &Default::default()).await?),
-        Flow::Snapshot(path) => Fleet::Offline(from_snapshot(path, args, settings).await?),
+        Flow::Snapshot(path) => Fleet::ReportOnly(from_snapshot(path, args, settings).await?),
         Flow::Backup { path, source_context } => {
-            Fleet::Offline(from_backup(path, source_context.as_deref(), args, settings).await?)
+            Fleet::ReportOnly(from_backup(path, source_context.as_deref(), args, settings).await?)
         }
-        Flow::Contexts => Fleet::Offline(clusters::live(settings, args).await?),
-        Flow::Snapshots(named) => Fleet::Offline(clusters::offline(settings, args, named).await?),
+        Flow::Contexts => Fleet::ReportOnly(clusters::live(settings, args).await?),
+        Flow::Snapshots(named) => Fleet::ReportOnly(clusters::offline(settings, args, named).await?),
     };
     let report = fleet.report();
     if let Some(path) = &args.plan {
@@ -93,20 +93,21 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete(), args.fail_on_incomplete))
 }
 
-/// What a fleet flow produced: a live cluster's scan also says where the time went and which
-/// context it read (the plan's); snapshots, backups and merged clusters are a report alone.
+/// What a fleet flow produced: one live cluster's scan also says where the time went and which
+/// context it read (the plan's); a snapshot, a backup or several clusters merged are a report
+/// alone.
 enum Fleet {
     /// One live cluster.
     Live(LiveScan),
-    /// Anything else.
-    Offline(Report),
+    /// Every other fleet flow.
+    ReportOnly(Report),
 }
 
 impl Fleet {
     fn report(&self) -> &Report {
         match self {
             Fleet::Live(scan) => &scan.report,
-            Fleet::Offline(report) => report,
+            Fleet::ReportOnly(report) => report,
         }
     }
 
@@ -114,7 +115,7 @@ impl Fleet {
     fn context(&self) -> Option<&str> {
         match self {
             Fleet::Live(scan) => scan.context.as_deref(),
-            Fleet::Offline(_) => None,
+            Fleet::ReportOnly(_) => None,
         }
     }
 }
