@@ -83,3 +83,45 @@ impl FleetFacts {
         &self.cloud_notes
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::inventory::{Cloud, CrossplaneTags};
+    use crate::domain::testing::Mr;
+    use crate::evidence::index::EvidenceIndex;
+
+    fn tagged_for(kind: &str, name: &str, id: &str) -> InventoryObject {
+        InventoryObject {
+            id: id.into(),
+            cloud: Cloud::Gcp,
+            tags: CrossplaneTags {
+                kind: Some(kind.into()),
+                name: Some(name.into()),
+                namespace: None,
+                provider_config: None,
+                provider_config_kind: None,
+            },
+            source: "inventory.json".into(),
+        }
+    }
+
+    /// An MR gets the inventory's objects only from facts tied over the fleet; judged on its own
+    /// (a scan without fleet-wide inputs, a watch) it gets none, and nothing waits for the fleet.
+    #[test]
+    fn an_mr_gets_its_share_of_the_fleet_only_once_the_inputs_are_tied() {
+        let www = Mr::new("RecordSet", "www").external_name("www-1").build();
+        let object = tagged_for("recordset.dns.gcp.upbound.io", "www", "//dns.googleapis.com/projects/p/www-1");
+        let inputs = FleetInputs::new(Some(vec![object]), None);
+        assert!(inputs.need_every_mr() && inputs.has_inventory());
+        let scope = Scope { kinds: Default::default(), all_kinds: true, complete: true };
+        let tied = inputs.tie(&[&www], &scope);
+        let evidence = EvidenceIndex::default();
+        let share = evidence.evidence_for(&www, &tied).inventory.expect("the object tagged for www");
+        assert_eq!(share.objects.len(), 1);
+        assert_eq!(tied.inventory().map(|c| c.tagged), Some(1));
+        assert!(evidence.evidence_for(&www, &FleetFacts::default()).inventory.is_none());
+        assert!(tied.cloud_audit().is_none() && tied.cloud_notes().is_empty());
+        assert!(!FleetInputs::default().need_every_mr());
+    }
+}
