@@ -32,11 +32,6 @@ impl FleetInputs {
         self.inventory.is_some() || self.cloud.is_some()
     }
 
-    /// Whether an inventory was read (its scope is then worth computing).
-    pub fn has_inventory(&self) -> bool {
-        self.inventory.is_some()
-    }
-
     /// Ties the inputs to `mrs` (every MR of the run; `scope` says which kinds and whether the
     /// list is complete, for the inventory).
     pub fn tie(&self, mrs: &[&ManagedResource], scope: &Scope) -> FleetFacts {
@@ -113,7 +108,7 @@ mod tests {
         let www = Mr::new("RecordSet", "www").external_name("www-1").build();
         let object = tagged_for("recordset.dns.gcp.upbound.io", "www", "//dns.googleapis.com/projects/p/www-1");
         let inputs = FleetInputs::new(Some(vec![object]), None);
-        assert!(inputs.need_every_mr() && inputs.has_inventory());
+        assert!(inputs.need_every_mr());
         let scope = Scope { kinds: Default::default(), all_kinds: true, complete: true };
         let tied = inputs.tie(&[&www], &scope);
         let evidence = EvidenceIndex::default();
