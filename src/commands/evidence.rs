@@ -183,8 +183,8 @@ pub async fn read_pod_log_with(
 /// one request [`EvidenceRequest::read`] turns into an [`EvidenceIndex`]. A new flow (a watch, a migration)
 /// builds one of these and gets the same evidence, read the same way, as doctor's.
 pub struct EvidenceRequest<'a> {
-    /// The live cluster, when there is one: provider pods (for their starts) and, with
-    /// `provider_logs`, their logs.
+    /// The live cluster, when there is one; with `provider_logs`, its provider pods are read: their
+    /// logs, and their starts for the kinds each serves.
     pub live: Option<LiveEvidence<'a>>,
     /// `--log-file`.
     pub log_files: &'a [PathBuf],
@@ -233,29 +233,31 @@ impl<'a> EvidenceRequest<'a> {
             restore: None,
         }
     }
-}
 
-impl EvidenceRequest<'_> {
     /// The one evidence constructor: reads what the request asks for (logs, provider pods, audit
     /// logs) and indexes it. Returns the index and the notes on what could not be read.
     pub async fn read(self) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
-        read_evidence(self).await
+        let EvidenceRequest {
+            live,
+            log_files,
+            log_opts,
+            retention,
+            audit_logs,
+            groups,
+            acknowledges_requests,
+            restore,
+        } = self;
+        let conn = live.as_ref().map(|l| l.conn);
+        let provider_logs = live.as_ref().is_some_and(|l| l.provider_logs);
+        let gathered = gather(conn, provider_logs, log_files, log_opts, retention).await?;
+        let starts = match &live {
+            Some(l) if l.provider_logs => provider_starts(&gathered.pods, l.kinds, &crd_owners(l.conn).await),
+            _ => HashMap::new(),
+        };
+        let audit = read_audit_logs(audit_logs, groups).await?;
+        let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore };
+        Ok((EvidenceIndex::new(parts), gathered.notes))
     }
-}
-
-async fn read_evidence(request: EvidenceRequest<'_>) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
-    let EvidenceRequest { live, log_files, log_opts, retention, audit_logs, groups, acknowledges_requests, restore } =
-        request;
-    let conn = live.as_ref().map(|l| l.conn);
-    let provider_logs = live.as_ref().is_some_and(|l| l.provider_logs);
-    let gathered = gather(conn, provider_logs, log_files, log_opts, retention).await?;
-    let starts = match &live {
-        Some(l) if l.provider_logs => provider_starts(&gathered.pods, l.kinds, &crd_owners(l.conn).await),
-        _ => HashMap::new(),
-    };
-    let audit = read_audit_logs(audit_logs, groups).await?;
-    let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore };
-    Ok((EvidenceIndex::new(parts), gathered.notes))
 }
 
 /// Maps each judged kind to the starts of the provider serving it.
