@@ -369,13 +369,13 @@ pub struct DoctorArgs {
     pub concurrency: u16,
     /// How long doctor may wait, per kind, between retries of failed reads (backoff and
     /// Retry-After) before it skips the kind and says so; 0 turns retries off.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout, help_heading = SCAN)]
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration_flag, help_heading = SCAN)]
     pub retry_budget: std::time::Duration,
     /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
     #[arg(long, help_heading = SCAN)]
     pub refresh_discovery: bool,
     /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
-    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_request_timeout, help_heading = SCAN)]
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration_flag, help_heading = SCAN)]
     pub discovery_cache_ttl: std::time::Duration,
     // Absent, `UPJET_DISCOVERY_CACHE_DIR` gives it (`settings::Environment::fill_flags`).
     /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
@@ -408,7 +408,7 @@ pub struct CloudAuditArgs {
 #[derive(Debug, Clone, Args)]
 pub struct LogOptions {
     /// Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept).
-    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_request_timeout, help_heading = INPUTS)]
+    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_duration_flag, help_heading = INPUTS)]
     pub since: std::time::Duration,
     /// At most this many bytes of each container's log (the newest ones).
     #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, help_heading = INPUTS)]
@@ -505,6 +505,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, kubectl_complete: bool) -
 
 /// kubectl's `--request-timeout`: a Go duration, or a bare number of seconds; `0` means none.
 fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
+    parse_seconds_or_go_duration(s, "the timeout")
+}
+
+/// The other duration flags (`--since`, `--retry-budget`, `--discovery-cache-ttl`): read as
+/// `--request-timeout` is, and named as what they are when refused.
+fn parse_duration_flag(s: &str) -> Result<std::time::Duration, String> {
+    parse_seconds_or_go_duration(s, "the duration")
+}
+
+/// A Go duration, or a bare number of seconds; never negative (`what` names the value refused).
+fn parse_seconds_or_go_duration(s: &str, what: &str) -> Result<std::time::Duration, String> {
     let nanos = if s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty() {
         s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
     } else {
@@ -512,7 +523,7 @@ fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
             .ok_or_else(|| format!("{s:?} is not a duration (examples: 0, 30, 30s, 1m)"))?
     };
     if nanos < 0 {
-        return Err("the timeout must not be negative".into());
+        return Err(format!("{what} must not be negative"));
     }
     Ok(std::time::Duration::from_nanos(nanos as u64))
 }
@@ -569,5 +580,22 @@ mod tests {
         assert_eq!(parse_request_timeout("0"), Ok(std::time::Duration::ZERO));
         assert_eq!(parse_request_timeout("45"), Ok(std::time::Duration::from_secs(45)));
         assert!(parse_request_timeout("soon").is_err());
+    }
+
+    /// `--since`, `--retry-budget` and `--discovery-cache-ttl` are durations, not timeouts: the
+    /// refusal of a negative one says so, naming the flag; `--request-timeout`'s names the timeout.
+    #[test]
+    fn negative_durations_are_refused_as_what_they_are() {
+        for (flag, said) in [
+            ("--since=-5m", "the duration must not be negative"),
+            ("--retry-budget=-1s", "the duration must not be negative"),
+            ("--discovery-cache-ttl=-1h", "the duration must not be negative"),
+            ("--request-timeout=-3s", "the timeout must not be negative"),
+        ] {
+            let err = Cli::try_parse_from(["kubectl-upjet", "doctor", flag]).expect_err(flag).to_string();
+            let name = flag.split('=').next().unwrap_or_default();
+            assert!(err.contains(said) && err.contains(name), "{flag}: {err}");
+        }
+        assert_eq!(parse_duration_flag("90"), Ok(std::time::Duration::from_secs(90)));
     }
 }

@@ -1,9 +1,9 @@
 //! Gathering evidence beyond the MR objects (provider logs, pods, events, the Terraform
 //! workspace) for doctor, history and adopt: the cluster layer fetches, the evidence layer parses,
-//! and [`index`] hands each MR its share for the rules.
+//! and [`EvidenceRequest::read`], the one evidence constructor, indexes what a flow asks for.
 
 use super::inputs::{explain, misplaced};
-use crate::cli::LogOptions;
+use crate::cli::{CloudAuditArgs, LogOptions};
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::logs::{self, ContainerLog, LogLimits};
@@ -11,13 +11,15 @@ use crate::cluster::request::RequestError;
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::workspace::{self, WorkspaceError};
 use crate::cluster::{events, providers};
-use crate::domain::inventory::{InventoryObject, Scope, cross_check as inventory_check};
+use crate::domain::inventory::InventoryObject;
 use crate::domain::managed::ManagedResource;
+use crate::domain::restore::RestoreModel;
 use crate::domain::rules::ProviderStarts;
 use crate::evidence::audit::{self, AuditIndex, Groups};
 use crate::evidence::correlate::{LogEvidence, SourceSummary};
 use crate::evidence::events::{EventRecord, parse_events};
-use crate::evidence::index::EvidenceIndex;
+use crate::evidence::fleet::FleetInputs;
+use crate::evidence::index::{EvidenceIndex, EvidenceParts, KindKey};
 use crate::evidence::inventory;
 use crate::evidence::logs::{Evidence, Retention};
 use crate::evidence::pods::{self, ProviderPod};
@@ -177,17 +179,114 @@ pub async fn read_pod_log_with(
     Ok((s.take_evidence(), summary))
 }
 
-/// Maps each scanned kind to the starts of the provider serving it, and indexes the evidence.
-pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, String>) -> EvidenceIndex {
-    let by_provider = pods::provider_starts(&gathered.pods);
+/// What one flow asks to be read about its MRs beyond the objects, resolved from its flags: the
+/// one request [`EvidenceRequest::read`] turns into an [`EvidenceIndex`]. A new flow (a watch, a migration)
+/// builds one of these and gets the same evidence, read the same way, as doctor's.
+pub struct EvidenceRequest<'a> {
+    /// The live cluster, when there is one; with `provider_logs`, its provider pods are read: their
+    /// logs, and their starts for the kinds each serves.
+    pub live: Option<LiveEvidence<'a>>,
+    /// `--log-file`.
+    pub log_files: &'a [PathBuf],
+    /// Limits on what of a live log is read.
+    pub log_opts: &'a LogOptions,
+    /// What of each log line is kept.
+    pub retention: Retention,
+    /// `--audit-log`.
+    pub audit_logs: &'a [PathBuf],
+    /// The API groups of the MRs judged: the audit log is filtered to them before decoding.
+    pub groups: Groups,
+    /// What is already known of each kind's CRD (a backup holds the CRDs; a live one-MR run reads
+    /// its one kind's).
+    pub acknowledges_requests: HashMap<KindKey, bool>,
+    /// From a backup: what restoring each MR depends on.
+    pub restore: Option<RestoreModel>,
+}
+
+/// The live half of an [`EvidenceRequest`].
+pub struct LiveEvidence<'a> {
+    /// The cluster.
+    pub conn: &'a Connection,
+    /// `--logs`: read every provider pod's logs (and the ProviderRevisions that say which provider
+    /// serves which kind).
+    pub provider_logs: bool,
+    /// The kinds judged, mapped to the provider that serves each.
+    pub kinds: &'a [ApiKind],
+}
+
+impl<'a> EvidenceRequest<'a> {
+    /// A request for the evidence files only (no cluster), about the MRs of `groups`.
+    pub fn files(
+        log_files: &'a [PathBuf],
+        log_opts: &'a LogOptions,
+        audit_logs: &'a [PathBuf],
+        groups: Groups,
+    ) -> Self {
+        EvidenceRequest {
+            live: None,
+            log_files,
+            log_opts,
+            retention: Retention::Compact,
+            audit_logs,
+            groups,
+            acknowledges_requests: HashMap::new(),
+            restore: None,
+        }
+    }
+
+    /// The one evidence constructor: reads what the request asks for (logs, provider pods, audit
+    /// logs) and indexes it. Returns the index and the notes on what could not be read.
+    pub async fn read(self) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
+        let EvidenceRequest {
+            live,
+            log_files,
+            log_opts,
+            retention,
+            audit_logs,
+            groups,
+            acknowledges_requests,
+            restore,
+        } = self;
+        let conn = live.as_ref().map(|l| l.conn);
+        let provider_logs = live.as_ref().is_some_and(|l| l.provider_logs);
+        let gathered = gather(conn, provider_logs, log_files, log_opts, retention).await?;
+        let starts = match &live {
+            Some(l) if l.provider_logs => provider_starts(&gathered.pods, l.kinds, &crd_owners(l.conn).await),
+            _ => HashMap::new(),
+        };
+        let audit = read_audit_logs(audit_logs, groups).await?;
+        let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore };
+        Ok((EvidenceIndex::new(parts), gathered.notes))
+    }
+}
+
+/// Maps each judged kind to the starts of the provider serving it.
+fn provider_starts(
+    pods: &[ProviderPod],
+    kinds: &[ApiKind],
+    owners: &HashMap<String, String>,
+) -> HashMap<KindKey, ProviderStarts> {
+    let by_provider = pods::provider_starts(pods);
     let names: Vec<String> = by_provider.keys().cloned().collect();
-    let mut starts: HashMap<(String, String), ProviderStarts> = HashMap::new();
+    let mut starts = HashMap::new();
     for k in kinds {
         if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
             starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
     }
-    EvidenceIndex { logs: gathered.logs, starts, ..EvidenceIndex::default() }
+    starts
+}
+
+/// Reads the fleet-wide inputs (`--inventory`, then `--cloud-audit`), before any MR. Returns them
+/// and the inventory's notes.
+pub async fn read_fleet_inputs(
+    inventory: &[PathBuf],
+    cloud: &CloudAuditArgs,
+) -> anyhow::Result<(FleetInputs, Vec<String>)> {
+    let (objects, notes) = read_inventories(inventory).await?;
+    let objects = (!inventory.is_empty()).then_some(objects);
+    let record = super::cloud_audit::read(cloud).await?.map(|r| (r, cloud.cloud_principal.clone()));
+    Ok((FleetInputs::new(objects, record), notes))
 }
 
 /// A body the API server sent that does not parse, as the request error kube would report.
@@ -275,11 +374,6 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<Inventor
     })
     .await
     .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
-}
-
-/// Cross-checks the inventory against every MR seen, and hands the result to the index.
-pub fn cross_check(analyzer: &EvidenceIndex, objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) {
-    let _ = analyzer.inventory.set(inventory_check(objects, mrs, scope));
 }
 
 /// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,

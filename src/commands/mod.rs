@@ -7,6 +7,7 @@ pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
+pub mod flow;
 pub mod history;
 pub mod inputs;
 pub mod rbac;
@@ -59,7 +60,7 @@ fn run_cli(cli: Cli, env: &Environment) -> Exit {
 
 /// Runs the parsed command, writing results to `out`.
 pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    one_cluster_only(cli, settings)?;
+    flow::one_cluster_only(&cli.command, settings.several_contexts()).map_err(crate::error::Error::from)?;
     match &cli.command {
         Command::Doctor(args) => doctor::run(settings, args, out).await,
         Command::History(args) => history::run(settings, args, out).await,
@@ -70,25 +71,6 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
         Command::Promote(args) => adopt::run_promote(settings, args, out).await,
     }
-}
-
-/// Commands that act on one object in one cluster refuse several `--context` or
-/// `--all-contexts` (only `doctor` scans several clusters) rather than silently use the first.
-fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::Error> {
-    let name = match &cli.command {
-        Command::History(_) => "history",
-        Command::Adopt(_) => "adopt",
-        Command::Restore(_) => "restore",
-        Command::Rbac(_) => "rbac",
-        Command::Promote(_) => "promote",
-        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) => return Ok(()),
-    };
-    if !settings.several_contexts() {
-        return Ok(());
-    }
-    Err(crate::error::Error::usage(format!(
-        "{name} acts on one cluster: give at most one --context (several clusters and --all-contexts are for doctor)"
-    )))
 }
 
 /// kubectl's -v levels mapped onto tracing: 0–3 warnings, 4–5 request logs, 6+ HTTP detail.

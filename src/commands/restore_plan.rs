@@ -29,11 +29,10 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     let inputs = Inputs {
         log_files: &[],
         log_opts: &log_opts,
-        inventory: &args.inventory,
         audit_logs: &[],
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
-        cloud: super::cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
+        fleet: super::evidence::read_fleet_inputs(&args.inventory, &args.cloud).await?,
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -55,8 +54,8 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     for s in &judged.skipped {
         eprintln!("skipped: {}", sanitize(s));
     }
-    for n in judged.analyzer.cloud_notes() {
-        eprintln!("{}", sanitize(&n));
+    for n in judged.fleet.cloud_notes() {
+        eprintln!("{}", sanitize(n));
     }
     write_new(&args.plan, &(serde_json::to_string_pretty(&plan)? + "\n"), args.force)?;
     if plan.items.is_empty() {

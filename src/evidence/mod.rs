@@ -11,6 +11,7 @@ pub mod correlate;
 pub mod crd;
 pub mod create_loop;
 pub mod events;
+pub mod fleet;
 pub mod index;
 pub mod input;
 pub mod inventory;

@@ -23,38 +23,39 @@ pub async fn locate(
     }
 }
 
+/// `doctor KIND/NAME`: one MR in depth, judged with the same evidence and rule book as a fleet,
+/// its peers (the snapshot, or its kind in the cluster) standing in for the fleet.
 pub(super) async fn one(
     settings: &Settings,
     args: &DoctorArgs,
     target: &str,
+    from: Option<&std::path::Path>,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let (mr, live) = locate(settings, args.from.first().map(std::path::PathBuf::as_path), target).await?;
-    let analyzer = match &live {
+    let (mr, live) = locate(settings, from, target).await?;
+    let (evidence, _) = match &live {
         Some((conn, kind)) => {
-            let mut analyzer = analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0;
-            if let Some(acks) = acknowledges_requests(conn, kind, &mr).await {
-                analyzer.acknowledges_requests.insert((mr.group().to_string(), mr.kind.clone()), acks);
+            let mut acks = HashMap::new();
+            if let Some(acks_requests) = acknowledges_requests(conn, kind, &mr).await {
+                acks.insert((mr.group().to_string(), mr.kind.clone()), acks_requests);
             }
-            analyzer
+            live_evidence(conn, args, std::slice::from_ref(kind), acks).await?
         }
         None => {
-            let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
-            let mut analyzer = index(gathered, &[], &Default::default());
-            analyzer.audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
-            analyzer
+            let groups = Groups::of([mr.group().to_string()]);
+            EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups).read().await?
         }
     };
-    let from = args.from.first().map(std::path::PathBuf::as_path);
-    if let Some((check, notes)) =
-        cloud_audit::for_one(&args.cloud, &mr, from, live.as_ref().map(|(c, k)| (c, k))).await?
-    {
-        let _ = analyzer.cloud_audit.set(check);
-        for n in notes {
-            eprintln!("{}", crate::output::style::sanitize(&n));
+    let fleet = match cloud_audit::for_one(&args.cloud, &mr, from, live.as_ref().map(|(c, k)| (c, k))).await? {
+        Some((check, notes)) => {
+            for n in notes {
+                eprintln!("{}", crate::output::style::sanitize(&n));
+            }
+            FleetFacts::of_cloud_audit(check)
         }
-    }
-    let mut findings = analyzer.findings(&mr, settings.now);
+        None => FleetFacts::default(),
+    };
+    let mut findings = evidence.findings(&mr, &fleet, settings.now);
     one_identity(&mut findings, &mr, args)?;
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
@@ -62,7 +63,7 @@ pub(super) async fn one(
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
-            b.add(&mr, findings.clone(), || analyzer.state(&mr));
+            b.add(&mr, findings.clone(), || evidence.state(&mr));
             let report = b.finish();
             if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
