@@ -156,9 +156,9 @@ pub async fn judge(
     let owned = path.to_path_buf();
     let backup = tokio::task::spawn_blocking(move || read(&owned)).await??;
     let items: Vec<BackupItem> = backup.items.into_iter().filter(|i| keep(&i.mr)).collect();
-    let (objects, inventory_notes) = read_inventories(inputs.inventory).await?;
+    let inventories = read_inventories(inputs.inventory).await?;
     let gathered = gather(None, false, inputs.log_files, inputs.log_opts, Retention::Compact).await?;
-    let mut notes = [gathered.notes.clone(), inventory_notes, backup.notes].concat();
+    let mut notes = [gathered.notes.clone(), inventories.notes.clone(), backup.notes].concat();
     if let Some(v) = &backup.format_version {
         notes.insert(0, format!("Velero backup {} (format {v}): {} managed resources", backup_name(path), items.len()));
     }
@@ -193,7 +193,12 @@ pub async fn judge(
     if !inputs.inventory.is_empty() {
         let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
         let kinds = kinds.iter().map(|(g, k)| normalize_kind(&format!("{k}.{g}"))).collect();
-        cross_check(&analyzer, &objects, &mrs, &Scope { kinds, all_kinds: true, complete: true });
+        cross_check(
+            &analyzer,
+            &inventories,
+            &mrs,
+            Scope { kinds, all_kinds: true, complete: true, truncated: Vec::new() },
+        );
     }
     let judged = items
         .into_iter()

@@ -27,6 +27,7 @@ use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_st
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What was gathered, and notes on what could not be.
 #[derive(Default)]
@@ -247,18 +248,41 @@ pub async fn read_workspace(
     Ok(workspace_state(format!("{}/{}", pod.namespace, pod.name), &workspace::tfstate_path(uid), &text)?)
 }
 
+/// Every `--inventory` file read: their objects, a note per file, and the files cut short.
+#[derive(Default)]
+pub struct Inventories {
+    /// Every object of every file, in order.
+    pub objects: Vec<InventoryObject>,
+    /// One note per file.
+    pub notes: Vec<String>,
+    /// The files that end with a paging token: the report is partial, and no object of theirs
+    /// proves another missing.
+    pub truncated: Vec<Arc<str>>,
+}
+
 /// Reads every `--inventory` file (`-` is stdin), off the async runtime. An unreadable or
 /// unknown file is a usage error naming it: a cross-check over part of the inventory would
-/// report objects as lost that are merely in the file that failed.
-pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<InventoryObject>, Vec<String>)> {
+/// report objects as lost that are merely in the file that failed. A file cut short (its last
+/// page names a next one) is read, said on stderr, and makes the report partial.
+pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<Inventories> {
     let files = files.to_vec();
     tokio::task::spawn_blocking(move || {
-        let (mut objects, mut notes) = (Vec::new(), Vec::new());
+        let mut out = Inventories::default();
         for path in &files {
             let (reader, name) = open_input(path, "inventory")?;
             let inv = inventory::read(reader, &name)
                 .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
-            notes.push(format!(
+            if let Some(token) = inv.truncated {
+                eprintln!(
+                    "{}",
+                    crate::output::style::sanitize(&format!(
+                        "warning: inventory {name} ends with {token}: the export was cut short, so objects on its missing pages are unknown and the report is partial ({})",
+                        inventory::truncation_hint(token)
+                    ))
+                );
+                out.truncated.push(Arc::from(name.as_str()));
+            }
+            out.notes.push(format!(
                 "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
                 inv.formats.join(", "),
                 inv.records,
@@ -269,17 +293,18 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<Inventor
                     String::new()
                 }
             ));
-            objects.extend(inv.objects);
+            out.objects.extend(inv.objects);
         }
-        Ok((objects, notes))
+        Ok(out)
     })
     .await
     .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
 }
 
 /// Cross-checks the inventory against every MR seen, and hands the result to the index.
-pub fn cross_check(analyzer: &EvidenceIndex, objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) {
-    let _ = analyzer.inventory.set(inventory_check(objects, mrs, scope));
+pub fn cross_check(analyzer: &EvidenceIndex, inventories: &Inventories, mrs: &[&ManagedResource], scope: Scope) {
+    let scope = Scope { truncated: inventories.truncated.clone(), ..scope };
+    let _ = analyzer.inventory.set(inventory_check(&inventories.objects, mrs, &scope));
 }
 
 /// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,

@@ -108,6 +108,9 @@ codes! {
     InventoryDuplicate => Warning,
     /// An inventory export lists a cloud object tagged for an MR that does not exist.
     InventoryObjectWithoutMr => Warning,
+    /// A complete inventory export that covers this MR's kind, account and region does not list
+    /// the object it tracks: deleted outside Crossplane; the provider will create it again.
+    InventoryObjectGone => Warning,
     /// The audit log shows the external-name replaced or removed; the MR no longer tracks the
     /// old ID, whose cloud object is an orphan candidate.
     ExternalNameOverwritten => Error,

@@ -170,7 +170,7 @@ pub(super) async fn from_cluster(
         return Ok((builder.finish(), timings, conn.context.clone()));
     }
     let (analyzer, mut notes) = analyzer_for(&conn, args, &selected).await?;
-    notes.extend(inventory.iter().flat_map(|(_, n)| n.iter().cloned()));
+    notes.extend(inventory.iter().flat_map(|i| i.notes.iter().cloned()));
     let analyzer = Arc::new(analyzer);
     lap(&mut timings.evidence);
     let opts = ScanOptions {
@@ -207,8 +207,8 @@ pub(super) async fn from_cluster(
     if keep_all {
         let mrs: Vec<&ManagedResource> =
             results.iter().flat_map(|r| r.kept.iter().filter_map(|k| k.unjudged.as_ref().map(|(mr, _)| mr))).collect();
-        if let Some((objects, _)) = &inventory {
-            cross_check(&analyzer, objects, &mrs, &live_scope(settings, &results));
+        if let Some(inventories) = &inventory {
+            cross_check(&analyzer, inventories, &mrs, live_scope(settings, &results));
         }
         tie_cloud_record(&analyzer, &mrs, args);
     }
@@ -253,7 +253,7 @@ pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) 
     let kinds = results.iter().map(|r| normalize_kind(&format!("{}.{}", r.kind.kind, r.kind.group))).collect();
     let complete =
         settings.namespace.is_none() && settings.selector.is_none() && results.iter().all(|r| r.error.is_none());
-    Scope { kinds, all_kinds: false, complete }
+    Scope { kinds, all_kinds: false, complete, truncated: Vec::new() }
 }
 
 /// How the kept MRs become findings once the whole fleet is known: those kept unjudged (for the

@@ -206,6 +206,11 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
         for f in rules::object_findings(&check.unmatched) {
             builder.push(f);
         }
+        for file in &check.truncated {
+            builder.input_truncated(format!(
+                "inventory {file}: cut short (it ends with a paging token); objects on its missing pages were not checked"
+            ));
+        }
         builder.note(inventory_note(check));
     }
     builder.finish()

@@ -8,7 +8,7 @@ use crate::commands::inputs::{Snapshot, read_snapshot};
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
 pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scope {
     let kinds = mrs.iter().map(|m| normalize_kind(&format!("{}.{}", m.kind, m.group()))).collect();
-    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true }
+    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true, truncated: Vec::new() }
 }
 
 pub(super) async fn from_snapshot(
@@ -28,9 +28,9 @@ pub(super) async fn from_snapshot(
     }
     let now = settings.now;
     let Snapshot { items, skipped } = read_snapshot(path)?;
-    let (objects, inventory_notes) = read_inventories(&args.inventory).await?;
+    let inventories = read_inventories(&args.inventory).await?;
     let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
-    let notes = [skipped, gathered.notes.clone(), inventory_notes].concat();
+    let notes = [skipped, gathered.notes.clone(), inventories.notes.clone()].concat();
     let mut analyzer = index(gathered, &[], &Default::default());
     analyzer.audit = read_audit_logs(&args.audit_logs, snapshot_groups(items.iter().map(|i| i.json.as_str()))).await?;
     analyzer.cloud_record = cloud_audit::read(&args.cloud).await?;
@@ -52,7 +52,7 @@ pub(super) async fn from_snapshot(
     if wait {
         let mrs: Vec<&ManagedResource> = waiting.iter().collect();
         if !args.inventory.is_empty() {
-            cross_check(&analyzer, &objects, &mrs, &snapshot_scope(args, &waiting));
+            cross_check(&analyzer, &inventories, &mrs, snapshot_scope(args, &waiting));
         }
         tie_cloud_record(&analyzer, &mrs, args);
         for mr in waiting {

@@ -39,7 +39,7 @@ pub fn fields_of(mr: &ManagedResource) -> Vec<(Field, String)> {
     }
     out.extend(mr.for_provider.iter().map(|(k, v)| (Field::ForProvider(k.clone()), v.clone())));
     if let Some(pc) = &mr.provider_config {
-        out.push((Field::ProviderConfig("name".into()), pc.clone()));
+        out.push((Field::ProviderConfig("name".into()), pc.name.clone()));
     }
     out
 }
@@ -69,7 +69,7 @@ impl Sample {
 
 /// Start offsets where `value` occurs in `target` as a whole token: not glued to letters or
 /// digits on either side, so `a` in `rrsets/a` counts but the `a` in `data` does not.
-fn occurrences(value: &str, target: &str) -> Vec<usize> {
+pub(crate) fn occurrences(value: &str, target: &str) -> Vec<usize> {
     if value.is_empty() {
         return Vec::new();
     }

@@ -5,11 +5,16 @@
 //! per kind ([`id_form`]); [`matching::cross_check`] applies that to the MRs that lost track.
 //! Pure: the evidence layer parses the files, the commands hand in the MRs.
 
+pub mod arn_template;
+pub mod gone;
 pub mod id_form;
 pub mod matching;
 
+pub use gone::Coverage;
 pub use id_form::{IdForm, KindRule};
-pub use matching::{CrossCheck, MrInventory, Scope, TaggedObject, Unmatched, UnmatchedObject, cross_check};
+pub use matching::{CrossCheck, MrInventory, Scope, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check};
+
+use crate::domain::managed::{PROVIDER_CONFIG, ProviderConfigKey};
 
 /// `crossplane-kind`: lower-case `kind.group` (crossplane-runtime `ExternalResourceTagKeyKind`).
 pub const TAG_KIND: &str = "crossplane-kind";
@@ -69,6 +74,21 @@ impl CrossplaneTags {
             _ => return,
         };
         *slot = (!value.is_empty()).then(|| value.to_string());
+    }
+
+    /// The provider config the tags name, keyed as an MR's reference is: with
+    /// `crossplane-providerconfig-kind` (Crossplane v2) a `ProviderConfig` lives in the
+    /// `crossplane-namespace`; without it (older runtimes) it is the cluster-scoped one.
+    pub fn provider_config_key(&self) -> Option<ProviderConfigKey> {
+        let name = self.provider_config.clone()?;
+        Some(match &self.provider_config_kind {
+            None => ProviderConfigKey::cluster_scoped(&name),
+            Some(kind) => ProviderConfigKey {
+                kind: kind.clone(),
+                namespace: self.namespace.clone().filter(|_| kind == PROVIDER_CONFIG),
+                name,
+            },
+        })
     }
 
     /// Whether the object names an MR at all: both kind and name are needed.
