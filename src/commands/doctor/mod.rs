@@ -219,12 +219,16 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
 /// What the inventory cross-check covered, as one note.
 fn inventory_note(check: &CrossCheck) -> String {
     let matched: usize = check.per_mr.values().map(|m| m.objects.len()).sum();
+    let with_objects = check.per_mr.values().filter(|m| !m.objects.is_empty()).count();
+    let gone = check.per_mr.len() - with_objects;
     let mut note = format!(
-        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {} MRs, {} without an MR",
+        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {with_objects} MRs, {} without an MR",
         check.tagged,
-        check.per_mr.len(),
         check.unmatched.len()
     );
+    if gone > 0 {
+        note.push_str(&format!("; {gone} MRs whose object it should list seem gone"));
+    }
     if check.out_of_scope > 0 {
         note.push_str(&format!(
             "; {} not checked (kinds not scanned, or the scan was limited by -n, -l or a skipped kind)",

@@ -11,7 +11,7 @@
 
 use super::InventoryObject;
 use super::id_form::{IdForm, KindRule, Prediction};
-use super::matching::{healthy, kind_of};
+use super::{healthy, kind_of};
 use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! can be found for.
 
 use super::id_form::{KindRule, Prediction, same, tracks};
-use super::{CrossplaneTags, InventoryObject, normalize_kind};
+use super::{CrossplaneTags, InventoryObject, healthy, kind_of, normalize_kind};
 use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -141,12 +141,6 @@ fn target(tags: &CrossplaneTags, mrs: &[&ManagedResource], by_name: &HashMap<(St
     }
 }
 
-/// A healthy peer: Ready and Synced, not being deleted, with an external-name.
-pub(super) fn healthy(mr: &ManagedResource) -> Option<&str> {
-    let ok = mr.is_true("Ready") && mr.is_true("Synced") && mr.deletion_timestamp.is_none();
-    mr.external_name().filter(|_| ok)
-}
-
 /// Matches every tagged object to its MR, learns each kind's ID rule from the healthy MRs
 /// among them, and summarises per MR.
 pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) -> CrossCheck {
@@ -232,11 +226,6 @@ fn tracking(mr: &ManagedResource, o: &InventoryObject, prediction: &Prediction) 
         return Tracking::Tracked;
     }
     if ids.is_empty() || arn.is_some() || predicted.is_some() { Tracking::Untracked } else { Tracking::Unknown }
-}
-
-/// An MR's normalised `kind.group`, the key kind rules are kept under.
-pub(super) fn kind_of(mr: &ManagedResource) -> String {
-    normalize_kind(&format!("{}.{}", mr.kind, mr.group()))
 }
 
 /// Each kind's rule, from its healthy MRs that have tagged objects.

@@ -14,7 +14,7 @@ pub use gone::Coverage;
 pub use id_form::{IdForm, KindRule};
 pub use matching::{CrossCheck, MrInventory, Scope, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check};
 
-use crate::domain::managed::{PROVIDER_CONFIG, ProviderConfigKey};
+use crate::domain::managed::{ManagedResource, PROVIDER_CONFIG, ProviderConfigKey};
 
 /// `crossplane-kind`: lower-case `kind.group` (crossplane-runtime `ExternalResourceTagKeyKind`).
 pub const TAG_KIND: &str = "crossplane-kind";
@@ -117,6 +117,17 @@ pub struct InventoryObject {
 /// API groups differing just by `.` versus `-` could collide, which no provider ships.
 pub fn normalize_kind(kind: &str) -> String {
     kind.trim().chars().map(|c| if matches!(c, '.' | '_' | '-') { '.' } else { c.to_ascii_lowercase() }).collect()
+}
+
+/// A healthy peer: Ready and Synced, not being deleted, with an external-name.
+pub(crate) fn healthy(mr: &ManagedResource) -> Option<&str> {
+    let ok = mr.is_true("Ready") && mr.is_true("Synced") && mr.deletion_timestamp.is_none();
+    mr.external_name().filter(|_| ok)
+}
+
+/// An MR's normalised `kind.group`, the key kind rules are kept under.
+pub(crate) fn kind_of(mr: &ManagedResource) -> String {
+    normalize_kind(&format!("{}.{}", mr.kind, mr.group()))
 }
 
 /// A tag value fit for a message: control characters escaped and at most 200 characters, so an

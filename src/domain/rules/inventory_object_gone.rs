@@ -52,7 +52,9 @@ mod tests {
 
     /// Upstream: crossplane-runtime pkg/reconciler/managed/reconciler.go `Reconcile` creates when
     /// Observe says the object does not exist. (case, MR, what the cross-check found, fires)
-    const CASES: &[(&str, fn() -> Mr, Option<fn() -> Coverage>, bool)] = &[
+    type Case = (&'static str, fn() -> Mr, Option<fn() -> Coverage>, bool);
+
+    const CASES: &[Case] = &[
         ("covered and missing", || Mr::new("Queue", "q").external_name("https://q").healthy(), Some(coverage), true),
         (
             "covered, tracked only by atProvider.arn",
