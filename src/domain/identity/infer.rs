@@ -9,7 +9,7 @@
 //! never be predicted.
 
 use super::template::{Field, Part, Template};
-use crate::domain::managed::ManagedResource;
+use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 
 /// Fewer healthy peers than this prove nothing.
 pub const MIN_PEERS: usize = 3;
@@ -29,6 +29,9 @@ pub struct Sample {
     pub id: Option<String>,
     /// The fields whose values occur in the external-name or the ID.
     pub fields: Vec<(Field, String)>,
+    /// The MR's provider config: peers under different ones (different accounts or projects)
+    /// may write different constants, so they are also learned apart.
+    pub provider_config: ProviderConfigKey,
 }
 
 /// Every field of an MR a template may read, with its value.
@@ -59,7 +62,12 @@ impl Sample {
                     || id.as_deref().is_some_and(|i| !occurrences(v, i).is_empty())
             })
             .collect();
-        Some(Sample { external_name: external_name.to_string(), id, fields })
+        Some(Sample {
+            external_name: external_name.to_string(),
+            id,
+            fields,
+            provider_config: mr.provider_config_or_default(),
+        })
     }
 
     fn value(&self, f: &Field) -> Option<&str> {
