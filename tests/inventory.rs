@@ -36,7 +36,7 @@ fn check_example_report(out: &std::process::Output) {
         secret["suggestedId"],
         "arn:aws:secretsmanager:eu-west-1:111122223333:secret:orders-db-credentials-Q7mR2k"
     );
-    assert!(secret["evidence"]["idRule"].as_str().unwrap().contains("agreed by 1 of 1"));
+    assert!(secret["evidence"]["idRule"].as_str().unwrap().contains("agreed by 2 of 2"));
     // Both AlreadyExists MRs get an ID: the Secret's from the inventory, the RecordSet's from its peers.
     let exists = finding(&report, "AlreadyExists", "orders-db-credentials");
     assert_eq!(exists["suggestedId"], secret["suggestedId"]);
