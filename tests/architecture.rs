@@ -299,15 +299,11 @@ const FILE_WRITES: &[&str] = &[
     "DirBuilder",
 ];
 
-/// Files outside `src/local/` that still write, and who moves the write into `local/`. The
-/// coordinator empties this list once that branch is merged.
-const KNOWN_FILE_WRITERS: &[(&str, &str)] = &[("commands/doctor/plan.rs", "helper B: `local::store::write`")];
-
 #[test]
 fn only_local_writes_files() {
     let mut wrong = Vec::new();
     for (rel, code) in production_code() {
-        if rel.starts_with("local/") || KNOWN_FILE_WRITERS.iter().any(|(file, _)| *file == rel) {
+        if rel.starts_with("local/") {
             continue;
         }
         for (n, line) in code.lines().enumerate() {
@@ -417,15 +413,6 @@ fn the_checker_reads_imports_and_lengths_correctly() {
     assert_eq!(function_lengths(text), vec![(2, "f".to_string(), 5)]);
     assert_eq!(function_lengths("pub async fn g(x: u8) -> u8 {\n    let c = '{';\n    x\n}\n")[0].2, 4);
 }
-
-/// The file-level import circles that other work removes; none may be added. Each entry is the
-/// set of files (relative to `src/`) one circle runs through, and who removes it. The coordinator
-/// empties this list once those branches are merged.
-const KNOWN_FILE_CIRCLES: &[(&[&str], &str)] = &[
-    (&["evidence/logs/scan.rs", "evidence/logs/json_docs.rs"], "helper C: one `impl Scanner` file"),
-    (&["evidence/logs/extract.rs", "evidence/logs/tf_out.rs"], "helper C"),
-    (&["evidence/inventory/aws.rs", "evidence/inventory/azure.rs", "evidence/inventory/record.rs"], "helper E"),
-];
 
 /// A file's module path: `domain/adopt/steps.rs` → `[domain, adopt, steps]`, `x/mod.rs` → `[x]`,
 /// `lib.rs` and `main.rs` → `[]`.
@@ -574,15 +561,10 @@ fn file_circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<Stri
 }
 
 #[test]
-fn files_have_no_import_circle_beyond_the_known_ones() {
-    let mut wrong = Vec::new();
-    for circle in file_circles(&file_graph(&src())) {
-        let known = KNOWN_FILE_CIRCLES.iter().any(|(files, _)| circle.iter().all(|f| files.contains(&f.as_str())));
-        if !known {
-            wrong.push(circle.into_iter().collect::<Vec<_>>().join(" ↔ "));
-        }
-    }
-    assert!(wrong.is_empty(), "import circles between files in src/:\n{}", wrong.join("\n"));
+fn files_have_no_import_circle() {
+    let circles: Vec<String> =
+        file_circles(&file_graph(&src())).into_iter().map(|c| c.into_iter().collect::<Vec<_>>().join(" ↔ ")).collect();
+    assert!(circles.is_empty(), "import circles between files in src/:\n{}", circles.join("\n"));
 }
 
 #[test]

@@ -191,6 +191,7 @@ pub async fn judge(
         kinds: kinds.iter().map(|(g, k)| normalize_kind(&format!("{k}.{g}"))).collect(),
         all_kinds: true,
         complete: true,
+        truncated: Vec::new(),
     };
     let fleet = fleet_inputs.tie(&mrs, &scope);
     let judged = items

@@ -3,7 +3,7 @@
 //! and [`EvidenceRequest::read`], the one evidence constructor, indexes what a flow asks for.
 
 use super::inputs::{explain, misplaced};
-use crate::cli::{CloudAuditArgs, LogOptions};
+use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::logs::{self, ContainerLog, LogLimits};
@@ -11,16 +11,13 @@ use crate::cluster::request::RequestError;
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::workspace::{self, WorkspaceError};
 use crate::cluster::{events, providers};
-use crate::domain::inventory::InventoryObject;
 use crate::domain::managed::ManagedResource;
 use crate::domain::restore::RestoreModel;
 use crate::domain::rules::ProviderStarts;
 use crate::evidence::audit::{self, AuditIndex, Groups};
 use crate::evidence::correlate::{LogEvidence, SourceSummary};
 use crate::evidence::events::{EventRecord, parse_events};
-use crate::evidence::fleet::FleetInputs;
 use crate::evidence::index::{EvidenceIndex, EvidenceParts, KindKey};
-use crate::evidence::inventory;
 use crate::evidence::logs::{Evidence, Retention};
 use crate::evidence::pods::{self, ProviderPod};
 use crate::evidence::sniff::Reader;
@@ -277,18 +274,6 @@ fn provider_starts(
     starts
 }
 
-/// Reads the fleet-wide inputs (`--inventory`, then `--cloud-audit`), before any MR. Returns them
-/// and the inventory's notes.
-pub async fn read_fleet_inputs(
-    inventory: &[PathBuf],
-    cloud: &CloudAuditArgs,
-) -> anyhow::Result<(FleetInputs, Vec<String>)> {
-    let (objects, notes) = read_inventories(inventory).await?;
-    let objects = (!inventory.is_empty()).then_some(objects);
-    let record = super::cloud_audit::read(cloud).await?.map(|r| (r, cloud.cloud_principal.clone()));
-    Ok((FleetInputs::new(objects, record), notes))
-}
-
 /// A body the API server sent that does not parse, as the request error kube would report.
 fn undecodable(e: serde_json::Error) -> RequestError {
     RequestError::Kube(kube::Error::SerdeError(e))
@@ -344,36 +329,6 @@ pub async fn read_workspace(
 ) -> Result<WorkspaceState, WorkspaceReadError> {
     let text = workspace::read(conn, &pod.namespace, &pod.name, &pod.container, uid).await?;
     Ok(workspace_state(format!("{}/{}", pod.namespace, pod.name), &workspace::tfstate_path(uid), &text)?)
-}
-
-/// Reads every `--inventory` file (`-` is stdin), off the async runtime. An unreadable or
-/// unknown file is a usage error naming it: a cross-check over part of the inventory would
-/// report objects as lost that are merely in the file that failed.
-pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<InventoryObject>, Vec<String>)> {
-    let files = files.to_vec();
-    tokio::task::spawn_blocking(move || {
-        let (mut objects, mut notes) = (Vec::new(), Vec::new());
-        for path in &files {
-            let (reader, name) = open_input(path, "inventory")?;
-            let inv = inventory::read(reader, &name)
-                .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
-            notes.push(format!(
-                "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
-                inv.formats.join(", "),
-                inv.records,
-                inv.tagged(),
-                if inv.without_id > 0 {
-                    format!(", {} without a cloud ID (skipped)", inv.without_id)
-                } else {
-                    String::new()
-                }
-            ));
-            objects.extend(inv.objects);
-        }
-        Ok((objects, notes))
-    })
-    .await
-    .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
 }
 
 /// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,

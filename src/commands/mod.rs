@@ -7,6 +7,7 @@ pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
+pub mod fleet_inputs;
 pub mod flow;
 pub mod history;
 pub mod inputs;

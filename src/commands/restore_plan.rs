@@ -32,7 +32,7 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
         audit_logs: &[],
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
-        fleet: super::evidence::read_fleet_inputs(&args.inventory, &args.cloud).await?,
+        fleet: super::fleet_inputs::read_fleet_inputs(&args.inventory, &args.cloud).await?,
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();

@@ -348,6 +348,12 @@ codes! {
         severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, docs: "inventory.md#inventoryobjectwithoutmr",
     },
+    /// A complete inventory export that covers this MR's kind, account and region does not list
+    /// the object it tracks: deleted outside Crossplane; the provider will create it again.
+    InventoryObjectGone {
+        severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "inventory.md#inventoryobjectgone",
+    },
     /// The audit log shows the external-name replaced or removed; the MR no longer tracks the
     /// old ID, whose cloud object is an orphan candidate.
     ExternalNameOverwritten {

@@ -19,6 +19,7 @@ pub mod managed;
 pub mod placeholder;
 pub mod plan;
 pub mod policies;
+pub mod provider_config;
 pub mod rbac;
 pub mod report;
 pub mod restore;

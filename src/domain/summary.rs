@@ -7,6 +7,7 @@
 
 use super::codes::{Family, Lost};
 use super::finding::{Code, Severity};
+use super::managed::ProviderConfigKey;
 use super::report::{Report, ReportFinding};
 use std::collections::BTreeMap;
 
@@ -27,8 +28,9 @@ pub struct Group {
     pub severity: Severity,
     /// `kind.group` in lower case, e.g. `recordset.dns.gcp.upbound.io`.
     pub kind: String,
-    /// `spec.providerConfigRef.name`, when the MRs have one.
-    pub provider_config: Option<String>,
+    /// `spec.providerConfigRef` as (kind, namespace, name), when the MRs have one: team-a's
+    /// ProviderConfig `default` and the ClusterProviderConfig `default` are two groups.
+    pub provider_config: Option<ProviderConfigKey>,
     /// Findings in the group.
     pub count: usize,
     /// Findings that carry a `suggestedId` (an adoption plan can fill them).
@@ -58,7 +60,7 @@ pub fn summarize(report: &Report, scope: &str) -> Vec<Group> {
 /// [`summarize`] over a report of several clusters: the cluster is part of each group, and
 /// `scope` gives the doctor flags that read one cluster again (`--context prod`).
 pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String) -> Vec<Group> {
-    type Key = (Option<String>, Code, String, Option<String>);
+    type Key = (Option<String>, Code, String, Option<ProviderConfigKey>);
     let mut groups: BTreeMap<Key, Vec<&ReportFinding>> = BTreeMap::new();
     for f in &report.findings {
         let key = (f.resource.cluster.clone(), f.finding.code, kind_of(f), f.state.provider_config.clone());
@@ -167,12 +169,26 @@ mod tests {
     use crate::domain::report::{Filter, ReportBuilder, ResourceState};
     use crate::domain::testing::Mr;
 
+    /// A provider config key from its words: `default` (legacy), `ClusterProviderConfig default`,
+    /// `ProviderConfig team-a/default`.
+    fn key(words: &str) -> ProviderConfigKey {
+        match words.split_once(' ') {
+            None => ProviderConfigKey::cluster_scoped(words),
+            Some((kind, rest)) => match rest.split_once('/') {
+                Some((ns, name)) => {
+                    ProviderConfigKey { kind: kind.into(), namespace: Some(ns.into()), name: name.into() }
+                }
+                None => ProviderConfigKey { kind: kind.into(), namespace: None, name: rest.into() },
+            },
+        }
+    }
+
     fn report(items: &[(&str, &str, Code, Option<&str>, Option<&str>)]) -> Report {
         let mut b = ReportBuilder::new(Filter::default());
         for (kind, name, code, pc, id) in items {
             let mr = Mr::new(kind, name).build();
             let f = Finding::new(*code, "m", format!("kubectl upjet history {name}")).suggest(*id);
-            let state = ResourceState { provider_config: pc.map(str::to_owned), ..ResourceState::of(&mr) };
+            let state = ResourceState { provider_config: pc.map(key), ..ResourceState::of(&mr) };
             b.add(&mr, vec![f], || state);
         }
         b.finish()
@@ -186,23 +202,36 @@ mod tests {
             ("RecordSet", "b", AlreadyExists, Some("default"), None),
             ("RecordSet", "c", AlreadyExists, Some("default"), Some("id-c")),
             ("RecordSet", "d", AlreadyExists, Some("other"), None),
+            ("RecordSet", "t", AlreadyExists, Some("ProviderConfig team-a/default"), None),
+            ("RecordSet", "u", AlreadyExists, Some("ClusterProviderConfig default"), None),
             ("RecordSet", "e", Paused, Some("default"), None),
             ("RecordSet", "f", Paused, Some("default"), None),
             ("ManagedZone", "z", CreateFailed, None, None),
         ]);
         let groups = summarize(&r, "");
-        let got: Vec<(Code, &str, Option<&str>, usize, usize, bool)> = groups
+        let got: Vec<(Code, &str, Option<String>, usize, usize, bool)> = groups
             .iter()
-            .map(|g| (g.code, g.kind.as_str(), g.provider_config.as_deref(), g.count, g.with_id, g.per_mr))
+            .map(|g| {
+                (
+                    g.code,
+                    g.kind.as_str(),
+                    g.provider_config.as_ref().map(|k| k.to_string()),
+                    g.count,
+                    g.with_id,
+                    g.per_mr,
+                )
+            })
             .map(|(c, k, p, n, i, m)| (c, k.strip_suffix(".dns.gcp.upbound.io").unwrap(), p, n, i, m))
             .collect();
         assert_eq!(
             got,
             vec![
-                (AlreadyExists, "recordset", Some("default"), 3, 2, false),
-                (AlreadyExists, "recordset", Some("other"), 1, 0, false),
+                (AlreadyExists, "recordset", Some("default".into()), 3, 2, false),
+                (AlreadyExists, "recordset", Some("ClusterProviderConfig default".into()), 1, 0, false),
+                (AlreadyExists, "recordset", Some("other".into()), 1, 0, false),
+                (AlreadyExists, "recordset", Some("ProviderConfig team-a/default".into()), 1, 0, false),
                 (CreateFailed, "managedzone", None, 1, 0, false),
-                (Paused, "recordset", Some("default"), 2, 0, true),
+                (Paused, "recordset", Some("default".into()), 2, 0, true),
             ]
         );
     }

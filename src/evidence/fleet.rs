@@ -9,12 +9,23 @@ use super::cloud_audit::CloudRecord;
 use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::inventory::{CrossCheck, InventoryObject, Scope, cross_check};
 use crate::domain::managed::ManagedResource;
+use std::sync::Arc;
+
+/// What the `--inventory` files held: their objects, and the files cut short.
+#[derive(Debug, Default)]
+pub struct InventoryInput {
+    /// Every object of every file, in order.
+    pub objects: Vec<InventoryObject>,
+    /// The files that end with a paging token: the report is partial, and no object of theirs
+    /// proves another missing.
+    pub truncated: Vec<Arc<str>>,
+}
 
 /// The fleet-wide inputs of one run, read before any MR.
 #[derive(Debug, Default)]
 pub struct FleetInputs {
     /// The inventory's objects, when `--inventory` files were given.
-    inventory: Option<Vec<InventoryObject>>,
+    inventory: Option<InventoryInput>,
     /// The cloud's audit record and `--cloud-principal`, when `--cloud-audit` files were given.
     cloud: Option<(CloudRecord, Vec<String>)>,
 }
@@ -22,7 +33,7 @@ pub struct FleetInputs {
 impl FleetInputs {
     /// The inputs as read: `inventory` when `--inventory` was given, `cloud` (with
     /// `--cloud-principal`) when `--cloud-audit` was.
-    pub fn new(inventory: Option<Vec<InventoryObject>>, cloud: Option<(CloudRecord, Vec<String>)>) -> FleetInputs {
+    pub fn new(inventory: Option<InventoryInput>, cloud: Option<(CloudRecord, Vec<String>)>) -> FleetInputs {
         FleetInputs { inventory, cloud }
     }
 
@@ -35,7 +46,10 @@ impl FleetInputs {
     /// Ties the inputs to `mrs` (every MR of the run; `scope` says which kinds and whether the
     /// list is complete, for the inventory).
     pub fn tie(&self, mrs: &[&ManagedResource], scope: &Scope) -> FleetFacts {
-        let inventory = self.inventory.as_ref().map(|objects| cross_check(objects, mrs, scope));
+        let inventory = self.inventory.as_ref().map(|input| {
+            let scope = Scope { truncated: input.truncated.clone(), ..scope.clone() };
+            cross_check(&input.objects, mrs, &scope)
+        });
         let mut facts = FleetFacts { inventory, ..FleetFacts::default() };
         if let Some((record, principals)) = &self.cloud {
             let check = record.check(mrs, principals);
@@ -107,9 +121,9 @@ mod tests {
     fn an_mr_gets_its_share_of_the_fleet_only_once_the_inputs_are_tied() {
         let www = Mr::new("RecordSet", "www").external_name("www-1").build();
         let object = tagged_for("recordset.dns.gcp.upbound.io", "www", "//dns.googleapis.com/projects/p/www-1");
-        let inputs = FleetInputs::new(Some(vec![object]), None);
+        let inputs = FleetInputs::new(Some(InventoryInput { objects: vec![object], truncated: Vec::new() }), None);
         assert!(inputs.need_every_mr());
-        let scope = Scope { kinds: Default::default(), all_kinds: true, complete: true };
+        let scope = Scope { kinds: Default::default(), all_kinds: true, complete: true, truncated: Vec::new() };
         let tied = inputs.tie(&[&www], &scope);
         let evidence = EvidenceIndex::default();
         let share = evidence.evidence_for(&www, &tied).inventory.expect("the object tagged for www");

@@ -30,6 +30,7 @@ mod help;
 mod history_create_loop;
 mod identity;
 mod inventory;
+mod inventory_cloud_output;
 mod krew;
 mod kubectl_completion;
 mod log_fixtures;

@@ -236,7 +236,7 @@ pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) 
     let kinds = results.iter().map(|r| normalize_kind(&format!("{}.{}", r.kind.kind, r.kind.group))).collect();
     let complete =
         settings.namespace.is_none() && settings.selector.is_none() && results.iter().all(|r| r.error.is_none());
-    Scope { kinds, all_kinds: false, complete }
+    Scope { kinds, all_kinds: false, complete, truncated: Vec::new() }
 }
 
 /// How the kept MRs become findings once the whole fleet is known: those kept unjudged (for the

@@ -17,7 +17,8 @@ use timings::Timings;
 
 use super::backup;
 use super::cloud_audit;
-use super::evidence::{EvidenceRequest, LiveEvidence, acknowledges_requests, read_fleet_inputs, snapshot_groups};
+use super::evidence::{EvidenceRequest, LiveEvidence, acknowledges_requests, snapshot_groups};
+use super::fleet_inputs::read_fleet_inputs;
 use super::flow::{Flow, PathKind};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
@@ -224,6 +225,11 @@ fn finish(mut builder: ReportBuilder, evidence: &EvidenceIndex, fleet: &FleetFac
         for f in rules::object_findings(&check.unmatched) {
             builder.push(f);
         }
+        for file in &check.truncated {
+            builder.input_truncated(format!(
+                "inventory {file}: cut short (it ends with a paging token); objects on its missing pages were not checked"
+            ));
+        }
         builder.note(inventory_note(check));
     }
     builder.finish()
@@ -232,12 +238,16 @@ fn finish(mut builder: ReportBuilder, evidence: &EvidenceIndex, fleet: &FleetFac
 /// What the inventory cross-check covered, as one note.
 fn inventory_note(check: &CrossCheck) -> String {
     let matched: usize = check.per_mr.values().map(|m| m.objects.len()).sum();
+    let with_objects = check.per_mr.values().filter(|m| !m.objects.is_empty()).count();
+    let gone = check.per_mr.len() - with_objects;
     let mut note = format!(
-        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {} MRs, {} without an MR",
+        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {with_objects} MRs, {} without an MR",
         check.tagged,
-        check.per_mr.len(),
         check.unmatched.len()
     );
+    if gone > 0 {
+        note.push_str(&format!("; {gone} MRs whose object it should list seem gone"));
+    }
     if check.out_of_scope > 0 {
         note.push_str(&format!(
             "; {} not checked (kinds not scanned, or the scan was limited by -n, -l or a skipped kind)",

@@ -7,7 +7,7 @@ use crate::commands::inputs::{Snapshot, read_snapshot};
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
 pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scope {
     let kinds = mrs.iter().map(|m| normalize_kind(&format!("{}.{}", m.kind, m.group()))).collect();
-    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true }
+    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true, truncated: Vec::new() }
 }
 
 /// doctor over one snapshot: each MR judged as it is decoded, or (with fleet-wide inputs) once

@@ -13,19 +13,19 @@ use crate::domain::identity::Field;
 use crate::domain::identity::infer::fields_of;
 use crate::domain::inventory::id_form::IdForm;
 use crate::domain::inventory::normalize_kind;
-use crate::domain::managed::ManagedResource;
+use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-/// Whose credentials a call uses: one ProviderConfig name of one provider family
-/// (`aws.upbound.io`, the API group without its first label). Every kind of a family provider
-/// shares its ProviderConfigs, so peers of other kinds teach the same identity.
+/// Whose credentials a call uses: one provider config (kind, namespace, name) of one provider
+/// family (`aws.upbound.io`, the API group without its first label). Every kind of a family
+/// provider shares its provider configs, so peers of other kinds teach the same identity.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProviderKey {
     /// The API group without its first label.
     pub family: String,
-    /// `spec.providerConfigRef.name` (`default` when unset, as the API defaults it).
-    pub config: String,
+    /// `spec.providerConfigRef` (the API server's default when unset).
+    pub config: ProviderConfigKey,
 }
 
 impl ProviderKey {
@@ -33,12 +33,12 @@ impl ProviderKey {
     pub fn of(mr: &ManagedResource) -> ProviderKey {
         let group = mr.group();
         let family = group.split_once('.').map_or(group, |(_, f)| f).to_string();
-        ProviderKey { family, config: mr.provider_config.clone().unwrap_or_else(|| "default".into()) }
+        ProviderKey { family, config: mr.provider_config_or_default() }
     }
 
     /// In words.
     pub fn describe(&self) -> String {
-        format!("provider config {:?} of {}", self.config, self.family)
+        format!("provider config {:?} of {}", self.config.to_string(), self.family)
     }
 }
 

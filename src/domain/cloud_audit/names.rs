@@ -59,7 +59,7 @@ pub(super) fn field_value<'m>(mr: &'m ManagedResource, field: &Field) -> Option<
         Field::Name => Some(mr.name.as_str()),
         Field::Namespace => mr.namespace.as_deref(),
         Field::ForProvider(k) => mr.for_provider.get(k).map(String::as_str),
-        Field::ProviderConfig(_) => mr.provider_config.as_deref(),
+        Field::ProviderConfig(_) => mr.provider_config.as_ref().map(|k| k.name.as_str()),
     }
     .filter(|v| !v.is_empty())
 }

@@ -36,6 +36,7 @@ mod identity_lost_on_recreate;
 #[cfg(test)]
 mod inventory_cases;
 mod inventory_duplicate;
+mod inventory_object_gone;
 mod inventory_object_without_mr;
 mod inventory_orphan;
 mod kstatus_misleading;
@@ -141,6 +142,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::InventoryOrphan, check: Check::Evidence(inventory_orphan::check) },
     Rule { code: Code::InventoryDuplicate, check: Check::Evidence(inventory_duplicate::check) },
     Rule { code: Code::InventoryObjectWithoutMr, check: Check::Objects(inventory_object_without_mr::check) },
+    Rule { code: Code::InventoryObjectGone, check: Check::Evidence(inventory_object_gone::check) },
     Rule { code: Code::ExternalNameOverwritten, check: Check::EvidenceEach(external_name_overwritten::check) },
     Rule { code: Code::IdentityLostOnRecreate, check: Check::Evidence(identity_lost_on_recreate::check) },
     Rule { code: Code::RestoreCreatesDuplicate, check: Check::Evidence(restore_creates_duplicate::check) },
