@@ -3,6 +3,7 @@
 
 pub mod adopt;
 pub mod backup;
+pub mod changelog;
 pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;

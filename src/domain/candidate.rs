@@ -97,7 +97,9 @@ pub fn confidence_of(code: Code) -> Confidence {
         | Code::RestoreStopsAtCreateGate
         | Code::CloudAuditOrphan
         | Code::CloudAuditDuplicate
-        | Code::CloudAuditAlreadyExists => Confidence::High,
+        | Code::CloudAuditAlreadyExists
+        | Code::ChangeLogDuplicate
+        | Code::ChangeLogOrphan => Confidence::High,
         _ => Confidence::Medium,
     }
 }

@@ -141,6 +141,13 @@ codes! {
     /// The cloud's audit record holds creates naming this MR that cannot be tied to it (they name
     /// other MRs too, come from another account, or the provider's identity is unknown).
     CloudAuditAmbiguous => Warning,
+    /// The provider's change log shows two successful creates for this MR that led to different
+    /// external names: the second ran without the first one's ID, so a duplicate was made.
+    ChangeLogDuplicate => Error,
+    /// The provider's change log shows an external name recorded for this MR that it no longer
+    /// has and that the provider never deleted: the object it lost, or an orphan beside the one
+    /// it tracks.
+    ChangeLogOrphan => Error,
 }
 
 impl std::fmt::Display for Code {

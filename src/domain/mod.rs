@@ -4,6 +4,7 @@ pub mod adopt;
 pub mod age;
 pub mod audit;
 pub mod candidate;
+pub mod changelog;
 pub mod cloud_audit;
 pub mod clusters;
 pub mod create_marks;

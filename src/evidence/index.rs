@@ -4,6 +4,7 @@
 use super::audit::AuditIndex;
 use super::cloud_audit::CloudRecord;
 use super::correlate::LogEvidence;
+use crate::domain::changelog::ChangeLogIndex;
 use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
@@ -35,6 +36,8 @@ pub struct EvidenceIndex {
     pub cloud_record: Option<CloudRecord>,
     /// The record tied to the MRs, set once every MR is known.
     pub cloud_audit: std::sync::OnceLock<CloudAuditCheck>,
+    /// The providers' change-log entries, when any were read.
+    pub changelog: ChangeLogIndex,
 }
 
 impl EvidenceIndex {
@@ -42,7 +45,7 @@ impl EvidenceIndex {
     pub fn evidence_for(&self, mr: &ManagedResource) -> Option<MrEvidence> {
         let inventory = self.inventory.get();
         let nothing_read = self.logs.is_none() && self.starts.is_empty() && self.acknowledges_requests.is_empty();
-        let cloud = self.cloud_record.is_some() || self.cloud_audit.get().is_some();
+        let cloud = self.cloud_record.is_some() || self.cloud_audit.get().is_some() || !self.changelog.is_empty();
         if nothing_read && inventory.is_none() && self.audit.is_none() && self.restore.is_none() && !cloud {
             return None;
         }
@@ -57,6 +60,7 @@ impl EvidenceIndex {
         evidence.acknowledges_requests = self.acknowledges_requests.get(&kind).copied();
         evidence.restore = self.restore.as_ref().map(|m| m.for_mr(mr));
         evidence.cloud_audit = self.cloud_audit.get().and_then(|c| c.for_mr(mr)).cloned();
+        evidence.changelog = self.changelog.for_mr(mr);
         Some(evidence)
     }
 

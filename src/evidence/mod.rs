@@ -3,6 +3,7 @@
 //! and ordered into timelines. Pure: readers and API bodies are handed in by the shell.
 
 pub mod audit;
+pub mod changelog;
 pub mod cloud_audit;
 pub mod correlate;
 pub mod crd;

@@ -15,6 +15,10 @@ mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
+mod change_log_duplicate;
+mod change_log_orphan;
+#[cfg(test)]
+mod changelog_cases;
 mod cloud_audit_already_exists;
 mod cloud_audit_ambiguous;
 #[cfg(test)]
@@ -152,6 +156,8 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::CloudAuditAlreadyExists, check: Check::Evidence(cloud_audit_already_exists::check) },
     Rule { code: Code::CloudAuditDeletedByOther, check: Check::Evidence(cloud_audit_deleted_by_other::check) },
     Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
+    Rule { code: Code::ChangeLogDuplicate, check: Check::Evidence(change_log_duplicate::check) },
+    Rule { code: Code::ChangeLogOrphan, check: Check::Evidence(change_log_orphan::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.
