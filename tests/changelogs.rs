@@ -1,0 +1,118 @@
+//! Change logs end to end: the changelogs sidecar's container log (current and previous) read
+//! from a provider pod of the in-process API server, and a `--log-file` holding entries, through
+//! the real binary: the findings, the plan's candidates and history's timeline.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Cluster, Mr, codes, report};
+
+const RS: &str = "dns.gcp.upbound.io/v1beta2";
+const ID1: &str = "projects/p/managedZones/z/rrsets/www.example.com./A";
+const ID2: &str = "projects/p/managedZones/z/rrsets/www2.example.com./A";
+
+/// One entry as the sidecar prints it (`protojson.Marshal` of `ChangeLogEntry`), the snapshot
+/// carrying the MR's UID.
+fn entry(ts: &str, op: &str, external_name: &str, uid: &str) -> String {
+    let e = json!({
+        "timestamp": ts, "provider": "provider-gcp-dns:v1.8.0", "apiVersion": RS, "kind": "RecordSet",
+        "name": "www", "externalName": external_name, "operation": format!("OPERATION_TYPE_{op}"),
+        "snapshot": {"apiVersion": RS, "kind": "RecordSet", "metadata": {"name": "www", "uid": uid}},
+    });
+    format!("{e}\n")
+}
+
+/// A provider pod whose changelogs sidecar restarted once.
+fn provider_pod(c: &Cluster) {
+    let running = |name: &str, restarts: i64| json!({"name": name, "restartCount": restarts, "ready": true, "state": {"running": {"startedAt": "2024-11-30T09:00:00Z"}}});
+    c.add(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "provider-gcp-dns-1", "namespace": "crossplane-system",
+                     "labels": {"pkg.crossplane.io/provider": "provider-gcp-dns"}},
+        "spec": {"containers": [
+            {"name": "package-runtime", "image": "xpkg.upbound.io/upbound/provider-gcp-dns:v1"},
+            {"name": "changelogs-sidecar", "image": "xpkg.crossplane.io/crossplane/changelogs-sidecar:v0.0.1"}]},
+        "status": {"phase": "Running", "startTime": "2024-11-30T09:00:00Z",
+                   "containerStatuses": [running("package-runtime", 0), running("changelogs-sidecar", 1)]}}));
+}
+
+fn find<'a>(r: &'a Value, code: &str) -> &'a Value {
+    r["findings"].as_array().unwrap().iter().find(|f| f["code"] == code).unwrap_or_else(|| panic!("{code}: {r:#}"))
+}
+
+#[test]
+fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
+    let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
+    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let uid = mr["metadata"]["uid"].as_str().unwrap();
+    provider_pod(&c);
+    // Before the sidecar restarted: the first create, whose ID shows in the next entry.
+    let previous =
+        entry("2024-11-30T10:00:00Z", "CREATE", "", uid) + &entry("2024-11-30T10:05:00Z", "UPDATE", ID1, uid);
+    // After: the ID was lost, a second create made another object.
+    let current = entry("2024-11-30T11:00:00Z", "CREATE", "", uid) + &entry("2024-11-30T11:01:00Z", "UPDATE", ID2, uid);
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "changelogs-sidecar", true, &previous);
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "changelogs-sidecar", false, &current);
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "package-runtime", false, "");
+    let plan = c.dir().join("plan.json");
+    let out = c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let r = report(&out);
+    let dup = find(&r, "ChangeLogDuplicate");
+    assert_eq!(dup["suggestedId"], ID1, "the MR tracks none: the oldest, read in the entry after its create");
+    assert_eq!(dup["severity"], "error");
+    let message = dup["message"].as_str().unwrap();
+    assert!(message.contains("2 successful creates"), "{message}");
+    assert!(message.contains("changelogs-sidecar (previous):1"), "{message}");
+    assert!(!codes(&r).iter().any(|(code, _)| code == "ChangeLogOrphan"), "the duplicate says it all");
+    assert!(stderr.contains("changelogs-sidecar (previous): 2 entries"), "{stderr}");
+    let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let item = &items.as_array().unwrap()[0];
+    assert_eq!(item["id"], ID1, "{items:#}");
+    let logs: Vec<String> =
+        c.api.stats().recent.iter().map(|r| format!("{r:?}")).filter(|r| r.contains("/log")).collect();
+    assert!(logs.iter().any(|r| r.contains("container=changelogs-sidecar") && r.contains("previous=true")), "{logs:?}");
+}
+
+#[test]
+fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline() {
+    let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
+    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let uid = mr["metadata"]["uid"].as_str().unwrap();
+    let other_incarnation = entry("2024-11-30T09:00:00Z", "UPDATE", "projects/p/old", "another-uid");
+    let file = c.dir().join("sidecar.log");
+    let text = other_incarnation
+        + &entry("2024-11-30T10:00:00Z", "CREATE", "", uid)
+        + "neither an entry nor a log record\n"
+        + &entry("2024-11-30T10:05:00Z", "UPDATE", ID1, uid);
+    std::fs::write(&file, text).unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--log-file"]).arg(&file).output().unwrap();
+    let r = report(&out);
+    let lost = find(&r, "ChangeLogOrphan");
+    assert_eq!(lost["suggestedId"], ID1);
+    assert!(lost["evidence"]["recorded"].as_str().unwrap().contains("sidecar.log:4"), "{lost:#}");
+    assert!(
+        !lost["message"].as_str().unwrap().contains("projects/p/old"),
+        "another incarnation's entry is not this MR's"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("sidecar.log: 1 of 4 lines were not provider log records"),
+        "entries are not counted as foreign: {stderr}"
+    );
+
+    let out = c
+        .upjet()
+        .args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let h: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    let entries: Vec<&Value> =
+        h["timeline"]["entries"].as_array().unwrap().iter().filter(|e| e["source"] == "changelog").collect();
+    assert_eq!(entries.len(), 2, "{h:#}");
+    assert!(entries[0]["text"].as_str().unwrap().starts_with("change log: create by provider-gcp-dns:v1.8.0"));
+    assert_eq!(entries[1]["time"], "2024-11-30T10:05:00Z");
+    let names = h["timeline"]["externalNames"].as_array().unwrap();
+    assert!(names.iter().any(|n| n["value"] == ID1 && n["sources"][0] == "change log"), "{names:?}");
+}
