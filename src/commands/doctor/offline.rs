@@ -77,15 +77,7 @@ pub(super) async fn from_snapshot(
 
 /// doctor over a Velero backup: every MR judged as a restore would leave it (`backup::judge`).
 async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Settings) -> anyhow::Result<Report> {
-    let inputs = backup::Inputs {
-        log_files: &args.log_files,
-        log_opts: &args.log_opts,
-        inventory: &args.inventory,
-        audit_logs: &args.audit_logs,
-        id_templates: &args.id_templates,
-        source_context: args.source_context.as_deref(),
-        cloud: cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
-    };
+    let inputs = backup_inputs(args).await?;
     let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
     let judged = backup::judge(settings, path, inputs, keep).await?;
     let mut builder = ReportBuilder::new(filter(args));
@@ -103,6 +95,19 @@ async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Setti
         builder.unreadable(s);
     }
     Ok(finish(builder, &judged.analyzer, judged.notes))
+}
+
+/// What a backup is judged with, from doctor's flags (`--cloud-audit` read here).
+pub(super) async fn backup_inputs(args: &DoctorArgs) -> anyhow::Result<backup::Inputs<'_>> {
+    Ok(backup::Inputs {
+        log_files: &args.log_files,
+        log_opts: &args.log_opts,
+        inventory: &args.inventory,
+        audit_logs: &args.audit_logs,
+        id_templates: &args.id_templates,
+        source_context: args.source_context.as_deref(),
+        cloud: cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
+    })
 }
 
 /// What the first pass over a snapshot keeps: the kinds seen, the healthy peers' identity

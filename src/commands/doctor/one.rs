@@ -30,6 +30,9 @@ pub(super) async fn one(
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let (mr, live) = locate(settings, args.from.first().map(std::path::PathBuf::as_path), target).await?;
+    if let Some(path) = args.from.first().filter(|p| backup::is_backup(p)) {
+        return in_backup(settings, args, path, mr, out).await;
+    }
     let analyzer = match &live {
         Some((conn, kind)) => {
             let mut analyzer = analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0;
@@ -56,6 +59,36 @@ pub(super) async fn one(
     }
     let mut findings = analyzer.findings(&mr, settings.now);
     one_identity(&mut findings, &mr, args)?;
+    show(settings, args, &mr, findings, &analyzer, out)
+}
+
+/// One MR of a Velero backup: judged with the whole backup (its peers teach the kind's identity)
+/// as a restore would leave it, so the restore verdict is among its findings.
+async fn in_backup(
+    settings: &Settings,
+    args: &DoctorArgs,
+    path: &std::path::Path,
+    mr: ManagedResource,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let judged = backup::judge(settings, path, super::offline::backup_inputs(args).await?, |_| true).await?;
+    for n in &judged.notes {
+        eprintln!("{}", crate::output::style::sanitize(n));
+    }
+    let same = |m: &ManagedResource| m.uid == mr.uid && m.name == mr.name && m.kind == mr.kind;
+    let findings = judged.judged.into_iter().find(|j| same(&j.item.mr)).map(|j| j.findings).unwrap_or_default();
+    show(settings, args, &mr, findings, &judged.analyzer, out)
+}
+
+/// Prints one MR's findings (those the filter keeps) and returns the exit code they make.
+fn show(
+    settings: &Settings,
+    args: &DoctorArgs,
+    mr: &ManagedResource,
+    findings: Vec<Finding>,
+    analyzer: &EvidenceIndex,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
         OutputFormat::Json | OutputFormat::Yaml => {

@@ -116,3 +116,65 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
     let names = h["timeline"]["externalNames"].as_array().unwrap();
     assert!(names.iter().any(|n| n["value"] == ID1 && n["sources"][0] == "change log"), "{names:?}");
 }
+
+const KEYS: &str = "kms.aws.upbound.io/v1beta1";
+const EXT: &str = "crossplane.io/external-name";
+
+fn backup() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/velero/nightly-data.tar.gz")
+}
+
+#[test]
+fn doctor_one_mr_of_a_backup_shows_its_restore_verdict() {
+    let c = Cluster::builder().start();
+    let out = c
+        .upjet()
+        .args(["doctor", "key.kms.aws.upbound.io/payments", "-o", "json", "--from"])
+        .arg(backup())
+        .output()
+        .unwrap();
+    let r = report(&out);
+    let verdict = find(&r, "RestoreCreatesDuplicate");
+    assert_eq!(verdict["resource"]["name"], "payments");
+    assert_eq!(
+        verdict["suggestedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8",
+        "the backup's peers teach the kind's identity"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let safe = c
+        .upjet()
+        .args(["doctor", "key.kms.aws.upbound.io/logs", "-o", "json", "--from"])
+        .arg(backup())
+        .output()
+        .unwrap();
+    assert!(
+        codes(&report(&safe)).iter().any(|(code, _)| code == "RestoreSafe"),
+        "{}",
+        String::from_utf8_lossy(&safe.stdout)
+    );
+}
+
+#[test]
+fn the_restart_count_follows_only_and_severity() {
+    let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
+    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    // Created, its ID only in status: a restart creates it again.
+    c.add(
+        Mr::new(KEYS, "Key", "lost")
+            .without(EXT)
+            .at_id("mrk-lost")
+            .policies(&["Observe", "Create", "Update", "Delete"])
+            .json(),
+    );
+    let run = |extra: &[&str]| {
+        let out = c.upjet().args(["doctor", "-o", "json"]).args(extra).output().unwrap();
+        (report(&out)["summary"]["restartDuplicates"].clone(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    assert_eq!(run(&[]).0, 1);
+    assert_eq!(run(&["--severity", "error"]).0, 1, "a restart duplicate is an error");
+    assert_eq!(run(&["--only", "RestoreCreatesDuplicate"]).0, 1);
+    let (count, stderr) = run(&["--only", "ExternalNameDrift"]);
+    assert_eq!(count, Value::Null, "not asked for");
+    assert!(!stderr.contains("provider restart"), "{stderr}");
+    assert_eq!(run(&["--ignore", "RestoreCreatesDuplicate"]).0, Value::Null);
+}
