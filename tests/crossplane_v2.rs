@@ -178,3 +178,97 @@ fn the_restart_count_follows_only_and_severity() {
     assert!(!stderr.contains("provider restart"), "{stderr}");
     assert_eq!(run(&["--ignore", "RestoreCreatesDuplicate"]).0, Value::Null);
 }
+
+/// An MRD as Crossplane v2 stores it.
+fn mrd(c: &Cluster, plural: &str, group: &str, kind: &str, state: &str) {
+    c.add(json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
+        "metadata": {"name": format!("{plural}.{group}")},
+        "spec": {"group": group, "names": {"kind": kind, "plural": plural}, "scope": "Cluster", "state": state}}));
+}
+
+fn mrd_cluster() -> Cluster {
+    Cluster::builder()
+        .crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"])
+        .crd_files("crossplane", &["apiextensions.crossplane.io_managedresourcedefinitions.yaml"])
+        .start()
+}
+
+#[test]
+fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
+    let c = mrd_cluster();
+    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Active");
+    mrd(&c, "aliases", "kms.aws.upbound.io", "Alias", "Inactive");
+    mrd(&c, "queues", "sqs.aws.upbound.io", "Queue", "Inactive");
+    let out = c.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("2 of 3 ManagedResourceDefinitions are inactive"), "{stderr}");
+    let mrd_lists =
+        c.api.stats().recent.iter().filter(|r| format!("{r:?}").contains("managedresourcedefinitions")).count();
+    assert_eq!(mrd_lists, 1, "one list call");
+    assert!(!codes(&report(&out)).iter().any(|(_, n)| n.contains("kms.aws.upbound.io")), "MRDs are not judged as MRs");
+
+    let v1 = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
+    v1.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    let out = v1.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("ManagedResourceDefinition"));
+}
+
+#[test]
+fn a_kind_inactive_on_the_target_is_not_restored_and_the_activation_is_printed() {
+    let c = mrd_cluster();
+    mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Inactive");
+    let out =
+        c.upjet().args(["doctor", "-o", "json", "--target-context", "test", "--from"]).arg(backup()).output().unwrap();
+    let r = report(&out);
+    let inactive: Vec<&Value> =
+        r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "RestoreKindInactive").collect();
+    assert!(!inactive.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(inactive.iter().all(|f| f["resource"]["kind"] == "Key"));
+    let activate = r#"kubectl patch managedresourcedefinition keys.kms.aws.upbound.io --type merge -p '{"spec":{"state":"Active"}}'"#;
+    assert_eq!(inactive[0]["next"], activate);
+    let keys_at_risk = r["findings"].as_array().unwrap().iter().any(|f| {
+        f["resource"]["kind"] == "Key"
+            && ["RestoreCreatesDuplicate", "RestoreSafe", "RestoreStopsAtCreateGate"]
+                .contains(&f["code"].as_str().unwrap())
+    });
+    assert!(!keys_at_risk, "an MR that is not restored has no other verdict");
+    let out = c
+        .upjet()
+        .current_dir(c.dir())
+        .args(["restore-plan", "--target-context", "test"])
+        .arg(backup())
+        .args(["--modifiers", "m.yaml", "--plan", "p.json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("of kind Key.kms.aws.upbound.io are not restored: the kind is inactive on the target cluster. Activate it first:\n  {activate}")), "{stdout}");
+    let plan: Value = serde_json::from_str(&std::fs::read_to_string(c.dir().join("p.json")).unwrap()).unwrap();
+    assert!(
+        plan["items"].as_array().unwrap().iter().all(|i| !i["resource"].as_str().unwrap().starts_with("key.")),
+        "{plan:#}"
+    );
+}
+
+#[test]
+fn an_mrd_in_a_from_folder_is_not_a_managed_resource() {
+    let c = Cluster::builder().start();
+    let dir = c.dir().join("snap");
+    std::fs::create_dir(&dir).unwrap();
+    let mrd = json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
+        "metadata": {"name": "buckets.s3.aws.m.upbound.io", "uid": "u1"},
+        "spec": {"group": "s3.aws.m.upbound.io", "names": {"kind": "Bucket", "plural": "buckets"}, "state": "Inactive"}});
+    std::fs::write(dir.join("mrd.json"), mrd.to_string()).unwrap();
+    std::fs::write(
+        dir.join("key.json"),
+        Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json().to_string(),
+    )
+    .unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).output().unwrap();
+    let r = report(&out);
+    assert!(codes(&r).is_empty(), "no KstatusMisleading for the MRD: {r:#}");
+    assert_eq!(r["summary"]["resourcesScanned"], 1);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("1 Crossplane API objects are not managed resources and were not diagnosed (1 ManagedResourceDefinitions, 1 inactive)"), "{stderr}");
+}

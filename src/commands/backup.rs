@@ -118,6 +118,8 @@ pub struct Inputs<'a> {
     pub id_templates: &'a [UserTemplate],
     /// `--source-context`: the live cluster the backup was taken from.
     pub source_context: Option<&'a str>,
+    /// `--target-context`: the live cluster the backup will be restored into.
+    pub target_context: Option<&'a str>,
     /// The cloud's record of what the provider created (`--cloud-audit`, read by the caller) and
     /// `--cloud-principal`.
     pub cloud: Option<(CloudRecord, &'a [String])>,
@@ -182,6 +184,11 @@ pub async fn judge(
             "source cluster {context}: {read} managed resources that can still change their cloud object"
         ));
         skipped.extend(unread);
+    }
+    if let Some(context) = inputs.target_context {
+        let (states, note) = super::mrd::target(settings, context).await?;
+        notes.extend(note);
+        model.target = states;
     }
     analyzer.restore = Some(model);
     // The cloud's record names the object a restore would create again, where it holds the create.

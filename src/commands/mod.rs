@@ -10,6 +10,7 @@ pub mod doctor;
 pub mod evidence;
 pub mod history;
 pub mod inputs;
+pub mod mrd;
 pub mod rbac;
 pub mod restore_plan;
 

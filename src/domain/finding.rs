@@ -123,6 +123,9 @@ codes! {
     /// (Velero backup, `--source-context`) The source cluster still manages the cloud object the
     /// restored MR would track: two controllers would manage one object.
     RestoreIntoFight => Error,
+    /// (Velero backup, `--target-context`) The MR's kind is an inactive ManagedResourceDefinition
+    /// on the target: no CRD is served there, so the restore skips the MR entirely.
+    RestoreKindInactive => Error,
     /// (Velero backup) Restoring the MR as it is creates nothing twice.
     RestoreSafe => Info,
     /// The cloud's audit record shows the provider creating one object for this MR that it does

@@ -16,6 +16,7 @@ pub mod identity;
 pub mod inventory;
 pub mod kstatus;
 pub mod managed;
+pub mod mrd;
 pub mod placeholder;
 pub mod plan;
 pub mod policies;

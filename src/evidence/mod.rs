@@ -13,6 +13,7 @@ pub mod index;
 pub mod input;
 pub mod inventory;
 pub mod logs;
+pub mod mrd;
 pub mod pods;
 pub mod sniff;
 pub mod source;

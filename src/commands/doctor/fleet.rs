@@ -170,6 +170,7 @@ pub(super) async fn from_cluster(
         return Ok((builder.finish(), timings, conn.context.clone()));
     }
     let (analyzer, mut notes) = analyzer_for(&conn, args, &selected).await?;
+    notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory.iter().flat_map(|(_, n)| n.iter().cloned()));
     let analyzer = Arc::new(analyzer);
     lap(&mut timings.evidence);

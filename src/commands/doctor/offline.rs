@@ -106,6 +106,7 @@ pub(super) async fn backup_inputs(args: &DoctorArgs) -> anyhow::Result<backup::I
         audit_logs: &args.audit_logs,
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
+        target_context: args.target_context.as_deref(),
         cloud: cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
     })
 }

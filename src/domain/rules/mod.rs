@@ -57,6 +57,7 @@ mod reconcile_not_triggered;
 mod restore_cases;
 mod restore_creates_duplicate;
 mod restore_into_fight;
+mod restore_kind_inactive;
 mod restore_safe;
 mod restore_stops_at_create_gate;
 pub mod restore_verdict;
@@ -150,6 +151,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::RestoreCreatesDuplicate, check: Check::Evidence(restore_creates_duplicate::check) },
     Rule { code: Code::RestoreStopsAtCreateGate, check: Check::Evidence(restore_stops_at_create_gate::check) },
     Rule { code: Code::RestoreIntoFight, check: Check::Evidence(restore_into_fight::check) },
+    Rule { code: Code::RestoreKindInactive, check: Check::Evidence(restore_kind_inactive::check) },
     Rule { code: Code::RestoreSafe, check: Check::Evidence(restore_safe::check) },
     Rule { code: Code::CloudAuditOrphan, check: Check::Evidence(cloud_audit_orphan::check) },
     Rule { code: Code::CloudAuditDuplicate, check: Check::Evidence(cloud_audit_duplicate::check) },
