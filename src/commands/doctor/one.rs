@@ -95,7 +95,7 @@ fn show(
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
-            b.add(&mr, findings.clone(), || analyzer.state(&mr));
+            b.add(mr, findings.clone(), || analyzer.state(mr));
             let report = b.finish();
             if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
@@ -103,7 +103,7 @@ fn show(
                 structured::write_yaml(out, &report)?;
             }
         }
-        _ => detail::write_detail(out, &mr, &findings, settings.now)?,
+        _ => detail::write_detail(out, mr, &findings, settings.now)?,
     }
     Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false, args.fail_on_incomplete))
 }
