@@ -40,8 +40,19 @@ fn example_fleet_shows_every_code() {
         .output()
         .unwrap();
     let cloud: serde_json::Value = serde_json::from_slice(&cloud.stdout).unwrap();
+    // The change-log codes come with the sidecar log of a small fleet (examples/changelogs).
+    let changelog = Command::cargo_bin("kubectl-upjet")
+        .unwrap()
+        .env("UPJET_NOW", "2024-11-30T12:00:00Z")
+        .current_dir(root)
+        .args(["doctor", "-o", "json", "--from", "examples/changelogs/fleet.json"])
+        .args(["--log-file", "examples/changelogs/changelogs-sidecar.log"])
+        .output()
+        .unwrap();
+    let changelog: serde_json::Value = serde_json::from_slice(&changelog.stdout).unwrap();
     let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
     by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
+    by_code.extend(changelog["summary"]["byCode"].as_object().unwrap().clone());
     // The restore verdicts need a Velero backup: tests/velero.rs reads examples/velero.
     for code in
         Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate && !c.as_str().starts_with("Restore"))

@@ -82,8 +82,12 @@ pub async fn gather(
         let limits = log_limits(opts);
         super::changelog::read_sidecars(conn, &g.pods, limits, keep, &mut g.changelog, &mut g.notes).await;
     }
+    let entries_of = |s: &SourceSummary| found.iter().find(|(n, _)| *n == s.name).map_or(0, |(_, n)| *n);
+    // A file of change-log entries only is a sidecar's log, not a provider log: no rule about
+    // provider logs (debug level) applies to it.
+    sources.retain(|s| s.lines == 0 || entries_of(s) < s.lines);
     for s in &sources {
-        let entries = found.iter().find(|(n, _)| *n == s.name).map_or(0, |(_, n)| *n);
+        let entries = entries_of(s);
         if s.unknown > entries {
             g.notes.push(format!(
                 "{}: {} of {} lines were not provider log records (skipped)",
