@@ -328,6 +328,10 @@ pub struct DoctorArgs {
     /// a cloud object the backup's MRs track are reported (RestoreIntoFight).
     #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
     pub source_context: Option<String>,
+    /// With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose
+    /// ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive).
+    #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
+    pub target_context: Option<String>,
     /// Read the live provider pods' logs (current and previous container) for evidence.
     #[arg(long, help_heading = INPUTS)]
     pub logs: bool,

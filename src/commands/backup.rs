@@ -115,6 +115,8 @@ pub struct Inputs<'a> {
     pub id_templates: &'a [UserTemplate],
     /// `--source-context`: the live cluster the backup was taken from.
     pub source_context: Option<&'a str>,
+    /// `--target-context`: the live cluster the backup will be restored into.
+    pub target_context: Option<&'a str>,
     /// The inventory (`--inventory`) and the cloud's record of what the provider created
     /// (`--cloud-audit`, `--cloud-principal`), read by the caller, with the inventory's notes.
     pub fleet: (FleetInputs, Vec<String>),
@@ -178,6 +180,12 @@ pub async fn judge(
     let mut request = EvidenceRequest::files(inputs.log_files, inputs.log_opts, inputs.audit_logs, groups);
     request.acknowledges_requests =
         backup.crds.iter().map(|c| ((c.group.clone(), c.kind.clone()), c.acknowledges_requests)).collect();
+    let mut target_note = None;
+    if let Some(context) = inputs.target_context {
+        let (states, note) = super::mrd::target(settings, context).await?;
+        target_note = note;
+        model.target = states;
+    }
     request.restore = Some(model);
     let (evidence, log_notes) = request.read().await?;
     let mut notes = [log_notes, inventory_notes, backup.notes].concat();
@@ -185,6 +193,7 @@ pub async fn judge(
         notes.insert(0, format!("Velero backup {} (format {v}): {} managed resources", backup_name(path), items.len()));
     }
     notes.extend(source_note);
+    notes.extend(target_note);
     // The cloud's record names the object a restore would create again, where it holds the create.
     let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
     let scope = Scope {

@@ -36,6 +36,8 @@ pub struct Gathered {
     pub pods: Vec<ProviderPod>,
     /// Things the user should know (unreadable logs, no provider pods…).
     pub notes: Vec<String>,
+    /// Change-log entries from the pods' changelogs sidecars and the log files.
+    pub changelog: Vec<crate::domain::changelog::ChangeEntry>,
 }
 
 /// Reads log files and, with `live`, every provider pod's current and previous container logs.
@@ -50,6 +52,7 @@ pub async fn gather(
     if !live && files.is_empty() {
         return Ok(g);
     }
+    let keep = super::changelog::keep_for(&retention);
     let mut evidence = Vec::new();
     let mut sources = Vec::new();
     for file in files {
@@ -70,11 +73,26 @@ pub async fn gather(
         }
         read_pod_logs(conn, &g.pods, opts, retention, &mut evidence, &mut sources, &mut g.notes).await;
     }
+    // Entries are lines the log scanner could not use: only such files are read again for them.
+    let mixed: Vec<PathBuf> =
+        files.iter().zip(&sources).filter(|(_, s)| s.unknown > 0).map(|(f, _)| f.clone()).collect();
+    let found = super::changelog::read_files(&mixed, keep.clone(), &mut g.changelog, &mut g.notes).await?;
+    if let (true, Some(conn)) = (live, conn) {
+        let limits = log_limits(opts);
+        super::changelog::read_sidecars(conn, &g.pods, limits, keep, &mut g.changelog, &mut g.notes).await;
+    }
+    let entries_of = |s: &SourceSummary| found.iter().find(|(n, _)| *n == s.name).map_or(0, |(_, n)| *n);
+    // A file of change-log entries only is a sidecar's log, not a provider log: no rule about
+    // provider logs (debug level) applies to it.
+    sources.retain(|s| s.lines == 0 || entries_of(s) < s.lines);
     for s in &sources {
-        if s.unknown > 0 {
+        let entries = entries_of(s);
+        if s.unknown > entries {
             g.notes.push(format!(
                 "{}: {} of {} lines were not provider log records (skipped)",
-                s.name, s.unknown, s.lines
+                s.name,
+                s.unknown - entries,
+                s.lines
             ));
         }
     }
@@ -93,10 +111,7 @@ async fn read_pod_logs(
     sources: &mut Vec<SourceSummary>,
     notes: &mut Vec<String>,
 ) {
-    let limits = LogLimits {
-        since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
-        limit_bytes: Some(opts.limit_bytes),
-    };
+    let limits = log_limits(opts);
     let jobs: Vec<(ProviderPod, bool)> = pods
         .iter()
         .flat_map(|p| {
@@ -127,6 +142,14 @@ async fn read_pod_logs(
                 e.reason()
             )),
         }
+    }
+}
+
+/// `--since` and `--limit-bytes` as the API server takes them.
+fn log_limits(opts: &LogOptions) -> LogLimits {
+    LogLimits {
+        since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
+        limit_bytes: Some(opts.limit_bytes),
     }
 }
 
@@ -252,7 +275,8 @@ impl<'a> EvidenceRequest<'a> {
             _ => HashMap::new(),
         };
         let audit = read_audit_logs(audit_logs, groups).await?;
-        let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore };
+        let changelog = crate::domain::changelog::ChangeLogIndex::new(gathered.changelog);
+        let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog };
         Ok((EvidenceIndex::new(parts), gathered.notes))
     }
 }

@@ -70,6 +70,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         evidence.cloud_audit = check.for_mr(&mr).cloned();
         notes.extend(cloud_notes.iter().cloned());
     }
+    evidence.changelog = crate::domain::changelog::MrChangeLog::for_mr(&gathered.changelog, &mr);
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
     let mut candidates = candidates_of(&mr, &findings, &seen, &gathered);
     if let Some(a) = &evidence.audit {
@@ -87,6 +88,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         candidates: &candidates,
         audit: audit_history,
         cloud: evidence.cloud_audit.as_ref(),
+        changelog: evidence.changelog.as_ref(),
     };
     let timeline = build(&mr, &inputs);
     match args.output {

@@ -3,6 +3,7 @@
 
 pub mod adopt;
 pub mod backup;
+pub mod changelog;
 pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
@@ -11,6 +12,7 @@ pub mod fleet_inputs;
 pub mod flow;
 pub mod history;
 pub mod inputs;
+pub mod mrd;
 pub mod rbac;
 pub mod restore_plan;
 

@@ -32,6 +32,7 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
         audit_logs: &[],
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
+        target_context: args.target_context.as_deref(),
         fleet: super::fleet_inputs::read_fleet_inputs(&args.inventory, &args.cloud).await?,
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
@@ -58,10 +59,12 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
         eprintln!("{}", sanitize(n));
     }
     write_new(&args.plan, &(serde_json::to_string_pretty(&plan)? + "\n"), args.force)?;
+    let inactive = write_inactive(out, &judged.judged)?;
     if plan.items.is_empty() {
+        let every = if inactive == 0 { "every one" } else { "every other one" };
         writeln!(
             out,
-            "{total} managed resources in backup {name}: every one can be restored as it is; nothing to stage."
+            "{total} managed resources in backup {name}: {every} can be restored as it is; nothing to stage."
         )?;
         writeln!(out, "Restore it with:\n  velero restore create --from-backup {name}")?;
         writeln!(out, "(wrote an empty plan to {}; no modifiers are needed)", args.plan.display())?;
@@ -75,6 +78,25 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     write_new(&args.modifiers, &body, args.force)?;
     describe(out, &plan, total, rules.resource_modifier_rules.len(), args)?;
     Ok(incomplete(&judged.skipped))
+}
+
+/// Says which MRs a restore skips because their kind is inactive on the target
+/// (`RestoreKindInactive`), one line per kind with the command that activates it. Returns how many.
+fn write_inactive(out: &mut dyn Write, judged: &[backup::Judged]) -> std::io::Result<usize> {
+    let mut kinds: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for j in judged {
+        for f in j.findings.iter().filter(|f| f.code == crate::domain::finding::Code::RestoreKindInactive) {
+            let kind = format!("{}.{}", j.item.mr.kind, j.item.mr.group());
+            *kinds.entry((kind, f.next.clone())).or_default() += 1;
+        }
+    }
+    for ((kind, activate), n) in &kinds {
+        writeln!(
+            out,
+            "{n} managed resources of kind {kind} are not restored: the kind is inactive on the target cluster. Activate it first:\n  {activate}"
+        )?;
+    }
+    Ok(kinds.values().sum())
 }
 
 /// Exit 4 when part of the backup could not be read: the plan covers what was.

@@ -66,6 +66,9 @@ pub enum Family {
     Backup,
     /// The cloud's own audit record (`--cloud-audit`).
     CloudAudit,
+    /// The target cluster's ManagedResourceDefinitions (`--target-context`): whether a backed-up
+    /// MR's kind is served there at all. Not a restore verdict, so it puts no MR in the plan.
+    TargetActivation,
 }
 
 /// What a code says about the MR's hold on its cloud object. The variants differ in what a
@@ -384,6 +387,12 @@ codes! {
         severity: Error, family: Backup, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, docs: "findings.md#restoreintofight",
     },
+    /// (Velero backup, `--target-context`) The MR's kind is an inactive ManagedResourceDefinition
+    /// on the target: no CRD is served there, so the restore skips the MR entirely.
+    RestoreKindInactive {
+        severity: Error, family: TargetActivation, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#restorekindinactive",
+    },
     /// (Velero backup) Restoring the MR as it is creates nothing twice.
     RestoreSafe {
         severity: Info, family: Backup, id_confidence: Medium, wants_id: false,
@@ -419,6 +428,19 @@ codes! {
     CloudAuditAmbiguous {
         severity: Warning, family: CloudAudit, id_confidence: Medium, wants_id: false,
         lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditambiguous",
+    },
+    /// The provider's change log shows two successful creates for this MR that led to different
+    /// external names: the second ran without the first one's ID, so a duplicate was made.
+    ChangeLogDuplicate {
+        severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#changelogduplicate",
+    },
+    /// The provider's change log shows an external name recorded for this MR that it no longer
+    /// has and that the provider never deleted: the object it lost, or an orphan beside the one
+    /// it tracks.
+    ChangeLogOrphan {
+        severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#changelogorphan",
     },
 }
 

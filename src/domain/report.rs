@@ -270,7 +270,11 @@ impl ReportBuilder {
     /// Records how many MRs a provider restart would create again (see
     /// [`Summary::restart_duplicates`]).
     pub fn restart_duplicates(&mut self, n: usize) {
-        self.summary.restart_duplicates += n;
+        // Each counted MR is a `RestoreCreatesDuplicate` a restart would make: counted only when
+        // `--only`, `--ignore` and `--severity` would show that finding.
+        if self.filter.keeps(&Finding::new(Code::RestoreCreatesDuplicate, String::new(), String::new())) {
+            self.summary.restart_duplicates += n;
+        }
     }
 
     /// Adds a note about the scan.

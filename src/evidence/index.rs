@@ -7,6 +7,7 @@
 use super::audit::AuditIndex;
 use super::correlate::LogEvidence;
 use super::fleet::FleetFacts;
+use crate::domain::changelog::ChangeLogIndex;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::matching::mr_key;
@@ -35,6 +36,8 @@ pub struct EvidenceParts {
     pub acknowledges_requests: HashMap<KindKey, bool>,
     /// When the MRs come from a Velero backup: what restoring each depends on.
     pub restore: Option<RestoreModel>,
+    /// The providers' change-log entries, when any were read.
+    pub changelog: ChangeLogIndex,
 }
 
 /// The evidence of one run, looked up by MR. Its fields are private: what an MR gets is decided
@@ -64,6 +67,7 @@ impl EvidenceIndex {
         evidence.acknowledges_requests = by_kind(&p.acknowledges_requests, mr).copied();
         evidence.restore = p.restore.as_ref().map(|m| m.for_mr(mr));
         evidence.cloud_audit = fleet.cloud_audit().and_then(|c| c.for_mr(mr)).cloned();
+        evidence.changelog = p.changelog.for_mr(mr);
         evidence
     }
 

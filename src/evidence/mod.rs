@@ -6,6 +6,7 @@
 //! handed in by the shell.
 
 pub mod audit;
+pub mod changelog;
 pub mod cloud_audit;
 pub mod correlate;
 pub mod crd;
@@ -16,6 +17,7 @@ pub mod index;
 pub mod input;
 pub mod inventory;
 pub mod logs;
+pub mod mrd;
 pub mod pods;
 pub mod sniff;
 pub mod source;

@@ -43,6 +43,8 @@ pub enum Source {
     Audit,
     /// A call the cloud's own audit record holds (CloudTrail, GCP audit logs, Azure activity log).
     Cloud,
+    /// A change-log entry: the provider created, updated or deleted the cloud object.
+    ChangeLog,
 }
 
 /// One thing that happened.
@@ -107,6 +109,8 @@ pub struct Inputs<'a> {
     pub audit: Option<&'a AuditHistory>,
     /// What the cloud's own audit record says about the MR (`--cloud-audit`).
     pub cloud: Option<&'a MrCloudAudit>,
+    /// The provider's change-log entries about the MR.
+    pub changelog: Option<&'a crate::domain::changelog::MrChangeLog>,
 }
 
 /// Builds the timeline.
@@ -119,6 +123,10 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     entries.extend(inputs.audit.iter().flat_map(|h| h.writes.iter()).map(|v| audit_entry(v, &mut names)));
     for (at, text) in inputs.cloud.map(MrCloudAudit::lines).unwrap_or_default() {
         entries.push(entry(at, Source::Cloud, text));
+    }
+    for (e, (at, text)) in inputs.changelog.iter().flat_map(|c| c.entries.iter().zip(c.lines())) {
+        names.see(e.id().unwrap_or_default(), at, "change log");
+        entries.push(entry(at, Source::ChangeLog, text));
     }
     for o in inputs.cloud.iter().flat_map(|c| &c.creates) {
         names.see(o.id.as_deref().unwrap_or_default(), o.call.at, "cloud audit");
@@ -504,6 +512,7 @@ mod tests {
             container_started: GoTime::parse_rfc3339("2024-11-30T11:00:30Z"),
             restart_count: 0,
             last_termination: None,
+            changelog: None,
         }
     }
 
@@ -553,8 +562,7 @@ mod tests {
             events_read: true,
             findings: &findings,
             candidates: &[],
-            audit: None,
-            cloud: None,
+            ..Inputs::default()
         };
         let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();

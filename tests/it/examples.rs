@@ -33,8 +33,15 @@ fn example_fleet_shows_every_code() {
         .args(["--cloud-audit", "examples/cloud-audit/azure-activity.json"])
         .output();
     let cloud: serde_json::Value = serde_json::from_slice(&cloud.stdout).unwrap();
+    // The change-log codes come with the sidecar log of a small fleet (examples/changelogs).
+    let changelog = upjet()
+        .args(["doctor", "-o", "json", "--from", "examples/changelogs/fleet.json"])
+        .args(["--log-file", "examples/changelogs/changelogs-sidecar.log"])
+        .output();
+    let changelog: serde_json::Value = serde_json::from_slice(&changelog.stdout).unwrap();
     let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
     by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
+    by_code.extend(changelog["summary"]["byCode"].as_object().unwrap().clone());
     // The restore verdicts need a Velero backup: tests/it/velero.rs reads examples/velero.
     for code in
         Code::ALL.iter().filter(|c| **c != Code::ProviderRestartedDuringCreate && !c.as_str().starts_with("Restore"))

@@ -17,6 +17,7 @@ mod audit_log;
 mod cloud_audit;
 mod cloud_audit_cluster;
 mod completions;
+mod crossplane_v2;
 mod deploy;
 mod discovery_cache;
 mod doctor_cluster;

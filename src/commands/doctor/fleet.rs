@@ -166,6 +166,7 @@ pub(super) async fn from_cluster(
         return Ok(LiveScan { report: builder.finish(), timings, context });
     }
     let (evidence, mut notes) = live_evidence(&conn, args, &selected, HashMap::new()).await?;
+    notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory_notes);
     let evidence = Arc::new(evidence);
     lap(&mut timings.evidence);

@@ -72,15 +72,7 @@ pub(super) async fn from_backup(
     args: &DoctorArgs,
     settings: &Settings,
 ) -> anyhow::Result<Report> {
-    let (fleet, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
-    let inputs = backup::Inputs {
-        log_files: &args.log_files,
-        log_opts: &args.log_opts,
-        audit_logs: &args.audit_logs,
-        id_templates: &args.id_templates,
-        source_context,
-        fleet: (fleet, inventory_notes),
-    };
+    let inputs = backup_inputs(args, source_context).await?;
     let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
     let judged = backup::judge(settings, path, inputs, keep).await?;
     let mut builder = ReportBuilder::new(filter(args));
@@ -98,6 +90,22 @@ pub(super) async fn from_backup(
         builder.unreadable(s);
     }
     Ok(finish(builder, &judged.evidence, &judged.fleet, judged.notes))
+}
+
+/// What a backup is judged with, from doctor's flags (the fleet-wide inputs read here).
+pub(super) async fn backup_inputs<'a>(
+    args: &'a DoctorArgs,
+    source_context: Option<&'a str>,
+) -> anyhow::Result<backup::Inputs<'a>> {
+    Ok(backup::Inputs {
+        log_files: &args.log_files,
+        log_opts: &args.log_opts,
+        audit_logs: &args.audit_logs,
+        id_templates: &args.id_templates,
+        source_context,
+        target_context: args.target_context.as_deref(),
+        fleet: read_fleet_inputs(&args.inventory, &args.cloud).await?,
+    })
 }
 
 /// What the first pass over a snapshot keeps: the kinds seen, the healthy peers' identity

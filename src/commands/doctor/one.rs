@@ -33,6 +33,9 @@ pub(super) async fn one(
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let (mr, live) = locate(settings, from, target).await?;
+    if let Some(path) = from.filter(|p| backup::is_backup(p)) {
+        return in_backup(settings, args, path, mr, out).await;
+    }
     let (evidence, _) = match &live {
         Some((conn, kind)) => {
             let mut acks = HashMap::new();
@@ -57,13 +60,49 @@ pub(super) async fn one(
     };
     let mut findings = evidence.findings(&mr, &fleet, settings.now);
     one_identity(&mut findings, &mr, args)?;
+    show(settings, args, &mr, findings, &evidence, out)
+}
+
+/// One MR of a Velero backup: judged with the whole backup (its peers teach the kind's identity)
+/// as a restore would leave it, so the restore verdict is among its findings.
+async fn in_backup(
+    settings: &Settings,
+    args: &DoctorArgs,
+    path: &std::path::Path,
+    mr: ManagedResource,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let judged = backup::judge(
+        settings,
+        path,
+        super::offline::backup_inputs(args, args.source_context.as_deref()).await?,
+        |_| true,
+    )
+    .await?;
+    for n in &judged.notes {
+        eprintln!("{}", crate::output::style::sanitize(n));
+    }
+    let same = |m: &ManagedResource| m.uid == mr.uid && m.name == mr.name && m.kind == mr.kind;
+    let findings = judged.judged.into_iter().find(|j| same(&j.item.mr)).map(|j| j.findings).unwrap_or_default();
+    show(settings, args, &mr, findings, &judged.evidence, out)
+}
+
+/// Prints one MR's findings (those the filter keeps) and returns the exit code they make.
+fn show(
+    settings: &Settings,
+    args: &DoctorArgs,
+    mr: &ManagedResource,
+    findings: Vec<Finding>,
+    evidence: &EvidenceIndex,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
-            b.add(&mr, findings.clone(), || evidence.state(&mr));
+            b.add(mr, findings.clone(), || evidence.state(mr));
             let report = b.finish();
             if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
@@ -71,7 +110,7 @@ pub(super) async fn one(
                 structured::write_yaml(out, &report)?;
             }
         }
-        _ => detail::write_detail(out, &mr, &findings, settings.now)?,
+        _ => detail::write_detail(out, mr, &findings, settings.now)?,
     }
     Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false, args.fail_on_incomplete))
 }

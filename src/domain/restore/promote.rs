@@ -15,6 +15,7 @@ use crate::domain::codes::{Family, Severity};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::placeholder::is_placeholder;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -206,7 +207,9 @@ fn effective(p: Option<Vec<String>>) -> Vec<String> {
 /// Decides what to do with the live object `obj` of `item` (`source_released`: the user says the
 /// source cluster no longer manages fought-over objects).
 pub fn start(item: &PromoteItem, obj: &Value, source_released: bool) -> Start {
-    let ext = annotation(obj, keys::EXTERNAL_NAME).filter(|e| !e.is_empty());
+    // A provider's placeholder names no object: such an MR has no ID to verify, and restored
+    // paused it is never reconciled, so asking for an Observe would only wait out the timeout.
+    let ext = annotation(obj, keys::EXTERNAL_NAME).filter(|e| !e.is_empty() && !is_placeholder(e));
     let policies = policies_of(obj);
     let paused = annotation(obj, keys::PAUSED) == Some("true");
     let was_paused = item.original.paused.as_deref() == Some("true");

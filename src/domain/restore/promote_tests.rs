@@ -111,6 +111,12 @@ fn promote_decides_from_the_live_object() {
             Start::Changed(String::new()),
         ),
         ("no ID yet", &no_id, restored_paused.clone(), Start::NeedsId),
+        (
+            "a placeholder is no ID: left, never asked for an Observe",
+            &no_id,
+            live(&restored_paused, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "STUB123456"}}})),
+            Start::NeedsId,
+        ),
         ("an ID set by hand", &no_id, id_by_hand, Start::Verify { id: "mrk-9".into() }),
         ("unpaused by an earlier run", &no_id, unpaused_by_promote, Start::Verify { id: "mrk-9".into() }),
     ];

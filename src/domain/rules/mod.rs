@@ -15,6 +15,10 @@ mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
+mod change_log_duplicate;
+mod change_log_orphan;
+#[cfg(test)]
+mod changelog_cases;
 mod cloud_audit_already_exists;
 mod cloud_audit_ambiguous;
 #[cfg(test)]
@@ -54,6 +58,7 @@ mod reconcile_not_triggered;
 mod restore_cases;
 mod restore_creates_duplicate;
 mod restore_into_fight;
+mod restore_kind_inactive;
 mod restore_safe;
 mod restore_stops_at_create_gate;
 pub mod restore_verdict;
@@ -148,12 +153,15 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::RestoreCreatesDuplicate, check: Check::Evidence(restore_creates_duplicate::check) },
     Rule { code: Code::RestoreStopsAtCreateGate, check: Check::Evidence(restore_stops_at_create_gate::check) },
     Rule { code: Code::RestoreIntoFight, check: Check::Evidence(restore_into_fight::check) },
+    Rule { code: Code::RestoreKindInactive, check: Check::Evidence(restore_kind_inactive::check) },
     Rule { code: Code::RestoreSafe, check: Check::Evidence(restore_safe::check) },
     Rule { code: Code::CloudAuditOrphan, check: Check::Evidence(cloud_audit_orphan::check) },
     Rule { code: Code::CloudAuditDuplicate, check: Check::Evidence(cloud_audit_duplicate::check) },
     Rule { code: Code::CloudAuditAlreadyExists, check: Check::Evidence(cloud_audit_already_exists::check) },
     Rule { code: Code::CloudAuditDeletedByOther, check: Check::Evidence(cloud_audit_deleted_by_other::check) },
     Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
+    Rule { code: Code::ChangeLogDuplicate, check: Check::Evidence(change_log_duplicate::check) },
+    Rule { code: Code::ChangeLogOrphan, check: Check::Evidence(change_log_orphan::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -117,6 +117,12 @@ pub static AFTER_CLOUD_AUDIT: &[Format] = &[
         unread: "",
         test: |h| h.is_object() && h.has("apiVersion") && h.has("kind") && h.has("metadata"),
     },
+    Format {
+        what: "a Crossplane change log (the changelogs sidecar's container log)",
+        readers: &[Reader::LogFile],
+        unread: "",
+        test: |h| h.lines().next().is_some_and(crate::evidence::changelog::looks_like_entry),
+    },
     Format { what: "a provider log", readers: &[Reader::LogFile], unread: "", test: provider_log },
 ];
 
