@@ -52,7 +52,7 @@ fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
     c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "changelogs-sidecar", false, &current);
     c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "package-runtime", false, "");
     let plan = c.dir().join("plan.json");
-    let out = c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).output().unwrap();
+    let out = c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let r = report(&out);
     let dup = find(&r, "ChangeLogDuplicate");
@@ -83,7 +83,7 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
         + "neither an entry nor a log record\n"
         + &entry("2024-11-30T10:05:00Z", "UPDATE", ID1, uid);
     std::fs::write(&file, text).unwrap();
-    let out = c.upjet().args(["doctor", "-o", "json", "--log-file"]).arg(&file).output().unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--log-file"]).arg(&file).output();
     let r = report(&out);
     let lost = find(&r, "ChangeLogOrphan");
     assert_eq!(lost["suggestedId"], ID1);
@@ -98,12 +98,8 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
         "entries are not counted as foreign: {stderr}"
     );
 
-    let out = c
-        .upjet()
-        .args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out =
+        c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"]).arg(&file).output();
     let h: Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
     let entries: Vec<&Value> =
@@ -125,12 +121,8 @@ fn backup() -> std::path::PathBuf {
 #[test]
 fn doctor_one_mr_of_a_backup_shows_its_restore_verdict() {
     let c = Cluster::builder().start();
-    let out = c
-        .upjet()
-        .args(["doctor", "key.kms.aws.upbound.io/payments", "-o", "json", "--from"])
-        .arg(backup())
-        .output()
-        .unwrap();
+    let out =
+        c.upjet().args(["doctor", "key.kms.aws.upbound.io/payments", "-o", "json", "--from"]).arg(backup()).output();
     let r = report(&out);
     let verdict = find(&r, "RestoreCreatesDuplicate");
     assert_eq!(verdict["resource"]["name"], "payments");
@@ -139,12 +131,7 @@ fn doctor_one_mr_of_a_backup_shows_its_restore_verdict() {
         "the backup's peers teach the kind's identity"
     );
     assert_eq!(out.status.code(), Some(1));
-    let safe = c
-        .upjet()
-        .args(["doctor", "key.kms.aws.upbound.io/logs", "-o", "json", "--from"])
-        .arg(backup())
-        .output()
-        .unwrap();
+    let safe = c.upjet().args(["doctor", "key.kms.aws.upbound.io/logs", "-o", "json", "--from"]).arg(backup()).output();
     assert!(
         codes(&report(&safe)).iter().any(|(code, _)| code == "RestoreSafe"),
         "{}",
@@ -165,7 +152,7 @@ fn the_restart_count_follows_only_and_severity() {
             .json(),
     );
     let run = |extra: &[&str]| {
-        let out = c.upjet().args(["doctor", "-o", "json"]).args(extra).output().unwrap();
+        let out = c.upjet().args(["doctor", "-o", "json"]).args(extra).output();
         (report(&out)["summary"]["restartDuplicates"].clone(), String::from_utf8_lossy(&out.stderr).into_owned())
     };
     assert_eq!(run(&[]).0, 1);
@@ -198,7 +185,7 @@ fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
     mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Active");
     mrd(&c, "aliases", "kms.aws.upbound.io", "Alias", "Inactive");
     mrd(&c, "queues", "sqs.aws.upbound.io", "Queue", "Inactive");
-    let out = c.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json"]).output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("2 of 3 ManagedResourceDefinitions are inactive"), "{stderr}");
     let mrd_lists =
@@ -208,7 +195,7 @@ fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
 
     let v1 = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
     v1.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
-    let out = v1.upjet().args(["doctor", "-o", "json"]).output().unwrap();
+    let out = v1.upjet().args(["doctor", "-o", "json"]).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("ManagedResourceDefinition"));
 }
@@ -217,8 +204,7 @@ fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
 fn a_kind_inactive_on_the_target_is_not_restored_and_the_activation_is_printed() {
     let c = mrd_cluster();
     mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Inactive");
-    let out =
-        c.upjet().args(["doctor", "-o", "json", "--target-context", "test", "--from"]).arg(backup()).output().unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--target-context", "test", "--from"]).arg(backup()).output();
     let r = report(&out);
     let inactive: Vec<&Value> =
         r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "RestoreKindInactive").collect();
@@ -238,8 +224,7 @@ fn a_kind_inactive_on_the_target_is_not_restored_and_the_activation_is_printed()
         .args(["restore-plan", "--target-context", "test"])
         .arg(backup())
         .args(["--modifiers", "m.yaml", "--plan", "p.json"])
-        .output()
-        .unwrap();
+        .output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(&format!("of kind Key.kms.aws.upbound.io are not restored: the kind is inactive on the target cluster. Activate it first:\n  {activate}")), "{stdout}");
     let plan: Value = serde_json::from_str(&std::fs::read_to_string(c.dir().join("p.json")).unwrap()).unwrap();
@@ -263,7 +248,7 @@ fn an_mrd_in_a_from_folder_is_not_a_managed_resource() {
         Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json().to_string(),
     )
     .unwrap();
-    let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).output().unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).output();
     let r = report(&out);
     assert!(codes(&r).is_empty(), "no KstatusMisleading for the MRD: {r:#}");
     assert_eq!(r["summary"]["resourcesScanned"], 1);
