@@ -373,7 +373,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --target-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -408,6 +408,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --source-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1109,7 +1113,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__restore__subcmd__plan)
-            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --id-template --inventory --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --target-context --id-template --inventory --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1132,6 +1136,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --source-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

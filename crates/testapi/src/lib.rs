@@ -8,8 +8,9 @@
 //! - discovery: legacy (`/api`, `/apis`, `/apis/{g}`, `/apis/{g}/{v}`) and
 //!   aggregated (`apidiscovery.k8s.io/v2` and `v2beta1`), built from real CRD
 //!   files (every served version; scope, kind, names, categories, status
-//!   subresource), plus core v1 pods (log, exec, status), events, namespaces and
-//!   apiextensions.k8s.io/v1 customresourcedefinitions; `/version`; a minimal
+//!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
+//!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
+//!   rbac.authorization.k8s.io/v1 kinds; `/version`; a minimal
 //!   `/openapi/v3` (so `kubectl apply`/`create` validate via the server);
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
 //!   and field selectors; get, create (`generateName`), update, merge / JSON /
@@ -27,10 +28,11 @@
 //! - pod logs (`container`, `previous`, `sinceSeconds`, `sinceTime`,
 //!   `tailLines`, `limitBytes`, `timestamps`) and pod exec over websocket
 //!   (`v5.channel.k8s.io`, `v4.channel.k8s.io`) from a per-pod file map;
-//! - fault injection ([`Fault`]) and traffic counters ([`Stats`]).
+//! - fault injection ([`Fault`]) and traffic counters ([`Stats`]);
+//! - with [`TestApi::enable_rbac`], bearer-token authentication and RBAC
+//!   authorization of every request (otherwise any bearer token is accepted).
 //!
-//! Not implemented: authentication/authorization (any bearer token is accepted),
-//! schema validation and defaulting (CRD schemas are skipped when loading),
+//! Not implemented: other authentication methods, admission, schema validation and defaulting (CRD schemas are skipped when loading),
 //! conversion between CRD versions (every version serves the same stored object
 //! with its own apiVersion), managedFields, strategic merge patch semantics
 //! (built-ins take it as a merge patch; custom resources get 415 as in
@@ -55,6 +57,7 @@ mod exec;
 mod openapi;
 mod ops;
 mod rbac;
+mod reqinfo;
 mod resp;
 mod selector;
 mod server;

@@ -4,9 +4,9 @@
 
 use crate::Inner;
 use crate::crd::ResourceDef;
+use crate::reqinfo::ReqInfo;
 use crate::resp::Resp;
 use crate::selector::{FieldSelector, LabelSelector};
-use crate::server::ReqInfo;
 use crate::store::{Entry, Event, EventType, prefix};
 use bytes::Bytes;
 use hyper::body::{Body, Frame};

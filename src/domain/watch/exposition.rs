@@ -153,7 +153,10 @@ fn finding_series(state: &State) -> Vec<Series> {
                     ("kind", key.kind.clone()),
                     ("namespace", key.namespace.clone().unwrap_or_default()),
                     ("name", key.name.clone()),
-                    ("provider_config", tracked.mr.provider_config.clone().unwrap_or_default()),
+                    (
+                        "provider_config",
+                        tracked.mr.provider_config.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    ),
                 ],
                 value: 1.0,
             });

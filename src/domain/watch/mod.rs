@@ -296,7 +296,7 @@ impl State {
                 fresh.push(Seen { code: f.code, severity: f.severity, message: f.message, next: f.next });
             }
         }
-        let provider_config = tracked.mr.provider_config.clone();
+        let provider_config = tracked.mr.provider_config.as_ref().map(ToString::to_string);
         let old = std::mem::take(&mut self.mrs.get_mut(key).expect("held").findings);
         let change = |transition, finding: &Seen| Change {
             transition,
@@ -332,7 +332,7 @@ impl State {
                 }
             }
         }
-        let provider_config = tracked.mr.provider_config.clone();
+        let provider_config = tracked.mr.provider_config.as_ref().map(ToString::to_string);
         tracked
             .findings
             .into_iter()
