@@ -43,6 +43,7 @@ fn provider_log(c: &Cluster) -> ProviderPod {
         container_started: None,
         restart_count: 0,
         last_termination: None,
+        changelog: None,
     }
 }
 
