@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches the OASIS SARIF 2.1.0 JSON schema (sarif-2.1.0-rtm.5.json) that the npm package
 # @microsoft/jest-sarif ships, into target/sarif-schema/, for tests/it/ci_formats.rs.
-# Run by .ci/run before the tests; run it once by hand before `cargo test` on a new machine.
+# The test runs it when the file is missing; .ci/run runs it too, before the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=target/sarif-schema
