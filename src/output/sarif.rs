@@ -13,14 +13,17 @@ use std::io::{self, Write};
 /// docs/findings.md's tables, and inventory.md's for the codes of `--inventory`.
 const CODE_DOCS: [&str; 2] = [include_str!("../../docs/findings.md"), include_str!("../../docs/inventory.md")];
 
-/// Where each rule's help lives on the web.
-pub const HELP_URI: &str = "https://github.com/kubectl-upjet/kubectl-upjet/blob/main/docs/findings.md";
+/// Where the docs live on the web; each rule's help is its code's row there (`Code::properties`'s
+/// `docs`: a page and the row's anchor).
+pub const DOCS_URI: &str = "https://github.com/kubectl-upjet/kubectl-upjet/blob/main/docs";
 
-/// A code's table row in the docs: (fires when, why it matters, next). inventory.md's rows have
-/// a `suggestedId` column instead of the last two.
+/// A code's table row in the docs, found by the anchor its row in `domain/codes.rs` names: (fires
+/// when, why it matters, next). inventory.md's rows have a `suggestedId` column instead of the
+/// last two.
 fn doc_row(code: Code) -> Option<(String, String, String)> {
-    let prefix = format!("| `{}` |", code.as_str());
-    let line = CODE_DOCS.iter().flat_map(|d| d.lines()).find(|l| l.starts_with(&prefix))?;
+    let anchor = code.properties().docs.split_once('#').map(|(_, a)| a)?;
+    let mark = format!("| <a id=\"{anchor}\"></a>`{}` |", code.as_str());
+    let line = CODE_DOCS.iter().flat_map(|d| d.lines()).find(|l| l.starts_with(&mark))?;
     let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
     match cells.as_slice() {
         [_, _, fires, why, next, ..] => Some((fires.to_string(), why.to_string(), next.to_string())),
@@ -73,7 +76,7 @@ fn rule(code: Code) -> Value {
         "shortDescription": {"text": why.split(". ").next().unwrap_or(code.as_str())},
         "fullDescription": {"text": fires},
         "help": {"text": text, "markdown": format!("**Fires when** {fires}\n\n**Why it matters** {why}\n\n**Next** {next}")},
-        "helpUri": format!("{HELP_URI}#finding-codes"),
+        "helpUri": format!("{DOCS_URI}/{}", code.properties().docs),
         "defaultConfiguration": {"level": level(code.severity())},
     })
 }

@@ -69,7 +69,9 @@ fn sarif_has_one_documented_rule_per_code_and_stable_distinct_fingerprints() {
         std::fs::read_to_string("docs/findings.md").unwrap() + &std::fs::read_to_string("docs/inventory.md").unwrap();
     let codes: Vec<&str> = docs
         .lines()
-        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.strip_prefix("| "))
+        .map(|l| l.split_once("</a>").map_or(l, |(_, rest)| rest))
+        .filter_map(|l| l.strip_prefix('`'))
         .filter_map(|l| l.split('`').next())
         .filter(|c| c.starts_with(|c: char| c.is_ascii_uppercase()) && c.chars().all(|c| c.is_ascii_alphanumeric()))
         .collect();
