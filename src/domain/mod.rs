@@ -15,6 +15,7 @@ pub mod identity;
 pub mod inventory;
 pub mod kstatus;
 pub mod managed;
+pub mod migrate;
 pub mod placeholder;
 pub mod plan;
 pub mod policies;
