@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod evidence;
 pub mod history;
 pub mod inputs;
+pub mod migrate;
 pub mod rbac;
 pub mod restore_plan;
 
@@ -68,6 +69,7 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Rbac(args) => rbac::run(settings, args, out).await,
         Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
         Command::Promote(args) => adopt::run_promote(settings, args, out).await,
+        Command::Migrate(args) => migrate::run(settings, args, out).await,
     }
 }
 
@@ -80,6 +82,7 @@ fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::
         Command::Restore(_) => "restore",
         Command::Rbac(_) => "rbac",
         Command::Promote(_) => "promote",
+        Command::Migrate(_) => "migrate",
         Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) => return Ok(()),
     };
     if !settings.several_contexts() {

@@ -101,8 +101,10 @@ fn read_head(file: &Path) -> String {
 
 /// A CRD file's namespaced kind, when it is the twin of one of `groups` (decoded only then).
 fn target_from_file(file: &Path, groups: &BTreeSet<String>) -> Result<Option<TargetKind>, Error> {
-    let text = std::fs::read_to_string(file).map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?;
-    let group = text.lines().find_map(|l| l.trim().strip_prefix("group:").map(|g| g.trim().trim_matches('"').to_string()));
+    let text =
+        std::fs::read_to_string(file).map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?;
+    let group =
+        text.lines().find_map(|l| l.trim().strip_prefix("group:").map(|g| g.trim().trim_matches('"').to_string()));
     let wanted = |g: &str| legacy_group(g).is_some_and(|l| groups.contains(&l));
     if group.as_deref().is_some_and(|g| !wanted(g)) {
         return Ok(None);
@@ -122,12 +124,18 @@ fn target_from_file(file: &Path, groups: &BTreeSet<String>) -> Result<Option<Tar
 
 /// The legacy MRs asked for, and the namespaced twins the cluster serves (their CRDs read by
 /// name), from the cluster.
-pub async fn live(conn: &Connection, sel: &Selection<'_>, selector: Option<&str>) -> anyhow::Result<(Vec<Value>, Vec<TargetKind>)> {
+pub async fn live(
+    conn: &Connection,
+    sel: &Selection<'_>,
+    selector: Option<&str>,
+) -> anyhow::Result<(Vec<Value>, Vec<TargetKind>)> {
     let kinds = Kinds::discover(conn).await?;
     let legacy_kinds: Vec<&ApiKind> = kinds.managed.iter().filter(|k| !k.namespaced).collect();
     let mut legacy = Vec::new();
     for kind in &legacy_kinds {
-        let asked = sel.all || selector.is_some() || sel.targets.iter().any(|t| t.split_once('/').is_some_and(|(k, _)| kind.matches(k)));
+        let asked = sel.all
+            || selector.is_some()
+            || sel.targets.iter().any(|t| t.split_once('/').is_some_and(|(k, _)| kind.matches(k)));
         if !asked {
             continue;
         }
@@ -157,6 +165,7 @@ pub async fn live(conn: &Connection, sel: &Selection<'_>, selector: Option<&str>
         let body = request::text(conn, request::get(&path, "application/json"))
             .await
             .map_err(|e| e.explain(conn, &format!("reading the CRD {}", twin.resource_name())))?;
+        // A CRD without a readable schema is no target: its MRs are refused, named.
         if let Ok(t) = TargetKind::from_crd(&serde_json::from_str(&body)?) {
             targets.push(t);
         }

@@ -42,7 +42,10 @@ fn addresses(kinds: &Kinds, item: &Item) -> Result<(Target, Target), Error> {
     let (target_kind, target_name) = split(&item.target.resource)?;
     let legacy = Target::new(kinds.resolve(legacy_kind)?, None, legacy_name);
     let mut kind = kinds.resolve(target_kind).map_err(|e| {
-        Error::usage(format!("{e} (the namespaced kind of {} is not served: is its ManagedResourceDefinition active?)", item.display()))
+        Error::usage(format!(
+            "{e} (the namespaced kind of {} is not served: is its ManagedResourceDefinition active?)",
+            item.display()
+        ))
     })?;
     if let Some(v) = item.manifest["apiVersion"].as_str().and_then(|a| a.rsplit_once('/')).map(|(_, v)| v) {
         kind.version = v.to_string();
@@ -66,7 +69,9 @@ async fn locate_all(conn: &Connection, plan: &MigrationPlan) -> anyhow::Result<V
         }
     }
     if !problems.is_empty() {
-        return Err(Error::usage(format!("the plan cannot be applied; nothing was changed:\n{}", problems.join("\n"))).into());
+        return Err(
+            Error::usage(format!("the plan cannot be applied; nothing was changed:\n{}", problems.join("\n"))).into()
+        );
     }
     Ok(out)
 }

@@ -84,7 +84,11 @@ pub fn drop_field(value: &mut Value, path: &[&str]) -> bool {
     match value {
         Value::Object(map) if rest.is_empty() => map.remove(*first).is_some(),
         Value::Object(map) => map.get_mut(*first).is_some_and(|v| drop_field(v, rest)),
-        Value::Array(list) => list.iter_mut().fold(false, |any, v| drop_field(v, path) || any),
+        Value::Array(list) => {
+            // Every element, not only up to the first that had the field.
+            let dropped: Vec<bool> = list.iter_mut().map(|v| drop_field(v, path)).collect();
+            dropped.contains(&true)
+        }
         _ => false,
     }
 }

@@ -221,7 +221,7 @@ fn references_point_at_migrated_mrs_in_their_target_namespace() {
         .for_provider
         .properties
         .insert("passwordSecretRef".into(), Node { open: true, kind: "object".into(), ..Node::default() });
-    let p = build_plan(&[pw.clone()], &schema_ok, &opts());
+    let p = build_plan(std::slice::from_ref(&pw), &schema_ok, &opts());
     assert_eq!(p.items[0].manifest["spec"]["forProvider"]["passwordSecretRef"], json!({"key": "k", "name": "pw"}));
     let away = with(pw, "/spec/forProvider/passwordSecretRef/namespace", json!("vault"));
     let p = build_plan(&[away], &schema_ok, &opts());
