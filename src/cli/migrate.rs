@@ -50,16 +50,16 @@ pub struct MigratePlanArgs {
     /// The kind of every providerConfigRef (default: the CRD's default, ClusterProviderConfig).
     #[arg(long, value_name = "KIND")]
     pub provider_config_kind: Option<String>,
+    /// Offline: snapshots of the legacy MRs (kubectl get managed -o json) and, beside them, the
+    /// CRDs of the namespaced kinds (repeatable; files or folders).
+    #[arg(long, value_name = "PATH", help_heading = super::INPUTS)]
+    pub from: Vec<PathBuf>,
     /// Where to write the plan.
     #[arg(short = 'o', long = "output", value_name = "FILE", help_heading = super::OUTPUT)]
     pub output: PathBuf,
     /// Overwrite the plan file when it exists.
     #[arg(long, help_heading = super::OUTPUT)]
     pub force: bool,
-    /// Offline: snapshots of the legacy MRs (kubectl get managed -o json) and, beside them, the
-    /// CRDs of the namespaced kinds (repeatable; files or folders).
-    #[arg(long, value_name = "PATH", help_heading = super::INPUTS)]
-    pub from: Vec<PathBuf>,
 }
 
 /// `kubectl upjet migrate apply`.
