@@ -20,6 +20,7 @@
 pub mod apply;
 mod build;
 mod policies;
+pub mod rbac;
 mod refs;
 pub mod schema;
 
