@@ -331,3 +331,21 @@ fn plan_refuses_a_missing_namespace_a_taken_name_and_a_changed_legacy_mr() {
     );
     assert!(a(&c.api.get(SUBNET, "VPC", None, "main").unwrap(), PAUSED).is_none());
 }
+
+#[test]
+fn the_example_plan_is_what_the_example_fleet_produces() {
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/migrate");
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = assert_cmd::Command::cargo_bin("kubectl-upjet").unwrap();
+    cmd.current_dir(&examples).env_clear().env("UPJET_NOW", "2024-11-30T12:00:00Z").env("NO_COLOR", "1");
+    cmd.args(["migrate", "plan", "--all", "--namespace-from", "label=team", "--from", "fleet.json", "--from"]);
+    cmd.arg(crd_dir("provider-upjet-aws")).arg("-o").arg(dir.path().join("plan.json"));
+    let o = cmd.output().unwrap();
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(5), "{out}");
+    assert!(out.contains("4 planned, 2 refused"), "{out}");
+    assert!(out.contains("(suggested by ExternalNameMissing: check it)"), "{out}");
+    let have = std::fs::read_to_string(examples.join("plan.json")).unwrap();
+    let want = std::fs::read_to_string(dir.path().join("plan.json")).unwrap();
+    assert!(have == want, "examples/migrate/plan.json is stale: rerun the command of examples/migrate/README.md");
+}
