@@ -37,6 +37,8 @@ pub enum Reader {
     Plan,
     /// `restore BACKUP_FILE`: adopt backups.
     Backup,
+    /// `migrate apply -f` and `migrate status -f`: migration plans.
+    MigrationPlan,
 }
 
 impl Reader {
@@ -50,6 +52,7 @@ impl Reader {
             Reader::CloudAudit => "with --cloud-audit",
             Reader::Plan => "to `kubectl upjet adopt -f`",
             Reader::Backup => "to `kubectl upjet restore`",
+            Reader::MigrationPlan => "to `kubectl upjet migrate apply -f`",
         }
     }
 }
@@ -154,6 +157,12 @@ pub static FORMATS: &[Format] = &[
         readers: &[Reader::Plan],
         unread: "",
         test: |h| h.is_array() && h.has("resource") && (h.has("id") || h.has("candidates")),
+    },
+    Format {
+        what: "a migration plan (migrate plan)",
+        readers: &[Reader::MigrationPlan],
+        unread: "",
+        test: |h| h.is_object() && h.str("kind") == Some("MigrationPlan"),
     },
     Format {
         what: "a Terraform state",
