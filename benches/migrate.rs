@@ -24,7 +24,6 @@ mod child;
 #[allow(dead_code)]
 mod provider;
 #[path = "../tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use serde_json::{Value, json};
