@@ -24,7 +24,7 @@
 
 #[path = "support/provider.rs"]
 mod provider;
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/cluster.rs"]
 mod support;
 
 use provider::{ann, provider};

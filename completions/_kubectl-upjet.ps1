@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept: plan, apply (resumable, no duplicate, no deletion), status')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch every managed resource: a line when a finding appears or clears, Prometheus metrics, and a journal of every ID seen')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -67,6 +68,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding at or above this severity is shown')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)')
             [CompletionResult]::new('--source-context', '--source-context', [CompletionResultType]::ParameterName, 'With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage a cloud object the backup''s MRs track are reported (RestoreIntoFight)')
+            [CompletionResult]::new('--target-context', '--target-context', [CompletionResultType]::ParameterName, 'With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive)')
             [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept)')
             [CompletionResult]::new('--limit-bytes', '--limit-bytes', [CompletionResultType]::ParameterName, 'At most this many bytes of each container''s log (the newest ones)')
@@ -265,6 +267,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--backup-name', '--backup-name', [CompletionResultType]::ParameterName, 'The backup''s name for `velero restore create --from-backup` (default: the file name without -data.tar.gz, or the folder''s name)')
             [CompletionResult]::new('--config-map', '--config-map', [CompletionResultType]::ParameterName, 'The ConfigMap''s name (default: upjet-restore-BACKUP_NAME)')
             [CompletionResult]::new('--source-context', '--source-context', [CompletionResultType]::ParameterName, 'The live cluster the backup was taken from: MRs whose cloud object it still manages are restored observing only (RestoreIntoFight)')
+            [CompletionResult]::new('--target-context', '--target-context', [CompletionResultType]::ParameterName, 'The live cluster the backup will be restored into: MRs of kinds whose ManagedResourceDefinition is inactive there are not restored at all; the command that activates each kind is printed')
             [CompletionResult]::new('--id-template', '--id-template', [CompletionResultType]::ParameterName, 'A kind''s cloud ID format for MRs restored without one (repeatable; see doctor --id-template)')
             [CompletionResult]::new('--inventory', '--inventory', [CompletionResultType]::ParameterName, 'A cloud inventory export to find IDs in (repeatable; see doctor --inventory)')
             [CompletionResult]::new('--cloud-audit', '--cloud-audit', [CompletionResultType]::ParameterName, 'Read the cloud''s own audit record: which objects the provider created for each MR, and who deleted them (repeatable; `-` for stdin; gzip accepted): AWS CloudTrail (`aws cloudtrail lookup-events` JSON, log files from S3, Lake or Athena JSON lines), GCP audit logs (`gcloud logging read --format=json`, sink JSON lines), the Azure activity log (`az monitor activity-log list -o json`, `{"records": …}` exports). See docs/cloud-audit.md')
@@ -522,6 +525,41 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-upjet;watch' {
+            [CompletionResult]::new('--metrics-addr', '--metrics-addr', [CompletionResultType]::ParameterName, 'Serve /metrics (Prometheus text format), /healthz and /readyz on HOST:PORT (`:9090`: every interface)')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The ID journal''s folder (default: ~/.kube/upjet/journal/<context>/)')
+            [CompletionResult]::new('--resync', '--resync', [CompletionResultType]::ParameterName, 'How often every MR is judged again without an event (findings that depend on time: an async operation''s deadline passing, a create pending for too long)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no ID journal')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Do not print the header line')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-upjet;help' {
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'List managed resources whose creation or identity tracking is broken')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show the create history of one MR as a timeline, with the last provider-logged external ID')
@@ -532,6 +570,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept: plan, apply (resumable, no duplicate, no deletion), status')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch every managed resource: a line when a finding appears or clears, Prometheus metrics, and a journal of every ID seen')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -572,6 +611,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             break
         }
         'kubectl-upjet;help;rbac' {
+            break
+        }
+        'kubectl-upjet;help;watch' {
             break
         }
         'kubectl-upjet;help;help' {

@@ -397,6 +397,8 @@ def inventory():
     ec2 = f"arn:aws:ec2:{region}:{acct}"
     page1 = [
         mapping(peer_arn, "secret.secretsmanager.aws.upbound.io", "payments-api-key"),
+        mapping(f"arn:aws:secretsmanager:{region}:{acct}:secret:ledger-db-password-k2LmN9", "secret.secretsmanager.aws.upbound.io", "ledger-db-password"),
+        # orders-api-token's secret is not listed: deleted outside Crossplane (InventoryObjectGone).
         # The secret orders-db-credentials' first create made; its MR lost the ARN (AlreadyExists).
         mapping(f"arn:aws:secretsmanager:{region}:{acct}:secret:orders-db-credentials-Q7mR2k", "secret.secretsmanager.aws.upbound.io", "orders-db-credentials"),
         mapping(f"arn:aws:kms:{region}:{acct}:key/mrk-1f2e3d4c5b6a47989a0b1c2d3e4f5a6b", "key.kms.aws.upbound.io", "payments-data-key"),

@@ -5,7 +5,7 @@
 //! terminal. Everything below `commands/` is handed the values it needs, so the core can be
 //! tested with any "now", any home folder and any terminal, and `cli/` stays plain clap.
 
-use crate::cli::{Cli, ColorChoice};
+use crate::cli::{Cli, ColorChoice, Command};
 use crate::cluster::connect::ConnectOptions;
 use crate::domain::gotime::GoTime;
 use std::ffi::OsString;
@@ -26,6 +26,10 @@ pub const HANG_AFTER_STEP_ENV: &str = "UPJET_TEST_HANG_AFTER_STEP";
 /// Set by the installed `kubectl_complete-upjet` script so the binary answers kubectl's
 /// plugin-completion protocol.
 pub const KUBECTL_COMPLETE_ENV: &str = "UPJET_KUBECTL_COMPLETE";
+/// A tracing env-filter directive (`kubectl_upjet=trace`) that replaces the one `-v` picks.
+pub const LOG_ENV: &str = "UPJET_LOG";
+/// Where the discovery cache lives when `--discovery-cache-dir` is not given.
+pub const DISCOVERY_CACHE_DIR_ENV: &str = "UPJET_DISCOVERY_CACHE_DIR";
 
 /// The environment variables kubectl-upjet honours, read once at start-up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,6 +54,12 @@ pub struct Environment {
     pub hang_after_step: Option<String>,
     /// [`KUBECTL_COMPLETE_ENV`] is `1`.
     pub kubectl_complete: bool,
+    /// [`LOG_ENV`], when set.
+    pub log: Option<String>,
+    /// [`DISCOVERY_CACHE_DIR_ENV`], when set and non-empty.
+    pub discovery_cache_dir: Option<PathBuf>,
+    /// The working directory, which shell completion of file names starts from.
+    pub current_dir: Option<PathBuf>,
 }
 
 impl Environment {
@@ -67,7 +77,21 @@ impl Environment {
             stop_after_step: std::env::var(STOP_AFTER_STEP_ENV).ok(),
             hang_after_step: std::env::var(HANG_AFTER_STEP_ENV).ok(),
             kubectl_complete: std::env::var_os(KUBECTL_COMPLETE_ENV).is_some_and(|v| v == "1"),
+            log: std::env::var(LOG_ENV).ok(),
+            discovery_cache_dir: non_empty(DISCOVERY_CACHE_DIR_ENV).map(PathBuf::from),
+            current_dir: std::env::current_dir().ok(),
         }
+    }
+
+    /// Fills the flags the environment may give when the command line does not: a flag always
+    /// wins over its variable (`--discovery-cache-dir` over [`DISCOVERY_CACHE_DIR_ENV`]).
+    pub fn fill_flags(&self, mut cli: Cli) -> Cli {
+        if let Command::Doctor(args) = &mut cli.command
+            && args.discovery_cache_dir.is_none()
+        {
+            args.discovery_cache_dir = self.discovery_cache_dir.clone();
+        }
+        cli
     }
 }
 
@@ -245,6 +269,18 @@ mod tests {
         ] {
             assert_eq!(use_color(choice, tty, env), want, "{choice:?} tty={tty} {env:?}");
         }
+    }
+
+    #[test]
+    fn a_flag_wins_over_its_environment_variable() {
+        let env = Environment { discovery_cache_dir: Some("/from/env".into()), ..Default::default() };
+        let dir = |cli: Cli| match cli.command {
+            Command::Doctor(args) => args.discovery_cache_dir,
+            _ => unreachable!("a doctor command line"),
+        };
+        assert_eq!(dir(env.fill_flags(cli(&["doctor"]))), Some("/from/env".into()));
+        assert_eq!(dir(env.fill_flags(cli(&["doctor", "--discovery-cache-dir", "/flag"]))), Some("/flag".into()));
+        assert_eq!(dir(Environment::default().fill_flags(cli(&["doctor"]))), None);
     }
 
     #[test]

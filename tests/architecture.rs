@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("domain", &[]),
     ("evidence", &["domain"]),
-    ("cluster", &["domain", "error"]),
+    ("cluster", &["domain", "error", "local"]),
     ("output", &["domain", "evidence", "error"]),
     ("local", &["domain", "output", "error"]),
     ("cli", &["domain"]),
@@ -94,14 +94,22 @@ fn imports_of(text: &str) -> BTreeSet<String> {
     found
 }
 
+/// Where the `}` closing an already opened `{` is in `s` (its length when none does).
 fn matching_brace(s: &str) -> usize {
+    matching(s, '{', '}')
+}
+
+/// Where the `close` closing an already opened `open` is in `s` (its length when none does).
+fn matching(s: &str, open: char, close: char) -> usize {
     let mut depth = 0usize;
     for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => return i,
-            '}' => depth -= 1,
-            _ => {}
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            if depth == 0 {
+                return i;
+            }
+            depth -= 1;
         }
     }
     s.len()
@@ -195,12 +203,15 @@ fn top_level_modules_have_no_import_cycle() {
     }
 }
 
-/// Lines of code that read the process environment, the wall clock or the terminal. Only the
-/// settings layer (and `main.rs`, which hands them over) may: everything else is given values.
+/// Lines of code that read the process environment, the working folder, the wall clock or the
+/// terminal. Only `settings.rs` may: everything else is given values (`main.rs` hands the command
+/// line, not the environment, to the parser).
 const AMBIENT: &[&str] = &[
     "env::var",
     "env::vars",
     "env::var_os",
+    "env::current_dir",
+    "from_env(",
     "is_terminal()",
     "GoTime::now",
     "Utc::now",
@@ -208,25 +219,100 @@ const AMBIENT: &[&str] = &[
     "Local::now",
 ];
 
-#[test]
-fn only_the_settings_layer_reads_the_environment_the_clock_and_the_terminal() {
+/// The non-test code of every file under `src/`, by its path relative to `src/` (files of tests
+/// alone, `tests.rs` and `*_tests.rs`, left out).
+fn production_code() -> Vec<(String, String)> {
     let mut files = Vec::new();
     rust_files(&src(), &mut files);
+    let test_file =
+        |f: &PathBuf| f.file_stem().is_some_and(|n| n == "tests" || n.to_string_lossy().ends_with("_tests"));
+    files
+        .into_iter()
+        .filter(|f| !test_file(f))
+        .map(|file| {
+            let rel = file.strip_prefix(src()).expect("under src").to_string_lossy().replace('\\', "/");
+            let code = without_test_modules(&code_only(&std::fs::read_to_string(&file).expect("readable")));
+            (rel, code)
+        })
+        .collect()
+}
+
+#[test]
+fn only_the_settings_layer_reads_the_environment_the_clock_and_the_terminal() {
     let mut wrong = Vec::new();
-    for file in files {
-        let rel = file.strip_prefix(src()).expect("under src").to_string_lossy().replace('\\', "/");
-        if rel == "main.rs" || rel.starts_with("settings") {
+    for (rel, code) in production_code() {
+        if rel == "settings.rs" {
             continue;
         }
-        let code = code_only(&std::fs::read_to_string(&file).expect("readable"));
-        let code = code.split("#[cfg(test)]").next().unwrap_or_default();
         for (n, line) in code.lines().enumerate() {
             if AMBIENT.iter().any(|a| line.contains(a)) {
                 wrong.push(format!("{rel}:{}: {}", n + 1, line.trim()));
             }
         }
     }
-    assert!(wrong.is_empty(), "ambient reads outside src/settings:\n{}", wrong.join("\n"));
+    assert!(wrong.is_empty(), "ambient reads outside src/settings.rs:\n{}", wrong.join("\n"));
+}
+
+/// clap attributes that fill a flag from an environment variable (`env = "X"`, or a bare `env`
+/// that derives the variable's name), and the builder's `.env(…)`: the settings layer reads
+/// variables, so a flag's variable is resolved there (`Environment::fill_flags`).
+fn clap_env_uses(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for attr in ["#[arg(", "#[clap(", "#[command("] {
+        for (i, _) in code.match_indices(attr) {
+            let body = &code[i + attr.len()..];
+            let body = &body[..matching(body, '(', ')')];
+            let items = split_top_level(body);
+            if items.iter().map(|item| item.trim()).any(|item| item == "env" || item.starts_with("env =")) {
+                found.push(format!("{attr}{body})]"));
+            }
+        }
+    }
+    if code.contains("clap") {
+        found.extend(code.lines().filter(|l| l.contains(".env(")).map(|l| l.trim().to_string()));
+    }
+    found
+}
+
+#[test]
+fn no_flag_reads_an_environment_variable_through_clap() {
+    let wrong: Vec<String> = production_code()
+        .into_iter()
+        .flat_map(|(rel, code)| clap_env_uses(&code).into_iter().map(move |u| format!("{rel}: {u}")))
+        .collect();
+    assert!(wrong.is_empty(), "clap reads the environment (resolve it in settings.rs):\n{}", wrong.join("\n"));
+}
+
+/// Calls that create, replace, change or remove files and folders.
+const FILE_WRITES: &[&str] = &[
+    "fs::write",
+    "fs::create_dir",
+    "fs::rename",
+    "fs::remove_file",
+    "fs::remove_dir",
+    "fs::copy",
+    "fs::hard_link",
+    "fs::set_permissions",
+    "fs::symlink(",
+    "OpenOptions",
+    "File::create",
+    "DirBuilder",
+];
+
+#[test]
+fn only_local_writes_files() {
+    let mut wrong = Vec::new();
+    for (rel, code) in production_code() {
+        if rel.starts_with("local/") {
+            continue;
+        }
+        for (n, line) in code.lines().enumerate() {
+            if FILE_WRITES.iter().any(|w| line.contains(w)) {
+                wrong.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "files written outside src/local/:\n{}", wrong.join("\n"));
 }
 
 #[test]
@@ -311,10 +397,198 @@ fn functions_and_files_stay_small() {
 }
 
 #[test]
+fn the_checker_finds_clap_environment_attributes() {
+    let code = code_only(
+        "#[arg(long, env = \"X\", help_heading = SCAN)]\n#[arg(long, env)]\n#[arg(long, value_name = \"ENV\")]\n\
+         #[command(flatten)]\nclap::Arg::new(\"x\").env(\"X\")\n",
+    );
+    assert_eq!(clap_env_uses(&code).len(), 3, "{:?}", clap_env_uses(&code));
+}
+
+#[test]
 fn the_checker_reads_imports_and_lengths_correctly() {
     let text = "use crate::{cli::Cli, cluster::{a, b}, self};\nfn f() {\n let s = \"crate::output\";\n // crate::evidence\n crate::domain::x();\n}\n";
     let got: Vec<String> = imports_of(text).into_iter().collect();
     assert_eq!(got, ["cli", "cluster", "domain"]);
     assert_eq!(function_lengths(text), vec![(2, "f".to_string(), 5)]);
     assert_eq!(function_lengths("pub async fn g(x: u8) -> u8 {\n    let c = '{';\n    x\n}\n")[0].2, 4);
+}
+
+/// A file's module path: `domain/adopt/steps.rs` → `[domain, adopt, steps]`, `x/mod.rs` → `[x]`,
+/// `lib.rs` and `main.rs` → `[]`.
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs");
+    if !matches!(stem, "mod" | "lib" | "main") {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// Every path named after `prefix::` at the start of `s`, braces expanded:
+/// `a::{b::C, d}` → `[[a, b, C], [a, d]]`.
+fn paths_at(s: &str, prefix: Vec<String>) -> Vec<Vec<String>> {
+    let mut path = prefix;
+    let mut rest = s.trim_start();
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = matching_brace(group);
+            return split_top_level(&group[..end]).into_iter().flat_map(|item| paths_at(item, path.clone())).collect();
+        }
+        let Some(ident) = leading_ident(rest) else { return vec![path] };
+        path.push(ident.clone());
+        rest = &rest[ident.len()..];
+        match rest.strip_prefix("::") {
+            Some(more) => rest = more.trim_start(),
+            None => return vec![path],
+        }
+    }
+}
+
+/// The module paths a file names through `crate::`, `super::` and `self::`, made absolute.
+fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+    let code = without_test_modules(&code_only(text));
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let boundary = code[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+        if boundary {
+            out.extend(paths_at(&code[i + "crate::".len()..], Vec::new()));
+        }
+    }
+    for (i, _) in code.match_indices("super::") {
+        // `super::super::x` is taken once, from its first `super`.
+        if code[..i].ends_with("super::") || code[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric()) {
+            continue;
+        }
+        let mut base = module.to_vec();
+        let mut rest = &code[i..];
+        while let Some(more) = rest.strip_prefix("super::") {
+            base.pop();
+            rest = more;
+        }
+        out.extend(paths_at(rest, base));
+    }
+    for (i, _) in code.match_indices("self::") {
+        if code[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_')) {
+            out.extend(paths_at(&code[i + "self::".len()..], module.to_vec()));
+        }
+    }
+    out
+}
+
+/// Code without its inline `#[cfg(test)] mod … { … }` blocks: a test module's `super` is the
+/// file itself, and what tests import is no dependency of the code.
+fn without_test_modules(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "#[cfg(test)]".len()..];
+        let item = after.trim_start();
+        let is_inline_mod = item.strip_prefix("mod ").is_some_and(|m| {
+            let name_end = m.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(m.len());
+            m[name_end..].trim_start().starts_with('{')
+        });
+        if !is_inline_mod {
+            rest = after;
+            continue;
+        }
+        let open = item.find('{').expect("inline module body");
+        let end = matching_brace(&item[open + 1..]);
+        rest = item.get(open + 1 + end + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// File → files it imports, for every `.rs` file under `root`. A module root (`mod.rs`,
+/// `lib.rs`) declaring and re-exporting its own children is no import of theirs.
+fn file_graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    let rel = |f: &Path| f.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
+    let modules: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .filter(|f| !rel(f).ends_with("main.rs") || !files.iter().any(|g| rel(g) == "lib.rs"))
+        .map(|f| (module_path(Path::new(&rel(f))), rel(f)))
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let from = rel(file);
+        let module = module_path(Path::new(&from));
+        let is_root = from.ends_with("mod.rs") || from.ends_with("lib.rs") || from.ends_with("main.rs");
+        let text = std::fs::read_to_string(file).expect("readable source");
+        let edges = graph.entry(from.clone()).or_default();
+        for path in named_paths(&text, &module) {
+            // The longest prefix of the path that is a file: the file the item lives in.
+            let target = (1..=path.len()).rev().find_map(|n| modules.get(&path[..n]));
+            let Some(target) = target else { continue };
+            let descendant = is_root && modules.iter().any(|(m, f)| f == target && m.starts_with(&module));
+            if *target != from && !descendant {
+                edges.insert(target.clone());
+            }
+        }
+    }
+    graph
+}
+
+/// The files reachable from `start`.
+fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![start.to_string()];
+    while let Some(next) = todo.pop() {
+        for to in graph.get(&next).into_iter().flatten() {
+            if seen.insert(to.clone()) {
+                todo.push(to.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// Every import circle between files: the groups of files that each reach all the others.
+fn file_circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    let reach: BTreeMap<&String, BTreeSet<String>> = graph.keys().map(|f| (f, reachable(graph, f))).collect();
+    let mut circles: Vec<BTreeSet<String>> = Vec::new();
+    for (file, from_here) in &reach {
+        if !from_here.contains(*file) || circles.iter().any(|c| c.contains(*file)) {
+            continue;
+        }
+        circles.push(from_here.iter().filter(|other| reach[other].contains(*file)).cloned().collect());
+    }
+    circles
+}
+
+#[test]
+fn files_have_no_import_circle() {
+    let circles: Vec<String> =
+        file_circles(&file_graph(&src())).into_iter().map(|c| c.into_iter().collect::<Vec<_>>().join(" ↔ ")).collect();
+    assert!(circles.is_empty(), "import circles between files in src/:\n{}", circles.join("\n"));
+}
+
+#[test]
+fn the_test_api_server_has_no_import_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/testapi/src");
+    let circles: Vec<String> =
+        file_circles(&file_graph(&root)).into_iter().map(|c| c.into_iter().collect::<Vec<_>>().join(" ↔ ")).collect();
+    assert!(circles.is_empty(), "import circles between files in crates/testapi/src:\n{}", circles.join("\n"));
+}
+
+#[test]
+fn the_file_graph_reads_relative_paths_and_ignores_tests() {
+    let module: Vec<String> = ["domain", "adopt", "steps"].map(String::from).to_vec();
+    let text = "use super::{verdict::final_policies, MARKER};\nuse crate::domain::{gotime::GoTime, rules};\n\
+                fn f() { super::super::placeholder::x(); }\n#[cfg(test)]\nmod tests {\n use super::super::machine::M;\n}\n";
+    let got: Vec<String> = named_paths(text, &module).iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        got,
+        [
+            "domain::gotime::GoTime",
+            "domain::rules",
+            "domain::adopt::verdict::final_policies",
+            "domain::adopt::MARKER",
+            "domain::placeholder::x"
+        ]
+    );
 }

@@ -6,7 +6,7 @@
 //! chatter; about a quarter carry `external-name` and therefore take the slow path.
 //!
 //! Lives under `benches/` so the shipped library does not contain it; `benches/logs.rs`,
-//! `tests/log_fixtures.rs` and the library's unit tests include it with `#[path]`. It uses
+//! `tests/it/log_fixtures.rs` and the library's unit tests include it with `#[path]`. It uses
 //! only `std` and `chrono`, so it compiles inside and outside the crate alike.
 
 use std::fmt::Write as _;

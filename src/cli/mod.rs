@@ -12,6 +12,7 @@ pub mod adopt;
 pub mod migrate;
 pub mod rbac;
 pub mod restore;
+pub mod watch;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
 #[derive(Debug, Parser)]
@@ -82,6 +83,9 @@ pub enum Command {
     /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
     /// patch for adopt), for `kubectl apply -f -`.
     Rbac(rbac::RbacArgs),
+    /// Watch every managed resource: a line when a finding appears or clears, Prometheus
+    /// metrics, and a journal of every ID seen.
+    Watch(watch::WatchArgs),
 }
 
 const DOCTOR_EXAMPLES: &str = "Examples:
@@ -332,6 +336,10 @@ pub struct DoctorArgs {
     /// a cloud object the backup's MRs track are reported (RestoreIntoFight).
     #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
     pub source_context: Option<String>,
+    /// With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose
+    /// ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive).
+    #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
+    pub target_context: Option<String>,
     /// Read the live provider pods' logs (current and previous container) for evidence.
     #[arg(long, help_heading = INPUTS)]
     pub logs: bool,
@@ -373,16 +381,17 @@ pub struct DoctorArgs {
     pub concurrency: u16,
     /// How long doctor may wait, per kind, between retries of failed reads (backoff and
     /// Retry-After) before it skips the kind and says so; 0 turns retries off.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_request_timeout, help_heading = SCAN)]
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration_flag, help_heading = SCAN)]
     pub retry_budget: std::time::Duration,
     /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
     #[arg(long, help_heading = SCAN)]
     pub refresh_discovery: bool,
     /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
-    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_request_timeout, help_heading = SCAN)]
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration_flag, help_heading = SCAN)]
     pub discovery_cache_ttl: std::time::Duration,
+    // Absent, `UPJET_DISCOVERY_CACHE_DIR` gives it (`settings::Environment::fill_flags`).
     /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
-    #[arg(long, hide = true, value_name = "DIR", env = "UPJET_DISCOVERY_CACHE_DIR", help_heading = SCAN)]
+    #[arg(long, hide = true, value_name = "DIR", help_heading = SCAN)]
     pub discovery_cache_dir: Option<PathBuf>,
     /// The cloud's own audit record.
     #[command(flatten)]
@@ -411,7 +420,7 @@ pub struct CloudAuditArgs {
 #[derive(Debug, Clone, Args)]
 pub struct LogOptions {
     /// Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept).
-    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_request_timeout, help_heading = INPUTS)]
+    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_duration_flag, help_heading = INPUTS)]
     pub since: std::time::Duration,
     /// At most this many bytes of each container's log (the newest ones).
     #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, help_heading = INPUTS)]
@@ -508,6 +517,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, kubectl_complete: bool) -
 
 /// kubectl's `--request-timeout`: a Go duration, or a bare number of seconds; `0` means none.
 fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
+    parse_seconds_or_go_duration(s, "the timeout")
+}
+
+/// The other duration flags (`--since`, `--retry-budget`, `--discovery-cache-ttl`): read as
+/// `--request-timeout` is, and named as what they are when refused.
+fn parse_duration_flag(s: &str) -> Result<std::time::Duration, String> {
+    parse_seconds_or_go_duration(s, "the duration")
+}
+
+/// A Go duration, or a bare number of seconds; never negative (`what` names the value refused).
+fn parse_seconds_or_go_duration(s: &str, what: &str) -> Result<std::time::Duration, String> {
     let nanos = if s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty() {
         s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
     } else {
@@ -515,62 +535,10 @@ fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
             .ok_or_else(|| format!("{s:?} is not a duration (examples: 0, 30, 30s, 1m)"))?
     };
     if nanos < 0 {
-        return Err("the timeout must not be negative".into());
+        return Err(format!("{what} must not be negative"));
     }
     Ok(std::time::Duration::from_nanos(nanos as u64))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn the_kubectl_completer_is_a_parse_result() {
-        let words = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
-        let by_name = parse(words(&["/usr/bin/kubectl_complete-upjet", "doctor", ""]), false);
-        assert!(matches!(by_name, Invocation::KubectlComplete(w) if w == words(&["doctor", ""])));
-        let by_env = parse(words(&["kubectl-upjet", "adopt"]), true);
-        assert!(matches!(by_env, Invocation::KubectlComplete(w) if w == words(&["adopt"])));
-        assert!(matches!(parse(words(&["kubectl-upjet", "doctor"]), false), Invocation::Run(_)));
-        assert!(matches!(parse(words(&["kubectl-upjet", "--nope"]), false), Invocation::Exit(_)));
-    }
-
-    #[test]
-    fn definition_is_valid() {
-        Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn kubectl_style_flags_parse_after_the_subcommand() {
-        let cli = Cli::try_parse_from([
-            "kubectl-upjet",
-            "doctor",
-            "-n",
-            "team-a",
-            "--context",
-            "prod",
-            "-v=6",
-            "-l",
-            "a=b",
-            "--request-timeout",
-            "30s",
-            "--only",
-            "CreateIncomplete,pausED",
-            "-o",
-            "json",
-        ])
-        .unwrap();
-        assert_eq!(cli.kube.namespace.as_deref(), Some("team-a"));
-        assert_eq!(cli.kube.contexts, vec!["prod".to_string()]);
-        assert_eq!(cli.kube.verbosity, 6);
-        assert_eq!(cli.kube.request_timeout, Some(std::time::Duration::from_secs(30)));
-        let Command::Doctor(d) = cli.command else { panic!() };
-        assert_eq!(d.only, vec![Code::CreateIncomplete, Code::Paused]);
-        assert_eq!(d.output, Some(OutputFormat::Json));
-        assert!(Cli::try_parse_from(["kubectl-upjet", "doctor", "--only", "Nope"]).is_err());
-        assert_eq!(parse_request_timeout("0"), Ok(std::time::Duration::ZERO));
-        assert_eq!(parse_request_timeout("45"), Ok(std::time::Duration::from_secs(45)));
-        assert!(parse_request_timeout("soon").is_err());
-    }
-}
+mod tests;

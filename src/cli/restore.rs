@@ -35,6 +35,11 @@ pub struct RestorePlanArgs {
     /// restored observing only (RestoreIntoFight).
     #[arg(long, value_name = "CONTEXT", help_heading = super::INPUTS)]
     pub source_context: Option<String>,
+    /// The live cluster the backup will be restored into: MRs of kinds whose
+    /// ManagedResourceDefinition is inactive there are not restored at all; the command that
+    /// activates each kind is printed.
+    #[arg(long, value_name = "CONTEXT", help_heading = super::INPUTS)]
+    pub target_context: Option<String>,
     /// A kind's cloud ID format for MRs restored without one (repeatable; see doctor --id-template).
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = super::INPUTS)]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,

@@ -50,7 +50,10 @@ impl ConnectOptions {
     }
 }
 
-/// The client, plus what the shell reports about where it points.
+/// The client, plus what the shell reports about where it points. A clone shares the client
+/// (its connection pool and credentials): a command that needs it in a second place (a scan
+/// that wants it in an `Arc`) clones it rather than connecting again.
+#[derive(Clone)]
 pub struct Connection {
     /// The client.
     pub client: Client,

@@ -3,9 +3,10 @@
 
 use super::connect::Connection;
 use super::discovery_cache::{self, CacheOptions};
-use super::kinds::{ApiKind, DiscoveryDoc, dedup_by_preference, parse_apis, parse_resource_list};
+use super::kinds::{ApiKind, DiscoveryDoc, dedup_by_preference, parse_apis, parse_resource_list, select};
 use super::request::{self, RequestError};
 use super::retry::RetryPolicy;
+use super::scan::KindScan;
 use crate::error::Error;
 use futures::{StreamExt, TryStreamExt};
 
@@ -118,4 +119,115 @@ pub async fn discover_managed_cached(
         tracing::debug!("cannot write discovery cache {}: {e}", path.display());
     }
     Ok((kinds, stats))
+}
+
+/// The managed kinds `kind_specs` and `providers` select (`--kind`, `--provider`), discovered or
+/// recalled from the cache. A `--kind` the cached kinds do not know may be a kind installed since
+/// the cache was written: the server is asked before the selection fails (a usage error).
+pub async fn select_managed(
+    conn: &Connection,
+    concurrency: usize,
+    cache: &CacheOptions,
+    policy: &RetryPolicy,
+    (kind_specs, providers): (&[String], &[String]),
+) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+    let (all, stats) = discover_managed_cached(conn, concurrency, cache, policy).await?;
+    match select(all, kind_specs, providers) {
+        Ok(selected) => Ok((selected, stats)),
+        Err(_) if stats.from_cache => {
+            let fresh = CacheOptions { refresh: true, ..cache.clone() };
+            let (all, stats) = discover_managed_cached(conn, concurrency, &fresh, policy).await?;
+            let selected = select(all, kind_specs, providers).map_err(|e| Error::usage(e.to_string()))?;
+            Ok((selected, stats))
+        }
+        Err(e) => Err(Error::usage(e.to_string())),
+    }
+}
+
+/// Whether a kind's listing shows the cached discovery was stale: its very first page answered
+/// 404 (a kind deleted, or no longer served at that version). A 404 after pages were read is a
+/// kind deleted mid-scan, reported as skipped like on any run.
+pub fn answered_stale<T>(listed: &KindScan<T>) -> bool {
+    listed.status == Some(404) && listed.bytes == 0
+}
+
+/// Whether a scan over recalled kinds must discover afresh: some kind answered as stale.
+pub fn cache_was_stale<T>(stats: &DiscoveryStats, listed: &[KindScan<T>]) -> bool {
+    stats.from_cache && listed.iter().any(answered_stale)
+}
+
+/// Recovers a scan from a stale cache once `fresh` kinds were discovered: the stale kinds'
+/// results are forgotten, and the kinds still to list are returned (new kinds, or stale ones at
+/// a new version), in discovery order.
+pub fn forget_stale<T>(listed: &mut Vec<KindScan<T>>, fresh: Vec<ApiKind>) -> Vec<ApiKind> {
+    listed.retain(|r| !answered_stale(r));
+    let done: std::collections::HashSet<String> = listed.iter().map(|r| r.kind.resource_name()).collect();
+    fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn kind(plural: &str, version: &str) -> ApiKind {
+        ApiKind {
+            group: "ec2.aws.upbound.io".into(),
+            version: version.into(),
+            plural: plural.into(),
+            singular: plural.trim_end_matches('s').into(),
+            kind: plural.into(),
+            namespaced: false,
+            short_names: Vec::new(),
+            categories: vec!["managed".into()],
+        }
+    }
+
+    /// A listed kind: the status it failed with, if any, after `bytes` read.
+    fn listed(plural: &str, status: Option<u16>, bytes: usize) -> KindScan<()> {
+        KindScan {
+            kind: kind(plural, "v1beta1"),
+            kept: Vec::new(),
+            decoded: 0,
+            unreadable: Vec::new(),
+            error: status.map(|s| format!("HTTP {s}")),
+            status,
+            requests: 1,
+            bytes,
+            decode_time: Duration::ZERO,
+            process_time: Duration::ZERO,
+        }
+    }
+
+    const CACHED: DiscoveryStats = DiscoveryStats { requests: 0, aggregated: true, from_cache: true };
+    const ASKED: DiscoveryStats = DiscoveryStats { requests: 1, aggregated: true, from_cache: false };
+
+    /// Only a 404 on the very first page of a recalled kind says the cache is stale; a 404 after
+    /// pages were read is a kind deleted mid-scan, and a fresh discovery is never second-guessed.
+    #[test]
+    fn only_a_first_page_404_of_a_recalled_kind_means_a_stale_cache() {
+        for (stats, scans, want) in [
+            (CACHED, vec![listed("vpcs", None, 900), listed("subnets", Some(404), 0)], true),
+            (CACHED, vec![listed("vpcs", None, 900), listed("subnets", Some(404), 512)], false),
+            (CACHED, vec![listed("vpcs", Some(403), 0)], false),
+            (ASKED, vec![listed("subnets", Some(404), 0)], false),
+        ] {
+            let said: Vec<_> = scans.iter().map(|s| (s.kind.plural.clone(), s.status, s.bytes)).collect();
+            assert_eq!(cache_was_stale(&stats, &scans), want, "{said:?} from cache: {}", stats.from_cache);
+        }
+    }
+
+    /// The stale kinds' results are dropped, and only what was not listed yet is listed again:
+    /// a kind now served at another version, and a kind installed since.
+    #[test]
+    fn recovery_lists_only_what_the_stale_cache_missed() {
+        let mut scans = vec![listed("vpcs", None, 900), listed("subnets", Some(404), 0)];
+        let fresh = vec![kind("vpcs", "v1beta1"), kind("subnets", "v1beta2"), kind("routes", "v1beta1")];
+        let rest = forget_stale(&mut scans, fresh);
+        assert_eq!(scans.iter().map(|s| s.kind.plural.as_str()).collect::<Vec<_>>(), ["vpcs"]);
+        assert_eq!(
+            rest.iter().map(|k| (k.plural.as_str(), k.version.as_str())).collect::<Vec<_>>(),
+            [("subnets", "v1beta2"), ("routes", "v1beta1")]
+        );
+    }
 }

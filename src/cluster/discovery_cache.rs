@@ -8,9 +8,11 @@
 //! bypassed and rewritten with `--refresh-discovery`, and are ignored (then overwritten) when they
 //! cannot be read, belong to another server, or hold a kind that could not have come from an API
 //! server. An empty result (no managed kinds: Crossplane not installed yet) is never cached, so
-//! installing a provider is seen on the next run.
+//! installing a provider is seen on the next run. This file owns the entry's format and when it
+//! is trusted; the bytes are read and written by `local::store`.
 
 use super::kinds::ApiKind;
+use crate::local::store;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -137,7 +139,7 @@ pub struct Key<'a> {
 
 /// Reads the entry at `path` for `key`, if it is younger than `ttl` at `now`.
 pub fn load(path: &Path, key: Key, ttl: Duration, now: SystemTime) -> Result<Cached, Miss> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match store::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
         Err(e) => return Err(Miss::Corrupt(e.to_string())),
@@ -161,14 +163,13 @@ pub fn load(path: &Path, key: Key, ttl: Duration, now: SystemTime) -> Result<Cac
     Ok(Cached { kinds: entry.kinds, aggregated: entry.aggregated, age })
 }
 
-/// Writes an entry atomically (a temporary file renamed over the old one), so a concurrent run
-/// reads either the old or the new entry, never half of one. Empty results are not stored.
+/// Writes an entry atomically (`local::store` renames a temporary file over the old one), so a
+/// concurrent run reads either the old or the new entry, never half of one. Empty results are
+/// not stored.
 pub fn store(path: &Path, key: Key, kinds: &[ApiKind], aggregated: bool, now: SystemTime) -> std::io::Result<()> {
     if kinds.is_empty() {
         return Ok(());
     }
-    let dir = path.parent().ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
-    std::fs::create_dir_all(dir)?;
     let entry = Entry {
         format: FORMAT,
         server: key.server.to_string(),
@@ -178,19 +179,12 @@ pub fn store(path: &Path, key: Key, kinds: &[ApiKind], aggregated: bool, now: Sy
         kinds: kinds.to_vec(),
     };
     let body = serde_json::to_vec(&entry).map_err(std::io::Error::other)?;
-    let nanos = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!(".managed-kinds.{}.{nanos}.tmp", std::process::id()));
-    std::fs::write(&tmp, body)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    store::replace_atomically(path, &body)
 }
 
 /// Removes the entry (when the kinds it lists turned out to be stale).
 pub fn invalidate(path: &Path) {
-    if let Err(e) = std::fs::remove_file(path)
-        && e.kind() != std::io::ErrorKind::NotFound
-    {
+    if let Err(e) = store::remove(path) {
         tracing::debug!("cannot remove discovery cache {}: {e}", path.display());
     }
 }

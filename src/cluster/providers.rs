@@ -27,6 +27,12 @@ pub async fn provider_revisions(conn: &Connection) -> Result<String, RequestErro
     request::json_text(conn, "/apis/pkg.crossplane.io/v1/providerrevisions", &RetryPolicy::default()).await
 }
 
+/// Lists ManagedResourceDefinitions (the body): Crossplane v2's kinds, active or not.
+pub async fn managed_resource_definitions(conn: &Connection) -> Result<String, RequestError> {
+    let path = "/apis/apiextensions.crossplane.io/v1alpha1/managedresourcedefinitions";
+    request::json_text(conn, path, &RetryPolicy::default()).await
+}
+
 /// Reads one CustomResourceDefinition (the body) by name (`<plural>.<group>`).
 pub async fn crd(conn: &Connection, name: &str) -> Result<String, RequestError> {
     let path = format!("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{}", super::kinds::segment(name));

@@ -8,7 +8,7 @@
 //! this layer adds what it does not cover: 500/502, connections reset or dropped mid-body,
 //! truncated JSON, our own `--request-timeout`, and throttling that outlasted kube's retries.
 
-use super::request::RequestError;
+use super::request_error::RequestError;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;

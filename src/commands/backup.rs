@@ -2,7 +2,7 @@
 //! `evidence::velero` (from the archive, or from the unpacked folder), and judging every MR in it
 //! with the restore rules, which doctor and restore-plan share.
 
-use super::evidence::{cross_check, gather, index, read_audit_logs, read_inventories};
+use super::evidence::EvidenceRequest;
 use crate::cli::LogOptions;
 use crate::cluster::connect;
 use crate::cluster::discover;
@@ -14,9 +14,8 @@ use crate::domain::managed::ManagedResource;
 use crate::domain::restore::{RestoreModel, can_change_cloud};
 use crate::error::Error;
 use crate::evidence::audit::Groups;
-use crate::evidence::cloud_audit::CloudRecord;
+use crate::evidence::fleet::{FleetFacts, FleetInputs};
 use crate::evidence::index::EvidenceIndex;
-use crate::evidence::logs::Retention;
 use crate::evidence::velero::{self, Backup, BackupItem, Reader};
 use crate::settings::Settings;
 use std::collections::BTreeSet;
@@ -35,7 +34,7 @@ pub fn is_backup(path: &Path) -> bool {
     match std::fs::File::open(path) {
         Ok(f) => {
             let _ = f.take(512).read_to_end(&mut head);
-            velero::is_gzip(&head) || velero::is_tar(&head)
+            crate::evidence::input::is_gzip(&head) || velero::is_tar(&head)
         }
         Err(_) => false,
     }
@@ -110,17 +109,17 @@ pub struct Inputs<'a> {
     pub log_files: &'a [PathBuf],
     /// Log limits.
     pub log_opts: &'a LogOptions,
-    /// `--inventory`.
-    pub inventory: &'a [PathBuf],
     /// `--audit-log`.
     pub audit_logs: &'a [PathBuf],
     /// `--id-template`.
     pub id_templates: &'a [UserTemplate],
     /// `--source-context`: the live cluster the backup was taken from.
     pub source_context: Option<&'a str>,
-    /// The cloud's record of what the provider created (`--cloud-audit`, read by the caller) and
-    /// `--cloud-principal`.
-    pub cloud: Option<(CloudRecord, &'a [String])>,
+    /// `--target-context`: the live cluster the backup will be restored into.
+    pub target_context: Option<&'a str>,
+    /// The inventory (`--inventory`) and the cloud's record of what the provider created
+    /// (`--cloud-audit`, `--cloud-principal`), read by the caller, with the inventory's notes.
+    pub fleet: (FleetInputs, Vec<String>),
 }
 
 /// One MR of the backup with every finding about it (restore verdict included), suggestions
@@ -141,8 +140,11 @@ pub struct JudgedBackup {
     pub skipped: Vec<String>,
     /// Notes from the reader and the evidence.
     pub notes: Vec<String>,
-    /// The evidence index (logs, inventory), for the report's closing findings.
-    pub analyzer: EvidenceIndex,
+    /// What was read about each MR (logs, audit writes, the restore model), for the report's
+    /// closing findings.
+    pub evidence: EvidenceIndex,
+    /// The inventory and the cloud record tied to the backup's MRs.
+    pub fleet: FleetFacts,
 }
 
 /// Reads the backup at `path` and judges each MR that `keep` selects, as the reconciler would
@@ -156,17 +158,7 @@ pub async fn judge(
     let owned = path.to_path_buf();
     let backup = tokio::task::spawn_blocking(move || read(&owned)).await??;
     let items: Vec<BackupItem> = backup.items.into_iter().filter(|i| keep(&i.mr)).collect();
-    let (objects, inventory_notes) = read_inventories(inputs.inventory).await?;
-    let gathered = gather(None, false, inputs.log_files, inputs.log_opts, Retention::Compact).await?;
-    let mut notes = [gathered.notes.clone(), inventory_notes, backup.notes].concat();
-    if let Some(v) = &backup.format_version {
-        notes.insert(0, format!("Velero backup {} (format {v}): {} managed resources", backup_name(path), items.len()));
-    }
-    let mut analyzer = index(gathered, &[], &Default::default());
-    analyzer.audit =
-        read_audit_logs(inputs.audit_logs, Groups::of(items.iter().map(|i| i.mr.group().to_string()))).await?;
-    analyzer.acknowledges_requests =
-        backup.crds.iter().map(|c| ((c.group.clone(), c.kind.clone()), c.acknowledges_requests)).collect();
+    let (fleet_inputs, inventory_notes) = inputs.fleet;
     let mut peers = Peers::default();
     for i in &items {
         peers.observe(&i.mr);
@@ -176,35 +168,51 @@ pub async fn judge(
         items.iter().map(|i| (i.mr.group().to_string(), i.mr.kind.clone())).collect();
     let mut model = RestoreModel::new(&peers, kinds.iter().cloned());
     let mut skipped = backup.skipped;
+    let mut source_note = None;
     if let Some(context) = inputs.source_context {
         let (read, unread) = source_trackers(settings, context, &kinds, &mut model).await?;
-        notes.push(format!(
+        source_note = Some(format!(
             "source cluster {context}: {read} managed resources that can still change their cloud object"
         ));
         skipped.extend(unread);
     }
-    analyzer.restore = Some(model);
+    let groups = Groups::of(items.iter().map(|i| i.mr.group().to_string()));
+    let mut request = EvidenceRequest::files(inputs.log_files, inputs.log_opts, inputs.audit_logs, groups);
+    request.acknowledges_requests =
+        backup.crds.iter().map(|c| ((c.group.clone(), c.kind.clone()), c.acknowledges_requests)).collect();
+    let mut target_note = None;
+    if let Some(context) = inputs.target_context {
+        let (states, note) = super::mrd::target(settings, context).await?;
+        target_note = note;
+        model.target = states;
+    }
+    request.restore = Some(model);
+    let (evidence, log_notes) = request.read().await?;
+    let mut notes = [log_notes, inventory_notes, backup.notes].concat();
+    if let Some(v) = &backup.format_version {
+        notes.insert(0, format!("Velero backup {} (format {v}): {} managed resources", backup_name(path), items.len()));
+    }
+    notes.extend(source_note);
+    notes.extend(target_note);
     // The cloud's record names the object a restore would create again, where it holds the create.
-    if let Some((record, principals)) = inputs.cloud {
-        let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
-        let _ = analyzer.cloud_audit.set(record.check(&mrs, principals));
-        analyzer.cloud_record = Some(record);
-    }
-    if !inputs.inventory.is_empty() {
-        let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
-        let kinds = kinds.iter().map(|(g, k)| normalize_kind(&format!("{k}.{g}"))).collect();
-        cross_check(&analyzer, &objects, &mrs, &Scope { kinds, all_kinds: true, complete: true });
-    }
+    let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
+    let scope = Scope {
+        kinds: kinds.iter().map(|(g, k)| normalize_kind(&format!("{k}.{g}"))).collect(),
+        all_kinds: true,
+        complete: true,
+        truncated: Vec::new(),
+    };
+    let fleet = fleet_inputs.tie(&mrs, &scope);
     let judged = items
         .into_iter()
         .map(|item| {
-            let mut findings = analyzer.findings(&item.mr, settings.now);
+            let mut findings = evidence.findings(&item.mr, &fleet, settings.now);
             crate::domain::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &item.mr, &peers, inputs.id_templates);
             Judged { item, findings }
         })
         .collect();
-    Ok(JudgedBackup { judged, skipped, notes, analyzer })
+    Ok(JudgedBackup { judged, skipped, notes, evidence, fleet })
 }
 
 /// Lists the backup's kinds in the source cluster and records every MR there that can still

@@ -5,7 +5,7 @@
 
 use super::evidence::open_input;
 use crate::cli::CloudAuditArgs;
-use crate::cluster::connect;
+use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::scan::{self, ScanOptions};
@@ -13,7 +13,6 @@ use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::managed::ManagedResource;
 use crate::evidence::cloud_audit::{self, CloudRecord};
 use crate::evidence::sniff::Reader;
-use crate::settings::Settings;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -30,7 +29,7 @@ pub async fn read(args: &CloudAuditArgs) -> anyhow::Result<Option<CloudRecord>> 
             let (reader, name) = open_input(path, "cloud audit record")?;
             let (found, calls) = cloud_audit::read(reader, &name);
             // Not one record of any cloud was decoded: if the file is another input, say so.
-            if found.aws + found.gcp + found.azure == 0
+            if found.decoded_total() == 0
                 && let Some(e) = super::inputs::misplaced(path, Reader::CloudAudit)
             {
                 return Err(e.into());
@@ -51,18 +50,18 @@ pub fn check(record: &CloudRecord, mrs: &[&ManagedResource], args: &CloudAuditAr
 
 /// The record tied to one MR (look it up with [`CloudAuditCheck::for_mr`]) and the notes on the
 /// files and on what was learned: its peers are the snapshot's MRs with `--from`, else every MR
-/// of its kind listed from the cluster (`kind`). `None` without files.
+/// of its kind listed from the cluster over the command's own connection (`live`). `None`
+/// without files.
 pub async fn for_one(
-    settings: &Settings,
     args: &CloudAuditArgs,
     mr: &ManagedResource,
     from: Option<&Path>,
-    kind: Option<&ApiKind>,
+    live: Option<(&Connection, &ApiKind)>,
 ) -> anyhow::Result<Option<(CloudAuditCheck, Vec<String>)>> {
     let Some(record) = read(args).await? else { return Ok(None) };
-    let (peers, mut notes) = match (from, kind) {
+    let (peers, mut notes) = match (from, live) {
         (Some(path), _) => (snapshot_mrs(path)?, Vec::new()),
-        (None, Some(kind)) => live_kind(settings, kind).await,
+        (None, Some((conn, kind))) => live_kind(conn, kind).await,
         (None, None) => (Vec::new(), Vec::new()),
     };
     let same = |p: &ManagedResource| {
@@ -83,11 +82,8 @@ fn snapshot_mrs(path: &Path) -> anyhow::Result<Vec<ManagedResource>> {
 
 /// Every MR of one kind, from the cluster: the peers that teach the provider's identity and the
 /// kind's ID form. What cannot be listed becomes a note; the MR is then judged alone.
-async fn live_kind(settings: &Settings, kind: &ApiKind) -> (Vec<ManagedResource>, Vec<String>) {
-    let conn = match connect::connect(&settings.connect).await {
-        Ok(c) => Arc::new(c),
-        Err(e) => return (Vec::new(), vec![format!("cloud audit: cannot list the MR's peers: {e}")]),
-    };
+async fn live_kind(conn: &Connection, kind: &ApiKind) -> (Vec<ManagedResource>, Vec<String>) {
+    let conn = Arc::new(conn.clone());
     let opts = ScanOptions { namespace: None, label_selector: None, page_size: 500, concurrency: 1 };
     let results = scan::scan_with(conn, vec![kind.clone()], opts, RetryPolicy::default(), Some, |_| {}).await;
     let mut notes = Vec::new();

@@ -1,6 +1,6 @@
 //! Gathering evidence beyond the MR objects (provider logs, pods, events, the Terraform
 //! workspace) for doctor, history and adopt: the cluster layer fetches, the evidence layer parses,
-//! and [`index`] hands each MR its share for the rules.
+//! and [`EvidenceRequest::read`], the one evidence constructor, indexes what a flow asks for.
 
 use super::inputs::{explain, misplaced};
 use crate::cli::LogOptions;
@@ -11,14 +11,13 @@ use crate::cluster::request::RequestError;
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::workspace::{self, WorkspaceError};
 use crate::cluster::{events, providers};
-use crate::domain::inventory::{InventoryObject, Scope, cross_check as inventory_check};
 use crate::domain::managed::ManagedResource;
+use crate::domain::restore::RestoreModel;
 use crate::domain::rules::ProviderStarts;
 use crate::evidence::audit::{self, AuditIndex, Groups};
 use crate::evidence::correlate::{LogEvidence, SourceSummary};
 use crate::evidence::events::{EventRecord, parse_events};
-use crate::evidence::index::EvidenceIndex;
-use crate::evidence::inventory;
+use crate::evidence::index::{EvidenceIndex, EvidenceParts, KindKey};
 use crate::evidence::logs::{Evidence, Retention};
 use crate::evidence::pods::{self, ProviderPod};
 use crate::evidence::sniff::Reader;
@@ -37,6 +36,8 @@ pub struct Gathered {
     pub pods: Vec<ProviderPod>,
     /// Things the user should know (unreadable logs, no provider pods…).
     pub notes: Vec<String>,
+    /// Change-log entries from the pods' changelogs sidecars and the log files.
+    pub changelog: Vec<crate::domain::changelog::ChangeEntry>,
 }
 
 /// Reads log files and, with `live`, every provider pod's current and previous container logs.
@@ -51,6 +52,7 @@ pub async fn gather(
     if !live && files.is_empty() {
         return Ok(g);
     }
+    let keep = super::changelog::keep_for(&retention);
     let mut evidence = Vec::new();
     let mut sources = Vec::new();
     for file in files {
@@ -71,11 +73,26 @@ pub async fn gather(
         }
         read_pod_logs(conn, &g.pods, opts, retention, &mut evidence, &mut sources, &mut g.notes).await;
     }
+    // Entries are lines the log scanner could not use: only such files are read again for them.
+    let mixed: Vec<PathBuf> =
+        files.iter().zip(&sources).filter(|(_, s)| s.unknown > 0).map(|(f, _)| f.clone()).collect();
+    let found = super::changelog::read_files(&mixed, keep.clone(), &mut g.changelog, &mut g.notes).await?;
+    if let (true, Some(conn)) = (live, conn) {
+        let limits = log_limits(opts);
+        super::changelog::read_sidecars(conn, &g.pods, limits, keep, &mut g.changelog, &mut g.notes).await;
+    }
+    let entries_of = |s: &SourceSummary| found.iter().find(|(n, _)| *n == s.name).map_or(0, |(_, n)| *n);
+    // A file of change-log entries only is a sidecar's log, not a provider log: no rule about
+    // provider logs (debug level) applies to it.
+    sources.retain(|s| s.lines == 0 || entries_of(s) < s.lines);
     for s in &sources {
-        if s.unknown > 0 {
+        let entries = entries_of(s);
+        if s.unknown > entries {
             g.notes.push(format!(
                 "{}: {} of {} lines were not provider log records (skipped)",
-                s.name, s.unknown, s.lines
+                s.name,
+                s.unknown - entries,
+                s.lines
             ));
         }
     }
@@ -94,10 +111,7 @@ async fn read_pod_logs(
     sources: &mut Vec<SourceSummary>,
     notes: &mut Vec<String>,
 ) {
-    let limits = LogLimits {
-        since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
-        limit_bytes: Some(opts.limit_bytes),
-    };
+    let limits = log_limits(opts);
     let jobs: Vec<(ProviderPod, bool)> = pods
         .iter()
         .flat_map(|p| {
@@ -128,6 +142,14 @@ async fn read_pod_logs(
                 e.reason()
             )),
         }
+    }
+}
+
+/// `--since` and `--limit-bytes` as the API server takes them.
+fn log_limits(opts: &LogOptions) -> LogLimits {
+    LogLimits {
+        since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
+        limit_bytes: Some(opts.limit_bytes),
     }
 }
 
@@ -177,17 +199,103 @@ pub async fn read_pod_log_with(
     Ok((s.take_evidence(), summary))
 }
 
-/// Maps each scanned kind to the starts of the provider serving it, and indexes the evidence.
-pub fn index(gathered: Gathered, kinds: &[ApiKind], owners: &HashMap<String, String>) -> EvidenceIndex {
-    let by_provider = pods::provider_starts(&gathered.pods);
+/// What one flow asks to be read about its MRs beyond the objects, resolved from its flags: the
+/// one request [`EvidenceRequest::read`] turns into an [`EvidenceIndex`]. A new flow (a watch, a migration)
+/// builds one of these and gets the same evidence, read the same way, as doctor's.
+pub struct EvidenceRequest<'a> {
+    /// The live cluster, when there is one; with `provider_logs`, its provider pods are read: their
+    /// logs, and their starts for the kinds each serves.
+    pub live: Option<LiveEvidence<'a>>,
+    /// `--log-file`.
+    pub log_files: &'a [PathBuf],
+    /// Limits on what of a live log is read.
+    pub log_opts: &'a LogOptions,
+    /// What of each log line is kept.
+    pub retention: Retention,
+    /// `--audit-log`.
+    pub audit_logs: &'a [PathBuf],
+    /// The API groups of the MRs judged: the audit log is filtered to them before decoding.
+    pub groups: Groups,
+    /// What is already known of each kind's CRD (a backup holds the CRDs; a live one-MR run reads
+    /// its one kind's).
+    pub acknowledges_requests: HashMap<KindKey, bool>,
+    /// From a backup: what restoring each MR depends on.
+    pub restore: Option<RestoreModel>,
+}
+
+/// The live half of an [`EvidenceRequest`].
+pub struct LiveEvidence<'a> {
+    /// The cluster.
+    pub conn: &'a Connection,
+    /// `--logs`: read every provider pod's logs (and the ProviderRevisions that say which provider
+    /// serves which kind).
+    pub provider_logs: bool,
+    /// The kinds judged, mapped to the provider that serves each.
+    pub kinds: &'a [ApiKind],
+}
+
+impl<'a> EvidenceRequest<'a> {
+    /// A request for the evidence files only (no cluster), about the MRs of `groups`.
+    pub fn files(
+        log_files: &'a [PathBuf],
+        log_opts: &'a LogOptions,
+        audit_logs: &'a [PathBuf],
+        groups: Groups,
+    ) -> Self {
+        EvidenceRequest {
+            live: None,
+            log_files,
+            log_opts,
+            retention: Retention::Compact,
+            audit_logs,
+            groups,
+            acknowledges_requests: HashMap::new(),
+            restore: None,
+        }
+    }
+
+    /// The one evidence constructor: reads what the request asks for (logs, provider pods, audit
+    /// logs) and indexes it. Returns the index and the notes on what could not be read.
+    pub async fn read(self) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
+        let EvidenceRequest {
+            live,
+            log_files,
+            log_opts,
+            retention,
+            audit_logs,
+            groups,
+            acknowledges_requests,
+            restore,
+        } = self;
+        let conn = live.as_ref().map(|l| l.conn);
+        let provider_logs = live.as_ref().is_some_and(|l| l.provider_logs);
+        let gathered = gather(conn, provider_logs, log_files, log_opts, retention).await?;
+        let starts = match &live {
+            Some(l) if l.provider_logs => provider_starts(&gathered.pods, l.kinds, &crd_owners(l.conn).await),
+            _ => HashMap::new(),
+        };
+        let audit = read_audit_logs(audit_logs, groups).await?;
+        let changelog = crate::domain::changelog::ChangeLogIndex::new(gathered.changelog);
+        let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog };
+        Ok((EvidenceIndex::new(parts), gathered.notes))
+    }
+}
+
+/// Maps each judged kind to the starts of the provider serving it.
+fn provider_starts(
+    pods: &[ProviderPod],
+    kinds: &[ApiKind],
+    owners: &HashMap<String, String>,
+) -> HashMap<KindKey, ProviderStarts> {
+    let by_provider = pods::provider_starts(pods);
     let names: Vec<String> = by_provider.keys().cloned().collect();
-    let mut starts: HashMap<(String, String), ProviderStarts> = HashMap::new();
+    let mut starts = HashMap::new();
     for k in kinds {
         if let Some(s) = providers::provider_for_kind(k, owners, &names).and_then(|p| by_provider.get(&p)) {
             starts.insert((k.group.clone(), k.kind.clone()), s.clone());
         }
     }
-    EvidenceIndex { logs: gathered.logs, starts, ..EvidenceIndex::default() }
+    starts
 }
 
 /// A body the API server sent that does not parse, as the request error kube would report.
@@ -245,41 +353,6 @@ pub async fn read_workspace(
 ) -> Result<WorkspaceState, WorkspaceReadError> {
     let text = workspace::read(conn, &pod.namespace, &pod.name, &pod.container, uid).await?;
     Ok(workspace_state(format!("{}/{}", pod.namespace, pod.name), &workspace::tfstate_path(uid), &text)?)
-}
-
-/// Reads every `--inventory` file (`-` is stdin), off the async runtime. An unreadable or
-/// unknown file is a usage error naming it: a cross-check over part of the inventory would
-/// report objects as lost that are merely in the file that failed.
-pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<(Vec<InventoryObject>, Vec<String>)> {
-    let files = files.to_vec();
-    tokio::task::spawn_blocking(move || {
-        let (mut objects, mut notes) = (Vec::new(), Vec::new());
-        for path in &files {
-            let (reader, name) = open_input(path, "inventory")?;
-            let inv = inventory::read(reader, &name)
-                .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
-            notes.push(format!(
-                "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
-                inv.formats.join(", "),
-                inv.records,
-                inv.tagged(),
-                if inv.without_id > 0 {
-                    format!(", {} without a cloud ID (skipped)", inv.without_id)
-                } else {
-                    String::new()
-                }
-            ));
-            objects.extend(inv.objects);
-        }
-        Ok((objects, notes))
-    })
-    .await
-    .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
-}
-
-/// Cross-checks the inventory against every MR seen, and hands the result to the index.
-pub fn cross_check(analyzer: &EvidenceIndex, objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) {
-    let _ = analyzer.inventory.set(inventory_check(objects, mrs, scope));
 }
 
 /// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,

@@ -64,12 +64,13 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
     let audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
     evidence.audit = audit.as_ref().and_then(|a| a.for_mr(&mr));
     notes.extend(audit.as_ref().map(|a| a.notes()).unwrap_or_default());
-    let kind = live.as_ref().map(|(_, k)| k);
-    let cloud = cloud_audit::for_one(settings, &args.cloud, &mr, args.from.as_deref(), kind).await?;
+    let cloud =
+        cloud_audit::for_one(&args.cloud, &mr, args.from.as_deref(), live.as_ref().map(|(c, k)| (c, k))).await?;
     if let Some((check, cloud_notes)) = &cloud {
         evidence.cloud_audit = check.for_mr(&mr).cloned();
         notes.extend(cloud_notes.iter().cloned());
     }
+    evidence.changelog = crate::domain::changelog::MrChangeLog::for_mr(&gathered.changelog, &mr);
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
     let mut candidates = candidates_of(&mr, &findings, &seen, &gathered);
     if let Some(a) = &evidence.audit {
@@ -87,6 +88,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         candidates: &candidates,
         audit: audit_history,
         cloud: evidence.cloud_audit.as_ref(),
+        changelog: evidence.changelog.as_ref(),
     };
     let timeline = build(&mr, &inputs);
     match args.output {

@@ -66,7 +66,37 @@ pub fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
         let why = snap.skipped.join("; ");
         return Err(Error::usage(format!("{} holds no snapshot of managed resources ({why})", path.display())));
     }
+    drop_crossplane_objects(&mut snap);
     Ok(snap)
+}
+
+/// Leaves out Crossplane's own API objects a snapshot may hold (ManagedResourceDefinitions,
+/// activation policies, packages): they are not managed resources, and judged as ones they would
+/// get findings about conditions they never have. One line says how many, and how many of the
+/// MRDs are inactive.
+fn drop_crossplane_objects(snap: &mut Snapshot) {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default, rename = "apiVersion")]
+        api_version: String,
+    }
+    let before = snap.items.len();
+    let mut mrds = Vec::new();
+    snap.items.retain(|i| {
+        let ours =
+            serde_json::from_str::<Head>(&i.json).is_ok_and(|h| crate::domain::mrd::is_crossplane_api(&h.api_version));
+        if ours {
+            mrds.extend(crate::evidence::mrd::parse_one(&i.json));
+        }
+        !ours
+    });
+    let dropped = before - snap.items.len();
+    if dropped > 0 {
+        let (all, inactive) = crate::domain::mrd::MrdStates::new(mrds).counts();
+        snap.skipped.push(format!(
+            "{dropped} Crossplane API objects are not managed resources and were not diagnosed ({all} ManagedResourceDefinitions, {inactive} inactive)"
+        ));
+    }
 }
 
 #[cfg(test)]

@@ -3,15 +3,20 @@
 
 pub mod adopt;
 pub mod backup;
+pub mod changelog;
 pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
+pub mod fleet_inputs;
+pub mod flow;
 pub mod history;
 pub mod inputs;
 pub mod migrate;
+pub mod mrd;
 pub mod rbac;
 pub mod restore_plan;
+pub mod watch;
 
 use crate::cli::{Cli, Command, Invocation};
 use crate::error::{Exit, exit_for, one_line};
@@ -35,8 +40,9 @@ pub fn main(invocation: Invocation, env: Environment) -> Exit {
 }
 
 fn run_cli(cli: Cli, env: &Environment) -> Exit {
+    let cli = env.fill_flags(cli);
     let settings = Settings::from_process(&cli, env);
-    init_logging(cli.kube.verbosity, settings.color_stderr);
+    init_logging(cli.kube.verbosity, env.log.as_deref(), settings.color_stderr);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -59,7 +65,7 @@ fn run_cli(cli: Cli, env: &Environment) -> Exit {
 
 /// Runs the parsed command, writing results to `out`.
 pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    one_cluster_only(cli, settings)?;
+    flow::one_cluster_only(&cli.command, settings.several_contexts()).map_err(crate::error::Error::from)?;
     match &cli.command {
         Command::Doctor(args) => doctor::run(settings, args, out).await,
         Command::History(args) => history::run(settings, args, out).await,
@@ -69,40 +75,22 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Rbac(args) => rbac::run(settings, args, out).await,
         Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
         Command::Promote(args) => adopt::run_promote(settings, args, out).await,
+        Command::Watch(args) => watch::run(settings, args, out).await,
         Command::Migrate(args) => migrate::run(settings, args, out).await,
     }
 }
 
-/// Commands that act on one object in one cluster refuse several `--context` or
-/// `--all-contexts` (only `doctor` scans several clusters) rather than silently use the first.
-fn one_cluster_only(cli: &Cli, settings: &Settings) -> Result<(), crate::error::Error> {
-    let name = match &cli.command {
-        Command::History(_) => "history",
-        Command::Adopt(_) => "adopt",
-        Command::Restore(_) => "restore",
-        Command::Rbac(_) => "rbac",
-        Command::Promote(_) => "promote",
-        Command::Migrate(_) => "migrate",
-        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) => return Ok(()),
-    };
-    if !settings.several_contexts() {
-        return Ok(());
-    }
-    Err(crate::error::Error::usage(format!(
-        "{name} acts on one cluster: give at most one --context (several clusters and --all-contexts are for doctor)"
-    )))
-}
-
 /// kubectl's -v levels mapped onto tracing: 0–3 warnings, 4–5 request logs, 6+ HTTP detail.
-/// `UPJET_LOG` (an env-filter directive) overrides them.
+/// `UPJET_LOG` (an env-filter directive, read by the settings layer) overrides them.
 /// Below -v 4 the kube client's own error lines are off: every failure reaches the user once, as
 /// the one-line error that names what was being done. Colour follows `--color` and `NO_COLOR`.
-fn init_logging(verbosity: u8, color: bool) {
+fn init_logging(verbosity: u8, directive: Option<&str>, color: bool) {
     let filter = match verbosity {
         0..=3 => "warn,kube_client=off",
         4..=5 => "warn,kubectl_upjet=debug,kube_client=debug",
         _ => "debug,kubectl_upjet=trace,kube_client=trace",
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("UPJET_LOG").unwrap_or_else(|_| filter.into());
+    let filter =
+        directive.and_then(|d| tracing_subscriber::EnvFilter::try_new(d).ok()).unwrap_or_else(|| filter.into());
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(color).with_writer(std::io::stderr).try_init();
 }

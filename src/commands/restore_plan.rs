@@ -8,6 +8,7 @@ use crate::cli::restore::RestorePlanArgs;
 use crate::domain::restore::modifiers::{self, Target};
 use crate::domain::restore::promote::{self, PromoteItem, PromotePlan};
 use crate::error::{Error, Exit};
+use crate::local::store;
 use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::collections::BTreeMap;
@@ -28,11 +29,11 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     let inputs = Inputs {
         log_files: &[],
         log_opts: &log_opts,
-        inventory: &args.inventory,
         audit_logs: &[],
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
-        cloud: super::cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
+        target_context: args.target_context.as_deref(),
+        fleet: super::fleet_inputs::read_fleet_inputs(&args.inventory, &args.cloud).await?,
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -54,14 +55,16 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     for s in &judged.skipped {
         eprintln!("skipped: {}", sanitize(s));
     }
-    for n in judged.analyzer.cloud_notes() {
-        eprintln!("{}", sanitize(&n));
+    for n in judged.fleet.cloud_notes() {
+        eprintln!("{}", sanitize(n));
     }
     write_new(&args.plan, &(serde_json::to_string_pretty(&plan)? + "\n"), args.force)?;
+    let inactive = write_inactive(out, &judged.judged)?;
     if plan.items.is_empty() {
+        let every = if inactive == 0 { "every one" } else { "every other one" };
         writeln!(
             out,
-            "{total} managed resources in backup {name}: every one can be restored as it is; nothing to stage."
+            "{total} managed resources in backup {name}: {every} can be restored as it is; nothing to stage."
         )?;
         writeln!(out, "Restore it with:\n  velero restore create --from-backup {name}")?;
         writeln!(out, "(wrote an empty plan to {}; no modifiers are needed)", args.plan.display())?;
@@ -75,6 +78,25 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
     write_new(&args.modifiers, &body, args.force)?;
     describe(out, &plan, total, rules.resource_modifier_rules.len(), args)?;
     Ok(incomplete(&judged.skipped))
+}
+
+/// Says which MRs a restore skips because their kind is inactive on the target
+/// (`RestoreKindInactive`), one line per kind with the command that activates it. Returns how many.
+fn write_inactive(out: &mut dyn Write, judged: &[backup::Judged]) -> std::io::Result<usize> {
+    let mut kinds: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for j in judged {
+        for f in j.findings.iter().filter(|f| f.code == crate::domain::finding::Code::RestoreKindInactive) {
+            let kind = format!("{}.{}", j.item.mr.kind, j.item.mr.group());
+            *kinds.entry((kind, f.next.clone())).or_default() += 1;
+        }
+    }
+    for ((kind, activate), n) in &kinds {
+        writeln!(
+            out,
+            "{n} managed resources of kind {kind} are not restored: the kind is inactive on the target cluster. Activate it first:\n  {activate}"
+        )?;
+    }
+    Ok(kinds.values().sum())
 }
 
 /// Exit 4 when part of the backup could not be read: the plan covers what was.
@@ -111,14 +133,8 @@ fn check_outputs(args: &RestorePlanArgs) -> Result<(), Error> {
 
 /// Writes `text` to `path`: a new file, or (with --force) over the old one.
 fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Error> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true);
-    if force {
-        opts.create(true).truncate(true);
-    } else {
-        opts.create_new(true);
-    }
-    let mut f = opts.open(path).map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))?;
+    let mut f =
+        store::create(path, force).map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))?;
     f.write_all(text.as_bytes()).map_err(|e| Error::failed(format!("cannot write {}: {e}", path.display())))
 }
 

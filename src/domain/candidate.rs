@@ -5,30 +5,10 @@
 //! sources and orders the rest by confidence, keeping conflicting IDs side by side so that a
 //! human (or `adopt --probe`) sees every one, never a silent merge.
 
-use super::finding::{Code, Finding};
+use super::finding::Finding;
 use serde::Serialize;
 
-/// How much a source's word is worth before the provider has confirmed the ID.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Confidence {
-    /// A guess worth trying (a template only a supermajority of peers agrees on).
-    Low,
-    /// Derived, not observed: a template every healthy peer agrees on, a user template, an event.
-    Medium,
-    /// Observed for this very MR: a logged create, `status.atProvider.id`, an inventory tag match.
-    High,
-}
-
-impl std::fmt::Display for Confidence {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Confidence::Low => "low",
-            Confidence::Medium => "medium",
-            Confidence::High => "high",
-        })
-    }
-}
+pub use super::codes::Confidence;
 
 /// One candidate ID and why it is one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -83,25 +63,6 @@ pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
     out
 }
 
-/// What a finding's `suggestedId` is worth: IDs observed for this very MR (a logged create, an
-/// inventory object tagged for it, its own `status.atProvider.id`, a create the cloud's audit
-/// record ties to it) are high; IDs derived from peers, templates or error messages are medium.
-pub fn confidence_of(code: Code) -> Confidence {
-    match code {
-        Code::OrphanCandidate
-        | Code::InventoryOrphan
-        | Code::ExternalNameMissing
-        | Code::ExternalNameOverwritten
-        | Code::IdentityLostOnRecreate
-        | Code::RestoreCreatesDuplicate
-        | Code::RestoreStopsAtCreateGate
-        | Code::CloudAuditOrphan
-        | Code::CloudAuditDuplicate
-        | Code::CloudAuditAlreadyExists => Confidence::High,
-        _ => Confidence::Medium,
-    }
-}
-
 /// The one ranked list of a report's suggestions for one MR: every finding's `suggestedId`, with
 /// the finding's code as its source, merged and ordered by [`rank`]. `doctor --plan` writes it
 /// (the best as `id`, the rest as `candidates` for `adopt --probe`).
@@ -109,22 +70,12 @@ pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec
     // A suggestion shared by [`share_observed`] is the other finding's, already in the list.
     rank(findings.into_iter().filter(|f| !f.evidence.contains_key(SHARED)).filter_map(|f| {
         let id = f.suggested_id.as_deref()?;
-        Some(Candidate::new(id, f.code.as_str(), confidence_of(f.code), f.message.clone()))
+        Some(Candidate::new(id, f.code.as_str(), f.code.id_confidence(), f.message.clone()))
     }))
 }
 
 /// The evidence key naming where a shared suggestion came from.
 const SHARED: &str = "candidate";
-
-/// Findings that mean "the object exists but nothing tracks it" and so want the ID to adopt: the
-/// ones an observed suggestion is shared with, and a predicted ID may complete.
-pub const UNTRACKED: &[Code] = &[
-    Code::AlreadyExists,
-    Code::ExternalNameMissing,
-    Code::CreateIncomplete,
-    Code::RestoreCreatesDuplicate,
-    Code::RestoreStopsAtCreateGate,
-];
 
 /// Gives the findings that want an ID the best *observed* suggestion another finding of the same
 /// MR made (an inventory object tagged for it, a logged create), naming where it came from:
@@ -133,7 +84,7 @@ pub fn share_observed(findings: &mut [Finding]) {
     let Some(best) = from_findings(findings.iter()).into_iter().find(|c| c.confidence == Confidence::High) else {
         return;
     };
-    for f in findings.iter_mut().filter(|f| UNTRACKED.contains(&f.code) && f.suggested_id.is_none()) {
+    for f in findings.iter_mut().filter(|f| f.code.wants_id() && f.suggested_id.is_none()) {
         f.suggested_id = Some(best.id.clone());
         f.evidence.insert(SHARED.into(), format!("{} ({} confidence)", best.source, best.confidence));
     }
@@ -142,6 +93,7 @@ pub fn share_observed(findings: &mut [Finding]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::finding::Code;
     use Confidence::*;
 
     #[test]
@@ -189,7 +141,7 @@ mod tests {
         assert_eq!((ranked[0].id.as_str(), ranked[0].confidence), ("Z0C3PAYS6H7JQ2V9D", High));
         assert_eq!((ranked[1].id.as_str(), ranked[1].confidence), ("predicted", Medium));
         for code in [Code::CloudAuditOrphan, Code::CloudAuditDuplicate, Code::CloudAuditAlreadyExists] {
-            assert_eq!(confidence_of(code), High, "{code}");
+            assert_eq!(code.id_confidence(), High, "{code}");
         }
     }
 

@@ -77,6 +77,7 @@ pub fn merge(clusters: Vec<(String, Outcome)>) -> Report {
             k
         }));
         summary.unreadable.extend(s.unreadable.into_iter().map(|u| format!("{name}: {u}")));
+        summary.inputs_truncated.extend(s.inputs_truncated.into_iter().map(|u| format!("{name}: {u}")));
         summary.notes.extend(s.notes.into_iter().map(|n| format!("{name}: {n}")));
         findings.extend(report.findings.into_iter().map(|mut f| {
             f.resource.cluster = Some(name.clone());

@@ -6,6 +6,7 @@
 //! proportional to what is diagnosed rather than to what the API server sends.
 
 use crate::domain::placeholder::{Placeholder, is_placeholder, placeholder};
+pub use crate::domain::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -93,9 +94,13 @@ pub struct ManagedResource {
     /// what a provider's external-name templates are made of (see `domain::identity`). Objects
     /// and lists are skipped while decoding, so this stays small.
     pub for_provider: BTreeMap<String, String>,
-    /// `spec.providerConfigRef.name`: which credentials and account the MR's cloud object lives
-    /// under, so a fleet view can group thousands of findings by it.
-    pub provider_config: Option<String>,
+    /// `spec.providerConfigRef`: which credentials and account the MR's cloud object lives
+    /// under, so a fleet view can group thousands of findings by it (`None` when the object has
+    /// no reference; see [`ManagedResource::provider_config_or_default`]).
+    pub provider_config: Option<ProviderConfigKey>,
+    /// `status.atProvider.arn`: the ARN an AWS provider observed. Kinds whose external-name is not
+    /// ARN-shaped (an SQS queue's is its URL) are tied to an inventory's ARN through it.
+    pub at_provider_arn: Option<String>,
     /// `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3): the last
     /// `crossplane.io/reconcile-requested-at` token a reconcile acknowledged. Its presence alone
     /// shows the provider's runtime records requests at all.
@@ -172,6 +177,8 @@ struct WireSpec {
 struct WireRef {
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    kind: Option<String>,
 }
 
 /// Keeps only the top-level scalars of an object while streaming it; nested objects and lists
@@ -267,6 +274,8 @@ struct WireStatus {
 struct WireAtProvider {
     #[serde(default)]
     id: Option<serde_json::Value>,
+    #[serde(default)]
+    arn: Option<serde_json::Value>,
 }
 
 /// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
@@ -377,6 +386,11 @@ impl ManagedResource {
         }
     }
 
+    /// The provider config the MR uses, with the API server's default when it names none.
+    pub fn provider_config_or_default(&self) -> ProviderConfigKey {
+        self.provider_config.clone().unwrap_or_else(|| ProviderConfigKey::default_for(self.namespace.is_some()))
+    }
+
     /// The `reference()` plus `-n <ns>` when namespaced: a ready-to-paste command argument.
     pub fn command_arg(&self) -> String {
         match &self.namespace {
@@ -400,16 +414,24 @@ impl From<Wire> for ManagedResource {
             at_provider: None,
             last_handled_reconcile_at: None,
         });
-        let at_provider_id = status.at_provider.and_then(|a| a.id).and_then(|v| match v {
+        let (id, arn) = status.at_provider.map_or((None, None), |a| (a.id, a.arn));
+        let at_provider_id = id.and_then(|v| match v {
             serde_json::Value::String(s) if !s.is_empty() && !is_placeholder(&s) => Some(s),
             serde_json::Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
+        let at_provider_arn = arn.and_then(|v| match v {
+            serde_json::Value::String(s) if s.starts_with("arn:") => Some(s),
+            _ => None,
+        });
+        let namespace = w.metadata.namespace.filter(|n| !n.is_empty());
+        let provider_config =
+            spec.provider_config_ref.and_then(|r| ProviderConfigKey::of_ref(r.name, r.kind, namespace.as_deref()));
         ManagedResource {
             api_version: w.api_version,
             kind: w.kind,
             name: w.metadata.name,
-            namespace: w.metadata.namespace.filter(|n| !n.is_empty()),
+            namespace,
             uid: w.metadata.uid,
             generation: w.metadata.generation,
             resource_version: w.metadata.resource_version,
@@ -423,7 +445,8 @@ impl From<Wire> for ManagedResource {
             at_provider_id,
             composite: w.metadata.labels.and_then(|l| l.composite),
             for_provider: spec.for_provider,
-            provider_config: spec.provider_config_ref.and_then(|r| r.name).filter(|n| !n.is_empty()),
+            provider_config,
+            at_provider_arn,
             last_handled_reconcile_at: status.last_handled_reconcile_at,
         }
     }
@@ -450,7 +473,7 @@ mod tests {
         assert_eq!(mr.status_observed_generation, Some(2));
         assert_eq!(mr.at_provider_id.as_deref(), Some("Z1_www_A"));
         assert_eq!(mr.composite.as_deref(), Some("xdns-1"));
-        assert_eq!(mr.provider_config.as_deref(), Some("prod"));
+        assert_eq!(mr.provider_config, Some(ProviderConfigKey::cluster_scoped("prod")));
         assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("www"));
         assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
         assert!(mr.is_true("Ready"));
@@ -476,5 +499,45 @@ mod tests {
         assert!(mr.annotations.is_empty() && mr.namespace.is_none() && mr.at_provider_id.is_none());
         let mr = ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"atProvider":{"id":12}}}"#).unwrap();
         assert_eq!(mr.at_provider_id.as_deref(), Some("12"));
+    }
+
+    /// crossplane-runtime apis/common/v2/resource.go `ManagedResourceSpec.ProviderConfigReference`
+    /// (`+kubebuilder:default={"kind": "ClusterProviderConfig", "name": "default"}`) and
+    /// apis/common/v1 (legacy, `{name}` only): (namespace, reference JSON, key in words).
+    #[test]
+    fn provider_config_keys_by_kind_namespace_and_name() {
+        for (ns, reference, want) in [
+            (None, r#"{"name":"prod"}"#, Some("prod")),
+            (Some("team-a"), r#"{"kind":"ProviderConfig","name":"default"}"#, Some("ProviderConfig team-a/default")),
+            (
+                Some("team-a"),
+                r#"{"kind":"ClusterProviderConfig","name":"default"}"#,
+                Some("ClusterProviderConfig default"),
+            ),
+            (Some("team-a"), r#"{"name":"default"}"#, Some("ClusterProviderConfig default")),
+            (Some("team-a"), r#"{"kind":"","name":""}"#, None),
+        ] {
+            let ns_json = ns.map(|n| format!(r#","namespace":"{n}""#)).unwrap_or_default();
+            let raw = format!(r#"{{"metadata":{{"name":"x"{ns_json}}},"spec":{{"providerConfigRef":{reference}}}}}"#);
+            let mr = ManagedResource::from_json(&raw).unwrap();
+            assert_eq!(mr.provider_config.as_ref().map(ToString::to_string).as_deref(), want, "{reference}");
+        }
+        let team_a = ManagedResource::from_json(
+            r#"{"metadata":{"name":"x","namespace":"team-a"},"spec":{"providerConfigRef":{"kind":"ProviderConfig","name":"default"}}}"#,
+        )
+        .unwrap();
+        let cluster = ManagedResource::from_json(r#"{"metadata":{"name":"x","namespace":"team-a"}}"#).unwrap();
+        assert_ne!(team_a.provider_config_or_default(), cluster.provider_config_or_default());
+        assert_eq!(cluster.provider_config_or_default().to_string(), "ClusterProviderConfig default");
+    }
+
+    #[test]
+    fn at_provider_arn_is_kept_only_when_arn_shaped() {
+        for (arn, want) in
+            [(r#""arn:aws:sqs:us-east-1:1:q""#, Some("arn:aws:sqs:us-east-1:1:q")), (r#""""#, None), ("7", None)]
+        {
+            let raw = format!(r#"{{"metadata":{{"name":"x"}},"status":{{"atProvider":{{"arn":{arn}}}}}}}"#);
+            assert_eq!(ManagedResource::from_json(&raw).unwrap().at_provider_arn.as_deref(), want, "{arn}");
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! Its JSON/YAML shape (`upjet.doctor/v1`, kind `Report`) is a public contract for scripts.
 
 use super::finding::{Code, Finding, ResourceRef, Severity};
-use super::managed::{ManagedResource, keys};
+use super::managed::{ManagedResource, ProviderConfigKey, keys};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -51,9 +51,10 @@ pub struct ResourceState {
     /// The newest external ID a provider log recorded for this MR.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_logged_id: Option<LoggedIdRef>,
-    /// `spec.providerConfigRef.name` (the fleet summary groups by it).
+    /// `spec.providerConfigRef` (the fleet summary groups by it), written in words:
+    /// `default`, `ClusterProviderConfig default`, `ProviderConfig team-a/default`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub provider_config: Option<String>,
+    pub provider_config: Option<ProviderConfigKey>,
 }
 
 /// The last provider-logged external ID, as the report shows it.
@@ -145,6 +146,10 @@ pub struct Summary {
     pub resources_scanned: usize,
     /// Objects that could not be decoded (wrong field types), by name where known.
     pub unreadable: Vec<String>,
+    /// Input files cut short (an inventory export ending with a paging token): what they would
+    /// have shown on their missing pages is unknown. Absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs_truncated: Vec<String>,
     /// Findings shown, by severity.
     pub findings: BTreeMap<Severity, usize>,
     /// Findings shown, by code.
@@ -170,7 +175,10 @@ fn is_zero(n: &usize) -> bool {
 impl Summary {
     /// Whether part of the fleet could not be read, so a clean result would be a lie.
     pub fn incomplete(&self) -> bool {
-        !self.kinds_skipped.is_empty() || !self.unreadable.is_empty() || self.clusters.iter().any(|c| !c.complete)
+        !self.kinds_skipped.is_empty()
+            || !self.unreadable.is_empty()
+            || !self.inputs_truncated.is_empty()
+            || self.clusters.iter().any(|c| !c.complete)
     }
 }
 
@@ -244,6 +252,11 @@ impl ReportBuilder {
         self.summary.unreadable.push(what);
     }
 
+    /// Records an input file cut short: the report is partial.
+    pub fn input_truncated(&mut self, what: String) {
+        self.summary.inputs_truncated.push(what);
+    }
+
     /// Records a kind listed successfully.
     pub fn kind_scanned(&mut self) {
         self.summary.kinds_scanned += 1;
@@ -257,7 +270,11 @@ impl ReportBuilder {
     /// Records how many MRs a provider restart would create again (see
     /// [`Summary::restart_duplicates`]).
     pub fn restart_duplicates(&mut self, n: usize) {
-        self.summary.restart_duplicates += n;
+        // Each counted MR is a `RestoreCreatesDuplicate` a restart would make: counted only when
+        // `--only`, `--ignore` and `--severity` would show that finding.
+        if self.filter.keeps(&Finding::new(Code::RestoreCreatesDuplicate, String::new(), String::new())) {
+            self.summary.restart_duplicates += n;
+        }
     }
 
     /// Adds a note about the scan.

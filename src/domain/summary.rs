@@ -5,7 +5,9 @@
 //! that lost their cloud object after one node shutdown): what a person needs first is how many,
 //! of what, under which credentials, and what to run next.
 
+use super::codes::{Family, Lost};
 use super::finding::{Code, Severity};
+use super::managed::ProviderConfigKey;
 use super::report::{Report, ReportFinding};
 use std::collections::BTreeMap;
 
@@ -14,14 +16,6 @@ pub const DEFAULT_SCREEN_ROWS: usize = 50;
 
 /// How many adoptions the suggested bulk command runs at once.
 pub const SUGGESTED_PARALLEL: usize = 32;
-
-/// Codes whose cure is re-attaching the MR to its cloud object, so their group's next command
-/// is an adoption plan.
-const IDENTITY_CODES: &[Code] = &[Code::AlreadyExists, Code::ExternalNameMissing, Code::OrphanCandidate];
-
-/// The verdicts on a Velero backup: their next command is about the restore, not an adoption.
-const RESTORE_CODES: &[Code] =
-    &[Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight, Code::RestoreSafe];
 
 /// One group of findings: same cluster, same code, same kind, same provider config.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,8 +28,9 @@ pub struct Group {
     pub severity: Severity,
     /// `kind.group` in lower case, e.g. `recordset.dns.gcp.upbound.io`.
     pub kind: String,
-    /// `spec.providerConfigRef.name`, when the MRs have one.
-    pub provider_config: Option<String>,
+    /// `spec.providerConfigRef` as (kind, namespace, name), when the MRs have one: team-a's
+    /// ProviderConfig `default` and the ClusterProviderConfig `default` are two groups.
+    pub provider_config: Option<ProviderConfigKey>,
     /// Findings in the group.
     pub count: usize,
     /// Findings that carry a `suggestedId` (an adoption plan can fill them).
@@ -65,7 +60,7 @@ pub fn summarize(report: &Report, scope: &str) -> Vec<Group> {
 /// [`summarize`] over a report of several clusters: the cluster is part of each group, and
 /// `scope` gives the doctor flags that read one cluster again (`--context prod`).
 pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String) -> Vec<Group> {
-    type Key = (Option<String>, Code, String, Option<String>);
+    type Key = (Option<String>, Code, String, Option<ProviderConfigKey>);
     let mut groups: BTreeMap<Key, Vec<&ReportFinding>> = BTreeMap::new();
     for f in &report.findings {
         let key = (f.resource.cluster.clone(), f.finding.code, kind_of(f), f.state.provider_config.clone());
@@ -112,7 +107,7 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String)
 /// The group's next command: an adoption plan when IDs are known, a way to find them when an
 /// identity code has none, else the findings' own command (shared, or the first MR's).
 fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFinding], scope: &str) -> (String, bool) {
-    if RESTORE_CODES.contains(&code) {
+    if code.family() == Family::Backup {
         // A backup's verdicts: the restore is staged (or run) from the backup read.
         let backup = scope.split(" --from ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or("BACKUP");
         let next = |f: &&ReportFinding| f.finding.next.replace("BACKUP", backup);
@@ -129,7 +124,9 @@ fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFindin
             false,
         );
     }
-    if IDENTITY_CODES.contains(&code) {
+    // Lost with no ID known: find one. A code that names its ID whenever adopting is due
+    // (`Lost::Recorded`, `Lost::WhenNamed`) has nothing to adopt without one.
+    if code.lost() == Lost::Search {
         return (
             format!("{doctor} --plan plan.json --inventory EXPORT.json   # or --id-template '{kind}=TEMPLATE'"),
             false,
@@ -172,12 +169,26 @@ mod tests {
     use crate::domain::report::{Filter, ReportBuilder, ResourceState};
     use crate::domain::testing::Mr;
 
+    /// A provider config key from its words: `default` (legacy), `ClusterProviderConfig default`,
+    /// `ProviderConfig team-a/default`.
+    fn key(words: &str) -> ProviderConfigKey {
+        match words.split_once(' ') {
+            None => ProviderConfigKey::cluster_scoped(words),
+            Some((kind, rest)) => match rest.split_once('/') {
+                Some((ns, name)) => {
+                    ProviderConfigKey { kind: kind.into(), namespace: Some(ns.into()), name: name.into() }
+                }
+                None => ProviderConfigKey { kind: kind.into(), namespace: None, name: rest.into() },
+            },
+        }
+    }
+
     fn report(items: &[(&str, &str, Code, Option<&str>, Option<&str>)]) -> Report {
         let mut b = ReportBuilder::new(Filter::default());
         for (kind, name, code, pc, id) in items {
             let mr = Mr::new(kind, name).build();
             let f = Finding::new(*code, "m", format!("kubectl upjet history {name}")).suggest(*id);
-            let state = ResourceState { provider_config: pc.map(str::to_owned), ..ResourceState::of(&mr) };
+            let state = ResourceState { provider_config: pc.map(key), ..ResourceState::of(&mr) };
             b.add(&mr, vec![f], || state);
         }
         b.finish()
@@ -191,23 +202,36 @@ mod tests {
             ("RecordSet", "b", AlreadyExists, Some("default"), None),
             ("RecordSet", "c", AlreadyExists, Some("default"), Some("id-c")),
             ("RecordSet", "d", AlreadyExists, Some("other"), None),
+            ("RecordSet", "t", AlreadyExists, Some("ProviderConfig team-a/default"), None),
+            ("RecordSet", "u", AlreadyExists, Some("ClusterProviderConfig default"), None),
             ("RecordSet", "e", Paused, Some("default"), None),
             ("RecordSet", "f", Paused, Some("default"), None),
             ("ManagedZone", "z", CreateFailed, None, None),
         ]);
         let groups = summarize(&r, "");
-        let got: Vec<(Code, &str, Option<&str>, usize, usize, bool)> = groups
+        let got: Vec<(Code, &str, Option<String>, usize, usize, bool)> = groups
             .iter()
-            .map(|g| (g.code, g.kind.as_str(), g.provider_config.as_deref(), g.count, g.with_id, g.per_mr))
+            .map(|g| {
+                (
+                    g.code,
+                    g.kind.as_str(),
+                    g.provider_config.as_ref().map(|k| k.to_string()),
+                    g.count,
+                    g.with_id,
+                    g.per_mr,
+                )
+            })
             .map(|(c, k, p, n, i, m)| (c, k.strip_suffix(".dns.gcp.upbound.io").unwrap(), p, n, i, m))
             .collect();
         assert_eq!(
             got,
             vec![
-                (AlreadyExists, "recordset", Some("default"), 3, 2, false),
-                (AlreadyExists, "recordset", Some("other"), 1, 0, false),
+                (AlreadyExists, "recordset", Some("default".into()), 3, 2, false),
+                (AlreadyExists, "recordset", Some("ClusterProviderConfig default".into()), 1, 0, false),
+                (AlreadyExists, "recordset", Some("other".into()), 1, 0, false),
+                (AlreadyExists, "recordset", Some("ProviderConfig team-a/default".into()), 1, 0, false),
                 (CreateFailed, "managedzone", None, 1, 0, false),
-                (Paused, "recordset", Some("default"), 2, 0, true),
+                (Paused, "recordset", Some("default".into()), 2, 0, true),
             ]
         );
     }

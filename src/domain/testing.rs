@@ -85,7 +85,20 @@ impl Mr {
     }
     /// Sets `status.atProvider.id`.
     pub fn at_provider_id(mut self, id: &str) -> Mr {
-        self.0["status"]["atProvider"] = json!({"id": id});
+        self.0["status"]["atProvider"]["id"] = json!(id);
+        self
+    }
+    /// Sets `status.atProvider.arn`.
+    pub fn at_provider_arn(mut self, arn: &str) -> Mr {
+        self.0["status"]["atProvider"]["arn"] = json!(arn);
+        self
+    }
+    /// Sets `spec.providerConfigRef`: `{kind, name}` (v2) or `{name}` (legacy, `kind` `None`).
+    pub fn provider_config(mut self, kind: Option<&str>, name: &str) -> Mr {
+        self.0["spec"]["providerConfigRef"] = match kind {
+            Some(kind) => json!({"kind": kind, "name": name}),
+            None => json!({"name": name}),
+        };
         self
     }
     /// Sets `status.lastHandledReconcileAt` (crossplane-runtime ≥ v2.3).

@@ -1,8 +1,9 @@
 //! What every reader of a user's file does first: buffer it and see through gzip.
 //!
-//! Exists so that the log, audit-log, inventory and cloud-audit readers share one definition of
-//! "gzip accepted": detected by its magic bytes (a `.gz` name proves nothing, `-` has none), every
-//! member of a multi-member stream read (`cat a.gz b.gz`, CloudTrail's concatenated exports).
+//! Exists so that the log, audit-log, inventory, cloud-audit and Velero readers and the sniffer
+//! share one definition of "gzip accepted": detected by its magic bytes (a `.gz` name proves
+//! nothing, `-` has none), every member of a multi-member stream read (`cat a.gz b.gz`,
+//! CloudTrail's concatenated exports).
 
 use std::io::{self, BufRead, BufReader, Read};
 
@@ -24,13 +25,18 @@ impl<R: Read> Input<R> {
     }
 }
 
+/// Whether these first bytes start a gzip stream (its magic, `1f 8b`).
+pub fn is_gzip(prefix: &[u8]) -> bool {
+    prefix.starts_with(&[0x1f, 0x8b])
+}
+
 /// Buffers `reader` and, when its first bytes are gzip's magic, decompresses it. Fails only when
 /// the first read does.
 pub fn open<R: Read>(reader: R) -> io::Result<Input<R>> {
     let mut buffered = BufReader::with_capacity(BUFFER, reader);
     let gz = loop {
         match buffered.fill_buf() {
-            Ok(b) => break b.starts_with(&[0x1f, 0x8b]),
+            Ok(b) => break is_gzip(b),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         }

@@ -27,6 +27,17 @@ pub struct ProviderPod {
     pub restart_count: i64,
     /// The previous container's end, if it terminated.
     pub last_termination: Option<Termination>,
+    /// The container running crossplane's changelogs sidecar, when the pod has one.
+    pub changelog: Option<Sidecar>,
+}
+
+/// A changelogs sidecar container: its log holds the provider's change-log entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sidecar {
+    /// The container's name (`changelogs-sidecar` in crossplane's docs; chosen by the user).
+    pub container: String,
+    /// Whether it restarted, so that its previous container's log holds entries too.
+    pub restarted: bool,
 }
 
 /// How the previous container ended.
@@ -85,6 +96,14 @@ struct PodSpec {
 #[derive(Deserialize)]
 struct NameOnly {
     name: String,
+    #[serde(default)]
+    image: String,
+}
+
+/// Whether a container runs the changelogs sidecar: its image is crossplane's
+/// `changelogs-sidecar`, or its name says change logs (the DeploymentRuntimeConfig names it).
+fn is_changelog_sidecar(c: &NameOnly) -> bool {
+    c.image.contains("changelogs-sidecar") || c.name.contains("changelog")
 }
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -143,8 +162,10 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
         .into_iter()
         .filter_map(|p| {
             let provider = p.metadata.labels.get("pkg.crossplane.io/provider")?.clone();
+            let all: Vec<NameOnly> = p.spec.map(|s| s.containers).unwrap_or_default();
+            let sidecar = all.iter().find(|c| is_changelog_sidecar(c)).map(|c| c.name.clone());
             let containers: Vec<String> =
-                p.spec.map(|s| s.containers.into_iter().map(|c| c.name).collect()).unwrap_or_default();
+                all.into_iter().filter(|c| Some(&c.name) != sidecar.as_ref()).map(|c| c.name).collect();
             let container = containers
                 .iter()
                 .find(|c| *c == "package-runtime")
@@ -152,6 +173,12 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                 .cloned()
                 .unwrap_or_else(|| "package-runtime".into());
             let status = p.status;
+            let changelog = sidecar.map(|container| {
+                let restarted = status
+                    .as_ref()
+                    .is_some_and(|s| s.container_statuses.iter().any(|c| c.name == container && c.restart_count > 0));
+                Sidecar { container, restarted }
+            });
             let cs = status.as_ref().and_then(|s| s.container_statuses.iter().find(|c| c.name == container));
             let term = cs.and_then(|c| c.last_state.as_ref()).and_then(|s| s.terminated.as_ref());
             Some(ProviderPod {
@@ -171,6 +198,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                     exit_code: x.exit_code,
                 }),
                 container,
+                changelog,
             })
         })
         .collect())

@@ -12,6 +12,7 @@ use super::workspace::WorkspaceState;
 use crate::domain::adopt::Candidate;
 use crate::domain::audit::{AuditHistory, WriteView};
 use crate::domain::cloud_audit::MrCloudAudit;
+use crate::domain::codes::{Highlight, Lost};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
@@ -42,6 +43,8 @@ pub enum Source {
     Audit,
     /// A call the cloud's own audit record holds (CloudTrail, GCP audit logs, Azure activity log).
     Cloud,
+    /// A change-log entry: the provider created, updated or deleted the cloud object.
+    ChangeLog,
 }
 
 /// One thing that happened.
@@ -106,6 +109,8 @@ pub struct Inputs<'a> {
     pub audit: Option<&'a AuditHistory>,
     /// What the cloud's own audit record says about the MR (`--cloud-audit`).
     pub cloud: Option<&'a MrCloudAudit>,
+    /// The provider's change-log entries about the MR.
+    pub changelog: Option<&'a crate::domain::changelog::MrChangeLog>,
 }
 
 /// Builds the timeline.
@@ -118,6 +123,10 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     entries.extend(inputs.audit.iter().flat_map(|h| h.writes.iter()).map(|v| audit_entry(v, &mut names)));
     for (at, text) in inputs.cloud.map(MrCloudAudit::lines).unwrap_or_default() {
         entries.push(entry(at, Source::Cloud, text));
+    }
+    for (e, (at, text)) in inputs.changelog.iter().flat_map(|c| c.entries.iter().zip(c.lines())) {
+        names.see(e.id().unwrap_or_default(), at, "change log");
+        entries.push(entry(at, Source::ChangeLog, text));
     }
     for o in inputs.cloud.iter().flat_map(|c| &c.creates) {
         names.see(o.id.as_deref().unwrap_or_default(), o.call.at, "cloud audit");
@@ -348,20 +357,12 @@ fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
 /// timeline itself shows (logged creations the external-name does not record, a disagreeing
 /// workspace, several external-names, no events).
 fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
-    let said = [
-        Code::CreateIncomplete,
-        Code::ProviderRestartedDuringCreate,
-        Code::AsyncCreateRace,
-        Code::CreateAfterStateRebuild,
-    ];
-    let mut out: Vec<String> = said
-        .iter()
-        .flat_map(|code| inputs.findings.iter().filter(move |f| f.code == *code))
-        .map(finding_highlight)
-        .collect();
+    let said = Code::with(|p| p.highlight == Highlight::Create);
+    let mut out: Vec<String> =
+        said.flat_map(|code| inputs.findings.iter().filter(move |f| f.code == code)).map(finding_highlight).collect();
     let current = mr.external_name();
     out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
-    out.extend(inputs.findings.iter().filter(|f| CLOUD_CODES.contains(&f.code)).map(|f| f.message.clone()));
+    out.extend(inputs.findings.iter().filter(|f| f.code.highlight() == Highlight::Message).map(|f| f.message.clone()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
     if let Some(ws) = inputs.workspace
@@ -382,24 +383,6 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     }
     out
 }
-
-/// The codes of what the cloud's own record says; the history states them as they are.
-const CLOUD_CODES: &[Code] = &[
-    Code::CloudAuditOrphan,
-    Code::CloudAuditDuplicate,
-    Code::CloudAuditAlreadyExists,
-    Code::CloudAuditDeletedByOther,
-    Code::CloudAuditAmbiguous,
-];
-
-/// Codes saying the MR lost track of its cloud object, so the history names the candidates.
-const LOST_CODES: &[Code] = &[
-    Code::AlreadyExists,
-    Code::ExternalNameMissing,
-    Code::OrphanCandidate,
-    Code::ExternalNameOverwritten,
-    Code::IdentityLostOnRecreate,
-];
 
 /// The create loop against an existing object, whether any ID was ever logged, and, when the MR
 /// lost its object, the ranked candidate IDs and the command that adopts the best one.
@@ -426,10 +409,13 @@ fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
             inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
         ));
     }
-    // The cloud's record says the MR lost its object only where it names one to adopt: a
-    // duplicate beside the object the MR tracks is no loss.
-    let lost =
-        |f: &Finding| LOST_CODES.contains(&f.code) || (CLOUD_CODES.contains(&f.code) && f.suggested_id.is_some());
+    // Some codes say the MR lost its object only where they name one to adopt (the cloud's record
+    // of a duplicate beside the object the MR tracks is no loss).
+    let lost = |f: &Finding| match f.code.lost() {
+        Lost::Search | Lost::Recorded => true,
+        Lost::WhenNamed => f.suggested_id.is_some(),
+        Lost::No => false,
+    };
     if attempts.is_loop() || inputs.findings.iter().any(lost) {
         out.extend(candidate_highlights(mr, inputs.candidates));
     }
@@ -526,6 +512,7 @@ mod tests {
             container_started: GoTime::parse_rfc3339("2024-11-30T11:00:30Z"),
             restart_count: 0,
             last_termination: None,
+            changelog: None,
         }
     }
 
@@ -575,8 +562,7 @@ mod tests {
             events_read: true,
             findings: &findings,
             candidates: &[],
-            audit: None,
-            cloud: None,
+            ..Inputs::default()
         };
         let t = build(&mr, &inputs);
         let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();

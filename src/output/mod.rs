@@ -3,7 +3,9 @@
 pub mod adopt;
 pub mod detail;
 pub mod history;
+pub mod metrics;
 pub mod structured;
 pub mod style;
 pub mod summary;
 pub mod table;
+pub mod watch;

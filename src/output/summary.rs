@@ -70,7 +70,7 @@ pub fn write_summary(out: &mut dyn Write, groups: &[Group], opts: &SummaryOption
             }
             row.extend([
                 sanitize(&g.kind),
-                sanitize(g.provider_config.as_deref().unwrap_or("-")),
+                sanitize(&g.provider_config.as_ref().map_or_else(|| "-".to_string(), ToString::to_string)),
                 if g.with_id == 0 { "-".into() } else { format!("{} of {}", thousands(g.with_id), thousands(g.count)) },
             ]);
             row

@@ -184,6 +184,9 @@ pub fn summary_line(report: &Report) -> String {
     if !s.unreadable.is_empty() {
         line.push_str(&format!(", {} unreadable objects", s.unreadable.len()));
     }
+    if !s.inputs_truncated.is_empty() {
+        line.push_str(&format!(", {} inputs cut short", s.inputs_truncated.len()));
+    }
     if s.restart_duplicates > 0 {
         line.push_str(&format!(", {} would be created again by a provider restart", s.restart_duplicates));
     }

@@ -4,8 +4,8 @@
 //! exec hook.
 
 use crate::Inner;
+use crate::reqinfo::ReqInfo;
 use crate::resp::Resp;
-use crate::server::ReqInfo;
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::Full;

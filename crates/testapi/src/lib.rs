@@ -8,8 +8,9 @@
 //! - discovery: legacy (`/api`, `/apis`, `/apis/{g}`, `/apis/{g}/{v}`) and
 //!   aggregated (`apidiscovery.k8s.io/v2` and `v2beta1`), built from real CRD
 //!   files (every served version; scope, kind, names, categories, status
-//!   subresource), plus core v1 pods (log, exec, status), events, namespaces and
-//!   apiextensions.k8s.io/v1 customresourcedefinitions; `/version`; a minimal
+//!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
+//!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
+//!   rbac.authorization.k8s.io/v1 kinds; `/version`; a minimal
 //!   `/openapi/v3` (so `kubectl apply`/`create` validate via the server);
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
 //!   and field selectors; get, create (`generateName`), update, merge / JSON /
@@ -19,16 +20,19 @@
 //!   conflicts and generation bumps;
 //! - watch (`?watch=true`): initial events, resume from a resourceVersion
 //!   (10,000 events of history per resource, older gives a 410 ERROR event),
-//!   selectors, `sendInitialEvents` bookmarks, `timeoutSeconds`;
+//!   selectors, `sendInitialEvents` bookmarks, periodic bookmarks
+//!   ([`TestApi::bookmark_every`]), `timeoutSeconds`, and dropped watches
+//!   with compaction ([`TestApi::drop_watches`]);
 //! - server-side printing (`as=Table`) for custom resources from
 //!   `additionalPrinterColumns` (built-ins answer plain JSON; kubectl falls back);
 //! - pod logs (`container`, `previous`, `sinceSeconds`, `sinceTime`,
 //!   `tailLines`, `limitBytes`, `timestamps`) and pod exec over websocket
 //!   (`v5.channel.k8s.io`, `v4.channel.k8s.io`) from a per-pod file map;
-//! - fault injection ([`Fault`]) and traffic counters ([`Stats`]).
+//! - fault injection ([`Fault`]) and traffic counters ([`Stats`]);
+//! - with [`TestApi::enable_rbac`], bearer-token authentication and RBAC
+//!   authorization of every request (otherwise any bearer token is accepted).
 //!
-//! Not implemented: authentication/authorization (any bearer token is accepted),
-//! schema validation and defaulting (CRD schemas are skipped when loading),
+//! Not implemented: other authentication methods, admission, schema validation and defaulting (CRD schemas are skipped when loading),
 //! conversion between CRD versions (every version serves the same stored object
 //! with its own apiVersion), managedFields, strategic merge patch semantics
 //! (built-ins take it as a merge patch; custom resources get 415 as in
@@ -53,6 +57,7 @@ mod exec;
 mod openapi;
 mod ops;
 mod rbac;
+mod reqinfo;
 mod resp;
 mod selector;
 mod server;
@@ -219,7 +224,7 @@ pub(crate) struct PodLog {
 
 pub(crate) struct Inner {
     pub registry: RwLock<crd::Registry>,
-    pub rv: AtomicU64,
+    pub rv: Arc<AtomicU64>,
     pub aggregated: AtomicBool,
     /// Cached discovery bodies, cleared whenever CRDs change.
     pub disco: Mutex<HashMap<String, bytes::Bytes>>,
@@ -231,6 +236,10 @@ pub(crate) struct Inner {
     pub exec_hooks: RwLock<Vec<ExecHook>>,
     /// Bearer tokens and their users once RBAC is on (`None`: every request is an administrator).
     pub auth: RwLock<Option<rbac::Auth>>,
+    /// Bumped by [`TestApi::drop_watches`]: every open watch stream ends when it changes.
+    pub watch_epoch: tokio::sync::watch::Sender<u64>,
+    /// How often open watches that asked for bookmarks (`allowWatchBookmarks=true`) get one.
+    pub bookmark_every: Mutex<Option<std::time::Duration>>,
 }
 
 impl Inner {
@@ -240,6 +249,11 @@ impl Inner {
 
     pub(crate) fn current_rv(&self) -> u64 {
         self.rv.load(Ordering::SeqCst)
+    }
+
+    /// The resourceVersion counter, for a task that outlives the request (watch bookmarks).
+    pub(crate) fn rv_handle(&self) -> Arc<AtomicU64> {
+        self.rv.clone()
     }
 }
 
@@ -274,7 +288,7 @@ impl TestApi {
                 rbac::register(&mut registry);
                 registry
             }),
-            rv: AtomicU64::new(1000),
+            rv: Arc::new(AtomicU64::new(1000)),
             aggregated: AtomicBool::new(true),
             disco: Mutex::new(HashMap::new()),
             logs: Mutex::new(HashMap::new()),
@@ -284,6 +298,8 @@ impl TestApi {
             exec_files: Mutex::new(HashMap::new()),
             exec_hooks: RwLock::new(vec![]),
             auth: RwLock::new(None),
+            watch_epoch: tokio::sync::watch::channel(0).0,
+            bookmark_every: Mutex::new(None),
         });
         let api = Self { inner };
         for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
@@ -574,6 +590,28 @@ impl TestApi {
         })?;
         ready_rx.recv().map_err(|_| anyhow::anyhow!("server thread died"))??;
         Ok(RunningServer { url: format!("http://{addr}"), addr, shutdown: tx, thread: Some(thread) })
+    }
+
+    /// Ends every open watch stream, as an API server restart or a dropped connection does;
+    /// with `compact`, also forgets every store's event history, as etcd compaction does, so a
+    /// watch resumed from an earlier resourceVersion gets a 410 `Expired` ERROR event and the
+    /// client must list again.
+    pub fn drop_watches(&self, compact: bool) {
+        if compact {
+            let registry = self.inner.registry.read().expect("registry lock");
+            let current = self.inner.current_rv();
+            for store in registry.stores.values() {
+                store.compact(current);
+            }
+        }
+        self.inner.watch_epoch.send_modify(|e| *e += 1);
+    }
+
+    /// Sends a `BOOKMARK` event carrying the current resourceVersion every `every` on each open
+    /// watch that asked for bookmarks (`allowWatchBookmarks=true`), as API servers do about
+    /// once a minute; `None` (the default) sends none.
+    pub fn bookmark_every(&self, every: Option<std::time::Duration>) {
+        *self.inner.bookmark_every.lock().expect("bookmark lock") = every;
     }
 
     /// Snapshot of the traffic counters.

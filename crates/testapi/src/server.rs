@@ -2,6 +2,7 @@
 
 use crate::crd::{Registry, ResourceDef};
 use crate::ops::{self, ListQuery};
+use crate::reqinfo::ReqInfo;
 use crate::resp::Resp;
 use crate::selector::{FieldSelector, LabelSelector};
 use crate::{Fault, Inner};
@@ -40,53 +41,6 @@ pub(crate) async fn serve(inner: Arc<Inner>, listener: TcpListener, mut stop: wa
             }
         });
     }
-}
-
-/// What a request is about, parsed from its URL and headers.
-pub(crate) struct ReqInfo {
-    pub method: Method,
-    pub path: String,
-    pub path_query: String,
-    pub query: Vec<(String, String)>,
-    pub accept: String,
-    pub ctype: String,
-}
-
-impl ReqInfo {
-    pub(crate) fn q(&self, k: &str) -> Option<&str> {
-        self.query.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str())
-    }
-
-    fn flag(&self, k: &str) -> bool {
-        matches!(self.q(k), Some("true" | "1" | "True"))
-    }
-
-    fn dry_run(&self) -> bool {
-        self.query.iter().any(|(k, v)| k == "dryRun" && v == "All")
-    }
-}
-
-fn pct_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The parsed route.
@@ -381,28 +335,7 @@ async fn handle(
     stats.max_in_flight.fetch_max(now, Ordering::SeqCst);
     let _guard = InFlight(&inner);
     stats.requests.fetch_add(1, Ordering::SeqCst);
-    let uri = req.uri().clone();
-    let path_query = uri.path_and_query().map(|p| p.as_str().to_string()).unwrap_or_else(|| uri.path().to_string());
-    let header = |h: hyper::header::HeaderName| {
-        req.headers().get(h).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
-    };
-    let info = ReqInfo {
-        method: req.method().clone(),
-        path: pct_decode(uri.path()),
-        query: uri
-            .query()
-            .unwrap_or_default()
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (pct_decode(k), pct_decode(v))
-            })
-            .collect(),
-        accept: header(hyper::header::ACCEPT),
-        ctype: header(hyper::header::CONTENT_TYPE),
-        path_query,
-    };
+    let info = ReqInfo::of(&req);
     {
         let mut recent = stats.recent.lock().expect("stats lock");
         if recent.len() >= crate::Stats::RECENT {
@@ -412,7 +345,7 @@ async fn handle(
     }
     let r = route(&info.path);
     *stats.by_class.lock().expect("stats lock").entry(class_of(&info, &r).to_string()).or_default() += 1;
-    if let Err(denied) = check_access(&inner, &info, &r, &header(hyper::header::AUTHORIZATION)) {
+    if let Err(denied) = check_access(&inner, &info, &r, &info.authorization) {
         return Ok(plain(denied));
     }
 

@@ -25,6 +25,15 @@ pub(crate) struct Store {
     pub map: RwLock<Objects>,
 }
 
+impl Store {
+    /// Forgets the event history up to `rv` (etcd compaction): older resumes get 410.
+    pub(crate) fn compact(&self, rv: u64) {
+        let mut objs = self.map.write().expect("store lock");
+        objs.history.clear();
+        objs.truncated_rv = objs.truncated_rv.max(rv);
+    }
+}
+
 /// Kind of a watch event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum EventType {

@@ -4,9 +4,9 @@
 
 use crate::Inner;
 use crate::crd::ResourceDef;
+use crate::reqinfo::ReqInfo;
 use crate::resp::Resp;
 use crate::selector::{FieldSelector, LabelSelector};
-use crate::server::ReqInfo;
 use crate::store::{Entry, Event, EventType, prefix};
 use bytes::Bytes;
 use hyper::body::{Body, Frame};
@@ -94,6 +94,13 @@ pub(crate) fn start(
         })?),
     };
     let timeout = info.q("timeoutSeconds").and_then(|s| s.parse::<u64>().ok()).filter(|s| *s > 0);
+    let bookmarks = match info.q("allowWatchBookmarks") {
+        Some("true") => *inner.bookmark_every.lock().expect("bookmark lock"),
+        _ => None,
+    };
+    let mut epoch = inner.watch_epoch.subscribe();
+    let rv_source = inner.rv_handle();
+    let (kind, version) = (def.kind.clone(), api_version.to_string());
     let pfx = prefix(api_version, &def.kind);
 
     let objs = def.store.map.read().expect("store lock");
@@ -136,8 +143,24 @@ pub(crate) fn start(
             }
         };
         tokio::pin!(deadline);
+        let mut bookmark = bookmarks.map(|every| tokio::time::interval_at(tokio::time::Instant::now() + every, every));
         loop {
+            let next_bookmark = async {
+                match bookmark.as_mut() {
+                    Some(b) => b.tick().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
+                _ = epoch.changed() => return,
+                _ = next_bookmark => {
+                    let rv = rv_source.load(std::sync::atomic::Ordering::SeqCst);
+                    let line = serde_json::json!({"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": version,
+                        "metadata": {"resourceVersion": rv.to_string()}}});
+                    if tx.send(Bytes::from(format!("{line}\n"))).await.is_err() {
+                        return;
+                    }
+                }
                 ev = rx.recv() => match ev {
                     Ok(ev) => {
                         if let Some(l) = render(&ev, &filter, &pfx)

@@ -4,14 +4,14 @@
 
 use super::duplicates::external_names;
 use super::error::AdoptError;
-use super::parallel::{Runner, Tally};
+use super::parallel::{Item, Runner, Tally};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
 use crate::cli::adopt::AdoptArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::target::{self, Kinds, TargetSpec};
-use crate::cluster::write::{self, Target, WriteError};
+use crate::cluster::write::{self, WriteError};
 use crate::commands::inputs::explain;
 use crate::domain::adopt::{self, Context, Options, Verdict, probe};
 use crate::domain::managed::ManagedResource;
@@ -21,28 +21,10 @@ use crate::evidence::sniff::Reader;
 use crate::output::style;
 use crate::settings::Settings;
 use futures::StreamExt;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
-
-/// One plan item, located and read.
-pub(super) struct Item {
-    pub plan: PlanItem,
-    pub target: Target,
-    pub obj: Value,
-    /// Which of `plan.ranked()` to start with: the first, or with `--probe` the one an earlier
-    /// run adopted or was adopting (see [`probe::start_index`]).
-    pub start: usize,
-}
-
-impl Item {
-    /// The candidate ID this item starts with.
-    pub fn id(&self) -> &str {
-        self.plan.ranked().get(self.start).copied().unwrap_or(&self.plan.id)
-    }
-}
 
 /// An item to adopt, and whether it resumes an interrupted adoption.
 type ToAdopt = (Item, bool);

@@ -10,23 +10,41 @@
 //! jobs reach their own safe state, as a single adoption does.
 
 use super::AdoptEnv;
-use super::bulk::Item;
 use super::error::AdoptError;
 use super::executor::{Job, Outcome, Recorder, Sink, Tee};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
 use crate::cli::adopt::AdoptArgs;
 use crate::cluster::connect::Connection;
-use crate::cluster::write;
+use crate::cluster::write::{self, Target};
 use crate::domain::adopt::machine::TimedOut;
 use crate::domain::adopt::{Options, probe};
 use crate::domain::managed::ManagedResource;
+use crate::domain::plan::PlanItem;
 use crate::output::adopt::timed_out;
 use crate::output::style;
 use futures::StreamExt;
+use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
 use tokio::sync::mpsc;
+
+/// One plan item, located and read.
+pub(super) struct Item {
+    pub plan: PlanItem,
+    pub target: Target,
+    pub obj: Value,
+    /// Which of `plan.ranked()` to start with: the first, or with `--probe` the one an earlier
+    /// run adopted or was adopting (see [`probe::start_index`]).
+    pub start: usize,
+}
+
+impl Item {
+    /// The candidate ID this item starts with.
+    pub fn id(&self) -> &str {
+        self.plan.ranked().get(self.start).copied().unwrap_or(&self.plan.id)
+    }
+}
 
 /// The counts the last line of a plan reports.
 #[derive(Default)]

@@ -40,7 +40,7 @@ pub(super) async fn single(
     let mr = decode(&obj)?;
     let id = match &args.id {
         Some(id) => id.clone(),
-        None => id_without_flag(settings, args, &conn, &mr, &target.kind, ui, env).await?,
+        None => id_without_flag(args, &conn, &mr, &target.kind, ui, env).await?,
     };
     adopt::validate_id(&id)?;
     let (by_name, problems) = external_names(&conn, vec![target.kind.clone()]).await;
@@ -85,7 +85,6 @@ pub(super) async fn single(
 /// The ID when `--id` is not given: the one object the cloud's audit record names, else the
 /// user template's, without a terminal; on a terminal, the user's pick among every candidate.
 async fn id_without_flag(
-    settings: &Settings,
     args: &AdoptArgs,
     conn: &crate::cluster::connect::Connection,
     mr: &ManagedResource,
@@ -94,7 +93,7 @@ async fn id_without_flag(
     env: &AdoptEnv,
 ) -> Result<String, AdoptError> {
     let templated = user_template_candidate(mr, &args.id_templates)?;
-    let recorded = recorded_findings(settings, args, mr, kind, ui, env.detail_now).await?;
+    let recorded = recorded_findings(args, conn, mr, kind, ui, env.detail_now).await?;
     match templated {
         _ if !ui.interactive && one_recorded_id(&recorded).is_some() => {
             let f = one_recorded_id(&recorded).expect("checked");
@@ -119,16 +118,17 @@ async fn id_without_flag(
 }
 
 /// The findings the cloud's audit record (`--cloud-audit`) gives the MR, its peers being every MR
-/// of its kind; the notes on the files are said. Empty without the flag.
+/// of its kind, listed over adopt's own connection; the notes on the files are said. Empty
+/// without the flag.
 async fn recorded_findings(
-    settings: &Settings,
     args: &AdoptArgs,
+    conn: &crate::cluster::connect::Connection,
     mr: &ManagedResource,
     kind: &crate::cluster::kinds::ApiKind,
     ui: &mut Ui,
     now: crate::domain::gotime::GoTime,
 ) -> Result<Vec<crate::domain::finding::Finding>, AdoptError> {
-    let found = crate::commands::cloud_audit::for_one(settings, &args.cloud, mr, None, Some(kind))
+    let found = crate::commands::cloud_audit::for_one(&args.cloud, mr, None, Some((conn, kind)))
         .await
         .map_err(|e| Error::usage(format!("{e:#}")))?;
     let Some((check, notes)) = found else { return Ok(Vec::new()) };

@@ -57,9 +57,9 @@ pub fn kubectl_complete(args: Vec<OsString>, env: &Environment, out: &mut dyn Wr
         full.push(OsString::new());
     }
     let index = full.len() - 1;
-    let cwd = std::env::current_dir().ok();
     let mut command = candidates::command_with_candidates(typed);
-    let candidates = clap_complete::engine::complete(&mut command, full, index, cwd.as_deref()).unwrap_or_default();
+    let candidates =
+        clap_complete::engine::complete(&mut command, full, index, env.current_dir.as_deref()).unwrap_or_default();
     let mut directive = NO_FILE_COMP;
     for c in candidates.iter().filter(|c| !c.is_hide_set()) {
         let value = c.get_value().to_string_lossy();

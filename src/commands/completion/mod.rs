@@ -6,6 +6,7 @@ pub mod kubectl;
 
 use crate::cli::{Cli, CompletionArgs, CompletionShell};
 use crate::error::{Error, Exit};
+use crate::local::store;
 use clap::CommandFactory;
 use clap_complete::Shell;
 use kubectl::{KUBECTL_COMPLETER, kubectl_completer_script};
@@ -40,14 +41,10 @@ fn install_kubectl_completer(args: &CompletionArgs, out: &mut dyn Write) -> anyh
         return Err(Error::usage(format!("--install-dir {} is not a directory", dir.display())).into());
     }
     let path = dir.join(KUBECTL_COMPLETER);
-    std::fs::write(&path, kubectl_completer_script())
+    store::write(&path, kubectl_completer_script().as_bytes())
         .map_err(|e| Error::failed(format!("cannot write {}: {e}", path.display())))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| Error::failed(format!("cannot make {} executable: {e}", path.display())))?;
-    }
+    store::make_executable(&path)
+        .map_err(|e| Error::failed(format!("cannot make {} executable: {e}", path.display())))?;
     writeln!(out, "wrote {}; `kubectl upjet <TAB>` now completes when that directory is on PATH", path.display())?;
     Ok(Exit::Ok)
 }

@@ -5,45 +5,33 @@
 
 use super::fleet::{self, Shared};
 use super::*;
+use crate::commands::flow::NamedInput;
 use crate::domain::clusters::{self, Outcome};
 use crate::error::{exit_for, one_line};
-use std::path::PathBuf;
 
-/// Whether this run covers several clusters (then the report names each finding's cluster).
-pub(super) fn several(settings: &Settings, args: &DoctorArgs) -> bool {
-    settings.several_contexts() || args.from.len() > 1
+/// Scans every context asked for (several `--context`, or `--all-contexts`) and merges their
+/// reports.
+pub(super) async fn live(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<Report> {
+    merged(scan_contexts(settings, args).await?)
 }
 
-/// Each `--from` with the cluster it is named after (usage error: two of one name).
-pub(super) fn snapshot_names(args: &DoctorArgs) -> Result<Vec<(String, PathBuf)>, Error> {
-    let paths: Vec<(&std::path::Path, bool)> = args.from.iter().map(|p| (p.as_path(), p.is_dir())).collect();
-    let names = clusters::names_of_snapshots(&paths).map_err(Error::usage)?;
-    Ok(names.into_iter().zip(args.from.iter().cloned()).collect())
+/// Reads every snapshot or backup (several `--from`), each as its own cluster, and merges their
+/// reports. A snapshot that cannot be read fails the run: the user named it.
+pub(super) async fn offline(settings: &Settings, args: &DoctorArgs, named: &[NamedInput]) -> anyhow::Result<Report> {
+    let mut outcomes = Vec::new();
+    for input in named {
+        let report = match input.backup {
+            true => from_backup(&input.path, None, args, settings).await?,
+            false => from_snapshot(&input.path, args, settings).await?,
+        };
+        outcomes.push((input.name.clone(), Ok(report)));
+    }
+    merged(outcomes)
 }
 
-/// Scans every cluster asked for and merges their reports.
-pub(super) async fn run(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<Report> {
-    if !args.inventory.is_empty() {
-        let why = "--inventory cross-checks one cluster's fleet against one cloud export: run doctor once per cluster";
-        return Err(Error::usage(why).into());
-    }
-    if !args.cloud.cloud_audit.is_empty() {
-        let why = "--cloud-audit ties one cluster's MRs to the cloud's record (their healthy peers teach who the provider is): run doctor once per cluster";
-        return Err(Error::usage(why).into());
-    }
-    if !args.log_files.is_empty() {
-        let why = "--log-file cannot tell which cluster a log came from: run doctor once per cluster (--logs reads each cluster's own provider pods)";
-        return Err(Error::usage(why).into());
-    }
-    let outcomes = if args.from.is_empty() {
-        live(settings, args).await?
-    } else {
-        let mut outcomes = Vec::new();
-        for (name, path) in snapshot_names(args)? {
-            outcomes.push((name, Ok(from_snapshot(&path, args, settings).await?)));
-        }
-        outcomes
-    };
+/// One report of every cluster's; a cluster that failed is a block with its error. Fails only
+/// when no cluster could be read.
+fn merged(outcomes: Vec<(String, anyhow::Result<Report>)>) -> anyhow::Result<Report> {
     if outcomes.iter().all(|(_, r)| r.is_err()) {
         return Err(none_scanned(outcomes).into());
     }
@@ -74,7 +62,10 @@ pub(super) fn contexts(settings: &Settings) -> Result<Vec<String>, Error> {
 }
 
 /// Scans every context at once; the requests of all of them share `--concurrency` permits.
-async fn live(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<Vec<(String, anyhow::Result<Report>)>> {
+async fn scan_contexts(
+    settings: &Settings,
+    args: &DoctorArgs,
+) -> anyhow::Result<Vec<(String, anyhow::Result<Report>)>> {
     let names = contexts(settings)?;
     let limiter: Limiter = Arc::new(tokio::sync::Semaphore::new(usize::from(args.concurrency).max(1)));
     // One bar for every cluster, its length growing as each one's kinds are discovered.
@@ -83,7 +74,7 @@ async fn live(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<Vec<(Str
         let shared = Shared { limiter: Some(limiter.clone()), bar: bar.clone(), label: format!("{name}: ") };
         async move {
             let connect = settings.connect_to(name);
-            let result = from_cluster(settings, args, &connect, &shared).await.map(|(report, _, _)| report);
+            let result = from_cluster(settings, args, &connect, &shared).await.map(|scan| scan.report);
             (name.clone(), result)
         }
     });

@@ -1,21 +1,23 @@
-//! doctor over a live cluster: discovery, the concurrent scan, then the second pass that
-//! learns identity formats and cross-checks inventories once the whole fleet is known.
+//! doctor over a live cluster: discovery, the concurrent scan, then the second pass that learns
+//! identity formats and ties the fleet-wide inputs (inventory, cloud record) once the whole fleet
+//! is known.
 
 use super::*;
 
-/// Gathers evidence for the scanned kinds and indexes it by MR kind.
-pub(super) async fn analyzer_for(
+/// Reads the evidence about the MRs of `kinds` in a live cluster: `--logs` (the provider pods),
+/// `--log-file`, `--audit-log` filtered to the kinds' groups. `acknowledges_requests`: what is
+/// known of the kinds' CRDs.
+pub(super) async fn live_evidence(
     conn: &Connection,
     args: &DoctorArgs,
     kinds: &[ApiKind],
+    acknowledges_requests: HashMap<KindKey, bool>,
 ) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
-    let gathered = gather(Some(conn), args.logs, &args.log_files, &args.log_opts, Retention::Compact).await?;
-    let owners = if args.logs { crd_owners(conn).await } else { Default::default() };
-    let notes = gathered.notes.clone();
-    let mut analyzer = index(gathered, kinds, &owners);
-    analyzer.audit = read_audit_logs(&args.audit_logs, Groups::of(kinds.iter().map(|k| k.group.clone()))).await?;
-    analyzer.cloud_record = cloud_audit::read(&args.cloud).await?;
-    Ok((analyzer, notes))
+    let groups = Groups::of(kinds.iter().map(|k| k.group.clone()));
+    let mut request = EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups);
+    request.live = Some(LiveEvidence { conn, provider_logs: args.logs, kinds });
+    request.acknowledges_requests = acknowledges_requests;
+    request.read().await
 }
 
 /// The discovery cache as the flags ask for it.
@@ -28,26 +30,15 @@ pub(super) fn cache_options(settings: &Settings, args: &DoctorArgs) -> CacheOpti
     }
 }
 
-/// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`. A `--kind` that
-/// the cached kinds do not know may be a kind installed since: the server is asked before failing.
+/// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
 pub(super) async fn selected_kinds(
     conn: &Connection,
     args: &DoctorArgs,
     cache: &CacheOptions,
 ) -> anyhow::Result<(Vec<ApiKind>, discover::DiscoveryStats)> {
     let policy = RetryPolicy::within(args.retry_budget).first_contact();
-    let (all, stats) = discover::discover_managed_cached(conn, args.concurrency as usize, cache, &policy).await?;
-    match kinds::select(all, &args.kinds, &args.providers) {
-        Ok(selected) => Ok((selected, stats)),
-        Err(_) if stats.from_cache => {
-            let fresh = CacheOptions { refresh: true, ..cache.clone() };
-            let (all, stats) =
-                discover::discover_managed_cached(conn, args.concurrency as usize, &fresh, &policy).await?;
-            let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::usage(e.to_string()))?;
-            Ok((selected, stats))
-        }
-        Err(e) => Err(Error::usage(e.to_string()).into()),
-    }
+    let selection = (args.kinds.as_slice(), args.providers.as_slice());
+    Ok(discover::select_managed(conn, args.concurrency as usize, cache, &policy, selection).await?)
 }
 
 /// What the scan keeps of an MR: the MR with its findings, if any, and its identity sample if it
@@ -55,7 +46,7 @@ pub(super) async fn selected_kinds(
 pub(super) struct Kept {
     pub(super) found: Option<(ManagedResource, Vec<Finding>, crate::domain::report::ResourceState)>,
     pub(super) sample: Option<Sample>,
-    /// With an inventory: the MR, not judged yet (see [`Judge`]).
+    /// With fleet-wide inputs: the MR, not judged yet (see [`Judge`]).
     pub(super) unjudged: Option<(ManagedResource, crate::domain::report::ResourceState)>,
 }
 
@@ -75,7 +66,7 @@ pub(super) struct Shared {
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
 pub(super) async fn scan_kinds(
     conn: &Arc<Connection>,
-    analyzer: &Arc<EvidenceIndex>,
+    evidence: &Arc<EvidenceIndex>,
     kinds: Vec<ApiKind>,
     opts: ScanOptions,
     (args, settings, shared): (&DoctorArgs, &Settings, &Shared),
@@ -90,7 +81,7 @@ pub(super) async fn scan_kinds(
         None => own.then(|| progress_bar(kinds.len() as u64)),
     };
     let label = shared.label.clone();
-    let (per_mr, now) = (analyzer.clone(), settings.now);
+    let (per_mr, now) = (evidence.clone(), settings.now);
     let results = scan::scan_with(
         conn.clone(),
         kinds,
@@ -99,12 +90,12 @@ pub(super) async fn scan_kinds(
         move |mr| {
             let sample = Sample::of(&mr);
             if keep_all {
-                // With an inventory every MR is kept unjudged: it is judged once the cross-check
-                // over the whole fleet is known.
+                // With fleet-wide inputs every MR is kept unjudged: it is judged once what the
+                // whole fleet tells is known.
                 let state = per_mr.state(&mr);
                 return Some(Kept { found: None, sample, unjudged: Some((mr, state)) });
             }
-            let findings = per_mr.findings(&mr, now);
+            let findings = per_mr.findings(&mr, &FleetFacts::default(), now);
             let found = (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
@@ -138,20 +129,24 @@ pub(super) fn learn_peers(results: &mut [scan::KindScan<Kept>]) -> Peers {
     peers
 }
 
-/// Scans the cluster `connect` points at; with `limiter`, every request draws from the permits
-/// shared with the other clusters of the run. Returns the report, where the time went, and the
-/// kubeconfig context scanned (for the plan).
+/// One live cluster's scan: the report, where the time went, and the kubeconfig context read
+/// (for the plan).
+pub(super) struct LiveScan {
+    pub(super) report: Report,
+    pub(super) timings: Timings,
+    pub(super) context: Option<String>,
+}
+
+/// Scans the cluster `connect` points at; with `shared.limiter`, every request draws from the
+/// permits shared with the other clusters of the run.
 pub(super) async fn from_cluster(
     settings: &Settings,
     args: &DoctorArgs,
     connect: &ConnectOptions,
     shared: &Shared,
-) -> anyhow::Result<(Report, Timings, Option<String>)> {
+) -> anyhow::Result<LiveScan> {
     let mut timings = Timings::default();
-    let inventory = match args.inventory.is_empty() {
-        true => None,
-        false => Some(read_inventories(&args.inventory).await?),
-    };
+    let (fleet_inputs, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
     let mut clock = std::time::Instant::now();
     let mut lap = |t: &mut std::time::Duration| {
         *t = clock.elapsed();
@@ -165,13 +160,15 @@ pub(super) async fn from_cluster(
     timings.discovery_requests = dstats.requests;
     timings.discovery_cached = dstats.from_cache;
     let mut builder = ReportBuilder::new(filter(args));
+    let context = conn.context.clone();
     if selected.is_empty() {
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
-        return Ok((builder.finish(), timings, conn.context.clone()));
+        return Ok(LiveScan { report: builder.finish(), timings, context });
     }
-    let (analyzer, mut notes) = analyzer_for(&conn, args, &selected).await?;
-    notes.extend(inventory.iter().flat_map(|(_, n)| n.iter().cloned()));
-    let analyzer = Arc::new(analyzer);
+    let (evidence, mut notes) = live_evidence(&conn, args, &selected, HashMap::new()).await?;
+    notes.extend(crate::commands::mrd::scan_note(&conn).await);
+    notes.extend(inventory_notes);
+    let evidence = Arc::new(evidence);
     lap(&mut timings.evidence);
     let opts = ScanOptions {
         namespace: settings.namespace.clone(),
@@ -179,51 +176,38 @@ pub(super) async fn from_cluster(
         page_size: 500,
         concurrency: args.concurrency as usize,
     };
-    // The inventory cross-check and the cloud record's attribution need every MR first.
-    let keep_all = inventory.is_some() || analyzer.cloud_record.is_some();
+    let keep_all = fleet_inputs.need_every_mr();
     let run = (args, settings, shared);
-    let mut results = scan_kinds(&conn, &analyzer, selected, opts.clone(), run, keep_all).await;
-    // A cached kind whose very first page answers 404 means the cache is stale (a kind deleted or
-    // no longer served at that version). A 404 after pages were read is a kind deleted mid-scan,
-    // which is reported as skipped like on any run.
-    let stale = |r: &scan::KindScan<Kept>| r.status == Some(404) && r.bytes == 0;
-    if dstats.from_cache && results.iter().any(stale) {
-        // Discover afresh, forget the stale kinds, and list in a second pass every kind the
-        // fresh discovery knows that was not listed yet (new kinds, or stale ones at a new version).
+    let mut results = scan_kinds(&conn, &evidence, selected, opts.clone(), run, keep_all).await;
+    if discover::cache_was_stale(&dstats, &results) {
         tracing::debug!("a cached kind answered 404: refreshing discovery");
         let (fresh, stats) = selected_kinds(&conn, args, &CacheOptions { refresh: true, ..cache }).await?;
         timings.discovery_requests += stats.requests;
-        results.retain(|r| !stale(r));
-        let done: HashSet<String> = results.iter().map(|r| r.kind.resource_name()).collect();
-        let rest: Vec<ApiKind> = fresh.into_iter().filter(|k| !done.contains(&k.resource_name())).collect();
+        let rest = discover::forget_stale(&mut results, fresh);
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &analyzer, rest, opts, run, keep_all).await);
+            results.extend(scan_kinds(&conn, &evidence, rest, opts, run, keep_all).await);
         }
     }
     lap(&mut timings.listing);
     credentials_accepted(&results, &conn)?;
     timings.kinds = results.len();
     let peers = learn_peers(&mut results);
-    if keep_all {
-        let mrs: Vec<&ManagedResource> =
-            results.iter().flat_map(|r| r.kept.iter().filter_map(|k| k.unjudged.as_ref().map(|(mr, _)| mr))).collect();
-        if let Some((objects, _)) = &inventory {
-            cross_check(&analyzer, objects, &mrs, &live_scope(settings, &results));
+    let fleet = match keep_all {
+        true => {
+            let mrs: Vec<&ManagedResource> = results
+                .iter()
+                .flat_map(|r| r.kept.iter().filter_map(|k| k.unjudged.as_ref().map(|(mr, _)| mr)))
+                .collect();
+            fleet_inputs.tie(&mrs, &live_scope(settings, &results))
         }
-        tie_cloud_record(&analyzer, &mrs, args);
-    }
-    let judge = Judge { analyzer: &analyzer, now: settings.now, peers: &peers, templates: &args.id_templates };
+        false => FleetFacts::default(),
+    };
+    let judge =
+        Judge { evidence: &evidence, fleet: &fleet, now: settings.now, peers: &peers, templates: &args.id_templates };
     add_results(&mut builder, results, &mut timings, &judge);
-    let report = finish(builder, &analyzer, notes);
+    let report = finish(builder, &evidence, &fleet, notes);
     lap(&mut timings.report);
-    Ok((report, timings, conn.context.clone()))
-}
-
-/// Ties the cloud's audit record (if read) to every MR seen, and hands the result to the index.
-pub(super) fn tie_cloud_record(analyzer: &EvidenceIndex, mrs: &[&ManagedResource], args: &DoctorArgs) {
-    if let Some(record) = &analyzer.cloud_record {
-        let _ = analyzer.cloud_audit.set(cloud_audit::check(record, mrs, &args.cloud));
-    }
+    Ok(LiveScan { report, timings, context })
 }
 
 /// Rejected credentials fail the whole run (the whole cluster, with several), as they do when
@@ -253,14 +237,15 @@ pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) 
     let kinds = results.iter().map(|r| normalize_kind(&format!("{}.{}", r.kind.kind, r.kind.group))).collect();
     let complete =
         settings.namespace.is_none() && settings.selector.is_none() && results.iter().all(|r| r.error.is_none());
-    Scope { kinds, all_kinds: false, complete }
+    Scope { kinds, all_kinds: false, complete, truncated: Vec::new() }
 }
 
 /// How the kept MRs become findings once the whole fleet is known: those kept unjudged (for the
-/// inventory cross-check) are judged now, and every finding is completed with the ID formats
-/// learned from healthy peers.
+/// fleet-wide inputs) are judged now, and every finding is completed with the ID formats learned
+/// from healthy peers.
 pub(super) struct Judge<'a> {
-    pub(super) analyzer: &'a EvidenceIndex,
+    pub(super) evidence: &'a EvidenceIndex,
+    pub(super) fleet: &'a FleetFacts,
     pub(super) now: GoTime,
     pub(super) peers: &'a Peers,
     pub(super) templates: &'a [identity::UserTemplate],
@@ -291,7 +276,7 @@ pub(super) fn add_results(
             let (mr, mut findings, state) = match (kept.found, kept.unjudged) {
                 (Some(found), _) => found,
                 (None, Some((mr, state))) => {
-                    let findings = judge.analyzer.findings(&mr, judge.now);
+                    let findings = judge.evidence.findings(&mr, judge.fleet, judge.now);
                     (mr, findings, state)
                 }
                 (None, None) => continue,

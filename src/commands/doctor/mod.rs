@@ -7,8 +7,8 @@ mod one;
 mod plan;
 mod timings;
 
-use fleet::{analyzer_for, from_cluster};
-use offline::{find_in_snapshot, from_snapshot};
+use fleet::{LiveScan, from_cluster, live_evidence};
+use offline::{find_in_snapshot, from_backup, from_snapshot};
 pub use one::locate;
 use one::one;
 pub use plan::plan_of;
@@ -17,14 +17,14 @@ use timings::Timings;
 
 use super::backup;
 use super::cloud_audit;
-use super::evidence::{
-    acknowledges_requests, crd_owners, cross_check, gather, index, read_audit_logs, read_inventories, snapshot_groups,
-};
+use super::evidence::{EvidenceRequest, LiveEvidence, acknowledges_requests, snapshot_groups};
+use super::fleet_inputs::read_fleet_inputs;
+use super::flow::{Flow, PathKind};
 use crate::cli::{DoctorArgs, FailOn, OutputFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
 use crate::cluster::discover;
 use crate::cluster::discovery_cache::{self, CacheOptions};
-use crate::cluster::kinds::{self, ApiKind};
+use crate::cluster::kinds::ApiKind;
 use crate::cluster::retry::RetryPolicy;
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
@@ -39,12 +39,12 @@ use crate::domain::rules;
 use crate::domain::summary;
 use crate::error::{Error, Exit};
 use crate::evidence::audit::Groups;
-use crate::evidence::index::EvidenceIndex;
-use crate::evidence::logs::Retention;
+use crate::evidence::fleet::FleetFacts;
+use crate::evidence::index::{EvidenceIndex, KindKey};
 use crate::output::{self, detail, structured, style, table};
 use crate::settings::Settings;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -65,65 +65,81 @@ pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool, fai
     }
 }
 
-/// Runs doctor.
+/// Runs doctor: the flags are resolved into one [`Flow`] (every refused combination fails here,
+/// before anything is read), the flow runs, and its report is printed.
 pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    if args.logs && !args.from.is_empty() {
-        return Err(Error::usage("--logs reads a live cluster; with --from use --log-file").into());
-    }
-    if args.target.is_some() && !args.inventory.is_empty() {
-        let why = "--inventory cross-checks a whole fleet (healthy peers show each kind's ID format): run doctor without KIND/NAME";
-        return Err(Error::usage(why).into());
-    }
-    if args.source_context.is_some() && args.from.len() != 1 {
-        return Err(Error::usage(
-            "--source-context compares one Velero backup (--from BACKUP) with the cluster it was taken from",
-        )
-        .into());
-    }
-    if !args.from.is_empty() && settings.several_contexts() {
-        let why = "--from reads snapshots, --context and --all-contexts read clusters: give one or the other (one --from per cluster)";
-        return Err(Error::usage(why).into());
-    }
-    if let Some(target) = &args.target {
-        if clusters::several(settings, args) {
-            let why = "doctor KIND/NAME looks at one MR in one cluster: give one --context (or one --from)";
-            return Err(Error::usage(why).into());
-        }
-        return one(settings, args, target, out).await;
-    }
+    let flow = Flow::of_doctor(args, settings.several_contexts(), PathKind::on_disk).map_err(Error::from)?;
     let started = std::time::Instant::now();
-    let (report, timings, context) = if clusters::several(settings, args) {
-        (clusters::run(settings, args).await?, None, None)
-    } else if let Some(path) = args.from.first() {
-        (from_snapshot(path, args, settings).await?, None, None)
-    } else {
-        let (report, timings, context) = from_cluster(settings, args, &settings.connect, &Default::default()).await?;
-        (report, Some(timings), context)
+    let fleet = match &flow {
+        Flow::OneMr { target, from } => return one(settings, args, target, from.as_deref(), out).await,
+        Flow::Cluster => Fleet::Live(from_cluster(settings, args, &settings.connect, &Default::default()).await?),
+        Flow::Snapshot(path) => Fleet::ReportOnly(from_snapshot(path, args, settings).await?),
+        Flow::Backup { path, source_context } => {
+            Fleet::ReportOnly(from_backup(path, source_context.as_deref(), args, settings).await?)
+        }
+        Flow::Contexts => Fleet::ReportOnly(clusters::live(settings, args).await?),
+        Flow::Snapshots(named) => Fleet::ReportOnly(clusters::offline(settings, args, named).await?),
     };
+    let report = fleet.report();
     if let Some(path) = &args.plan {
-        write_plan(path, &report, context.as_deref())?;
+        write_plan(path, report, fleet.context())?;
     }
     let printing = std::time::Instant::now();
-    print_report(settings, args, &report, out)?;
-    if let Some(t) = timings.filter(|_| settings.timings) {
-        eprintln!("{}", t.line(printing.elapsed(), started.elapsed()));
+    print_report(settings, args, &flow, report, out)?;
+    if let Fleet::Live(scan) = &fleet
+        && settings.timings
+    {
+        eprintln!("{}", scan.timings.line(printing.elapsed(), started.elapsed()));
     }
     Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete(), args.fail_on_incomplete))
 }
 
-fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+/// What a fleet flow produced: one live cluster's scan also says where the time went and which
+/// context it read (the plan's); a snapshot, a backup or several clusters merged are a report
+/// alone.
+enum Fleet {
+    /// One live cluster.
+    Live(LiveScan),
+    /// Every other fleet flow.
+    ReportOnly(Report),
+}
+
+impl Fleet {
+    fn report(&self) -> &Report {
+        match self {
+            Fleet::Live(scan) => &scan.report,
+            Fleet::ReportOnly(report) => report,
+        }
+    }
+
+    /// The kubeconfig context the report is of, for the plan (several clusters: each item's own).
+    fn context(&self) -> Option<&str> {
+        match self {
+            Fleet::Live(scan) => scan.context.as_deref(),
+            Fleet::ReportOnly(_) => None,
+        }
+    }
+}
+
+fn print_report(
+    settings: &Settings,
+    args: &DoctorArgs,
+    flow: &Flow,
+    report: &Report,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let out: &mut dyn Write = &mut out;
     match args.format() {
         OutputFormat::Json => structured::write_json(out, report)?,
         OutputFormat::Yaml => structured::write_yaml(out, report)?,
-        OutputFormat::Summary => write_fleet_summary(args, report, settings.color_stdout, false, out)?,
+        OutputFormat::Summary => write_fleet_summary(args, flow, report, settings.color_stdout, false, out)?,
         OutputFormat::Table | OutputFormat::Wide => {
             let lines =
                 if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!args.no_headers) };
             if summary::summary_first(args.output.is_some(), settings.stdout_terminal, lines, settings.screen_rows) {
-                write_fleet_summary(args, report, settings.color_stdout, true, out)?;
+                write_fleet_summary(args, flow, report, settings.color_stdout, true, out)?;
             } else {
                 let opts = table::TableOptions {
                     wide: args.format() == OutputFormat::Wide,
@@ -162,6 +178,7 @@ fn print_report(settings: &Settings, args: &DoctorArgs, report: &Report, out: &m
 /// The fleet summary, its suggested commands scoped to what this run read (`--from`, logs).
 fn write_fleet_summary(
     args: &DoctorArgs,
+    flow: &Flow,
     report: &Report,
     color: bool,
     table_hint: bool,
@@ -171,14 +188,14 @@ fn write_fleet_summary(
     for log in &args.log_files {
         logs.push_str(&format!(" --log-file {}", log.display()));
     }
-    let snapshots = clusters::snapshot_names(args).unwrap_or_default();
+    let snapshots = flow.snapshot_names();
     let scope = |cluster: Option<&str>| {
         let from = match cluster {
             Some(name) if args.from.is_empty() => format!(" --context {name}"),
             Some(name) => snapshots
                 .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, p)| p.display().to_string())
+                .find(|s| s.name == name)
+                .map(|s| s.path.display().to_string())
                 .map_or(String::new(), |p| format!(" --from {p}")),
             None => args.from.first().map(|p| format!(" --from {}", p.display())).unwrap_or_default(),
         };
@@ -191,20 +208,27 @@ fn write_fleet_summary(
     output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint, restart })
 }
 
-fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<String>) -> Report {
-    if let Some(logs) = &analyzer.logs {
+/// Closes a fleet's report: the findings and notes about the run as a whole (log sources, the
+/// audit and cloud files, the inventory's objects without an MR), after `notes`.
+fn finish(mut builder: ReportBuilder, evidence: &EvidenceIndex, fleet: &FleetFacts, notes: Vec<String>) -> Report {
+    if let Some(logs) = evidence.logs() {
         for f in rules::source_findings(&logs.log_sources()) {
             builder.push(f);
         }
         let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
         builder.note(format!("read {} log sources ({lines} lines)", logs.sources.len()));
     }
-    for n in notes.into_iter().chain(analyzer.audit_notes()).chain(analyzer.cloud_notes()) {
+    for n in notes.into_iter().chain(evidence.audit_notes()).chain(fleet.cloud_notes().iter().cloned()) {
         builder.note(n);
     }
-    if let Some(check) = analyzer.inventory.get() {
+    if let Some(check) = fleet.inventory() {
         for f in rules::object_findings(&check.unmatched) {
             builder.push(f);
+        }
+        for file in &check.truncated {
+            builder.input_truncated(format!(
+                "inventory {file}: cut short (it ends with a paging token); objects on its missing pages were not checked"
+            ));
         }
         builder.note(inventory_note(check));
     }
@@ -214,12 +238,16 @@ fn finish(mut builder: ReportBuilder, analyzer: &EvidenceIndex, notes: Vec<Strin
 /// What the inventory cross-check covered, as one note.
 fn inventory_note(check: &CrossCheck) -> String {
     let matched: usize = check.per_mr.values().map(|m| m.objects.len()).sum();
+    let with_objects = check.per_mr.values().filter(|m| !m.objects.is_empty()).count();
+    let gone = check.per_mr.len() - with_objects;
     let mut note = format!(
-        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {} MRs, {} without an MR",
+        "inventory: {} objects tagged for a crossplane MR, {matched} matched to {with_objects} MRs, {} without an MR",
         check.tagged,
-        check.per_mr.len(),
         check.unmatched.len()
     );
+    if gone > 0 {
+        note.push_str(&format!("; {gone} MRs whose object it should list seem gone"));
+    }
     if check.out_of_scope > 0 {
         note.push_str(&format!(
             "; {} not checked (kinds not scanned, or the scan was limited by -n, -l or a skipped kind)",

@@ -1,6 +1,5 @@
 //! doctor over a snapshot (`--from`): no cluster, no discovery.
 
-use super::fleet::tie_cloud_record;
 use super::*;
 use crate::commands::inputs::{Snapshot, read_snapshot};
 
@@ -8,56 +7,47 @@ use crate::commands::inputs::{Snapshot, read_snapshot};
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
 pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scope {
     let kinds = mrs.iter().map(|m| normalize_kind(&format!("{}.{}", m.kind, m.group()))).collect();
-    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true }
+    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true, truncated: Vec::new() }
 }
 
+/// doctor over one snapshot: each MR judged as it is decoded, or (with fleet-wide inputs) once
+/// every MR is known.
 pub(super) async fn from_snapshot(
     path: &std::path::Path,
     args: &DoctorArgs,
     settings: &Settings,
 ) -> anyhow::Result<Report> {
-    if backup::is_backup(path) {
-        return from_backup(path, args, settings).await;
-    }
-    if args.source_context.is_some() {
-        return Err(Error::usage(format!(
-            "--source-context compares a Velero backup with its source cluster; {} is not a backup",
-            path.display()
-        ))
-        .into());
-    }
     let now = settings.now;
     let Snapshot { items, skipped } = read_snapshot(path)?;
-    let (objects, inventory_notes) = read_inventories(&args.inventory).await?;
-    let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
-    let notes = [skipped, gathered.notes.clone(), inventory_notes].concat();
-    let mut analyzer = index(gathered, &[], &Default::default());
-    analyzer.audit = read_audit_logs(&args.audit_logs, snapshot_groups(items.iter().map(|i| i.json.as_str()))).await?;
-    analyzer.cloud_record = cloud_audit::read(&args.cloud).await?;
-    // The inventory cross-check and the cloud record's attribution need every MR first.
-    let wait = !args.inventory.is_empty() || analyzer.cloud_record.is_some();
+    let (fleet_inputs, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
+    let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
+    let (evidence, log_notes) =
+        EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups).read().await?;
+    let notes = [skipped, log_notes, inventory_notes].concat();
+    let wait = fleet_inputs.need_every_mr();
     let mut builder = ReportBuilder::new(filter(args));
     let mut pass = FirstPass::default();
-    // Without an inventory each MR is judged as it is decoded, so only the broken ones and the
-    // healthy peers' identity samples stay in memory; the cross-check needs them all first.
+    // Without fleet-wide inputs each MR is judged as it is decoded, so only the broken ones and
+    // the healthy peers' identity samples stay in memory; the fleet's facts need them all first.
     let mut waiting = Vec::new();
+    let alone = FleetFacts::default();
     for item in items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => {}
-            Ok(mr) if !wait => pass.judge(mr, &analyzer, now, &mut builder),
+            Ok(mr) if !wait => pass.judge(mr, (&evidence, &alone), now, &mut builder),
             Ok(mr) => waiting.push(mr),
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
     }
-    if wait {
-        let mrs: Vec<&ManagedResource> = waiting.iter().collect();
-        if !args.inventory.is_empty() {
-            cross_check(&analyzer, &objects, &mrs, &snapshot_scope(args, &waiting));
+    let fleet = match wait {
+        true => {
+            let mrs: Vec<&ManagedResource> = waiting.iter().collect();
+            fleet_inputs.tie(&mrs, &snapshot_scope(args, &waiting))
         }
-        tie_cloud_record(&analyzer, &mrs, args);
-        for mr in waiting {
-            pass.judge(mr, &analyzer, now, &mut builder);
-        }
+        false => alone,
+    };
+    for mr in waiting {
+        pass.judge(mr, (&evidence, &fleet), now, &mut builder);
     }
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
     pass.peers.learn();
@@ -66,26 +56,23 @@ pub(super) async fn from_snapshot(
         crate::domain::candidate::share_observed(&mut findings);
         identity::fill(&mut findings, &mr, &pass.peers, &args.id_templates);
         restart += usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, &pass.peers, now));
-        builder.add(&mr, findings, || analyzer.state(&mr));
+        builder.add(&mr, findings, || evidence.state(&mr));
     }
     builder.restart_duplicates(restart);
     for _ in &pass.kinds {
         builder.kind_scanned();
     }
-    Ok(finish(builder, &analyzer, notes))
+    Ok(finish(builder, &evidence, &fleet, notes))
 }
 
 /// doctor over a Velero backup: every MR judged as a restore would leave it (`backup::judge`).
-async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Settings) -> anyhow::Result<Report> {
-    let inputs = backup::Inputs {
-        log_files: &args.log_files,
-        log_opts: &args.log_opts,
-        inventory: &args.inventory,
-        audit_logs: &args.audit_logs,
-        id_templates: &args.id_templates,
-        source_context: args.source_context.as_deref(),
-        cloud: cloud_audit::read(&args.cloud).await?.map(|r| (r, args.cloud.cloud_principal.as_slice())),
-    };
+pub(super) async fn from_backup(
+    path: &std::path::Path,
+    source_context: Option<&str>,
+    args: &DoctorArgs,
+    settings: &Settings,
+) -> anyhow::Result<Report> {
+    let inputs = backup_inputs(args, source_context).await?;
     let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
     let judged = backup::judge(settings, path, inputs, keep).await?;
     let mut builder = ReportBuilder::new(filter(args));
@@ -94,7 +81,7 @@ async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Setti
         let mr = j.item.mr;
         kinds.insert((mr.group().to_string(), mr.kind.clone()));
         builder.scanned(1);
-        builder.add(&mr, j.findings, || judged.analyzer.state(&mr));
+        builder.add(&mr, j.findings, || judged.evidence.state(&mr));
     }
     for _ in &kinds {
         builder.kind_scanned();
@@ -102,7 +89,23 @@ async fn from_backup(path: &std::path::Path, args: &DoctorArgs, settings: &Setti
     for s in judged.skipped {
         builder.unreadable(s);
     }
-    Ok(finish(builder, &judged.analyzer, judged.notes))
+    Ok(finish(builder, &judged.evidence, &judged.fleet, judged.notes))
+}
+
+/// What a backup is judged with, from doctor's flags (the fleet-wide inputs read here).
+pub(super) async fn backup_inputs<'a>(
+    args: &'a DoctorArgs,
+    source_context: Option<&'a str>,
+) -> anyhow::Result<backup::Inputs<'a>> {
+    Ok(backup::Inputs {
+        log_files: &args.log_files,
+        log_opts: &args.log_opts,
+        audit_logs: &args.audit_logs,
+        id_templates: &args.id_templates,
+        source_context,
+        target_context: args.target_context.as_deref(),
+        fleet: read_fleet_inputs(&args.inventory, &args.cloud).await?,
+    })
 }
 
 /// What the first pass over a snapshot keeps: the kinds seen, the healthy peers' identity
@@ -115,11 +118,17 @@ pub(super) struct FirstPass {
 }
 
 impl FirstPass {
-    fn judge(&mut self, mr: ManagedResource, analyzer: &EvidenceIndex, now: GoTime, builder: &mut ReportBuilder) {
+    fn judge(
+        &mut self,
+        mr: ManagedResource,
+        (evidence, fleet): (&EvidenceIndex, &FleetFacts),
+        now: GoTime,
+        builder: &mut ReportBuilder,
+    ) {
         self.kinds.insert((mr.group().to_string(), mr.kind.clone()));
         builder.scanned(1);
         self.peers.observe(&mr);
-        let findings = analyzer.findings(&mr, now);
+        let findings = evidence.findings(&mr, fleet, now);
         if !findings.is_empty() {
             self.kept.push((mr, findings));
         }

@@ -23,46 +23,86 @@ pub async fn locate(
     }
 }
 
+/// `doctor KIND/NAME`: one MR in depth, judged with the same evidence and rule book as a fleet,
+/// its peers (the snapshot, or its kind in the cluster) standing in for the fleet.
 pub(super) async fn one(
     settings: &Settings,
     args: &DoctorArgs,
     target: &str,
+    from: Option<&std::path::Path>,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let (mr, live) = locate(settings, args.from.first().map(std::path::PathBuf::as_path), target).await?;
-    let analyzer = match &live {
+    let (mr, live) = locate(settings, from, target).await?;
+    if let Some(path) = from.filter(|p| backup::is_backup(p)) {
+        return in_backup(settings, args, path, mr, out).await;
+    }
+    let (evidence, _) = match &live {
         Some((conn, kind)) => {
-            let mut analyzer = analyzer_for(conn, args, std::slice::from_ref(kind)).await?.0;
-            if let Some(acks) = acknowledges_requests(conn, kind, &mr).await {
-                analyzer.acknowledges_requests.insert((mr.group().to_string(), mr.kind.clone()), acks);
+            let mut acks = HashMap::new();
+            if let Some(acks_requests) = acknowledges_requests(conn, kind, &mr).await {
+                acks.insert((mr.group().to_string(), mr.kind.clone()), acks_requests);
             }
-            analyzer
+            live_evidence(conn, args, std::slice::from_ref(kind), acks).await?
         }
         None => {
-            let gathered = gather(None, false, &args.log_files, &args.log_opts, Retention::Compact).await?;
-            let mut analyzer = index(gathered, &[], &Default::default());
-            analyzer.audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
-            analyzer
+            let groups = Groups::of([mr.group().to_string()]);
+            EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups).read().await?
         }
     };
-    let from = args.from.first().map(std::path::PathBuf::as_path);
-    if let Some((check, notes)) =
-        cloud_audit::for_one(settings, &args.cloud, &mr, from, live.as_ref().map(|(_, k)| k)).await?
-    {
-        let _ = analyzer.cloud_audit.set(check);
-        for n in notes {
-            eprintln!("{}", crate::output::style::sanitize(&n));
+    let fleet = match cloud_audit::for_one(&args.cloud, &mr, from, live.as_ref().map(|(c, k)| (c, k))).await? {
+        Some((check, notes)) => {
+            for n in notes {
+                eprintln!("{}", crate::output::style::sanitize(&n));
+            }
+            FleetFacts::of_cloud_audit(check)
         }
-    }
-    let mut findings = analyzer.findings(&mr, settings.now);
+        None => FleetFacts::default(),
+    };
+    let mut findings = evidence.findings(&mr, &fleet, settings.now);
     one_identity(&mut findings, &mr, args)?;
+    show(settings, args, &mr, findings, &evidence, out)
+}
+
+/// One MR of a Velero backup: judged with the whole backup (its peers teach the kind's identity)
+/// as a restore would leave it, so the restore verdict is among its findings.
+async fn in_backup(
+    settings: &Settings,
+    args: &DoctorArgs,
+    path: &std::path::Path,
+    mr: ManagedResource,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let judged = backup::judge(
+        settings,
+        path,
+        super::offline::backup_inputs(args, args.source_context.as_deref()).await?,
+        |_| true,
+    )
+    .await?;
+    for n in &judged.notes {
+        eprintln!("{}", crate::output::style::sanitize(n));
+    }
+    let same = |m: &ManagedResource| m.uid == mr.uid && m.name == mr.name && m.kind == mr.kind;
+    let findings = judged.judged.into_iter().find(|j| same(&j.item.mr)).map(|j| j.findings).unwrap_or_default();
+    show(settings, args, &mr, findings, &judged.evidence, out)
+}
+
+/// Prints one MR's findings (those the filter keeps) and returns the exit code they make.
+fn show(
+    settings: &Settings,
+    args: &DoctorArgs,
+    mr: &ManagedResource,
+    findings: Vec<Finding>,
+    evidence: &EvidenceIndex,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
         OutputFormat::Json | OutputFormat::Yaml => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
-            b.add(&mr, findings.clone(), || analyzer.state(&mr));
+            b.add(mr, findings.clone(), || evidence.state(mr));
             let report = b.finish();
             if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
@@ -70,7 +110,7 @@ pub(super) async fn one(
                 structured::write_yaml(out, &report)?;
             }
         }
-        _ => detail::write_detail(out, &mr, &findings, settings.now)?,
+        _ => detail::write_detail(out, mr, &findings, settings.now)?,
     }
     Ok(exit_code(args.fail_on, findings.iter().map(|f| f.severity).max(), false, args.fail_on_incomplete))
 }

@@ -48,7 +48,8 @@ pub fn plan_of(report: &Report, cluster: Option<&str>) -> Vec<PlanItem> {
 pub(super) fn write_plan(path: &std::path::Path, report: &Report, cluster: Option<&str>) -> anyhow::Result<()> {
     let plan = plan_of(report, cluster);
     let text = serde_json::to_string_pretty(&plan)? + "\n";
-    std::fs::write(path, text).map_err(|e| Error::usage(format!("cannot write plan {}: {e}", path.display())))?;
+    crate::local::store::write(path, text.as_bytes())
+        .map_err(|e| Error::usage(format!("cannot write plan {}: {e}", path.display())))?;
     eprintln!(
         "wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)",
         plan.len(),

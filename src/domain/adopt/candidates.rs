@@ -2,7 +2,6 @@
 
 use super::finding::Finding;
 use super::managed::ManagedResource;
-use crate::domain::candidate::confidence_of;
 pub use crate::domain::candidate::{Candidate, Confidence};
 
 /// The `external-name` annotation the managed reconciler puts on every Event it emits for an MR
@@ -45,12 +44,12 @@ pub fn candidates(
     let mut ranked: Vec<&Finding> = findings.iter().filter(|f| f.suggested_id.is_some()).collect();
     // Observed IDs (a logged create, a create the cloud's record ties to the MR) before derived
     // ones, then by severity: the one ranking of `domain::candidate`.
-    ranked.sort_by_key(|f| (std::cmp::Reverse(confidence_of(f.code)), std::cmp::Reverse(f.severity)));
+    ranked.sort_by_key(|f| (std::cmp::Reverse(f.code.id_confidence()), std::cmp::Reverse(f.severity)));
     for f in ranked {
         add(
             f.suggested_id.as_deref().unwrap_or_default(),
             format!("doctor {}", f.code),
-            confidence_of(f.code),
+            f.code.id_confidence(),
             f.message.clone(),
         );
     }

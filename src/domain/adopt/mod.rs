@@ -29,6 +29,7 @@ mod candidates;
 mod event;
 pub mod machine;
 mod marker;
+mod options;
 mod patch;
 pub mod probe;
 mod steps;
@@ -39,10 +40,11 @@ mod wait;
 pub use candidates::{Candidate, Confidence, EventName, candidates};
 pub use event::Event;
 pub use marker::Marker;
+pub use options::{Options, final_policies};
 pub use patch::{annotation, apply_merge_patch, policies_of, resource_version, with_resource_version};
 pub use steps::{Action, Plan, Step, Wait, marks_resolved_by_identity};
 pub use undo::{Change, conflicting_changes, diff, safe_stop_patch, undo_from_marker, undo_patch};
-pub use verdict::{Context, Options, Refusal, Verdict, deletes_cloud_object, final_policies, preflight, validate_id};
+pub use verdict::{Context, Refusal, Verdict, deletes_cloud_object, preflight, validate_id};
 pub use wait::{Baseline, Observed, Progress, id_matches, progress};
 
 /// Annotation present only while an adoption is in progress: a JSON [`Marker`]. Outside the

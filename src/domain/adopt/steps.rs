@@ -3,11 +3,11 @@
 
 use super::create_marks::CreateMarks;
 use super::managed::{ManagedResource, keys};
+use super::options::{Options, final_policies};
 use super::patch::{annotation, policies_differ, policies_value, with_resource_version};
 use super::policies::Policies;
 use super::undo::Change;
-use super::verdict::final_policies;
-use super::{MARKER, Marker, Options};
+use super::{MARKER, Marker};
 use serde_json::{Map, Value, json};
 
 /// What a step does; also the stable names the shell prints.

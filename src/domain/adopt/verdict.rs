@@ -3,6 +3,7 @@
 
 use super::create_marks::CreateMarks;
 use super::managed::{ManagedResource, keys};
+use super::options::{Options, final_policies};
 use super::patch::{apply_merge_patch, policies_of};
 use super::policies::{ManagementPolicies, Policies, Scope};
 use super::steps::{Plan, build_steps};
@@ -13,24 +14,6 @@ use crate::domain::gotime::GoTime;
 use crate::domain::rules::Facts;
 
 use serde_json::Value;
-
-/// What the user asked for, beyond the ID.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Verify through an Observe-only phase before allowing Create/Update/Delete again.
-    pub import: bool,
-    /// Adopt even while an async operation may be running, or over another adoption.
-    pub force: bool,
-    /// Add `LateInitialize` to the restored policies so upjet keeps persisting the external-name.
-    pub add_late_initialize: bool,
-    /// Only show and server-side dry-run the writes.
-    pub dry_run: bool,
-    /// Current time, RFC3339; also the base of the `reconcile-requested-at` tokens.
-    pub now: String,
-    /// "Now" for judging the MR (`Settings::now`, pinned in tests), e.g. whether an async
-    /// operation is past upjet's one-hour deadline. `None`: no operation counts as past it.
-    pub judged_at: Option<GoTime>,
-}
 
 /// Why an adoption is refused. `is_bad_input` separates the user's mistakes (exit 2) from
 /// refusals to act on this MR now (exit 5).
@@ -292,19 +275,4 @@ fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx
 /// a non-default policy set containing Delete wins over `Orphan`).
 pub fn deletes_cloud_object(mr: &ManagedResource, policies: &Policies) -> bool {
     ManagementPolicies::new(true, policies, Scope::of(mr)).should_delete()
-}
-
-/// The policies an adoption ends with: the original ones, plus LateInitialize when asked and
-/// missing (absent and `*` already include it).
-pub fn final_policies(original: &Option<Vec<String>>, add_late_initialize: bool) -> Option<Vec<String>> {
-    match original {
-        Some(list)
-            if add_late_initialize && !list.is_empty() && !list.iter().any(|p| p == "*" || p == "LateInitialize") =>
-        {
-            let mut l = list.clone();
-            l.push("LateInitialize".into());
-            Some(l)
-        }
-        other => other.clone(),
-    }
 }

@@ -262,7 +262,7 @@ impl<'a> State<'a> {
         for h in hits {
             let call = &self.calls[h.call];
             let ok = match self.lesson(h.mr) {
-                Some(l) => l.actions.contains(&call.action_key()),
+                Some(l) => l.actions.contains(&*call.action_key),
                 None => h.from_response,
             };
             if !ok {
@@ -282,7 +282,7 @@ impl<'a> State<'a> {
     /// peer teaches whose name the action names.
     fn kinds_of(&self, call: &CloudCall) -> Vec<String> {
         let mut kinds: Vec<String> =
-            self.lessons.by_action.get(&call.action_key()).into_iter().flatten().cloned().collect();
+            self.lessons.by_action.get(&*call.action_key).into_iter().flatten().cloned().collect();
         for (key, kind) in &self.index.unlearned {
             if learn::action_names_kind(call, kind) {
                 kinds.push(key.clone());

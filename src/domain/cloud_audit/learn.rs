@@ -13,19 +13,19 @@ use crate::domain::identity::Field;
 use crate::domain::identity::infer::fields_of;
 use crate::domain::inventory::id_form::IdForm;
 use crate::domain::inventory::normalize_kind;
-use crate::domain::managed::ManagedResource;
+use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-/// Whose credentials a call uses: one ProviderConfig name of one provider family
-/// (`aws.upbound.io`, the API group without its first label). Every kind of a family provider
-/// shares its ProviderConfigs, so peers of other kinds teach the same identity.
+/// Whose credentials a call uses: one provider config (kind, namespace, name) of one provider
+/// family (`aws.upbound.io`, the API group without its first label). Every kind of a family
+/// provider shares its provider configs, so peers of other kinds teach the same identity.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProviderKey {
     /// The API group without its first label.
     pub family: String,
-    /// `spec.providerConfigRef.name` (`default` when unset, as the API defaults it).
-    pub config: String,
+    /// `spec.providerConfigRef` (the API server's default when unset).
+    pub config: ProviderConfigKey,
 }
 
 impl ProviderKey {
@@ -33,12 +33,12 @@ impl ProviderKey {
     pub fn of(mr: &ManagedResource) -> ProviderKey {
         let group = mr.group();
         let family = group.split_once('.').map_or(group, |(_, f)| f).to_string();
-        ProviderKey { family, config: mr.provider_config.clone().unwrap_or_else(|| "default".into()) }
+        ProviderKey { family, config: mr.provider_config_or_default() }
     }
 
     /// In words.
     pub fn describe(&self) -> String {
-        format!("provider config {:?} of {}", self.config, self.family)
+        format!("provider config {:?} of {}", self.config.to_string(), self.family)
     }
 }
 
@@ -252,10 +252,10 @@ pub fn learn(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource], hits: &[IdHit])
             lessons.accounts.entry(key).or_default().insert(a.clone());
         }
         let kind = kind_key(mr);
-        lessons.by_action.entry(call.action_key()).or_default().insert(kind.clone());
+        lessons.by_action.entry(call.action_key.to_string()).or_default().insert(kind.clone());
         let t = tallies.entry(kind).or_default();
         t.lesson.peers += 1;
-        t.lesson.actions.insert(call.action_key());
+        t.lesson.actions.insert(call.action_key.to_string());
         *t.rules.entry(IdRule { path: h.path.clone(), form: h.form }).or_default() += 1;
         let mut seen = BTreeSet::new();
         for (field, value) in fields_of(mr).into_iter().filter(|(_, v)| !v.is_empty()) {
@@ -372,45 +372,6 @@ pub fn principal_is(call: &str, known: &[Arc<str>]) -> bool {
 /// `VirtualNetwork`): the mapping used for kinds no healthy peer teaches.
 pub fn action_names_kind(call: &CloudCall, kind: &str) -> bool {
     let kind = kind.to_ascii_lowercase();
-    let noun = action_noun(call);
+    let noun = &*call.action_noun;
     !noun.is_empty() && (noun == kind || noun.ends_with(&kind))
-}
-
-/// What an action makes, lower-case: `CreateHostedZone` → `hostedzone`,
-/// `v1.compute.networks.insert` → `network`, `…/virtualNetworks/write` → `virtualnetwork`.
-pub fn action_noun(call: &CloudCall) -> String {
-    match call.cloud {
-        Cloud::Aws => strip_verb(&call.action).to_ascii_lowercase(),
-        Cloud::Gcp => {
-            let parts: Vec<&str> = call.action.split('.').collect();
-            match parts.as_slice() {
-                [.., last] if last.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                    strip_verb(last).to_ascii_lowercase()
-                }
-                [.., collection, _] => singular(&collection.to_ascii_lowercase()),
-                _ => String::new(),
-            }
-        }
-        Cloud::Azure => {
-            let parts: Vec<&str> = call.action.split('/').collect();
-            parts.len().checked_sub(2).map(|i| singular(&parts[i].to_ascii_lowercase())).unwrap_or_default()
-        }
-    }
-}
-
-/// `CreateHostedZone` → `HostedZone`.
-fn strip_verb(action: &str) -> &str {
-    const VERBS: &[&str] = &["Create", "Run", "Allocate", "Request", "Register", "Import", "Issue", "Insert"];
-    VERBS.iter().find_map(|v| action.strip_prefix(v)).unwrap_or(action)
-}
-
-/// `networks` → `network`, `policies` → `policy`.
-fn singular(s: &str) -> String {
-    if let Some(stem) = s.strip_suffix("ies") {
-        format!("{stem}y")
-    } else if let Some(stem) = s.strip_suffix("sses") {
-        format!("{stem}ss")
-    } else {
-        s.strip_suffix('s').unwrap_or(s).to_string()
-    }
 }

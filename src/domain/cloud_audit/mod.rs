@@ -121,6 +121,13 @@ pub struct CloudCall {
     pub service: Arc<str>,
     /// AWS `eventName`, GCP `methodName`, Azure `operationName`.
     pub action: Arc<str>,
+    /// The action as calls of one operation share it, as its cloud derives it (GCP's API version
+    /// and Azure's case do not make another operation): what lessons are kept under.
+    pub action_key: Arc<str>,
+    /// What the action makes, lower-case, as its cloud derives it (`CreateHostedZone` →
+    /// `hostedzone`, `v1.compute.networks.insert` → `network`, `…/virtualNetworks/write` →
+    /// `virtualnetwork`).
+    pub action_noun: Arc<str>,
     /// Create or delete.
     pub verb: Verb,
     /// When the call was made (the first entry of a merged operation), in UTC.
@@ -158,13 +165,16 @@ pub struct CloudCall {
 impl CloudCall {
     /// For tests: a successful AWS `action` on `service` by the provider's role
     /// (`arn:aws:iam::111122223333:role/provider-aws`, account 111122223333) at `at` (RFC 3339),
-    /// a delete when the action's name says so; nothing else set.
+    /// a delete when the action's name says so, its key and noun as CloudTrail's reader derives
+    /// them for a `Create…` or `Delete…` action; nothing else set.
     #[cfg(test)]
     pub(crate) fn aws_test(service: &str, action: &str, at: &str) -> CloudCall {
         CloudCall {
             cloud: Cloud::Aws,
             service: service.into(),
             action: action.into(),
+            action_key: format!("{service}:{action}").into(),
+            action_noun: action.strip_prefix("Create").unwrap_or(action).to_ascii_lowercase().into(),
             verb: if action.starts_with("Delete") { Verb::Delete } else { Verb::Create },
             at: GoTime::parse_rfc3339(at),
             principal: Some("arn:aws:iam::111122223333:role/provider-aws".into()),
@@ -186,22 +196,6 @@ impl CloudCall {
     /// `file:line`, for evidence.
     pub fn source(&self) -> String {
         format!("{}:{}", self.file, self.line)
-    }
-
-    /// The action as calls of one operation share it: GCP's API version (`v1.`, `beta.`) and
-    /// Azure's case do not make another operation.
-    pub fn action_key(&self) -> String {
-        match self.cloud {
-            Cloud::Aws => format!("{}:{}", self.service, self.action),
-            Cloud::Gcp => {
-                let a = &*self.action;
-                match a.split_once('.') {
-                    Some((v, rest)) if is_api_version(v) => rest.to_string(),
-                    _ => a.to_string(),
-                }
-            }
-            Cloud::Azure => self.action.to_ascii_lowercase(),
-        }
     }
 
     /// Every value the request names: its scalars, then the segments of the resource path.
@@ -269,9 +263,4 @@ impl CloudCall {
         }
         format!("{s} <{}>", self.source())
     }
-}
-
-/// `v1`, `v1beta1`, `beta`, `alpha`: the API-version prefix of a GCP `methodName`.
-fn is_api_version(s: &str) -> bool {
-    s == "beta" || s == "alpha" || (s.starts_with('v') && s[1..].starts_with(|c: char| c.is_ascii_digit()))
 }

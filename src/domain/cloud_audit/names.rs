@@ -59,7 +59,7 @@ pub(super) fn field_value<'m>(mr: &'m ManagedResource, field: &Field) -> Option<
         Field::Name => Some(mr.name.as_str()),
         Field::Namespace => mr.namespace.as_deref(),
         Field::ForProvider(k) => mr.for_provider.get(k).map(String::as_str),
-        Field::ProviderConfig(_) => mr.provider_config.as_deref(),
+        Field::ProviderConfig(_) => mr.provider_config.as_ref().map(|k| k.name.as_str()),
     }
     .filter(|v| !v.is_empty())
 }
@@ -118,7 +118,7 @@ pub(super) fn id_of(call: &CloudCall, lesson: Option<&KindLesson>) -> (Option<St
     if let Some((raw, id)) = lesson.and_then(|l| l.id_rule.as_ref()).and_then(|r| r.apply(call)) {
         return (Some(id), Some(raw));
     }
-    let noun = learn::action_noun(call);
+    let noun = &*call.action_noun;
     let id_like = |p: &str| {
         let last = p.rsplit('.').next().unwrap_or(p).to_ascii_lowercase();
         last != "requestid" && (last.ends_with("id") || last.ends_with("arn") || last == "name")

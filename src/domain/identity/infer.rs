@@ -9,7 +9,7 @@
 //! never be predicted.
 
 use super::template::{Field, Part, Template};
-use crate::domain::managed::ManagedResource;
+use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 
 /// Fewer healthy peers than this prove nothing.
 pub const MIN_PEERS: usize = 3;
@@ -29,6 +29,9 @@ pub struct Sample {
     pub id: Option<String>,
     /// The fields whose values occur in the external-name or the ID.
     pub fields: Vec<(Field, String)>,
+    /// The MR's provider config: peers under different ones (different accounts or projects)
+    /// may write different constants, so they are also learned apart.
+    pub provider_config: ProviderConfigKey,
 }
 
 /// Every field of an MR a template may read, with its value.
@@ -39,7 +42,7 @@ pub fn fields_of(mr: &ManagedResource) -> Vec<(Field, String)> {
     }
     out.extend(mr.for_provider.iter().map(|(k, v)| (Field::ForProvider(k.clone()), v.clone())));
     if let Some(pc) = &mr.provider_config {
-        out.push((Field::ProviderConfig("name".into()), pc.clone()));
+        out.push((Field::ProviderConfig("name".into()), pc.name.clone()));
     }
     out
 }
@@ -59,7 +62,12 @@ impl Sample {
                     || id.as_deref().is_some_and(|i| !occurrences(v, i).is_empty())
             })
             .collect();
-        Some(Sample { external_name: external_name.to_string(), id, fields })
+        Some(Sample {
+            external_name: external_name.to_string(),
+            id,
+            fields,
+            provider_config: mr.provider_config_or_default(),
+        })
     }
 
     fn value(&self, f: &Field) -> Option<&str> {
@@ -69,7 +77,7 @@ impl Sample {
 
 /// Start offsets where `value` occurs in `target` as a whole token: not glued to letters or
 /// digits on either side, so `a` in `rrsets/a` counts but the `a` in `data` does not.
-fn occurrences(value: &str, target: &str) -> Vec<usize> {
+pub(crate) fn occurrences(value: &str, target: &str) -> Vec<usize> {
     if value.is_empty() {
         return Vec::new();
     }

@@ -2,20 +2,22 @@
 
 use super::infer::{Identity, Sample, fields_of, infer};
 use super::template::{Field, Part, Template, UserTemplate};
-use crate::domain::candidate::{Candidate, Confidence, UNTRACKED};
+use crate::domain::candidate::{Candidate, Confidence};
 use crate::domain::finding::Finding;
-use crate::domain::managed::ManagedResource;
+use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::BTreeMap;
 
 /// The evidence key a prediction (or the reason there is none) is recorded under.
 pub const EVIDENCE_KEY: &str = "identity";
 
 /// The healthy peers of every kind a scan saw, as compact [`Sample`]s keyed by (group, kind), and
-/// then what they teach.
+/// then what they teach: per kind, and per kind and provider config when a kind's peers use
+/// several (two accounts or projects may put different constants into one kind's IDs).
 #[derive(Debug, Default)]
 pub struct Peers {
     samples: BTreeMap<(String, String), Vec<Sample>>,
     learned: BTreeMap<(String, String), Identity>,
+    per_config: BTreeMap<(String, String, ProviderConfigKey), Identity>,
 }
 
 impl Peers {
@@ -33,14 +35,29 @@ impl Peers {
 
     /// Infers every kind's format, dropping the samples.
     pub fn learn(&mut self) {
-        for (kind, samples) in std::mem::take(&mut self.samples) {
-            self.learned.insert(kind, infer(&samples));
+        for ((group, kind), mut samples) in std::mem::take(&mut self.samples) {
+            self.learned.insert((group.clone(), kind.clone()), infer(&samples));
+            if samples.iter().all(|s| s.provider_config == samples[0].provider_config) {
+                continue;
+            }
+            samples.sort_by(|a, b| a.provider_config.cmp(&b.provider_config));
+            for same in samples.chunk_by(|a, b| a.provider_config == b.provider_config) {
+                let key = (group.clone(), kind.clone(), same[0].provider_config.clone());
+                self.per_config.insert(key, infer(same));
+            }
         }
     }
 
     /// What was learned about a kind (after [`Peers::learn`]).
     pub fn identity(&self, group: &str, kind: &str) -> Option<&Identity> {
         self.learned.get(&(group.to_string(), kind.to_string()))
+    }
+
+    /// What was learned for an MR: from the peers under its own provider config when its kind's
+    /// peers use several and its own has peers, else from all the kind's peers.
+    pub fn identity_for(&self, mr: &ManagedResource) -> Option<&Identity> {
+        let key = (mr.group().to_string(), mr.kind.clone(), mr.provider_config_or_default());
+        self.per_config.get(&key).or_else(|| self.identity(mr.group(), &mr.kind))
     }
 }
 
@@ -176,7 +193,7 @@ fn from_peers(mr: &ManagedResource, identity: Option<&Identity>) -> Prediction {
 pub fn predict(mr: &ManagedResource, peers: &Peers, users: &[UserTemplate]) -> Prediction {
     match users.iter().rev().find(|u| u.matches(&mr.kind, mr.group())) {
         Some(user) => from_user(mr, user),
-        None => from_peers(mr, peers.identity(mr.group(), &mr.kind)),
+        None => from_peers(mr, peers.identity_for(mr)),
     }
 }
 
@@ -184,7 +201,7 @@ pub fn predict(mr: &ManagedResource, peers: &Peers, users: &[UserTemplate]) -> P
 /// their `suggestedId`, and the prediction's evidence (or why there is none) is recorded.
 pub fn fill(findings: &mut [Finding], mr: &ManagedResource, peers: &Peers, users: &[UserTemplate]) {
     let mut prediction = None;
-    for f in findings.iter_mut().filter(|f| UNTRACKED.contains(&f.code) && f.suggested_id.is_none()) {
+    for f in findings.iter_mut().filter(|f| f.code.wants_id() && f.suggested_id.is_none()) {
         let p = prediction.get_or_insert_with(|| predict(mr, peers, users));
         match p {
             Prediction::Predicted(c) => {

@@ -112,3 +112,35 @@ fn fill_completes_only_untracked_findings_without_an_id() {
     assert_eq!(findings[1].suggested_id.as_deref(), Some("from-status"));
     assert!(findings[1].evidence.is_empty() && findings[2].evidence.is_empty() && findings[2].suggested_id.is_none());
 }
+
+/// Peers under two provider configs (two GCP projects) write two constants: each MR is predicted
+/// from its own provider config's peers, keyed by (kind, namespace, name) — team-a's ProviderConfig
+/// `default` is not the ClusterProviderConfig `default`.
+#[test]
+fn peers_under_another_provider_config_do_not_decide() {
+    let ok = |n: &str, project: &str, kind: &str, ns: &str| {
+        let id = format!("projects/{project}/managedZones/z/rrsets/{n}.ex.com./A");
+        rrset(n, "z")
+            .namespace(ns)
+            .provider_config(Some(kind), "default")
+            .external_name(&id)
+            .at_provider_id(&id)
+            .healthy()
+    };
+    let cluster = |n: &str| ok(n, "shared-1", "ClusterProviderConfig", "team-a");
+    let team_a = |n: &str| ok(n, "team-a-7", "ProviderConfig", "team-a");
+    let peers = peers_of(&[
+        cluster("c1"),
+        cluster("c2"),
+        cluster("c3"),
+        cluster("c4"),
+        team_a("a1"),
+        team_a("a2"),
+        team_a("a3"),
+    ]);
+    for (kind, want) in [("ProviderConfig", "team-a-7"), ("ClusterProviderConfig", "shared-1")] {
+        let mr = rrset("lost", "z").namespace("team-a").provider_config(Some(kind), "default").build();
+        let Prediction::Predicted(c) = predict(&mr, &peers, &[]) else { panic!("{kind}: nothing predicted") };
+        assert_eq!(c.id, format!("projects/{want}/managedZones/z/rrsets/lost.ex.com./A"), "{kind}");
+    }
+}

@@ -5,6 +5,8 @@
 //! prediction is made only when every best-agreed form gives the same answer.
 
 use super::Cloud;
+use super::arn_template::ArnTemplate;
+use std::collections::HashMap;
 
 /// One way to read an external-name out of a cloud ID.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,6 +69,9 @@ pub fn tracks(tracked: &str, id: &str, cloud: Cloud) -> bool {
 pub struct KindRule {
     /// The forms agreed by the most peers (several when they tie).
     pub forms: Vec<IdForm>,
+    /// An external-name built from the ARN's fields (an SQS queue's URL), when more peers agree
+    /// on it than on any form; `forms` is then empty.
+    pub template: Option<ArnTemplate>,
     /// How many peers agree with them.
     pub agree: usize,
     /// How many healthy tagged peers there are.
@@ -88,6 +93,7 @@ impl KindRule {
     /// Learns from peers: each is a healthy MR's external-name and the objects tagged for it.
     pub fn learn<'a>(peers: impl IntoIterator<Item = (&'a str, Vec<(&'a str, Cloud)>)>) -> KindRule {
         let mut counts = [0usize; IdForm::ALL.len()];
+        let mut templates: HashMap<ArnTemplate, usize> = HashMap::new();
         let mut total = 0;
         for (external_name, objects) in peers {
             total += 1;
@@ -96,21 +102,40 @@ impl KindRule {
                     objects.iter().any(|(id, cloud)| form.apply(id).is_some_and(|v| same(&v, external_name, *cloud)));
                 counts[i] += usize::from(agrees);
             }
+            let mut own: Vec<ArnTemplate> =
+                objects.iter().filter_map(|(id, _)| ArnTemplate::learn(external_name, id)).collect();
+            own.sort();
+            own.dedup();
+            for t in own {
+                *templates.entry(t).or_default() += 1;
+            }
         }
         let best = counts.iter().copied().max().unwrap_or(0);
+        // A template wins only over fewer agreeing forms, and only when no other template ties it.
+        let mut by_count: Vec<(ArnTemplate, usize)> = templates.into_iter().collect();
+        by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        if let [(t, n), rest @ ..] = by_count.as_slice()
+            && *n > best
+            && rest.first().is_none_or(|(_, m)| m < n)
+        {
+            return KindRule { forms: Vec::new(), template: Some(t.clone()), agree: *n, peers: total };
+        }
         let forms = IdForm::ALL.iter().zip(counts).filter(|(_, c)| best > 0 && *c == best).map(|(f, _)| *f).collect();
-        KindRule { forms, agree: best, peers: total }
+        KindRule { forms, template: None, agree: best, peers: total }
     }
 
     /// Whether a strict majority of the peers agree.
     pub fn proven(&self) -> bool {
-        !self.forms.is_empty() && self.agree * 2 > self.peers
+        (!self.forms.is_empty() || self.template.is_some()) && self.agree * 2 > self.peers
     }
 
     /// The external-name the rule reads from `id`.
     pub fn predict(&self, id: &str) -> Prediction {
         if !self.proven() {
             return Prediction::Unproven;
+        }
+        if let Some(t) = &self.template {
+            return t.render(id).map_or(Prediction::Unproven, Prediction::Id);
         }
         let mut answers: Vec<String> = self.forms.iter().filter_map(|f| f.apply(id)).collect();
         answers.sort();
@@ -124,6 +149,9 @@ impl KindRule {
 
     /// The rule in words, with its agreement ("… agreed by 3 of 3 healthy tagged peers").
     pub fn describe(&self) -> String {
+        if let Some(t) = &self.template {
+            return format!("{}, agreed by {} of {} healthy tagged peers", t.describe(), self.agree, self.peers);
+        }
         if self.forms.is_empty() {
             return format!("no ID form agreed by any of {} healthy tagged peers", self.peers);
         }
@@ -192,6 +220,21 @@ mod tests {
                 &[("a/b", &["//svc/a/b"])],
                 "//svc/x/y/z",
                 Prediction::Ambiguous(vec!["x/y/z".into(), "y/z".into()]),
+            ),
+            (
+                "SQS: the queue URL is learned from the ARN's fields (provider-upjet-aws config/externalname.go, aws_sqs_queue: IdentifierFromProvider)",
+                &[
+                    ("https://sqs.us-east-1.amazonaws.com/1/a", &["arn:aws:sqs:us-east-1:1:a"]),
+                    ("https://sqs.us-east-1.amazonaws.com/1/b", &["arn:aws:sqs:us-east-1:1:b"]),
+                ],
+                "arn:aws:sqs:us-east-1:1:c",
+                id("https://sqs.us-east-1.amazonaws.com/1/c"),
+            ),
+            (
+                "a form agreed by as many peers as a template wins",
+                &[("q", &["arn:aws:sqs:r:1:q"])],
+                "arn:aws:sqs:r:1:z",
+                id("z"),
             ),
             (
                 "Azure IDs are case-insensitive",

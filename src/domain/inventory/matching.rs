@@ -3,8 +3,8 @@
 //! can be found for.
 
 use super::id_form::{KindRule, Prediction, same, tracks};
-use super::{CrossplaneTags, InventoryObject, normalize_kind};
-use crate::domain::managed::ManagedResource;
+use super::{CrossplaneTags, InventoryObject, healthy, kind_of, normalize_kind};
+use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -18,6 +18,22 @@ pub struct Scope {
     pub all_kinds: bool,
     /// Whether every MR of those kinds was seen (no namespace or label filter, nothing skipped).
     pub complete: bool,
+    /// The export files cut short (a paging token at their end): their missing pages may hold
+    /// any object, so no object is said to be gone because of them.
+    pub truncated: Vec<Arc<str>>,
+}
+
+/// Whether an MR tracks a tagged object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tracking {
+    /// Its external-name, `status.atProvider.id` or `status.atProvider.arn` is this object.
+    Tracked,
+    /// It tracks nothing, or provably another object: its own ARN is another, or the kind's
+    /// learned rule reads another external-name out of this object's ID.
+    Untracked,
+    /// It tracks an ID no form and no learned rule ties to this ID: whether they are one object
+    /// cannot be told from the ID's shape, so nothing is claimed.
+    Unknown,
 }
 
 /// One cloud object tagged for an MR.
@@ -27,12 +43,12 @@ pub struct TaggedObject {
     pub id: String,
     /// The inventory file it came from.
     pub source: Arc<str>,
-    /// Whether the MR's external-name (or, without one, `status.atProvider.id`) is this object.
-    pub tracked: bool,
+    /// Whether the MR tracks this object.
+    pub tracking: Tracking,
     /// What the kind's peers say its external-name is.
     pub prediction: Prediction,
-    /// Its `crossplane-providerconfig` tag.
-    pub provider_config: Option<String>,
+    /// Its `crossplane-providerconfig` (and `-kind`, `crossplane-namespace`) tags as a key.
+    pub provider_config: Option<ProviderConfigKey>,
     /// Matched to a namespaced MR by kind and name alone: the object carries no
     /// `crossplane-namespace` (tagged before the provider wrote it, or by hand).
     pub without_namespace_tag: bool,
@@ -45,6 +61,9 @@ pub struct MrInventory {
     pub objects: Vec<TaggedObject>,
     /// The kind's learned rule in words, or why there is none.
     pub rule: String,
+    /// No object is tagged for the MR, its ID is nowhere in the export, and a complete export
+    /// covers its kind, provider config and region: the object seems gone.
+    pub gone: Option<super::gone::Coverage>,
 }
 
 /// Why an object names no MR.
@@ -83,6 +102,8 @@ pub struct CrossCheck {
     pub tagged: usize,
     /// Tagged objects of kinds not scanned, or not checked because the scan was filtered.
     pub out_of_scope: usize,
+    /// The export files cut short ([`Scope::truncated`]), for the report to name.
+    pub truncated: Vec<Arc<str>>,
 }
 
 /// The key an MR's inventory summary is stored under.
@@ -118,12 +139,6 @@ fn target(tags: &CrossplaneTags, mrs: &[&ManagedResource], by_name: &HashMap<(St
             namespaces: many.iter().filter_map(|i| mrs[*i].namespace.clone()).collect(),
         }),
     }
-}
-
-/// A healthy peer: Ready and Synced, not being deleted, with an external-name.
-fn healthy(mr: &ManagedResource) -> Option<&str> {
-    let ok = mr.is_true("Ready") && mr.is_true("Synced") && mr.deletion_timestamp.is_none();
-    mr.external_name().filter(|_| ok)
 }
 
 /// Matches every tagged object to its MR, learns each kind's ID rule from the healthy MRs
@@ -165,30 +180,52 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
         }
     }
     let rules = learn(mrs, &per_mr);
+    for (mr, coverage) in super::gone::gone(objects, mrs, &per_mr, &rules, &scope.truncated) {
+        let rule = rules.get(&kind_of(mr)).map_or_else(String::new, KindRule::describe);
+        out.per_mr.insert(mr_key(mr), MrInventory { objects: Vec::new(), rule, gone: Some(coverage) });
+    }
     for (i, found) in per_mr {
         let mr = mrs[i];
         let rule = rules.get(&kind_of(mr));
-        let tracked_id = mr.external_name().or(mr.at_provider_id.as_deref());
         let objects = found
             .into_iter()
-            .map(|(o, guessed)| TaggedObject {
-                id: o.id.clone(),
-                source: o.source.clone(),
-                tracked: tracked_id.is_some_and(|t| tracks(t, &o.id, o.cloud)),
-                prediction: rule.map_or(Prediction::Unproven, |r| r.predict(&o.id)),
-                provider_config: o.tags.provider_config.clone(),
-                without_namespace_tag: guessed,
+            .map(|(o, guessed)| {
+                let prediction = rule.map_or(Prediction::Unproven, |r| r.predict(&o.id));
+                TaggedObject {
+                    id: o.id.clone(),
+                    source: o.source.clone(),
+                    tracking: tracking(mr, o, &prediction),
+                    prediction,
+                    provider_config: o.tags.provider_config_key(),
+                    without_namespace_tag: guessed,
+                }
             })
             .collect();
         let rule = rule
             .map_or_else(|| "no healthy MR of this kind is tagged in the inventory".to_string(), KindRule::describe);
-        out.per_mr.insert(mr_key(mr), MrInventory { objects, rule });
+        out.per_mr.insert(mr_key(mr), MrInventory { objects, rule, gone: None });
     }
+    out.truncated = scope.truncated.clone();
     out
 }
 
-fn kind_of(mr: &ManagedResource) -> String {
-    normalize_kind(&format!("{}.{}", mr.kind, mr.group()))
+/// Whether `mr` tracks `o`, given what the kind's rule reads out of `o`'s ID. Only a proof makes
+/// an object untracked: the MR tracks nothing, its own ARN is another object, or the learned
+/// rule gives another external-name; an ID whose shape no form relates is [`Tracking::Unknown`].
+fn tracking(mr: &ManagedResource, o: &InventoryObject, prediction: &Prediction) -> Tracking {
+    let arn = mr.at_provider_arn.as_deref().filter(|_| o.cloud == super::Cloud::Aws);
+    if arn == Some(o.id.as_str()) {
+        return Tracking::Tracked;
+    }
+    let ids: Vec<&str> = mr.external_name().into_iter().chain(mr.at_provider_id.as_deref()).collect();
+    let predicted = match prediction {
+        Prediction::Id(p) => Some(p.as_str()),
+        _ => None,
+    };
+    if ids.iter().any(|t| tracks(t, &o.id, o.cloud) || predicted.is_some_and(|p| same(p, t, o.cloud))) {
+        return Tracking::Tracked;
+    }
+    if ids.is_empty() || arn.is_some() || predicted.is_some() { Tracking::Untracked } else { Tracking::Unknown }
 }
 
 /// Each kind's rule, from its healthy MRs that have tagged objects.
@@ -212,148 +249,5 @@ fn same_object(a: &InventoryObject, b: &InventoryObject) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::inventory::Cloud;
-    use crate::domain::testing::Mr;
-
-    const G: &str = "ec2.aws.upbound.io/v1beta1";
-    const GM: &str = "ec2.aws.m.upbound.io/v1beta1";
-
-    fn vpc(name: &str) -> Mr {
-        Mr::new("VPC", name).api_version(G)
-    }
-
-    fn o(id: &str, kind: &str, name: &str, ns: Option<&str>) -> InventoryObject {
-        let mut tags = CrossplaneTags::default();
-        tags.set("crossplane-kind", kind);
-        tags.set("crossplane-name", name);
-        tags.set("crossplane-namespace", ns.unwrap_or_default());
-        InventoryObject { id: id.into(), cloud: Cloud::Aws, tags, source: "inv.json".into() }
-    }
-
-    fn arn(id: &str) -> String {
-        format!("arn:aws:ec2:eu-west-1:1:vpc/{id}")
-    }
-
-    fn run(mrs: &[Mr], objects: &[InventoryObject]) -> CrossCheck {
-        let built: Vec<ManagedResource> = mrs.iter().map(Mr::build).collect();
-        let refs: Vec<&ManagedResource> = built.iter().collect();
-        cross_check(objects, &refs, &Scope { kinds: HashSet::new(), all_kinds: true, complete: true })
-    }
-
-    /// (case, MRs, objects, per MR key: (tracked flags, predicted external-name of the first), unmatched)
-    type Case = (
-        &'static str,
-        fn() -> Vec<Mr>,
-        fn() -> Vec<InventoryObject>,
-        &'static [(&'static str, &'static [bool], Option<&'static str>)],
-        usize,
-    );
-
-    const CASES: &[Case] = &[
-        (
-            "a healthy peer teaches the last segment; the lost MR gets its ID",
-            || vec![vpc("a").external_name("vpc-a").healthy(), vpc("b")],
-            || {
-                vec![
-                    o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None),
-                    o(&arn("vpc-b"), "vpc.ec2.aws.upbound.io", "b", None),
-                ]
-            },
-            &[
-                ("/vpc.ec2.aws.upbound.io/a", &[true], Some("vpc-a")),
-                ("/vpc.ec2.aws.upbound.io/b", &[false], Some("vpc-b")),
-            ],
-            0,
-        ),
-        (
-            "no peer: nothing predicted",
-            || vec![vpc("b")],
-            || vec![o(&arn("vpc-b"), "vpc.ec2.aws.upbound.io", "b", None)],
-            &[("/vpc.ec2.aws.upbound.io/b", &[false], None)],
-            0,
-        ),
-        (
-            "a duplicate, the same object listed twice counts once",
-            || vec![vpc("a").external_name("vpc-a").healthy()],
-            || {
-                vec![
-                    o(&arn("vpc-a"), "vpc.ec2.aws.upbound.io", "a", None),
-                    o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None),
-                    o(&arn("vpc-z"), "vpc.ec2.aws.upbound.io", "a", None),
-                ]
-            },
-            &[("/vpc.ec2.aws.upbound.io/a", &[true, false], Some("vpc-a"))],
-            0,
-        ),
-        ("deleted MR", || vec![vpc("a")], || vec![o(&arn("vpc-x"), "vpc.ec2.aws.upbound.io", "gone", None)], &[], 1),
-        (
-            "namespace tag decides between namespaces",
-            || vec![vpc("v").api_version(GM).namespace("a"), vpc("v").api_version(GM).namespace("b")],
-            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.m.upbound.io", "v", Some("b"))],
-            &[("b/vpc.ec2.aws.m.upbound.io/v", &[false], None)],
-            0,
-        ),
-        (
-            "no namespace tag, name in two namespaces: undecided",
-            || vec![vpc("v").api_version(GM).namespace("a"), vpc("v").api_version(GM).namespace("b")],
-            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.m.upbound.io", "v", None)],
-            &[],
-            1,
-        ),
-        (
-            "no namespace tag, name unique: matched (tagged before the provider wrote it)",
-            || vec![vpc("v").api_version(GM).namespace("a")],
-            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.m.upbound.io", "v", None)],
-            &[("a/vpc.ec2.aws.m.upbound.io/v", &[false], None)],
-            0,
-        ),
-        (
-            "GCP-style kind with underscores matches",
-            || vec![vpc("a")],
-            || vec![o(&arn("vpc-1"), "vpc_ec2_aws_upbound_io", "a", None)],
-            &[("/vpc.ec2.aws.upbound.io/a", &[false], None)],
-            0,
-        ),
-        (
-            "atProvider.id counts as tracked without an external-name",
-            || vec![vpc("a").at_provider_id("vpc-1")],
-            || vec![o(&arn("vpc-1"), "vpc.ec2.aws.upbound.io", "a", None)],
-            &[("/vpc.ec2.aws.upbound.io/a", &[true], None)],
-            0,
-        ),
-    ];
-
-    #[test]
-    fn table() {
-        for (name, mrs, objects, want, unmatched) in CASES {
-            let got = run(&mrs(), &objects());
-            assert_eq!(got.unmatched.len(), *unmatched, "{name}");
-            assert_eq!(got.per_mr.len(), want.len(), "{name}: {:?}", got.per_mr.keys());
-            for (key, tracked, predicted) in *want {
-                let inv = got.per_mr.get(*key).unwrap_or_else(|| panic!("{name}: no {key} in {:?}", got.per_mr.keys()));
-                let flags: Vec<bool> = inv.objects.iter().map(|o| o.tracked).collect();
-                assert_eq!(&flags, tracked, "{name}");
-                let first = match &inv.objects[0].prediction {
-                    Prediction::Id(id) => Some(id.as_str()),
-                    _ => None,
-                };
-                assert_eq!(first, *predicted, "{name}: {}", inv.rule);
-            }
-        }
-    }
-
-    #[test]
-    fn objects_of_kinds_not_scanned_are_not_reported() {
-        let built = vpc("a").build();
-        let objects = [o(&arn("vpc-x"), "bucket.s3.aws.upbound.io", "gone", None)];
-        for scope in [
-            Scope { kinds: HashSet::from(["vpc.ec2.aws.upbound.io".to_string()]), all_kinds: false, complete: true },
-            Scope { kinds: HashSet::new(), all_kinds: true, complete: false },
-        ] {
-            let got = cross_check(&objects, &[&built], &scope);
-            assert_eq!((got.unmatched.len(), got.out_of_scope), (0, 1), "{scope:?}");
-        }
-    }
-}
+#[path = "matching_tests.rs"]
+mod tests;

@@ -5,11 +5,16 @@
 //! per kind ([`id_form`]); [`matching::cross_check`] applies that to the MRs that lost track.
 //! Pure: the evidence layer parses the files, the commands hand in the MRs.
 
+pub mod arn_template;
+pub mod gone;
 pub mod id_form;
 pub mod matching;
 
+pub use gone::Coverage;
 pub use id_form::{IdForm, KindRule};
-pub use matching::{CrossCheck, MrInventory, Scope, TaggedObject, Unmatched, UnmatchedObject, cross_check};
+pub use matching::{CrossCheck, MrInventory, Scope, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check};
+
+use crate::domain::managed::{ManagedResource, PROVIDER_CONFIG, ProviderConfigKey};
 
 /// `crossplane-kind`: lower-case `kind.group` (crossplane-runtime `ExternalResourceTagKeyKind`).
 pub const TAG_KIND: &str = "crossplane-kind";
@@ -71,6 +76,21 @@ impl CrossplaneTags {
         *slot = (!value.is_empty()).then(|| value.to_string());
     }
 
+    /// The provider config the tags name, keyed as an MR's reference is: with
+    /// `crossplane-providerconfig-kind` (Crossplane v2) a `ProviderConfig` lives in the
+    /// `crossplane-namespace`; without it (older runtimes) it is the cluster-scoped one.
+    pub fn provider_config_key(&self) -> Option<ProviderConfigKey> {
+        let name = self.provider_config.clone()?;
+        Some(match &self.provider_config_kind {
+            None => ProviderConfigKey::cluster_scoped(&name),
+            Some(kind) => ProviderConfigKey {
+                kind: kind.clone(),
+                namespace: self.namespace.clone().filter(|_| kind == PROVIDER_CONFIG),
+                name,
+            },
+        })
+    }
+
     /// Whether the object names an MR at all: both kind and name are needed.
     pub fn names_an_mr(&self) -> bool {
         self.kind.is_some() && self.name.is_some()
@@ -97,6 +117,17 @@ pub struct InventoryObject {
 /// API groups differing just by `.` versus `-` could collide, which no provider ships.
 pub fn normalize_kind(kind: &str) -> String {
     kind.trim().chars().map(|c| if matches!(c, '.' | '_' | '-') { '.' } else { c.to_ascii_lowercase() }).collect()
+}
+
+/// A healthy peer: Ready and Synced, not being deleted, with an external-name.
+pub(crate) fn healthy(mr: &ManagedResource) -> Option<&str> {
+    let ok = mr.is_true("Ready") && mr.is_true("Synced") && mr.deletion_timestamp.is_none();
+    mr.external_name().filter(|_| ok)
+}
+
+/// An MR's normalised `kind.group`, the key kind rules are kept under.
+pub(crate) fn kind_of(mr: &ManagedResource) -> String {
+    normalize_kind(&format!("{}.{}", mr.kind, mr.group()))
 }
 
 /// A tag value fit for a message: control characters escaped and at most 200 characters, so an

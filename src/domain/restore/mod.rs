@@ -33,6 +33,9 @@ pub struct MrRestore {
     /// The MR in the source cluster that still tracks the same cloud object and can change it
     /// (`--source-context`), as `context: kind.group/name [-n ns]`.
     pub source_tracker: Option<String>,
+    /// The command that activates this MR's kind, when its ManagedResourceDefinition is inactive
+    /// on the target cluster (`--target-context`): the restore skips the MR.
+    pub inactive_kind: Option<String>,
 }
 
 /// What the restore rules know about a whole backup: per kind whether names are initialized, and
@@ -42,6 +45,8 @@ pub struct RestoreModel {
     name_initialized: BTreeMap<(String, String), Option<bool>>,
     /// (group, kind, external-name) → the source MR that tracks it.
     trackers: HashMap<(String, String, String), String>,
+    /// The target cluster's ManagedResourceDefinitions (`--target-context`), empty when not read.
+    pub target: crate::domain::mrd::MrdStates,
 }
 
 /// Whether a kind's learned identity is upjet's `NameAsIdentifier` as its initializer leaves it:
@@ -65,7 +70,7 @@ impl RestoreModel {
                 ((group, kind), learned)
             })
             .collect();
-        RestoreModel { name_initialized, trackers: HashMap::new() }
+        RestoreModel { name_initialized, trackers: HashMap::new(), target: Default::default() }
     }
 
     /// Records a source-cluster MR that tracks `mr`'s external-name and may still change its
@@ -83,7 +88,12 @@ impl RestoreModel {
             .external_name()
             .and_then(|ext| self.trackers.get(&(kind.0.clone(), kind.1.clone(), ext.to_string())))
             .cloned();
-        MrRestore { name_initialized: self.name_initialized.get(&kind).copied().flatten(), source_tracker }
+        let inactive_kind = self.target.inactive(&kind.0, &kind.1).map(|m| m.activate_command());
+        MrRestore {
+            name_initialized: self.name_initialized.get(&kind).copied().flatten(),
+            source_tracker,
+            inactive_kind,
+        }
     }
 }
 

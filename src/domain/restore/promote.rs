@@ -11,9 +11,11 @@
 use super::modifiers::Target;
 use crate::domain::adopt::{annotation, policies_of};
 use crate::domain::candidate::from_findings;
+use crate::domain::codes::{Family, Severity};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::placeholder::is_placeholder;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -103,14 +105,17 @@ impl PromoteItem {
     }
 }
 
-/// The restore verdicts that put an MR in the plan.
-pub const AT_RISK: &[Code] = &[Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight];
+/// Whether a finding is a restore verdict that puts the MR in the plan: every verdict on a
+/// backup (`Family::Backup` in its code's row) more serious than `RestoreSafe`'s info.
+pub fn at_risk(code: Code) -> bool {
+    code.family() == Family::Backup && code.severity() > Severity::Info
+}
 
 /// The plan item of one backed-up MR, from its findings; `None` when restoring it as it is is
 /// safe. The ID is the MR's own external-name when it has one, else the best of the one ranked
 /// candidate list of its findings.
 pub fn item(mr: &ManagedResource, group_resource: &str, findings: &[Finding]) -> Option<PromoteItem> {
-    let verdict = findings.iter().find(|f| AT_RISK.contains(&f.code))?;
+    let verdict = findings.iter().find(|f| at_risk(f.code))?;
     let ranked = from_findings(findings);
     let id = mr.external_name().map(str::to_owned).or_else(|| ranked.first().map(|c| c.id.clone()));
     let candidates = ranked.iter().map(|c| c.id.clone()).filter(|c| Some(c) != id.as_ref()).collect();
@@ -202,7 +207,9 @@ fn effective(p: Option<Vec<String>>) -> Vec<String> {
 /// Decides what to do with the live object `obj` of `item` (`source_released`: the user says the
 /// source cluster no longer manages fought-over objects).
 pub fn start(item: &PromoteItem, obj: &Value, source_released: bool) -> Start {
-    let ext = annotation(obj, keys::EXTERNAL_NAME).filter(|e| !e.is_empty());
+    // A provider's placeholder names no object: such an MR has no ID to verify, and restored
+    // paused it is never reconciled, so asking for an Observe would only wait out the timeout.
+    let ext = annotation(obj, keys::EXTERNAL_NAME).filter(|e| !e.is_empty() && !is_placeholder(e));
     let policies = policies_of(obj);
     let paused = annotation(obj, keys::PAUSED) == Some("true");
     let was_paused = item.original.paused.as_deref() == Some("true");

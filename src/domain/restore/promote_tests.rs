@@ -111,6 +111,12 @@ fn promote_decides_from_the_live_object() {
             Start::Changed(String::new()),
         ),
         ("no ID yet", &no_id, restored_paused.clone(), Start::NeedsId),
+        (
+            "a placeholder is no ID: left, never asked for an Observe",
+            &no_id,
+            live(&restored_paused, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "STUB123456"}}})),
+            Start::NeedsId,
+        ),
         ("an ID set by hand", &no_id, id_by_hand, Start::Verify { id: "mrk-9".into() }),
         ("unpaused by an earlier run", &no_id, unpaused_by_promote, Start::Verify { id: "mrk-9".into() }),
     ];
@@ -155,4 +161,10 @@ fn plans_round_trip_and_bad_ones_are_refused() {
     assert!(parse(&serde_json::to_string(&twice).unwrap()).unwrap_err().contains("listed twice"));
     assert!(parse("[]").unwrap_err().starts_with("not a promote plan"));
     assert!(parse(&text.replace("PromotePlan", "Report")).unwrap_err().contains("kind \"Report\""));
+}
+
+#[test]
+fn every_verdict_but_safe_puts_an_mr_in_the_plan() {
+    let at_risk: Vec<Code> = Code::ALL.iter().copied().filter(|c| at_risk(*c)).collect();
+    assert_eq!(at_risk, [Code::RestoreCreatesDuplicate, Code::RestoreStopsAtCreateGate, Code::RestoreIntoFight]);
 }

@@ -4,7 +4,8 @@
 use super::{MrEvidence, findings_with};
 use crate::domain::finding::{Code, Finding};
 use crate::domain::inventory::id_form::Prediction;
-use crate::domain::inventory::{MrInventory, TaggedObject};
+use crate::domain::inventory::{MrInventory, TaggedObject, Tracking};
+use crate::domain::managed::ProviderConfigKey;
 use crate::domain::testing::Mr;
 
 /// (case, MR, tagged objects, `None`: no finding / `Some(suggestedId)`: one finding)
@@ -15,17 +16,25 @@ pub fn obj(id: &str, tracked: bool, predicted: Option<&str>) -> TaggedObject {
     TaggedObject {
         id: id.into(),
         source: "inv.json".into(),
-        tracked,
+        tracking: if tracked { Tracking::Tracked } else { Tracking::Untracked },
         prediction: predicted.map_or(Prediction::Unproven, |p| Prediction::Id(p.into())),
-        provider_config: Some("default".into()),
+        provider_config: Some(ProviderConfigKey::cluster_scoped("default")),
         without_namespace_tag: false,
     }
 }
 
+/// An object whose ID no form ties to the MR's (an SQS queue's ARN against its URL).
+pub fn unknown(id: &str) -> TaggedObject {
+    TaggedObject { tracking: Tracking::Unknown, ..obj(id, false, None) }
+}
+
 /// Every rule's findings for an MR with these tagged objects.
 pub fn findings_for(mr: &Mr, objects: Vec<TaggedObject>) -> Vec<Finding> {
-    let inventory =
-        MrInventory { objects, rule: "external-name = the cloud ID, agreed by 1 of 1 healthy tagged peers".into() };
+    let inventory = MrInventory {
+        objects,
+        rule: "external-name = the cloud ID, agreed by 1 of 1 healthy tagged peers".into(),
+        gone: None,
+    };
     let ev = MrEvidence { inventory: Some(inventory), ..MrEvidence::default() };
     findings_with(&mr.build(), Some(&ev), super::cases::now())
 }

@@ -42,7 +42,8 @@ fn finding_for(o: &UnmatchedObject) -> ReportFinding {
         .with("crossplane-kind", kind.clone())
         .with("crossplane-name", name.clone())
         .with_opt("crossplane-namespace", o.tags.namespace.as_deref().map(shown))
-        .with_opt("crossplane-providerconfig", o.tags.provider_config.as_deref().map(shown));
+        .with_opt("crossplane-providerconfig", o.tags.provider_config.as_deref().map(shown))
+        .with_opt("crossplane-providerconfig-kind", o.tags.provider_config_kind.as_deref().map(shown));
     ReportFinding {
         resource: ResourceRef {
             // `group/` with no version: the tag names the kind, not the version it was served at.

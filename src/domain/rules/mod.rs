@@ -15,6 +15,10 @@ mod audit_cases;
 mod callback_lost;
 #[cfg(test)]
 mod cases;
+mod change_log_duplicate;
+mod change_log_orphan;
+#[cfg(test)]
+mod changelog_cases;
 mod cloud_audit_already_exists;
 mod cloud_audit_ambiguous;
 #[cfg(test)]
@@ -31,11 +35,13 @@ mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
 mod external_name_overwritten;
+mod external_name_shared;
 mod facts;
 mod identity_lost_on_recreate;
 #[cfg(test)]
 mod inventory_cases;
 mod inventory_duplicate;
+mod inventory_object_gone;
 mod inventory_object_without_mr;
 mod inventory_orphan;
 mod kstatus_misleading;
@@ -53,6 +59,7 @@ mod reconcile_not_triggered;
 mod restore_cases;
 mod restore_creates_duplicate;
 mod restore_into_fight;
+mod restore_kind_inactive;
 mod restore_safe;
 mod restore_stops_at_create_gate;
 pub mod restore_verdict;
@@ -141,17 +148,22 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::InventoryOrphan, check: Check::Evidence(inventory_orphan::check) },
     Rule { code: Code::InventoryDuplicate, check: Check::Evidence(inventory_duplicate::check) },
     Rule { code: Code::InventoryObjectWithoutMr, check: Check::Objects(inventory_object_without_mr::check) },
+    Rule { code: Code::InventoryObjectGone, check: Check::Evidence(inventory_object_gone::check) },
     Rule { code: Code::ExternalNameOverwritten, check: Check::EvidenceEach(external_name_overwritten::check) },
     Rule { code: Code::IdentityLostOnRecreate, check: Check::Evidence(identity_lost_on_recreate::check) },
     Rule { code: Code::RestoreCreatesDuplicate, check: Check::Evidence(restore_creates_duplicate::check) },
     Rule { code: Code::RestoreStopsAtCreateGate, check: Check::Evidence(restore_stops_at_create_gate::check) },
     Rule { code: Code::RestoreIntoFight, check: Check::Evidence(restore_into_fight::check) },
+    Rule { code: Code::RestoreKindInactive, check: Check::Evidence(restore_kind_inactive::check) },
     Rule { code: Code::RestoreSafe, check: Check::Evidence(restore_safe::check) },
     Rule { code: Code::CloudAuditOrphan, check: Check::Evidence(cloud_audit_orphan::check) },
     Rule { code: Code::CloudAuditDuplicate, check: Check::Evidence(cloud_audit_duplicate::check) },
     Rule { code: Code::CloudAuditAlreadyExists, check: Check::Evidence(cloud_audit_already_exists::check) },
     Rule { code: Code::CloudAuditDeletedByOther, check: Check::Evidence(cloud_audit_deleted_by_other::check) },
     Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
+    Rule { code: Code::ChangeLogDuplicate, check: Check::Evidence(change_log_duplicate::check) },
+    Rule { code: Code::ChangeLogOrphan, check: Check::Evidence(change_log_orphan::check) },
+    Rule { code: Code::ExternalNameShared, check: Check::Evidence(external_name_shared::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

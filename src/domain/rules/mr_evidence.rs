@@ -2,6 +2,7 @@
 //! reduces provider logs and pods to these records so that the rules stay pure and testable.
 
 use crate::domain::audit::MrAudit;
+use crate::domain::changelog::MrChangeLog;
 use crate::domain::cloud_audit::MrCloudAudit;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::MrInventory;
@@ -38,6 +39,11 @@ pub struct MrEvidence {
     /// What the cloud's own audit record says about this MR's creates and its object's deletes
     /// (`--cloud-audit`).
     pub cloud_audit: Option<MrCloudAudit>,
+    /// The provider's change-log entries about this MR (its changelogs sidecar, `--log-file`).
+    pub changelog: Option<MrChangeLog>,
+    /// The other MRs of the same kind that hold the same external-name, as `kind.group/name`
+    /// (`kubectl upjet watch` keeps this index over the whole fleet).
+    pub shared_external_name: Vec<String>,
 }
 
 /// One provider log line about the MR: when, and the line itself.

@@ -16,12 +16,12 @@ pub fn unknown() -> MrRestore {
 
 /// Its kind's IDs are provider-assigned (`IdentifierFromProvider`).
 pub fn provider_assigned() -> MrRestore {
-    MrRestore { name_initialized: Some(false), source_tracker: None }
+    MrRestore { name_initialized: Some(false), source_tracker: None, inactive_kind: None }
 }
 
 /// Its kind is `NameAsIdentifier` (external-name = metadata.name).
 pub fn name_initialized() -> MrRestore {
-    MrRestore { name_initialized: Some(true), source_tracker: None }
+    MrRestore { name_initialized: Some(true), source_tracker: None, inactive_kind: None }
 }
 
 /// The restore findings of one MR.

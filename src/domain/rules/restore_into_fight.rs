@@ -28,7 +28,11 @@ mod tests {
     use crate::domain::testing::Mr;
 
     fn tracked() -> MrRestore {
-        MrRestore { name_initialized: Some(false), source_tracker: Some("prod: vpc.ec2.aws.upbound.io/v".into()) }
+        MrRestore {
+            name_initialized: Some(false),
+            source_tracker: Some("prod: vpc.ec2.aws.upbound.io/v".into()),
+            inactive_kind: None,
+        }
     }
 
     /// crossplane-runtime `pkg/reconciler/managed/reconciler.go` `Reconcile` in both clusters

@@ -19,6 +19,8 @@ pub enum Verdict {
     Fight(String),
     /// Nothing is created twice; the reason.
     Safe(String),
+    /// Its kind is inactive on the target: the restore skips it; the command that activates it.
+    Inactive(String),
 }
 
 /// What shows that the MR's cloud object was created, if anything does.
@@ -39,8 +41,11 @@ pub fn created_by(facts: &Facts) -> Option<String> {
 /// verdict with nothing lost but the provider's memory (annotations and status stay), for the
 /// live summary's "N would be created again by a provider restart".
 pub fn restart_duplicates(mr: &ManagedResource, peers: &Peers, now: crate::domain::gotime::GoTime) -> bool {
-    let ctx =
-        MrRestore { name_initialized: name_initialized(peers.identity(mr.group(), &mr.kind)), source_tracker: None };
+    let ctx = MrRestore {
+        name_initialized: name_initialized(peers.identity(mr.group(), &mr.kind)),
+        source_tracker: None,
+        inactive_kind: None,
+    };
     let facts = Facts::of(mr, now);
     matches!(verdict(&facts, &ctx), Verdict::Duplicate(_)) && !facts.paused && !facts.in_flight
 }
@@ -50,6 +55,9 @@ pub fn restart_duplicates(mr: &ManagedResource, peers: &Peers, now: crate::domai
 /// with state rebuilt from the external-name, and Create when Observe finds nothing.
 pub fn verdict(facts: &Facts, ctx: &MrRestore) -> Verdict {
     let mr = facts.mr;
+    if let Some(activate) = &ctx.inactive_kind {
+        return Verdict::Inactive(activate.clone());
+    }
     if facts.management.validate().is_err() {
         return Verdict::Safe("its management policies are not supported: the reconciler stops at Validate".into());
     }

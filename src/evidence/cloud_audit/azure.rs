@@ -10,14 +10,69 @@
 //! `operationName`) and how it ended; it lacks a user agent, and `responseBody` is often empty,
 //! so a create's ID is its `resourceId` (in ARM the caller names the object).
 
+use super::dialect::{Claim, Decoded, Dialect, Skip, singular};
 use super::values::{flatten, parse_time};
-use super::{Decoded, Skip};
 use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Interner, Outcome, Verb};
 use crate::domain::rules::says_already_exists;
+use crate::evidence::sniff::format::{Format, Reader};
+use memchr::memmem;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// The Azure Activity Log, as the CLI lists it or a diagnostic setting exports it.
+pub(super) struct AzureActivity;
+
+/// The sniffer's entry: `az monitor activity-log list` (an array of the REST `EventData`).
+static FORMATS: [Format; 1] = [Format {
+    what: "an Azure activity log (az monitor activity-log list)",
+    readers: &[Reader::CloudAudit],
+    unread: "",
+    test: |h| h.is_array() && h.has("eventTimestamp") && h.has("operationName"),
+}];
+
+impl Dialect for AzureActivity {
+    fn cloud(&self) -> Cloud {
+        Cloud::Azure
+    }
+
+    fn label(&self) -> &'static str {
+        "Azure activity"
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &FORMATS
+    }
+
+    fn marks(&self) -> &'static [&'static str] {
+        &["operationName"]
+    }
+
+    /// An `operationName` is this cloud's: `"…/write"` (the export), or an object whose `value`
+    /// and `localizedValue` (in either order) both name the operation; a write or delete passes.
+    fn claim(&self, b: &[u8]) -> Claim {
+        let Some(i) = memmem::find(b, b"operationName\"") else { return Claim::NotMine };
+        let window = b[i..].iter().take(320).map(u8::to_ascii_lowercase).collect::<Vec<u8>>();
+        let names = |end: &[u8]| memmem::find(&window, end).is_some();
+        if names(b"/write\"") || names(b"/delete\"") { Claim::Wanted } else { Claim::Rejected }
+    }
+
+    fn decode(&self, b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decoded {
+        decode(b, file, line, intern)
+    }
+
+    /// ARM operation names are case-insensitive.
+    fn action_key(&self, _service: &str, action: &str) -> String {
+        action.to_ascii_lowercase()
+    }
+
+    /// `Microsoft.Network/virtualNetworks/write` → `virtualnetwork`.
+    fn action_noun(&self, action: &str) -> String {
+        let parts: Vec<&str> = action.split('/').collect();
+        parts.len().checked_sub(2).map(|i| singular(&parts[i].to_ascii_lowercase())).unwrap_or_default()
+    }
+}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -70,7 +125,7 @@ const CALLER_CLAIMS: &[&str] = &[
 ];
 
 /// Decodes one event; the merge key is its operation (or correlation) ID with the resource.
-pub(super) fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decoded {
+fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decoded {
     let Ok(e) = serde_json::from_slice::<Event>(b) else { return Err(Skip::Malformed) };
     let Some(op) = text(&e.operation_name) else { return Err(Skip::NotAudit) };
     let lower = op.to_ascii_lowercase();
@@ -118,6 +173,8 @@ pub(super) fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner
         cloud: Cloud::Azure,
         service: intern.get(provider),
         action: intern.get(op),
+        action_key: Arc::default(),
+        action_noun: Arc::default(),
         verb,
         at: e.event_timestamp.or(e.time).as_deref().and_then(parse_time),
         principal: caller.map(|c| intern.get(&c)),
@@ -152,4 +209,39 @@ fn subscription_of(id: Option<&str>) -> Option<String> {
     let lower = id.to_ascii_lowercase();
     let start = lower.find("/subscriptions/")? + "/subscriptions/".len();
     id[start..].split('/').next().filter(|s| !s.is_empty()).map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DIALECTS, dialect};
+    use super::*;
+
+    #[test]
+    fn writes_and_deletes_pass_actions_do_not() {
+        for (record, want) in [
+            (
+                r#"{"eventName":{"value":"EndRequest"},"operationName":{"value":"Microsoft.Network/networkSecurityGroups/write"}}"#,
+                Claim::Wanted,
+            ),
+            (r#"{"operationName":{"value":"Microsoft.Network/virtualNetworks/write"}}"#, Claim::Wanted),
+            (r#"{"operationName": { "value": "Microsoft.Network/virtualNetworks/delete" }}"#, Claim::Wanted),
+            (r#"{"operationName":"microsoft.support/supporttickets/write"}"#, Claim::Wanted),
+            (r#"{"operationName":{"value":"Microsoft.Storage/storageAccounts/listKeys/action"}}"#, Claim::Rejected),
+            (
+                r#"{"operationName":{"localizedValue":"Microsoft.Network/virtualNetworks/write","value":"x"}}"#,
+                Claim::Wanted,
+            ),
+        ] {
+            let got = dialect::claim(DIALECTS, record.as_bytes()).map(|(i, c)| (DIALECTS[i].cloud(), c));
+            assert_eq!(got, Some((Cloud::Azure, want)), "{record}");
+        }
+    }
+
+    #[test]
+    fn the_key_ignores_case_and_the_noun_is_the_resource_type() {
+        let action = "Microsoft.Network/virtualNetworks/write";
+        assert_eq!(AzureActivity.action_key("Microsoft.Network", action), "microsoft.network/virtualnetworks/write");
+        assert_eq!(AzureActivity.action_noun(action), "virtualnetwork");
+        assert_eq!(AzureActivity.action_noun("write"), "");
+    }
 }

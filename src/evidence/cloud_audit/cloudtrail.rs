@@ -9,15 +9,94 @@
 //! `errorMessage`) and `requestID`. It lacks the resource's final state, and many creates answer
 //! with `responseElements: null` (S3 `CreateBucket`): there the request's name is the ID.
 
-use super::prefilter::{AWS_CREATE, AWS_DELETE, starts_with_verb};
+use super::dialect::{Claim, Decoded, Dialect, Skip, strip_verb};
+use super::prefilter::value_after;
 use super::values::{flatten, parse_time};
-use super::{Decoded, Skip};
 use crate::domain::cloud_audit::{Cloud, CloudCall, CrossplaneTags, Interner, Outcome, Param, Verb};
 use crate::domain::rules::says_already_exists;
+use crate::evidence::sniff::format::{Format, Reader};
+use memchr::memmem;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::sync::Arc;
+
+/// AWS CloudTrail, in every layout it is exported in.
+pub(super) struct CloudTrail;
+
+/// The sniffer's entry: an S3 log file (`Records[]`) or a `lookup-events` answer (`Events[]`).
+static FORMATS: [Format; 1] = [Format {
+    what: "an AWS CloudTrail log",
+    readers: &[Reader::CloudAudit],
+    unread: "",
+    test: |h| {
+        h.is_object()
+            && (h.has("Records[].eventSource") || h.has("Events[].CloudTrailEvent") || h.has("Events[].EventSource"))
+    },
+}];
+
+/// AWS verbs that make an object (`CreateVpc`, `RunInstances`, `AllocateAddress`,
+/// `RequestCertificate`, `RegisterTargets`, `ImportKeyPair`, `IssueCertificate`) or remove one.
+/// `Put*`, `Attach*` and `Update*` calls configure existing objects and are left out.
+const CREATE: &[&str] = &["Create", "Run", "Allocate", "Request", "Register", "Import", "Issue"];
+/// See [`CREATE`].
+const DELETE: &[&str] = &["Delete", "Terminate", "Release", "Deregister", "ScheduleKeyDeletion"];
+
+/// Whether `name` starts with one of `verbs`, ignoring the case of the first letter
+/// (Route 53 Domains logs `updateDomainContact`).
+fn starts_with_verb(name: &[u8], verbs: &[&str]) -> bool {
+    verbs.iter().any(|v| {
+        let v = v.as_bytes();
+        name.len() >= v.len() && name[0].eq_ignore_ascii_case(&v[0]) && name[1..v.len()] == v[1..]
+    })
+}
+
+impl Dialect for CloudTrail {
+    fn cloud(&self) -> Cloud {
+        Cloud::Aws
+    }
+
+    fn label(&self) -> &'static str {
+        "CloudTrail"
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &FORMATS
+    }
+
+    fn marks(&self) -> &'static [&'static str] {
+        &["eventSource", "ventName", "CloudTrailEvent"]
+    }
+
+    /// Every CloudTrail record names its `eventSource` (`EventSource` in `lookup-events`); an
+    /// Azure event has an `eventName` too (`BeginRequest`), so the source decides. The event
+    /// name must start with a create or delete verb, and data events (`managementEvent: false`)
+    /// are rejected; both checks look through escapes, into `lookup-events`' `CloudTrailEvent`.
+    fn claim(&self, b: &[u8]) -> Claim {
+        if memmem::find(b, b"ventSource").is_none() {
+            return Claim::NotMine;
+        }
+        let Some(name) = value_after(b, b"ventName\\\"").or_else(|| value_after(b, b"ventName\"")) else {
+            return Claim::NotMine;
+        };
+        let data = memmem::find(b, b"managementEvent\":false").is_some()
+            || memmem::find(b, b"managementEvent\\\":false").is_some();
+        let verb = starts_with_verb(name, CREATE) || starts_with_verb(name, DELETE);
+        if verb && !data { Claim::Wanted } else { Claim::Rejected }
+    }
+
+    fn decode(&self, b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decoded {
+        decode(b, file, line, intern)
+    }
+
+    fn action_key(&self, service: &str, action: &str) -> String {
+        format!("{service}:{action}")
+    }
+
+    fn action_noun(&self, action: &str) -> String {
+        strip_verb(action).to_ascii_lowercase()
+    }
+}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -90,7 +169,7 @@ struct Issuer {
 }
 
 /// Decodes one AWS record (or a wrapper of one).
-pub(super) fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decoded {
+fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decoded {
     let Ok(r) = serde_json::from_slice::<Record>(b) else { return Err(Skip::Malformed) };
     if r.event_name.is_none() {
         if let Some(inner) = &r.cloud_trail_event {
@@ -108,9 +187,9 @@ pub(super) fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner
         return Err(Skip::NotAudit);
     }
     let name = r.event_name.as_deref().unwrap_or_default();
-    let verb = if starts_with_verb(name.as_bytes(), AWS_CREATE) {
+    let verb = if starts_with_verb(name.as_bytes(), CREATE) {
         Verb::Create
-    } else if starts_with_verb(name.as_bytes(), AWS_DELETE) {
+    } else if starts_with_verb(name.as_bytes(), DELETE) {
         Verb::Delete
     } else {
         return Err(Skip::NotWrite);
@@ -145,6 +224,8 @@ pub(super) fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner
         cloud: Cloud::Aws,
         service: intern.get(r.event_source.as_deref().unwrap_or("")),
         action: intern.get(name),
+        action_key: Arc::default(),
+        action_noun: Arc::default(),
         verb,
         at: r.event_time.and_then(|t| parse_time(t.get())),
         principal: principal.map(|p| intern.get(&p)),
@@ -170,4 +251,42 @@ fn identity(raw: Option<&RawValue>) -> Identity {
         .ok()
         .or_else(|| serde_json::from_str::<String>(raw.get()).ok().and_then(|s| serde_json::from_str(&s).ok()))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DIALECTS, dialect};
+    use super::*;
+
+    #[test]
+    fn creates_and_deletes_pass_reads_and_data_events_do_not() {
+        for (record, want) in [
+            (r#"{"eventName":"CreateVpc","eventSource":"ec2.amazonaws.com"}"#, Claim::Wanted),
+            (r#"{"eventSource":"ec2.amazonaws.com","eventName": "TerminateInstances"}"#, Claim::Wanted),
+            (r#"{"eventName":"DescribeVpcs","eventSource":"ec2.amazonaws.com"}"#, Claim::Rejected),
+            (r#"{"eventName":"PutObject","eventSource":"s3.amazonaws.com","managementEvent":false}"#, Claim::Rejected),
+            (
+                r#"{"eventName":"DeleteObject","eventSource":"s3.amazonaws.com","managementEvent":false}"#,
+                Claim::Rejected,
+            ),
+            (
+                r#"{"EventName":"CreateSecret","CloudTrailEvent":"{\"eventName\":\"CreateSecret\",\"eventSource\":\"s\"}"}"#,
+                Claim::Wanted,
+            ),
+            (r#"["{\"eventName\":\"RunInstances\",\"eventSource\":\"ec2\"}"]"#, Claim::Wanted),
+        ] {
+            let got = dialect::claim(DIALECTS, record.as_bytes()).map(|(i, c)| (DIALECTS[i].cloud(), c));
+            assert_eq!(got, Some((Cloud::Aws, want)), "{record}");
+        }
+    }
+
+    #[test]
+    fn the_key_is_the_service_and_action_and_the_noun_what_it_makes() {
+        assert_eq!(
+            CloudTrail.action_key("route53.amazonaws.com", "CreateHostedZone"),
+            "route53.amazonaws.com:CreateHostedZone"
+        );
+        assert_eq!(CloudTrail.action_noun("CreateHostedZone"), "hostedzone");
+        assert_eq!(CloudTrail.action_noun("RunInstances"), "instances");
+    }
 }

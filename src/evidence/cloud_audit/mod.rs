@@ -13,7 +13,8 @@
 
 mod azure;
 mod cloudtrail;
-mod gcp;
+pub(crate) mod dialect;
+pub(crate) mod gcp;
 mod prefilter;
 mod split;
 mod values;
@@ -21,8 +22,9 @@ mod values;
 #[cfg(test)]
 mod tests;
 
-use crate::domain::cloud_audit::{self, CloudAuditCheck, CloudCall, Interner, Options, Verb, Window};
+use crate::domain::cloud_audit::{self, Cloud, CloudAuditCheck, CloudCall, Interner, Options, Verb, Window};
 use crate::domain::managed::ManagedResource;
+use dialect::{Claim, Dialect, Skip};
 use split::{Piece, Splitter};
 use std::collections::HashMap;
 use std::io::Read;
@@ -43,19 +45,10 @@ const SNIFFED: u64 = 1000;
 /// How many unreadable lines a note names.
 const NAMED_LINES: usize = 5;
 
-/// Why a record was not kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Skip {
-    /// Valid JSON, but no audit record of a known cloud.
-    NotAudit,
-    /// Not valid JSON.
-    Malformed,
-    /// A record of another operation (neither a create nor a delete), or a data event.
-    NotWrite,
-}
-
-/// What decoding one record gave: the call, or why it was not kept.
-type Decoded = Result<CloudCall, Skip>;
+/// Every cloud whose audit record is read, each in its own file: the order their byte checks
+/// claim a record in (CloudTrail first: an Azure event names an `eventName` too), their counts
+/// in a note, and their sniffer entries. Adding a cloud is its file and one entry here.
+pub(crate) static DIALECTS: &[&dyn Dialect] = &[&cloudtrail::CloudTrail, &gcp::GcpAudit, &azure::AzureActivity];
 
 /// What reading one file found, for its note.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -74,12 +67,8 @@ pub struct CloudAuditRead {
     pub deletes: u64,
     /// Entries merged into the operation they belong to.
     pub merged: u64,
-    /// CloudTrail records decoded.
-    pub aws: u64,
-    /// GCP audit entries decoded.
-    pub gcp: u64,
-    /// Azure activity events decoded.
-    pub azure: u64,
+    /// Records decoded, per cloud in the order of [`DIALECTS`] (see [`CloudAuditRead::decoded`]).
+    decoded_by_cloud: Vec<u64>,
     /// Decoded, but neither a create nor a delete (or a data event).
     pub not_write: u64,
     /// Valid JSON that is no audit record.
@@ -107,6 +96,24 @@ pub struct CloudAuditRead {
 }
 
 impl CloudAuditRead {
+    /// Records of `cloud` decoded.
+    pub fn decoded(&self, cloud: Cloud) -> u64 {
+        let i = DIALECTS.iter().position(|d| d.cloud() == cloud);
+        i.and_then(|i| self.decoded_by_cloud.get(i)).copied().unwrap_or(0)
+    }
+
+    /// Records decoded, of every cloud.
+    pub fn decoded_total(&self) -> u64 {
+        self.decoded_by_cloud.iter().sum()
+    }
+
+    fn count_decoded(&mut self, dialect: usize) {
+        if self.decoded_by_cloud.len() <= dialect {
+            self.decoded_by_cloud.resize(dialect + 1, 0);
+        }
+        self.decoded_by_cloud[dialect] += 1;
+    }
+
     fn unreadable(&mut self, line: u64) {
         if self.unreadable_lines.len() < NAMED_LINES && !self.unreadable_lines.contains(&line) {
             self.unreadable_lines.push(line);
@@ -120,10 +127,11 @@ impl CloudAuditRead {
             "{} records examined, {} creates and {} deletes kept, {} skipped by byte checks (reads and other calls)",
             self.records, self.creates, self.deletes, self.prefiltered
         )];
-        let clouds: Vec<String> = [("CloudTrail", self.aws), ("GCP audit", self.gcp), ("Azure activity", self.azure)]
+        let clouds: Vec<String> = DIALECTS
             .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(c, n)| format!("{n} {c}"))
+            .zip(&self.decoded_by_cloud)
+            .filter(|(_, n)| **n > 0)
+            .map(|(d, n)| format!("{n} {}", d.label()))
             .collect();
         if !clouds.is_empty() {
             parts.push(format!("decoded {}", clouds.join(", ")));
@@ -149,8 +157,9 @@ impl CloudAuditRead {
         }
         if self.sniffed > 0 && self.audit_like == 0 {
             parts.push(format!(
-                "none of its first {} records is a CloudTrail, GCP audit or Azure activity record: is this the cloud's audit export?",
-                self.sniffed
+                "none of its first {} records is a {} record: is this the cloud's audit export?",
+                self.sniffed,
+                any_cloud()
             ));
         }
         format!("cloud audit {}: {}", self.name, parts.join("; "))
@@ -237,7 +246,7 @@ impl Reader {
             self.read.sniffed += 1;
             self.read.audit_like += u64::from(looks_audit(b));
         }
-        let Some(family) = prefilter::wanted(b) else {
+        let Some((i, Claim::Wanted)) = dialect::claim(DIALECTS, b) else {
             self.read.prefiltered += 1;
             return;
         };
@@ -253,13 +262,8 @@ impl Reader {
         } else {
             b
         };
-        let decoded = match family {
-            prefilter::Family::Aws => cloudtrail::decode(b, &self.file, line, &mut self.intern),
-            prefilter::Family::Gcp => gcp::decode(b, &self.file, line, &mut self.intern),
-            prefilter::Family::Azure => azure::decode(b, &self.file, line, &mut self.intern),
-        };
-        match decoded {
-            Ok(c) => self.keep(c),
+        match dialect::decode_call(DIALECTS[i], b, &self.file, line, &mut self.intern) {
+            Ok(c) => self.keep(i, c),
             Err(s) => self.skip(s, line),
         }
     }
@@ -275,12 +279,9 @@ impl Reader {
         }
     }
 
-    fn keep(&mut self, c: CloudCall) {
-        match c.cloud {
-            cloud_audit::Cloud::Aws => self.read.aws += 1,
-            cloud_audit::Cloud::Gcp => self.read.gcp += 1,
-            cloud_audit::Cloud::Azure => self.read.azure += 1,
-        }
+    /// Keeps a call the dialect at index `dialect` of [`DIALECTS`] decoded.
+    fn keep(&mut self, dialect: usize, c: CloudCall) {
+        self.read.count_decoded(dialect);
         let Some(c) = self.calls.merge(c) else {
             self.read.merged += 1;
             return;
@@ -299,9 +300,17 @@ impl Reader {
 
 /// Whether a record names a field only cloud audit records have.
 fn looks_audit(b: &[u8]) -> bool {
-    ["eventSource", "ventName", "protoPayload", "operationName", "CloudTrailEvent"]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
+    DIALECTS.iter().flat_map(|d| d.marks()).any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
+}
+
+/// "CloudTrail, GCP audit or Azure activity": every cloud's records, for a note.
+fn any_cloud() -> String {
+    let labels: Vec<&str> = DIALECTS.iter().map(|d| d.label()).collect();
+    match labels.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
 }
 
 /// Reads one export (plain or gzip). Never fails: a stream that breaks off keeps what was read

@@ -6,9 +6,6 @@ use super::record::Record;
 use crate::domain::inventory::{Cloud, InventoryObject};
 use std::sync::Arc;
 
-/// The page envelope's list key.
-pub(super) const LIST_KEY: &str = "ResourceTagMappingList";
-
 /// One mapping as an object: the ARN (trimmed: the AWS CLI documentation's example has a
 /// leading space) and its `Tags`.
 pub(super) fn object(r: &mut Record, source: &Arc<str>) -> Option<InventoryObject> {

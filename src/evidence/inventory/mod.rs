@@ -66,12 +66,31 @@ pub struct Inventory {
     pub records: usize,
     /// Records without a usable cloud ID (e.g. Resource Graph rows that do not project `id`).
     pub without_id: usize,
+    /// The paging token the file ends with (`NextToken`, `PaginationToken`, `skip_token`): the
+    /// export was cut short (`aws ... --max-items`, a Resource Graph query's first page) and the
+    /// objects on the missing pages are unknown.
+    pub truncated: Option<&'static str>,
 }
 
 impl Inventory {
     /// Objects carrying both `crossplane-kind` and `crossplane-name`.
     pub fn tagged(&self) -> usize {
         self.objects.iter().filter(|o| o.tags.names_an_mr()).count()
+    }
+}
+
+/// What a cut export's token means, for the message that names it.
+pub fn truncation_hint(token: &str) -> &'static str {
+    match token {
+        "NextToken" => {
+            "the AWS CLI stopped at --max-items; export again without it, or with --starting-token until no NextToken is printed"
+        }
+        "PaginationToken" => {
+            "more pages remain; run get-resources again with --pagination-token until it is empty and give every page"
+        }
+        _ => {
+            "the Resource Graph query returned its first page only; page with --skip-token (or --first up to 1000) and give every page"
+        }
     }
 }
 
@@ -91,6 +110,8 @@ fn read_json(reader: impl BufRead, name: &str) -> Result<Inventory, InventoryErr
             _ => InventoryError::Malformed { file: name.to_string(), source: e },
         })?;
         docs += 1;
+        // Pages concatenated by hand chain their tokens: only the last page's says more remain.
+        inv.truncated = doc.token;
         add(&mut inv, doc, &source).map_err(|found| InventoryError::Unknown { file: name.to_string(), found })?;
     }
     if docs == 0 {

@@ -3,7 +3,6 @@
 //! apart: an AWS page envelope, a Resource Graph envelope, a bare array, or something else.
 
 use super::tags::{crossplane_tags, lenient_string};
-use super::{aws, azure};
 use crate::domain::inventory::CrossplaneTags;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -64,10 +63,24 @@ pub(super) enum Shape {
     Scalar,
 }
 
+/// The AWS page envelope's list key.
+const AWS_LIST_KEY: &str = "ResourceTagMappingList";
+/// The Resource Graph envelope's key.
+const GRAPH_DATA_KEY: &str = "data";
+
+/// The keys that carry a paging token, and whose export they belong to: the AWS CLI prints
+/// `NextToken` when `--max-items` cut its output and `PaginationToken` (the API's own) when
+/// paging by hand; `az graph query` prints `skip_token` (`$skipToken`/`skipToken` in the REST
+/// answer and older CLIs) when more rows remain. gcloud and `az resource list` page to the end
+/// by themselves and print no token.
+const TOKEN_KEYS: &[&str] = &["NextToken", "PaginationToken", "skip_token", "$skipToken", "skipToken"];
+
 /// One document: its shape and records.
 pub(super) struct Doc {
     pub shape: Shape,
     pub records: Vec<Record>,
+    /// A paging token the document ends with (its key), when it is not empty: more pages exist.
+    pub token: Option<&'static str>,
 }
 
 impl<'de> Deserialize<'de> for Doc {
@@ -88,19 +101,24 @@ impl<'de> Visitor<'de> for DocVisitor {
         while let Some(r) = seq.next_element::<Record>()? {
             records.push(r);
         }
-        Ok(Doc { shape: Shape::Array, records })
+        Ok(Doc { shape: Shape::Array, records, token: None })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
-        let (mut shape, mut records, mut keys) = (None, Vec::new(), Vec::new());
+        let (mut shape, mut records, mut keys, mut token) = (None, Vec::new(), Vec::new(), None);
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             match key.as_ref() {
-                aws::LIST_KEY => {
+                AWS_LIST_KEY => {
                     records = map.next_value::<Option<Vec<Record>>>()?.unwrap_or_default();
                     shape = Some(Shape::AwsPage);
                 }
-                azure::DATA_KEY => {
+                GRAPH_DATA_KEY => {
                     records = map.next_value::<GraphData>()?.0;
                     shape = Some(Shape::Graph);
+                }
+                k if TOKEN_KEYS.contains(&k) => {
+                    let key = TOKEN_KEYS.iter().copied().find(|t| *t == k);
+                    let value: Option<String> = map.next_value::<serde_json::Value>()?.as_str().map(str::to_owned);
+                    token = key.filter(|_| value.is_some_and(|v| !v.trim().is_empty()));
                 }
                 other => {
                     if keys.len() < 5 {
@@ -110,10 +128,10 @@ impl<'de> Visitor<'de> for DocVisitor {
                 }
             }
         }
-        Ok(Doc { shape: shape.unwrap_or(Shape::Other(keys)), records })
+        Ok(Doc { shape: shape.unwrap_or(Shape::Other(keys)), records, token })
     }
     fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Doc, E> {
-        Ok(Doc { shape: Shape::Scalar, records: Vec::new() })
+        Ok(Doc { shape: Shape::Scalar, records: Vec::new(), token: None })
     }
     fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Doc, E> {
         self.visit_bool(false)
@@ -168,9 +186,27 @@ impl<'de> Visitor<'de> for GraphVisitor {
                 }
             }
         }
-        Ok(GraphData(azure::table_records(&columns, rows)))
+        Ok(GraphData(table_records(&columns, rows)))
     }
     fn visit_unit<E>(self) -> Result<GraphData, E> {
         Ok(GraphData(Vec::new()))
     }
+}
+
+/// A Resource Graph table (`columns` + `rows`) as records: the `id` and `tags` columns.
+fn table_records(columns: &[String], rows: Vec<Vec<serde_json::Value>>) -> Vec<Record> {
+    let at = |name: &str| columns.iter().position(|c| c == name);
+    let (id, tags) = (at("id"), at("tags"));
+    rows.into_iter()
+        .map(|mut row| {
+            let mut r = Record::default();
+            if let Some(serde_json::Value::String(s)) = id.and_then(|i| row.get_mut(i)).map(std::mem::take) {
+                r.id = Some(s);
+            }
+            if let Some(v) = tags.and_then(|i| row.get_mut(i)).map(std::mem::take) {
+                r.tags = super::tags::crossplane_tags(v).unwrap_or_default();
+            }
+            r
+        })
+        .collect()
 }

@@ -22,6 +22,34 @@ fn aws_pages_concatenated() {
     assert_eq!(inv.formats, ["AWS get-resources"]);
 }
 
+/// (case, text, the token that says the export was cut). The AWS CLI's `--max-items` output ends
+/// with `NextToken` (awscli `PageIterator.build_full_result`), a hand-paged API answer with
+/// `PaginationToken`, and `az graph query` with `skip_token`.
+const TRUNCATION: &[(&str, &str, Option<&str>)] = &[
+    ("hand-paged, last page empty token", AWS_PAGES, None),
+    (
+        "--max-items cut",
+        r#"{"ResourceTagMappingList": [{"ResourceARN": "arn:aws:sqs:us-east-1:1:q", "Tags": []}], "NextToken": "eyJQYWdpbmF0aW9uVG9rZW4iOiBudWxsfQ=="}"#,
+        Some("NextToken"),
+    ),
+    (
+        "last hand-paged page has more",
+        r#"{"ResourceTagMappingList": [], "PaginationToken": "abc"}"#,
+        Some("PaginationToken"),
+    ),
+    ("graph query, more rows", r#"{"count": 0, "data": [], "skip_token": "ew0KI"}"#, Some("skip_token")),
+    ("graph query, no more rows", r#"{"count": 0, "data": [], "skip_token": null}"#, None),
+    ("a list has no token", r#"[{"ResourceARN": "arn:aws:s3:::b"}]"#, None),
+];
+
+#[test]
+fn a_cut_export_is_named_by_its_token() {
+    for (name, text, want) in TRUNCATION {
+        let inv = parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(inv.truncated, *want, "{name}");
+    }
+}
+
 /// (case, text, cloud of the first object, tagged objects)
 const FORMATS: &[(&str, &str, Cloud, usize)] = &[
     (

@@ -9,6 +9,9 @@ use std::io::{self, BufRead, Read};
 
 use super::MAX_LINE_BYTES;
 
+/// UTF-8 byte order mark, skipped at the start of a stream or line.
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Fills the reader's buffer (retrying `Interrupted`), lets `inspect` look at the buffered
 /// bytes (empty at end of stream), and consumes as many bytes as `inspect` returns. Returns
 /// that count with `inspect`'s result.

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::decode::KubeEvent;
 use super::mask::mask_secrets;
+use super::record::{non_empty, str_field};
 use super::tf_out::{TfOut, parse_tf_out};
 use super::{Evidence, EvidenceKind, Level, LogRecord, MAX_SOURCE_CHARS, MrRef, Origin};
 
@@ -37,14 +38,6 @@ const MSG_CREATE_GATE_BYPASSED: &str =
 const MSG_CREATE_FAILED: &str = "Cannot create external resource";
 const MSG_DELETE_REQUESTED: &str = "Successfully requested deletion of external resource";
 const MSG_DELETED: &str = "Successfully deleted managed resource";
-
-pub(super) fn str_field<'a>(f: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    f.get(key).and_then(Value::as_str)
-}
-
-pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
-    s.filter(|s| !s.is_empty())
-}
 
 /// Value of an ID-like key: `Some(string)` when logged as a string (possibly empty),
 /// `None` when absent or `null`.

@@ -3,16 +3,16 @@
 //! Exists because log exports are not always one record per line: Cloud Logging and Loki
 //! exports come as a JSON array (often a single 50 MB line) or as pretty-printed objects. The
 //! splitter walks the bytes once, tracking strings and nesting, and hands each element (capped
-//! at [`MAX_LINE_BYTES`]) to the scanner, so memory stays bounded whatever the layout. It gives
-//! up and returns to line mode as soon as the bytes cannot continue the document (a truncated
-//! export followed by ordinary log lines).
+//! at [`MAX_LINE_BYTES`]) to its caller (the scanner), so memory stays bounded whatever the
+//! layout. It gives up and returns to line mode as soon as the bytes cannot continue the
+//! document (a truncated export followed by ordinary log lines). It knows nothing of what an
+//! element means: the scanner decodes what it is handed.
 
 use std::io::{self, BufRead};
 
 use super::MAX_LINE_BYTES;
-use super::buffered::consume_buffered;
-use super::decode::{Outer, trim_ascii};
-use super::scan::{BOM, Outcome, Scanner};
+use super::buffered::{BOM, consume_buffered};
+use super::decode::trim_ascii;
 
 /// Whether the document being split is an array of elements or a single object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +42,20 @@ enum Flow {
     Done(usize, Step),
 }
 
-/// Splitter state carried from one chunk to the next.
-struct DocState {
+/// One element of the document, handed to the caller with the line it starts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Element<'a> {
+    /// A whole element: an object, an array or a string, as its bytes.
+    Whole(&'a [u8]),
+    /// An element cut off (a raw newline inside a string, a line that cannot continue it, the
+    /// end of the stream), or a first line that did not start a document after all.
+    Cut,
+    /// An element longer than [`MAX_LINE_BYTES`]: its bytes were not kept.
+    TooLong,
+}
+
+/// The splitter, with its state carried from one chunk to the next.
+pub(super) struct DocSplitter<'b> {
     mode: DocMode,
     depth: u32,
     in_str: bool,
@@ -52,7 +64,16 @@ struct DocState {
     overflow: bool,
     line_start: bool,
     elem_line: u64,
+    /// The element being collected (a buffer the caller reuses).
+    doc: &'b mut Vec<u8>,
+    /// Newlines consumed in the stream so far (the line of the next byte is `newlines + 1`).
+    pub(super) newlines: u64,
+    /// Bytes consumed from the stream.
+    pub(super) bytes: u64,
 }
+
+/// What the caller is handed: each element and the line it starts on.
+type Emit<'e> = dyn FnMut(Element, u64) + 'e;
 
 /// Whether the buffered stream starts (after blanks) with a JSON array of documents.
 /// Returns the number of bytes up to and including `[`.
@@ -117,70 +138,69 @@ fn continues_document(depth: u32, c: u8) -> bool {
     if depth == 0 { matches!(c, b'{' | b'[' | b']' | b',' | b'"') } else { matches!(c, b'}' | b']' | b'"') }
 }
 
-impl Scanner<'_> {
-    fn append_doc(&mut self, st: &mut DocState, bytes: &[u8]) {
-        if st.overflow {
+impl<'b> DocSplitter<'b> {
+    /// A splitter of a `mode` document whose line, when it starts on one already read, is
+    /// `newlines` (the count of newlines consumed before it); `doc` is the element buffer.
+    pub(super) fn new(mode: DocMode, newlines: u64, doc: &'b mut Vec<u8>) -> DocSplitter<'b> {
+        doc.clear();
+        DocSplitter {
+            mode,
+            depth: 0,
+            in_str: false,
+            esc: false,
+            in_elem: false,
+            overflow: false,
+            line_start: false,
+            elem_line: newlines,
+            doc,
+            newlines,
+            bytes: 0,
+        }
+    }
+
+    fn append_doc(&mut self, bytes: &[u8]) {
+        if self.overflow {
             return;
         }
         if self.doc.len() + bytes.len() > MAX_LINE_BYTES {
-            st.overflow = true;
+            self.overflow = true;
             self.doc.clear();
         } else {
             self.doc.extend_from_slice(bytes);
         }
     }
 
-    fn doc_payload(&mut self, doc: &[u8]) -> Outcome {
-        let b = trim_ascii(doc);
-        match b.first() {
-            Some(b'{') => self.json_payload(b, Outer::default(), false),
-            Some(b'"') => match serde_json::from_slice::<String>(b) {
-                Ok(s) => {
-                    let t = trim_ascii(s.as_bytes());
-                    if t.is_empty() { Outcome::Unknown } else { self.text_line(t) }
-                }
-                Err(_) => Outcome::Unknown,
-            },
-            _ => Outcome::Unknown,
-        }
-    }
-
-    fn finish_elem(&mut self, st: &mut DocState, complete: bool) {
-        st.in_elem = false;
-        self.scan.lines += 1;
-        self.record_line = st.elem_line;
-        let o = if st.overflow {
-            Outcome::TooLong
+    fn finish_elem(&mut self, complete: bool, emit: &mut Emit) {
+        self.in_elem = false;
+        let e = if self.overflow {
+            Element::TooLong
         } else if complete {
-            let doc = std::mem::take(&mut self.doc);
-            let o = self.doc_payload(&doc);
-            self.doc = doc;
-            o
+            Element::Whole(&self.doc[..])
         } else {
-            Outcome::Unknown
+            Element::Cut
         };
+        emit(e, self.elem_line);
         self.doc.clear();
-        st.overflow = false;
-        self.count(o);
+        self.overflow = false;
     }
 
-    fn start_elem(&mut self, st: &mut DocState) {
-        st.in_elem = true;
-        st.overflow = false;
-        st.elem_line = self.newlines + 1;
+    fn start_elem(&mut self) {
+        self.in_elem = true;
+        self.overflow = false;
+        self.elem_line = self.newlines + 1;
         self.doc.clear();
     }
 
     /// Feeds bytes to the document splitter. Returns how many bytes were used and
     /// whether the document (array / object) ended or was abandoned.
-    fn feed(&mut self, st: &mut DocState, chunk: &[u8]) -> (usize, Step) {
+    fn feed(&mut self, chunk: &[u8], emit: &mut Emit) -> (usize, Step) {
         let mut i = 0;
-        let mut seg = if st.in_elem { Some(0) } else { None };
+        let mut seg = if self.in_elem { Some(0) } else { None };
         while i < chunk.len() {
-            let flow = if st.in_str {
-                self.feed_string(st, chunk, i, &mut seg)
+            let flow = if self.in_str {
+                self.feed_string(chunk, i, &mut seg, emit)
             } else {
-                self.feed_structural(st, chunk, i, &mut seg)
+                self.feed_structural(chunk, i, &mut seg, emit)
             };
             match flow {
                 Flow::Next(next) => i = next,
@@ -189,41 +209,41 @@ impl Scanner<'_> {
             }
         }
         if let Some(s) = seg
-            && st.in_elem
+            && self.in_elem
         {
-            self.append_doc(st, &chunk[s..]);
+            self.append_doc(&chunk[s..]);
         }
         (chunk.len(), Step::More)
     }
 
     /// Inside a string: skips to the closing quote (minding escapes), where a top-level string
     /// element ends. `seg` is where the current element's bytes start in `chunk`.
-    fn feed_string(&mut self, st: &mut DocState, chunk: &[u8], i: usize, seg: &mut Option<usize>) -> Flow {
-        if st.esc {
-            st.esc = false;
+    fn feed_string(&mut self, chunk: &[u8], i: usize, seg: &mut Option<usize>, emit: &mut Emit) -> Flow {
+        if self.esc {
+            self.esc = false;
             return Flow::Next(i + 1);
         }
         let Some(j) = memchr::memchr3(b'"', b'\\', b'\n', &chunk[i..]) else { return Flow::NeedMore };
         let i = i + j;
         match chunk[i] {
-            b'\\' => st.esc = true,
+            b'\\' => self.esc = true,
             b'"' => {
-                st.in_str = false;
-                if st.depth == 0 && st.in_elem {
+                self.in_str = false;
+                if self.depth == 0 && self.in_elem {
                     // A top-level string element ended.
                     if let Some(s) = seg.take() {
-                        self.append_doc(st, &chunk[s..=i]);
+                        self.append_doc(&chunk[s..=i]);
                     }
-                    self.finish_elem(st, true);
+                    self.finish_elem(true, emit);
                 }
             }
             _ => {
                 // Raw newline inside a string: the document is broken
                 // (truncated export). Give up and resync on the next line.
                 self.newlines += 1;
-                st.in_str = false;
-                if st.in_elem {
-                    self.finish_elem(st, false);
+                self.in_str = false;
+                if self.in_elem {
+                    self.finish_elem(false, emit);
                 }
                 return Flow::Done(i + 1, Step::Abort);
             }
@@ -232,46 +252,46 @@ impl Scanner<'_> {
     }
 
     /// Outside strings: tracks lines, nesting and element boundaries.
-    fn feed_structural(&mut self, st: &mut DocState, chunk: &[u8], i: usize, seg: &mut Option<usize>) -> Flow {
+    fn feed_structural(&mut self, chunk: &[u8], i: usize, seg: &mut Option<usize>, emit: &mut Emit) -> Flow {
         let c = chunk[i];
-        if st.line_start && !matches!(c, b' ' | b'\t' | b'\r' | b'\n') && !continues_document(st.depth, c) {
+        if self.line_start && !matches!(c, b' ' | b'\t' | b'\r' | b'\n') && !continues_document(self.depth, c) {
             // A line at column 0 that cannot continue this document (e.g. the next
             // log line after a truncated one): abandon and let line mode read it.
-            if st.in_elem {
+            if self.in_elem {
                 if let Some(s) = seg.take() {
-                    self.append_doc(st, &chunk[s..i]);
+                    self.append_doc(&chunk[s..i]);
                 }
-                self.finish_elem(st, false);
+                self.finish_elem(false, emit);
             }
             return Flow::Done(i, Step::Abort);
         }
-        st.line_start = false;
+        self.line_start = false;
         match c {
             b'\n' => {
                 self.newlines += 1;
-                st.line_start = true;
+                self.line_start = true;
             }
             b'"' => {
-                if st.depth == 0 {
-                    if st.mode == DocMode::Object {
+                if self.depth == 0 {
+                    if self.mode == DocMode::Object {
                         return Flow::Done(i, Step::Abort);
                     }
-                    self.start_elem(st);
+                    self.start_elem();
                     *seg = Some(i);
                 }
-                st.in_str = true;
+                self.in_str = true;
             }
             b'{' | b'[' => {
-                if st.depth == 0 {
-                    self.start_elem(st);
+                if self.depth == 0 {
+                    self.start_elem();
                     *seg = Some(i);
                 }
-                st.depth += 1;
+                self.depth += 1;
             }
-            b'}' | b']' => return self.close_bracket(st, chunk, i, seg),
+            b'}' | b']' => return self.close_bracket(chunk, i, seg, emit),
             b' ' | b'\t' | b'\r' | b',' | b':' => {}
             _ => {
-                if st.depth == 0 {
+                if self.depth == 0 {
                     return Flow::Done(i, Step::Abort);
                 }
             }
@@ -280,20 +300,20 @@ impl Scanner<'_> {
     }
 
     /// A closing `}` or `]` at `chunk[i]`: ends an element, the object, or the array.
-    fn close_bracket(&mut self, st: &mut DocState, chunk: &[u8], i: usize, seg: &mut Option<usize>) -> Flow {
-        if st.depth == 0 {
-            if chunk[i] == b']' && st.mode == DocMode::Array {
+    fn close_bracket(&mut self, chunk: &[u8], i: usize, seg: &mut Option<usize>, emit: &mut Emit) -> Flow {
+        if self.depth == 0 {
+            if chunk[i] == b']' && self.mode == DocMode::Array {
                 return Flow::Done(i + 1, Step::End);
             }
             return Flow::Done(i + 1, Step::Abort);
         }
-        st.depth -= 1;
-        if st.depth == 0 {
+        self.depth -= 1;
+        if self.depth == 0 {
             if let Some(s) = seg.take() {
-                self.append_doc(st, &chunk[s..=i]);
+                self.append_doc(&chunk[s..=i]);
             }
-            self.finish_elem(st, true);
-            if st.mode == DocMode::Object {
+            self.finish_elem(true, emit);
+            if self.mode == DocMode::Object {
                 return Flow::Done(i + 1, Step::End);
             }
         }
@@ -313,7 +333,7 @@ impl Scanner<'_> {
                     Some(_) => (i, Some(false)),
                 }
             })?;
-            self.scan.bytes += used as u64;
+            self.bytes += used as u64;
             if let Some(newline) = line_end {
                 if newline {
                     self.newlines += 1;
@@ -323,51 +343,45 @@ impl Scanner<'_> {
         }
     }
 
-    /// Runs the document splitter. `initial` is the rest of a line already read in line
-    /// mode (it belongs to the current line, number `self.newlines`).
-    pub(super) fn run_doc<R: BufRead>(&mut self, r: &mut R, mode: DocMode, initial: &[u8]) -> io::Result<()> {
-        let mut st = DocState {
-            mode,
-            depth: 0,
-            in_str: false,
-            esc: false,
-            in_elem: false,
-            overflow: false,
-            line_start: false,
-            elem_line: self.newlines,
-        };
+    /// Splits the document to its end (or to where it is abandoned), handing each element to
+    /// `emit`. `initial` is the rest of a line already read in line mode (it belongs to the
+    /// current line, number `newlines`); a first line that does not start a document after all
+    /// is handed on as one [`Element::Cut`].
+    pub(super) fn run<R: BufRead>(&mut self, r: &mut R, initial: &[u8], emit: &mut Emit) -> io::Result<()> {
         if !initial.is_empty() {
             // The initial bytes are on the current line: make `newlines + 1` name it.
             self.newlines -= 1;
-            let before = self.scan.lines;
-            let (_, step) = self.feed(&mut st, initial);
+            let mut emitted = false;
+            let (_, step) = self.feed(initial, &mut |e, line| {
+                emitted = true;
+                emit(e, line)
+            });
             self.newlines += 1;
             match step {
                 Step::More => {}
                 Step::End => return Ok(()),
                 Step::Abort => {
-                    if self.scan.lines == before {
-                        self.scan.lines += 1;
-                        self.scan.unknown += 1;
+                    if !emitted {
+                        emit(Element::Cut, self.newlines);
                     }
                     return Ok(());
                 }
             }
         }
-        st.line_start = true;
+        self.line_start = true;
         loop {
             let (used, step) = consume_buffered(r, |chunk| {
                 if chunk.is_empty() {
                     return (0, None);
                 }
-                let (used, step) = self.feed(&mut st, chunk);
+                let (used, step) = self.feed(chunk, emit);
                 (used, Some(step))
             })?;
-            self.scan.bytes += used as u64;
+            self.bytes += used as u64;
             match step {
                 None => {
-                    if st.in_elem {
-                        self.finish_elem(&mut st, false);
+                    if self.in_elem {
+                        self.finish_elem(false, emit);
                     }
                     return Ok(());
                 }

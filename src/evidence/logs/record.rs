@@ -105,3 +105,14 @@ pub struct LogRecord {
     /// `fields` is then empty.
     pub bad_fields: bool,
 }
+
+/// The string at `key` of a record's fields (`None` when absent or not a string): how the
+/// extractors and the Terraform output reader read a field.
+pub(super) fn str_field<'a>(f: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    f.get(key).and_then(Value::as_str)
+}
+
+/// A value that is present and not empty: a logged empty ID is no ID.
+pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
+    s.filter(|s| !s.is_empty())
+}

@@ -14,13 +14,13 @@ use std::sync::OnceLock;
 
 use memchr::memmem::Finder;
 
-use super::buffered::{LineRead, consume_buffered, read_line_capped};
+use super::buffered::{BOM, LineRead, consume_buffered, read_line_capped};
 use super::decode::{
     Decoded, Outer, console_head, decode_console, decode_map, merge_time, parse_map, sniff_zap_json, strip_prefix,
     trim_ascii,
 };
 use super::extract::{evidence_from_event, extract_pending};
-use super::json_docs::{DocMode, array_open, array_start, json_open_at_end};
+use super::json_docs::{DocMode, DocSplitter, Element, array_open, array_start, json_open_at_end};
 use super::{Envelope, Evidence, LogRecord, LogScan, MAX_LINE_BYTES, RecordFormat};
 
 /// Substrings at least one of which every evidence-bearing line contains. They are
@@ -44,12 +44,9 @@ fn interesting(b: &[u8]) -> bool {
     finders().iter().any(|f| f.find(b).is_some())
 }
 
-/// UTF-8 byte order mark, skipped at the start of a stream or line.
-pub(super) const BOM: &[u8] = b"\xef\xbb\xbf";
-
 /// What became of one record, for the counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Outcome {
+enum Outcome {
     /// Recognised (counted in `parsed`).
     Parsed,
     /// In no known format.
@@ -71,19 +68,19 @@ enum LineAction {
 }
 
 /// Per-stream reading state around the [`LogScan`] being filled.
-pub(super) struct Scanner<'a> {
-    pub(super) scan: &'a mut LogScan,
+struct Scanner<'a> {
+    scan: &'a mut LogScan,
     stream: &'a str,
     /// Newlines consumed so far in this stream (= number of the current line - 1 while
     /// inside a line, = number of the last line read in line mode).
-    pub(super) newlines: u64,
+    newlines: u64,
     /// Line number reported as the origin of the record being processed.
-    pub(super) record_line: u64,
+    record_line: u64,
     /// Joined CRI partial (`P`) lines waiting for their final (`F`) line.
     cri: Vec<u8>,
     cri_overflow: bool,
-    /// The JSON document element being collected by the splitter.
-    pub(super) doc: Vec<u8>,
+    /// The buffer the document splitter collects an element in, reused.
+    doc: Vec<u8>,
 }
 
 impl Scanner<'_> {
@@ -130,7 +127,7 @@ impl Scanner<'_> {
         }
     }
 
-    pub(super) fn json_payload(&mut self, p: &[u8], outer: Outer, allow_incomplete: bool) -> Outcome {
+    fn json_payload(&mut self, p: &[u8], outer: Outer, allow_incomplete: bool) -> Outcome {
         if p.starts_with(b"{\"level\":\"")
             && p.last() == Some(&b'}')
             && !interesting(p)
@@ -177,7 +174,7 @@ impl Scanner<'_> {
         }
     }
 
-    pub(super) fn text_line(&mut self, b: &[u8]) -> Outcome {
+    fn text_line(&mut self, b: &[u8]) -> Outcome {
         let p = strip_prefix(b);
         let outer = Outer { time: p.time, envelope: p.envelope };
         if p.envelope == Envelope::Cri {
@@ -211,12 +208,52 @@ impl Scanner<'_> {
         self.payload(trim_ascii(p.rest), outer)
     }
 
-    pub(super) fn count(&mut self, o: Outcome) {
+    fn count(&mut self, o: Outcome) {
         match o {
             Outcome::Parsed | Outcome::Incomplete => {}
             Outcome::Unknown => self.scan.unknown += 1,
             Outcome::TooLong => self.scan.too_long += 1,
         }
+    }
+
+    /// One element of a JSON document: an entry object, or a string holding a log line.
+    fn doc_payload(&mut self, doc: &[u8]) -> Outcome {
+        let b = trim_ascii(doc);
+        match b.first() {
+            Some(b'{') => self.json_payload(b, Outer::default(), false),
+            Some(b'"') => match serde_json::from_slice::<String>(b) {
+                Ok(s) => {
+                    let t = trim_ascii(s.as_bytes());
+                    if t.is_empty() { Outcome::Unknown } else { self.text_line(t) }
+                }
+                Err(_) => Outcome::Unknown,
+            },
+            _ => Outcome::Unknown,
+        }
+    }
+
+    /// Counts and reads one element the document splitter handed on.
+    fn doc_element(&mut self, e: Element, line: u64) {
+        self.scan.lines += 1;
+        self.record_line = line;
+        let o = match e {
+            Element::Whole(doc) => self.doc_payload(doc),
+            Element::Cut => Outcome::Unknown,
+            Element::TooLong => Outcome::TooLong,
+        };
+        self.count(o);
+    }
+
+    /// Reads a JSON document element by element (`initial`: the rest of the line that opened
+    /// it), then hands the stream back to line mode.
+    fn run_doc<R: BufRead>(&mut self, r: &mut R, mode: DocMode, initial: &[u8]) -> io::Result<()> {
+        let mut doc = std::mem::take(&mut self.doc);
+        let mut split = DocSplitter::new(mode, self.newlines, &mut doc);
+        let result = split.run(r, initial, &mut |e, line| self.doc_element(e, line));
+        self.newlines = split.newlines;
+        self.scan.bytes += split.bytes;
+        self.doc = doc;
+        result
     }
 
     fn process_line(&mut self, raw: &[u8]) -> LineAction {

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::extract::{non_empty, str_field};
 use super::mask::mask_secrets;
+use super::record::{non_empty, str_field};
 
 /// What a Terraform `-json` UI stream (the CLI workspace `out` field) says about IDs.
 #[derive(Debug, Clone, Default, PartialEq)]

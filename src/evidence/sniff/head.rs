@@ -39,9 +39,11 @@ impl Head {
     /// Reads what `prefix` (a file's first bytes) shows.
     pub fn of(prefix: &[u8]) -> Head {
         let mut bytes = Vec::new();
-        if prefix.starts_with(&[0x1f, 0x8b]) {
+        if crate::evidence::input::is_gzip(prefix) {
             // A prefix ends mid-stream: what inflated before the cut is kept, the error is not.
-            let _ = flate2::read::MultiGzDecoder::new(prefix).take(INFLATED_BYTES).read_to_end(&mut bytes);
+            if let Ok(input) = crate::evidence::input::open(prefix) {
+                let _ = input.take(INFLATED_BYTES).read_to_end(&mut bytes);
+            }
         } else {
             bytes.extend_from_slice(prefix);
         }

@@ -7,73 +7,29 @@
 //! which flag takes it. Only a bounded prefix is read ([`PREFIX_BYTES`]; gzip is inflated up to a
 //! bound too), so asking costs the same for a 10 GB log as for a small file.
 //!
-//! Adding an input is one entry in [`FORMATS`]: what it is, which readers take it, and a test
-//! over the [`Head`]. The entries are tried in order, the most specific first.
+//! Adding an input is one entry in [`BEFORE_CLOUD_AUDIT`] or [`AFTER_CLOUD_AUDIT`]: what it is,
+//! which readers take it, and a test over the [`Head`]. A cloud's audit export is an entry of
+//! that cloud's own file (`cloud_audit::Dialect::formats`). The entries are tried in order, the
+//! most specific first ([`formats`]).
 
-mod head;
+pub mod format;
+pub mod head;
 #[cfg(test)]
 mod tests;
 
+use crate::evidence::cloud_audit;
+pub use format::{Format, Reader};
 pub use head::Head;
 use std::io::Read;
+use std::sync::OnceLock;
 
 /// How many bytes of a file the sniffer reads.
 pub const PREFIX_BYTES: u64 = 16 * 1024;
 
-/// A flag (or a command's file argument) that reads files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reader {
-    /// `--from`: snapshots of MRs.
-    From,
-    /// `--log-file`: provider logs.
-    LogFile,
-    /// `--inventory`: cloud inventory exports.
-    Inventory,
-    /// `--audit-log`: Kubernetes audit logs.
-    AuditLog,
-    /// `--cloud-audit`: the cloud's own audit record (CloudTrail, GCP audit logs, Azure activity log).
-    CloudAudit,
-    /// `adopt -f`: adoption plans.
-    Plan,
-    /// `restore BACKUP_FILE`: adopt backups.
-    Backup,
-    /// `migrate apply -f` and `migrate status -f`: migration plans.
-    MigrationPlan,
-}
-
-impl Reader {
-    /// How a file gets to this reader, completing "pass it …".
-    pub fn how(self) -> &'static str {
-        match self {
-            Reader::From => "with --from",
-            Reader::LogFile => "with --log-file",
-            Reader::Inventory => "with --inventory",
-            Reader::AuditLog => "with --audit-log",
-            Reader::CloudAudit => "with --cloud-audit",
-            Reader::Plan => "to `kubectl upjet adopt -f`",
-            Reader::Backup => "to `kubectl upjet restore`",
-            Reader::MigrationPlan => "to `kubectl upjet migrate apply -f`",
-        }
-    }
-}
-
-/// One input format.
-pub struct Format {
-    /// What the file is, completing "X looks like …".
-    pub what: &'static str,
-    /// The readers that take it, the one to suggest first; empty for a format this version
-    /// recognises but reads nowhere.
-    pub readers: &'static [Reader],
-    /// Said instead of a flag when `readers` is empty.
-    pub unread: &'static str,
-    /// Whether the first bytes are this format.
-    pub test: fn(&Head) -> bool,
-}
-
-/// Every format known, most specific first: a CloudWatch export whose messages are audit
-/// events before any JSON object, an audit `EventList` before any List, inventories before
-/// provider logs (whose decoder accepts most JSON lines with a message).
-pub static FORMATS: &[Format] = &[
+/// The formats tried before the clouds' audit exports, most specific first: an archive, then the
+/// Kubernetes audit logs (a CloudWatch export whose messages are audit events before any JSON
+/// object, an audit `EventList` before any List).
+pub static BEFORE_CLOUD_AUDIT: &[Format] = &[
     Format {
         what: "a Velero backup (velero backup download)",
         readers: &[Reader::From],
@@ -90,7 +46,7 @@ pub static FORMATS: &[Format] = &[
         what: "a GKE audit log export (Cloud Logging entries of k8s.io)",
         readers: &[Reader::AuditLog],
         unread: "",
-        test: |h| cloud_audit_entry(h) && gke_service(h),
+        test: |h| cloud_audit::gcp::is_audit_entry(h) && cloud_audit::gcp::is_gke(h),
     },
     Format {
         what: "an EKS audit log export (CloudWatch Logs events)",
@@ -101,29 +57,11 @@ pub static FORMATS: &[Format] = &[
             message.is_some_and(|m| m.contains("audit.k8s.io") || m.contains("\"auditID\""))
         },
     },
-    Format {
-        what: "a Google Cloud audit log (Cloud Logging AuditLog entries)",
-        readers: &[Reader::CloudAudit],
-        unread: "",
-        test: |h| cloud_audit_entry(h) && !gke_service(h),
-    },
-    Format {
-        what: "an AWS CloudTrail log",
-        readers: &[Reader::CloudAudit],
-        unread: "",
-        test: |h| {
-            h.is_object()
-                && (h.has("Records[].eventSource")
-                    || h.has("Events[].CloudTrailEvent")
-                    || h.has("Events[].EventSource"))
-        },
-    },
-    Format {
-        what: "an Azure activity log (az monitor activity-log list)",
-        readers: &[Reader::CloudAudit],
-        unread: "",
-        test: |h| h.is_array() && h.has("eventTimestamp") && h.has("operationName"),
-    },
+];
+
+/// The formats tried after the clouds' audit exports: inventories before provider logs (whose
+/// decoder accepts most JSON lines with a message).
+pub static AFTER_CLOUD_AUDIT: &[Format] = &[
     Format {
         what: "an AWS tagging export (resourcegroupstaggingapi get-resources)",
         readers: &[Reader::Inventory],
@@ -185,6 +123,12 @@ pub static FORMATS: &[Format] = &[
         unread: "",
         test: |h| h.is_object() && h.has("apiVersion") && h.has("kind") && h.has("metadata"),
     },
+    Format {
+        what: "a Crossplane change log (the changelogs sidecar's container log)",
+        readers: &[Reader::LogFile],
+        unread: "",
+        test: |h| h.lines().next().is_some_and(crate::evidence::changelog::looks_like_entry),
+    },
     Format { what: "a provider log", readers: &[Reader::LogFile], unread: "", test: provider_log },
 ];
 
@@ -192,16 +136,6 @@ pub static FORMATS: &[Format] = &[
 fn k8s_audit_event(h: &Head) -> bool {
     let audit_api = |p: &str| h.str(p).is_some_and(|v| v.starts_with("audit.k8s.io/"));
     audit_api("apiVersion") || (h.has("auditID") && h.has("stage")) || h.has("items[].auditID")
-}
-
-/// A Cloud Logging entry whose payload is a Cloud Audit Log.
-fn cloud_audit_entry(h: &Head) -> bool {
-    h.str("protoPayload.@type").is_some_and(|t| t.ends_with("google.cloud.audit.AuditLog"))
-}
-
-/// The Kubernetes API of GKE wrote it (not another Google Cloud service).
-fn gke_service(h: &Head) -> bool {
-    h.str("protoPayload.serviceName") == Some("k8s.io") || h.str("resource.type") == Some("k8s_cluster")
 }
 
 /// Provider log lines (zap console or JSON, with kubectl/CRI/Loki prefixes), or Cloud Logging
@@ -218,10 +152,20 @@ fn provider_log(h: &Head) -> bool {
     records > 0 && records * 3 >= lines
 }
 
+/// Every format known, in the order they are tried: [`BEFORE_CLOUD_AUDIT`], each cloud's audit
+/// exports in the order of `cloud_audit::DIALECTS`, then [`AFTER_CLOUD_AUDIT`].
+pub fn formats() -> &'static [&'static Format] {
+    static ALL: OnceLock<Vec<&'static Format>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let clouds = cloud_audit::DIALECTS.iter().flat_map(|d| d.formats());
+        BEFORE_CLOUD_AUDIT.iter().chain(clouds).chain(AFTER_CLOUD_AUDIT).collect()
+    })
+}
+
 /// The format of a file whose first bytes are `prefix`, if it is one this plugin knows.
 pub fn sniff(prefix: &[u8]) -> Option<&'static Format> {
     let head = Head::of(prefix);
-    FORMATS.iter().find(|f| (f.test)(&head))
+    formats().iter().copied().find(|f| (f.test)(&head))
 }
 
 /// [`sniff`] over the first [`PREFIX_BYTES`] of `reader`.

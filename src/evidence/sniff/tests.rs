@@ -7,6 +7,12 @@ use std::io::Write;
 /// The start of [`Format::what`] each input must be sniffed as (`None`: not recognised).
 const CASES: &[(&str, &str, Option<&str>)] = &[
     (
+        "change-log entries of the changelogs sidecar",
+        r#"{"timestamp":"2025-04-25T08:23:34Z","provider":"provider-kubernetes:v0.18.0","apiVersion":"kubernetes.crossplane.io/v1alpha2","kind":"Object","name":"cm","externalName":"cm","operation":"OPERATION_TYPE_CREATE","snapshot":{"metadata":{"name":"cm"}}}
+"#,
+        Some("a Crossplane change log"),
+    ),
+    (
         "audit.k8s.io event lines",
         r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a1","stage":"ResponseComplete","verb":"get"}
 {"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a2","stage":"ResponseComplete","verb":"get"}
@@ -200,7 +206,7 @@ impl Read for FailingReader {
 
 #[test]
 fn advice_names_the_flag_or_says_why_none_reads_it() {
-    let format = |w: &str| FORMATS.iter().find(|f| f.what.starts_with(w)).unwrap();
+    let format = |w: &str| formats().iter().copied().find(|f| f.what.starts_with(w)).unwrap();
     let aws = format("an AWS tagging export");
     assert_eq!(
         looks_like(aws, Reader::From).as_deref(),

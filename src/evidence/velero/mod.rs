@@ -350,25 +350,17 @@ fn rank_of(path: &entry::ItemPath) -> Rank {
     }
 }
 
-/// Whether these first bytes start a gzip stream (`velero backup download` writes one).
-pub fn is_gzip(prefix: &[u8]) -> bool {
-    prefix.starts_with(&[0x1f, 0x8b])
-}
-
 /// Whether these first bytes (at least 262) are a tar header (`ustar` magic at offset 257).
 pub fn is_tar(prefix: &[u8]) -> bool {
     prefix.get(257..262) == Some(b"ustar")
 }
 
-/// Reads a whole backup archive, gzip-compressed or not, streaming: nothing is unpacked.
+/// Reads a whole backup archive, gzip-compressed (as `velero backup download` writes it) or not,
+/// streaming: nothing is unpacked.
 pub fn read_archive(input: impl Read) -> Result<Backup, BackupError> {
-    let mut input = std::io::BufReader::with_capacity(256 * 1024, input);
-    let gzip = {
-        use std::io::BufRead;
-        let head = input.fill_buf().map_err(|source| BackupError::Archive { at: "at its start".into(), source })?;
-        is_gzip(head)
-    };
-    if gzip { read_tar(flate2::bufread::MultiGzDecoder::new(input)) } else { read_tar(input) }
+    let input = crate::evidence::input::open(input)
+        .map_err(|source| BackupError::Archive { at: "at its start".into(), source })?;
+    read_tar(input)
 }
 
 fn read_tar(input: impl Read) -> Result<Backup, BackupError> {

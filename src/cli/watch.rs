@@ -1,0 +1,53 @@
+//! Flags of `kubectl upjet watch`: a long-running judge of every MR, with metrics and the ID
+//! journal.
+
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+const WATCH_EXAMPLES: &str = "Examples:
+  # Every MR of every provider: one line each time a finding appears or clears
+  kubectl upjet watch -A
+
+  # Serve Prometheus metrics, /healthz and /readyz (see docs/metrics.md and deploy/prometheus/)
+  kubectl upjet watch --metrics-addr 127.0.0.1:9090
+
+  # JSON lines for a log shipper, one namespace
+  kubectl upjet watch -n team-a -o json
+
+The ID journal (default ~/.kube/upjet/journal/<context>/) keeps every external-name and observed ID
+the watch sees, so that adopt can find an ID after the MR lost it. SIGINT or SIGTERM end the watch.";
+
+/// `kubectl upjet watch`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = WATCH_EXAMPLES)]
+pub struct WatchArgs {
+    /// Serve /metrics (Prometheus text format), /healthz and /readyz on HOST:PORT (`:9090`: every
+    /// interface).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub metrics_addr: Option<String>,
+    /// The ID journal's folder (default: ~/.kube/upjet/journal/<context>/).
+    #[arg(long, value_name = "DIR")]
+    pub journal: Option<PathBuf>,
+    /// Keep no ID journal.
+    #[arg(long, conflicts_with = "journal")]
+    pub no_journal: bool,
+    /// How often every MR is judged again without an event (findings that depend on time: an
+    /// async operation's deadline passing, a create pending for too long).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::parse_request_timeout)]
+    pub resync: std::time::Duration,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = WatchFormat::Text, help_heading = super::OUTPUT)]
+    pub output: WatchFormat,
+    /// Do not print the header line.
+    #[arg(long, help_heading = super::OUTPUT)]
+    pub no_headers: bool,
+}
+
+/// `watch -o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WatchFormat {
+    /// One line per finding that appears or clears, for a person.
+    Text,
+    /// One JSON object per line.
+    Json,
+}

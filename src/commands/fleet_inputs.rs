@@ -1,0 +1,77 @@
+//! The fleet-wide inputs of a run (`--inventory`, `--cloud-audit`), read before any MR: what they
+//! say about an MR is known only once every MR is (`evidence::fleet`).
+
+use super::evidence::open_input;
+use super::inputs::explain;
+use crate::cli::CloudAuditArgs;
+use crate::domain::inventory::InventoryObject;
+use crate::evidence::fleet::{FleetInputs, InventoryInput};
+use crate::evidence::inventory;
+use crate::evidence::sniff::Reader;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Reads the fleet-wide inputs (`--inventory`, then `--cloud-audit`), before any MR. Returns them
+/// and the inventory's notes.
+pub async fn read_fleet_inputs(
+    inventory: &[PathBuf],
+    cloud: &CloudAuditArgs,
+) -> anyhow::Result<(FleetInputs, Vec<String>)> {
+    let Inventories { objects, notes, truncated } = read_inventories(inventory).await?;
+    let inventory = (!inventory.is_empty()).then_some(InventoryInput { objects, truncated });
+    let record = super::cloud_audit::read(cloud).await?.map(|r| (r, cloud.cloud_principal.clone()));
+    Ok((FleetInputs::new(inventory, record), notes))
+}
+
+/// Every `--inventory` file read: their objects, a note per file, and the files cut short.
+#[derive(Default)]
+pub struct Inventories {
+    /// Every object of every file, in order.
+    pub objects: Vec<InventoryObject>,
+    /// One note per file.
+    pub notes: Vec<String>,
+    /// The files that end with a paging token: the report is partial, and no object of theirs
+    /// proves another missing.
+    pub truncated: Vec<Arc<str>>,
+}
+
+/// Reads every `--inventory` file (`-` is stdin), off the async runtime. An unreadable or
+/// unknown file is a usage error naming it: a cross-check over part of the inventory would
+/// report objects as lost that are merely in the file that failed. A file cut short (its last
+/// page names a next one) is read, said on stderr, and makes the report partial.
+pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<Inventories> {
+    let files = files.to_vec();
+    tokio::task::spawn_blocking(move || {
+        let mut out = Inventories::default();
+        for path in &files {
+            let (reader, name) = open_input(path, "inventory")?;
+            let inv = inventory::read(reader, &name)
+                .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
+            if let Some(token) = inv.truncated {
+                eprintln!(
+                    "{}",
+                    crate::output::style::sanitize(&format!(
+                        "warning: inventory {name} ends with {token}: the export was cut short, so objects on its missing pages are unknown and the report is partial ({})",
+                        inventory::truncation_hint(token)
+                    ))
+                );
+                out.truncated.push(Arc::from(name.as_str()));
+            }
+            out.notes.push(format!(
+                "read inventory {name} ({}): {} records, {} tagged for a crossplane MR{}",
+                inv.formats.join(", "),
+                inv.records,
+                inv.tagged(),
+                if inv.without_id > 0 {
+                    format!(", {} without a cloud ID (skipped)", inv.without_id)
+                } else {
+                    String::new()
+                }
+            ));
+            out.objects.extend(inv.objects);
+        }
+        Ok(out)
+    })
+    .await
+    .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
+}

@@ -1,0 +1,375 @@
+//! `kubectl upjet watch`: every MR kind is listed then watched (`cluster::watch`, kube-runtime's
+//! watcher), kinds installed later are picked up from the CRDs of the `managed` category, and
+//! every event goes through the one pure state (`domain::watch::State`), which judges the MR
+//! with doctor's rule book and answers with the findings that appeared or cleared. Those are
+//! printed as lines, exported as metrics (`serve`) and the identities seen are appended to the
+//! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
+
+mod crds;
+mod serve;
+
+use crate::cli::watch::{WatchArgs, WatchFormat};
+use crate::cluster::connect::{self, Connection};
+use crate::cluster::discover;
+use crate::cluster::kinds::ApiKind;
+use crate::cluster::watch::{self as watching, Failure, Scope, Seen};
+use crate::domain::gotime::GoTime;
+use crate::domain::journal;
+use crate::domain::managed::ManagedResource;
+use crate::domain::watch::exposition::Counters;
+use crate::domain::watch::{Change, KindId, MrKey, State};
+use crate::error::{Error, Exit};
+use crate::local::journal::{Journal, default_dir};
+use crate::output::watch as lines;
+use crate::settings::Settings;
+use futures::StreamExt;
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// What the loop and the metrics server share: the state and the counters, under one lock.
+#[derive(Default)]
+pub(crate) struct Watched {
+    /// The pure state.
+    pub(crate) state: State,
+    /// What the loop counted.
+    pub(crate) counters: Counters,
+}
+
+/// The shared handle.
+pub(crate) type Shared = Arc<Mutex<Watched>>;
+
+/// A message from a watcher task to the loop.
+enum Msg {
+    /// What one kind's watcher saw.
+    Kind(KindId, Box<Seen<ManagedResource>>),
+    /// What the CRD watcher saw.
+    Crd(Seen<serde_json::Value>),
+}
+
+/// The watch's clock: the real clock shifted so that it starts at `Settings::now` (pinned by
+/// `UPJET_NOW` in tests, the real time otherwise).
+#[derive(Clone, Copy)]
+pub(crate) struct Clock {
+    read: fn() -> chrono::DateTime<chrono::Utc>,
+    offset_nanos: i64,
+}
+
+impl Clock {
+    fn of(settings: &Settings) -> Clock {
+        let real = go_time((settings.clock)());
+        Clock { read: settings.clock, offset_nanos: real.nanos_until(&settings.now) }
+    }
+
+    /// Now, on the watch's clock.
+    pub(crate) fn now(&self) -> GoTime {
+        let t = (self.read)() + chrono::Duration::nanoseconds(self.offset_nanos);
+        go_time(t)
+    }
+}
+
+fn go_time(t: chrono::DateTime<chrono::Utc>) -> GoTime {
+    GoTime::from_unix(t.timestamp(), t.timestamp_subsec_nanos())
+}
+
+/// Runs the watch until SIGINT or SIGTERM.
+pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    if settings.several_contexts() {
+        return Err(
+            Error::usage("watch follows one cluster: give at most one --context (run one watch per cluster)").into()
+        );
+    }
+    let context = connect::current_context(&settings.connect).ok().flatten();
+    let journal = open_journal(settings, args, context.as_deref())?;
+    let listener = match &args.metrics_addr {
+        Some(addr) => {
+            let listener = serve::bind(addr).await?;
+            if let Ok(local) = listener.local_addr() {
+                eprintln!("serving /metrics, /healthz and /readyz on {local}");
+            }
+            Some(listener)
+        }
+        None => None,
+    };
+    let conn = Arc::new(connect::connect(&settings.connect).await?);
+    let (kinds, _) = discover::discover_managed(&conn, 16).await.map_err(anyhow::Error::from)?;
+    let shared: Shared = Arc::default();
+    let clock = Clock::of(settings);
+    if let Some(listener) = listener {
+        tokio::spawn(serve::serve(listener, shared.clone(), clock));
+    }
+    let scope = Scope { namespace: settings.namespace.clone(), selector: settings.selector.clone(), page_size: 500 };
+    let (tx, rx) = mpsc::channel(4096);
+    let mut lp = Loop {
+        conn,
+        scope,
+        tx,
+        shared,
+        clock,
+        journal,
+        tasks: HashMap::new(),
+        failures: HashMap::new(),
+        announced: HashSet::new(),
+        ready_said: false,
+        json: args.output == WatchFormat::Json,
+    };
+    for kind in kinds {
+        lp.follow(kind);
+    }
+    lp.lock().state.discovered();
+    lp.spawn_crds();
+    if !lp.json && !args.no_headers {
+        lines::write_header(out)?;
+        out.flush()?;
+    }
+    lp.run(rx, args.resync, out).await?;
+    Ok(Exit::Ok)
+}
+
+/// Opens the journal where the flags say (exit 2 naming the folder when it cannot be written).
+fn open_journal(settings: &Settings, args: &WatchArgs, context: Option<&str>) -> anyhow::Result<Option<Journal>> {
+    if args.no_journal {
+        return Ok(None);
+    }
+    let dir = match (&args.journal, &settings.home) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(home)) => default_dir(home, context),
+        (None, None) => {
+            return Err(Error::usage(
+                "cannot find the home directory for the ID journal; pass --journal DIR or --no-journal",
+            )
+            .into());
+        }
+    };
+    Journal::open(&dir).map(Some).map_err(|e| Error::usage(e.to_string()).into())
+}
+
+/// The loop's own state: the watcher tasks, and what it already told the user.
+struct Loop {
+    conn: Arc<Connection>,
+    scope: Scope,
+    tx: mpsc::Sender<Msg>,
+    shared: Shared,
+    clock: Clock,
+    journal: Option<Journal>,
+    tasks: HashMap<KindId, JoinHandle<()>>,
+    /// By kind: the last failure since its last successful event (for the relist's reason).
+    failures: HashMap<KindId, Failure>,
+    /// Failures already printed, so a retried failure is said once.
+    announced: HashSet<String>,
+    ready_said: bool,
+    json: bool,
+}
+
+impl Loop {
+    /// Starts watching one kind (no-op when it is watched already).
+    fn follow(&mut self, kind: ApiKind) {
+        let id: KindId = (kind.group.clone(), kind.kind.clone());
+        if self.tasks.contains_key(&id) {
+            return;
+        }
+        self.lock().state.add_kind(id.clone());
+        let stream = watching::managed(&self.conn, &kind, &self.scope);
+        let tx = self.tx.clone();
+        let key = id.clone();
+        let task = tokio::spawn(async move {
+            let mut stream = std::pin::pin!(stream);
+            while let Some(seen) = stream.next().await {
+                if tx.send(Msg::Kind(key.clone(), Box::new(seen))).await.is_err() {
+                    return;
+                }
+            }
+        });
+        self.tasks.insert(id, task);
+    }
+
+    /// Stops watching one kind (its CRD was deleted); returns the findings that cleared.
+    fn unfollow(&mut self, id: &KindId) -> Vec<Change> {
+        if let Some(task) = self.tasks.remove(id) {
+            task.abort();
+        }
+        self.failures.remove(id);
+        self.lock().state.remove_kind(id)
+    }
+
+    fn spawn_crds(&self) {
+        let stream = watching::crds(&self.conn);
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let mut stream = std::pin::pin!(stream);
+            while let Some(seen) = stream.next().await {
+                if tx.send(Msg::Crd(seen)).await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Watched> {
+        self.shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Handles messages in batches (one journal write and one flush per batch), judges every MR
+    /// again each `resync`, and ends on SIGINT or SIGTERM.
+    async fn run(
+        &mut self,
+        mut rx: mpsc::Receiver<Msg>,
+        resync: std::time::Duration,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let mut tick = tokio::time::interval(resync);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tick.tick().await;
+        let mut stop = std::pin::pin!(stop_signal());
+        loop {
+            let first = tokio::select! {
+                _ = &mut stop => return Ok(()),
+                _ = tick.tick() => {
+                    let now = self.clock.now();
+                    let changes = self.lock().state.resync(now);
+                    self.print(&changes, now, out)?;
+                    continue;
+                }
+                msg = rx.recv() => match msg {
+                    Some(msg) => msg,
+                    None => return Ok(()),
+                },
+            };
+            let mut batch = vec![first];
+            while batch.len() < 512 {
+                match rx.try_recv() {
+                    Ok(msg) => batch.push(msg),
+                    Err(_) => break,
+                }
+            }
+            self.handle(batch, out)?;
+        }
+    }
+
+    fn handle(&mut self, batch: Vec<Msg>, out: &mut dyn Write) -> anyhow::Result<()> {
+        let now = self.clock.now();
+        let stamp = now.to_string();
+        let mut changes = Vec::new();
+        let mut records = Vec::new();
+        for msg in batch {
+            match msg {
+                Msg::Kind(kind, seen) => changes.extend(self.on_kind(&kind, *seen, now, &stamp, &mut records)),
+                Msg::Crd(seen) => changes.extend(self.on_crd(seen)),
+            }
+        }
+        if let Some(journal) = &mut self.journal {
+            let written = journal.append(&records).map_err(|e| Error::failed(e.to_string()))?;
+            self.lock().counters.journal_records += written as u64;
+        }
+        self.print(&changes, now, out)?;
+        let ready = self.lock().state.ready();
+        if ready && !self.ready_said {
+            self.ready_said = true;
+            let kinds = self.tasks.len();
+            eprintln!(
+                "watching {kinds} managed resource kind{}: every first list judged",
+                if kinds == 1 { "" } else { "s" }
+            );
+        }
+        Ok(())
+    }
+
+    fn on_kind(
+        &mut self,
+        kind: &KindId,
+        seen: Seen<ManagedResource>,
+        now: GoTime,
+        stamp: &str,
+        records: &mut Vec<journal::Record>,
+    ) -> Vec<Change> {
+        if !self.tasks.contains_key(kind) {
+            return Vec::new();
+        }
+        let shared = self.shared.clone();
+        let mut w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match seen {
+            Seen::Listing => {
+                let failure = self.failures.remove(kind);
+                if w.state.was_listed(kind) {
+                    let reason = match failure {
+                        Some(f) if f.relists => "expired",
+                        _ => "error",
+                    };
+                    *w.counters.relists.entry(reason.to_string()).or_default() += 1;
+                }
+                w.state.list_started(kind);
+                Vec::new()
+            }
+            Seen::Applied(mr) => {
+                w.counters.events += 1;
+                records.extend(journal::identities(&mr, stamp));
+                w.state.apply(mr, now)
+            }
+            Seen::Deleted(mr) => {
+                w.counters.events += 1;
+                w.state.delete(&MrKey::of(&mr), now)
+            }
+            Seen::ListDone => w.state.list_done(kind),
+            Seen::Failed(f) => {
+                if f.status == Some(403) {
+                    w.state.deny(kind);
+                }
+                drop(w);
+                self.say(format!("watch of {}.{}: {}", kind.1.to_lowercase(), kind.0, f.reason));
+                self.failures.insert(kind.clone(), f);
+                Vec::new()
+            }
+            Seen::Unreadable(why) => {
+                drop(w);
+                self.say(format!("{}.{}: {why}", kind.1.to_lowercase(), kind.0));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Prints a note on stderr once.
+    fn say(&mut self, note: String) {
+        if self.announced.insert(note.clone()) {
+            eprintln!("{}", crate::output::style::sanitize(&note));
+        }
+    }
+
+    fn print(&self, changes: &[Change], now: GoTime, out: &mut dyn Write) -> std::io::Result<()> {
+        for change in changes {
+            if self.json {
+                lines::write_json(out, now, change)?;
+            } else {
+                lines::write_line(out, now, change)?;
+            }
+        }
+        if !changes.is_empty() {
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,505 @@
+//! The finding codes and everything each one means, in one table: one row per code declares its
+//! severity, the evidence it comes from, what a suggested ID from it is worth, whether it wants an
+//! ID to adopt, whether it says the MR lost its cloud object, what `history` highlights, and where
+//! it is documented. Every list of codes elsewhere (the candidate ranking, the fleet summary's next
+//! commands, the timeline's highlights) is derived from these rows, so adding a code is one row
+//! here plus its rule file: nothing can silently give a new code a default.
+
+use serde::Serialize;
+
+/// How serious a finding is; ordered so that `>=` means "at least as serious".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Context worth knowing; nothing is broken.
+    Info,
+    /// Something is likely to go wrong or hides a problem.
+    Warning,
+    /// Tracking of a cloud object is broken or about to be.
+    Error,
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// How much a source's word is worth before the provider has confirmed the ID.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// A guess worth trying (a template only a supermajority of peers agrees on).
+    Low,
+    /// Derived, not observed: a template every healthy peer agrees on, a user template, an event.
+    Medium,
+    /// Observed for this very MR: a logged create, `status.atProvider.id`, an inventory tag match.
+    High,
+}
+
+impl std::fmt::Display for Confidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        })
+    }
+}
+
+/// The evidence a code's rule reads: which input has to be given for the code to appear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// The MR object alone (a live cluster or a snapshot).
+    Object,
+    /// Provider logs and provider restarts.
+    ProviderLog,
+    /// A cloud inventory export (`--inventory`).
+    Inventory,
+    /// A Kubernetes audit log (`--audit-log`).
+    AuditLog,
+    /// A Velero backup (`--from BACKUP`): what restoring the MR would do.
+    Backup,
+    /// The cloud's own audit record (`--cloud-audit`).
+    CloudAudit,
+    /// The target cluster's ManagedResourceDefinitions (`--target-context`): whether a backed-up
+    /// MR's kind is served there at all. Not a restore verdict, so it puts no MR in the plan.
+    TargetActivation,
+}
+
+/// What a code says about the MR's hold on its cloud object. The variants differ in what a
+/// finding *without* a suggested ID means, which is what the fleet summary and `history` act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lost {
+    /// Nothing about losing the cloud object.
+    No,
+    /// The MR lost track of its object; when no ID is known, one must be searched for (an
+    /// inventory export, an ID template), so the summary's next command is that search.
+    Search,
+    /// The MR lost track of an ID an audit log recorded; the rule names it whenever adopting it
+    /// is due, so a finding without one has nothing to adopt (the summary repeats its own next).
+    Recorded,
+    /// The MR lost its object only when the finding names an ID to adopt: the cloud's record of a
+    /// duplicate beside the object the MR tracks is no loss.
+    WhenNamed,
+}
+
+/// How `history` highlights a finding of the code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Highlight {
+    /// Not highlighted (the timeline shows the evidence itself).
+    No,
+    /// First, in the history's own wording of the create (code order).
+    Create,
+    /// Its message as it is, after the audit log's highlights.
+    Message,
+}
+
+/// Everything one row of the table declares about a code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Properties {
+    /// The severity a finding of this code carries by default.
+    pub severity: Severity,
+    /// The evidence its rule reads.
+    pub family: Family,
+    /// What a `suggestedId` from a finding of this code is worth in the ranked candidate list.
+    pub id_confidence: Confidence,
+    /// The object exists but nothing tracks it: a finding without an ID takes the best observed
+    /// ID another finding of the MR made, or a predicted one.
+    pub wants_id: bool,
+    /// Whether (and how) it says the MR lost its cloud object.
+    pub lost: Lost,
+    /// How `history` highlights it.
+    pub highlight: Highlight,
+    /// Where it is documented: a page under `docs/` and the anchor of the code's entry.
+    pub docs: &'static str,
+}
+
+/// One row per code: a doc comment (what the code means) and every property, none defaulted; a
+/// row that leaves one out does not compile.
+macro_rules! codes {
+    ($(
+        $(#[$doc:meta])+
+        $name:ident {
+            severity: $sev:ident, family: $fam:ident, id_confidence: $conf:ident, wants_id: $wants:literal,
+            lost: $lost:ident, highlight: $hl:ident, docs: $docs:literal $(,)?
+        }
+    ),+ $(,)?) => {
+        /// A stable finding code. The names are a public contract: scripts match on them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub enum Code { $($(#[$doc])+ $name),+ }
+
+        impl Code {
+            /// Every code, in the order the documentation lists them.
+            pub const ALL: &'static [Code] = &[$(Code::$name),+];
+
+            /// Everything the code's row declares.
+            pub const fn properties(self) -> Properties {
+                match self {
+                    $(Code::$name => Properties {
+                        severity: Severity::$sev,
+                        family: Family::$fam,
+                        id_confidence: Confidence::$conf,
+                        wants_id: $wants,
+                        lost: Lost::$lost,
+                        highlight: Highlight::$hl,
+                        docs: $docs,
+                    }),+
+                }
+            }
+
+            /// The code as it appears in output and on the command line.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$name => stringify!($name)),+ }
+            }
+        }
+    };
+}
+
+impl Code {
+    /// The severity a finding of this code carries.
+    pub const fn severity(self) -> Severity {
+        self.properties().severity
+    }
+
+    /// The evidence its rule reads.
+    pub const fn family(self) -> Family {
+        self.properties().family
+    }
+
+    /// What a `suggestedId` from a finding of this code is worth.
+    pub const fn id_confidence(self) -> Confidence {
+        self.properties().id_confidence
+    }
+
+    /// Whether a finding of this code without an ID takes one observed or predicted elsewhere.
+    pub const fn wants_id(self) -> bool {
+        self.properties().wants_id
+    }
+
+    /// What the code says about the MR's hold on its cloud object.
+    pub const fn lost(self) -> Lost {
+        self.properties().lost
+    }
+
+    /// How `history` highlights it.
+    pub const fn highlight(self) -> Highlight {
+        self.properties().highlight
+    }
+
+    /// The codes of a property, in code order (`Code::with(|p| p.family == Family::Backup)`).
+    pub fn with(matches: impl Fn(&Properties) -> bool) -> impl Iterator<Item = Code> {
+        Code::ALL.iter().copied().filter(move |c| matches(&c.properties()))
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Code, String> {
+        Code::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(s)).ok_or_else(|| {
+            let all: Vec<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+            format!("unknown finding code {s:?}; known codes: {}", all.join(", "))
+        })
+    }
+}
+
+codes! {
+    /// `external-create-pending` is newer than succeeded/failed: the reconciler refuses to go on.
+    CreateIncomplete {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: true,
+        lost: No, highlight: Create, docs: "findings.md#createincomplete",
+    },
+    /// The cloud object exists (or was created) but no external-name records it.
+    ExternalNameMissing {
+        severity: Error, family: Object, id_confidence: High, wants_id: true,
+        lost: Search, highlight: No, docs: "findings.md#externalnamemissing",
+    },
+    /// external-name and `status.atProvider.id` disagree.
+    ExternalNameDrift {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#externalnamedrift",
+    },
+    /// Create keeps failing because the cloud object already exists: tracking was lost.
+    AlreadyExists {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: true,
+        lost: Search, highlight: No, docs: "findings.md#alreadyexists",
+    },
+    /// The last create attempt failed.
+    CreateFailed {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#createfailed",
+    },
+    /// `LastAsyncOperation` is False while Ready is True: Ready hides a failure that still holds
+    /// (no-fork upjet clears it once the object is up to date; CLI mode once an apply succeeds).
+    AsyncFailureMasked {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#asyncfailuremasked",
+    },
+    /// An asynchronous operation is probably still running (within upjet's one-hour deadline);
+    /// do not adopt now.
+    AsyncInFlight {
+        severity: Info, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#asyncinflight",
+    },
+    /// The MR still shows an async operation running, but upjet's one-hour deadline for it has
+    /// passed: nothing will finish it. Error; warning when an external-name is saved.
+    AsyncDeadlinePassed {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#asyncdeadlinepassed",
+    },
+    /// Reconciliation is paused.
+    Paused {
+        severity: Info, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#paused",
+    },
+    /// Observe-only MR whose cloud object does not exist.
+    ObserveNotFound {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#observenotfound",
+    },
+    /// kstatus (Flux, Argo CD) reports a state that the MR's real state contradicts.
+    KstatusMisleading {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#kstatusmisleading",
+    },
+    /// A crossplane.io annotation holds a value crossplane ignores or misreads.
+    MalformedAnnotation {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#malformedannotation",
+    },
+    /// Synced still shows the create-incomplete gate after the marks were fixed by hand: the watch
+    /// ignores those annotations, so nothing triggers a reconcile.
+    ReconcileNotTriggered {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#reconcilenottriggered",
+    },
+    /// Without LateInitialize an external-name learned after an async create is never saved.
+    LateInitializeMissing {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#lateinitializemissing",
+    },
+    /// The MR is being deleted while paused: the finalizer will never be removed.
+    DeletionBlockedByPause {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#deletionblockedbypause",
+    },
+    /// `spec.managementPolicies` is a set the reconciler rejects (`Validate`): nothing runs.
+    UnsupportedManagementPolicies {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#unsupportedmanagementpolicies",
+    },
+    /// The MR is being deleted, would delete its cloud object, and is stuck at the
+    /// create-incomplete gate: the finalizer will never be removed.
+    DeletionBlockedByCreateGate {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#deletionblockedbycreategate",
+    },
+    /// A provider log shows an ID created for this MR that is not its external-name.
+    OrphanCandidate {
+        severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
+        lost: Search, highlight: No, docs: "findings.md#orphancandidate",
+    },
+    /// The provider container started after create-pending and before any result.
+    ProviderRestartedDuringCreate {
+        severity: Warning, family: ProviderLog, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: Create, docs: "findings.md#providerrestartedduringcreate",
+    },
+    /// The async create callback failed to write status: the MR's status may be stale.
+    CallbackLost {
+        severity: Warning, family: ProviderLog, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#callbacklost",
+    },
+    /// The provider log shows several objects created for one MR with no restart between them:
+    /// upjet's async create raced the write-back of the first ID (upjet#632).
+    AsyncCreateRace {
+        severity: Error, family: ProviderLog, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: Create, docs: "findings.md#asynccreaterace",
+    },
+    /// The provider log shows a create started after the provider rebuilt this MR's lost state,
+    /// although the MR had been created before: a duplicate (upjet#561, upjet#722).
+    CreateAfterStateRebuild {
+        severity: Error, family: ProviderLog, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: Create, docs: "findings.md#createafterstaterebuild",
+    },
+    /// The provider does not log at debug level, so IDs cannot be recovered from its logs.
+    DebugLogsMissing {
+        severity: Info, family: ProviderLog, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#debuglogsmissing",
+    },
+    /// An inventory export lists a cloud object tagged for this MR that it does not track.
+    InventoryOrphan {
+        severity: Error, family: Inventory, id_confidence: High, wants_id: false,
+        lost: No, highlight: No, docs: "inventory.md#inventoryorphan",
+    },
+    /// An inventory export lists several cloud objects tagged for this MR.
+    InventoryDuplicate {
+        severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "inventory.md#inventoryduplicate",
+    },
+    /// An inventory export lists a cloud object tagged for an MR that does not exist.
+    InventoryObjectWithoutMr {
+        severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "inventory.md#inventoryobjectwithoutmr",
+    },
+    /// A complete inventory export that covers this MR's kind, account and region does not list
+    /// the object it tracks: deleted outside Crossplane; the provider will create it again.
+    InventoryObjectGone {
+        severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "inventory.md#inventoryobjectgone",
+    },
+    /// The audit log shows the external-name replaced or removed; the MR no longer tracks the
+    /// old ID, whose cloud object is an orphan candidate.
+    ExternalNameOverwritten {
+        severity: Error, family: AuditLog, id_confidence: High, wants_id: false,
+        lost: Recorded, highlight: No, docs: "findings.md#externalnameoverwritten",
+    },
+    /// The audit log shows an earlier object under this name (another UID) with an external-name
+    /// the MR now lacks or does not match: the identity was lost on recreate or restore.
+    IdentityLostOnRecreate {
+        severity: Error, family: AuditLog, id_confidence: High, wants_id: false,
+        lost: Recorded, highlight: No, docs: "findings.md#identitylostonrecreate",
+    },
+    /// (Velero backup) Restoring the MR creates its cloud object again: it is restored without
+    /// an ID that upjet can rebuild its state from, although the backup shows it was created.
+    RestoreCreatesDuplicate {
+        severity: Error, family: Backup, id_confidence: High, wants_id: true,
+        lost: No, highlight: No, docs: "findings.md#restorecreatesduplicate",
+    },
+    /// (Velero backup) The restored MR stops at the create-incomplete gate: its pending mark is
+    /// restored too, and nothing reconciles it again.
+    RestoreStopsAtCreateGate {
+        severity: Error, family: Backup, id_confidence: High, wants_id: true,
+        lost: No, highlight: No, docs: "findings.md#restorestopsatcreategate",
+    },
+    /// (Velero backup, `--source-context`) The source cluster still manages the cloud object the
+    /// restored MR would track: two controllers would manage one object.
+    RestoreIntoFight {
+        severity: Error, family: Backup, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#restoreintofight",
+    },
+    /// (Velero backup, `--target-context`) The MR's kind is an inactive ManagedResourceDefinition
+    /// on the target: no CRD is served there, so the restore skips the MR entirely.
+    RestoreKindInactive {
+        severity: Error, family: TargetActivation, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#restorekindinactive",
+    },
+    /// (Velero backup) Restoring the MR as it is creates nothing twice.
+    RestoreSafe {
+        severity: Info, family: Backup, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#restoresafe",
+    },
+    /// The cloud's audit record shows the provider creating one object for this MR that it does
+    /// not track: the object it lost, or an orphan beside the one it tracks.
+    CloudAuditOrphan {
+        severity: Error, family: CloudAudit, id_confidence: High, wants_id: false,
+        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditorphan",
+    },
+    /// The cloud's audit record shows the provider creating several objects for this MR: which
+    /// one it tracks, which are duplicates, when and after which restart. Warning; error when it
+    /// tracks none of them.
+    CloudAuditDuplicate {
+        severity: Warning, family: CloudAudit, id_confidence: High, wants_id: false,
+        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditduplicate",
+    },
+    /// The cloud's audit record shows the provider's create answered "already exists", and names
+    /// the object it ran into when the record holds it.
+    CloudAuditAlreadyExists {
+        severity: Error, family: CloudAudit, id_confidence: High, wants_id: false,
+        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditalreadyexists",
+    },
+    /// The cloud's audit record shows someone other than the provider deleting the object this MR
+    /// tracks.
+    CloudAuditDeletedByOther {
+        severity: Error, family: CloudAudit, id_confidence: Medium, wants_id: false,
+        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditdeletedbyother",
+    },
+    /// The cloud's audit record holds creates naming this MR that cannot be tied to it (they name
+    /// other MRs too, come from another account, or the provider's identity is unknown).
+    CloudAuditAmbiguous {
+        severity: Warning, family: CloudAudit, id_confidence: Medium, wants_id: false,
+        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditambiguous",
+    },
+    /// The provider's change log shows two successful creates for this MR that led to different
+    /// external names: the second ran without the first one's ID, so a duplicate was made.
+    ChangeLogDuplicate {
+        severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#changelogduplicate",
+    },
+    /// The provider's change log shows an external name recorded for this MR that it no longer
+    /// has and that the provider never deleted: the object it lost, or an orphan beside the one
+    /// it tracks.
+    ChangeLogOrphan {
+        severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#changelogorphan",
+    },
+    /// Another MR of the same kind holds the same external-name: both manage one cloud object,
+    /// and deleting either deletes it under the other (crossplane#6238).
+    ExternalNameShared {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#externalnameshared",
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page under `docs/`.
+    fn docs_page(page: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join(page);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn every_code_is_documented_where_its_row_says_with_its_severity() {
+        let mut wrong = Vec::new();
+        for code in Code::ALL {
+            let Some((page, anchor)) = code.properties().docs.split_once('#') else {
+                wrong.push(format!("{code}: docs {:?} is not PAGE#ANCHOR", code.properties().docs));
+                continue;
+            };
+            // The anchor sits on the code's own table row, whose next column is its severity.
+            let entry = format!("| <a id=\"{anchor}\"></a>`{code}` | {}", code.severity());
+            if !docs_page(page).lines().any(|line| line.starts_with(&entry)) {
+                wrong.push(format!("{code}: docs/{page} has no row starting {entry:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "codes whose documentation is missing:\n{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn anchors_are_unique_and_named_after_their_code() {
+        let mut seen = std::collections::BTreeSet::new();
+        for code in Code::ALL {
+            let anchor = code.properties().docs.split_once('#').map(|(_, a)| a).unwrap_or_default();
+            assert_eq!(anchor, code.as_str().to_ascii_lowercase(), "{code}");
+            assert!(seen.insert(anchor), "{code}: anchor {anchor} used twice");
+        }
+    }
+
+    #[test]
+    fn derived_lists_read_the_rows() {
+        use Code::*;
+        let of = |matches: fn(&Properties) -> bool| Code::with(matches).collect::<Vec<_>>();
+        assert_eq!(
+            of(|p| p.highlight == Highlight::Create),
+            [CreateIncomplete, ProviderRestartedDuringCreate, AsyncCreateRace, CreateAfterStateRebuild],
+            "history words the create findings first, in code order"
+        );
+        assert_eq!(of(|p| p.lost == Lost::Search), [ExternalNameMissing, AlreadyExists, OrphanCandidate]);
+        assert_eq!(of(|p| p.family == Family::Backup).len(), 4);
+        assert!(Code::ALL.iter().all(|c| c.id_confidence() != Confidence::Low), "a code's own ID is never a guess");
+        assert_eq!("cloudauditorphan".parse::<Code>(), Ok(CloudAuditOrphan));
+        assert!("Nope".parse::<Code>().unwrap_err().contains("known codes: CreateIncomplete, ExternalNameMissing"));
+    }
+}

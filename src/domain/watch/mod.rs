@@ -1,0 +1,376 @@
+//! The pure state of `kubectl upjet watch`: per MR only its compact view and the codes it was
+//! last judged with, per kind whether its first list was judged, and the fleet-wide facts a
+//! single object cannot tell (external-names held twice). Every event goes through [`judge`],
+//! which is doctor's rule book (`rules::findings_with`): the watch writes no rule of its own.
+//!
+//! The state answers each event with the findings that appeared or cleared ([`Change`]); the
+//! shell prints them and the exposition ([`exposition`]) turns the state into metrics.
+
+pub mod exposition;
+
+use super::finding::{Code, Finding, Severity};
+use super::gotime::GoTime;
+use super::identity::{Peers, Sample};
+use super::managed::ManagedResource;
+use super::rules::{self, MrEvidence, ProviderStarts};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// An MR kind by API group and kind (`("s3.aws.upbound.io", "Bucket")`).
+pub type KindId = (String, String);
+
+/// Judges one MR with the same rule book as doctor, at `now`, with what the watch knows beyond
+/// the object. The one place the watch asks for findings.
+pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, now: GoTime) -> Vec<Finding> {
+    rules::findings_with(mr, evidence, now)
+}
+
+/// Which MR: kind, namespace (`None` when cluster-scoped) and name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MrKey {
+    /// API group.
+    pub group: String,
+    /// Kind.
+    pub kind: String,
+    /// Namespace of a namespaced MR.
+    pub namespace: Option<String>,
+    /// Name.
+    pub name: String,
+}
+
+impl MrKey {
+    /// The key of an MR.
+    pub fn of(mr: &ManagedResource) -> MrKey {
+        MrKey {
+            group: mr.group().to_string(),
+            kind: mr.kind.clone(),
+            namespace: mr.namespace.clone(),
+            name: mr.name.clone(),
+        }
+    }
+
+    /// `kind.group/name`, as every command of this tool accepts it.
+    pub fn reference(&self) -> String {
+        format!("{}.{}/{}", self.kind.to_lowercase(), self.group, self.name)
+    }
+}
+
+/// A finding as the watch remembers it between events: enough to say what cleared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The code.
+    pub code: Code,
+    /// Its severity.
+    pub severity: Severity,
+    /// The message when it was last judged.
+    pub message: String,
+    /// The next command.
+    pub next: String,
+}
+
+/// One MR under watch.
+#[derive(Clone, Debug)]
+struct Tracked {
+    mr: ManagedResource,
+    findings: Vec<Seen>,
+}
+
+/// Whether a finding appeared or cleared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transition {
+    /// It is present now and was not before.
+    Appeared,
+    /// It was present and is not any more (or its MR or kind is gone).
+    Cleared,
+}
+
+/// A finding that appeared or cleared on one MR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Appeared or cleared.
+    pub transition: Transition,
+    /// The MR.
+    pub key: MrKey,
+    /// The MR's ProviderConfig, when it names one.
+    pub provider_config: Option<String>,
+    /// The finding.
+    pub finding: Seen,
+}
+
+/// What the watch knows of one kind.
+#[derive(Clone, Debug, Default)]
+struct KindState {
+    /// Its first list has been judged.
+    listed: bool,
+    /// During a (re)list: the MRs the list returned so far.
+    relisting: Option<BTreeSet<MrKey>>,
+    /// MRs held now.
+    count: usize,
+    /// The API server refused to list it (403): named, not waited for, and the watch is blind
+    /// to it.
+    denied: bool,
+}
+
+/// The watch's state over every kind of one cluster.
+#[derive(Debug, Default)]
+pub struct State {
+    mrs: HashMap<MrKey, Tracked>,
+    kinds: BTreeMap<KindId, KindState>,
+    /// By kind and external-name: the MRs that hold it.
+    names: HashMap<(KindId, String), BTreeSet<MrKey>>,
+    /// By kind: when its provider's pods (re)started.
+    starts: HashMap<KindId, ProviderStarts>,
+    /// By API group: MRs a provider restart would create twice, as of the last [`State::resync`].
+    restart_duplicates: BTreeMap<String, usize>,
+    /// The kinds to watch are known (discovery answered): before, no kind can be waited for.
+    discovered: bool,
+}
+
+impl State {
+    /// The kinds served at start are all added: from now on readiness waits for their lists.
+    pub fn discovered(&mut self) {
+        self.discovered = true;
+    }
+
+    /// Starts following a kind (no MR yet, not listed).
+    pub fn add_kind(&mut self, kind: KindId) {
+        self.kinds.entry(kind).or_default();
+    }
+
+    /// Whether the kind is followed.
+    pub fn has_kind(&self, kind: &KindId) -> bool {
+        self.kinds.contains_key(kind)
+    }
+
+    /// Stops following a kind (its CRD was deleted): every finding of its MRs clears.
+    pub fn remove_kind(&mut self, kind: &KindId) -> Vec<Change> {
+        self.kinds.remove(kind);
+        let gone: Vec<MrKey> = self.mrs.keys().filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1)).cloned().collect();
+        gone.iter().flat_map(|k| self.forget(k)).collect()
+    }
+
+    /// A (re)list of the kind begins: until [`State::list_done`] the watch is blind to it.
+    pub fn list_started(&mut self, kind: &KindId) {
+        self.kinds.entry(kind.clone()).or_default().relisting = Some(BTreeSet::new());
+    }
+
+    /// The (re)list of the kind ended: MRs it did not return were deleted while the watch was
+    /// blind, and their findings clear.
+    pub fn list_done(&mut self, kind: &KindId) -> Vec<Change> {
+        let state = self.kinds.entry(kind.clone()).or_default();
+        state.listed = true;
+        state.denied = false;
+        let Some(seen) = state.relisting.take() else { return Vec::new() };
+        let gone: Vec<MrKey> = self
+            .mrs
+            .keys()
+            .filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1) && !seen.contains(*k))
+            .cloned()
+            .collect();
+        gone.iter().flat_map(|k| self.forget(k)).collect()
+    }
+
+    /// An MR was listed, added or modified: it is judged again, with the MRs that share its
+    /// external-name (they gain or lose that finding too).
+    pub fn apply(&mut self, mr: ManagedResource, now: GoTime) -> Vec<Change> {
+        let key = MrKey::of(&mr);
+        let kind = (key.group.clone(), key.kind.clone());
+        if let Some(seen) = self.kinds.get_mut(&kind).and_then(|k| k.relisting.as_mut()) {
+            seen.insert(key.clone());
+        }
+        let before = self.mrs.get(&key).and_then(|t| t.mr.external_name().map(str::to_owned));
+        let after = mr.external_name().map(str::to_owned);
+        match self.mrs.get_mut(&key) {
+            Some(held) => held.mr = mr,
+            None => {
+                self.kinds.entry(kind.clone()).or_default().count += 1;
+                self.mrs.insert(key.clone(), Tracked { mr, findings: Vec::new() });
+            }
+        }
+        let mut touched = self.rename(&key, &kind, before, after);
+        touched.insert(key);
+        touched.iter().flat_map(|k| self.rejudge(k, now)).collect()
+    }
+
+    /// An MR was deleted: its findings clear.
+    pub fn delete(&mut self, key: &MrKey, now: GoTime) -> Vec<Change> {
+        let kind = (key.group.clone(), key.kind.clone());
+        let name = self.mrs.get(key).and_then(|t| t.mr.external_name().map(str::to_owned));
+        let mut changes = self.forget(key);
+        for peer in self.rename(key, &kind, name, None) {
+            changes.extend(self.rejudge(&peer, now));
+        }
+        changes
+    }
+
+    /// The provider of these kinds (re)started at `starts`: their MRs are judged again at once
+    /// (a create in flight may have lost its only record). Returns the changes.
+    pub fn provider_started(&mut self, kinds: &[KindId], starts: ProviderStarts, now: GoTime) -> Vec<Change> {
+        for kind in kinds {
+            self.starts.insert(kind.clone(), starts.clone());
+        }
+        let keys: Vec<MrKey> =
+            self.mrs.keys().filter(|k| kinds.iter().any(|(g, kd)| (g, kd) == (&k.group, &k.kind))).cloned().collect();
+        keys.iter().flat_map(|k| self.rejudge(k, now)).collect()
+    }
+
+    /// Judges every MR again at `now` (findings that depend on time: an async deadline passing)
+    /// and recounts what a provider restart would create twice, with the identity formats
+    /// learned from every healthy peer. Returns the changes.
+    pub fn resync(&mut self, now: GoTime) -> Vec<Change> {
+        let mut peers = Peers::default();
+        for t in self.mrs.values() {
+            if let Some(sample) = Sample::of(&t.mr) {
+                peers.add(t.mr.group(), &t.mr.kind, sample);
+            }
+        }
+        peers.learn();
+        let mut duplicates: BTreeMap<String, usize> = self.kinds.keys().map(|(g, _)| (g.clone(), 0)).collect();
+        for t in self.mrs.values() {
+            if rules::restore_verdict::restart_duplicates(&t.mr, &peers, now) {
+                *duplicates.entry(t.mr.group().to_string()).or_default() += 1;
+            }
+        }
+        self.restart_duplicates = duplicates;
+        let mut keys: Vec<MrKey> = self.mrs.keys().cloned().collect();
+        keys.sort();
+        keys.iter().flat_map(|k| self.rejudge(k, now)).collect()
+    }
+
+    /// Whether the kind's first list was judged (a later list is a relist).
+    pub fn was_listed(&self, kind: &KindId) -> bool {
+        self.kinds.get(kind).is_some_and(|k| k.listed)
+    }
+
+    /// The API server refused to list the kind: readiness does not wait for it, but the watch
+    /// is not synced while it is blind to it.
+    pub fn deny(&mut self, kind: &KindId) {
+        if let Some(k) = self.kinds.get_mut(kind) {
+            k.denied = true;
+            k.relisting = None;
+        }
+    }
+
+    /// Every kind's first list has been judged (or refused, and named).
+    pub fn ready(&self) -> bool {
+        self.discovered && self.kinds.values().all(|k| k.listed || k.denied)
+    }
+
+    /// Ready, no kind refused and none relisting: the watch sees every change as it happens.
+    pub fn synced(&self) -> bool {
+        self.ready() && self.kinds.values().all(|k| k.relisting.is_none() && !k.denied)
+    }
+
+    /// How many kinds are followed.
+    pub fn kind_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// The MRs sharing an external-name with this one, within its kind.
+    fn sharing(&self, key: &MrKey, mr: &ManagedResource) -> Vec<String> {
+        let Some(name) = mr.external_name() else { return Vec::new() };
+        let kind = (key.group.clone(), key.kind.clone());
+        self.names
+            .get(&(kind, name.to_string()))
+            .map(|holders| holders.iter().filter(|k| *k != key).map(MrKey::reference).collect())
+            .unwrap_or_default()
+    }
+
+    /// What the watch knows about one MR beyond the object, or `None` when it knows nothing.
+    fn evidence_for(&self, key: &MrKey, mr: &ManagedResource) -> Option<MrEvidence> {
+        let starts = self.starts.get(&(key.group.clone(), key.kind.clone())).cloned();
+        let shared = self.sharing(key, mr);
+        if starts.is_none() && shared.is_empty() {
+            return None;
+        }
+        Some(MrEvidence { provider_starts: starts, shared_external_name: shared, ..MrEvidence::default() })
+    }
+
+    /// Judges one held MR again and records its findings; returns what changed.
+    fn rejudge(&mut self, key: &MrKey, now: GoTime) -> Vec<Change> {
+        let Some(tracked) = self.mrs.get(key) else { return Vec::new() };
+        let evidence = self.evidence_for(key, &tracked.mr);
+        let mut fresh: Vec<Seen> = Vec::new();
+        for f in judge(&tracked.mr, evidence.as_ref(), now) {
+            if !fresh.iter().any(|s| s.code == f.code) {
+                fresh.push(Seen { code: f.code, severity: f.severity, message: f.message, next: f.next });
+            }
+        }
+        let provider_config = tracked.mr.provider_config.as_ref().map(ToString::to_string);
+        let old = std::mem::take(&mut self.mrs.get_mut(key).expect("held").findings);
+        let change = |transition, finding: &Seen| Change {
+            transition,
+            key: key.clone(),
+            provider_config: provider_config.clone(),
+            finding: finding.clone(),
+        };
+        let mut changes: Vec<Change> = old
+            .iter()
+            .filter(|o| !fresh.iter().any(|f| f.code == o.code))
+            .map(|o| change(Transition::Cleared, o))
+            .collect();
+        changes.extend(
+            fresh.iter().filter(|f| !old.iter().any(|o| o.code == f.code)).map(|f| change(Transition::Appeared, f)),
+        );
+        self.mrs.get_mut(key).expect("held").findings = fresh;
+        changes
+    }
+
+    /// Drops one MR: its findings clear.
+    fn forget(&mut self, key: &MrKey) -> Vec<Change> {
+        let Some(tracked) = self.mrs.remove(key) else { return Vec::new() };
+        let kind = (key.group.clone(), key.kind.clone());
+        if let Some(k) = self.kinds.get_mut(&kind) {
+            k.count = k.count.saturating_sub(1);
+        }
+        if let Some(name) = tracked.mr.external_name() {
+            let slot = (kind, name.to_string());
+            if let Some(holders) = self.names.get_mut(&slot) {
+                holders.remove(key);
+                if holders.is_empty() {
+                    self.names.remove(&slot);
+                }
+            }
+        }
+        let provider_config = tracked.mr.provider_config.as_ref().map(ToString::to_string);
+        tracked
+            .findings
+            .into_iter()
+            .map(|finding| Change {
+                transition: Transition::Cleared,
+                key: key.clone(),
+                provider_config: provider_config.clone(),
+                finding,
+            })
+            .collect()
+    }
+
+    /// Moves an MR from one external-name to another in the index; returns the other MRs whose
+    /// sharing changed (they are judged again).
+    fn rename(&mut self, key: &MrKey, kind: &KindId, before: Option<String>, after: Option<String>) -> BTreeSet<MrKey> {
+        let mut touched = BTreeSet::new();
+        if before == after {
+            return touched;
+        }
+        if let Some(old) = before {
+            let slot = (kind.clone(), old);
+            if let Some(holders) = self.names.get_mut(&slot) {
+                holders.remove(key);
+                touched.extend(holders.iter().cloned());
+                if holders.is_empty() {
+                    self.names.remove(&slot);
+                }
+            }
+        }
+        if let Some(new) = after {
+            let holders = self.names.entry((kind.clone(), new)).or_default();
+            touched.extend(holders.iter().cloned());
+            holders.insert(key.clone());
+        }
+        touched.remove(key);
+        touched
+    }
+}
+
+#[cfg(test)]
+mod tests;

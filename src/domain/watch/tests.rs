@@ -1,0 +1,183 @@
+use super::exposition::{Counters, families};
+use super::*;
+use crate::domain::managed::keys;
+use crate::domain::testing::Mr;
+
+const GROUP: &str = "dns.gcp.upbound.io";
+
+fn now() -> GoTime {
+    GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap()
+}
+
+fn kind() -> KindId {
+    (GROUP.to_string(), "RecordSet".to_string())
+}
+
+fn healthy(name: &str) -> ManagedResource {
+    Mr::new("RecordSet", name).external_name(name).at_provider_id(name).healthy().build()
+}
+
+fn incomplete(name: &str) -> ManagedResource {
+    Mr::new("RecordSet", name)
+        .annotation(keys::CREATE_PENDING, "2024-11-30T10:50:00Z")
+        .cond("Ready", "False", "Creating", "")
+        .cond("Synced", "False", "ReconcileError", "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed")
+        .build()
+}
+
+fn listed() -> State {
+    let mut s = State::default();
+    s.add_kind(kind());
+    s.discovered();
+    s.list_started(&kind());
+    s
+}
+
+/// The changes, without `KstatusMisleading`, which accompanies every stuck create (kstatus reads
+/// it as still in progress).
+fn summary(changes: &[Change]) -> Vec<(Transition, String, Code)> {
+    changes
+        .iter()
+        .filter(|c| c.finding.code != Code::KstatusMisleading)
+        .map(|c| (c.transition, c.key.name.clone(), c.finding.code))
+        .collect()
+}
+
+#[test]
+fn a_finding_appears_once_and_clears_once() {
+    let mut s = listed();
+    assert_eq!(
+        summary(&s.apply(incomplete("a"), now())),
+        vec![(Transition::Appeared, "a".into(), Code::CreateIncomplete)]
+    );
+    assert!(s.apply(incomplete("a"), now()).is_empty(), "judged again, nothing new");
+    let fixed = Mr::new("RecordSet", "a")
+        .annotation(keys::CREATE_PENDING, "2024-11-30T10:50:00Z")
+        .annotation(keys::CREATE_SUCCEEDED, "2024-11-30T10:51:00Z")
+        .external_name("a")
+        .at_provider_id("a")
+        .healthy()
+        .build();
+    assert_eq!(summary(&s.apply(fixed, now())), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
+}
+
+#[test]
+fn the_watch_judges_with_doctors_rule_book() {
+    for mr in [incomplete("a"), healthy("b"), Mr::new("RecordSet", "c").build()] {
+        let mut s = listed();
+        let codes: Vec<Code> = s.apply(mr.clone(), now()).into_iter().map(|c| c.finding.code).collect();
+        let doctor: Vec<Code> = rules::findings_with(&mr, None, now()).into_iter().map(|f| f.code).collect();
+        assert_eq!(codes, doctor, "{}", mr.name);
+    }
+}
+
+#[test]
+fn deleting_an_mr_clears_its_findings() {
+    let mut s = listed();
+    s.apply(incomplete("a"), now());
+    let gone = s.delete(&MrKey::of(&incomplete("a")), now());
+    assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
+    assert!(s.delete(&MrKey::of(&incomplete("a")), now()).is_empty());
+}
+
+#[test]
+fn readiness_waits_for_every_kinds_first_list_and_a_relist_makes_it_blind() {
+    let mut s = State::default();
+    assert!(!s.ready(), "nothing discovered yet");
+    s.add_kind(kind());
+    s.add_kind(("s3.aws.upbound.io".into(), "Bucket".into()));
+    s.discovered();
+    assert!(!s.ready());
+    s.list_started(&kind());
+    s.list_done(&kind());
+    assert!(!s.ready(), "one kind still unlisted");
+    let bucket = ("s3.aws.upbound.io".to_string(), "Bucket".to_string());
+    s.list_started(&bucket);
+    s.list_done(&bucket);
+    assert!(s.ready() && s.synced());
+    s.list_started(&bucket);
+    assert!(s.ready() && !s.synced(), "relisting: ready, but blind");
+    s.list_done(&bucket);
+    assert!(s.synced());
+}
+
+#[test]
+fn a_relist_clears_the_mrs_deleted_while_the_watch_was_blind() {
+    let mut s = listed();
+    s.apply(incomplete("a"), now());
+    s.apply(incomplete("b"), now());
+    s.list_done(&kind());
+    s.list_started(&kind());
+    s.apply(incomplete("b"), now());
+    let gone = s.list_done(&kind());
+    assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
+}
+
+#[test]
+fn a_deleted_kind_clears_every_finding_of_its_mrs() {
+    let mut s = listed();
+    s.apply(incomplete("a"), now());
+    let gone = s.remove_kind(&kind());
+    assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
+    assert!(!s.has_kind(&kind()));
+}
+
+#[test]
+fn a_shared_external_name_marks_both_holders_and_clears_when_one_moves() {
+    let mut s = listed();
+    let named =
+        |name: &str, ext: &str| Mr::new("RecordSet", name).external_name(ext).at_provider_id(ext).healthy().build();
+    assert!(s.apply(named("a", "www"), now()).is_empty());
+    let both = s.apply(named("b", "www"), now());
+    let mut got = summary(&both);
+    got.sort_by(|x, y| x.1.cmp(&y.1));
+    assert_eq!(
+        got,
+        vec![
+            (Transition::Appeared, "a".into(), Code::ExternalNameShared),
+            (Transition::Appeared, "b".into(), Code::ExternalNameShared)
+        ]
+    );
+    let fams = families(&s, &Counters::default(), now());
+    let shared = fams.iter().find(|f| f.name == "upjet_external_name_shared").unwrap();
+    assert_eq!(shared.series[0].value, 1.0);
+    let moved = s.apply(named("b", "api"), now());
+    assert_eq!(moved.len(), 2, "both clear: {moved:?}");
+    assert!(moved.iter().all(|c| c.transition == Transition::Cleared));
+}
+
+#[test]
+fn a_provider_restart_rejudges_its_kinds_at_once() {
+    let mut s = listed();
+    assert_eq!(summary(&s.apply(incomplete("a"), now())).len(), 1);
+    let starts = ProviderStarts {
+        provider: "provider-gcp-dns".into(),
+        starts: vec![GoTime::parse_rfc3339("2024-11-30T10:55:00Z").unwrap()],
+    };
+    let changes = s.provider_started(&[kind()], starts, now());
+    assert_eq!(summary(&changes), vec![(Transition::Appeared, "a".into(), Code::ProviderRestartedDuringCreate)]);
+}
+
+#[test]
+fn only_mrs_with_findings_get_series_of_their_own() {
+    let mut s = listed();
+    for i in 0..500 {
+        s.apply(healthy(&format!("ok-{i}")), now());
+    }
+    s.apply(incomplete("bad"), now());
+    s.list_done(&kind());
+    s.resync(now());
+    let fams = families(&s, &Counters::default(), now());
+    let total: usize = fams.iter().map(|f| f.series.len()).sum();
+    assert!(total < 20, "{total} series for 501 MRs");
+    let finding = fams.iter().find(|f| f.name == "upjet_managed_resource_finding").unwrap();
+    assert_eq!(finding.series.len(), 2, "CreateIncomplete and KstatusMisleading of one MR");
+    let labels: Vec<&str> = finding.series[0].labels.iter().map(|(k, _)| *k).collect();
+    assert_eq!(labels, ["code", "severity", "group", "kind", "namespace", "name", "provider_config"]);
+    let pending = fams.iter().find(|f| f.name == "upjet_managed_resource_create_pending_seconds").unwrap();
+    assert_eq!(pending.series[0].value, 600.0);
+    let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
+    assert_eq!(count.series[0].value, 501.0);
+    let synced = fams.iter().find(|f| f.name == "upjet_watch_synced").unwrap();
+    assert_eq!(synced.series[0].value, 1.0);
+}

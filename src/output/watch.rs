@@ -1,0 +1,112 @@
+//! `watch`'s lines: one per finding that appears or clears, with its time, as `kubectl get -w`
+//! prints one per change; or one JSON object per line (`-o json`) for a script or a log shipper.
+
+use crate::domain::gotime::GoTime;
+use crate::domain::watch::{Change, Transition};
+use crate::output::style;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// The human header, printed once before the first line.
+pub fn write_header(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  MESSAGE", "TIME", "EVENT", "LEVEL", "CODE", "MR")
+}
+
+/// One change as a human line.
+pub fn write_line(out: &mut dyn Write, at: GoTime, change: &Change) -> io::Result<()> {
+    let event = match change.transition {
+        Transition::Appeared => "APPEARED",
+        Transition::Cleared => "CLEARED",
+    };
+    let mut mr = change.key.reference();
+    if let Some(ns) = &change.key.namespace {
+        mr.push_str(&format!(" -n {ns}"));
+    }
+    let f = &change.finding;
+    writeln!(
+        out,
+        "{:<20}  {event:<8}  {:<7}  {:<28}  {:<48}  {}",
+        at.to_string(),
+        f.severity.to_string(),
+        f.code.to_string(),
+        style::sanitize(&mr),
+        style::sanitize(&f.message)
+    )
+}
+
+/// One change as a JSON line (`-o json`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Event<'a> {
+    time: String,
+    event: Transition,
+    code: String,
+    severity: String,
+    group: &'a str,
+    kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    namespace: Option<&'a str>,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider_config: Option<&'a str>,
+    message: &'a str,
+    next: &'a str,
+}
+
+/// One change as one JSON object on one line.
+pub fn write_json(out: &mut dyn Write, at: GoTime, change: &Change) -> io::Result<()> {
+    let f = &change.finding;
+    let event = Event {
+        time: at.to_string(),
+        event: change.transition,
+        code: f.code.to_string(),
+        severity: f.severity.to_string(),
+        group: &change.key.group,
+        kind: &change.key.kind,
+        namespace: change.key.namespace.as_deref(),
+        name: &change.key.name,
+        provider_config: change.provider_config.as_deref(),
+        message: &f.message,
+        next: &f.next,
+    };
+    serde_json::to_writer(&mut *out, &event)?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::finding::{Code, Severity};
+    use crate::domain::watch::{MrKey, Seen};
+
+    fn change(transition: Transition) -> Change {
+        Change {
+            transition,
+            key: MrKey {
+                group: "s3.aws.upbound.io".into(),
+                kind: "Bucket".into(),
+                namespace: Some("team-a".into()),
+                name: "assets".into(),
+            },
+            provider_config: Some("default".into()),
+            finding: Seen {
+                code: Code::CreateIncomplete,
+                severity: Severity::Error,
+                message: "create pending since 2024-11-30T10:50:00Z with no result".into(),
+                next: "kubectl upjet adopt bucket.s3.aws.upbound.io/assets -n team-a".into(),
+            },
+        }
+    }
+
+    #[test]
+    fn lines_for_a_person_and_for_a_script() {
+        let at = GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap();
+        let mut human = Vec::new();
+        write_header(&mut human).unwrap();
+        write_line(&mut human, at, &change(Transition::Appeared)).unwrap();
+        write_line(&mut human, at, &change(Transition::Cleared)).unwrap();
+        let mut json = Vec::new();
+        write_json(&mut json, at, &change(Transition::Appeared)).unwrap();
+        insta::assert_snapshot!(String::from_utf8(human).unwrap() + &String::from_utf8(json).unwrap());
+    }
+}

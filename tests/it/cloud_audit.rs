@@ -1,0 +1,235 @@
+//! `--cloud-audit` end to end, as a user runs it on the bundled example (a small fleet and one
+//! export per cloud): the findings and the plan of doctor, history's timeline (text snapshot),
+//! stdin and gzip (whole and cut short), files that are not an audit record, a provider whose
+//! identity only `--cloud-principal` gives, and the refusals (missing file, several clusters,
+//! `adopt -f`).
+
+use crate::support::{find as finding, upjet};
+use serde_json::Value;
+use std::io::Write;
+
+const FLEET: &str = "examples/cloud-audit/fleet.json";
+const TRAIL: &str = "examples/cloud-audit/cloudtrail.jsonl";
+const GCP: &str = "examples/cloud-audit/gcp-audit.json";
+const AZURE: &str = "examples/cloud-audit/azure-activity.json";
+
+/// `doctor --from FLEET -o json` with these extra arguments: exit code, report, stderr.
+fn doctor(extra: &[&str], stdin: Option<Vec<u8>>) -> (Option<i32>, Value, String) {
+    let mut c = upjet();
+    c.arg("doctor").json().from(FLEET).args(extra);
+    if let Some(bytes) = stdin {
+        c.stdin(bytes);
+    }
+    let run = c.run();
+    (run.code, run.report_or_null().0, run.stderr)
+}
+
+fn check_trail(report: &Value, stderr: &str) {
+    let orphan = finding(report, "CloudAuditOrphan", "corp-payments").unwrap_or_else(|| panic!("{report:#}\n{stderr}"));
+    assert_eq!(orphan["suggestedId"], "Z0C3PAYS6H7JQ2V9D", "the zone ID, in the form the healthy zones use");
+    assert!(orphan["evidence"]["cloudCall"].as_str().unwrap().contains("CreateHostedZone (route53.amazonaws.com)"));
+    assert!(orphan["evidence"]["cloudCall"].as_str().unwrap().ends_with(":7>"), "file:line");
+    assert!(
+        orphan["evidence"]["matchedBy"].as_str().unwrap().contains("forProvider.name \"payments.corp.example.com\"")
+    );
+    assert!(orphan["evidence"]["idRule"].as_str().unwrap().contains("hostedZone.id, agreed by 2 of 2"));
+    let incomplete = finding(report, "CreateIncomplete", "corp-payments").unwrap();
+    assert_eq!(incomplete["suggestedId"], "Z0C3PAYS6H7JQ2V9D");
+    assert_eq!(incomplete["evidence"]["candidate"], "CloudAuditOrphan (high confidence)");
+    let exists = finding(report, "CloudAuditAlreadyExists", "corp-assets-111122223333").unwrap();
+    assert!(
+        exists["message"]
+            .as_str()
+            .unwrap()
+            .contains("created by arn:aws:iam::111122223333:role/crossplane-provider-aws at 2024-11-30T11:00:02Z")
+    );
+    assert!(stderr.contains("9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks"), "{stderr}");
+}
+
+#[test]
+fn cloudtrail_names_the_zone_the_provider_made() {
+    let (code, report, stderr) = doctor(&["--cloud-audit", TRAIL], None);
+    assert_eq!(code, Some(1), "{stderr}");
+    check_trail(&report, &stderr);
+}
+
+#[test]
+fn stdin_gzip_and_a_gzip_cut_short() {
+    let text = std::fs::read(format!("{}/{TRAIL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let (_, report, stderr) = doctor(&["--cloud-audit", "-"], Some(text.clone()));
+    check_trail(&report, &stderr);
+    assert!(stderr.contains("cloud audit stdin:"), "{stderr}");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&text).unwrap();
+    let gz = gz.finish().unwrap();
+    let (_, report, stderr) = doctor(&["--cloud-audit", "-"], Some(gz.clone()));
+    check_trail(&report, &stderr);
+    let (code, _, stderr) = doctor(&["--cloud-audit", "-"], Some(gz[..gz.len() * 2 / 3].to_vec()));
+    assert_eq!(code, Some(1), "a cut file is read up to the cut, never fatal: {stderr}");
+    assert!(stderr.contains("ended early: the gzip stream ends early"), "{stderr}");
+}
+
+#[test]
+fn gcp_audit_log_names_the_duplicate_pair_and_the_other_project() {
+    let (_, report, stderr) = doctor(&["--cloud-audit", GCP], None);
+    let dup = finding(&report, "CloudAuditDuplicate", "checkout-latency").unwrap_or_else(|| panic!("{stderr}"));
+    assert_eq!(dup["severity"], "warning", "it tracks one of them");
+    assert!(
+        dup["evidence"]["tracked"]
+            .as_str()
+            .unwrap()
+            .starts_with("\"projects/acme-prod/alertPolicies/9051216407683392517\"")
+    );
+    assert!(
+        dup["evidence"]["duplicates"]
+            .as_str()
+            .unwrap()
+            .starts_with("\"projects/acme-prod/alertPolicies/6510472198453218101\"")
+    );
+    assert!(dup.get("suggestedId").is_none(), "the MR keeps the object it tracks");
+    let other = finding(&report, "CloudAuditAmbiguous", "search-latency").unwrap();
+    assert!(other["message"].as_str().unwrap().contains("made in acme-staging"), "{other}");
+    assert!(finding(&report, "CloudAuditOrphan", "search-latency").is_none(), "nothing guessed");
+    assert!(
+        stderr.contains("1 entries merged into the operation they continue"),
+        "the network's first and last entries: {stderr}"
+    );
+}
+
+#[test]
+fn azure_activity_log_names_who_deleted_the_vnet() {
+    let (_, report, stderr) = doctor(&["--cloud-audit", AZURE], None);
+    let deleted = finding(&report, "CloudAuditDeletedByOther", "edge-vnet").unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        deleted["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the cloud's audit record shows alice@contoso.com (not the provider) deleting \"edge-vnet\"")
+    );
+    assert!(finding(&report, "CloudAuditDeletedByOther", "hub-vnet").is_none());
+}
+
+#[test]
+fn the_observed_create_outranks_a_derived_id_in_the_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.json");
+    let template = "zone.route53.aws.upbound.io={forProvider.name}";
+    let (_, _, stderr) =
+        doctor(&["--cloud-audit", TRAIL, "--id-template", template, "--plan", plan.to_str().unwrap()], None);
+    let plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let zone =
+        plan.as_array().unwrap().iter().find(|i| i["resource"] == "zone.route53.aws.upbound.io/corp-payments").unwrap();
+    assert_eq!(zone["id"], "Z0C3PAYS6H7JQ2V9D");
+    assert_eq!(zone["reason"], "CloudAuditOrphan", "the create the record shows wins over the template's guess");
+}
+
+#[test]
+fn history_puts_the_cloud_s_calls_on_the_timeline() {
+    let out = upjet()
+        .args(["history", "zone.route53.aws.upbound.io/corp-payments", "--from", FLEET, "--cloud-audit", TRAIL])
+        .run();
+    let text = out.stdout;
+    insta::assert_snapshot!("history_corp_payments_cloudtrail", text);
+    assert!(text.contains("adopt the best candidate: kubectl upjet adopt zone.route53.aws.upbound.io/corp-payments --id 'Z0C3PAYS6H7JQ2V9D' --import"), "{text}");
+    let out = upjet()
+        .args([
+            "history",
+            "alertpolicy.monitoring.gcp.upbound.io/checkout-latency",
+            "--from",
+            FLEET,
+            "--cloud-audit",
+            GCP,
+            "-o",
+            "json",
+        ])
+        .run();
+    let v = out.json();
+    let cloud: Vec<&Value> =
+        v["timeline"]["entries"].as_array().unwrap().iter().filter(|e| e["source"] == "cloud").collect();
+    assert_eq!(cloud.len(), 2, "both creates: {cloud:?}");
+    assert!(cloud[0]["text"].as_str().unwrap().contains("which this MR does not track"));
+}
+
+#[test]
+fn doctor_on_one_mr_reads_the_record_too() {
+    let out = upjet()
+        .args(["doctor", "zone.route53.aws.upbound.io/corp-payments", "--from", FLEET, "--cloud-audit", TRAIL])
+        .run();
+    let text = out.stdout;
+    assert!(text.contains("CloudAuditOrphan"), "{text}");
+}
+
+#[test]
+fn without_peers_the_identity_comes_from_the_flag() {
+    let all: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{}/{FLEET}", env!("CARGO_MANIFEST_DIR"))).unwrap())
+            .unwrap();
+    let alone: Vec<&Value> =
+        all["items"].as_array().unwrap().iter().filter(|i| i["metadata"]["name"] == "corp-payments").collect();
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("alone.json");
+    std::fs::write(&snap, serde_json::json!({"apiVersion": "v1", "kind": "List", "items": alone}).to_string()).unwrap();
+    let run = |extra: &[&str]| {
+        let out = upjet().arg("doctor").json().from(&snap).args(["--cloud-audit", TRAIL]).args(extra).run();
+        (out.json(), out.stderr)
+    };
+    let (report, stderr) = run(&[]);
+    let unknown = finding(&report, "CloudAuditAmbiguous", "corp-payments").unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        unknown["message"]
+            .as_str()
+            .unwrap()
+            .contains("pass --cloud-principal arn:aws:iam::111122223333:role/crossplane-provider-aws")
+    );
+    assert!(stderr.contains("its provider's identity is unknown"), "{stderr}");
+    let (report, _) = run(&["--cloud-principal", "crossplane-provider-aws"]);
+    let orphan = finding(&report, "CloudAuditOrphan", "corp-payments").unwrap();
+    assert_eq!(orphan["evidence"]["cloudId"], "/hostedzone/Z0C3PAYS6H7JQ2V9D");
+    assert!(orphan.get("suggestedId").is_none(), "no peer proves the external-name's form: nothing guessed");
+    assert!(orphan["evidence"]["idForm"].as_str().unwrap().starts_with("unproven"));
+}
+
+/// Another input given to --cloud-audit is named with the flag that reads it (exit 2, one line);
+/// a file that is no known input is read, and what it lacks is noted.
+#[test]
+fn files_that_are_not_an_audit_record_are_named_or_noted() {
+    for (file, flag) in [
+        ("examples/logs/provider-aws-kms-debug.log", "--log-file"),
+        ("examples/audit/kube-apiserver-audit.log", "--audit-log"),
+    ] {
+        let (code, _, stderr) = doctor(&["--cloud-audit", file], None);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: {file} looks like "))
+                && stderr.contains(&format!("pass it with {flag}")),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "not an export\n{\"a\": 1}\n").unwrap();
+    let (code, _, stderr) = doctor(&["--cloud-audit", notes.to_str().unwrap()], None);
+    assert_eq!(code, Some(1), "the fleet's own findings: {stderr}");
+    assert!(
+        stderr.contains("lines that are not JSON") || stderr.contains("is this the cloud's audit export?"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn refusals_are_one_line_and_exit_2() {
+    for args in [
+        vec!["doctor", "--from", FLEET, "--cloud-audit", "does-not-exist.json"],
+        vec!["doctor", "--from", FLEET, "--cloud-audit", "examples"],
+        vec!["doctor", "--from", FLEET, "--from", "examples/fleet", "--cloud-audit", TRAIL],
+        vec!["adopt", "-f", "plan.json", "--cloud-audit", TRAIL],
+    ] {
+        let out = upjet().args(&args).run();
+        let stderr = out.stderr;
+        assert_eq!(out.code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("Backtrace"), "{stderr}");
+    }
+}

@@ -1,0 +1,257 @@
+//! Change logs end to end: the changelogs sidecar's container log (current and previous) read
+//! from a provider pod of the in-process API server, and a `--log-file` holding entries, through
+//! the real binary: the findings, the plan's candidates and history's timeline.
+
+use crate::support::{Cluster, Mr, codes, report};
+use serde_json::{Value, json};
+
+const RS: &str = "dns.gcp.upbound.io/v1beta2";
+const ID1: &str = "projects/p/managedZones/z/rrsets/www.example.com./A";
+const ID2: &str = "projects/p/managedZones/z/rrsets/www2.example.com./A";
+
+/// One entry as the sidecar prints it (`protojson.Marshal` of `ChangeLogEntry`), the snapshot
+/// carrying the MR's UID.
+fn entry(ts: &str, op: &str, external_name: &str, uid: &str) -> String {
+    let e = json!({
+        "timestamp": ts, "provider": "provider-gcp-dns:v1.8.0", "apiVersion": RS, "kind": "RecordSet",
+        "name": "www", "externalName": external_name, "operation": format!("OPERATION_TYPE_{op}"),
+        "snapshot": {"apiVersion": RS, "kind": "RecordSet", "metadata": {"name": "www", "uid": uid}},
+    });
+    format!("{e}\n")
+}
+
+/// A provider pod whose changelogs sidecar restarted once.
+fn provider_pod(c: &Cluster) {
+    let running = |name: &str, restarts: i64| json!({"name": name, "restartCount": restarts, "ready": true, "state": {"running": {"startedAt": "2024-11-30T09:00:00Z"}}});
+    c.add(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "provider-gcp-dns-1", "namespace": "crossplane-system",
+                     "labels": {"pkg.crossplane.io/provider": "provider-gcp-dns"}},
+        "spec": {"containers": [
+            {"name": "package-runtime", "image": "xpkg.upbound.io/upbound/provider-gcp-dns:v1"},
+            {"name": "changelogs-sidecar", "image": "xpkg.crossplane.io/crossplane/changelogs-sidecar:v0.0.1"}]},
+        "status": {"phase": "Running", "startTime": "2024-11-30T09:00:00Z",
+                   "containerStatuses": [running("package-runtime", 0), running("changelogs-sidecar", 1)]}}));
+}
+
+fn find<'a>(r: &'a Value, code: &str) -> &'a Value {
+    r["findings"].as_array().unwrap().iter().find(|f| f["code"] == code).unwrap_or_else(|| panic!("{code}: {r:#}"))
+}
+
+#[test]
+fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
+    let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
+    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let uid = mr["metadata"]["uid"].as_str().unwrap();
+    provider_pod(&c);
+    // Before the sidecar restarted: the first create, whose ID shows in the next entry.
+    let previous =
+        entry("2024-11-30T10:00:00Z", "CREATE", "", uid) + &entry("2024-11-30T10:05:00Z", "UPDATE", ID1, uid);
+    // After: the ID was lost, a second create made another object.
+    let current = entry("2024-11-30T11:00:00Z", "CREATE", "", uid) + &entry("2024-11-30T11:01:00Z", "UPDATE", ID2, uid);
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "changelogs-sidecar", true, &previous);
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "changelogs-sidecar", false, &current);
+    c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "package-runtime", false, "");
+    let plan = c.dir().join("plan.json");
+    let out = c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let r = report(&out);
+    let dup = find(&r, "ChangeLogDuplicate");
+    assert_eq!(dup["suggestedId"], ID1, "the MR tracks none: the oldest, read in the entry after its create");
+    assert_eq!(dup["severity"], "error");
+    let message = dup["message"].as_str().unwrap();
+    assert!(message.contains("2 successful creates"), "{message}");
+    assert!(message.contains("changelogs-sidecar (previous):1"), "{message}");
+    assert!(!codes(&r).iter().any(|(code, _)| code == "ChangeLogOrphan"), "the duplicate says it all");
+    assert!(stderr.contains("changelogs-sidecar (previous): 2 entries"), "{stderr}");
+    let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let item = &items.as_array().unwrap()[0];
+    assert_eq!(item["id"], ID1, "{items:#}");
+    let logs: Vec<String> =
+        c.api.stats().recent.iter().map(|r| format!("{r:?}")).filter(|r| r.contains("/log")).collect();
+    assert!(logs.iter().any(|r| r.contains("container=changelogs-sidecar") && r.contains("previous=true")), "{logs:?}");
+}
+
+#[test]
+fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline() {
+    let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
+    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let uid = mr["metadata"]["uid"].as_str().unwrap();
+    let other_incarnation = entry("2024-11-30T09:00:00Z", "UPDATE", "projects/p/old", "another-uid");
+    let file = c.dir().join("sidecar.log");
+    let text = other_incarnation
+        + &entry("2024-11-30T10:00:00Z", "CREATE", "", uid)
+        + "neither an entry nor a log record\n"
+        + &entry("2024-11-30T10:05:00Z", "UPDATE", ID1, uid);
+    std::fs::write(&file, text).unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--log-file"]).arg(&file).output();
+    let r = report(&out);
+    let lost = find(&r, "ChangeLogOrphan");
+    assert_eq!(lost["suggestedId"], ID1);
+    assert!(lost["evidence"]["recorded"].as_str().unwrap().contains("sidecar.log:4"), "{lost:#}");
+    assert!(
+        !lost["message"].as_str().unwrap().contains("projects/p/old"),
+        "another incarnation's entry is not this MR's"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("sidecar.log: 1 of 4 lines were not provider log records"),
+        "entries are not counted as foreign: {stderr}"
+    );
+
+    let out =
+        c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"]).arg(&file).output();
+    let h: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    let entries: Vec<&Value> =
+        h["timeline"]["entries"].as_array().unwrap().iter().filter(|e| e["source"] == "changelog").collect();
+    assert_eq!(entries.len(), 2, "{h:#}");
+    assert!(entries[0]["text"].as_str().unwrap().starts_with("change log: create by provider-gcp-dns:v1.8.0"));
+    assert_eq!(entries[1]["time"], "2024-11-30T10:05:00Z");
+    let names = h["timeline"]["externalNames"].as_array().unwrap();
+    assert!(names.iter().any(|n| n["value"] == ID1 && n["sources"][0] == "change log"), "{names:?}");
+}
+
+const KEYS: &str = "kms.aws.upbound.io/v1beta1";
+const EXT: &str = "crossplane.io/external-name";
+
+fn backup() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/velero/nightly-data.tar.gz")
+}
+
+#[test]
+fn doctor_one_mr_of_a_backup_shows_its_restore_verdict() {
+    let c = Cluster::builder().start();
+    let out =
+        c.upjet().args(["doctor", "key.kms.aws.upbound.io/payments", "-o", "json", "--from"]).arg(backup()).output();
+    let r = report(&out);
+    let verdict = find(&r, "RestoreCreatesDuplicate");
+    assert_eq!(verdict["resource"]["name"], "payments");
+    assert_eq!(
+        verdict["suggestedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8",
+        "the backup's peers teach the kind's identity"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let safe = c.upjet().args(["doctor", "key.kms.aws.upbound.io/logs", "-o", "json", "--from"]).arg(backup()).output();
+    assert!(
+        codes(&report(&safe)).iter().any(|(code, _)| code == "RestoreSafe"),
+        "{}",
+        String::from_utf8_lossy(&safe.stdout)
+    );
+}
+
+#[test]
+fn the_restart_count_follows_only_and_severity() {
+    let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
+    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    // Created, its ID only in status: a restart creates it again.
+    c.add(
+        Mr::new(KEYS, "Key", "lost")
+            .without(EXT)
+            .at_id("mrk-lost")
+            .policies(&["Observe", "Create", "Update", "Delete"])
+            .json(),
+    );
+    let run = |extra: &[&str]| {
+        let out = c.upjet().args(["doctor", "-o", "json"]).args(extra).output();
+        (report(&out)["summary"]["restartDuplicates"].clone(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    assert_eq!(run(&[]).0, 1);
+    assert_eq!(run(&["--severity", "error"]).0, 1, "a restart duplicate is an error");
+    assert_eq!(run(&["--only", "RestoreCreatesDuplicate"]).0, 1);
+    let (count, stderr) = run(&["--only", "ExternalNameDrift"]);
+    assert_eq!(count, Value::Null, "not asked for");
+    assert!(!stderr.contains("provider restart"), "{stderr}");
+    assert_eq!(run(&["--ignore", "RestoreCreatesDuplicate"]).0, Value::Null);
+}
+
+/// An MRD as Crossplane v2 stores it.
+fn mrd(c: &Cluster, plural: &str, group: &str, kind: &str, state: &str) {
+    c.add(json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
+        "metadata": {"name": format!("{plural}.{group}")},
+        "spec": {"group": group, "names": {"kind": kind, "plural": plural}, "scope": "Cluster", "state": state}}));
+}
+
+fn mrd_cluster() -> Cluster {
+    Cluster::builder()
+        .crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"])
+        .crd_files("crossplane", &["apiextensions.crossplane.io_managedresourcedefinitions.yaml"])
+        .start()
+}
+
+#[test]
+fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
+    let c = mrd_cluster();
+    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Active");
+    mrd(&c, "aliases", "kms.aws.upbound.io", "Alias", "Inactive");
+    mrd(&c, "queues", "sqs.aws.upbound.io", "Queue", "Inactive");
+    let out = c.upjet().args(["doctor", "-o", "json"]).output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("2 of 3 ManagedResourceDefinitions are inactive"), "{stderr}");
+    let mrd_lists =
+        c.api.stats().recent.iter().filter(|r| format!("{r:?}").contains("managedresourcedefinitions")).count();
+    assert_eq!(mrd_lists, 1, "one list call");
+    assert!(!codes(&report(&out)).iter().any(|(_, n)| n.contains("kms.aws.upbound.io")), "MRDs are not judged as MRs");
+
+    let v1 = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
+    v1.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    let out = v1.upjet().args(["doctor", "-o", "json"]).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("ManagedResourceDefinition"));
+}
+
+#[test]
+fn a_kind_inactive_on_the_target_is_not_restored_and_the_activation_is_printed() {
+    let c = mrd_cluster();
+    mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Inactive");
+    let out = c.upjet().args(["doctor", "-o", "json", "--target-context", "test", "--from"]).arg(backup()).output();
+    let r = report(&out);
+    let inactive: Vec<&Value> =
+        r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "RestoreKindInactive").collect();
+    assert!(!inactive.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(inactive.iter().all(|f| f["resource"]["kind"] == "Key"));
+    let activate = r#"kubectl patch managedresourcedefinition keys.kms.aws.upbound.io --type merge -p '{"spec":{"state":"Active"}}'"#;
+    assert_eq!(inactive[0]["next"], activate);
+    let keys_at_risk = r["findings"].as_array().unwrap().iter().any(|f| {
+        f["resource"]["kind"] == "Key"
+            && ["RestoreCreatesDuplicate", "RestoreSafe", "RestoreStopsAtCreateGate"]
+                .contains(&f["code"].as_str().unwrap())
+    });
+    assert!(!keys_at_risk, "an MR that is not restored has no other verdict");
+    let out = c
+        .upjet()
+        .current_dir(c.dir())
+        .args(["restore-plan", "--target-context", "test"])
+        .arg(backup())
+        .args(["--modifiers", "m.yaml", "--plan", "p.json"])
+        .output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("of kind Key.kms.aws.upbound.io are not restored: the kind is inactive on the target cluster. Activate it first:\n  {activate}")), "{stdout}");
+    let plan: Value = serde_json::from_str(&std::fs::read_to_string(c.dir().join("p.json")).unwrap()).unwrap();
+    assert!(
+        plan["items"].as_array().unwrap().iter().all(|i| !i["resource"].as_str().unwrap().starts_with("key.")),
+        "{plan:#}"
+    );
+}
+
+#[test]
+fn an_mrd_in_a_from_folder_is_not_a_managed_resource() {
+    let c = Cluster::builder().start();
+    let dir = c.dir().join("snap");
+    std::fs::create_dir(&dir).unwrap();
+    let mrd = json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
+        "metadata": {"name": "buckets.s3.aws.m.upbound.io", "uid": "u1"},
+        "spec": {"group": "s3.aws.m.upbound.io", "names": {"kind": "Bucket", "plural": "buckets"}, "state": "Inactive"}});
+    std::fs::write(dir.join("mrd.json"), mrd.to_string()).unwrap();
+    std::fs::write(
+        dir.join("key.json"),
+        Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json().to_string(),
+    )
+    .unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).output();
+    let r = report(&out);
+    assert!(codes(&r).is_empty(), "no KstatusMisleading for the MRD: {r:#}");
+    assert_eq!(r["summary"]["resourcesScanned"], 1);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("1 Crossplane API objects are not managed resources and were not diagnosed (1 ManagedResourceDefinitions, 1 inactive)"), "{stderr}");
+}

@@ -1,0 +1,54 @@
+//! The bundled example fleet, logs, inventory and audit log (README's first command), and the
+//! cloud audit records with their own small fleet, show every finding code that
+//! offline data can show; ProviderRestartedDuringCreate needs live pod status and is covered by
+//! tests/it/evidence_cluster.rs.
+
+use crate::support::upjet;
+use kubectl_upjet::domain::finding::Code;
+
+#[test]
+fn example_fleet_shows_every_code() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = upjet()
+        .args(["doctor", "-o", "json", "--from"])
+        .arg(format!("{root}/examples/fleet"))
+        .arg("--log-file")
+        .arg(format!("{root}/examples/logs/provider-aws-kms-debug.log"))
+        .arg("--log-file")
+        .arg(format!("{root}/examples/logs/provider-aws-elbv2-debug.log"))
+        .arg("--log-file")
+        .arg(format!("{root}/examples/logs/provider-azure-production.jsonl"))
+        .arg("--inventory")
+        .arg(format!("{root}/examples/inventory/aws.json"))
+        .arg("--audit-log")
+        .arg(format!("{root}/examples/audit/kube-apiserver-audit.log"))
+        .output();
+    assert_eq!(out.status.code(), Some(1), "errors found");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The cloud's audit records come with a small fleet of their own (examples/cloud-audit).
+    let cloud = upjet()
+        .args(["doctor", "-o", "json", "--from", "examples/cloud-audit/fleet.json"])
+        .args(["--cloud-audit", "examples/cloud-audit/cloudtrail.jsonl"])
+        .args(["--cloud-audit", "examples/cloud-audit/gcp-audit.json"])
+        .args(["--cloud-audit", "examples/cloud-audit/azure-activity.json"])
+        .output();
+    let cloud: serde_json::Value = serde_json::from_slice(&cloud.stdout).unwrap();
+    // The change-log codes come with the sidecar log of a small fleet (examples/changelogs).
+    let changelog = upjet()
+        .args(["doctor", "-o", "json", "--from", "examples/changelogs/fleet.json"])
+        .args(["--log-file", "examples/changelogs/changelogs-sidecar.log"])
+        .output();
+    let changelog: serde_json::Value = serde_json::from_slice(&changelog.stdout).unwrap();
+    let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
+    by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
+    by_code.extend(changelog["summary"]["byCode"].as_object().unwrap().clone());
+    // The restore verdicts need a Velero backup: tests/it/velero.rs reads examples/velero.
+    // ExternalNameShared needs the index of the whole fleet that only `watch` keeps (tests/it/watch.rs).
+    let elsewhere = |c: &Code| matches!(c, Code::ProviderRestartedDuringCreate | Code::ExternalNameShared);
+    for code in Code::ALL.iter().filter(|c| !elsewhere(c) && !c.as_str().starts_with("Restore")) {
+        assert!(by_code.contains_key(code.as_str()), "{code} missing from the examples: {by_code:?}");
+    }
+    assert_eq!(report["summary"]["resourcesScanned"], 51);
+    let orphan = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "OrphanCandidate").unwrap();
+    assert_eq!(orphan["evidence"]["loggedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8");
+}

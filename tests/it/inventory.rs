@@ -1,0 +1,92 @@
+//! `doctor --inventory` as a user runs it: the example fleet and the example AWS export (from a
+//! file, from stdin, gzip-compressed), and inventory files it must refuse.
+
+use crate::support::{Run, upjet};
+use std::io::Write;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn doctor(inventory: &str, stdin: Option<Vec<u8>>) -> Run {
+    let mut cmd = upjet();
+    cmd.arg("doctor").json().from("examples/fleet").args(["--inventory", inventory]);
+    if let Some(bytes) = stdin {
+        cmd.stdin(bytes);
+    }
+    cmd.run()
+}
+
+fn check_example_report(out: &Run) {
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let report = out.report();
+    let secret = report.finding("InventoryOrphan", "orders-db-credentials");
+    assert_eq!(
+        secret["suggestedId"],
+        "arn:aws:secretsmanager:eu-west-1:111122223333:secret:orders-db-credentials-Q7mR2k"
+    );
+    assert!(secret["evidence"]["idRule"].as_str().unwrap().contains("agreed by 2 of 2"));
+    // Both AlreadyExists MRs get an ID: the Secret's from the inventory, the RecordSet's from its peers.
+    let exists = report.finding("AlreadyExists", "orders-db-credentials");
+    assert_eq!(exists["suggestedId"], secret["suggestedId"]);
+    assert_eq!(exists["evidence"]["candidate"], "InventoryOrphan (high confidence)");
+    assert!(
+        report.finding("AlreadyExists", "benchmarksix12")["suggestedId"].as_str().unwrap().starts_with("projects/")
+    );
+    assert_eq!(report.finding("InventoryOrphan", "team-b-vpc")["suggestedId"], "vpc-0bb22cc33dd44ee55");
+    let dup = report.finding("InventoryDuplicate", "team-a-vpc");
+    assert_eq!(dup["evidence"]["orphans"], "arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-0c4d5e6f708192a3b");
+    assert_eq!(dup["evidence"]["tracked"], "arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-0aa11bb22cc33dd44");
+    assert!(dup.get("suggestedId").is_none());
+    report.finding("InventoryObjectWithoutMr", "legacy-vpc");
+    // orders-api-token's secret is not in the export that lists its healthy peers: it seems gone.
+    assert_eq!(report.finding("InventoryObjectGone", "orders-api-token")["severity"], "warning");
+    // Tracked objects (the KMS key by atProvider.id, the bucket, the peer) report nothing.
+    for name in ["payments-data-key", "audit-logs-111122223333", "payments-api-key"] {
+        assert!(
+            !report["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["resource"]["name"] == name && f["code"].as_str().unwrap().starts_with("Inventory"))
+        );
+    }
+    assert_eq!(report["summary"]["byCode"]["InventoryDuplicate"], 1);
+}
+
+#[test]
+fn example_inventory_from_a_file() {
+    check_example_report(&doctor(&format!("{ROOT}/examples/inventory/aws.json"), None));
+}
+
+#[test]
+fn example_inventory_from_stdin_and_gzip() {
+    let text = std::fs::read(format!("{ROOT}/examples/inventory/aws.json")).unwrap();
+    check_example_report(&doctor("-", Some(text.clone())));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&text).unwrap();
+    check_example_report(&doctor("-", Some(gz.finish().unwrap())));
+}
+
+#[test]
+fn unknown_and_truncated_inventories_are_usage_errors() {
+    for (text, words) in [
+        (&br#"{"Reservations": []}"#[..], "unknown format (a JSON object with keys Reservations)"),
+        (&br#"{"ResourceTagMappingList": [{"ResourceARN": "#[..], "not a complete JSON export"),
+    ] {
+        let out = doctor("-", Some(text.to_vec()));
+        let err = &out.stderr;
+        assert_eq!(out.code, Some(2), "{err}");
+        assert!(err.contains("stdin") && err.contains(words), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn one_mr_with_an_inventory_is_refused() {
+    let out = upjet()
+        .args(["doctor", "vpc/team-a-vpc", "-n", "team-a", "--from"])
+        .arg(format!("{ROOT}/examples/fleet"))
+        .args(["--inventory", &format!("{ROOT}/examples/inventory/aws.json")])
+        .output();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("whole fleet"));
+}

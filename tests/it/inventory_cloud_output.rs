@@ -1,0 +1,111 @@
+//! `doctor --from SNAPSHOT --inventory EXPORT` over what real cloud output looks like: healthy SQS
+//! queues whose external-name is the queue URL while the tagging API lists their ARNs, a queue
+//! whose object is gone, an export cut by `--max-items`, and the public cloud-custodian SQS
+//! sample (`../shared/fixtures/inventory`, untagged queues) read beside a tagged export.
+
+use crate::support::{codes, upjet};
+use serde_json::{Value, json};
+use std::path::Path;
+
+const ACCOUNT: &str = "644160558196";
+const REGION: &str = "us-east-1";
+
+fn url(name: &str) -> String {
+    format!("https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}")
+}
+
+fn arn(name: &str) -> String {
+    format!("arn:aws:sqs:{REGION}:{ACCOUNT}:{name}")
+}
+
+/// A healthy legacy Queue tracking its URL, as provider-upjet-aws keeps it.
+fn queue(name: &str) -> Value {
+    json!({
+        "apiVersion": "sqs.aws.upbound.io/v1beta1", "kind": "Queue",
+        "metadata": {"name": name, "uid": format!("uid-{name}"), "annotations": {"crossplane.io/external-name": url(name)}},
+        "spec": {"forProvider": {"region": REGION}, "providerConfigRef": {"name": "default"}},
+        "status": {"atProvider": {"id": url(name), "url": url(name)}, "conditions": [
+            {"type": "Ready", "status": "True", "reason": "Available"},
+            {"type": "Synced", "status": "True", "reason": "ReconcileSuccess"}]}
+    })
+}
+
+fn tagged(name: &str) -> Value {
+    json!({"ResourceARN": arn(name), "Tags": [
+        {"Key": "crossplane-kind", "Value": "queue.sqs.aws.upbound.io"},
+        {"Key": "crossplane-name", "Value": name},
+        {"Key": "crossplane-providerconfig", "Value": "default"}]})
+}
+
+/// Writes the snapshot and a tagged export (ending with `token` when given) into `dir`.
+fn write(dir: &Path, queues: &[&str], listed: &[&str], token: Option<&str>) -> (String, String) {
+    let snapshot = dir.join("fleet.json");
+    let items: Vec<Value> = queues.iter().map(|q| queue(q)).collect();
+    std::fs::write(&snapshot, json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string()).unwrap();
+    let mut page = json!({"ResourceTagMappingList": listed.iter().map(|q| tagged(q)).collect::<Vec<_>>()});
+    if let Some(t) = token {
+        page["NextToken"] = json!(t);
+    }
+    let export = dir.join("sqs.json");
+    std::fs::write(&export, page.to_string()).unwrap();
+    (snapshot.display().to_string(), export.display().to_string())
+}
+
+fn doctor(snapshot: &str, inventories: &[&str]) -> (Option<i32>, Value, String) {
+    let mut cmd = upjet();
+    cmd.args(["doctor", "-o", "json", "--from", snapshot]);
+    for i in inventories {
+        cmd.args(["--inventory", i]);
+    }
+    let out = cmd.output();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), report, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn healthy_queues_are_not_orphans_and_a_missing_one_seems_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, export) = write(dir.path(), &["orders", "billing", "vanished"], &["orders", "billing"], None);
+    let (code, report, stderr) = doctor(&snapshot, &[&export]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(codes(&report), [("InventoryObjectGone".to_string(), "vanished".to_string())]);
+    let f = &report["findings"][0];
+    assert_eq!(f["severity"], "warning");
+    assert_eq!(f["evidence"]["region"], REGION);
+    assert!(f["message"].as_str().unwrap().contains("the provider will create it again"), "{f}");
+    assert!(f["evidence"]["idRule"].as_str().unwrap().contains("{region}.amazonaws.com/{account}/{resource}"), "{f}");
+    assert_eq!(report["summary"]["complete"], true);
+}
+
+#[test]
+fn an_untagged_queue_in_a_public_export_is_listed_not_gone() {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/fixtures/inventory/aws-get-resources-custodian-sqs-empty-tags.json"
+    );
+    if !Path::new(sample).exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // bar_dlq is in the public sample (no crossplane tags), vanished nowhere.
+    let (snapshot, export) =
+        write(dir.path(), &["orders", "billing", "bar_dlq", "vanished"], &["orders", "billing"], None);
+    let (code, report, stderr) = doctor(&snapshot, &[&export, sample]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(codes(&report), [("InventoryObjectGone".to_string(), "vanished".to_string())]);
+}
+
+#[test]
+fn an_export_cut_by_max_items_is_named_and_the_report_is_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, export) =
+        write(dir.path(), &["orders", "billing", "vanished"], &["orders", "billing"], Some("eyJOZXh0VG9rZW4iOiAxfQ=="));
+    let (code, report, stderr) = doctor(&snapshot, &[&export]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("ends with NextToken") && stderr.contains("--max-items"), "{stderr}");
+    assert_eq!(report["summary"]["complete"], false);
+    let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
+    assert!(cut.contains("sqs.json") && cut.contains("cut short"), "{cut}");
+    // Nothing is said to be gone from a cut export: it may be on a missing page.
+    assert!(codes(&report).is_empty(), "{:?}", codes(&report));
+}

@@ -1,0 +1,46 @@
+//! Every black-box test of the plugin, linked into one binary (`cargo test --test it`): the real
+//! `kubectl-upjet` binary through [`support::upjet`] or [`support::Cluster::upjet`], the real kube
+//! client against the in-process test API server, and the shipped files read as users read them.
+//!
+//! One binary links once instead of once per file; run one file's tests with
+//! `cargo test --test it adopt_parallel::` (or any name filter). How a new file joins: see
+//! `tests/README.md`.
+
+mod support;
+
+mod adopt;
+mod adopt_interactive;
+mod adopt_interrupt;
+mod adopt_parallel;
+mod audit_cluster;
+mod audit_log;
+mod cloud_audit;
+mod cloud_audit_cluster;
+mod completions;
+mod crossplane_v2;
+mod deploy;
+mod discovery_cache;
+mod doctor_cluster;
+mod evidence_cluster;
+mod examples;
+mod fault_schedules;
+mod faults;
+mod faults_evidence;
+mod fleet_summary;
+mod help;
+mod history_create_loop;
+mod identity;
+mod inventory;
+mod inventory_cloud_output;
+mod krew;
+mod kubectl_completion;
+mod log_fixtures;
+mod migrate;
+mod misplaced_inputs;
+mod multi_cluster;
+mod promote;
+mod properties;
+mod rbac;
+mod security;
+mod velero;
+mod watch;

@@ -1,0 +1,252 @@
+//! Several clusters in one report, through the real binary: a kubeconfig of several contexts
+//! (test API servers, a closed port, a server that rejects the token, a context that does not
+//! exist), several snapshots, and the commands that must refuse more than one cluster.
+
+use crate::support::{Cluster, Mr, Upjet, report, text};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use testapi::Fault;
+
+const RS: &str = "dns.gcp.upbound.io/v1beta2";
+
+fn gcp() -> Cluster {
+    Cluster::builder()
+        .crd_files(
+            "provider-upjet-gcp",
+            &[
+                "dns.gcp.upbound.io_recordsets.yaml",
+                "dns.gcp.m.upbound.io_recordsets.yaml",
+                "dns.gcp.upbound.io_managedzones.yaml",
+                "gcp.upbound.io_providerconfigs.yaml",
+            ],
+        )
+        .crd_files("provider-upjet-aws", &["ec2.aws.upbound.io_vpcs.yaml", "ec2.aws.m.upbound.io_vpcs.yaml"])
+        .start()
+}
+
+/// A kubeconfig with one context (and cluster of the same name) per `(name, server)`.
+fn kubeconfig(dir: &Path, contexts: &[(&str, &str)], current: &str) -> PathBuf {
+    let (mut clusters, mut ctxs) = (String::new(), String::new());
+    for (name, server) in contexts {
+        clusters.push_str(&format!("- name: {name}\n  cluster:\n    server: {server}\n"));
+        ctxs.push_str(&format!("- name: {name}\n  context:\n    cluster: {name}\n    user: u\n"));
+    }
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n{clusters}contexts:\n{ctxs}current-context: {current}\nusers:\n- name: u\n  user:\n    token: test-token\n"
+    );
+    let path = dir.join("multi-kubeconfig");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The binary against `kubeconfig`, deterministic.
+fn upjet(home: &Path, kubeconfig: &Path) -> Upjet {
+    let mut run = Upjet::with_home(home);
+    run.env("KUBECONFIG", kubeconfig);
+    run
+}
+
+/// An address nothing listens on.
+fn closed_port() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    format!("http://{addr}")
+}
+
+fn cluster_block<'a>(r: &'a Value, name: &str) -> &'a Value {
+    r["summary"]["clusters"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("{r}"))
+}
+
+#[test]
+fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
+    let good = gcp();
+    good.add(Mr::new(RS, "RecordSet", "www").create_incomplete().json());
+    good.add(Mr::new(RS, "RecordSet", "api").json());
+    let rejecting = gcp();
+    rejecting.api.fault(Fault::Status {
+        method: None,
+        path_contains: "/".into(),
+        code: 401,
+        reason: "Unauthorized".into(),
+        times: None,
+        retry_after_secs: None,
+    });
+    let down = closed_port();
+    let kc = kubeconfig(
+        good.dir(),
+        &[("good", &good.server.url), ("down", &down), ("rejecting", &rejecting.server.url)],
+        "good",
+    );
+    let all = ["--context", "good", "--context", "down", "--context", "rejecting", "--context", "gone"];
+
+    // Findings below --fail-on: the partial scan decides, exit 4.
+    let out = upjet(good.dir(), &kc).arg("doctor").args(all).args(["-o", "json", "--fail-on", "never"]).output();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    let r = report(&out);
+    let findings = r["findings"].as_array().unwrap();
+    assert!(!findings.is_empty() && findings.iter().all(|f| f["resource"]["cluster"] == "good"), "{r}");
+    assert!(findings.iter().any(|f| f["code"] == "CreateIncomplete" && f["resource"]["name"] == "www"));
+    assert_eq!(r["summary"]["complete"], false);
+    let names: Vec<&str> =
+        r["summary"]["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["good", "down", "rejecting", "gone"], "in the order asked");
+    let ok = cluster_block(&r, "good");
+    assert_eq!((ok["complete"].as_bool(), ok["resourcesScanned"].as_u64()), (Some(true), Some(2)));
+    assert!(ok.get("error").is_none());
+    for (name, why) in [
+        ("down", format!("cannot reach the API server at {down}")),
+        ("rejecting", "401 Unauthorized".to_string()),
+        ("gone", "context \"gone\" not found in kubeconfig".to_string()),
+    ] {
+        let block = cluster_block(&r, name);
+        let error = block["error"].as_str().unwrap_or_default();
+        assert!(error.contains(&why) && block["complete"] == false, "{name}: {block}");
+        assert!(stderr.contains(&format!("cluster {name} not scanned: ")), "{name}: {stderr}");
+    }
+    assert!(stderr.contains("4 clusters (3 not scanned)"), "{stderr}");
+
+    // The table: CLUSTER first. Errors at --fail-on: findings win (1); --fail-on-incomplete: 4.
+    let out = upjet(good.dir(), &kc).arg("doctor").args(all).output();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.starts_with("CLUSTER   RESOURCE"), "{table}");
+    assert!(table.lines().skip(1).all(|l| l.starts_with("good ")), "{table}");
+    let out = upjet(good.dir(), &kc).arg("doctor").args(all).arg("--fail-on-incomplete").output();
+    assert_eq!(out.status.code(), Some(4));
+
+    // No cluster reachable: exit 3, each named.
+    let out = upjet(good.dir(), &kc).args(["doctor", "--context", "down", "--context", "gone"]).output();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("no cluster could be scanned") && stderr.contains("down: ") && stderr.contains("gone: "));
+
+    // One context: the report reads as it always did (no cluster field, no per-cluster block).
+    let out = upjet(good.dir(), &kc).args(["doctor", "--context", "good", "-o", "json"]).output();
+    let single = report(&out);
+    assert!(single["summary"].get("clusters").is_none(), "{single}");
+    assert!(single["findings"].as_array().unwrap().iter().all(|f| f["resource"].get("cluster").is_none()));
+    assert!(text(&out.stdout).contains("CreateIncomplete"));
+}
+
+#[test]
+fn two_clusters_are_scanned_at_once_under_one_bound() {
+    // One API state served on two addresses: the counters see every request of both clusters.
+    let c = gcp();
+    let second = c.api.start_blocking().unwrap();
+    for i in 0..3 {
+        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i}")).json());
+    }
+    c.add(Mr::new(RS, "RecordSet", "blocked").create_incomplete().json());
+    c.api.fault(Fault::Delay { path_contains: "/apis/".into(), millis: 150 });
+    let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &second.url)], "east");
+    c.api.reset_stats();
+    let out = upjet(c.dir(), &kc)
+        .args(["doctor", "--all-contexts", "--concurrency", "2", "-o", "json", "--fail-on", "never"])
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r = report(&out);
+    let blocked: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["resource"]["name"] == "blocked" && f["code"] == "CreateIncomplete")
+        .map(|f| f["resource"]["cluster"].as_str().unwrap())
+        .collect();
+    assert_eq!(blocked, ["east", "west"], "every context of the kubeconfig, in order");
+    let stats = c.api.stats();
+    assert!(stats.class("list") >= 8, "both clusters listed their kinds: {stats:?}");
+    assert_eq!(stats.max_in_flight, 2, "--concurrency bounds both clusters together, and is reached");
+    // Each context has its own discovery cache entry: a second run asks neither server.
+    c.api.reset_stats();
+    let out = upjet(c.dir(), &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(c.api.stats().class("discovery"), 0);
+    let entries: Vec<String> = std::fs::read_dir(c.dir().join(".kube/cache/upjet/discovery"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(entries.iter().any(|e| e.starts_with("east@")) && entries.iter().any(|e| e.starts_with("west@")));
+}
+
+#[test]
+fn one_object_commands_refuse_several_clusters() {
+    let c = gcp();
+    c.add(Mr::new(RS, "RecordSet", "www").json());
+    let kc = kubeconfig(c.dir(), &[("a", &c.server.url), ("b", &c.server.url)], "a");
+    for args in [
+        &["history", "recordset.dns.gcp.upbound.io/www", "--context", "a", "--context", "b"][..],
+        &["doctor", "recordset.dns.gcp.upbound.io/www", "--all-contexts"],
+        &["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "x", "--all-contexts"],
+        &["adopt", "-f", "plan.json", "--context", "a", "--context", "b"],
+        &["doctor", "--all-contexts", "--context", "a"],
+    ] {
+        let out = upjet(c.dir(), &kc).args(args).output();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+    }
+    let out = upjet(c.dir(), &kc).args(["history", "recordset.dns.gcp.upbound.io/www", "--all-contexts"]).output();
+    assert!(text(&out.stderr).contains("history acts on one cluster"), "{}", text(&out.stderr));
+    // One --context still works for them.
+    let out = upjet(c.dir(), &kc).args(["doctor", "recordset.dns.gcp.upbound.io/www", "--context", "b"]).output();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_plan_names_the_cluster_it_was_made_in() {
+    let c = gcp();
+    let t = "recordset.dns.gcp.upbound.io=projects/p/managedZones/{forProvider.managedZone}/rrsets/{name}";
+    c.add(Mr::new(RS, "RecordSet", "lost").without("crossplane.io/external-name").json());
+    let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &c.server.url)], "east");
+    let plan = c.dir().join("plan.json");
+    let out = upjet(c.dir(), &kc).args(["doctor", "--all-contexts", "--id-template", t, "--plan"]).arg(&plan).output();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", text(&out.stderr));
+    let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let clusters: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["cluster"].as_str().unwrap()).collect();
+    assert_eq!(clusters, ["east", "west"], "{items}");
+    // One live context: its name is still written, so adopt -f can check it.
+    let out = upjet(c.dir(), &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).output();
+    assert!(out.status.code().is_some_and(|c| c <= 1));
+    let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    assert_eq!(items[0]["cluster"], "east", "{items}");
+}
+
+#[test]
+fn several_snapshots_are_several_clusters() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let (prod, staging) =
+        (format!("{root}/examples/clusters/prod.json"), format!("{root}/examples/clusters/staging.json"));
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| upjet(tmp.path(), &tmp.path().join("none")).arg("doctor").args(args).output();
+    let out = run(&["--from", &prod, "--from", &staging, "-o", "json"]);
+    let r = report(&out);
+    let names: Vec<&str> =
+        r["summary"]["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["prod", "staging"]);
+    let found: std::collections::BTreeSet<&str> =
+        r["findings"].as_array().unwrap().iter().map(|f| f["resource"]["cluster"].as_str().unwrap()).collect();
+    assert_eq!(found.into_iter().collect::<Vec<_>>(), ["prod", "staging"]);
+    // One snapshot: exactly as before, no cluster.
+    let single = report(&run(&["--from", &prod, "-o", "json"]));
+    assert!(single["summary"].get("clusters").is_none() && single["findings"][0]["resource"].get("cluster").is_none());
+    // The table and the summary, as a person reads them.
+    let table = text(&run(&["--from", &prod, "--from", &staging]).stdout);
+    insta::assert_snapshot!("several_clusters_table", table);
+    let summary = text(&run(&["--from", &prod, "--from", &staging, "-o", "summary"]).stdout);
+    assert!(summary.contains("--from ") && summary.contains("CLUSTER"), "{summary}");
+    insta::assert_snapshot!("several_clusters_summary", summary.replace(root, "."));
+    // Two snapshots of one name: usage error.
+    std::fs::create_dir(tmp.path().join("prod")).unwrap();
+    let other = tmp.path().join("prod");
+    let out = run(&["--from", &prod, "--from", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("both name the cluster \"prod\""), "{}", text(&out.stderr));
+    // Offline inputs that cannot be told apart by cluster are refused.
+    let out = run(&["--from", &prod, "--from", &staging, "--log-file", &prod]);
+    assert_eq!(out.status.code(), Some(2));
+    // Snapshots and clusters are not mixed silently.
+    let out = run(&["--from", &prod, "--context", "a", "--context", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("give one or the other"), "{}", text(&out.stderr));
+}

@@ -1,0 +1,161 @@
+//! An in-process API server loaded with real CRDs, a generated kubeconfig, and managed
+//! resources with upjet's shape to seed it with.
+// The benchmarks include this file alone (`#[path]`) and use only part of it.
+#![allow(dead_code)]
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use testapi::{RunningServer, TestApi};
+
+/// `../shared/fixtures` beside the repository (read in place, never copied).
+pub fn shared_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures")
+}
+
+/// The CRDs of one provider folder, e.g. `provider-upjet-gcp`.
+pub fn crd_dir(provider: &str) -> PathBuf {
+    shared_fixtures().join("crds").join(provider)
+}
+
+/// A running test cluster.
+pub struct Cluster {
+    /// The API server's state, for seeding and inspection.
+    pub api: TestApi,
+    /// The server (stops when dropped).
+    pub server: RunningServer,
+    dir: tempfile::TempDir,
+}
+
+/// Builds a [`Cluster`].
+pub struct ClusterBuilder {
+    api: TestApi,
+    namespace: Option<String>,
+}
+
+impl ClusterBuilder {
+    /// Loads every CRD file of a provider folder from the shared fixtures.
+    pub fn crds(self, provider: &str) -> Self {
+        self.api.add_crds_from_dir(&crd_dir(provider)).expect("CRDs load");
+        self
+    }
+    /// Loads only the named CRD files (faster than a whole provider).
+    pub fn crd_files(self, provider: &str, files: &[&str]) -> Self {
+        for f in files {
+            let text = std::fs::read_to_string(crd_dir(provider).join(f)).expect("CRD file");
+            self.api.add_crd_yaml(&text).expect("CRD parses");
+        }
+        self
+    }
+    /// Serves discovery like a server without aggregated discovery.
+    pub fn legacy_discovery(self) -> Self {
+        self.api.set_aggregated_discovery(false);
+        self
+    }
+    /// Default namespace of the kubeconfig context.
+    pub fn namespace(mut self, ns: &str) -> Self {
+        self.namespace = Some(ns.to_string());
+        self
+    }
+    /// Starts the server and writes the kubeconfig.
+    pub fn start(self) -> Cluster {
+        let server = self.api.start_blocking().expect("server starts");
+        let dir = tempfile::tempdir().unwrap();
+        server.write_kubeconfig(&dir.path().join("kubeconfig"), self.namespace.as_deref()).unwrap();
+        Cluster { api: self.api, server, dir }
+    }
+}
+
+impl Cluster {
+    /// A new cluster builder.
+    pub fn builder() -> ClusterBuilder {
+        ClusterBuilder { api: TestApi::new(), namespace: None }
+    }
+    /// The kubeconfig path.
+    pub fn kubeconfig(&self) -> PathBuf {
+        self.dir.path().join("kubeconfig")
+    }
+    /// A scratch directory that lives as long as the cluster.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+    /// Stores an object.
+    pub fn add(&self, obj: Value) -> Value {
+        self.api.insert(obj)
+    }
+    /// A kube connection through the real client, for library-level checks (await it on the
+    /// runtime that will use it: the client's worker lives there).
+    pub async fn connect(&self) -> kubectl_upjet::cluster::connect::Connection {
+        let flags = kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(self.kubeconfig());
+        kubectl_upjet::cluster::connect::connect(&flags).await.unwrap()
+    }
+}
+
+/// A managed resource object with upjet's shape.
+pub struct Mr {
+    obj: Value,
+}
+
+impl Mr {
+    /// An MR of `apiVersion`/`kind` named `name`, healthy, with an external-name equal to its name.
+    pub fn new(api_version: &str, kind: &str, name: &str) -> Mr {
+        Mr {
+            obj: json!({
+                "apiVersion": api_version, "kind": kind,
+                "metadata": {"name": name, "annotations": {"crossplane.io/external-name": name},
+                             "finalizers": ["finalizer.managedresource.crossplane.io"]},
+                "spec": {"forProvider": {"region": "eu-west-1"}, "managementPolicies": ["*"]},
+                "status": {"atProvider": {"id": name}, "conditions": [
+                    {"type": "Ready", "status": "True", "reason": "Available", "lastTransitionTime": "2024-11-30T10:00:00Z"},
+                    {"type": "Synced", "status": "True", "reason": "ReconcileSuccess", "lastTransitionTime": "2024-11-30T10:00:00Z"}]}
+            }),
+        }
+    }
+    /// Places it in a namespace.
+    pub fn ns(mut self, ns: &str) -> Mr {
+        self.obj["metadata"]["namespace"] = json!(ns);
+        self
+    }
+    /// Sets an annotation.
+    pub fn ann(mut self, k: &str, v: &str) -> Mr {
+        self.obj["metadata"]["annotations"][k] = json!(v);
+        self
+    }
+    /// Removes an annotation.
+    pub fn without(mut self, k: &str) -> Mr {
+        self.obj["metadata"]["annotations"].as_object_mut().unwrap().remove(k);
+        self
+    }
+    /// Sets a label.
+    pub fn label(mut self, k: &str, v: &str) -> Mr {
+        self.obj["metadata"]["labels"][k] = json!(v);
+        self
+    }
+    /// Replaces the conditions.
+    pub fn conditions(mut self, c: Value) -> Mr {
+        self.obj["status"]["conditions"] = c;
+        self
+    }
+    /// Sets `spec.managementPolicies`.
+    pub fn policies(mut self, p: &[&str]) -> Mr {
+        self.obj["spec"]["managementPolicies"] = json!(p);
+        self
+    }
+    /// Sets `status.atProvider.id`.
+    pub fn at_id(mut self, id: &str) -> Mr {
+        self.obj["status"]["atProvider"]["id"] = json!(id);
+        self
+    }
+    /// Blocked at the create-incomplete gate, as the reconciler leaves it.
+    pub fn create_incomplete(self) -> Mr {
+        self.ann("crossplane.io/external-create-pending", "2024-11-30T11:00:05Z")
+            .ann("crossplane.io/external-create-succeeded", "2024-11-30T11:00:00Z")
+            .conditions(json!([
+                {"type": "Ready", "status": "False", "reason": "Creating", "lastTransitionTime": "2024-11-30T11:00:05Z"},
+                {"type": "Synced", "status": "False", "reason": "ReconcileError", "lastTransitionTime": "2024-11-30T11:00:05Z",
+                 "message": "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed"}]))
+    }
+    /// The JSON.
+    pub fn json(self) -> Value {
+        self.obj
+    }
+}

@@ -1,0 +1,11 @@
+//! What the black-box tests share: test clusters and MRs ([`cluster`]), the one builder that runs
+//! the binary under one environment policy ([`upjet`]), the simulated provider of the write
+//! commands ([`adopt`]) and Velero as far as the tests need it ([`velero`]).
+
+pub mod adopt;
+pub mod cluster;
+pub mod upjet;
+pub mod velero;
+
+pub use cluster::{Cluster, Mr, crd_dir};
+pub use upjet::{Report, Run, Upjet, codes, find, report, text, upjet};
