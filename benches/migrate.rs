@@ -23,7 +23,7 @@ mod child;
 #[path = "support/provider.rs"]
 #[allow(dead_code)]
 mod provider;
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/cluster.rs"]
 mod support;
 
 use serde_json::{Value, json};

@@ -99,7 +99,7 @@ fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
 }
 
 fn run(c: &Cluster, args: &[&str]) -> std::process::Output {
-    c.upjet().current_dir(c.dir()).args(args).output().unwrap()
+    c.upjet().current_dir(c.dir()).args(args).output()
 }
 
 fn apply(c: &Cluster, extra: &[&str]) -> std::process::Output {

@@ -67,7 +67,8 @@ pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Writ
 
 fn write_plan(path: &std::path::Path, plan: &MigrationPlan) -> Result<(), Error> {
     let text = serde_json::to_string_pretty(plan).map_err(|e| Error::failed(format!("cannot encode the plan: {e}")))?;
-    std::fs::write(path, text + "\n").map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))
+    crate::local::store::write(path, (text + "\n").as_bytes())
+        .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))
 }
 
 fn report(plan: &MigrationPlan, path: &std::path::Path, out: &mut dyn Write) -> std::io::Result<()> {
