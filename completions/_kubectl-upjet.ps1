@@ -53,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
             [CompletionResult]::new('restore-plan', 'restore-plan', [CompletionResultType]::ParameterValue, 'Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap (MRs at risk restored observing only) and a promote plan')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept: plan, apply (resumable, no duplicate, no deletion), status')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch every managed resource: a line when a finding appears or clears, Prometheus metrics, and a journal of every ID seen')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -336,6 +337,162 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-upjet;migrate' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Write a migration plan: each legacy MR''s namespaced twin (checked against its CRD and, with a cluster, a server-side dry run), or why it is not migrated')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Carry a plan out, MR by MR: hold the legacy MR, create its twin observing only, wait until its Observe found the object, give it its final policies, delete the legacy MR')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Where each MR of a plan stands')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-upjet;migrate;plan' {
+            [CompletionResult]::new('--to-namespace', '--to-namespace', [CompletionResultType]::ParameterName, 'The namespace every migrated MR goes to')
+            [CompletionResult]::new('--namespace-from', '--namespace-from', [CompletionResultType]::ParameterName, 'Each MR''s namespace from its own label or annotation: label=KEY or annotation=KEY')
+            [CompletionResult]::new('--drop-field', '--drop-field', [CompletionResultType]::ParameterName, 'Leave a forProvider/initProvider field out when the namespaced kind lacks it (repeatable; spec.forProvider.a.b)')
+            [CompletionResult]::new('--provider-config-kind', '--provider-config-kind', [CompletionResultType]::ParameterName, 'The kind of every providerConfigRef (default: the CRD''s default, ClusterProviderConfig)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Offline: snapshots of the legacy MRs (kubectl get managed -o json) and, beside them, the CRDs of the namespaced kinds (repeatable; files or folders)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the plan')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the plan')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every legacy MR of every provider')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite the plan file when it exists')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;migrate;apply' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The plan `migrate plan` wrote')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The plan `migrate plan` wrote')
+            [CompletionResult]::new('--parallel', '--parallel', [CompletionResultType]::ParameterName, 'How many MRs are migrated at the same time (1-64)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where to write the backup of each legacy MR before its first change (default: ~/.kube/upjet/backups)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Send every write with server-side dryRun=All: nothing is changed and no backup is written')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
+            [CompletionResult]::new('--keep-legacy', '--keep-legacy', [CompletionResultType]::ParameterName, 'Leave each legacy MR in place, paused and unable to delete, instead of deleting it')
+            [CompletionResult]::new('--observe-only', '--observe-only', [CompletionResultType]::ParameterName, 'Stop once each namespaced MR''s Observe found its object: it stays observing only, the legacy MR stays paused. A later apply without this flag finishes')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;migrate;status' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The plan `migrate plan` wrote')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The plan `migrate plan` wrote')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;migrate;help' {
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Write a migration plan: each legacy MR''s namespaced twin (checked against its CRD and, with a cluster, a server-side dry run), or why it is not migrated')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Carry a plan out, MR by MR: hold the legacy MR, create its twin observing only, wait until its Observe found the object, give it its final policies, delete the legacy MR')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Where each MR of a plan stands')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-upjet;migrate;help;plan' {
+            break
+        }
+        'kubectl-upjet;migrate;help;apply' {
+            break
+        }
+        'kubectl-upjet;migrate;help;status' {
+            break
+        }
+        'kubectl-upjet;migrate;help;help' {
+            break
+        }
         'kubectl-upjet;rbac' {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only these kinds: kind, plural or kind.group (repeatable)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)')
@@ -411,6 +568,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put annotations and management policies back from an adopt backup')
             [CompletionResult]::new('restore-plan', 'restore-plan', [CompletionResultType]::ParameterValue, 'Stage a Velero restore so that nothing is created twice: a resource-modifiers ConfigMap (MRs at risk restored observing only) and a promote plan')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept: plan, apply (resumable, no duplicate, no deletion), status')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch every managed resource: a line when a finding appears or clears, Prometheus metrics, and a journal of every ID seen')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -435,6 +593,21 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             break
         }
         'kubectl-upjet;help;promote' {
+            break
+        }
+        'kubectl-upjet;help;migrate' {
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Write a migration plan: each legacy MR''s namespaced twin (checked against its CRD and, with a cluster, a server-side dry run), or why it is not migrated')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Carry a plan out, MR by MR: hold the legacy MR, create its twin observing only, wait until its Observe found the object, give it its final policies, delete the legacy MR')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Where each MR of a plan stands')
+            break
+        }
+        'kubectl-upjet;help;migrate;plan' {
+            break
+        }
+        'kubectl-upjet;help;migrate;apply' {
+            break
+        }
+        'kubectl-upjet;help;migrate;status' {
             break
         }
         'kubectl-upjet;help;rbac' {

@@ -53,9 +53,15 @@ fn reconcile(obj: &mut Value) {
 
 /// The provider: paused MRs are answered at once; every other write queues a reconcile that is
 /// answered after a random delay, by one scheduler thread. Returns the total delay drawn (ms).
-pub fn provider(
+pub fn provider(api: &TestApi, kind: (&'static str, &'static str), delay: (u64, u64)) -> Arc<AtomicU64> {
+    provider_in(api, kind, None, delay)
+}
+
+/// [`provider`] for the MRs of one kind in `namespace` (`None`: cluster-scoped).
+pub fn provider_in(
     api: &TestApi,
     (api_version, kind): (&'static str, &'static str),
+    namespace: Option<&'static str>,
     (lo, hi): (u64, u64),
 ) -> Arc<AtomicU64> {
     let drawn = Arc::new(AtomicU64::new(0));
@@ -95,7 +101,7 @@ pub fn provider(
             }
             while due.peek().is_some_and(|Reverse((t, _))| *t <= Instant::now()) {
                 let Reverse((_, name)) = due.pop().unwrap();
-                api.modify(api_version, kind, None, &name, reconcile);
+                api.modify(api_version, kind, namespace, &name, reconcile);
             }
         }
     });

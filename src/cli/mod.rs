@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod migrate;
 pub mod output;
 pub mod rbac;
 pub mod restore;
@@ -77,6 +78,9 @@ pub enum Command {
     /// After a staged restore: check each MR's Observe found its object, then put its
     /// management policies back (backup first, conditional writes, resumable).
     Promote(restore::PromoteArgs),
+    /// Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept:
+    /// plan, apply (resumable, no duplicate, no deletion), status.
+    Migrate(migrate::MigrateArgs),
     /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
     /// patch for adopt), for `kubectl apply -f -`.
     Rbac(rbac::RbacArgs),

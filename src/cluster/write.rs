@@ -117,7 +117,12 @@ impl WriteError {
 
     fn from_request(e: RequestError, verb: &'static str, target: &Target) -> WriteError {
         let t = target.display();
-        let what = if verb == "get" { "reading" } else { "patching" };
+        let what = match verb {
+            "get" => "reading",
+            "create" => "creating",
+            "delete" => "deleting",
+            _ => "patching",
+        };
         match (&e, e.status_code()) {
             (_, Some(409)) => WriteError::Conflict { target: t },
             (RequestError::Kube(kube::Error::Api(s)), Some(403)) => WriteError::Forbidden {
@@ -188,6 +193,36 @@ pub async fn merge_patch(
         .await
         .map_err(|e| WriteError::from_request(e, "patch", target))?;
     parse_object(&body, "patching", target)
+}
+
+/// Creates `obj` at `target` (its kind and namespace; the name is the object's own) with this
+/// tool's field manager — or, with `dry_run`, asks the API server to validate it with
+/// `dryRun=All` (schema, defaults, admission) and returns what it would have stored.
+pub async fn create(conn: &Connection, target: &Target, obj: &Value, dry_run: bool) -> Result<Value, WriteError> {
+    let mut uri = format!("{}?fieldManager={FIELD_MANAGER}", target.kind.collection_path(target.namespace.as_deref()));
+    if dry_run {
+        uri.push_str("&dryRun=All");
+    }
+    let req = http::Request::post(uri)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::ACCEPT, "application/json")
+        .body(serde_json::to_vec(obj).unwrap_or_default())
+        .expect("static request parts are valid");
+    let body = request::text(conn, req).await.map_err(|e| WriteError::from_request(e, "create", target))?;
+    parse_object(&body, "creating", target)
+}
+
+/// Deletes the object, but only the incarnation `uid` names (a precondition: an object
+/// re-created under the same name is left alone). A 404 is `NotFound`.
+pub async fn delete(conn: &Connection, target: &Target, uid: &str) -> Result<(), WriteError> {
+    let body = serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "preconditions": {"uid": uid}});
+    let req = http::Request::delete(target.path())
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::ACCEPT, "application/json")
+        .body(serde_json::to_vec(&body).unwrap_or_default())
+        .expect("static request parts are valid");
+    request::text(conn, req).await.map_err(|e| WriteError::from_request(e, "delete", target))?;
+    Ok(())
 }
 
 #[cfg(test)]

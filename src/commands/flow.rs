@@ -204,6 +204,7 @@ pub fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(),
         Command::Restore(_) => "restore",
         Command::Rbac(_) => "rbac",
         Command::Promote(_) => "promote",
+        Command::Migrate(_) => "migrate",
         Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) | Command::Watch(_) => return Ok(()),
     };
     if several_contexts { Err(Refusal::SeveralClusters(name)) } else { Ok(()) }

@@ -13,6 +13,7 @@ pub mod flow;
 pub mod forms;
 pub mod history;
 pub mod inputs;
+pub mod migrate;
 pub mod mrd;
 pub mod rbac;
 pub mod restore_plan;
@@ -76,6 +77,7 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
         Command::Promote(args) => adopt::run_promote(settings, args, out).await,
         Command::Watch(args) => watch::run(settings, args, out).await,
+        Command::Migrate(args) => migrate::run(settings, args, out).await,
     }
 }
 

@@ -22,7 +22,11 @@ pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> a
     }
     let managed: Vec<ManagedKind> =
         selected.iter().map(|k| ManagedKind { group: k.group.clone(), plural: k.plural.clone() }).collect();
-    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": managed_roles(&managed)});
+    let mut items = managed_roles(&managed);
+    let scoped: Vec<(ManagedKind, bool)> =
+        selected.iter().zip(&managed).map(|(k, m)| (m.clone(), k.namespaced)).collect();
+    items.push(crate::domain::migrate::rbac::migrate_role(&scoped));
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
     match args.output {
         RbacFormat::Yaml => structured::write_yaml(out, &list)?,
         RbacFormat::Json => structured::write_json(out, &list)?,

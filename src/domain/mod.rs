@@ -18,6 +18,7 @@ pub mod inventory;
 pub mod journal;
 pub mod kstatus;
 pub mod managed;
+pub mod migrate;
 pub mod mrd;
 pub mod placeholder;
 pub mod plan;

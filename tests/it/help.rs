@@ -87,6 +87,16 @@ fn promote_help() {
 }
 
 #[test]
+fn migrate_help() {
+    let text = help(&["migrate", "plan", "--help"]);
+    assert_eq!(headings(&text), ["Arguments:", "Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_migrate_plan", text);
+    let text = help(&["migrate", "apply", "--help"]);
+    assert_eq!(headings(&text), ["Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_migrate_apply", text);
+}
+
+#[test]
 fn completion_help() {
     let text = help(&["completion", "--help"]);
     assert_eq!(headings(&text), ["Arguments:", "Options:", "Output:", "Cluster connection:", "Examples:"]);

@@ -37,6 +37,7 @@ mod k9s;
 mod krew;
 mod kubectl_completion;
 mod log_fixtures;
+mod migrate;
 mod misplaced_inputs;
 mod multi_cluster;
 mod output_forms;

@@ -333,6 +333,32 @@ impl TestApi {
         Ok(())
     }
 
+    /// Like [`TestApi::add_crd_yaml`] for one CRD document, keeping its versions' schemas in
+    /// the stored CRD object (slower: the whole schema is decoded), for clients that read a
+    /// kind's schema from its CRD.
+    pub fn add_crd_yaml_with_schemas(&self, yaml: &str) -> anyhow::Result<()> {
+        self.add_crd_yaml(yaml)?;
+        let full: Value = serde_saphyr::from_str(yaml).map_err(|e| anyhow::anyhow!("CRD YAML: {e}"))?;
+        let name = full.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let schemas: Vec<(String, Value)> = full
+            .pointer("/spec/versions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| Some((v.get("name")?.as_str()?.to_string(), v.get("schema")?.clone())))
+            .collect();
+        let api = "apiextensions.k8s.io/v1";
+        self.modify(api, "CustomResourceDefinition", None, &name, |crd| {
+            for v in crd.pointer_mut("/spec/versions").and_then(Value::as_array_mut).into_iter().flatten() {
+                let version = v.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+                if let Some((_, schema)) = schemas.iter().find(|(n, _)| *n == version) {
+                    v["schema"] = schema.clone();
+                }
+            }
+        });
+        Ok(())
+    }
+
     /// Registers the CRDs of every `*.yaml` / `*.yml` file in `dir` (files are
     /// read in place, parsed on two threads). Returns how many CRDs were added.
     pub fn add_crds_from_dir(&self, dir: &Path) -> anyhow::Result<usize> {

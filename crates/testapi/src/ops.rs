@@ -735,6 +735,13 @@ pub(crate) fn run_hooks(inner: &Inner, def: &ResourceDef, api_version: &str, wri
     if objs.get(&key).is_none() {
         return;
     }
+    // A controller that removes the last finalizer of an object being deleted deletes it.
+    let finalizers_empty = obj.pointer("/metadata/finalizers").and_then(Value::as_array).is_none_or(Vec::is_empty);
+    if obj.pointer("/metadata/deletionTimestamp").is_some() && finalizers_empty {
+        let rv = inner.next_rv();
+        objs.remove(&key, rv, None);
+        return;
+    }
     let spec_changed = obj.get("spec") != written.get("spec");
     let rv = inner.next_rv();
     obj["apiVersion"] = json!(api_version);

@@ -120,7 +120,7 @@ pub async fn restore_with(
 
 /// The test hooks (`UPJET_TEST_STOP_AFTER_STEP`, `UPJET_TEST_HANG_AFTER_STEP`): exit abruptly, or
 /// announce the step and hang until killed, right after `step`, to prove every boundary is safe.
-fn test_hook(env: &AdoptEnv, step: usize) {
+pub(crate) fn test_hook(env: &AdoptEnv, step: usize) {
     if env.stop_after_step == Some(step) {
         eprintln!("test hook: stopping abruptly after step {step}");
         std::process::exit(99);

@@ -37,7 +37,7 @@ impl Ui {
 
     /// Asks for a confirmation before a change: refused without a terminal (`what` is changed;
     /// `preview` is what --dry-run shows), and "no" cancels with nothing changed.
-    pub(super) fn confirm_change(
+    pub(crate) fn confirm_change(
         &mut self,
         question: &str,
         what: String,

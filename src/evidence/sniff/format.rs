@@ -21,6 +21,8 @@ pub enum Reader {
     Plan,
     /// `restore BACKUP_FILE`: adopt backups.
     Backup,
+    /// `migrate apply -f` and `migrate status -f`: migration plans.
+    MigrationPlan,
 }
 
 impl Reader {
@@ -34,6 +36,7 @@ impl Reader {
             Reader::CloudAudit => "with --cloud-audit",
             Reader::Plan => "to `kubectl upjet adopt -f`",
             Reader::Backup => "to `kubectl upjet restore`",
+            Reader::MigrationPlan => "to `kubectl upjet migrate apply -f`",
         }
     }
 }

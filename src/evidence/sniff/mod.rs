@@ -97,6 +97,12 @@ pub static AFTER_CLOUD_AUDIT: &[Format] = &[
         test: |h| h.is_array() && h.has("resource") && (h.has("id") || h.has("candidates")),
     },
     Format {
+        what: "a migration plan (migrate plan)",
+        readers: &[Reader::MigrationPlan],
+        unread: "",
+        test: |h| h.is_object() && h.str("kind") == Some("MigrationPlan"),
+    },
+    Format {
         what: "a Terraform state",
         readers: &[],
         unread: "no flag reads one from a file (history --workspace reads the provider's own)",

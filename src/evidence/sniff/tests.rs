@@ -95,6 +95,11 @@ const CASES: &[(&str, &str, Option<&str>)] = &[
         Some("an adoption plan"),
     ),
     (
+        "migration plan",
+        "{\n  \"apiVersion\": \"upjet.doctor/v1\",\n  \"kind\": \"MigrationPlan\",\n  \"items\": []\n}",
+        Some("a migration plan"),
+    ),
+    (
         "Terraform state",
         r#"{"version":4,"terraform_version":"1.5.7","serial":3,"lineage":"l","outputs":{},"resources":[]}"#,
         Some("a Terraform state"),

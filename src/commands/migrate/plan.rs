@@ -1,0 +1,153 @@
+//! `kubectl upjet migrate plan`: the legacy MRs asked for, their namespaced twins' CRDs, the
+//! core's plan, and — with a cluster — the API server's word on every new manifest (the target
+//! namespace exists, the name is free, a server-side `dryRun=All` create passes) before the
+//! plan file is written.
+
+use super::inputs::{self, Selection};
+use crate::cli::migrate::MigratePlanArgs;
+use crate::cluster::connect::{self, Connection};
+use crate::cluster::target::Kinds;
+use crate::cluster::write::{self, Target, WriteError};
+use crate::domain::migrate::{self, MIGRATED_FROM, MigrationPlan, NamespaceRule, Options, Refusal};
+use crate::error::{Error, Exit};
+use crate::output::style::sanitize;
+use crate::settings::Settings;
+use std::io::Write;
+
+/// Runs `migrate plan`.
+pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let namespace = match (&args.to_namespace, &args.namespace_from) {
+        (Some(ns), _) => NamespaceRule::To(ns.clone()),
+        (None, Some((w, key))) if w == "label" => NamespaceRule::Label(key.clone()),
+        (None, Some((_, key))) => NamespaceRule::Annotation(key.clone()),
+        (None, None) => {
+            return Err(Error::usage("say where the MRs go: --to-namespace NS or --namespace-from label=KEY").into());
+        }
+    };
+    let selector = settings.selector.as_deref();
+    if args.targets.is_empty() && !args.all && selector.is_none() {
+        return Err(Error::usage("name the legacy MRs (KIND/NAME), select them with -l, or pass --all").into());
+    }
+    if args.output.exists() && !args.force {
+        return Err(Error::usage(format!("{} exists; pass --force to overwrite it", args.output.display())).into());
+    }
+    let labels = inputs::equality_selector(selector)?;
+    let sel = Selection { targets: &args.targets, all: args.all, labels };
+    let opts = Options {
+        namespace,
+        drop_fields: args.drop_fields.clone(),
+        provider_config_kind: args.provider_config_kind.clone(),
+        now: settings.now,
+    };
+    let mut plan = if args.from.is_empty() {
+        let conn = connect::connect(&settings.connect).await?;
+        let (legacy, targets) = inputs::live(&conn, &sel, selector).await?;
+        let mut plan = migrate::build_plan(&legacy, &targets, &opts);
+        check_live(&conn, &mut plan).await?;
+        plan
+    } else {
+        let (legacy, targets) = inputs::offline(&args.from, &sel)?;
+        migrate::build_plan(&legacy, &targets, &opts)
+    };
+    for t in &args.targets {
+        let asked = |r: &str| {
+            r.split_once('/').is_some_and(|(k, n)| {
+                t.ends_with(&format!("/{n}"))
+                    && k.starts_with(t.split('/').next().unwrap_or("").to_lowercase().as_str())
+            })
+        };
+        if !plan.items.iter().any(|i| asked(&i.legacy.resource)) && !plan.refused.iter().any(|r| asked(&r.resource)) {
+            plan.refused.push(Refusal { resource: t.clone(), reason: "no such legacy MR".into() });
+        }
+    }
+    write_plan(&args.output, &plan)?;
+    report(&plan, &args.output, out)?;
+    Ok(if plan.refused.is_empty() { Exit::Ok } else { Exit::Failed })
+}
+
+fn write_plan(path: &std::path::Path, plan: &MigrationPlan) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(plan).map_err(|e| Error::failed(format!("cannot encode the plan: {e}")))?;
+    crate::local::store::write(path, (text + "\n").as_bytes())
+        .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))
+}
+
+fn report(plan: &MigrationPlan, path: &std::path::Path, out: &mut dyn Write) -> std::io::Result<()> {
+    for item in &plan.items {
+        let dropped =
+            if item.dropped.is_empty() { String::new() } else { format!(" (dropped {})", item.dropped.join(", ")) };
+        let id = if item.id_source == "crossplane.io/external-name" {
+            format!("{:?}", item.external_name)
+        } else {
+            format!("{:?} (suggested by {}: check it)", item.external_name, item.id_source)
+        };
+        writeln!(
+            out,
+            "{:<8} {} → {} tracking {}{dropped}",
+            "plan",
+            sanitize(&item.display()),
+            sanitize(&item.target_display()),
+            sanitize(&id)
+        )?;
+    }
+    for r in &plan.refused {
+        writeln!(out, "{:<8} {}: {}", "refused", sanitize(&r.resource), sanitize(&r.reason))?;
+    }
+    writeln!(out, "{} planned, {} refused; plan written to {}", plan.items.len(), plan.refused.len(), path.display())?;
+    if !plan.items.is_empty() {
+        writeln!(out, "next: kubectl upjet migrate apply -f {} --dry-run", path.display())?;
+    }
+    Ok(())
+}
+
+/// The API server's word on each item: the namespace exists, the name is free (or taken by this
+/// very migration), and a `dryRun=All` create of the manifest passes. An item that fails moves
+/// to the refusals, named.
+async fn check_live(conn: &Connection, plan: &mut MigrationPlan) -> anyhow::Result<()> {
+    let kinds = Kinds::discover(conn).await?;
+    let mut kept = Vec::new();
+    for item in std::mem::take(&mut plan.items) {
+        match check_one(conn, &kinds, &item).await {
+            Ok(()) => kept.push(item),
+            Err(reason) => plan.refused.push(Refusal { resource: item.display(), reason }),
+        }
+    }
+    plan.items = kept;
+    Ok(())
+}
+
+async fn check_one(conn: &Connection, kinds: &Kinds, item: &migrate::Item) -> Result<(), String> {
+    let (_, target) = super::addresses(kinds, item).map_err(|e| e.to_string())?;
+    let ns_path = format!("/api/v1/namespaces/{}", item.target.namespace);
+    if let Err(e) =
+        crate::cluster::request::text(conn, crate::cluster::request::get(&ns_path, "application/json")).await
+    {
+        return Err(match e.status_code() {
+            Some(404) => format!(
+                "the namespace {:?} does not exist: kubectl create namespace {}",
+                item.target.namespace, item.target.namespace
+            ),
+            _ => format!("cannot read the namespace {:?}: {}", item.target.namespace, e.reason()),
+        });
+    }
+    match write::read(conn, &target).await {
+        Ok(existing) => {
+            let ours =
+                crate::domain::adopt::annotation(&existing, MIGRATED_FROM) == Some(item.legacy.resource.as_str());
+            return if ours { Ok(()) } else { Err(taken(&target, &existing)) };
+        }
+        Err(WriteError::NotFound { .. }) => {}
+        Err(e) => return Err(e.to_string()),
+    }
+    write::create(conn, &target, &item.manifest, true)
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("the server-side dry run refused it: {e}"))
+}
+
+fn taken(target: &Target, existing: &serde_json::Value) -> String {
+    let ext = crate::domain::adopt::annotation(existing, crate::domain::managed::keys::EXTERNAL_NAME).unwrap_or("");
+    format!(
+        "{} already exists, tracking {ext:?}: the name is taken in the target namespace by an MR with another identity",
+        target.display()
+    )
+}
