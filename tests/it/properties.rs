@@ -4,6 +4,7 @@ use kubectl_upjet::domain::gotime::GoTime;
 use kubectl_upjet::domain::managed::ManagedResource;
 use kubectl_upjet::domain::plan::parse_plan;
 use kubectl_upjet::domain::rules::diagnose;
+use kubectl_upjet::evidence::json_split::{AfterBreak, Piece, Splitter};
 use kubectl_upjet::evidence::logs::{LogScan, scan_slice};
 use kubectl_upjet::output::style::sanitize;
 use proptest::prelude::*;
@@ -136,4 +137,55 @@ fn hundred_megabyte_line_is_skipped_in_bounded_memory() {
     scan_slice(&data, "huge", &mut scan);
     assert_eq!((scan.too_long, scan.parsed), (1, 1));
     assert_eq!(scan.evidence().len(), 1);
+}
+
+/// Runs the shared JSON record splitter over `data` in `chunk`-byte reads; each piece as text.
+fn split_pieces(data: &[u8], chunk: usize, cap: usize, after: AfterBreak) -> (Vec<String>, u64, Option<u64>) {
+    let mut out = Vec::new();
+    let mut s = Splitter::new(cap, &[b"Records", b"value"], after);
+    let mut r = std::io::BufReader::with_capacity(chunk, data);
+    let mut bytes = 0;
+    let open = s
+        .run(&mut r, &mut bytes, &mut |p| {
+            out.push(match p {
+                Piece::Element(b, l) => {
+                    assert!(b.len() <= cap, "a record over the cap was handed on");
+                    format!("{l}:{}", String::from_utf8_lossy(b))
+                }
+                other => format!("{other:?}"),
+            })
+        })
+        .expect("reading from memory does not fail");
+    (out, bytes, open)
+}
+
+proptest! {
+    #[test]
+    fn the_json_splitter_is_bounded_and_blind_to_read_sizes(
+        data in proptest::collection::vec(
+            prop_oneof![Just(b'{'), Just(b'}'), Just(b'['), Just(b']'), Just(b'"'), Just(b'\\'),
+                        Just(b'\n'), Just(b','), Just(b':'), Just(b' '), Just(b'a'), any::<u8>()], 0..400),
+        chunk in 1usize..64,
+        stop in any::<bool>(),
+    ) {
+        let after = if stop { AfterBreak::Stop } else { AfterBreak::Resync };
+        let whole = split_pieces(&data, 4096, 48, after);
+        let chunked = split_pieces(&data, chunk, 48, after);
+        prop_assert_eq!(whole.1, data.len() as u64);
+        prop_assert_eq!(whole, chunked);
+    }
+
+    #[test]
+    fn the_json_splitter_hands_back_each_json_line_and_each_wrapped_record(
+        docs in proptest::collection::vec(arb_json(), 1..8),
+        chunk in 1usize..64,
+    ) {
+        let objects: Vec<String> = docs.iter().map(|d| json!({"d": d}).to_string()).collect();
+        let lines = objects.join("\n");
+        let want: Vec<String> = objects.iter().enumerate().map(|(i, o)| format!("{}:{o}", i + 1)).collect();
+        prop_assert_eq!(split_pieces(lines.as_bytes(), chunk, 1 << 20, AfterBreak::Resync).0, want);
+        let wrapped = format!("{{\"Records\":[{}]}}", objects.join(","));
+        let want: Vec<String> = objects.iter().map(|o| format!("1:{o}")).collect();
+        prop_assert_eq!(split_pieces(wrapped.as_bytes(), chunk, 1 << 20, AfterBreak::Stop).0, want);
+    }
 }

@@ -5,7 +5,7 @@
 //! activity-log list -o json`, the `{"records":[…]}` export). Detected per record, so one file
 //! may mix them; gzip and stdin are accepted.
 //!
-//! Speed and memory: [`split`] walks the bytes once and holds only the record being read
+//! Speed and memory: [`json_split`](crate::evidence::json_split) walks the bytes once and holds only the record being read
 //! (capped at [`MAX_RECORD_BYTES`]); [`prefilter`] rejects reads and other calls by byte checks
 //! before any JSON is decoded; only creates and deletes are kept, as compact [`CloudCall`]s,
 //! at most [`MAX_CALLS`] per file. Nothing in a file's content is fatal: what cannot be read is
@@ -16,7 +16,6 @@ mod cloudtrail;
 pub(crate) mod dialect;
 pub(crate) mod gcp;
 mod prefilter;
-mod split;
 mod values;
 
 #[cfg(test)]
@@ -24,8 +23,8 @@ mod tests;
 
 use crate::domain::cloud_audit::{self, Cloud, CloudAuditCheck, CloudCall, Interner, Options, Verb, Window};
 use crate::domain::managed::ManagedResource;
+use crate::evidence::json_split::{AfterBreak, Piece, Splitter};
 use dialect::{Claim, Dialect, Skip};
-use split::{Piece, Splitter};
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::Arc;
@@ -38,6 +37,10 @@ pub const MAX_RECORD_BYTES: usize = 4 << 20;
 /// file's share of memory; an export with more creates and deletes than this is noted, and
 /// should be narrowed (a time window, the provider's principal).
 pub const MAX_CALLS: usize = 200_000;
+
+/// Keys of a wrapping object whose array holds the records: CloudTrail's S3 files and
+/// `lookup-events`, Azure's diagnostic settings and REST API, Cloud Logging's `entries`.
+const WRAPPER_KEYS: &[&[u8]] = &[b"Records", b"records", b"Events", b"events", b"value", b"entries"];
 
 /// How many records of a file are looked at to tell whether it holds audit records at all.
 const SNIFFED: u64 = 1000;
@@ -325,7 +328,7 @@ pub fn read(reader: impl Read, name: &str) -> (CloudAuditRead, Vec<CloudCall>) {
         }
     };
     let gz = input.is_gzip();
-    let mut split = Splitter::new(MAX_RECORD_BYTES);
+    let mut split = Splitter::new(MAX_RECORD_BYTES, WRAPPER_KEYS, AfterBreak::Resync);
     let mut bytes = 0u64;
     let result = split.run(&mut input, &mut bytes, &mut |p| r.piece(p));
     r.read.bytes = bytes;
