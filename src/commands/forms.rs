@@ -77,12 +77,7 @@ pub fn github_actions(report: &Report, step_summary: Option<&std::path::Path>) -
     use anyhow::Context;
     eprint!("{}", crate::output::github::annotations(report));
     if let Some(path) = step_summary {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open $GITHUB_STEP_SUMMARY {}", path.display()))?;
-        file.write_all(crate::output::github::step_summary(report).as_bytes())
+        crate::local::store::append(path, crate::output::github::step_summary(report).as_bytes())
             .with_context(|| format!("cannot write $GITHUB_STEP_SUMMARY {}", path.display()))?;
     }
     Ok(())

@@ -53,6 +53,12 @@ pub fn create(path: &Path, overwrite: bool) -> io::Result<File> {
     opts.open(path)
 }
 
+/// Appends to a file, creating it if needed (a CI step's summary file, which other steps write too).
+pub fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(bytes)
+}
+
 /// Writes (or overwrites) a whole file.
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     std::fs::write(path, bytes)

@@ -56,7 +56,10 @@ pub(super) fn gone<'m>(
     truncated: &[Arc<str>],
 ) -> Vec<(&'m ManagedResource, Coverage)> {
     let mut covered: HashMap<Area, Coverage> = HashMap::new();
-    for (i, found) in per_mr {
+    // In the MRs' order, so the peer a finding names is the same on every run.
+    let mut by_index: Vec<(&usize, &Vec<(&InventoryObject, bool)>)> = per_mr.iter().collect();
+    by_index.sort_unstable_by_key(|(i, _)| **i);
+    for (i, found) in by_index {
         let mr = mrs[*i];
         let complete = found.iter().map(|(o, _)| *o).find(|o| !truncated.contains(&o.source));
         if let (Some(_), Some(o)) = (healthy(mr), complete) {
