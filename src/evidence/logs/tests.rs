@@ -1,6 +1,6 @@
 //! Table-driven unit tests for decoding, extraction, streaming and aggregation.
 //! Lines are realistic but written here (real-provider lines live in
-//! `tests/log_fixtures.rs`, which reads /work/shared/fixtures/logs).
+//! `tests/it/log_fixtures.rs`, which reads /work/shared/fixtures/logs).
 
 use std::io::{self, BufRead, BufReader, Read};
 
