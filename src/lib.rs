@@ -21,6 +21,7 @@ pub mod commands;
 pub mod domain;
 pub mod error;
 pub mod evidence;
+pub mod json_split;
 pub mod local;
 pub mod output;
 pub mod settings;

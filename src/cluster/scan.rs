@@ -6,6 +6,7 @@ use super::kinds::ApiKind;
 use super::request::{self, RequestError};
 use super::retry::{self, Budget, RetryPolicy};
 use crate::domain::managed::ManagedResource;
+use crate::json_split;
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -106,141 +107,14 @@ pub fn decode_page(body: &str) -> Result<DecodedPage<'_>, serde_json::Error> {
     Ok((page.items.unwrap_or_default().into_iter().map(|r| r.get()).collect(), page.metadata.continue_))
 }
 
-/// A cursor over JSON text that skips values without interpreting them.
-struct Cursor<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
-    fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.i += 1;
-        }
-    }
-
-    /// At a `"`: moves past the closing quote.
-    fn skip_string(&mut self) -> Option<()> {
-        self.i += 1;
-        loop {
-            let j = memchr::memchr2(b'"', b'\\', self.b.get(self.i..)?)?;
-            self.i += j;
-            if self.b[self.i] == b'\\' {
-                self.i += 2;
-            } else {
-                self.i += 1;
-                return Some(());
-            }
-        }
-    }
-
-    /// Moves past one value: a string, an object or array (to its matching bracket), or a scalar.
-    fn skip_value(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.skip_string(),
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                loop {
-                    match self.peek()? {
-                        b'"' => self.skip_string()?,
-                        b'{' | b'[' => {
-                            depth += 1;
-                            self.i += 1;
-                        }
-                        b'}' | b']' => {
-                            depth -= 1;
-                            self.i += 1;
-                            if depth == 0 {
-                                return Some(());
-                            }
-                        }
-                        _ => self.i += 1,
-                    }
-                }
-            }
-            _ => {
-                let start = self.i;
-                while !matches!(self.peek(), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
-                    self.i += 1;
-                }
-                (self.i > start).then_some(())
-            }
-        }
-    }
-
-    fn expect(&mut self, c: u8) -> Option<()> {
-        self.skip_ws();
-        (self.peek()? == c).then(|| self.i += 1)
-    }
-}
-
 /// The JSON text of each element of the top-level `"items"` array, and the byte range of that
-/// array (brackets included), or `None` when the text is not an object of that shape. Elements are
-/// only delimited, not validated: each is parsed on its own afterwards.
+/// array, through the one splitter ([`json_split::list_items`]); `None` when the body is not a
+/// list it can vouch for.
 fn split_items(body: &str) -> Option<(Vec<&str>, usize, usize)> {
-    let mut c = Cursor { b: body.as_bytes(), i: 0 };
-    c.expect(b'{')?;
-    let mut found: Option<(Vec<&str>, usize, usize)> = None;
-    c.skip_ws();
-    if c.peek()? == b'}' {
-        return None;
-    }
-    loop {
-        c.skip_ws();
-        let key_start = c.i;
-        if c.peek()? != b'"' {
-            return None;
-        }
-        c.skip_string()?;
-        let is_items = &c.b[key_start..c.i] == b"\"items\"";
-        c.expect(b':')?;
-        c.skip_ws();
-        if is_items && c.peek()? == b'[' {
-            if found.is_some() {
-                return None;
-            }
-            let start = c.i;
-            c.i += 1;
-            let mut items = Vec::new();
-            c.skip_ws();
-            if c.peek()? == b']' {
-                c.i += 1;
-            } else {
-                loop {
-                    c.skip_ws();
-                    let item_start = c.i;
-                    c.skip_value()?;
-                    items.push(body.get(item_start..c.i)?);
-                    c.skip_ws();
-                    match c.peek()? {
-                        b',' => c.i += 1,
-                        b']' => {
-                            c.i += 1;
-                            break;
-                        }
-                        _ => return None,
-                    }
-                }
-            }
-            found = Some((items, start, c.i));
-        } else {
-            c.skip_value()?;
-        }
-        c.skip_ws();
-        match c.peek()? {
-            b',' => c.i += 1,
-            b'}' => {
-                c.i += 1;
-                c.skip_ws();
-                return if c.peek().is_none() { found } else { None };
-            }
-            _ => return None,
-        }
-    }
+    let list = json_split::list_items(body.as_bytes())?;
+    // Items start and end on ASCII brackets or quotes, so their bounds are char boundaries.
+    let items = list.items.into_iter().map(|r| body.get(r)).collect::<Option<Vec<_>>>()?;
+    Some((items, list.array.0, list.array.1))
 }
 
 /// A fetched page: its body, the spans of its items in the body, and its continue token.
@@ -529,7 +403,7 @@ mod tests {
         for body in &bodies {
             assert_eq!(decode_page(body).map_err(|e| e.to_string()), reference(body), "{body}");
         }
-        let (items, _) = split_items(&bodies[0]).map(|(i, s, e)| (i, (s, e))).unwrap();
+        let (items, _, _) = split_items(&bodies[0]).unwrap();
         assert_eq!(items, vec![item.as_str(), item.as_str()]);
     }
 

@@ -16,7 +16,6 @@ pub mod fleet;
 pub mod index;
 pub mod input;
 pub mod inventory;
-pub mod json_split;
 pub mod logs;
 pub mod mrd;
 pub mod pods;

@@ -5,7 +5,7 @@
 //! activity-log list -o json`, the `{"records":[…]}` export). Detected per record, so one file
 //! may mix them; gzip and stdin are accepted.
 //!
-//! Speed and memory: [`json_split`](crate::evidence::json_split) walks the bytes once and holds only the record being read
+//! Speed and memory: [`json_split`](crate::json_split) walks the bytes once and holds only the record being read
 //! (capped at [`MAX_RECORD_BYTES`]); [`prefilter`] rejects reads and other calls by byte checks
 //! before any JSON is decoded; only creates and deletes are kept, as compact [`CloudCall`]s,
 //! at most [`MAX_CALLS`] per file. Nothing in a file's content is fatal: what cannot be read is
@@ -23,7 +23,7 @@ mod tests;
 
 use crate::domain::cloud_audit::{self, Cloud, CloudAuditCheck, CloudCall, Interner, Options, Verb, Window};
 use crate::domain::managed::ManagedResource;
-use crate::evidence::json_split::{AfterBreak, Piece, Splitter};
+use crate::json_split::{AfterBreak, Piece, Splitter};
 use dialect::{Claim, Dialect, Skip};
 use std::collections::HashMap;
 use std::io::Read;

@@ -91,6 +91,13 @@ pub struct Splitter {
     pub resynced_lines: u64,
     /// Something other than blanks and a byte-order mark was read.
     seen: bool,
+    /// Bytes fed before the current chunk: where a wrapper's array sits in the stream.
+    offset: u64,
+    /// Top-level values begun (a List body has exactly one).
+    values: u64,
+    /// Wrapper arrays met, and the byte range of the last (its brackets included).
+    wrappers: u32,
+    wrapper_span: (u64, u64),
 }
 
 impl Splitter {
@@ -122,6 +129,10 @@ impl Splitter {
             resync: false,
             resynced_lines: 0,
             seen: false,
+            offset: 0,
+            values: 0,
+            wrappers: 0,
+            wrapper_span: (0, 0),
         }
     }
 
@@ -144,6 +155,7 @@ impl Splitter {
             }
             self.feed(chunk, emit);
             let n = chunk.len();
+            self.offset += n as u64;
             *bytes += n as u64;
             input.consume(n);
         }
@@ -282,6 +294,7 @@ impl Splitter {
             }
             self.top = Top::String;
             self.record_depth = Some(0);
+            self.values += 1;
         }
         if self.depth == 1 && self.top == Top::Object {
             if self.expect_key {
@@ -301,6 +314,7 @@ impl Splitter {
     fn open(&mut self, c: u8, i: usize, seg: &mut Option<usize>) {
         if self.depth == 0 {
             self.resync = false;
+            self.values += 1;
             self.top = if c == b'[' { Top::Array } else { Top::Object };
             self.record_depth = Some(if c == b'[' { 1 } else { 0 });
         }
@@ -312,6 +326,8 @@ impl Splitter {
                 self.buf.clear();
                 *seg = None;
                 self.record_depth = Some(2);
+                self.wrappers += 1;
+                self.wrapper_span.0 = self.offset + i as u64;
             }
             self.wrapper_key = false;
         }
@@ -334,6 +350,7 @@ impl Splitter {
         }
         if self.depth == 1 && self.record_depth == Some(2) {
             self.record_depth = None;
+            self.wrapper_span.1 = self.offset + i as u64 + 1;
         }
         if self.depth == 0 {
             self.top = Top::None;
@@ -350,16 +367,30 @@ impl Splitter {
         *seg = Some(i);
     }
 
-    /// The record ends at `chunk[k]` (inclusive).
+    /// The record ends at `chunk[k]` (inclusive). A record that lies within one chunk is handed
+    /// on as a slice of it, uncopied (a page or a line read whole costs no copy); one that spans
+    /// chunks was gathered in the buffer.
     fn finish(&mut self, chunk: &[u8], k: usize, seg: &mut Option<usize>, emit: &mut dyn FnMut(Piece)) {
-        if let Some(s) = seg.take() {
-            self.keep(&chunk[s..=k]);
-        }
         self.capturing = false;
-        if self.overflow {
-            emit(Piece::TooLong(self.elem_line));
-        } else {
-            emit(Piece::Element(&self.buf, self.elem_line));
+        match seg.take() {
+            Some(s) if self.buf.is_empty() && !self.overflow => {
+                let record = &chunk[s..=k];
+                emit(if record.len() > self.cap {
+                    Piece::TooLong(self.elem_line)
+                } else {
+                    Piece::Element(record, self.elem_line)
+                });
+            }
+            whole => {
+                if let Some(s) = whole {
+                    self.keep(&chunk[s..=k]);
+                }
+                emit(if self.overflow {
+                    Piece::TooLong(self.elem_line)
+                } else {
+                    Piece::Element(&self.buf, self.elem_line)
+                });
+            }
         }
         self.buf.clear();
         self.overflow = false;
@@ -400,81 +431,61 @@ impl Splitter {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Where the items of a Kubernetes list body held in memory are: each item's byte range, and the
+/// range of the `items` array (brackets included), so the caller can read the small envelope
+/// without them.
+pub struct ListItems {
+    /// Each element of the top-level `items` array, in order.
+    pub items: Vec<std::ops::Range<usize>>,
+    /// Where the `items` array starts and ends in the body.
+    pub array: (usize, usize),
+}
 
-    const KEYS: &[&[u8]] = &[b"Records", b"Events", b"value"];
-
-    fn pieces(text: &[u8], chunk: usize, cap: usize, after: AfterBreak) -> (Vec<String>, Option<u64>) {
-        let mut out = Vec::new();
-        let mut s = Splitter::new(cap, KEYS, after);
-        let mut r = io::BufReader::with_capacity(chunk, text);
-        let mut bytes = 0;
-        let open = s
-            .run(&mut r, &mut bytes, &mut |p| {
-                out.push(match p {
-                    Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                    other => format!("{other:?}"),
-                })
-            })
-            .unwrap();
-        assert_eq!(bytes, text.len() as u64);
-        (out, open)
+/// Splits a list response with the one splitter, or says it cannot: anything but one top-level
+/// object holding one `items` array of records, whole, with nothing after it, is refused, so
+/// the caller takes a fully validating path instead. Elements are only delimited, not
+/// validated: each is parsed on its own afterwards.
+pub fn list_items(body: &[u8]) -> Option<ListItems> {
+    const ITEMS: &[&[u8]] = &[b"items"];
+    let mut s = Splitter::new(usize::MAX, ITEMS, AfterBreak::Stop);
+    let base = body.as_ptr() as usize;
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut refused = false;
+    s.feed(body, &mut |p| match p {
+        // One chunk: every record is a slice of `body` itself.
+        Piece::Element(b, _) => spans.push((b.as_ptr() as usize - base, b.len())),
+        _ => refused = true,
+    });
+    let whole = s.depth == 0 && !s.in_str && !s.capturing && s.values == 1 && s.wrappers == 1;
+    if refused || !whole {
+        return None;
     }
-
-    /// (case, input, records as `line:text` or a piece's name, open at the end)
-    const CASES: &[(&str, &str, &[&str], Option<u64>)] = &[
-        ("json lines", "{\"a\":1}\n{\"b\":\"}\"}\n", &["1:{\"a\":1}", "2:{\"b\":\"}\"}"], None),
-        ("array", "[\n {\"a\":[1,{\"x\":2}]},\n {\"b\":2}\n]\n", &["2:{\"a\":[1,{\"x\":2}]}", "3:{\"b\":2}"], None),
-        (
-            "Records wrapper",
-            "{\"Records\":[{\"a\":1},{\"b\":\"x\\\"y\"}]}",
-            &["1:{\"a\":1}", "1:{\"b\":\"x\\\"y\"}"],
-            None,
-        ),
-        ("Events wrapper with a token before", "{\"NextToken\":\"t\",\"Events\":[{\"e\":1}]}", &["1:{\"e\":1}"], None),
-        ("a wrapper key nested deeper is data", "{\"a\":{\"Records\":[1]}}", &["1:{\"a\":{\"Records\":[1]}}"], None),
-        ("array of strings", "[\"{\\\"a\\\":1}\"]", &["1:\"{\\\"a\\\":1}\""], None),
-        ("not JSON lines", "hello\n{\"a\":1}\n", &["NotJson(1)", "2:{\"a\":1}"], None),
-        ("a truncated line breaks, the next is read", "{\"a\":\"cut\n{\"b\":1}\n", &["Broken(1)", "2:{\"b\":1}"], None),
-        ("truncated at the end", "{\"a\":[1,2", &[], Some(1)),
-        (
-            "too long",
-            "{\"a\":\"0123456789012345678901234567890123456789\"}\n{\"b\":1}",
-            &["TooLong(1)", "2:{\"b\":1}"],
-            None,
-        ),
-        ("a BOM", "\u{feff}{\"a\":1}", &["1:{\"a\":1}"], None),
-    ];
-
-    #[test]
-    fn every_layout_splits_into_records_at_any_chunk_size() {
-        for (name, text, want, open) in CASES {
-            for chunk in [1, 2, 3, 7, 64, 4096] {
-                let (got, end) = pieces(text.as_bytes(), chunk, 32, AfterBreak::Resync);
-                assert_eq!(got, *want, "{name} (chunk {chunk})");
-                assert_eq!(end, *open, "{name} (chunk {chunk})");
-            }
+    let (start, end) = (s.wrapper_span.0 as usize, s.wrapper_span.1 as usize);
+    // The splitter passes over separators; a list is only taken when exactly one comma stands
+    // between two items and none around them (`[1]`, `[{},]` are left to the validating path).
+    let mut at = start + 1;
+    for (i, &(item, len)) in spans.iter().enumerate() {
+        let gap = body.get(at..item)?;
+        if !separates(gap, i > 0) {
+            return None;
         }
+        at = item + len;
     }
-
-    #[test]
-    fn after_a_break_resync_reads_on_and_stop_reads_no_further() {
-        let text = b"{\"a\":1}\n{\"a\":\"cut\n  tail\n{\"b\":2}\n";
-        for chunk in [1, 5, 4096] {
-            let (resync, _) = pieces(text, chunk, 32, AfterBreak::Resync);
-            assert_eq!(resync, ["1:{\"a\":1}", "Broken(2)", "4:{\"b\":2}"], "chunk {chunk}");
-            let (stop, open) = pieces(text, chunk, 32, AfterBreak::Stop);
-            assert_eq!(stop, ["1:{\"a\":1}", "Broken(2)"], "chunk {chunk}");
-            assert_eq!(open, None, "chunk {chunk}");
-        }
+    if !separates(body.get(at..end - 1)?, false) {
+        return None;
     }
+    let items = spans.iter().map(|&(item, len)| item..item + len).collect();
+    Some(ListItems { items, array: (start, end) })
+}
 
-    #[test]
-    fn only_the_keys_asked_for_wrap_records() {
-        let text = b"{\"entries\":[{\"a\":1}]}";
-        let (got, _) = pieces(text, 4096, 64, AfterBreak::Resync);
-        assert_eq!(got, ["1:{\"entries\":[{\"a\":1}]}"]);
+/// Whether `gap` is blank around exactly one comma (`comma`) or blank only.
+fn separates(gap: &[u8], comma: bool) -> bool {
+    let blank = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+    match memchr(b',', gap) {
+        Some(i) => comma && blank(&gap[..i]) && blank(&gap[i + 1..]),
+        None => !comma && blank(gap),
     }
 }
+
+#[cfg(test)]
+mod tests;
