@@ -197,3 +197,14 @@ fn a_file_that_is_no_audit_log_says_so() {
     let (r, _) = read_str(&patch().replace(GROUP, "apps"));
     assert!(!r.note().contains("none of its"), "{}", r.note());
 }
+
+#[test]
+fn a_document_keeps_reading_past_an_element_over_the_cap_and_stops_at_a_break() {
+    let big = format!("[{{\"x\":\"{}\"}},\n{}]\n", "a".repeat(MAX_EVENT_BYTES + 10), patch());
+    let (r, w) = read_str(&big);
+    assert_eq!((r.too_long, w.len(), r.ended_early.is_none()), (1, 1, true), "{r:?}");
+    let broken = format!("[\n{},\n{{\"x\":\"cut\n\"}},\n{}\n]\n", patch(), patch());
+    let (r, w) = read_str(&broken);
+    assert_eq!((r.malformed, w.len()), (1, 1), "{r:?}");
+    assert!(r.ended_early.as_deref().is_some_and(|e| e.contains("line 3")), "{r:?}");
+}
