@@ -14,13 +14,16 @@
 //! newline inside a string, i.e. a truncated line or a hand-edited file ([`AfterBreak`]). The
 //! reader turns the [`Piece`]s into its own counters and notes.
 //!
-//! Not on it yet, and what stands in the way of keeping their output byte-identical:
-//! `logs/json_docs.rs` is entered from line mode on one line already read and leaves for line
-//! mode when a column-0 byte cannot continue the document (a break policy this splitter lacks);
-//! `audit/read_doc.rs` streams with serde and its notes quote serde's error text; and
-//! `cluster/scan`'s `split_items` needs the `items` array's byte range and refuses any body that
-//! is not one well-formed object — and `cluster/` may not import `evidence/`, so sharing it
-//! means moving this module to a layer both may import.
+//! Every JSON reader of the tool takes its records from here: the cloud-audit reader (a stream
+//! of records), the Kubernetes audit reader's documents (the CloudWatch `events` key, stop at a
+//! break), the provider-log scanner's documents met between log lines ([`document`]: a JSON
+//! array or a pretty-printed object that ends, or is left, in the middle of the stream), and the
+//! list bodies of `cluster/scan` and of snapshots ([`list_items`]: a body in memory, its items
+//! as ranges, uncopied). It sits beside `error.rs` as a layer of its own, importing nothing, so
+//! that both `cluster/` and `evidence/` may use it.
+mod document;
+
+pub use document::{DocEnd, Opened};
 use memchr::{memchr, memchr3};
 use std::io::{self, BufRead};
 
@@ -98,6 +101,12 @@ pub struct Splitter {
     /// Wrapper arrays met, and the byte range of the last (its brackets included).
     wrappers: u32,
     wrapper_span: (u64, u64),
+    /// A document met inside another stream (a log): what opened it ([`document`]).
+    embedded: Option<document::Opened>,
+    /// At the first byte of a line, outside strings (only tracked for an embedded document).
+    line_start: bool,
+    /// How an embedded document ended, once it has.
+    ended: Option<document::DocEnd>,
 }
 
 impl Splitter {
@@ -133,6 +142,9 @@ impl Splitter {
             values: 0,
             wrappers: 0,
             wrapper_span: (0, 0),
+            embedded: None,
+            line_start: false,
+            ended: None,
         }
     }
 
@@ -145,11 +157,7 @@ impl Splitter {
         emit: &mut dyn FnMut(Piece),
     ) -> io::Result<Option<u64>> {
         loop {
-            let chunk = match input.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let chunk = fill(input)?;
             if chunk.is_empty() {
                 break;
             }
@@ -163,8 +171,8 @@ impl Splitter {
         Ok(open.then_some(if self.capturing { self.elem_line } else { self.line }))
     }
 
-    /// Feeds one chunk.
-    fn feed(&mut self, chunk: &[u8], emit: &mut dyn FnMut(Piece)) {
+    /// Feeds one chunk; returns the bytes of it used (all of them unless the splitter stopped).
+    fn feed(&mut self, chunk: &[u8], emit: &mut dyn FnMut(Piece)) -> usize {
         let mut seg = self.capturing.then_some(0);
         let mut key_seg = self.key_open.then_some(0);
         let mut i = 0;
@@ -187,7 +195,7 @@ impl Splitter {
             i = self.structural(chunk, i, &mut seg, &mut key_seg, emit);
         }
         if self.stopped {
-            return;
+            return i;
         }
         if let Some(s) = seg.filter(|_| self.capturing) {
             self.keep(&chunk[s..]);
@@ -195,6 +203,7 @@ impl Splitter {
         if let Some(s) = key_seg.filter(|_| self.key_open) {
             self.key_part(&chunk[s..]);
         }
+        chunk.len()
     }
 
     /// Inside a string: jumps to its end, an escape or a raw newline. Returns the next index.
@@ -228,6 +237,10 @@ impl Splitter {
                     self.top = Top::None;
                 }
             }
+            _ if self.embedded.is_some() => {
+                self.leave(chunk, k, seg, emit);
+                self.line += 1;
+            }
             _ => {
                 // A raw newline inside a string: this record (or document) is broken.
                 emit(Piece::Broken(if self.capturing { self.elem_line } else { self.line }));
@@ -254,6 +267,11 @@ impl Splitter {
         emit: &mut dyn FnMut(Piece),
     ) -> usize {
         let c = chunk[i];
+        if self.embedded.is_some()
+            && let Some(next) = self.guard(chunk, i, seg, emit)
+        {
+            return next;
+        }
         let seen = self.seen;
         self.seen = seen || !c.is_ascii_whitespace();
         match c {
@@ -355,6 +373,10 @@ impl Splitter {
         if self.depth == 0 {
             self.top = Top::None;
             self.record_depth = None;
+            if self.embedded.is_some() {
+                self.ended = Some(document::DocEnd::Ended);
+                self.stopped = true;
+            }
         }
     }
 
@@ -428,6 +450,17 @@ impl Splitter {
         self.capturing = false;
         self.overflow = false;
         self.buf.clear();
+    }
+}
+
+/// The buffered bytes of `input`, read again after an interrupted read.
+fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Ok(_) => return input.fill_buf(),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
     }
 }
 

@@ -13,7 +13,9 @@
 //! - [`output`]: printers over any `io::Write` (table, JSON, YAML, detail view, history);
 //! - [`cli`], [`settings`] and [`commands`]: flags, their resolution with the environment (the
 //!   one reader of it), and the wiring of one command from settings to exit code;
-//! - [`error`]: the exit-code contract.
+//! - [`error`]: the exit-code contract;
+//! - [`json_split`]: the one bounded JSON record splitter every JSON reader (logs, audit logs,
+//!   the cloud's audit record, list pages, snapshots) takes its records from.
 
 pub mod cli;
 pub mod cluster;

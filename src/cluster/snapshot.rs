@@ -103,6 +103,15 @@ pub fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> 
             return Err(no_objects(file, kind));
         }
     } else {
+        // A List goes through the path of a live page: items delimited by the one splitter, each
+        // decoded later on its own (an object that does not decode is named, not the whole file).
+        if let Some((items, envelope)) = super::scan::split_list(&text)
+            && let Ok(doc) = serde_json::from_str::<JsonDoc>(&envelope)
+            && doc.kind.ends_with("List")
+        {
+            out.extend(items.into_iter().map(|i| item(i.to_string())));
+            return Ok(());
+        }
         let doc: JsonDoc = serde_json::from_str(&text)
             .map_err(|e| Error::usage(format!("{} is not valid JSON: {e}", file.display())))?;
         match doc.items {
@@ -158,6 +167,24 @@ mod tests {
         std::fs::write(&bad, "{nope").unwrap();
         assert!(read(&bad).unwrap_err().to_string().contains("is not valid JSON"));
         assert!(read(&dir.path().join("missing.json")).unwrap_err().to_string().contains("cannot read"));
+    }
+
+    #[test]
+    fn a_list_s_objects_are_delimited_like_a_live_page_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("fleet.json");
+        // One object that will not decode does not hide the others: it is handed on by itself.
+        std::fs::write(
+            &f,
+            r#"{"kind":"List","items":[{"metadata":{"name":"a"}},{"metadata":{"name":tru}}],"apiVersion":"v1"}"#,
+        )
+        .unwrap();
+        let items = read(&f).unwrap();
+        let texts: Vec<&str> = items.iter().map(|i| i.json.as_str()).collect();
+        assert_eq!(texts, [r#"{"metadata":{"name":"a"}}"#, r#"{"metadata":{"name":tru}}"#]);
+        // An envelope that is not a List is still refused as a whole.
+        std::fs::write(&f, r#"{"kind":"ConfigMapList","items":[{"a":1}]} x"#).unwrap();
+        assert!(read(&f).unwrap_err().to_string().contains("is not valid JSON"));
     }
 
     #[test]

@@ -99,3 +99,117 @@ fn a_list_body_it_cannot_vouch_for_is_refused() {
         assert!(list_items(body).is_none(), "{}", String::from_utf8_lossy(body));
     }
 }
+
+/// Runs an embedded document: `initial` on line 4 (the stream starts on line 5), `stream`
+/// read in chunks of `chunk`. Gives the pieces, how it ended, the line it resumes on, and what
+/// of the stream is left for the caller.
+fn document_run(opened: Opened, initial: &str, stream: &str, chunk: usize) -> (Vec<String>, DocEnd, u64, String) {
+    let mut out = Vec::new();
+    let mut s = Splitter::document(64, opened, 5);
+    let mut r = io::BufReader::with_capacity(chunk, stream.as_bytes());
+    let mut bytes = 0;
+    let end = s
+        .run_document(&mut r, initial.as_bytes(), &mut bytes, &mut |p| {
+            out.push(match p {
+                Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
+                other => format!("{other:?}"),
+            })
+        })
+        .unwrap();
+    let mut rest = String::new();
+    io::Read::read_to_string(&mut r, &mut rest).unwrap();
+    assert_eq!(bytes as usize + rest.len(), stream.len(), "bytes used and left add up");
+    (out, end, s.line(), rest)
+}
+
+/// (case, opened, initial, stream, pieces, end, line after, left for the caller)
+type DocumentCase =
+    (&'static str, Opened, &'static str, &'static str, &'static [&'static str], DocEnd, u64, &'static str);
+
+const DOCUMENT_CASES: &[DocumentCase] = &[
+    (
+        "an array ends mid-stream; its line's separators are used",
+        Opened::Array,
+        "",
+        "{\"a\":1},\n {\"b\":\"]\"} ] ,\nI1125 next\n",
+        &["5:{\"a\":1}", "6:{\"b\":\"]\"}"],
+        DocEnd::Ended,
+        7,
+        "I1125 next\n",
+    ),
+    (
+        "an array's first elements on the opening line",
+        Opened::Array,
+        " {\"a\":1},",
+        "{\"b\":2}]\nlog\n",
+        &["4:{\"a\":1}", "5:{\"b\":2}"],
+        DocEnd::Ended,
+        6,
+        "log\n",
+    ),
+    (
+        "a log line at column 0 leaves an element cut",
+        Opened::Array,
+        "",
+        "{\"a\":1},\n{\"b\":\"x\"\nI1125 log line\n",
+        &["5:{\"a\":1}", "Broken(6)"],
+        DocEnd::Left,
+        7,
+        "I1125 log line\n",
+    ),
+    (
+        "an indented line always continues",
+        Opened::Object,
+        "{\"msg\":\"a\",",
+        "  \"x\": 1\n}\nafter\n",
+        &["4:{\"msg\":\"a\",  \"x\": 1\n}"],
+        DocEnd::Ended,
+        7,
+        "after\n",
+    ),
+    ("a first line that starts no document", Opened::Array, "1, 2]", "log\n", &["Broken(4)"], DocEnd::Left, 5, "log\n"),
+    (
+        "a break inside a string",
+        Opened::Array,
+        "",
+        "{\"a\":\"cut\n{\"b\":1}]\n",
+        &["Broken(5)"],
+        DocEnd::Left,
+        6,
+        "{\"b\":1}]\n",
+    ),
+    (
+        "the stream ends inside an element",
+        Opened::Array,
+        "",
+        "{\"a\":1},{\"b\":",
+        &["5:{\"a\":1}", "Broken(5)"],
+        DocEnd::Left,
+        5,
+        "",
+    ),
+    (
+        "an element over the cap",
+        Opened::Array,
+        "",
+        "{\"a\":\"0123456789012345678901234567890123456789012345678901234567890123456789\"},{\"b\":1}]",
+        &["TooLong(5)", "5:{\"b\":1}"],
+        DocEnd::Ended,
+        5,
+        "",
+    ),
+];
+
+#[test]
+fn an_embedded_document_ends_or_is_left_where_the_log_goes_on_at_any_chunk_size() {
+    for (name, opened, initial, stream, want, end, line, rest) in DOCUMENT_CASES {
+        for chunk in [1, 2, 5, 4096] {
+            let got = document_run(*opened, initial, stream, chunk);
+            assert_eq!(
+                got,
+                (want.iter().map(|s| s.to_string()).collect(), *end, *line, rest.to_string()),
+                "{name} (chunk {chunk})"
+            );
+        }
+    }
+}

@@ -27,9 +27,9 @@
 pub(crate) mod buffered;
 mod counts;
 mod decode;
+mod doc_start;
 mod evidence;
 mod extract;
-mod json_docs;
 mod log_scan;
 mod logged_ids;
 mod mask;

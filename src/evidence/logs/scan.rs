@@ -3,7 +3,8 @@
 //! Text lines are read with `read_until` (capped at [`MAX_LINE_BYTES`]) into one reused
 //! buffer (`buffered.rs`). JSON arrays and pretty-printed JSON documents (Cloud Logging /
 //! Loki exports) are split byte by byte into elements, each capped the same way
-//! (`json_docs.rs`), so a single-line 50 MB export array is still processed element by element.
+//! (the one JSON splitter's embedded-document mode, `crate::json_split`; `doc_start.rs` says
+//! where a document starts), so a single-line 50 MB export array is still processed element by element.
 //!
 //! Speed: most lines say nothing about IDs. A line is fully decoded only when a
 //! `memmem` pre-filter finds one of the few key names/messages that can carry evidence;
@@ -19,9 +20,10 @@ use super::decode::{
     Decoded, Outer, console_head, decode_console, decode_map, merge_time, parse_map, sniff_zap_json, strip_prefix,
     trim_ascii,
 };
+use super::doc_start::{array_open, array_start, json_open_at_end};
 use super::extract::{evidence_from_event, extract_pending};
-use super::json_docs::{DocMode, DocSplitter, Element, array_open, array_start, json_open_at_end};
 use super::{Envelope, Evidence, LogRecord, LogScan, MAX_LINE_BYTES, RecordFormat};
+use crate::json_split::{Opened, Piece, Splitter};
 
 /// Substrings at least one of which every evidence-bearing line contains. They are
 /// escape-insensitive (no quotes), so they also match inside wrapped payloads.
@@ -79,8 +81,6 @@ struct Scanner<'a> {
     /// Joined CRI partial (`P`) lines waiting for their final (`F`) line.
     cri: Vec<u8>,
     cri_overflow: bool,
-    /// The buffer the document splitter collects an element in, reused.
-    doc: Vec<u8>,
 }
 
 impl Scanner<'_> {
@@ -233,27 +233,34 @@ impl Scanner<'_> {
     }
 
     /// Counts and reads one element the document splitter handed on.
-    fn doc_element(&mut self, e: Element, line: u64) {
+    fn doc_element(&mut self, piece: Piece) {
         self.scan.lines += 1;
-        self.record_line = line;
-        let o = match e {
-            Element::Whole(doc) => self.doc_payload(doc),
-            Element::Cut => Outcome::Unknown,
-            Element::TooLong => Outcome::TooLong,
+        let o = match piece {
+            Piece::Element(doc, line) => {
+                self.record_line = line;
+                self.doc_payload(doc)
+            }
+            Piece::Broken(line) | Piece::NotJson(line) => {
+                self.record_line = line;
+                Outcome::Unknown
+            }
+            Piece::TooLong(line) => {
+                self.record_line = line;
+                Outcome::TooLong
+            }
         };
         self.count(o);
     }
 
     /// Reads a JSON document element by element (`initial`: the rest of the line that opened
     /// it), then hands the stream back to line mode.
-    fn run_doc<R: BufRead>(&mut self, r: &mut R, mode: DocMode, initial: &[u8]) -> io::Result<()> {
-        let mut doc = std::mem::take(&mut self.doc);
-        let mut split = DocSplitter::new(mode, self.newlines, &mut doc);
-        let result = split.run(r, initial, &mut |e, line| self.doc_element(e, line));
-        self.newlines = split.newlines;
-        self.scan.bytes += split.bytes;
-        self.doc = doc;
-        result
+    fn run_doc<R: BufRead>(&mut self, r: &mut R, opened: Opened, initial: &[u8]) -> io::Result<()> {
+        let mut split = Splitter::document(MAX_LINE_BYTES, opened, self.newlines + 1);
+        let mut bytes = 0;
+        let result = split.run_document(r, initial, &mut bytes, &mut |piece| self.doc_element(piece));
+        self.newlines = split.line() - 1;
+        self.scan.bytes += bytes;
+        result.map(|_| ())
     }
 
     fn process_line(&mut self, raw: &[u8]) -> LineAction {
@@ -301,15 +308,7 @@ enum StreamHead {
 /// Memory stays bounded by `MAX_LINE_BYTES` plus the (deduplicated) evidence.
 /// Only I/O errors of `reader` are returned.
 pub fn scan(mut reader: impl BufRead, source: &str, scan: &mut LogScan) -> io::Result<()> {
-    let mut sc = Scanner {
-        scan,
-        stream: source,
-        newlines: 0,
-        record_line: 0,
-        cri: Vec::new(),
-        cri_overflow: false,
-        doc: Vec::new(),
-    };
+    let mut sc = Scanner { scan, stream: source, newlines: 0, record_line: 0, cri: Vec::new(), cri_overflow: false };
     let mut line: Vec<u8> = Vec::with_capacity(16 * 1024);
     loop {
         let (skipped, head) = consume_buffered(&mut reader, |avail| match array_start(avail) {
@@ -321,7 +320,7 @@ pub fn scan(mut reader: impl BufRead, source: &str, scan: &mut LogScan) -> io::R
         match head {
             StreamHead::End => break,
             StreamHead::Array => {
-                sc.run_doc(&mut reader, DocMode::Array, &[])?;
+                sc.run_doc(&mut reader, Opened::Array, &[])?;
                 continue;
             }
             StreamHead::Line => {}
@@ -343,8 +342,8 @@ pub fn scan(mut reader: impl BufRead, source: &str, scan: &mut LogScan) -> io::R
                 sc.record_line = sc.newlines;
                 match sc.process_line(&line) {
                     LineAction::Done => {}
-                    LineAction::StartObject(off) => sc.run_doc(&mut reader, DocMode::Object, &line[off..])?,
-                    LineAction::StartArray(off) => sc.run_doc(&mut reader, DocMode::Array, &line[off..])?,
+                    LineAction::StartObject(off) => sc.run_doc(&mut reader, Opened::Object, &line[off..])?,
+                    LineAction::StartArray(off) => sc.run_doc(&mut reader, Opened::Array, &line[off..])?,
                 }
             }
         }
