@@ -45,6 +45,7 @@ async fn run_flux(settings: &Settings, args: &FluxArgs, out: &mut dyn Write) -> 
         FluxFormat::Yaml => structured::write_yaml(out, &doc)?,
         FluxFormat::Json => structured::write_json(out, &doc)?,
     }
-    eprintln!("{} managed kinds", pairs.len());
+    let bytes: usize = doc.to_string().len();
+    eprintln!("{} managed kinds, {} KiB of expressions", pairs.len(), bytes.div_ceil(1024));
     Ok(Exit::Ok)
 }
