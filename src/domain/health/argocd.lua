@@ -5,7 +5,8 @@
 -- It gives Argo CD's built-in verdict wherever the object shows nothing more, and says what the
 -- object alone shows about a cloud object upjet may have lost track of: a create that never
 -- recorded its result, an async operation past upjet's one-hour deadline, an external-name lost
--- after a create, an import that found nothing, and a paused MR (Suspended, not Degraded).
+-- after a create, an import that found nothing, a deletion that can never finish, and a paused
+-- MR (Suspended, not Degraded).
 --
 -- Argo CD runs this without the Lua standard libraries unless useOpenLibs is set: only the base
 -- and table libraries and a reduced `os` (time, date) behind require. There is no string
@@ -166,11 +167,55 @@ local function mr_name()
   return name
 end
 
--- Argo CD's own verdict on a resource being deleted.
+-- Paused (crossplane-runtime: the annotation's exact value "true", or an empty policy list):
+-- deliberate, and nothing will change until someone resumes it. nil when not paused.
+local function pause()
+  if annotations["crossplane.io/paused"] == "true" then
+    return "reconciliation is paused by the crossplane.io/paused annotation"
+  end
+  if spec.managementPolicies ~= nil and next(spec.managementPolicies) == nil then
+    return "reconciliation is paused by an empty spec.managementPolicies"
+  end
+  return nil
+end
+
+-- crossplane-runtime's create-incomplete gate: pending strictly after the later of succeeded
+-- and failed. The provider stops at it without a requeue.
+local marks = create_marks()
+local function create_incomplete()
+  if marks == nil or marks.pending == nil then
+    return false
+  end
+  local result = later(marks.succeeded, marks.failed)
+  return result == nil or marks.pending > result
+end
+
+-- Whether deleting the MR deletes its cloud object (crossplane-runtime's ShouldDelete): the
+-- policies decide, except that the default ["*"] leaves it to a legacy MR's deletionPolicy.
+local function deletes_cloud_object()
+  local p = policies()
+  if #p == 1 and p[1] == "*" then
+    return spec.deletionPolicy ~= "Orphan"
+  end
+  return allows("Delete")
+end
+
+-- A resource being deleted: Argo CD's own verdict, unless the MR can never get there. Paused,
+-- the provider never removes its finalizer; at the create gate (when the deletion would delete
+-- the cloud object) the reconciler stops before it observes or deletes anything.
 if metadata.deletionTimestamp ~= nil then
   local message = "Pending deletion"
   if metadata.finalizers ~= nil and #metadata.finalizers > 0 then
     message = message .. "; blocked by finalizers: " .. table.concat(metadata.finalizers, ", ")
+  end
+  if not WITHOUT_CONDITIONS[obj.kind] then
+    if pause() ~= nil then
+      return verdict("Suspended", message .. ", which the provider removes only once resumed: " .. pause())
+    end
+    if create_incomplete() and deletes_cloud_object() then
+      return verdict("Degraded", message .. ", which never goes: the reconciler stops at the create-incomplete gate (create started at "
+        .. marks.pending .. ", no result recorded) before it deletes anything (kubectl upjet history " .. mr_name() .. ")")
+    end
   end
   return verdict("Progressing", message)
 end
@@ -183,26 +228,15 @@ if WITHOUT_CONDITIONS[obj.kind] and next(conditions()) == nil then
   return verdict("Healthy", "Resource is up-to-date.")
 end
 
--- Paused (crossplane-runtime: the annotation's exact value "true", or an empty policy list):
--- deliberate, and nothing will change until someone resumes it.
-if annotations["crossplane.io/paused"] == "true" then
-  return verdict("Suspended", "reconciliation is paused by the crossplane.io/paused annotation")
-end
-if spec.managementPolicies ~= nil and next(spec.managementPolicies) == nil then
-  return verdict("Suspended", "reconciliation is paused by an empty spec.managementPolicies")
+if pause() ~= nil then
+  return verdict("Suspended", pause())
 end
 
--- crossplane-runtime's create-incomplete gate: pending strictly after the later of succeeded
--- and failed. The provider stops at it without a requeue.
-local marks = create_marks()
-if marks ~= nil and marks.pending ~= nil then
-  local result = later(marks.succeeded, marks.failed)
-  if result == nil or marks.pending > result then
-    return verdict("Degraded", "create started at " .. marks.pending
-      .. " and no result was recorded: the provider will not touch this MR until the " .. PENDING
-      .. " annotation is resolved, and a cloud object may exist that nothing tracks (kubectl upjet history "
-      .. mr_name() .. ")")
-  end
+if create_incomplete() then
+  return verdict("Degraded", "create started at " .. marks.pending
+    .. " and no result was recorded: the provider will not touch this MR until the " .. PENDING
+    .. " annotation is resolved, and a cloud object may exist that nothing tracks (kubectl upjet history "
+    .. mr_name() .. ")")
 end
 
 -- Argo CD's own verdicts, in the order of the conditions.
