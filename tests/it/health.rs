@@ -221,7 +221,10 @@ fn cases() -> Vec<Case> {
             name: "external-name a provider's placeholder",
             obj: mr(json!({S: T0, EN: "sgr-stub"}), None, &[READY, SYNCED], Some("sgr-0123")),
             built_in: "Healthy",
-            lua: ("Degraded", "status.atProvider.id is sgr-0123"),
+            lua: (
+                "Degraded",
+                "no external-name (only the placeholder sgr-stub, which names no cloud object) although status.atProvider.id is sgr-0123",
+            ),
             cel: Ok("Failed"),
         },
         Case {

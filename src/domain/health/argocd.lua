@@ -311,7 +311,11 @@ if not name_saved then
     why = "creation succeeded"
   end
   if why ~= nil then
-    local message = "no external-name although " .. why .. ": after a provider restart upjet will create a duplicate"
+    local held = ""
+    if external_name ~= nil and PLACEHOLDERS[external_name] then
+      held = " (only the placeholder " .. external_name .. ", which names no cloud object)"
+    end
+    local message = "no external-name" .. held .. " although " .. why .. ": after a provider restart upjet will create a duplicate"
     if not allows("LateInitialize") then
       message = message .. "; managementPolicies lack LateInitialize, so upjet will never save it"
     end
