@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept: plan, apply (resumable, no duplicate, no deletion), status')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
+            [CompletionResult]::new('health', 'health', [CompletionResultType]::ParameterValue, 'Print the health checks Argo CD (Lua) and Flux (CEL) should run on MRs, so that a GitOps UI shows a stuck create, a lost external-name or a pause for what it is')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch every managed resource: a line when a finding appears or clears, Prometheus metrics, and a journal of every ID seen')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -525,6 +526,116 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-upjet;health' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('argocd', 'argocd', [CompletionResultType]::ParameterValue, 'Print the argocd-cm entry that installs a Lua health check for the upjet groups: Argo CD''s built-in verdicts, plus lost identity and stuck creates as Degraded, paused as Suspended')
+            [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Print a Flux Kustomization''s healthCheckExprs (CEL) for the managed kinds this cluster serves')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-upjet;health;argocd' {
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'API groups the check covers, as globs: every kind of each (repeatable)')
+            [CompletionResult]::new('--argocd-namespace', '--argocd-namespace', [CompletionResultType]::ParameterName, 'The namespace of argocd-cm, for -o yaml and -o json')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;health;flux' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only these kinds: kind, plural or kind.group (repeatable)')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl''s -l)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity like kubectl''s -v: 4 shows requests, 6+ shows HTTP details')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The API server address, overriding the kubeconfig')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token, overriding the kubeconfig')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'doctor: every context of the merged kubeconfig, scanned concurrently into one report')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces (the default for doctor, which is fleet-wide)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the API server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-upjet;health;help' {
+            [CompletionResult]::new('argocd', 'argocd', [CompletionResultType]::ParameterValue, 'Print the argocd-cm entry that installs a Lua health check for the upjet groups: Argo CD''s built-in verdicts, plus lost identity and stuck creates as Degraded, paused as Suspended')
+            [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Print a Flux Kustomization''s healthCheckExprs (CEL) for the managed kinds this cluster serves')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-upjet;health;help;argocd' {
+            break
+        }
+        'kubectl-upjet;health;help;flux' {
+            break
+        }
+        'kubectl-upjet;health;help;help' {
+            break
+        }
         'kubectl-upjet;watch' {
             [CompletionResult]::new('--metrics-addr', '--metrics-addr', [CompletionResultType]::ParameterName, 'Serve /metrics (Prometheus text format), /healthz and /readyz on HOST:PORT (`:9090`: every interface)')
             [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The ID journal''s folder (default: ~/.kube/upjet/journal/<context>/)')
@@ -570,6 +681,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'After a staged restore: check each MR''s Observe found its object, then put its management policies back (backup first, conditional writes, resumable)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move legacy cluster-scoped MRs to their namespaced Crossplane v2 kinds, identity kept: plan, apply (resumable, no duplicate, no deletion), status')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and patch for adopt), for `kubectl apply -f -`')
+            [CompletionResult]::new('health', 'health', [CompletionResultType]::ParameterValue, 'Print the health checks Argo CD (Lua) and Flux (CEL) should run on MRs, so that a GitOps UI shows a stuck create, a lost external-name or a pause for what it is')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch every managed resource: a line when a finding appears or clears, Prometheus metrics, and a journal of every ID seen')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -611,6 +723,17 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             break
         }
         'kubectl-upjet;help;rbac' {
+            break
+        }
+        'kubectl-upjet;help;health' {
+            [CompletionResult]::new('argocd', 'argocd', [CompletionResultType]::ParameterValue, 'Print the argocd-cm entry that installs a Lua health check for the upjet groups: Argo CD''s built-in verdicts, plus lost identity and stuck creates as Degraded, paused as Suspended')
+            [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Print a Flux Kustomization''s healthCheckExprs (CEL) for the managed kinds this cluster serves')
+            break
+        }
+        'kubectl-upjet;help;health;argocd' {
+            break
+        }
+        'kubectl-upjet;help;health;flux' {
             break
         }
         'kubectl-upjet;help;watch' {

@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod health;
 pub mod migrate;
 pub mod output;
 pub mod rbac;
@@ -84,6 +85,9 @@ pub enum Command {
     /// Print least-privilege ClusterRoles for the managed kinds this cluster serves (read, and
     /// patch for adopt), for `kubectl apply -f -`.
     Rbac(rbac::RbacArgs),
+    /// Print the health checks Argo CD (Lua) and Flux (CEL) should run on MRs, so that a GitOps
+    /// UI shows a stuck create, a lost external-name or a pause for what it is.
+    Health(health::HealthArgs),
     /// Watch every managed resource: a line when a finding appears or clears, Prometheus
     /// metrics, and a journal of every ID seen.
     Watch(watch::WatchArgs),

@@ -205,6 +205,7 @@ pub fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(),
         Command::Rbac(_) => "rbac",
         Command::Promote(_) => "promote",
         Command::Migrate(_) => "migrate",
+        Command::Health(_) => "health",
         Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) | Command::Watch(_) => return Ok(()),
     };
     if several_contexts { Err(Refusal::SeveralClusters(name)) } else { Ok(()) }

@@ -73,6 +73,16 @@ fn rbac_help() {
 }
 
 #[test]
+fn health_help() {
+    let text = help(&["health", "argocd", "--help"]);
+    assert_eq!(headings(&text), ["Options:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_health_argocd", text);
+    let text = help(&["health", "flux", "--help"]);
+    assert_eq!(headings(&text), ["Options:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_health_flux", text);
+}
+
+#[test]
 fn restore_plan_help() {
     let text = help(&["restore-plan", "--help"]);
     assert_eq!(headings(&text), ["Arguments:", "Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);

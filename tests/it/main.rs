@@ -28,6 +28,7 @@ mod fault_schedules;
 mod faults;
 mod faults_evidence;
 mod fleet_summary;
+mod health;
 mod help;
 mod history_create_loop;
 mod identity;

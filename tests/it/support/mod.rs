@@ -3,7 +3,9 @@
 //! commands ([`adopt`]) and Velero as far as the tests need it ([`velero`]).
 
 pub mod adopt;
+pub mod argo_lua;
 pub mod cluster;
+pub mod flux_cel;
 pub mod upjet;
 pub mod velero;
 
