@@ -33,6 +33,7 @@ mod history_create_loop;
 mod identity;
 mod inventory;
 mod inventory_cloud_output;
+mod journal;
 mod k9s;
 mod krew;
 mod kubectl_completion;
