@@ -135,15 +135,15 @@ async fn read_pod_logs(
                 evidence.extend(ev);
                 sources.push(summary);
             }
-            Err(e) => notes.push(format!(
-                "cannot read logs of {}/{}{}: {}",
-                pod.namespace,
-                pod.name,
-                if previous { " (previous container)" } else { "" },
-                e.reason()
-            )),
+            Err(e) => notes.push(unreadable_log(&pod, previous, &e)),
         }
     }
+}
+
+/// The note on a provider container's log that could not be read.
+pub fn unreadable_log(pod: &ProviderPod, previous: bool, e: &RequestError) -> String {
+    let which = if previous { " (previous container)" } else { "" };
+    format!("cannot read logs of {}/{}{which}: {}", pod.namespace, pod.name, e.reason())
 }
 
 /// `--since` and `--limit-bytes` as the API server takes them.

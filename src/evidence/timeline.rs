@@ -524,6 +524,7 @@ mod tests {
             restart_count: 0,
             last_termination: None,
             changelog: None,
+            revision: None,
         }
     }
 

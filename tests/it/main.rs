@@ -48,3 +48,4 @@ mod rbac;
 mod security;
 mod velero;
 mod watch;
+mod watch_providers;

@@ -6,6 +6,7 @@
 //! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
 
 mod crds;
+mod providers;
 mod serve;
 
 use crate::cli::watch::{WatchArgs, WatchFormat};
@@ -16,7 +17,9 @@ use crate::cluster::watch::{self as watching, Failure, Scope, Seen};
 use crate::domain::gotime::GoTime;
 use crate::domain::journal;
 use crate::domain::managed::ManagedResource;
+use crate::domain::rules::ProviderStarts;
 use crate::domain::watch::exposition::Counters;
+use crate::domain::watch::restarts::RestartCounter;
 use crate::domain::watch::{Change, KindId, MrKey, State};
 use crate::error::{Error, Exit};
 use crate::local::journal::{Journal, default_dir};
@@ -47,6 +50,8 @@ enum Msg {
     Kind(KindId, Box<Seen<ManagedResource>>),
     /// What the CRD watcher saw.
     Crd(Seen<serde_json::Value>),
+    /// One look at the provider pods (and, with `--logs`, their logs).
+    Providers(Box<providers::Look>),
 }
 
 /// The watch's clock: the real clock shifted so that it starts at `Settings::now` (pinned by
@@ -110,6 +115,9 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         clock,
         journal,
         tasks: HashMap::new(),
+        kinds: HashMap::new(),
+        restarts: RestartCounter::default(),
+        starts_given: HashMap::new(),
         failures: HashMap::new(),
         announced: HashSet::new(),
         ready_said: false,
@@ -120,6 +128,8 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
     }
     lp.lock().state.discovered();
     lp.spawn_crds();
+    let follow = providers::Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync };
+    providers::spawn(lp.conn.clone(), follow, lp.tx.clone());
     if !lp.json && !args.no_headers {
         lines::write_header(out)?;
         out.flush()?;
@@ -155,6 +165,12 @@ struct Loop {
     clock: Clock,
     journal: Option<Journal>,
     tasks: HashMap<KindId, JoinHandle<()>>,
+    /// The kinds followed, as discovery or their CRD described them (which provider serves each).
+    kinds: HashMap<KindId, ApiKind>,
+    /// The provider pods' restarts, look after look.
+    restarts: RestartCounter,
+    /// By provider: the starts last given to the state, so a change re-judges its MRs.
+    starts_given: HashMap<String, ProviderStarts>,
     /// By kind: the last failure since its last successful event (for the relist's reason).
     failures: HashMap<KindId, Failure>,
     /// Failures already printed, so a retried failure is said once.
@@ -182,7 +198,8 @@ impl Loop {
                 }
             }
         });
-        self.tasks.insert(id, task);
+        self.tasks.insert(id.clone(), task);
+        self.kinds.insert(id, kind);
     }
 
     /// Stops watching one kind (its CRD was deleted); returns the findings that cleared.
@@ -191,6 +208,7 @@ impl Loop {
             task.abort();
         }
         self.failures.remove(id);
+        self.kinds.remove(id);
         self.lock().state.remove_kind(id)
     }
 
@@ -257,6 +275,7 @@ impl Loop {
             match msg {
                 Msg::Kind(kind, seen) => changes.extend(self.on_kind(&kind, *seen, now, &stamp, &mut records)),
                 Msg::Crd(seen) => changes.extend(self.on_crd(seen)),
+                Msg::Providers(look) => changes.extend(self.on_providers(*look, now, &mut records, out)?),
             }
         }
         if let Some(journal) = &mut self.journal {
