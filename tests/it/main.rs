@@ -48,4 +48,5 @@ mod rbac;
 mod security;
 mod velero;
 mod watch;
+mod watch_events;
 mod watch_providers;

@@ -6,6 +6,7 @@
 //! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
 
 mod crds;
+mod events;
 mod providers;
 mod serve;
 
@@ -114,6 +115,7 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         shared,
         clock,
         journal,
+        recorder: None,
         tasks: HashMap::new(),
         kinds: HashMap::new(),
         restarts: RestartCounter::default(),
@@ -123,6 +125,9 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         ready_said: false,
         json: args.output == WatchFormat::Json,
     };
+    if args.events {
+        lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
+    }
     for kind in kinds {
         lp.follow(kind);
     }
@@ -164,6 +169,8 @@ struct Loop {
     shared: Shared,
     clock: Clock,
     journal: Option<Journal>,
+    /// `--events`: records an Event on the MR when an error finding appears.
+    recorder: Option<events::Recorder>,
     tasks: HashMap<KindId, JoinHandle<()>>,
     /// The kinds followed, as discovery or their CRD described them (which provider serves each).
     kinds: HashMap<KindId, ApiKind>,
@@ -248,6 +255,7 @@ impl Loop {
                     let now = self.clock.now();
                     let changes = self.lock().state.resync(now);
                     self.print(&changes, now, out)?;
+                    self.record_events(&changes, now);
                     continue;
                 }
                 msg = rx.recv() => match msg {
@@ -283,6 +291,7 @@ impl Loop {
             self.lock().counters.journal_records += written as u64;
         }
         self.print(&changes, now, out)?;
+        self.record_events(&changes, now);
         let ready = self.lock().state.ready();
         if ready && !self.ready_said {
             self.ready_said = true;
@@ -345,6 +354,15 @@ impl Loop {
                 self.say(format!("{}.{}: {why}", kind.1.to_lowercase(), kind.0));
                 Vec::new()
             }
+        }
+    }
+
+    /// With `--events`, an Event on each MR whose error finding appeared.
+    fn record_events(&mut self, changes: &[Change], now: GoTime) {
+        if let Some(recorder) = &mut self.recorder {
+            let shared = self.shared.clone();
+            let w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            recorder.record(changes, &w.state, now);
         }
     }
 

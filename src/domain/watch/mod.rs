@@ -6,6 +6,7 @@
 //! The state answers each event with the findings that appeared or cleared ([`Change`]); the
 //! shell prints them and the exposition ([`exposition`]) turns the state into metrics.
 
+pub mod events;
 pub mod exposition;
 pub mod restarts;
 
@@ -265,6 +266,11 @@ impl State {
     /// How many kinds are followed.
     pub fn kind_count(&self) -> usize {
         self.kinds.len()
+    }
+
+    /// The MR held under `key`.
+    pub fn mr(&self, key: &MrKey) -> Option<&ManagedResource> {
+        self.mrs.get(key).map(|t| &t.mr)
     }
 
     /// The MRs held, by uid: whom an ID a provider logged belongs to.
