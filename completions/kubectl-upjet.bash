@@ -204,7 +204,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__adopt)
-            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,6 +247,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --cloud-principal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -412,7 +416,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --target-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --target-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --journal --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -479,6 +483,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --id-template)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -804,7 +812,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__history)
-            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --audit-log --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --audit-log --journal --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -839,6 +847,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1662,7 +1674,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__restore__subcmd__plan)
-            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --target-context --id-template --inventory --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --target-context --id-template --inventory --cloud-audit --cloud-principal --journal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1705,6 +1717,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --cloud-principal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1784,7 +1800,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__watch)
-            opts="-o -n -A -l -v -s -h -V --metrics-addr --journal --no-journal --resync --output --no-headers --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --metrics-addr --journal --no-journal --logs --provider-namespace --events --resync --output --no-headers --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1795,6 +1811,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
