@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the static Linux release archive(s) and rewrites krew-manifest.yaml for a tag.
 #
-#   scripts/release.sh [--tag v0.1.0] [--out dist] [--binary PATH] [--manifest PATH]
+#   scripts/release.sh [--tag v0.1.0] [--out dist] [--binary PATH] [--manifest PATH] [--image NAME]
 #
 # Without --binary it installs what it needs (the x86_64-unknown-linux-musl rustup target and
 # Debian's musl-tools for ring's C code), builds a stripped static binary, and packages
@@ -12,23 +12,33 @@
 # built, and, for platforms it cannot build here (linux/arm64, darwin, windows), URLs from the same
 # release pattern: their sha256 must be filled by the CI that builds them before publishing.
 # A copy named plugins/upjet.yaml (krew-index layout) is written next to the archives.
+# With --image NAME it also builds the in-cluster image of `kubectl upjet watch` from the same
+# static binary (deploy/watch/Dockerfile, a build context holding only the binary), tagged NAME;
+# the container tool is $DOCKER (default docker), and its absence is an error naming it, before
+# anything is built. Tests point DOCKER at a stand-in that records its arguments.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version="v$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
-tag="$version"; out="dist"; binary=""; manifest="krew-manifest.yaml"
+tag="$version"; out="dist"; binary=""; manifest="krew-manifest.yaml"; image=""
+docker="${DOCKER:-docker}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --tag) tag="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --binary) binary="$2"; shift 2 ;;
     --manifest) manifest="$2"; shift 2 ;;
+    --image) image="$2"; shift 2 ;;
     *) echo "release.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 case "$tag" in v[0-9]*.[0-9]*.[0-9]*) ;; *) echo "release.sh: tag $tag is not vMAJOR.MINOR.PATCH" >&2; exit 2 ;; esac
 if [ "$tag" != "$version" ]; then
   echo "release.sh: tag $tag differs from Cargo.toml version $version; bump Cargo.toml first" >&2; exit 2
+fi
+
+if [ -n "$image" ] && ! command -v "$docker" >/dev/null 2>&1; then
+  echo "release.sh: --image needs $docker (set DOCKER to another container tool)" >&2; exit 2
 fi
 
 target=x86_64-unknown-linux-musl
@@ -75,3 +85,10 @@ echo "archive:  $archive"
 echo "sha256:   $sha"
 echo "size:     $(stat -c %s "$archive") bytes (binary $(stat -c %s "$stage/$dir/kubectl-upjet") bytes)"
 echo "manifest: $manifest (copy: $out/plugins/upjet.yaml)"
+if [ -n "$image" ]; then
+  context="$stage/image"
+  mkdir -p "$context"
+  install -m 0755 "$binary" "$context/kubectl-upjet"
+  "$docker" build -f deploy/watch/Dockerfile --build-arg BINARY=kubectl-upjet -t "$image" "$context"
+  echo "image:    $image (deploy/watch/Dockerfile)"
+fi

@@ -66,6 +66,10 @@ pub struct AdoptArgs {
     /// record to `doctor --plan`).
     #[command(flatten)]
     pub cloud: super::CloudAuditArgs,
+    /// The ID journal: without --id, an ID it recorded for the MR is offered first on a terminal,
+    /// and used otherwise.
+    #[command(flatten)]
+    pub journal: super::JournalArgs,
 }
 
 /// `kubectl upjet restore`.

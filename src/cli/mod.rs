@@ -160,6 +160,9 @@ pub struct HistoryArgs {
     /// gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports).
     #[arg(long = "audit-log", value_name = "FILE", help_heading = INPUTS)]
     pub audit_logs: Vec<PathBuf>,
+    /// The ID journal.
+    #[command(flatten)]
+    pub journal: JournalArgs,
     /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
     #[arg(long, help_heading = INPUTS)]
     pub workspace: bool,
@@ -371,6 +374,9 @@ pub struct DoctorArgs {
     /// See docs/id-templates.md.
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = INPUTS)]
     pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    /// The ID journal.
+    #[command(flatten)]
+    pub journal: JournalArgs,
     /// Output format [default: table; on a terminal, the summary first when the table would
     /// not fit on the screen]; kubectl's name, jsonpath and custom-columns forms too.
     #[arg(short = 'o', long = "output", value_parser = output::OutputParser::<OutputFormat>::new(), help_heading = OUTPUT)]
@@ -419,6 +425,17 @@ pub struct CloudAuditArgs {
     /// caller.
     #[arg(long = "cloud-principal", value_name = "PRINCIPAL", help_heading = INPUTS)]
     pub cloud_principal: Vec<String>,
+}
+
+/// `--journal` (doctor, history, adopt, restore-plan): the ID journal `kubectl upjet watch`
+/// writes, read for the IDs an MR held before it lost them.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JournalArgs {
+    /// Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes
+    /// for this context, ~/.kube/upjet/journal/<context>/, when it exists): an ID recorded for the
+    /// MR (its uid) is suggested to the findings that want one and ranked first.
+    #[arg(long = "journal", value_name = "DIR", help_heading = INPUTS)]
+    pub journal: Option<PathBuf>,
 }
 
 /// How provider logs are read (doctor --logs, history): listed with the other inputs.

@@ -49,6 +49,10 @@ pub struct RestorePlanArgs {
     /// The cloud's own audit record: the creates it ties to an MR name the ID to restore it with.
     #[command(flatten)]
     pub cloud: super::CloudAuditArgs,
+    /// The ID journal of the cluster the backup was taken from (default: --source-context's, else
+    /// the current context's): an ID it recorded for a backed-up MR (its uid) restores it.
+    #[command(flatten)]
+    pub journal: super::JournalArgs,
 }
 
 /// `kubectl upjet promote`.

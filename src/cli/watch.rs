@@ -31,8 +31,21 @@ pub struct WatchArgs {
     /// Keep no ID journal.
     #[arg(long, conflicts_with = "journal")]
     pub no_journal: bool,
+    /// Follow the provider pods' logs (current container, and the previous one after each
+    /// restart) and journal every ID a provider logs as created (source `log`).
+    #[arg(long)]
+    pub logs: bool,
+    /// Where the provider pods run (default: found from their labels in any namespace).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub provider_namespace: Option<String>,
+    /// Record a Kubernetes Event (type Warning, reason = the code) on the MR each time an error
+    /// finding appears, deduplicated as client-go's recorder does (a repeat raises the Event's
+    /// count); needs deploy/clusterrole-watch-events.yaml.
+    #[arg(long)]
+    pub events: bool,
     /// How often every MR is judged again without an event (findings that depend on time: an
-    /// async operation's deadline passing, a create pending for too long).
+    /// async operation's deadline passing, a create pending for too long), and the provider
+    /// pods (and, with --logs, their logs) are looked at.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::parse_request_timeout)]
     pub resync: std::time::Duration,
     /// Output format.

@@ -120,6 +120,8 @@ pub struct Inputs<'a> {
     /// The inventory (`--inventory`) and the cloud's record of what the provider created
     /// (`--cloud-audit`, `--cloud-principal`), read by the caller, with the inventory's notes.
     pub fleet: (FleetInputs, Vec<String>),
+    /// The ID journal of the source cluster, when one is to be read.
+    pub journal: Option<super::journal::JournalAt>,
 }
 
 /// One MR of the backup with every finding about it (restore verdict included), suggestions
@@ -187,6 +189,7 @@ pub async fn judge(
         model.target = states;
     }
     request.restore = Some(model);
+    request.journal = inputs.journal;
     let (evidence, log_notes) = request.read().await?;
     let mut notes = [log_notes, inventory_notes, backup.notes].concat();
     if let Some(v) = &backup.format_version {

@@ -3,6 +3,7 @@
 //! and [`EvidenceRequest::read`], the one evidence constructor, indexes what a flow asks for.
 
 use super::inputs::{explain, misplaced};
+use super::journal::JournalAt;
 use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
@@ -134,15 +135,15 @@ async fn read_pod_logs(
                 evidence.extend(ev);
                 sources.push(summary);
             }
-            Err(e) => notes.push(format!(
-                "cannot read logs of {}/{}{}: {}",
-                pod.namespace,
-                pod.name,
-                if previous { " (previous container)" } else { "" },
-                e.reason()
-            )),
+            Err(e) => notes.push(unreadable_log(&pod, previous, &e)),
         }
     }
+}
+
+/// The note on a provider container's log that could not be read.
+pub fn unreadable_log(pod: &ProviderPod, previous: bool, e: &RequestError) -> String {
+    let which = if previous { " (previous container)" } else { "" };
+    format!("cannot read logs of {}/{}{which}: {}", pod.namespace, pod.name, e.reason())
 }
 
 /// `--since` and `--limit-bytes` as the API server takes them.
@@ -221,6 +222,8 @@ pub struct EvidenceRequest<'a> {
     pub acknowledges_requests: HashMap<KindKey, bool>,
     /// From a backup: what restoring each MR depends on.
     pub restore: Option<RestoreModel>,
+    /// The ID journal to read (`--journal`, else the context's default folder).
+    pub journal: Option<JournalAt>,
 }
 
 /// The live half of an [`EvidenceRequest`].
@@ -251,6 +254,7 @@ impl<'a> EvidenceRequest<'a> {
             groups,
             acknowledges_requests: HashMap::new(),
             restore: None,
+            journal: None,
         }
     }
 
@@ -266,6 +270,7 @@ impl<'a> EvidenceRequest<'a> {
             groups,
             acknowledges_requests,
             restore,
+            journal,
         } = self;
         let conn = live.as_ref().map(|l| l.conn);
         let provider_logs = live.as_ref().is_some_and(|l| l.provider_logs);
@@ -276,8 +281,10 @@ impl<'a> EvidenceRequest<'a> {
         };
         let audit = read_audit_logs(audit_logs, groups).await?;
         let changelog = crate::domain::changelog::ChangeLogIndex::new(gathered.changelog);
-        let parts = EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog };
-        Ok((EvidenceIndex::new(parts), gathered.notes))
+        let (journal, journal_notes) = super::journal::read(journal.as_ref())?;
+        let parts =
+            EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog, journal };
+        Ok((EvidenceIndex::new(parts), [gathered.notes, journal_notes].concat()))
     }
 }
 

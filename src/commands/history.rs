@@ -72,8 +72,13 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         notes.extend(cloud_notes.iter().cloned());
     }
     evidence.changelog = crate::domain::changelog::MrChangeLog::for_mr(&gathered.changelog, &mr);
+    let context = live.as_ref().and_then(|(c, _)| c.context.as_deref());
+    let (journal, journal_notes) =
+        super::journal::read(super::journal::locate(settings, args.journal.journal.as_deref(), context).as_ref())?;
+    evidence.journal = journal.for_uid(&mr.uid);
+    notes.extend(journal_notes);
     let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
-    let mut candidates = candidates_of(&mr, &findings, &seen, &gathered);
+    let mut candidates = candidates_of(&mr, &findings, &seen, &gathered, &evidence.journal);
     if let Some(a) = &evidence.audit {
         candidates =
             crate::domain::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
@@ -90,6 +95,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         audit: audit_history,
         cloud: evidence.cloud_audit.as_ref(),
         changelog: evidence.changelog.as_ref(),
+        journal: &evidence.journal,
     };
     let timeline = build(&mr, &inputs);
     let doc = || {
@@ -110,9 +116,15 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
 }
 
 /// The ranked candidate IDs from everything history read: the findings' suggestions,
-/// `status.atProvider.id`, the events' external-name annotations, IDs logged as created, the last
+/// the IDs the journal recorded, `status.atProvider.id`, the events' external-name annotations, IDs logged as created, the last
 /// logged ID and the Terraform workspace.
-fn candidates_of(mr: &ManagedResource, findings: &[Finding], seen: &Live, gathered: &Gathered) -> Vec<Candidate> {
+fn candidates_of(
+    mr: &ManagedResource,
+    findings: &[Finding],
+    seen: &Live,
+    gathered: &Gathered,
+    journaled: &[crate::domain::journal::Record],
+) -> Vec<Candidate> {
     let events: Vec<EventName> = seen
         .events
         .iter()
@@ -123,7 +135,7 @@ fn candidates_of(mr: &ManagedResource, findings: &[Finding], seen: &Live, gather
         .collect();
     let mut extra: Vec<Candidate> = gathered.logs.as_ref().map(|l| l.candidates(mr)).unwrap_or_default();
     extra.extend(seen.workspace.as_ref().and_then(|w| w.candidate()));
-    adopt::candidates(mr, findings, &events, extra)
+    adopt::candidates(mr, findings, &events, extra, journaled)
 }
 
 /// Reads the MR's events, its provider's pods and (with `--workspace`) its workspace, noting what

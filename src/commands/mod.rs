@@ -14,6 +14,7 @@ pub mod forms;
 pub mod health;
 pub mod history;
 pub mod inputs;
+pub mod journal;
 pub mod migrate;
 pub mod mrd;
 pub mod rbac;

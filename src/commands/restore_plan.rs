@@ -34,6 +34,7 @@ pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Writ
         source_context: args.source_context.as_deref(),
         target_context: args.target_context.as_deref(),
         fleet: super::fleet_inputs::read_fleet_inputs(&args.inventory, &args.cloud).await?,
+        journal: super::journal::locate(settings, args.journal.journal.as_deref(), args.source_context.as_deref()),
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();

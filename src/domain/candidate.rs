@@ -66,12 +66,34 @@ pub fn rank(candidates: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
 /// The one ranked list of a report's suggestions for one MR: every finding's `suggestedId`, with
 /// the finding's code as its source, merged and ordered by [`rank`]. `doctor --plan` writes it
 /// (the best as `id`, the rest as `candidates` for `adopt --probe`).
+/// A suggestion taken from the ID journal (`kubectl upjet watch` saw this very MR hold it) ranks
+/// first: it comes before the others, at high confidence, and [`rank`] keeps the order among equals.
 pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec<Candidate> {
     // A suggestion shared by [`share_observed`] is the other finding's, already in the list.
-    rank(findings.into_iter().filter(|f| !f.evidence.contains_key(SHARED)).filter_map(|f| {
+    let (journaled, rest): (Vec<&Finding>, Vec<&Finding>) = findings
+        .into_iter()
+        .filter(|f| !f.evidence.contains_key(SHARED))
+        .partition(|f| f.evidence.contains_key(super::journal::EVIDENCE_KEY));
+    let from_journal = journaled.into_iter().filter_map(|f| {
+        let id = f.suggested_id.as_deref()?;
+        let seen = &f.evidence[super::journal::EVIDENCE_KEY];
+        Some(Candidate::new(id, format!("journal ({})", f.code), Confidence::High, seen.clone()))
+    });
+    let others = rest.into_iter().filter_map(|f| {
         let id = f.suggested_id.as_deref()?;
         Some(Candidate::new(id, f.code.as_str(), f.code.id_confidence(), f.message.clone()))
-    }))
+    });
+    rank(from_journal.chain(others))
+}
+
+/// The IDs the ID journal recorded for one MR (its records, `domain::journal::best_first` order)
+/// as candidates: observed for this very MR, so high confidence, and placed before every other
+/// source by the lists that take them (`domain::adopt::candidates`).
+pub fn journaled(records: &[super::journal::Record]) -> Vec<Candidate> {
+    super::journal::best_first(records)
+        .into_iter()
+        .map(|r| Candidate::new(&r.id, "journal", Confidence::High, super::journal::describe(r)))
+        .collect()
 }
 
 /// The evidence key naming where a shared suggestion came from.
@@ -162,5 +184,19 @@ mod tests {
                 assert!(g.evidence.ends_with(tail), "{input:?}: {}", g.evidence);
             }
         }
+    }
+
+    #[test]
+    fn a_journaled_suggestion_ranks_first() {
+        let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));
+        let journaled =
+            f(Code::AlreadyExists, "vpc-0a1b").with(crate::domain::journal::EVIDENCE_KEY, "external-name seen at t");
+        let findings = [f(Code::OrphanCandidate, "vpc-logged"), journaled];
+        let ranked = from_findings(&findings);
+        assert_eq!(
+            (ranked[0].id.as_str(), ranked[0].source.as_str(), ranked[0].confidence),
+            ("vpc-0a1b", "journal (AlreadyExists)", High)
+        );
+        assert_eq!(ranked[1].id, "vpc-logged");
     }
 }

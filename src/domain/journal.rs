@@ -5,6 +5,7 @@
 //! `local::journal`; reading tolerates a torn last line, because a kill can land mid-write.
 
 use super::create_marks::CreateMarks;
+use super::finding::Finding;
 use super::managed::{ManagedResource, keys};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -24,6 +25,18 @@ pub enum Source {
     /// An ID the provider logged as created.
     #[serde(rename = "log")]
     Log,
+}
+
+impl Source {
+    /// Its name in the journal file (`external-name`, `atProvider.id`, …).
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::ExternalName => "external-name",
+            Source::AtProviderId => "atProvider.id",
+            Source::CreatePending => "create-pending",
+            Source::Log => "log",
+        }
+    }
 }
 
 /// One journal line.
@@ -132,6 +145,86 @@ pub fn ids_for<'a>(records: &'a [Record], uid: &str) -> Vec<&'a Record> {
     out
 }
 
+/// The evidence key a suggestion taken from the journal carries: when and from where it was
+/// seen. `domain::candidate` ranks such a suggestion before every other.
+pub const EVIDENCE_KEY: &str = "journal";
+
+/// Every journal record by MR uid, each MR's in the order they are worth trying
+/// ([`best_first`]): what `EvidenceIndex` hands each MR, and `history` and `adopt` read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JournalIndex {
+    by_uid: HashMap<String, Vec<Record>>,
+}
+
+impl JournalIndex {
+    /// Indexes records read from one or more journals (compacted first: the latest per source).
+    pub fn new(records: Vec<Record>) -> JournalIndex {
+        let mut by_uid: HashMap<String, Vec<Record>> = HashMap::new();
+        for r in compact(records) {
+            by_uid.entry(r.uid.clone()).or_default().push(r);
+        }
+        for records in by_uid.values_mut() {
+            let all = std::mem::take(records);
+            *records = best_first(&all).into_iter().cloned().collect();
+            records.extend(all.into_iter().filter(|r| r.source == Source::CreatePending));
+        }
+        JournalIndex { by_uid }
+    }
+
+    /// The records of one MR (its uid), best ID first, its create mark last.
+    pub fn for_uid(&self, uid: &str) -> Vec<Record> {
+        self.by_uid.get(uid).cloned().unwrap_or_default()
+    }
+
+    /// Whether nothing was read.
+    pub fn is_empty(&self) -> bool {
+        self.by_uid.is_empty()
+    }
+}
+
+/// The IDs of one MR's records, in the order an adoption should try them: the external-names it
+/// had (the exact form adopt writes back), then IDs its provider logged, then its observed
+/// `status.atProvider.id` (a Terraform ID, not always the external-name's form); newest first
+/// within each, each ID once. Create marks are times, not IDs, and are left out.
+pub fn best_first(records: &[Record]) -> Vec<&Record> {
+    let rank = |s: Source| match s {
+        Source::ExternalName => 0,
+        Source::Log => 1,
+        Source::AtProviderId => 2,
+        Source::CreatePending => 3,
+    };
+    let mut ordered: Vec<&Record> = records.iter().filter(|r| r.source != Source::CreatePending).collect();
+    ordered.sort_by(|a, b| rank(a.source).cmp(&rank(b.source)).then_with(|| b.time.cmp(&a.time)));
+    let mut out: Vec<&Record> = Vec::new();
+    for r in ordered {
+        // A blank ID or a provider's placeholder names no cloud object (as `candidate::usable` says).
+        let names_an_object = !r.id.trim().is_empty() && !super::placeholder::is_placeholder(&r.id);
+        if names_an_object && !out.iter().any(|o| o.id == r.id) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// How a record is shown as evidence: `external-name seen at T by kubectl upjet watch`.
+pub fn describe(record: &Record) -> String {
+    format!("{} seen at {} by kubectl upjet watch", record.source.label(), record.time)
+}
+
+/// Gives the findings that want an ID and name none the best ID the journal saw for this very MR
+/// (`journaled`, [`best_first`] order), unless it is the external-name the MR holds now: after a
+/// restart or a restore wiped the only copy, the journal still knows it.
+pub fn suggest(findings: &mut [Finding], mr: &ManagedResource, journaled: &[Record]) {
+    let current = mr.external_name();
+    let Some(best) = best_first(journaled).into_iter().find(|r| Some(r.id.as_str()) != current) else {
+        return;
+    };
+    for f in findings.iter_mut().filter(|f| f.code.wants_id() && f.suggested_id.is_none()) {
+        f.suggested_id = Some(best.id.clone());
+        f.evidence.insert(EVIDENCE_KEY.into(), describe(best));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +263,13 @@ mod tests {
     }
 
     #[test]
+    fn a_source_s_label_is_its_name_in_the_file() {
+        for s in [Source::ExternalName, Source::AtProviderId, Source::CreatePending, Source::Log] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.label());
+        }
+    }
+
+    #[test]
     fn a_torn_last_line_is_skipped_and_named() {
         let whole = line(&rec("u1", Source::ExternalName, "a")) + &line(&rec("u2", Source::ExternalName, "b"));
         let torn = &whole[..whole.len() - 5];
@@ -203,5 +303,49 @@ mod tests {
         ];
         let ids: Vec<&str> = ids_for(&records, "u1").into_iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids, ["id-2", "id-1"]);
+    }
+
+    #[test]
+    fn the_best_id_is_the_newest_external_name_then_logs_then_observed_ids() {
+        let at = |mut r: Record, t: &str| {
+            r.time = t.into();
+            r
+        };
+        let records = vec![
+            at(rec("u1", Source::AtProviderId, "arn:1"), "2024-11-30T12:00:00Z"),
+            at(rec("u1", Source::ExternalName, "old"), "2024-11-30T09:00:00Z"),
+            at(rec("u1", Source::Log, "logged"), "2024-11-30T13:00:00Z"),
+            at(rec("u1", Source::CreatePending, "2024-11-30T08:00:00Z"), "2024-11-30T08:00:00Z"),
+            at(rec("u1", Source::ExternalName, "new"), "2024-11-30T11:00:00Z"),
+            at(rec("u1", Source::AtProviderId, "new"), "2024-11-30T11:00:00Z"),
+        ];
+        let ids: Vec<&str> = best_first(&records).into_iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["new", "old", "logged", "arn:1"]);
+        let index = JournalIndex::new(records);
+        let records = index.for_uid("u1");
+        let kept: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(kept, ["new", "logged", "2024-11-30T08:00:00Z"], "compacted, best first, each ID once, mark last");
+        assert!(index.for_uid("u2").is_empty());
+    }
+
+    #[test]
+    fn findings_that_want_an_id_take_the_journaled_one_unless_the_mr_holds_it() {
+        use crate::domain::finding::Code;
+        let journaled = vec![rec("u1", Source::ExternalName, "vpc-0a1b")];
+        let lost = Mr::new("VPC", "a").build();
+        let mut findings = vec![
+            Finding::new(Code::ExternalNameMissing, "m", "n"),
+            Finding::new(Code::AlreadyExists, "m", "n").suggest(Some("guess")),
+            Finding::new(Code::Paused, "m", "n"),
+        ];
+        suggest(&mut findings, &lost, &journaled);
+        assert_eq!(findings[0].suggested_id.as_deref(), Some("vpc-0a1b"));
+        assert!(findings[0].evidence[EVIDENCE_KEY].starts_with("external-name seen at 2024-11-30T10:00:00Z"));
+        assert_eq!(findings[1].suggested_id.as_deref(), Some("guess"), "a suggestion of its own is kept");
+        assert_eq!(findings[2].suggested_id, None, "only findings that want an ID");
+        let holds = Mr::new("VPC", "a").external_name("vpc-0a1b").build();
+        let mut findings = vec![Finding::new(Code::ExternalNameMissing, "m", "n")];
+        suggest(&mut findings, &holds, &journaled);
+        assert_eq!(findings[0].suggested_id, None, "the MR's own external-name is no news");
     }
 }

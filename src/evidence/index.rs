@@ -11,6 +11,7 @@ use crate::domain::changelog::ChangeLogIndex;
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::inventory::matching::mr_key;
+use crate::domain::journal::JournalIndex;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::ResourceState;
 use crate::domain::restore::RestoreModel;
@@ -38,6 +39,8 @@ pub struct EvidenceParts {
     pub restore: Option<RestoreModel>,
     /// The providers' change-log entries, when any were read.
     pub changelog: ChangeLogIndex,
+    /// What the ID journal (`kubectl upjet watch`) recorded, by MR uid.
+    pub journal: JournalIndex,
 }
 
 /// The evidence of one run, looked up by MR. Its fields are private: what an MR gets is decided
@@ -68,6 +71,9 @@ impl EvidenceIndex {
         evidence.restore = p.restore.as_ref().map(|m| m.for_mr(mr));
         evidence.cloud_audit = fleet.cloud_audit().and_then(|c| c.for_mr(mr)).cloned();
         evidence.changelog = p.changelog.for_mr(mr);
+        if !p.journal.is_empty() {
+            evidence.journal = p.journal.for_uid(&mr.uid);
+        }
         evidence
     }
 

@@ -29,6 +29,9 @@ pub struct ProviderPod {
     pub last_termination: Option<Termination>,
     /// The container running crossplane's changelogs sidecar, when the pod has one.
     pub changelog: Option<Sidecar>,
+    /// The ProviderRevision it runs (label `pkg.crossplane.io/revision`, which Crossplane puts on
+    /// every pod of a revision's Deployment): a new one means a rollout.
+    pub revision: Option<String>,
 }
 
 /// A changelogs sidecar container: its log holds the provider's change-log entries.
@@ -162,6 +165,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
         .into_iter()
         .filter_map(|p| {
             let provider = p.metadata.labels.get("pkg.crossplane.io/provider")?.clone();
+            let revision = p.metadata.labels.get("pkg.crossplane.io/revision").cloned();
             let all: Vec<NameOnly> = p.spec.map(|s| s.containers).unwrap_or_default();
             let sidecar = all.iter().find(|c| is_changelog_sidecar(c)).map(|c| c.name.clone());
             let containers: Vec<String> =
@@ -199,6 +203,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                 }),
                 container,
                 changelog,
+                revision,
             })
         })
         .collect())
@@ -279,6 +284,7 @@ mod tests {
         let p = &pods[0];
         assert_eq!((p.container.as_str(), p.restart_count), ("package-runtime", 2));
         assert_eq!(p.last_termination.as_ref().unwrap().reason, "OOMKilled");
+        assert_eq!(p.revision.as_deref(), Some("provider-aws-ec2-1a2b"));
         let starts: Vec<String> = p.starts().iter().map(|s| s.to_string()).collect();
         assert_eq!(starts, vec!["2024-11-30T09:00:00Z", "2024-11-30T10:00:00Z", "2024-11-30T11:00:03Z"]);
     }

@@ -45,6 +45,8 @@ pub enum Source {
     Cloud,
     /// A change-log entry: the provider created, updated or deleted the cloud object.
     ChangeLog,
+    /// An identity the ID journal recorded (`kubectl upjet watch`).
+    Journal,
 }
 
 /// One thing that happened.
@@ -111,6 +113,8 @@ pub struct Inputs<'a> {
     pub cloud: Option<&'a MrCloudAudit>,
     /// The provider's change-log entries about the MR.
     pub changelog: Option<&'a crate::domain::changelog::MrChangeLog>,
+    /// What the ID journal recorded for the MR (its uid).
+    pub journal: &'a [crate::domain::journal::Record],
 }
 
 /// Builds the timeline.
@@ -130,6 +134,13 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     }
     for o in inputs.cloud.iter().flat_map(|c| &c.creates) {
         names.see(o.id.as_deref().unwrap_or_default(), o.call.at, "cloud audit");
+    }
+    for r in inputs.journal {
+        let at = GoTime::parse_rfc3339(&r.time);
+        if r.source != crate::domain::journal::Source::CreatePending {
+            names.see(&r.id, at, "journal");
+        }
+        entries.push(entry(at, Source::Journal, format!("ID journal: {} {:?}", r.source.label(), r.id)));
     }
     if let Some(ws) = inputs.workspace {
         let text = match &ws.id {
@@ -513,6 +524,7 @@ mod tests {
             restart_count: 0,
             last_termination: None,
             changelog: None,
+            revision: None,
         }
     }
 

@@ -90,6 +90,21 @@ impl Journal {
         Ok(j)
     }
 
+    /// The latest ID of each source the journal holds for each of `uids` (create marks left
+    /// out): what is still known of MRs that lost their identity.
+    pub fn latest_ids(&self, uids: &std::collections::HashSet<&str>) -> HashMap<String, Vec<(Source, String)>> {
+        let mut out: HashMap<String, Vec<(Source, String)>> = HashMap::new();
+        for ((uid, source), id) in &self.latest {
+            if *source != Source::CreatePending && uids.contains(uid.as_str()) {
+                out.entry(uid.clone()).or_default().push((*source, id.clone()));
+            }
+        }
+        for ids in out.values_mut() {
+            ids.sort();
+        }
+        out
+    }
+
     /// Appends the records whose ID differs from the latest one of their (uid, source), in one
     /// write and one fsync; returns how many were written.
     pub fn append(&mut self, records: &[Record]) -> Result<usize, JournalError> {
@@ -165,6 +180,9 @@ mod tests {
         drop(j);
         let mut j = Journal::open(dir.path()).unwrap();
         assert_eq!(j.append(&[rec("u1", "c"), rec("u2", "b")]).unwrap(), 0);
+        let latest = j.latest_ids(&["u1"].into_iter().collect());
+        assert_eq!(latest.len(), 1);
+        assert_eq!(latest["u1"], [(Source::ExternalName, "c".to_string())]);
         j.compact().unwrap();
         let ids: Vec<String> = read(dir.path()).unwrap().records.into_iter().map(|r| r.id).collect();
         assert_eq!(ids, ["b", "c"]);

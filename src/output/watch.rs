@@ -2,7 +2,7 @@
 //! prints one per change; or one JSON object per line (`-o json`) for a script or a log shipper.
 
 use crate::domain::gotime::GoTime;
-use crate::domain::watch::{Change, Transition};
+use crate::domain::watch::{Change, MrKey, Transition};
 use crate::output::style;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -73,6 +73,69 @@ pub fn write_json(out: &mut dyn Write, at: GoTime, change: &Change) -> io::Resul
     writeln!(out)
 }
 
+/// A provider restarted: how often since the last look, and the revisions that rolled out.
+pub fn write_restart(
+    out: &mut dyn Write,
+    at: GoTime,
+    provider: &str,
+    count: u64,
+    revisions: &[String],
+    json: bool,
+) -> io::Result<()> {
+    if json {
+        let event = serde_json::json!({
+            "time": at.to_string(), "event": "providerRestarted", "provider": provider,
+            "restarts": count, "newRevisions": revisions,
+        });
+        serde_json::to_writer(&mut *out, &event)?;
+        return writeln!(out);
+    }
+    let mut message = format!("restarted {count} time{}", if count == 1 { "" } else { "s" });
+    if !revisions.is_empty() {
+        message.push_str(&format!(" (new revision {})", revisions.join(", ")));
+    }
+    message.push_str(": its MRs judged again");
+    writeln!(
+        out,
+        "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  {}",
+        at.to_string(),
+        "RESTART",
+        "info",
+        "-",
+        style::sanitize(provider),
+        style::sanitize(&message)
+    )
+}
+
+/// An MR whose identity, after its provider restarted, lives only in the ID journal: no
+/// external-name records it, and the journal holds `id`.
+pub fn write_journal_only(out: &mut dyn Write, at: GoTime, key: &MrKey, id: &str, json: bool) -> io::Result<()> {
+    let mut target = key.reference();
+    if let Some(ns) = &key.namespace {
+        target.push_str(&format!(" -n {ns}"));
+    }
+    let next = format!("kubectl upjet adopt {target} --id '{}'", id.replace('\'', "'\\''"));
+    if json {
+        let event = serde_json::json!({
+            "time": at.to_string(), "event": "identityOnlyInJournal", "group": key.group, "kind": key.kind,
+            "namespace": key.namespace, "name": key.name, "id": id, "next": next,
+        });
+        serde_json::to_writer(&mut *out, &event)?;
+        return writeln!(out);
+    }
+    let message = format!("after its provider restarted, its ID {id:?} lives only in the ID journal: {next}");
+    writeln!(
+        out,
+        "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  {}",
+        at.to_string(),
+        "JOURNAL",
+        "warning",
+        "-",
+        style::sanitize(&target),
+        style::sanitize(&message)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +170,12 @@ mod tests {
         write_line(&mut human, at, &change(Transition::Cleared)).unwrap();
         let mut json = Vec::new();
         write_json(&mut json, at, &change(Transition::Appeared)).unwrap();
+        let key = change(Transition::Appeared).key;
+        for as_json in [false, true] {
+            let out = if as_json { &mut json } else { &mut human };
+            write_restart(out, at, "provider-aws-s3", 2, &["provider-aws-s3-9f1c".into()], as_json).unwrap();
+            write_journal_only(out, at, &key, "assets-7f3a", as_json).unwrap();
+        }
         insta::assert_snapshot!(String::from_utf8(human).unwrap() + &String::from_utf8(json).unwrap());
     }
 }

@@ -30,9 +30,13 @@ fn selectors(doc: &Value) -> Vec<String> {
 
 #[test]
 fn every_role_is_a_cluster_role_without_wildcards_or_secrets() {
-    for file in
-        ["clusterrole-doctor.yaml", "clusterrole-adopt.yaml", "clusterrole-workspace.yaml", "clusterrole-migrate.yaml"]
-    {
+    for file in [
+        "clusterrole-doctor.yaml",
+        "clusterrole-adopt.yaml",
+        "clusterrole-workspace.yaml",
+        "clusterrole-migrate.yaml",
+        "clusterrole-watch-events.yaml",
+    ] {
         let docs = docs(file);
         for d in &docs {
             assert_eq!(

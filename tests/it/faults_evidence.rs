@@ -44,6 +44,7 @@ fn provider_log(c: &Cluster) -> ProviderPod {
         restart_count: 0,
         last_termination: None,
         changelog: None,
+        revision: None,
     }
 }
 

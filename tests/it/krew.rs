@@ -306,3 +306,58 @@ fn release_archive_installs_like_krew() {
     let help = std::process::Command::new(&bin).arg("--help").output().unwrap();
     assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("kubectl upjet"));
 }
+
+/// `release.sh --image` builds the watch's image from the same static binary through
+/// deploy/watch/Dockerfile, with a build context holding only that binary (a stand-in for docker
+/// records what it was asked and what the context held); without the tool it stops before
+/// building anything, naming it.
+#[test]
+fn release_builds_the_watch_image_from_the_static_binary() {
+    let out = tempfile::tempdir().unwrap();
+    let manifest = out.path().join("krew-manifest.yaml");
+    std::fs::copy(root().join("krew-manifest.yaml"), &manifest).unwrap();
+    let record = out.path().join("docker-calls");
+    let fake = out.path().join("fake-docker");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {0}\nfor a; do last=$a; done\nls \"$last\" >> {0}\ntest -x \"$last/kubectl-upjet\"\n",
+            record.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let release = |docker: &Path| {
+        std::process::Command::new("bash")
+            .arg(root().join("scripts/release.sh"))
+            .arg("--out")
+            .arg(out.path())
+            .arg("--binary")
+            .arg(env!("CARGO_BIN_EXE_kubectl-upjet"))
+            .arg("--manifest")
+            .arg(&manifest)
+            .args(["--image", "example.com/kubectl-upjet:test"])
+            .env("DOCKER", docker)
+            .current_dir(root())
+            .output()
+            .unwrap()
+    };
+    let done = release(&fake);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let calls = std::fs::read_to_string(&record).unwrap();
+    let mut lines = calls.lines();
+    let args = lines.next().unwrap();
+    assert!(
+        args.starts_with(
+            "build -f deploy/watch/Dockerfile --build-arg BINARY=kubectl-upjet -t example.com/kubectl-upjet:test "
+        ),
+        "{args}"
+    );
+    assert_eq!(lines.collect::<Vec<_>>(), ["kubectl-upjet"], "the context holds the binary alone");
+    let dockerfile = std::fs::read_to_string(root().join("deploy/watch/Dockerfile")).unwrap();
+    assert!(dockerfile.contains("COPY ${BINARY} /kubectl-upjet"), "{dockerfile}");
+
+    let missing = release(&out.path().join("no-such-docker"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such-docker"));
+}

@@ -14,7 +14,7 @@ const QUEUE: &str = "sqs.aws.upbound.io_queues.yaml";
 const WAIT: Duration = Duration::from_secs(30);
 
 /// A running watch: its process, its output lines as they come, and its metrics address.
-struct Watch {
+pub(crate) struct Watch {
     child: Child,
     stdout: Receiver<String>,
     stderr: Receiver<String>,
@@ -36,7 +36,7 @@ fn lines(stream: impl Read + Send + 'static) -> Receiver<String> {
 
 impl Watch {
     /// Starts `kubectl-upjet watch ARGS` against the cluster, with its metrics on a free port.
-    fn start(cluster: &Cluster, args: &[&str]) -> Watch {
+    pub(crate) fn start(cluster: &Cluster, args: &[&str]) -> Watch {
         let mut cmd =
             cluster.upjet().arg("watch").args(["--metrics-addr", "127.0.0.1:0", "--resync", "1s"]).args(args).to_std();
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -50,7 +50,7 @@ impl Watch {
     }
 
     /// Waits for a stderr line matching `pred`.
-    fn stderr_until(&mut self, pred: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn stderr_until(&mut self, pred: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + WAIT;
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             match self.stderr.recv_timeout(left) {
@@ -67,7 +67,7 @@ impl Watch {
     }
 
     /// Waits for a stdout JSON event matching `pred`.
-    fn event_until(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) fn event_until(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + WAIT;
         let mut seen = Vec::new();
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
@@ -86,7 +86,7 @@ impl Watch {
     }
 
     /// GET a path of the metrics server: status and body.
-    fn get(&self, path: &str) -> (u16, String) {
+    pub(crate) fn get(&self, path: &str) -> (u16, String) {
         let mut s = std::net::TcpStream::connect(self.addr.as_deref().unwrap()).unwrap();
         write!(s, "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
         let mut text = String::new();
@@ -97,7 +97,7 @@ impl Watch {
     }
 
     /// Polls /metrics until `pred` holds.
-    fn metrics_until(&self, pred: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn metrics_until(&self, pred: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + WAIT;
         loop {
             let (_, body) = self.get("/metrics");
@@ -109,7 +109,7 @@ impl Watch {
         }
     }
 
-    fn wait_ready(&self) {
+    pub(crate) fn wait_ready(&self) {
         let deadline = Instant::now() + WAIT;
         while self.get("/readyz").0 != 200 {
             assert!(Instant::now() < deadline, "never ready");
@@ -118,7 +118,7 @@ impl Watch {
     }
 
     /// Sends SIGTERM and returns the exit status.
-    fn terminate(mut self) -> std::process::ExitStatus {
+    pub(crate) fn terminate(mut self) -> std::process::ExitStatus {
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
         let deadline = Instant::now() + WAIT;
         loop {

@@ -73,6 +73,7 @@ pub(super) async fn choose_interactively(
     now: crate::domain::gotime::GoTime,
     templated: Option<Candidate>,
     recorded: Vec<crate::domain::finding::Finding>,
+    journaled: &[crate::domain::journal::Record],
 ) -> Result<String, AdoptError> {
     let findings = diagnose(mr, now);
     let mut state = Vec::new();
@@ -91,7 +92,7 @@ pub(super) async fn choose_interactively(
     all_findings.extend(log_findings);
     // Creates the cloud's audit record ties to the MR: observed, so ranked first.
     all_findings.extend(recorded);
-    let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra);
+    let candidates: Vec<Candidate> = adopt::candidates(mr, &all_findings, &events, extra, journaled);
     ui.say("");
     if candidates.is_empty() {
         ui.say("No candidate IDs found (no status.atProvider.id, no suggested ID, no event annotation). `kubectl upjet history` may find one in the provider logs.");

@@ -52,6 +52,8 @@ pub struct AdoptEnv {
     /// "Now" for judging the MR and for the ages in the one-MR view (`Settings::now`, pinned in
     /// tests).
     pub detail_now: GoTime,
+    /// The home folder, under which the ID journal's default folder is.
+    pub home: Option<std::path::PathBuf>,
 }
 
 /// What adopt takes from the resolved settings.
@@ -65,6 +67,7 @@ pub fn environment(settings: &Settings) -> AdoptEnv {
         now: settings.clock,
         instant: std::time::Instant::now,
         detail_now: settings.now,
+        home: settings.home.clone(),
     }
 }
 

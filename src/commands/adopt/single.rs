@@ -82,8 +82,9 @@ pub(super) async fn single(
     Ok(Exit::Ok)
 }
 
-/// The ID when `--id` is not given: the one object the cloud's audit record names, else the
-/// user template's, without a terminal; on a terminal, the user's pick among every candidate.
+/// The ID when `--id` is not given, without a terminal: the best ID the ID journal recorded for
+/// this MR, else the one object the cloud's audit record names, else the user template's; on a
+/// terminal, the user's pick among every candidate (the journal's first).
 async fn id_without_flag(
     args: &AdoptArgs,
     conn: &crate::cluster::connect::Connection,
@@ -94,7 +95,14 @@ async fn id_without_flag(
 ) -> Result<String, AdoptError> {
     let templated = user_template_candidate(mr, &args.id_templates)?;
     let recorded = recorded_findings(args, conn, mr, kind, ui, env.detail_now).await?;
+    let journaled = journaled(args, conn, mr, ui, env)?;
+    let from_journal = crate::domain::candidate::journaled(&journaled).into_iter().next();
     match templated {
+        _ if !ui.interactive && from_journal.is_some() => {
+            let c = from_journal.expect("checked");
+            ui.say(format!("using {} from the ID journal ({})", style::sanitize(&c.id), style::sanitize(&c.evidence)));
+            Ok(c.id)
+        }
         _ if !ui.interactive && one_recorded_id(&recorded).is_some() => {
             let f = one_recorded_id(&recorded).expect("checked");
             let id = f.suggested_id.clone().unwrap_or_default();
@@ -113,8 +121,26 @@ async fn id_without_flag(
             "no --id given and no terminal to ask on: pass --id <cloud-id>, --id-template KIND=TEMPLATE or a --cloud-audit record naming one object (and --yes to skip the confirmation)",
         )
         .into()),
-        templated => choose_interactively(conn, mr, ui, env.detail_now, templated, recorded).await,
+        templated => choose_interactively(conn, mr, ui, env.detail_now, templated, recorded, &journaled).await,
     }
+}
+
+/// What the ID journal recorded for this very MR (its uid), best ID first; the notes on its
+/// skipped lines are said.
+fn journaled(
+    args: &AdoptArgs,
+    conn: &crate::cluster::connect::Connection,
+    mr: &ManagedResource,
+    ui: &mut Ui,
+    env: &AdoptEnv,
+) -> Result<Vec<crate::domain::journal::Record>, AdoptError> {
+    use crate::commands::journal::{JournalAt, read};
+    let at = JournalAt::resolve(args.journal.journal.as_deref(), env.home.as_deref(), conn.context.as_deref());
+    let (index, notes) = read(at.as_ref())?;
+    for n in notes {
+        ui.say(format!("note: {}", style::sanitize(&n)));
+    }
+    Ok(index.for_uid(&mr.uid))
 }
 
 /// The findings the cloud's audit record (`--cloud-audit`) gives the MR, its peers being every MR

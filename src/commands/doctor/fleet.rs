@@ -5,18 +5,20 @@
 use super::*;
 
 /// Reads the evidence about the MRs of `kinds` in a live cluster: `--logs` (the provider pods),
-/// `--log-file`, `--audit-log` filtered to the kinds' groups. `acknowledges_requests`: what is
-/// known of the kinds' CRDs.
+/// `--log-file`, `--audit-log` filtered to the kinds' groups, the ID journal. `acknowledges_requests`:
+/// what is known of the kinds' CRDs.
 pub(super) async fn live_evidence(
     conn: &Connection,
     args: &DoctorArgs,
     kinds: &[ApiKind],
     acknowledges_requests: HashMap<KindKey, bool>,
+    journal: Option<crate::commands::journal::JournalAt>,
 ) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
     let groups = Groups::of(kinds.iter().map(|k| k.group.clone()));
     let mut request = EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups);
     request.live = Some(LiveEvidence { conn, provider_logs: args.logs, kinds });
     request.acknowledges_requests = acknowledges_requests;
+    request.journal = journal;
     request.read().await
 }
 
@@ -165,7 +167,8 @@ pub(super) async fn from_cluster(
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
         return Ok(LiveScan { report: builder.finish(), timings, context });
     }
-    let (evidence, mut notes) = live_evidence(&conn, args, &selected, HashMap::new()).await?;
+    let journal = crate::commands::journal::locate(settings, args.journal.journal.as_deref(), context.as_deref());
+    let (evidence, mut notes) = live_evidence(&conn, args, &selected, HashMap::new(), journal).await?;
     notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory_notes);
     let evidence = Arc::new(evidence);

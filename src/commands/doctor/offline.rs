@@ -21,8 +21,9 @@ pub(super) async fn from_snapshot(
     let Snapshot { items, skipped } = read_snapshot(path)?;
     let (fleet_inputs, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
     let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
-    let (evidence, log_notes) =
-        EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups).read().await?;
+    let mut request = EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups);
+    request.journal = crate::commands::journal::locate(settings, args.journal.journal.as_deref(), None);
+    let (evidence, log_notes) = request.read().await?;
     let notes = [skipped, log_notes, inventory_notes].concat();
     let wait = fleet_inputs.need_every_mr();
     let mut builder = ReportBuilder::new(filter(args));
@@ -72,7 +73,7 @@ pub(super) async fn from_backup(
     args: &DoctorArgs,
     settings: &Settings,
 ) -> anyhow::Result<Report> {
-    let inputs = backup_inputs(args, source_context).await?;
+    let inputs = backup_inputs(settings, args, source_context).await?;
     let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
     let judged = backup::judge(settings, path, inputs, keep).await?;
     let mut builder = ReportBuilder::new(filter(args));
@@ -94,6 +95,7 @@ pub(super) async fn from_backup(
 
 /// What a backup is judged with, from doctor's flags (the fleet-wide inputs read here).
 pub(super) async fn backup_inputs<'a>(
+    settings: &Settings,
     args: &'a DoctorArgs,
     source_context: Option<&'a str>,
 ) -> anyhow::Result<backup::Inputs<'a>> {
@@ -105,6 +107,7 @@ pub(super) async fn backup_inputs<'a>(
         source_context,
         target_context: args.target_context.as_deref(),
         fleet: read_fleet_inputs(&args.inventory, &args.cloud).await?,
+        journal: crate::commands::journal::locate(settings, args.journal.journal.as_deref(), source_context),
     })
 }
 

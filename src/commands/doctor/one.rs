@@ -42,11 +42,15 @@ pub(super) async fn one(
             if let Some(acks_requests) = acknowledges_requests(conn, kind, &mr).await {
                 acks.insert((mr.group().to_string(), mr.kind.clone()), acks_requests);
             }
-            live_evidence(conn, args, std::slice::from_ref(kind), acks).await?
+            let journal =
+                crate::commands::journal::locate(settings, args.journal.journal.as_deref(), conn.context.as_deref());
+            live_evidence(conn, args, std::slice::from_ref(kind), acks, journal).await?
         }
         None => {
             let groups = Groups::of([mr.group().to_string()]);
-            EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups).read().await?
+            let mut request = EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups);
+            request.journal = crate::commands::journal::locate(settings, args.journal.journal.as_deref(), None);
+            request.read().await?
         }
     };
     let fleet = match cloud_audit::for_one(&args.cloud, &mr, from, live.as_ref().map(|(c, k)| (c, k))).await? {
@@ -75,7 +79,7 @@ async fn in_backup(
     let judged = backup::judge(
         settings,
         path,
-        super::offline::backup_inputs(args, args.source_context.as_deref()).await?,
+        super::offline::backup_inputs(settings, args, args.source_context.as_deref()).await?,
         |_| true,
     )
     .await?;

@@ -6,6 +6,8 @@
 //! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
 
 mod crds;
+mod events;
+mod providers;
 mod serve;
 
 use crate::cli::watch::{WatchArgs, WatchFormat};
@@ -16,7 +18,9 @@ use crate::cluster::watch::{self as watching, Failure, Scope, Seen};
 use crate::domain::gotime::GoTime;
 use crate::domain::journal;
 use crate::domain::managed::ManagedResource;
+use crate::domain::rules::ProviderStarts;
 use crate::domain::watch::exposition::Counters;
+use crate::domain::watch::restarts::RestartCounter;
 use crate::domain::watch::{Change, KindId, MrKey, State};
 use crate::error::{Error, Exit};
 use crate::local::journal::{Journal, default_dir};
@@ -47,6 +51,8 @@ enum Msg {
     Kind(KindId, Box<Seen<ManagedResource>>),
     /// What the CRD watcher saw.
     Crd(Seen<serde_json::Value>),
+    /// One look at the provider pods (and, with `--logs`, their logs).
+    Providers(Box<providers::Look>),
 }
 
 /// The watch's clock: the real clock shifted so that it starts at `Settings::now` (pinned by
@@ -109,17 +115,26 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         shared,
         clock,
         journal,
+        recorder: None,
         tasks: HashMap::new(),
+        kinds: HashMap::new(),
+        restarts: RestartCounter::default(),
+        starts_given: HashMap::new(),
         failures: HashMap::new(),
         announced: HashSet::new(),
         ready_said: false,
         json: args.output == WatchFormat::Json,
     };
+    if args.events {
+        lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
+    }
     for kind in kinds {
         lp.follow(kind);
     }
     lp.lock().state.discovered();
     lp.spawn_crds();
+    let follow = providers::Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync };
+    providers::spawn(lp.conn.clone(), follow, lp.tx.clone());
     if !lp.json && !args.no_headers {
         lines::write_header(out)?;
         out.flush()?;
@@ -154,7 +169,15 @@ struct Loop {
     shared: Shared,
     clock: Clock,
     journal: Option<Journal>,
+    /// `--events`: records an Event on the MR when an error finding appears.
+    recorder: Option<events::Recorder>,
     tasks: HashMap<KindId, JoinHandle<()>>,
+    /// The kinds followed, as discovery or their CRD described them (which provider serves each).
+    kinds: HashMap<KindId, ApiKind>,
+    /// The provider pods' restarts, look after look.
+    restarts: RestartCounter,
+    /// By provider: the starts last given to the state, so a change re-judges its MRs.
+    starts_given: HashMap<String, ProviderStarts>,
     /// By kind: the last failure since its last successful event (for the relist's reason).
     failures: HashMap<KindId, Failure>,
     /// Failures already printed, so a retried failure is said once.
@@ -182,7 +205,8 @@ impl Loop {
                 }
             }
         });
-        self.tasks.insert(id, task);
+        self.tasks.insert(id.clone(), task);
+        self.kinds.insert(id, kind);
     }
 
     /// Stops watching one kind (its CRD was deleted); returns the findings that cleared.
@@ -191,6 +215,7 @@ impl Loop {
             task.abort();
         }
         self.failures.remove(id);
+        self.kinds.remove(id);
         self.lock().state.remove_kind(id)
     }
 
@@ -230,6 +255,7 @@ impl Loop {
                     let now = self.clock.now();
                     let changes = self.lock().state.resync(now);
                     self.print(&changes, now, out)?;
+                    self.record_events(&changes, now);
                     continue;
                 }
                 msg = rx.recv() => match msg {
@@ -257,6 +283,7 @@ impl Loop {
             match msg {
                 Msg::Kind(kind, seen) => changes.extend(self.on_kind(&kind, *seen, now, &stamp, &mut records)),
                 Msg::Crd(seen) => changes.extend(self.on_crd(seen)),
+                Msg::Providers(look) => changes.extend(self.on_providers(*look, now, &mut records, out)?),
             }
         }
         if let Some(journal) = &mut self.journal {
@@ -264,6 +291,7 @@ impl Loop {
             self.lock().counters.journal_records += written as u64;
         }
         self.print(&changes, now, out)?;
+        self.record_events(&changes, now);
         let ready = self.lock().state.ready();
         if ready && !self.ready_said {
             self.ready_said = true;
@@ -326,6 +354,15 @@ impl Loop {
                 self.say(format!("{}.{}: {why}", kind.1.to_lowercase(), kind.0));
                 Vec::new()
             }
+        }
+    }
+
+    /// With `--events`, an Event on each MR whose error finding appeared.
+    fn record_events(&mut self, changes: &[Change], now: GoTime) {
+        if let Some(recorder) = &mut self.recorder {
+            let shared = self.shared.clone();
+            let w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            recorder.record(changes, &w.state, now);
         }
     }
 

@@ -18,7 +18,8 @@ pub struct EventName {
     pub message: String,
 }
 
-/// The candidate IDs for an interactive adoption, best evidence first, each ID once: IDs the
+/// The candidate IDs for an interactive adoption, best evidence first, each ID once: the IDs the
+/// ID journal recorded for this very MR (`journaled`, its records), then IDs the
 /// findings suggest (log evidence such as OrphanCandidate first, by severity), then
 /// `status.atProvider.id`, then event annotations (newest first).
 /// `extra` candidates (provider logs, workspace state) come last, merged into an existing entry
@@ -28,6 +29,7 @@ pub fn candidates(
     findings: &[Finding],
     events: &[EventName],
     extra: Vec<Candidate>,
+    journaled: &[crate::domain::journal::Record],
 ) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     let mut add = |id: &str, source: String, confidence: Confidence, evidence: String| {
@@ -41,6 +43,9 @@ pub fn candidates(
         }
         out.push(Candidate { id: id.to_string(), source, confidence, evidence });
     };
+    for c in crate::domain::candidate::journaled(journaled) {
+        add(&c.id, c.source, c.confidence, c.evidence);
+    }
     let mut ranked: Vec<&Finding> = findings.iter().filter(|f| f.suggested_id.is_some()).collect();
     // Observed IDs (a logged create, a create the cloud's record ties to the MR) before derived
     // ones, then by severity: the one ranking of `domain::candidate`.

@@ -772,15 +772,29 @@ fn candidate_ids() {
         },
         EventName { id: " ".into(), reason: "X".into(), time: None, message: String::new() },
     ];
-    let c = candidates(&mr, &findings, &events, Vec::new());
+    let c = candidates(&mr, &findings, &events, Vec::new(), &[]);
     let ids: Vec<&str> = c.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["from-log", "from-status", "from-event", "current"]);
+    // What the ID journal recorded for this very MR comes before every finding's suggestion.
+    let journaled = crate::domain::journal::Record {
+        time: "2024-11-30T09:00:00Z".into(),
+        uid: mr.uid.clone(),
+        group: mr.group().into(),
+        kind: mr.kind.clone(),
+        namespace: None,
+        name: mr.name.clone(),
+        source: crate::domain::journal::Source::ExternalName,
+        id: "from-journal".into(),
+    };
+    let first = candidates(&mr, &findings, &events, Vec::new(), std::slice::from_ref(&journaled));
+    assert_eq!((first[0].id.as_str(), first[0].source.as_str()), ("from-journal", "journal"));
+    assert_eq!(first[1].id, "from-log");
     assert_eq!(c[0].source, "doctor OrphanCandidate");
     assert_eq!(c[1].source, "doctor ExternalNameDrift");
     assert!(c[1].evidence.ends_with("; also status.atProvider.id"), "{}", c[1].evidence);
     assert_eq!(c[2].source, "event CreatedExternalResource");
     assert!(c[3].evidence.contains("current external-name"));
-    assert!(candidates(&ManagedResource::default(), &[], &[], Vec::new()).is_empty());
+    assert!(candidates(&ManagedResource::default(), &[], &[], Vec::new(), &[]).is_empty());
 }
 
 #[test]

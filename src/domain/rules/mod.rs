@@ -167,8 +167,13 @@ pub const ALL: &[Rule] = &[
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.
+/// The findings that want an ID and name none take the one the ID journal recorded for this MR.
 pub fn findings(facts: &Facts) -> Vec<Finding> {
-    ALL.iter().flat_map(|rule| rule.check.on(facts)).collect()
+    let mut out: Vec<Finding> = ALL.iter().flat_map(|rule| rule.check.on(facts)).collect();
+    if let Some(journaled) = facts.evidence.map(|e| e.journal.as_slice()).filter(|j| !j.is_empty()) {
+        super::journal::suggest(&mut out, facts.mr, journaled);
+    }
+    out
 }
 
 /// Only the rules that need evidence beyond the object, in [`ALL`] order: what provider logs and

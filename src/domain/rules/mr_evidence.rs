@@ -44,6 +44,9 @@ pub struct MrEvidence {
     /// The other MRs of the same kind that hold the same external-name, as `kind.group/name`
     /// (`kubectl upjet watch` keeps this index over the whole fleet).
     pub shared_external_name: Vec<String>,
+    /// What the ID journal (`kubectl upjet watch`) recorded for this very MR (its uid), best ID
+    /// first (`domain::journal::best_first`): the findings that want an ID take it.
+    pub journal: Vec<crate::domain::journal::Record>,
 }
 
 /// One provider log line about the MR: when, and the line itself.

@@ -6,7 +6,9 @@
 //! The state answers each event with the findings that appeared or cleared ([`Change`]); the
 //! shell prints them and the exposition ([`exposition`]) turns the state into metrics.
 
+pub mod events;
 pub mod exposition;
+pub mod restarts;
 
 use super::finding::{Code, Finding, Severity};
 use super::gotime::GoTime;
@@ -264,6 +266,32 @@ impl State {
     /// How many kinds are followed.
     pub fn kind_count(&self) -> usize {
         self.kinds.len()
+    }
+
+    /// The MR held under `key`.
+    pub fn mr(&self, key: &MrKey) -> Option<&ManagedResource> {
+        self.mrs.get(key).map(|t| &t.mr)
+    }
+
+    /// The MRs held, by uid: whom an ID a provider logged belongs to.
+    pub fn mrs_by_uid(&self) -> HashMap<&str, &ManagedResource> {
+        self.mrs.values().map(|t| (t.mr.uid.as_str(), &t.mr)).collect()
+    }
+
+    /// The MRs of these kinds that hold no external-name (a placeholder is none), by key with
+    /// their uid, in key order: after their provider restarted, whatever ID they had lives only
+    /// where someone wrote it down.
+    pub fn without_external_name(&self, kinds: &[KindId]) -> Vec<(MrKey, String)> {
+        let mut out: Vec<(MrKey, String)> = self
+            .mrs
+            .iter()
+            .filter(|(k, t)| {
+                kinds.iter().any(|(g, kd)| (g, kd) == (&k.group, &k.kind)) && t.mr.external_name().is_none()
+            })
+            .map(|(k, t)| (k.clone(), t.mr.uid.clone()))
+            .collect();
+        out.sort();
+        out
     }
 
     /// The MRs sharing an external-name with this one, within its kind.
