@@ -22,6 +22,7 @@
 //! as ranges, uncopied). It sits beside `error.rs` as a layer of its own, importing nothing, so
 //! that both `cluster/` and `evidence/` may use it.
 mod document;
+mod skim;
 
 pub use document::{DocEnd, Opened};
 use memchr::{memchr, memchr3};
@@ -186,6 +187,12 @@ impl Splitter {
                         continue;
                     }
                     None => break,
+                }
+            }
+            if let Some(floor) = self.skim_floor() {
+                i = self.skim(chunk, i, floor);
+                if i == chunk.len() {
+                    break;
                 }
             }
             if self.in_str {
