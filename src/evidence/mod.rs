@@ -18,6 +18,7 @@ pub mod input;
 pub mod inventory;
 pub mod json_split;
 pub mod logs;
+pub mod manifests;
 pub mod mrd;
 pub mod pods;
 pub mod sniff;
