@@ -15,6 +15,7 @@
 //! managed kinds have and Crossplane's other objects (compositions, MRDs, provider configs) and
 //! Kubernetes' own kinds do not.
 
+use crate::domain::lint::Reference;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -215,6 +216,53 @@ impl Shape {
             || text("/metadata/uid").is_some()
             || text("/metadata/resourceVersion").is_some();
         if live { Shape::Live } else { Shape::Manifest }
+    }
+}
+
+/// The references an MR's manifest makes to other MRs: every `*Ref` (an object with a `name`)
+/// and `*Refs` (a list of them) under `spec.forProvider` and `spec.initProvider`, at any depth.
+/// Secret references (`*SecretRef`) name a Secret, not an MR, and are left out.
+pub fn references(value: &Value) -> Vec<Reference> {
+    let mut out = Vec::new();
+    for part in ["forProvider", "initProvider"] {
+        if let Some(v) = value.get("spec").and_then(|s| s.get(part)) {
+            collect_refs(v, &format!("spec.{part}"), &mut out);
+        }
+    }
+    out
+}
+
+/// One reference object: its name and namespace, if it is one.
+fn reference_in(field: String, v: &Value) -> Option<Reference> {
+    let name = v.get("name")?.as_str()?.to_string();
+    let namespace = v.get("namespace").and_then(Value::as_str).map(str::to_owned);
+    Some(Reference { field, name, namespace })
+}
+
+fn collect_refs(v: &Value, path: &str, out: &mut Vec<Reference>) {
+    match v {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let field = format!("{path}.{key}");
+                if key.ends_with("SecretRef") || key.ends_with("SecretRefs") {
+                    continue;
+                }
+                if key.ends_with("Ref") && child.is_object() {
+                    out.extend(reference_in(field, child));
+                } else if key.ends_with("Refs") && child.is_array() {
+                    let items = child.as_array().into_iter().flatten().enumerate();
+                    out.extend(items.filter_map(|(i, r)| reference_in(format!("{field}[{i}]"), r)));
+                } else {
+                    collect_refs(child, &field, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                collect_refs(child, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -90,3 +90,21 @@ fn heads() {
     assert!(head_looks_live(r#"{"kind":"List","items":[{"metadata":{"uid":"u"}}]}"#));
     assert!(!head_looks_live(r#"{"kind":"VPC","metadata":{"name":"a"}}"#));
 }
+
+#[test]
+fn references_name_mrs_at_any_depth_but_not_secrets() {
+    let yaml = "spec:\n  forProvider:\n    vpcIdRef: {name: main}\n    subnetIdRefs:\n    - name: a\n    - name: b\n      namespace: net\n    passwordSecretRef: {name: s, key: k}\n    rule:\n    - targetRef: {name: t}\n  initProvider:\n    zoneIdRef: {name: z}\n  providerConfigRef: {name: default}\n";
+    let refs = references(&serde_saphyr::from_str(yaml).unwrap());
+    let got: Vec<(&str, &str, Option<&str>)> =
+        refs.iter().map(|r| (r.field.as_str(), r.name.as_str(), r.namespace.as_deref())).collect();
+    assert_eq!(
+        got,
+        [
+            ("spec.forProvider.rule[0].targetRef", "t", None),
+            ("spec.forProvider.subnetIdRefs[0]", "a", None),
+            ("spec.forProvider.subnetIdRefs[1]", "b", Some("net")),
+            ("spec.forProvider.vpcIdRef", "main", None),
+            ("spec.initProvider.zoneIdRef", "z", None),
+        ]
+    );
+}

@@ -11,7 +11,11 @@ use std::io::{self, Write};
 
 /// The finding codes' documentation, compiled in so the rules' help needs no file at run time:
 /// docs/findings.md's tables, and inventory.md's for the codes of `--inventory`.
-const CODE_DOCS: [&str; 2] = [include_str!("../../docs/findings.md"), include_str!("../../docs/inventory.md")];
+const CODE_DOCS: [&str; 3] = [
+    include_str!("../../docs/findings.md"),
+    include_str!("../../docs/inventory.md"),
+    include_str!("../../docs/lint.md"),
+];
 
 /// Where the docs live on the web; each rule's help is its code's row there (`Code::properties`'s
 /// `docs`: a page and the row's anchor).
