@@ -13,6 +13,7 @@ pub mod flow;
 pub mod forms;
 pub mod history;
 pub mod inputs;
+pub mod lint;
 pub mod migrate;
 pub mod mrd;
 pub mod rbac;

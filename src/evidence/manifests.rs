@@ -131,9 +131,16 @@ fn is_list(value: &Value) -> bool {
 fn message_of(e: &serde_saphyr::Error) -> String {
     let text = e.to_string();
     let first = text.lines().next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let position = |s: &str| {
+        let rest = s.strip_prefix("line ")?;
+        let (_, rest) = rest.split_once(" column ")?;
+        rest.split_once(": ").map(|(_, m)| m.to_string())
+    };
+    let first = position(first).unwrap_or_else(|| first.to_string());
     match first.rfind(" at line ") {
         Some(at) => first[..at].to_string(),
-        None => first.to_string(),
+        None => first,
     }
 }
 

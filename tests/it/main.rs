@@ -36,6 +36,7 @@ mod inventory_cloud_output;
 mod k9s;
 mod krew;
 mod kubectl_completion;
+mod lint;
 mod log_fixtures;
 mod migrate;
 mod misplaced_inputs;
