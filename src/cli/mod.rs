@@ -171,6 +171,8 @@ pub enum HistoryFormat {
     Text,
     /// One JSON document (`upjet.doctor/v1` History).
     Json,
+    /// One self-contained HTML page: the timeline as a picture, the evidence below it.
+    Html,
 }
 
 /// kubectl's connection and scope flags, implemented by the plugin because kubectl does not
@@ -266,6 +268,8 @@ pub enum OutputFormat {
     Sarif,
     /// JUnit XML: one testsuite per kind, one testcase per MR, a failure per error finding.
     Junit,
+    /// One self-contained HTML page: the summary, then a sortable, filterable findings table.
+    Html,
     /// One of kubectl's forms (`name`, `jsonpath=…`, `custom-columns=…`), held by the `-o` value.
     #[value(skip)]
     Form,

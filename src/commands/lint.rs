@@ -19,15 +19,18 @@ use std::path::Path;
 const HEAD_BYTES: usize = 64 * 1024;
 
 /// Whether a `--from` path holds manifests rather than a snapshot: stdin always (kustomize and
-/// helm print desired state); a file or folder when the head of its first file shows nothing the
-/// API server writes ([`manifests::head_looks_live`]). A path that cannot be read is left to the
-/// snapshot reader, whose error says why.
+/// helm print desired state); a file or folder when its first file is YAML and its head shows
+/// nothing the API server writes ([`manifests::head_looks_live`]). A first file in JSON is a
+/// snapshot (`kubectl get -o json`) or another input the snapshot reader names; a path that
+/// cannot be read is left to the snapshot reader too, whose error says why.
 pub fn is_manifests(path: &Path) -> bool {
     if path.as_os_str() == "-" {
         return true;
     }
     let Ok((files, _)) = snapshot::files(path) else { return false };
-    let Some(first) = files.first() else { return false };
+    let Some(first) = files.first().filter(|f| f.extension().is_some_and(|e| e == "yaml" || e == "yml")) else {
+        return false;
+    };
     let Ok(file) = std::fs::File::open(first) else { return false };
     let mut head = Vec::with_capacity(HEAD_BYTES);
     if file.take(HEAD_BYTES as u64).read_to_end(&mut head).is_err() {

@@ -30,6 +30,7 @@ mod faults_evidence;
 mod fleet_summary;
 mod help;
 mod history_create_loop;
+mod html;
 mod identity;
 mod inventory;
 mod inventory_cloud_output;

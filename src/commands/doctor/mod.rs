@@ -138,6 +138,7 @@ fn print_report(
         OutputFormat::Summary => write_fleet_summary(args, flow, report, settings.color_stdout, false, out)?,
         OutputFormat::Sarif => output::sarif::write_sarif(out, report)?,
         OutputFormat::Junit => output::junit::write_junit(out, report)?,
+        OutputFormat::Html => output::html::doctor::write_doctor(out, report)?,
         OutputFormat::Form => {
             let spec = args.form().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
             crate::commands::forms::print_report(out, spec, report, args.no_headers)?
