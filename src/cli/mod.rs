@@ -333,6 +333,8 @@ pub struct DoctorArgs {
     /// or one object), a directory of such files (JSON or YAML; other inputs in it, such as
     /// inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup
     /// download` writes, or that archive unpacked), which adds what a restore would do to each MR.
+    /// GitOps manifests (YAML files without status, or `-` for kustomize or helm output on
+    /// stdin) are linted before merge instead, each finding at its file and line (docs/lint.md).
     /// Repeatable, one snapshot per cluster: the cluster is named after the file stem
     /// (`prod.json` → prod) or the folder (`staging/`).
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
