@@ -90,7 +90,11 @@ fn doctor_shows_the_summary_over_a_sortable_filterable_table() {
     self_contained(&run.stdout);
     let (_dir, dom) = render(&run.stdout);
     ran_cleanly(&dom);
-    assert_eq!(dom.matches("<tr class=\"finding").count(), findings.len());
+    assert_eq!(dom.matches("<tr data-s=\"").count(), findings.len());
+    for severity in ["error", "warning", "info"] {
+        let n = findings.iter().filter(|f| f["severity"] == severity).count();
+        assert_eq!(dom.matches(&format!("<tr data-s=\"{severity}\"")).count(), n, "{severity}");
+    }
     let n = findings.len();
     assert!(dom.contains(&format!("{n} of {n} findings shown")), "the filter script counted the rows");
     let summary = dom.find("id=\"summary\"").unwrap();

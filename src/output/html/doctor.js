@@ -11,7 +11,7 @@
     var sev = severity.value;
     var count = 0;
     rows.forEach(function (r, i) {
-      var keep = (!sev || r.getAttribute("data-severity") === sev) && (!term || texts[i].indexOf(term) >= 0);
+      var keep = (!sev || r.getAttribute("data-s") === sev) && (!term || texts[i].indexOf(term) >= 0);
       r.classList.toggle("hidden", !keep);
       if (keep) { count += 1; }
     });

@@ -66,9 +66,12 @@ fn row(html: &mut String, f: &ReportFinding) {
         Some(id) => format!("<span class=\"src\">suggested ID <code>{}</code></span>", escape(id)),
         None => String::new(),
     };
+    // End tags of cells and rows are implied (HTML's optional end tags), and the columns are
+    // styled by position: a row costs little beyond its text, which keeps 4,000 findings in
+    // well under 2 MB.
     let _ = writeln!(
         html,
-        "<tr class=\"finding sev-{sev}\" data-severity=\"{sev}\"><td class=\"sev\" data-sort=\"{}\">{sev}</td><td class=\"code\"><code>{}</code></td><td class=\"res\">{}{place}</td><td>{}{suggested}</td><td class=\"next\"><code>{}</code></td></tr>",
+        "<tr data-s=\"{sev}\"><td data-sort=\"{}\">{sev}<td><code>{}</code><td>{}{place}<td>{}{suggested}<td><code>{}</code>",
         severity_rank(sev),
         f.finding.code.as_str(),
         escape(&mr),
