@@ -150,3 +150,12 @@ pub fn write_sarif(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &sarif(report)).map_err(io::Error::other)?;
     writeln!(out)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn file_paths_become_relative_uri_references() {
+        assert_eq!(super::uri("deploy/vpc.yaml"), "deploy/vpc.yaml");
+        assert_eq!(super::uri("deploy\\my app/ü#1.yaml"), "deploy/my%20app/%C3%BC%231.yaml");
+    }
+}
