@@ -1,4 +1,4 @@
-//! CI and kubectl output forms at scale (issue 27): `doctor --from FLEET -o FORMAT` by the
+//! CI, HTML and kubectl output forms at scale (issue 27): `doctor --from FLEET -o FORMAT` by the
 //! release binary on a generated snapshot whose MRs each stop at the create gate (so every MR
 //! has findings), timed from spawn to exit, with the output's size. `-o json` is the baseline:
 //! the difference is what the format costs. Prints a markdown table; asserts nothing.
@@ -44,6 +44,7 @@ fn main() {
         "json",
         "sarif",
         "junit",
+        "html",
         "name",
         r#"jsonpath={range .findings[*]}{.code}{"\t"}{.resource.name}{"\n"}{end}"#,
         "custom-columns=CODE:.code,MR:.resource.name,ID:.suggestedId",

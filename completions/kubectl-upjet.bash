@@ -521,11 +521,11 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml summary sarif junit name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml summary sarif junit html name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml summary sarif junit name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml summary sarif junit html name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
                     return 0
                     ;;
                 --plan)
@@ -1261,11 +1261,11 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json html name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json html name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
                     return 0
                     ;;
                 --color)

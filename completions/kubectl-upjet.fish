@@ -67,7 +67,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. GitOps manifests (YAML files without status, or `-` for kustomize or helm output on stdin) are linted before merge instead, each finding at its file and line (docs/lint.md). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l source-context -d 'With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage a cloud object the backup\'s MRs track are reported (RestoreIntoFight)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l target-context -d 'With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l log-file -d 'Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports)' -r -F
@@ -85,6 +85,7 @@ yaml\t'One YAML document (`upjet.doctor/v1` Report)'
 summary\t'Counts by code × kind × provider config, worst first, each with its next command'
 sarif\t'SARIF 2.1.0 for code scanning (GitHub, GitLab): one rule per finding code'
 junit\t'JUnit XML: one testsuite per kind, one testcase per MR, a failure per error finding'
+html\t'One self-contained HTML page: the summary, then a sortable, filterable findings table'
 name\t'kind.group/name of each MR (kubectl\'s -o name)'
 jsonpath=TEMPLATE\t'kubectl\'s JSONPath template over the JSON document'
 jsonpath-file=FILE\t'the same, the template read from FILE'
@@ -133,6 +134,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l journal -d 'Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes for this context, ~/.kube/upjet/journal/<context>/, when it exists): an ID recorded for the MR (its uid) is suggested to the findings that want one and ranked first' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s o -l output -d 'Output format [default: text]; kubectl\'s name, jsonpath and custom-columns forms too' -r -f -a "text\t'Timeline for a human'
 json\t'One JSON document (`upjet.doctor/v1` History)'
+html\t'One self-contained HTML page: the timeline as a picture, the evidence below it'
 name\t'kind.group/name of each MR (kubectl\'s -o name)'
 jsonpath=TEMPLATE\t'kubectl\'s JSONPath template over the JSON document'
 jsonpath-file=FILE\t'the same, the template read from FILE'

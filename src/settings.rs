@@ -173,6 +173,8 @@ pub struct Settings {
     /// In a GitHub Actions step: error findings are also printed as workflow annotations, and
     /// a Markdown summary is appended to this file when the step has one (`Some(None)` when not).
     pub github_actions: Option<Option<PathBuf>>,
+    /// The working folder: a lint names the files below it relative to it.
+    pub current_dir: Option<PathBuf>,
 }
 
 impl Settings {
@@ -207,6 +209,7 @@ impl Settings {
             stop_after_step: env.stop_after_step.as_deref().and_then(|s| s.parse().ok()),
             hang_after_step: env.hang_after_step.as_deref().and_then(|s| s.parse().ok()),
             github_actions: env.github_actions.then(|| env.github_step_summary.clone()),
+            current_dir: env.current_dir.clone(),
         }
     }
 }

@@ -178,6 +178,8 @@ pub enum HistoryFormat {
     Text,
     /// One JSON document (`upjet.doctor/v1` History).
     Json,
+    /// One self-contained HTML page: the timeline as a picture, the evidence below it.
+    Html,
 }
 
 /// kubectl's connection and scope flags, implemented by the plugin because kubectl does not
@@ -273,6 +275,8 @@ pub enum OutputFormat {
     Sarif,
     /// JUnit XML: one testsuite per kind, one testcase per MR, a failure per error finding.
     Junit,
+    /// One self-contained HTML page: the summary, then a sortable, filterable findings table.
+    Html,
     /// One of kubectl's forms (`name`, `jsonpath=…`, `custom-columns=…`), held by the `-o` value.
     #[value(skip)]
     Form,
@@ -336,6 +340,8 @@ pub struct DoctorArgs {
     /// or one object), a directory of such files (JSON or YAML; other inputs in it, such as
     /// inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup
     /// download` writes, or that archive unpacked), which adds what a restore would do to each MR.
+    /// GitOps manifests (YAML files without status, or `-` for kustomize or helm output on
+    /// stdin) are linted before merge instead, each finding at its file and line (docs/lint.md).
     /// Repeatable, one snapshot per cluster: the cluster is named after the file stem
     /// (`prod.json` → prod) or the folder (`staging/`).
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]

@@ -91,16 +91,20 @@ pub fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> 
     let item = |json: String| SnapshotItem { json, source: file.to_path_buf() };
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     if is_yaml {
-        let value: serde_json::Value = serde_saphyr::from_str(&text)
+        // Several objects may follow one another as documents (`---`), as `kubectl get -o yaml`
+        // of several names writes them when concatenated.
+        let values: Vec<serde_json::Value> = serde_saphyr::from_multiple(&text)
             .map_err(|e| Error::usage(format!("{} is not valid YAML: {e}", file.display())))?;
-        let text_of = |key: &str| value.get(key).and_then(|k| k.as_str()).unwrap_or_default();
-        let kind = text_of("kind");
-        if let Some(items) = value.get("items").and_then(|i| i.as_array()).filter(|_| kind.ends_with("List")) {
-            out.extend(items.iter().map(|i| item(i.to_string())));
-        } else if one_object(kind, text_of("apiVersion"), value.get("metadata").is_some()) {
-            out.push(item(value.to_string()));
-        } else {
-            return Err(no_objects(file, kind));
+        for value in values.iter().filter(|v| !v.is_null()) {
+            let text_of = |key: &str| value.get(key).and_then(|k| k.as_str()).unwrap_or_default();
+            let kind = text_of("kind");
+            if let Some(items) = value.get("items").and_then(|i| i.as_array()).filter(|_| kind.ends_with("List")) {
+                out.extend(items.iter().map(|i| item(i.to_string())));
+            } else if one_object(kind, text_of("apiVersion"), value.get("metadata").is_some()) {
+                out.push(item(value.to_string()));
+            } else {
+                return Err(no_objects(file, kind));
+            }
         }
     } else {
         // A List goes through the path of a live page: items delimited by the one splitter, each

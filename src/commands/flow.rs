@@ -14,13 +14,17 @@ pub struct PathKind {
     pub backup: bool,
     /// A folder: a cluster read from it is named after the folder, not a file stem.
     pub folder: bool,
+    /// GitOps manifests (desired state) rather than a snapshot: stdin, or a first file without
+    /// what the API server writes (`commands::lint::is_manifests`).
+    pub manifests: bool,
 }
 
 impl PathKind {
     /// Looks at the path on disk (the only I/O of resolution, kept outside so that it is
     /// table-tested without files).
     pub fn on_disk(path: &Path) -> PathKind {
-        PathKind { backup: super::backup::is_backup(path), folder: path.is_dir() }
+        let backup = super::backup::is_backup(path);
+        PathKind { backup, folder: path.is_dir(), manifests: !backup && super::lint::is_manifests(path) }
     }
 }
 
@@ -63,6 +67,8 @@ pub enum Flow {
     Contexts,
     /// Several snapshots or backups, one per cluster, each named after its file or folder.
     Snapshots(Vec<NamedInput>),
+    /// GitOps manifests (`--from DIR|FILE|-` holding desired state): linted before merge.
+    Lint(PathBuf),
 }
 
 /// A flag combination doctor (or a command about one cluster) refuses, before anything is read.
@@ -107,6 +113,11 @@ pub enum Refusal {
     /// Several `--from` that cannot each name a cluster of its own.
     #[error("{0}")]
     SnapshotNames(String),
+    /// An input about what a cluster did, given with manifests to lint.
+    #[error(
+        "{0} tells what a cluster and its provider did; manifests (desired state) are linted on their own: run doctor on the cluster or a snapshot for it"
+    )]
+    EvidenceForManifests(&'static str),
     /// A command about one cluster given several `--context` or `--all-contexts`.
     #[error("{0} acts on one cluster: give at most one --context (several clusters and --all-contexts are for doctor)")]
     SeveralClusters(&'static str),
@@ -152,10 +163,29 @@ impl Flow {
             return Self::several(args, kind_of);
         }
         let Some(path) = from.first() else { return Ok(Flow::Cluster) };
-        match (kind_of(path).backup, &args.source_context) {
+        let kind = kind_of(path);
+        if kind.manifests && !kind.backup && args.source_context.is_none() {
+            return Self::lint(args, path);
+        }
+        match (kind.backup, &args.source_context) {
             (true, source_context) => Ok(Flow::Backup { path: path.clone(), source_context: source_context.clone() }),
             (false, Some(_)) => Err(Refusal::SourceContextNotABackup(path.clone())),
             (false, None) => Ok(Flow::Snapshot(path.clone())),
+        }
+    }
+
+    /// A lint of manifests: the inputs about what a cluster did are refused.
+    fn lint(args: &DoctorArgs, path: &Path) -> Result<Flow, Refusal> {
+        let given = [
+            ("--inventory", !args.inventory.is_empty()),
+            ("--cloud-audit", !args.cloud.cloud_audit.is_empty()),
+            ("--log-file", !args.log_files.is_empty()),
+            ("--audit-log", !args.audit_logs.is_empty()),
+            ("--target-context", args.target_context.is_some()),
+        ];
+        match given.iter().find(|(_, set)| *set) {
+            Some((flag, _)) => Err(Refusal::EvidenceForManifests(flag)),
+            None => Ok(Flow::Lint(path.to_path_buf())),
         }
     }
 

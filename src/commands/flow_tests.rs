@@ -1,6 +1,7 @@
 //! Every doctor flow and every refusal, row by row: the flags as typed, whether several contexts
 //! were given, and what resolution must decide. Paths ending in `.tar.gz` or `-backup/` are
-//! backups, paths ending in `/` are folders: resolution never touches the disk.
+//! backups, paths ending in `/` are folders, `-` and paths starting `repo` hold manifests:
+//! resolution never touches the disk.
 
 use super::*;
 use crate::cli::Cli;
@@ -17,7 +18,8 @@ fn doctor(words: &[&str]) -> DoctorArgs {
 /// What each path is, read from its spelling.
 fn kind_of(path: &Path) -> PathKind {
     let s = path.to_string_lossy();
-    PathKind { backup: s.ends_with(".tar.gz") || s.ends_with("-backup/"), folder: s.ends_with('/') }
+    let backup = s.ends_with(".tar.gz") || s.ends_with("-backup/");
+    PathKind { backup, folder: s.ends_with('/'), manifests: s == "-" || s.starts_with("repo") }
 }
 
 fn resolve(words: &[&str], several_contexts: bool) -> Result<Flow, Refusal> {
@@ -50,6 +52,8 @@ fn every_flow_is_resolved_from_its_flags() {
             false,
             backup("nightly-backup/", Some("prod")),
         ),
+        (&["--from", "-"][..], false, Flow::Lint("-".into())),
+        (&["--from", "repo/", "--kind", "vpc"][..], false, Flow::Lint("repo/".into())),
         (&["--logs"][..], true, Flow::Contexts),
         (
             &["--from", "prod.json", "--from", "staging/", "--from", "nightly.tar.gz"][..],
@@ -93,6 +97,11 @@ fn every_refused_combination_is_refused_before_anything_is_read() {
         ),
         (&["--log-file", "provider.log"][..], true, LogFileForSeveralClusters),
         (&["--from", "a/prod.json", "--from", "b/prod.json"][..], false, SnapshotNames(clash.into())),
+        (&["--from", "-", "--inventory", "inv.json"][..], false, EvidenceForManifests("--inventory")),
+        (&["--from", "repo/", "--log-file", "p.log"][..], false, EvidenceForManifests("--log-file")),
+        (&["--from", "repo/", "--audit-log", "a.log"][..], false, EvidenceForManifests("--audit-log")),
+        (&["--from", "-", "--cloud-audit", "trail.json"][..], false, EvidenceForManifests("--cloud-audit")),
+        (&["--from", "-", "--target-context", "dr"][..], false, EvidenceForManifests("--target-context")),
         // Two rules broken at once: the first in the fixed order is the one reported.
         (&["--logs", "--from", "fleet.json"][..], true, LogsOffline),
         (&["vpc/main", "--inventory", "inv.json"][..], true, InventoryForOneMr),

@@ -110,6 +110,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
     match (&args.output, args.format()) {
         (Some(Output::Form(spec)), _) => super::forms::print_history(out, spec, &doc())?,
         (_, Some(HistoryFormat::Json)) => structured::write_json(out, &doc())?,
+        (_, Some(HistoryFormat::Html)) => crate::output::html::history::write_history(out, &mr, &timeline, &notes)?,
         _ => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)

@@ -15,6 +15,7 @@ pub mod health;
 pub mod history;
 pub mod inputs;
 pub mod journal;
+pub mod lint;
 pub mod migrate;
 pub mod mrd;
 pub mod rbac;

@@ -69,6 +69,9 @@ pub enum Family {
     /// The target cluster's ManagedResourceDefinitions (`--target-context`): whether a backed-up
     /// MR's kind is served there at all. Not a restore verdict, so it puts no MR in the plan.
     TargetActivation,
+    /// GitOps manifests (`doctor --from` over desired state, no status): what the manifest and
+    /// the other manifests of the lint show before anything is applied.
+    Manifest,
 }
 
 /// What a code says about the MR's hold on its cloud object. The variants differ in what a
@@ -447,6 +450,28 @@ codes! {
     ExternalNameShared {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, docs: "findings.md#externalnameshared",
+    },
+    /// (Lint) A manifest that only observes or imports sets no external-name: it names no cloud
+    /// object, or only its metadata.name by chance.
+    ObserveOnlyWithoutExternalName {
+        severity: Error, family: Manifest, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "lint.md#observeonlywithoutexternalname",
+    },
+    /// (Lint) A manifest's external-name is a provider's placeholder, which names no cloud object.
+    PlaceholderExternalName {
+        severity: Error, family: Manifest, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "lint.md#placeholderexternalname",
+    },
+    /// (Lint) A manifest's external-name breaks the format the kind's other manifests agree on.
+    ExternalNameOffFormat {
+        severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "lint.md#externalnameoffformat",
+    },
+    /// (Lint) A manifest's reference names an MR no manifest of the lint defines: a migration
+    /// refuses it and a restore of these manifests leaves it unresolved.
+    ReferenceOutsideManifests {
+        severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "lint.md#referenceoutsidemanifests",
     },
 }
 

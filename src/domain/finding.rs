@@ -25,6 +25,20 @@ pub struct ResourceRef {
     /// report covers several clusters, so single-cluster reports read as before.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<String>,
+    /// Where the MR's manifest is, when a lint read it from a file (`-` for stdin): what SARIF,
+    /// JUnit and the workflow annotations point at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceLocation>,
+}
+
+/// A place in a file: a manifest's file (relative to the working folder when it lies below it)
+/// and the 1-based line its object starts on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SourceLocation {
+    /// The file as given, `-` for stdin.
+    pub file: String,
+    /// The 1-based line.
+    pub line: usize,
 }
 
 /// One inconsistency found on one MR.

@@ -338,6 +338,16 @@ impl ManagedResource {
         })
     }
 
+    /// Whether `--kind SPEC` selects this MR where there is no discovery (a snapshot, a lint):
+    /// `Kind`, `kind.group`, or a plural that is the kind with an `s`/`es` suffix.
+    pub fn matches_kind_spec(&self, spec: &str) -> bool {
+        let (name, group) = spec.split_once('.').map(|(n, g)| (n, Some(g))).unwrap_or((spec, None));
+        let kind = self.kind.to_lowercase();
+        let name = name.to_lowercase();
+        let name_ok = name == kind || name == format!("{kind}s") || name == format!("{kind}es");
+        name_ok && group.is_none_or(|g| g.eq_ignore_ascii_case(self.group()))
+    }
+
     /// The API group, e.g. `route53.aws.upbound.io`.
     pub fn group(&self) -> &str {
         self.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")

@@ -18,6 +18,7 @@ pub mod identity;
 pub mod inventory;
 pub mod journal;
 pub mod kstatus;
+pub mod lint;
 pub mod managed;
 pub mod migrate;
 pub mod mrd;

@@ -1,7 +1,7 @@
 //! The doctor's report: findings joined to their resource, filters, and the summary.
 //! Its JSON/YAML shape (`upjet.doctor/v1`, kind `Report`) is a public contract for scripts.
 
-use super::finding::{Code, Finding, ResourceRef, Severity};
+use super::finding::{Code, Finding, ResourceRef, Severity, SourceLocation};
 use super::managed::{ManagedResource, ProviderConfigKey, keys};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -102,6 +102,7 @@ impl ResourceRef {
             name: mr.name.clone(),
             uid: mr.uid.clone(),
             cluster: None,
+            source: None,
         }
     }
 }
@@ -166,6 +167,33 @@ pub struct Summary {
     /// placeholder, on a kind no initializer names). Absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub restart_duplicates: usize,
+    /// What a lint of manifests read and ran (`doctor --from` over desired state); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lint: Option<LintSummary>,
+}
+
+/// What a lint read, what it skipped and which rules it ran.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintSummary {
+    /// Files read (stdin counts as one).
+    pub files: usize,
+    /// Managed resources judged.
+    pub manifests: usize,
+    /// Of those, objects read back from a cluster (status, uid or resourceVersion): judged as
+    /// desired state only.
+    pub live_objects: usize,
+    /// Kubernetes objects of kinds that are not managed resources (no `spec.forProvider`).
+    pub skipped_not_managed: usize,
+    /// Documents that are not Kubernetes objects (no kind, apiVersion or name).
+    pub skipped_not_objects: usize,
+    /// Documents that are not valid YAML (each also in `unreadable` with its file and line).
+    pub syntax_errors: usize,
+    /// The codes whose rules ran, in rule order.
+    pub rules_run: Vec<Code>,
+    /// The codes whose rules need a cluster (status, events, logs, the cloud), in rule order.
+    pub rules_need_cluster: Vec<Code>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -245,6 +273,20 @@ impl ReportBuilder {
         for finding in kept {
             self.findings.push(ReportFinding { resource: resource.clone(), finding, state: state.clone() });
         }
+    }
+
+    /// Records the findings of one linted manifest, with where its file holds it.
+    pub fn add_at(&mut self, mr: &ManagedResource, findings: Vec<Finding>, source: SourceLocation) {
+        let before = self.findings.len();
+        self.add(mr, findings, || ResourceState::of(mr));
+        for f in &mut self.findings[before..] {
+            f.resource.source = Some(source.clone());
+        }
+    }
+
+    /// Records what a lint read and ran.
+    pub fn lint(&mut self, summary: LintSummary) {
+        self.summary.lint = Some(summary);
     }
 
     /// Records an object that could not be decoded.

@@ -17,6 +17,7 @@ pub mod index;
 pub mod input;
 pub mod inventory;
 pub mod logs;
+pub mod manifests;
 pub mod mrd;
 pub mod pods;
 pub mod sniff;

@@ -25,7 +25,11 @@ pub fn annotations(report: &Report) -> String {
     for f in report.findings.iter().filter(|f| f.finding.severity == Severity::Error) {
         let title = format!("{} {}", f.finding.code.as_str(), logical_name(&f.resource));
         let message = format!("{} Next: {}", f.finding.message, f.finding.next);
-        let _ = writeln!(out, "::error title={}::{}", escape_property(&title), escape_data(&message));
+        let place = match f.resource.source.as_ref().filter(|s| s.file != "-") {
+            Some(s) => format!("file={},line={},", escape_property(&s.file), s.line),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "::error {place}title={}::{}", escape_property(&title), escape_data(&message));
     }
     out
 }

@@ -44,7 +44,11 @@ fn suites(report: &Report) -> Suites<'_> {
 }
 
 fn testcase(xml: &mut String, suite: &str, case: &str, findings: &[&ReportFinding]) {
-    let _ = writeln!(xml, "    <testcase classname=\"{}\" name=\"{}\">", escape(suite), escape(case));
+    let place = match findings.first().and_then(|f| f.resource.source.as_ref()) {
+        Some(s) => format!(" file=\"{}\" line=\"{}\"", escape(&s.file), s.line),
+        None => String::new(),
+    };
+    let _ = writeln!(xml, "    <testcase classname=\"{}\" name=\"{}\"{place}>", escape(suite), escape(case));
     let mut notes = String::new();
     for f in findings {
         let code = f.finding.code.as_str();

@@ -5,6 +5,7 @@ pub mod detail;
 pub mod forms;
 pub mod github;
 pub mod history;
+pub mod html;
 pub mod jsonpath;
 pub mod junit;
 pub mod metrics;

@@ -11,7 +11,11 @@ use std::io::{self, Write};
 
 /// The finding codes' documentation, compiled in so the rules' help needs no file at run time:
 /// docs/findings.md's tables, and inventory.md's for the codes of `--inventory`.
-const CODE_DOCS: [&str; 2] = [include_str!("../../docs/findings.md"), include_str!("../../docs/inventory.md")];
+const CODE_DOCS: [&str; 3] = [
+    include_str!("../../docs/findings.md"),
+    include_str!("../../docs/inventory.md"),
+    include_str!("../../docs/lint.md"),
+];
 
 /// Where the docs live on the web; each rule's help is its code's row there (`Code::properties`'s
 /// `docs`: a page and the row's anchor).
@@ -81,6 +85,33 @@ fn rule(code: Code) -> Value {
     })
 }
 
+/// Where a result is: always the MR as a logical location, and, when a lint read its manifest
+/// from a file, that file (a relative URI, as code scanning resolves it against the checkout)
+/// and line.
+fn location(r: &ResourceRef) -> Value {
+    let logical = json!([{"fullyQualifiedName": logical_name(r), "name": r.name, "kind": "resource"}]);
+    match r.source.as_ref().filter(|s| s.file != "-") {
+        Some(s) => json!({
+            "physicalLocation": {"artifactLocation": {"uri": uri(&s.file)}, "region": {"startLine": s.line}},
+            "logicalLocations": logical,
+        }),
+        None => json!({"logicalLocations": logical}),
+    }
+}
+
+/// A file path as a relative URI reference: `/` separators, and the characters a URI cannot
+/// carry percent-encoded.
+pub fn uri(file: &str) -> String {
+    let mut out = String::with_capacity(file.len());
+    for b in file.replace('\\', "/").bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
 /// The SARIF log of a report.
 pub fn sarif(report: &Report) -> Value {
     let rules: Vec<Value> = Code::ALL.iter().map(|c| rule(*c)).collect();
@@ -94,11 +125,7 @@ pub fn sarif(report: &Report) -> Value {
                 "ruleIndex": index,
                 "level": level(f.finding.severity),
                 "message": {"text": format!("{}: {}. Next: {}", f.resource.name, f.finding.message, f.finding.next)},
-                "locations": [{"logicalLocations": [{
-                    "fullyQualifiedName": logical_name(&f.resource),
-                    "name": f.resource.name,
-                    "kind": "resource",
-                }]}],
+                "locations": [location(&f.resource)],
                 "partialFingerprints": {"upjetResourceCode/v1": fingerprint(&f.resource, f.finding.code)},
             })
         })
@@ -122,4 +149,13 @@ pub fn sarif(report: &Report) -> Value {
 pub fn write_sarif(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &sarif(report)).map_err(io::Error::other)?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn file_paths_become_relative_uri_references() {
+        assert_eq!(super::uri("deploy/vpc.yaml"), "deploy/vpc.yaml");
+        assert_eq!(super::uri("deploy\\my app/ü#1.yaml"), "deploy/my%20app/%C3%BC%231.yaml");
+    }
 }

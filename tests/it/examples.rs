@@ -39,9 +39,13 @@ fn example_fleet_shows_every_code() {
         .args(["--log-file", "examples/changelogs/changelogs-sidecar.log"])
         .output();
     let changelog: serde_json::Value = serde_json::from_slice(&changelog.stdout).unwrap();
+    // The lint codes come with a small repository of manifests (examples/lint).
+    let lint = upjet().args(["doctor", "-o", "json", "--from", "examples/lint"]).output();
+    let lint: serde_json::Value = serde_json::from_slice(&lint.stdout).unwrap();
     let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
     by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(changelog["summary"]["byCode"].as_object().unwrap().clone());
+    by_code.extend(lint["summary"]["byCode"].as_object().unwrap().clone());
     // The restore verdicts need a Velero backup: tests/it/velero.rs reads examples/velero.
     // ExternalNameShared needs the index of the whole fleet that only `watch` keeps (tests/it/watch.rs).
     let elsewhere = |c: &Code| matches!(c, Code::ProviderRestartedDuringCreate | Code::ExternalNameShared);

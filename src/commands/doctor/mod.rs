@@ -79,6 +79,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
         }
         Flow::Contexts => Fleet::ReportOnly(clusters::live(settings, args).await?),
         Flow::Snapshots(named) => Fleet::ReportOnly(clusters::offline(settings, args, named).await?),
+        Flow::Lint(path) => Fleet::ReportOnly(super::lint::run(path, args, settings, filter(args))?),
     };
     let report = fleet.report();
     if let Some(path) = &args.plan {
@@ -137,6 +138,7 @@ fn print_report(
         OutputFormat::Summary => write_fleet_summary(args, flow, report, settings.color_stdout, false, out)?,
         OutputFormat::Sarif => output::sarif::write_sarif(out, report)?,
         OutputFormat::Junit => output::junit::write_junit(out, report)?,
+        OutputFormat::Html => output::html::doctor::write_doctor(out, report)?,
         OutputFormat::Form => {
             let spec = args.form().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
             crate::commands::forms::print_report(out, spec, report, args.no_headers)?

@@ -34,7 +34,7 @@ pub(super) async fn from_snapshot(
     let alone = FleetFacts::default();
     for item in items {
         match ManagedResource::from_json(&item.json) {
-            Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| snapshot_kind_matches(&mr, k)) => {}
+            Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| mr.matches_kind_spec(k)) => {}
             Ok(mr) if !wait => pass.judge(mr, (&evidence, &alone), now, &mut builder),
             Ok(mr) => waiting.push(mr),
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
@@ -74,7 +74,7 @@ pub(super) async fn from_backup(
     settings: &Settings,
 ) -> anyhow::Result<Report> {
     let inputs = backup_inputs(settings, args, source_context).await?;
-    let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| snapshot_kind_matches(mr, k));
+    let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| mr.matches_kind_spec(k));
     let judged = backup::judge(settings, path, inputs, keep).await?;
     let mut builder = ReportBuilder::new(filter(args));
     let mut kinds = std::collections::BTreeSet::new();
@@ -138,16 +138,6 @@ impl FirstPass {
     }
 }
 
-/// Offline there is no discovery: a kind matches by `Kind`, `kind.group`, or a plural that is the
-/// kind with an `s`/`es` suffix.
-pub(super) fn snapshot_kind_matches(mr: &ManagedResource, spec: &str) -> bool {
-    let (name, group) = spec.split_once('.').map(|(n, g)| (n, Some(g))).unwrap_or((spec, None));
-    let kind = mr.kind.to_lowercase();
-    let name = name.to_lowercase();
-    let name_ok = name == kind || name == format!("{kind}s") || name == format!("{kind}es");
-    name_ok && group.is_none_or(|g| g.eq_ignore_ascii_case(mr.group()))
-}
-
 pub(super) fn find_in_snapshot(
     path: &std::path::Path,
     spec: &TargetSpec,
@@ -160,7 +150,7 @@ pub(super) fn find_in_snapshot(
     }
     let found: Vec<ManagedResource> = found
         .into_iter()
-        .filter(|mr| mr.name == name && snapshot_kind_matches(mr, kind_spec))
+        .filter(|mr| mr.name == name && mr.matches_kind_spec(kind_spec))
         .filter(|mr| ns.is_none_or(|n| mr.namespace.as_deref() == Some(n)))
         .collect();
     match found.len() {

@@ -102,7 +102,12 @@ fn show(
 ) -> anyhow::Result<Exit> {
     let findings: Vec<Finding> = findings.into_iter().filter(|f| filter(args).keeps(f)).collect();
     match args.format() {
-        OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Form | OutputFormat::Sarif | OutputFormat::Junit => {
+        OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Form
+        | OutputFormat::Sarif
+        | OutputFormat::Junit
+        | OutputFormat::Html => {
             let mut b = ReportBuilder::new(filter(args));
             b.scanned(1);
             b.kind_scanned();
@@ -114,6 +119,8 @@ fn show(
                 crate::output::sarif::write_sarif(out, &report)?;
             } else if args.format() == OutputFormat::Junit {
                 crate::output::junit::write_junit(out, &report)?;
+            } else if args.format() == OutputFormat::Html {
+                crate::output::html::doctor::write_doctor(out, &report)?;
             } else if args.format() == OutputFormat::Json {
                 structured::write_json(out, &report)?;
             } else {

@@ -54,6 +54,18 @@ impl Sample {
         if !mr.is_true("Ready") || mr.is_false("Synced") || mr.deletion_timestamp.is_some() {
             return None;
         }
+        Some(Sample::named(mr, external_name))
+    }
+
+    /// The sample of a manifest (desired state, no status to be healthy by) that sets an
+    /// external-name, else `None`: what a repository's manifests of one kind teach about its
+    /// format, for the lint.
+    pub fn of_desired(mr: &ManagedResource) -> Option<Sample> {
+        mr.external_name().map(|name| Sample::named(mr, name))
+    }
+
+    /// The sample of `mr` holding `external_name`.
+    fn named(mr: &ManagedResource, external_name: &str) -> Sample {
         let id = mr.at_provider_id.clone();
         let fields = fields_of(mr)
             .into_iter()
@@ -62,12 +74,12 @@ impl Sample {
                     || id.as_deref().is_some_and(|i| !occurrences(v, i).is_empty())
             })
             .collect();
-        Some(Sample {
+        Sample {
             external_name: external_name.to_string(),
             id,
             fields,
             provider_config: mr.provider_config_or_default(),
-        })
+        }
     }
 
     fn value(&self, f: &Field) -> Option<&str> {

@@ -44,6 +44,7 @@ fn finding_for(owner: String, is_provider: bool, sources: &[&LogSource]) -> Repo
             name: owner,
             uid: String::new(),
             cluster: None,
+            source: None,
         },
         finding,
         state: ResourceState::default(),

@@ -53,6 +53,7 @@ fn finding_for(o: &UnmatchedObject) -> ReportFinding {
             name,
             uid: String::new(),
             cluster: None,
+            source: None,
         },
         finding,
         state: ResourceState::default(),

@@ -34,6 +34,7 @@ mod deletion_blocked_by_create_gate;
 mod deletion_blocked_by_pause;
 mod external_name_drift;
 mod external_name_missing;
+mod external_name_off_format;
 mod external_name_overwritten;
 mod external_name_shared;
 mod facts;
@@ -49,12 +50,15 @@ mod late_initialize_missing;
 mod malformed_annotation;
 mod mr_evidence;
 mod observe_not_found;
+mod observe_only_without_external_name;
 mod orphan_candidate;
 mod paused;
 #[cfg(test)]
 mod placeholder_cases;
+mod placeholder_external_name;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
+mod reference_outside_manifests;
 #[cfg(test)]
 mod restore_cases;
 mod restore_creates_duplicate;
@@ -69,7 +73,9 @@ pub use already_exists::says_already_exists;
 pub use create_incomplete::ERR_CREATE_INCOMPLETE;
 pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
-pub use mr_evidence::{CallbackFailure, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts, same_id};
+pub use mr_evidence::{
+    CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts, same_id,
+};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
@@ -93,6 +99,9 @@ pub enum Check {
     Sources(fn(&[LogSource]) -> Vec<ReportFinding>),
     /// The inventory objects no MR was found for: findings about a cloud object, not an MR.
     Objects(fn(&[UnmatchedObject]) -> Vec<ReportFinding>),
+    /// A manifest (desired state) and what the other manifests of a lint show about it; run only
+    /// by a lint ([`desired_findings`]): an MR read from a cluster says more than its manifest.
+    Desired(fn(&Facts) -> Option<Finding>),
 }
 
 impl Check {
@@ -102,8 +111,21 @@ impl Check {
         let found = match self {
             Check::Object(check) | Check::Evidence(check) => check(facts).into_iter().collect(),
             Check::EvidenceEach(check) => check(facts),
-            Check::Sources(_) | Check::Objects(_) => Vec::new(),
+            Check::Sources(_) | Check::Objects(_) | Check::Desired(_) => Vec::new(),
         };
+        Self::mark_placeholder(facts, found)
+    }
+
+    /// Runs a check in a lint: the desired-state checks, and the others [`DESIRED_STATE`] lists.
+    fn on_desired(&self, code: Code, facts: &Facts) -> Vec<Finding> {
+        match self {
+            Check::Desired(check) => Self::mark_placeholder(facts, check(facts).into_iter().collect()),
+            _ if DESIRED_STATE.contains(&code) => self.on(facts),
+            _ => Vec::new(),
+        }
+    }
+
+    fn mark_placeholder(facts: &Facts, found: Vec<Finding>) -> Vec<Finding> {
         match facts.mr.external_name_placeholder() {
             Some(stub) => found.into_iter().map(|f| f.with(PLACEHOLDER, stub.describe())).collect(),
             None => found,
@@ -164,7 +186,40 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::ChangeLogDuplicate, check: Check::Evidence(change_log_duplicate::check) },
     Rule { code: Code::ChangeLogOrphan, check: Check::Evidence(change_log_orphan::check) },
     Rule { code: Code::ExternalNameShared, check: Check::Evidence(external_name_shared::check) },
+    Rule {
+        code: Code::ObserveOnlyWithoutExternalName,
+        check: Check::Desired(observe_only_without_external_name::check),
+    },
+    Rule { code: Code::PlaceholderExternalName, check: Check::Desired(placeholder_external_name::check) },
+    Rule { code: Code::ExternalNameOffFormat, check: Check::Desired(external_name_off_format::check) },
+    Rule { code: Code::ReferenceOutsideManifests, check: Check::Desired(reference_outside_manifests::check) },
 ];
+
+/// The rules of a live MR that judge desired state just as well, so a lint runs them too: the
+/// policy set (`Validate`, `LateInitialize` — upjet's kinds create asynchronously unless
+/// configured otherwise, so every kind needs it), the annotations' values, a pause committed to
+/// the repository and an external-name two manifests of one kind share. Every other rule reads
+/// status, events, logs or the cloud: a lint says it needs a cluster.
+pub const DESIRED_STATE: &[Code] = &[
+    Code::Paused,
+    Code::MalformedAnnotation,
+    Code::LateInitializeMissing,
+    Code::UnsupportedManagementPolicies,
+    Code::ExternalNameShared,
+];
+
+/// The codes a lint runs, in [`ALL`] order, and those that need a cluster (or its evidence).
+pub fn lint_codes() -> (Vec<Code>, Vec<Code>) {
+    ALL.iter().map(|r| r.code).partition(|c| {
+        DESIRED_STATE.contains(c) || ALL.iter().any(|r| r.code == *c && matches!(r.check, Check::Desired(_)))
+    })
+}
+
+/// Every rule a lint runs over one manifest (its facts carry what the other manifests show, in
+/// `MrEvidence::desired` and `shared_external_name`), in [`ALL`] order.
+pub fn desired_findings(facts: &Facts) -> Vec<Finding> {
+    ALL.iter().flat_map(|rule| rule.check.on_desired(rule.code, facts)).collect()
+}
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.
 /// The findings that want an ID and name none take the one the ID journal recorded for this MR.

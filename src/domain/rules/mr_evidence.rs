@@ -47,6 +47,20 @@ pub struct MrEvidence {
     /// What the ID journal (`kubectl upjet watch`) recorded for this very MR (its uid), best ID
     /// first (`domain::journal::best_first`): the findings that want an ID take it.
     pub journal: Vec<crate::domain::journal::Record>,
+    /// What the other manifests of a lint (`doctor --from` over desired state) say about this
+    /// one; absent outside a lint.
+    pub desired: Option<DesiredFacts>,
+}
+
+/// What a manifest's peers in the same lint show about it (`domain::lint` computes it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DesiredFacts {
+    /// Its external-name does not follow the format the kind's other manifests agree on: the
+    /// template, and what it gives for this manifest.
+    pub off_format: Option<(String, String)>,
+    /// Its references (`spec.forProvider.*Ref`, `*Refs`, and `initProvider`'s) that name no
+    /// manifest of the lint: `field → name`.
+    pub dangling_refs: Vec<String>,
 }
 
 /// One provider log line about the MR: when, and the line itself.

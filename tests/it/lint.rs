@@ -1,0 +1,177 @@
+//! `doctor --from` over GitOps manifests: each finding names its file and line (JSON, SARIF's
+//! physical location, GitHub annotations, JUnit), a YAML syntax error names its file and line and
+//! the lint goes on (exit 4), objects of other kinds are skipped and counted, stdin is read,
+//! and the inputs about what a cluster did are refused.
+
+use crate::support::upjet;
+use serde_json::Value;
+use std::path::Path;
+
+/// A small repository: `repo/net.yaml` (a header comment, an async VPC without LateInitialize at
+/// line 3, a subnet holding a placeholder and a reference to an MR no manifest defines at line
+/// 12, a ConfigMap), `repo/observe/vpc.yml` (an Observe-only VPC without external-name) and a
+/// kustomization file.
+fn repo(dir: &Path) {
+    let net = "# network of team a
+---
+apiVersion: ec2.aws.upbound.io/v1beta1
+kind: VPC
+metadata:
+  name: main
+spec:
+  managementPolicies: [Observe, Create, Update, Delete]
+  forProvider:
+    region: us-east-1
+---
+apiVersion: ec2.aws.upbound.io/v1beta1
+kind: Subnet
+metadata:
+  name: a
+  annotations:
+    crossplane.io/external-name: STUB123456
+spec:
+  forProvider:
+    region: us-east-1
+    vpcIdRef:
+      name: elsewhere
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  note: |
+    ---
+    not a marker: indented in a block scalar
+";
+    let observe = "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata:\n  name: imported\nspec:\n  managementPolicies: [Observe]\n  forProvider:\n    region: us-east-1\n";
+    let kustomization = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [net.yaml]\n";
+    std::fs::create_dir_all(dir.join("repo/observe")).unwrap();
+    std::fs::write(dir.join("repo/net.yaml"), net).unwrap();
+    std::fs::write(dir.join("repo/observe/vpc.yml"), observe).unwrap();
+    std::fs::write(dir.join("repo/kustomization.yaml"), kustomization).unwrap();
+}
+
+fn lint(dir: &Path, extra: &[&str]) -> crate::support::Run {
+    upjet().current_dir(dir).args(["doctor", "--from", "repo"]).args(extra).run()
+}
+
+#[test]
+fn each_finding_names_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    repo(dir.path());
+    let run = lint(dir.path(), &["-o", "json"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let report = run.report();
+    let at = |code: &str, name: &str| report.finding(code, name)["resource"]["source"].clone();
+    let place = |file: &str, line: u64| serde_json::json!({"file": file, "line": line});
+    assert_eq!(at("LateInitializeMissing", "main"), place("repo/net.yaml", 3));
+    assert_eq!(at("PlaceholderExternalName", "a"), place("repo/net.yaml", 12));
+    assert_eq!(at("ReferenceOutsideManifests", "a"), place("repo/net.yaml", 12));
+    assert_eq!(at("ObserveOnlyWithoutExternalName", "imported"), place("repo/observe/vpc.yml", 1));
+    assert!(
+        report.finding("ReferenceOutsideManifests", "a")["message"].as_str().unwrap().contains("vpcIdRef → elsewhere")
+    );
+    assert_eq!(report.codes().len(), 4, "{:?}", report.codes());
+    let lint = &report["summary"]["lint"];
+    assert_eq!(lint["files"], 3);
+    assert_eq!(lint["manifests"], 3);
+    assert_eq!(lint["skippedNotManaged"], 1, "the ConfigMap");
+    assert_eq!(lint["skippedNotObjects"], 1, "the Kustomization has no metadata.name");
+    let ran: Vec<&str> = lint["rulesRun"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    assert!(ran.contains(&"LateInitializeMissing") && ran.contains(&"ExternalNameOffFormat"), "{ran:?}");
+    let need = lint["rulesNeedCluster"].as_array().unwrap();
+    assert!(need.iter().any(|c| c == "CreateIncomplete") && !need.iter().any(|c| c == "Paused"), "{need:?}");
+    assert_eq!(report["summary"]["complete"], true);
+}
+
+#[test]
+fn a_syntax_error_names_file_and_line_and_the_lint_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    repo(dir.path());
+    let broken = "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata:\n  name: ok\nspec:\n  forProvider: {region: eu}\n---\nkind: [unclosed\n";
+    std::fs::write(dir.path().join("repo/broken.yaml"), broken).unwrap();
+    let run = lint(dir.path(), &["-o", "json", "--fail-on", "never"]);
+    assert_eq!(run.code, Some(4), "partial: {}", run.stderr);
+    let report = run.report();
+    assert_eq!(report["summary"]["unreadable"], serde_json::json!(["repo/broken.yaml:8: unclosed bracket '['"]));
+    assert_eq!(report["summary"]["lint"]["syntaxErrors"], 1);
+    assert_eq!(report["summary"]["lint"]["manifests"], 4, "the good document of the broken file is read");
+    assert!(report.find("ObserveOnlyWithoutExternalName", "imported").is_some(), "other files are read");
+}
+
+#[test]
+fn sarif_points_at_the_manifest_and_still_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    repo(dir.path());
+    let run = lint(dir.path(), &["-o", "sarif"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let log: Value = serde_json::from_str(&run.stdout).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let placeholder = results.iter().find(|r| r["ruleId"] == "PlaceholderExternalName").unwrap();
+    let physical = &placeholder["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "repo/net.yaml");
+    assert_eq!(physical["region"]["startLine"], 12);
+    assert!(placeholder["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].as_str().unwrap().ends_with("/a"));
+    let rule = &log["runs"][0]["tool"]["driver"]["rules"][placeholder["ruleIndex"].as_u64().unwrap() as usize];
+    assert!(rule["helpUri"].as_str().unwrap().ends_with("lint.md#placeholderexternalname"), "{rule}");
+    assert!(
+        rule["help"]["text"].as_str().unwrap().contains("Why it matters: The stub names no cloud object"),
+        "{rule}"
+    );
+    let mut schema = crate::ci_formats::schema();
+    crate::ci_formats::fix_language_pattern(&mut schema);
+    let validator = jsonschema::draft4::new(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn github_annotations_and_junit_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    repo(dir.path());
+    let run = lint(dir.path(), &["-o", "junit"]);
+    assert!(run.stdout.contains(r#"name="a" file="repo/net.yaml" line="12">"#), "{}", run.stdout);
+    let annotated = upjet()
+        .current_dir(dir.path())
+        .args(["doctor", "--from", "repo", "-o", "json"])
+        .env("GITHUB_ACTIONS", "true")
+        .run();
+    let lines: Vec<&str> = annotated.stderr.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert_eq!(lines.len(), 2, "{}", annotated.stderr);
+    assert!(
+        lines.iter().any(|l| l.starts_with("::error file=repo/net.yaml,line=12,title=PlaceholderExternalName ")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("::error file=repo/observe/vpc.yml,line=1,title=")), "{lines:?}");
+}
+
+#[test]
+fn stdin_is_linted_as_kustomize_prints_it() {
+    let text = "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata:\n  name: imported\nspec:\n  managementPolicies: [Observe]\n  forProvider: {region: eu}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: infra\n";
+    let run = upjet().args(["doctor", "--from", "-", "-o", "json"]).stdin(text).run();
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let report = run.report();
+    let finding = report.finding("ObserveOnlyWithoutExternalName", "imported");
+    assert_eq!(finding["resource"]["source"], serde_json::json!({"file": "-", "line": 1}));
+    assert_eq!(report["summary"]["lint"]["skippedNotManaged"], 1);
+    let sarif = upjet().args(["doctor", "--from", "-", "-o", "sarif"]).stdin(text).run();
+    let log: Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let location = &log["runs"][0]["results"][0]["locations"][0];
+    assert!(location.get("physicalLocation").is_none() && location.get("logicalLocations").is_some(), "{location}");
+}
+
+#[test]
+fn inputs_about_a_cluster_are_refused_with_manifests() {
+    let run = upjet().args(["doctor", "--from", "-", "--log-file", "provider.log"]).stdin("").run();
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("--log-file tells what a cluster and its provider did"), "{}", run.stderr);
+}
+
+#[test]
+fn a_snapshot_is_still_a_snapshot() {
+    let report =
+        upjet().args(["doctor", "--from", "examples/fleet", "-o", "json", "--fail-on", "never"]).run().report();
+    assert!(report["summary"].get("lint").is_none());
+    assert!(report["findings"].as_array().unwrap().iter().all(|f| f["resource"].get("source").is_none()));
+}
