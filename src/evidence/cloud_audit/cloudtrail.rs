@@ -150,16 +150,21 @@ struct Resource<'a> {
 #[serde(rename_all = "camelCase")]
 struct Identity {
     arn: Option<String>,
+    /// The lower-case aliases: Athena's and CloudTrail Lake's struct text names the fields so.
+    #[serde(alias = "principalid")]
     principal_id: Option<String>,
+    #[serde(alias = "accountid")]
     account_id: Option<String>,
     #[serde(rename = "type")]
     type_: Option<String>,
+    #[serde(alias = "sessioncontext")]
     session_context: Option<SessionContext>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct SessionContext {
+    #[serde(alias = "sessionissuer")]
     session_issuer: Option<Issuer>,
 }
 
