@@ -46,8 +46,8 @@ struct Line {
 }
 
 impl Line {
-    fn reset(&mut self, line: u64) {
-        (self.out_len, self.ends_len, self.too_long, self.line) = (0, 0, false, line);
+    fn reset(&mut self) {
+        (self.out_len, self.ends_len, self.too_long) = (0, 0, false);
     }
 
     /// Makes room after a full buffer; past the cap the line is only read to its end.
@@ -73,28 +73,44 @@ impl Line {
     }
 }
 
-/// Reads the CSV's lines into `r` (the header first); returns the line of a quoted field left
-/// open at the end.
+/// Reads the CSV's lines into `r` (the header first). Returns `None` (the JSON reader's "left
+/// open" has no CSV twin: a file cut inside a quoted field ends that field where the bytes end,
+/// and the dialect then finds the record incomplete).
 pub(super) fn read<R: BufRead>(input: &mut R, bytes: &mut u64, r: &mut Reader) -> io::Result<Option<u64>> {
     let mut csv = csv_core::Reader::new();
     let mut line =
         Line { out: vec![0; 64 * 1024], ends: vec![0; 64], out_len: 0, ends_len: 0, too_long: false, line: 1 };
     let mut header: Option<Vec<String>> = None;
+    // Lines consumed, and whether the next line's start is still to be found (past the `\n` of a
+    // `\r\n` and blank lines, which the CSV reader skips).
+    let (mut lines, mut between) = (0u64, true);
     loop {
         let chunk = match input.fill_buf() {
             Ok(c) => c,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        let at_end = chunk.is_empty();
+        if between {
+            let blank = chunk.iter().take_while(|c| matches!(c, b'\r' | b'\n')).count();
+            if blank > 0 {
+                lines += memchr::memchr_iter(b'\n', &chunk[..blank]).count() as u64;
+                input.consume(blank);
+                *bytes += blank as u64;
+                continue;
+            }
+            if !at_end {
+                (between, line.line) = (false, lines + 1);
+            }
+        }
         let (res, n_in, n_out, n_ends) =
             csv.read_record(chunk, &mut line.out[line.out_len..], &mut line.ends[line.ends_len..]);
-        let at_end = chunk.is_empty();
+        lines += memchr::memchr_iter(b'\n', &chunk[..n_in]).count() as u64;
         input.consume(n_in);
         *bytes += n_in as u64;
         line.out_len += n_out;
         line.ends_len += n_ends;
         match res {
-            ReadRecordResult::InputEmpty if at_end => return Ok(Some(line.line)),
             ReadRecordResult::InputEmpty => {}
             ReadRecordResult::OutputFull => line.grow(false),
             ReadRecordResult::OutputEndsFull => line.grow(true),
@@ -104,7 +120,8 @@ pub(super) fn read<R: BufRead>(input: &mut R, bytes: &mut u64, r: &mut Reader) -
                     None => header = Some(line.fields().map(|f| String::from_utf8_lossy(f).into_owned()).collect()),
                     Some(names) => record(r, names, &line),
                 }
-                line.reset(csv.line() + 1);
+                line.reset();
+                between = true;
             }
             ReadRecordResult::End => return Ok(None),
         }

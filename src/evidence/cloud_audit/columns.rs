@@ -13,18 +13,53 @@
 
 use serde_json::{Map, Value};
 
-/// Columns whose value is an object or a list in the record (lower-case).
-const NESTED: &[&str] = &[
-    "useridentity",
-    "requestparameters",
-    "responseelements",
-    "additionaleventdata",
+/// CloudTrail's field names: a column named so in any case (Athena's table has them in lower
+/// case) is that field, so the byte checks and the decoder see the names a log file has.
+const FIELDS: &[&str] = &[
+    "eventVersion",
+    "userIdentity",
+    "eventTime",
+    "eventSource",
+    "eventName",
+    "awsRegion",
+    "sourceIPAddress",
+    "userAgent",
+    "errorCode",
+    "errorMessage",
+    "requestParameters",
+    "responseElements",
+    "additionalEventData",
+    "requestID",
+    "eventID",
+    "readOnly",
     "resources",
-    "serviceeventdetails",
-    "tlsdetails",
+    "eventType",
+    "apiVersion",
+    "managementEvent",
+    "recipientAccountId",
+    "sharedEventID",
+    "vpcEndpointId",
+    "eventCategory",
+    "serviceEventDetails",
+    "tlsDetails",
+    "sessionCredentialFromConsole",
     "addendum",
-    "edgedevicedetails",
-    "insightdetails",
+    "edgeDeviceDetails",
+    "insightDetails",
+];
+
+/// Fields whose value is an object or a list in the record.
+const NESTED: &[&str] = &[
+    "userIdentity",
+    "requestParameters",
+    "responseElements",
+    "additionalEventData",
+    "resources",
+    "serviceEventDetails",
+    "tlsDetails",
+    "addendum",
+    "edgeDeviceDetails",
+    "insightDetails",
 ];
 
 /// Columns a SELECT of one `userIdentity` field names by the field alone (`SELECT
@@ -54,9 +89,10 @@ pub(super) fn fold<'a>(columns: impl IntoIterator<Item = (&'a str, &'a str)>) ->
         if lower == "eventjson" {
             return value.as_bytes().to_vec();
         }
-        if NESTED.contains(&lower.as_str()) {
+        let field = FIELDS.iter().find(|f| f.eq_ignore_ascii_case(name)).copied();
+        if let Some(field) = field.filter(|f| NESTED.contains(f)) {
             if let Some(v) = nested(value) {
-                record.insert(name.to_string(), v);
+                record.insert(field.to_string(), v);
             }
         } else if name.contains('.') {
             let path: Vec<&str> = name.split('.').filter(|p| !p.is_empty()).collect();
@@ -65,7 +101,7 @@ pub(super) fn fold<'a>(columns: impl IntoIterator<Item = (&'a str, &'a str)>) ->
             let v = nested(value).unwrap_or_else(|| Value::String(value.to_string()));
             insert_identity(&mut record, path, v);
         } else {
-            record.insert(name.to_string(), Value::String(value.to_string()));
+            record.insert(field.unwrap_or(name).to_string(), Value::String(value.to_string()));
         }
     }
     serde_json::to_vec(&Value::Object(record)).unwrap_or_default()
@@ -308,10 +344,11 @@ mod tests {
             ("userIdentity.sessionContext.sessionIssuer.arn", "arn:aws:iam::1:role/p"),
             ("requestParameters", "{\"cidrBlock\":\"10.0.0.0/16\"}"),
             ("responseelements", "null"),
+            ("eventsource", "ec2.amazonaws.com"),
         ]);
         assert_eq!(
             got,
-            json!({"eventName":"CreateVpc","userIdentity":{"sessionContext":{"sessionIssuer":{"arn":"arn:aws:iam::1:role/p"}}},"requestParameters":{"cidrBlock":"10.0.0.0/16"}})
+            json!({"eventName":"CreateVpc","eventSource":"ec2.amazonaws.com","userIdentity":{"sessionContext":{"sessionIssuer":{"arn":"arn:aws:iam::1:role/p"}}},"requestParameters":{"cidrBlock":"10.0.0.0/16"}})
         );
         let picked =
             folded(&[("arn", "arn:aws:sts::1:assumed-role/p/s"), ("arn", "arn:aws:iam::1:role/p"), ("accountId", "1")]);

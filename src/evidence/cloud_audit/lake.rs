@@ -98,23 +98,23 @@ enum Key {
 enum Expect {
     #[default]
     Nothing,
-    /// A watched key was read: a colon makes it a key (`first`: it opened its object).
-    Colon(Key, bool),
+    /// A watched name was read at the answer's top level: a colon makes it a key.
+    Colon(Key),
     /// The value of a watched key.
     Value(Key),
 }
 
-/// The answer's own keys, read from the bytes with only strings and escapes tracked: inside a
-/// row every value is a string, so a quoted `NextToken` followed by a colon is a key of the
-/// answer itself (or a column a query named so, which no CloudTrail query does).
+/// The answer's own keys (those of a top-level object), read from the bytes as they pass with
+/// strings, escapes and nesting tracked, wherever they sit. A new top-level object (a page
+/// concatenated after another) starts over.
 #[derive(Default)]
 struct Keys {
     in_str: bool,
     esc: bool,
     text: Vec<u8>,
-    /// The last byte outside strings and blanks before the current string.
-    before: u8,
-    last: u8,
+    depth: u32,
+    /// The depth the current string started at.
+    str_depth: u32,
     expect: Expect,
     status: Option<String>,
     token: bool,
@@ -140,7 +140,6 @@ impl Keys {
         } else if c == b'"' {
             self.in_str = false;
             self.string_ended();
-            self.last = b'"';
             return;
         }
         if self.text.len() < MAX_VALUE {
@@ -149,23 +148,25 @@ impl Keys {
     }
 
     fn outside(&mut self, c: u8) {
-        match (self.expect, c) {
+        let expect = std::mem::take(&mut self.expect);
+        match (expect, c) {
             (_, b'"') => {
                 self.in_str = true;
                 self.text.clear();
-                self.before = self.last;
-                return;
+                self.str_depth = self.depth;
+                self.expect = expect;
             }
-            (Expect::Colon(key, first), b':') => {
-                if key == Key::QueryStatus && first {
-                    // A new answer (a page concatenated after another): what the last said is over.
+            (Expect::Colon(key), b':') => self.expect = Expect::Value(key),
+            (_, b'{' | b'[') => {
+                if self.depth == 0 {
+                    // A new answer: what the one before said is over.
                     (self.token, self.status, self.error) = (false, None, None);
                 }
-                self.expect = Expect::Value(key);
+                self.depth += 1;
             }
-            _ => self.expect = Expect::Nothing,
+            (_, b'}' | b']') => self.depth = self.depth.saturating_sub(1),
+            _ => {}
         }
-        self.last = c;
     }
 
     fn string_ended(&mut self) {
@@ -185,16 +186,13 @@ impl Keys {
                 self.error = Some(text);
                 Expect::Nothing
             }
-            _ => {
-                let key = match text.as_str() {
-                    "QueryStatus" => Some(Key::QueryStatus),
-                    "NextToken" => Some(Key::NextToken),
-                    "ErrorMessage" => Some(Key::ErrorMessage),
-                    _ => None,
-                };
-                let opens = self.before == b'{';
-                key.filter(|_| opens || self.before == b',').map_or(Expect::Nothing, |k| Expect::Colon(k, opens))
-            }
+            _ if self.str_depth != 1 => Expect::Nothing,
+            _ => match text.as_str() {
+                "QueryStatus" => Expect::Colon(Key::QueryStatus),
+                "NextToken" => Expect::Colon(Key::NextToken),
+                "ErrorMessage" => Expect::Colon(Key::ErrorMessage),
+                _ => Expect::Nothing,
+            },
         };
     }
 

@@ -442,6 +442,16 @@ impl CloudRecord {
         notes
     }
 
+    /// The files that are not the whole answer, each as "cloud audit FILE: why": calls on the
+    /// missing pages were not read, so a report built on them is partial.
+    pub fn cut_short(&self) -> Vec<String> {
+        let cut = self.files.iter().filter_map(|f| Some((&f.name, f.cut_short.as_ref()?)));
+        cut.map(|(name, why)| {
+            format!("cloud audit {name}: cut short ({why}); calls on its missing pages were not read")
+        })
+        .collect()
+    }
+
     /// Ties the calls to `mrs`, each MR's window its own create window.
     pub fn check(&self, mrs: &[&ManagedResource], principals: &[String]) -> CloudAuditCheck {
         let opts = Options { principals, window: &Window::of };
