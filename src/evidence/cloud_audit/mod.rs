@@ -426,7 +426,10 @@ impl CloudRecord {
                 }
             }
         }
-        record.calls = calls.calls.into_iter().map(Arc::new).collect();
+        // Not collected in place: that would keep the calls' buffer (their full size, not an
+        // `Arc`'s) for the whole run.
+        record.calls = Vec::with_capacity(calls.calls.len());
+        record.calls.extend(calls.calls.into_iter().map(Arc::new));
         record
     }
 
