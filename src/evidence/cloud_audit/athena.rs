@@ -33,6 +33,15 @@ fn unquote(name: &[u8]) -> &[u8] {
     name.strip_suffix(b"\"").unwrap_or(name)
 }
 
+/// A header's column name, without the byte-order mark a spreadsheet's export starts with (the
+/// CSV reader then sees the first name's quotes as text, so they are taken off here).
+fn column_name(field: &[u8]) -> String {
+    match field.strip_prefix(b"\xef\xbb\xbf") {
+        Some(rest) => String::from_utf8_lossy(unquote(rest)).into_owned(),
+        None => String::from_utf8_lossy(field).into_owned(),
+    }
+}
+
 /// One line being read: its fields' bytes and ends, capped.
 struct Line {
     out: Vec<u8>,
@@ -117,7 +126,7 @@ pub(super) fn read<R: BufRead>(input: &mut R, bytes: &mut u64, r: &mut Reader) -
             ReadRecordResult::Record => {
                 match &header {
                     _ if line.too_long => r.piece(crate::evidence::json_split::Piece::TooLong(line.line)),
-                    None => header = Some(line.fields().map(|f| String::from_utf8_lossy(f).into_owned()).collect()),
+                    None => header = Some(line.fields().map(|f| column_name(f)).collect()),
                     Some(names) => record(r, names, &line),
                 }
                 line.reset();
@@ -148,5 +157,7 @@ mod tests {
         assert!(is_athena(b"\xef\xbb\xbfeventTime,eventSource,eventName\r\n"));
         assert!(!is_athena(b"{\"eventName\":\"x\",\"eventSource\":\"y\"}"));
         assert!(!is_athena(b"name,namespace\n"));
+        assert_eq!(column_name(b"\xef\xbb\xbf\"eventTime\""), "eventTime");
+        assert_eq!(column_name(b"eventtime"), "eventtime");
     }
 }

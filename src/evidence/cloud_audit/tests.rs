@@ -448,7 +448,10 @@ fn athena_csv(rows: &[(&str, &str)]) -> String {
 #[test]
 fn athena_csv_lines_read_as_the_records_they_are() {
     let text = athena_csv(&[("CreateVpc", "2024-11-30T10:00:01Z"), ("DescribeVpcs", "2024-11-30T10:00:02Z")]);
-    for (name, bytes) in [("plain", text.clone().into_bytes()), ("CRLF", text.replace("\"\n", "\"\r\n").into_bytes())] {
+    let bom = [&b"\xef\xbb\xbf"[..], text.as_bytes()].concat();
+    for (name, bytes) in
+        [("plain", text.clone().into_bytes()), ("CRLF", text.replace("\"\n", "\"\r\n").into_bytes()), ("BOM", bom)]
+    {
         let (read, calls) = read_slice(&bytes, "athena.csv");
         assert_eq!((read.records, calls.len(), read.prefiltered), (2, 1, 1), "{name}: {}", read.note());
         let c = &calls[0];
