@@ -126,7 +126,7 @@ pub(super) fn read<R: BufRead>(input: &mut R, bytes: &mut u64, r: &mut Reader) -
             ReadRecordResult::Record => {
                 match &header {
                     _ if line.too_long => r.piece(crate::evidence::json_split::Piece::TooLong(line.line)),
-                    None => header = Some(line.fields().map(|f| column_name(f)).collect()),
+                    None => header = Some(line.fields().map(column_name).collect()),
                     Some(names) => record(r, names, &line),
                 }
                 line.reset();
