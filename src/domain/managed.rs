@@ -7,8 +7,8 @@
 
 use crate::domain::placeholder::{Placeholder, is_placeholder, placeholder};
 pub use crate::domain::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
+use crate::domain::str_map::StrMap;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 /// Annotation keys crossplane-runtime and upjet define (crossplane-runtime `pkg/meta/meta.go`).
 pub mod keys {
@@ -76,7 +76,7 @@ pub struct ManagedResource {
     /// `metadata.deletionTimestamp`.
     pub deletion_timestamp: Option<String>,
     /// Only the `crossplane.io/*` annotations (everything the reconciler reads).
-    pub annotations: BTreeMap<String, String>,
+    pub annotations: StrMap,
     /// `spec.managementPolicies`; `None` when the field is absent (API default `["*"]`).
     pub management_policies: Option<Vec<String>>,
     /// `spec.deletionPolicy` (legacy cluster-scoped MRs only).
@@ -93,7 +93,7 @@ pub struct ManagedResource {
     /// The top-level scalar values of `spec.forProvider` (strings, numbers, booleans, as text):
     /// what a provider's external-name templates are made of (see `domain::identity`). Objects
     /// and lists are skipped while decoding, so this stays small.
-    pub for_provider: BTreeMap<String, String>,
+    pub for_provider: StrMap,
     /// `spec.providerConfigRef`: which credentials and account the MR's cloud object lives
     /// under, so a fleet view can group thousands of findings by it (`None` when the object has
     /// no reference; see [`ManagedResource::provider_config_or_default`]).
@@ -149,7 +149,7 @@ struct WireMeta {
     #[serde(default)]
     deletion_timestamp: Option<String>,
     #[serde(default, deserialize_with = "crossplane_annotations")]
-    annotations: BTreeMap<String, String>,
+    annotations: StrMap,
     #[serde(default)]
     labels: Option<WireLabels>,
 }
@@ -168,7 +168,7 @@ struct WireSpec {
     #[serde(default)]
     deletion_policy: Option<String>,
     #[serde(default, deserialize_with = "scalars")]
-    for_provider: BTreeMap<String, String>,
+    for_provider: StrMap,
     #[serde(default)]
     provider_config_ref: Option<WireRef>,
 }
@@ -183,21 +183,21 @@ struct WireRef {
 
 /// Keeps only the top-level scalars of an object while streaming it; nested objects and lists
 /// (tags, rrdatas, policies) are skipped, not stored.
-fn scalars<'de, D>(d: D) -> Result<BTreeMap<String, String>, D::Error>
+fn scalars<'de, D>(d: D) -> Result<StrMap, D::Error>
 where
     D: serde::Deserializer<'de>,
 {
     struct V;
     impl<'de> serde::de::Visitor<'de> for V {
-        type Value = BTreeMap<String, String>;
+        type Value = StrMap;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("an object")
         }
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(BTreeMap::new())
+            Ok(StrMap::new())
         }
         fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
+            let mut out = StrMap::new();
             while let Some(key) = map.next_key::<String>()? {
                 match map.next_value::<Scalar>()? {
                     Scalar::Text(v) => {
@@ -206,6 +206,7 @@ where
                     Scalar::Other => {}
                 }
             }
+            out.shrink_to_fit();
             Ok(out)
         }
     }
@@ -280,21 +281,21 @@ struct WireAtProvider {
 
 /// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
 /// `upjet.crossplane.io/provider-meta` or `last-applied-configuration` value is skipped, not stored.
-fn crossplane_annotations<'de, D>(d: D) -> Result<BTreeMap<String, String>, D::Error>
+fn crossplane_annotations<'de, D>(d: D) -> Result<StrMap, D::Error>
 where
     D: serde::Deserializer<'de>,
 {
     struct V;
     impl<'de> serde::de::Visitor<'de> for V {
-        type Value = BTreeMap<String, String>;
+        type Value = StrMap;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a map of string annotations")
         }
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(BTreeMap::new())
+            Ok(StrMap::new())
         }
         fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
+            let mut out = StrMap::new();
             while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
                 if key.starts_with("crossplane.io/") {
                     let value: String = map.next_value()?;
@@ -303,6 +304,7 @@ where
                     map.next_value::<serde::de::IgnoredAny>()?;
                 }
             }
+            out.shrink_to_fit();
             Ok(out)
         }
     }
@@ -415,7 +417,7 @@ impl From<Wire> for ManagedResource {
         let spec = w.spec.unwrap_or(WireSpec {
             management_policies: None,
             deletion_policy: None,
-            for_provider: BTreeMap::new(),
+            for_provider: StrMap::new(),
             provider_config_ref: None,
         });
         let status = w.status.unwrap_or(WireStatus {
@@ -448,9 +450,20 @@ impl From<Wire> for ManagedResource {
             creation_timestamp: w.metadata.creation_timestamp,
             deletion_timestamp: w.metadata.deletion_timestamp.filter(|d| !d.is_empty()),
             annotations: w.metadata.annotations,
-            management_policies: spec.management_policies,
+            // Lists decoded from JSON grow by doubling: trimmed, since a fleet-wide run (the
+            // inventory or cloud record tied to every MR) keeps every MR at once.
+            management_policies: spec.management_policies.map(|mut p| {
+                p.shrink_to_fit();
+                p
+            }),
             deletion_policy: spec.deletion_policy,
-            conditions: status.conditions.unwrap_or_default(),
+            conditions: status
+                .conditions
+                .map(|mut c| {
+                    c.shrink_to_fit();
+                    c
+                })
+                .unwrap_or_default(),
             status_observed_generation: status.observed_generation,
             at_provider_id,
             composite: w.metadata.labels.and_then(|l| l.composite),

@@ -54,6 +54,7 @@ impl FleetInputs {
         if let Some((record, principals)) = &self.cloud {
             let check = record.check(mrs, principals);
             facts.cloud_notes = record.notes();
+            facts.cloud_cut_short = record.cut_short();
             facts.cloud_notes.extend(check.notes.iter().cloned());
             facts.cloud_audit = Some(check);
         }
@@ -69,6 +70,7 @@ pub struct FleetFacts {
     inventory: Option<CrossCheck>,
     cloud_audit: Option<CloudAuditCheck>,
     cloud_notes: Vec<String>,
+    cloud_cut_short: Vec<String>,
 }
 
 impl FleetFacts {
@@ -90,6 +92,12 @@ impl FleetFacts {
     /// What the cloud audit files held, and what tying them to the MRs learned and left open.
     pub fn cloud_notes(&self) -> &[String] {
         &self.cloud_notes
+    }
+
+    /// The cloud audit files that are not the whole answer (a page with more to come): each
+    /// makes the report partial.
+    pub fn cloud_cut_short(&self) -> &[String] {
+        &self.cloud_cut_short
     }
 }
 

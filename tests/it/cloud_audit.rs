@@ -233,3 +233,72 @@ fn refusals_are_one_line_and_exit_2() {
         assert!(!stderr.contains("panicked") && !stderr.contains("Backtrace"), "{stderr}");
     }
 }
+
+/// The bundled CloudTrail record as CloudTrail Lake answers `SELECT eventJson …` (one row per
+/// event) and as a CSV of the CloudTrail table's columns (Athena's download): the same zone is
+/// named. A Lake page followed by a `NextToken` is read, named, and makes the report partial.
+#[test]
+fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
+    let text = std::fs::read_to_string(format!("{}/{TRAIL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let events: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<Value> = text.lines().map(|l| serde_json::json!([{ "eventJson": l }])).collect();
+    let answer = |token: Option<&str>| {
+        let mut a = serde_json::json!({"QueryStatus": "FINISHED", "QueryStatistics": {"ResultsCount": rows.len()}, "QueryResultRows": rows});
+        if let Some(t) = token {
+            a["NextToken"] = t.into();
+        }
+        serde_json::to_vec_pretty(&a).unwrap()
+    };
+    const COLUMNS: &[&str] = &[
+        "eventtime",
+        "eventsource",
+        "eventname",
+        "useridentity",
+        "requestparameters",
+        "responseelements",
+        "errorcode",
+        "errormessage",
+        "recipientaccountid",
+    ];
+    let camel = |c: &str| match c {
+        "eventtime" => "eventTime",
+        "eventsource" => "eventSource",
+        "eventname" => "eventName",
+        "useridentity" => "userIdentity",
+        "requestparameters" => "requestParameters",
+        "responseelements" => "responseElements",
+        "errorcode" => "errorCode",
+        "errormessage" => "errorMessage",
+        _ => "recipientAccountId",
+    };
+    let field = |v: &Value| match v {
+        Value::Null => String::new(),
+        Value::String(s) => format!("\"{}\"", s.replace('"', "\"\"")),
+        other => format!("\"{}\"", other.to_string().replace('"', "\"\"")),
+    };
+    let mut csv = COLUMNS.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(",") + "\n";
+    for e in &events {
+        csv += &(COLUMNS.iter().map(|c| field(&e[camel(c)])).collect::<Vec<_>>().join(",") + "\n");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [("lake.json", answer(None)), ("athena.csv", csv.into_bytes())] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (code, report, stderr) = doctor(&["--cloud-audit", path.to_str().unwrap()], None);
+        assert_eq!(code, Some(1), "{name}: {stderr}");
+        let orphan =
+            finding(&report, "CloudAuditOrphan", "corp-payments").unwrap_or_else(|| panic!("{name}: {report:#}"));
+        assert_eq!(orphan["suggestedId"], "Z0C3PAYS6H7JQ2V9D", "{name}");
+        assert!(finding(&report, "CloudAuditAlreadyExists", "corp-assets-111122223333").is_some(), "{name}");
+        assert!(stderr.contains("9 records examined, 6 creates and 0 deletes kept"), "{name}: {stderr}");
+        assert_eq!(report["summary"]["complete"], true, "{name}");
+    }
+    let page = dir.path().join("page-1.json");
+    std::fs::write(&page, answer(Some("AAEBAQ=="))).unwrap();
+    let (code, report, stderr) = doctor(&["--cloud-audit", page.to_str().unwrap(), "--fail-on", "never"], None);
+    assert_eq!(code, Some(4), "a partial report: {stderr}");
+    assert!(finding(&report, "CloudAuditOrphan", "corp-payments").is_some(), "what the page holds is read");
+    assert_eq!(report["summary"]["complete"], false);
+    let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
+    assert!(cut.contains("page-1.json") && cut.contains("NextToken") && cut.contains("--next-token"), "{cut}");
+}

@@ -232,6 +232,9 @@ fn finish(mut builder: ReportBuilder, evidence: &EvidenceIndex, fleet: &FleetFac
     for n in notes.into_iter().chain(evidence.audit_notes()).chain(fleet.cloud_notes().iter().cloned()) {
         builder.note(n);
     }
+    for cut in fleet.cloud_cut_short() {
+        builder.input_truncated(cut.clone());
+    }
     if let Some(check) = fleet.inventory() {
         for f in rules::object_findings(&check.unmatched) {
             builder.push(f);

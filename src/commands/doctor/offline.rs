@@ -30,7 +30,7 @@ pub(super) async fn from_snapshot(
     let mut pass = FirstPass::default();
     // Without fleet-wide inputs each MR is judged as it is decoded, so only the broken ones and
     // the healthy peers' identity samples stay in memory; the fleet's facts need them all first.
-    let mut waiting = Vec::new();
+    let mut waiting = Vec::with_capacity(if wait { items.len() } else { 0 });
     let alone = FleetFacts::default();
     for item in items {
         match ManagedResource::from_json(&item.json) {

@@ -181,6 +181,9 @@ pub fn check(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource], opts: &Options)
     st.by_id(&hits);
     st.by_request();
     st.conflicts();
+    // The request lookups are done with: freed before the deletes' ID lookups are built (the
+    // check's peak memory for a large fleet).
+    st.index = Index::default();
     st.deletes();
     st.finish()
 }
@@ -204,7 +207,7 @@ struct State<'a> {
     per: Vec<MrCloudAudit>,
     attributed: Vec<bool>,
     identities: HashMap<ProviderKey, Identity>,
-    index: Index,
+    index: Index<'a>,
     stats: Stats,
     texts: super::Interner,
 }
@@ -297,15 +300,15 @@ impl<'a> State<'a> {
         let ix = &self.index;
         for kind in kinds {
             if let Some(tag) = &call.tags.name {
-                out.extend(ix.tag.get(&(kind.clone(), tag.clone())).into_iter().flatten());
+                out.extend(ix.tagged(kind, tag));
                 continue;
             }
             let fields: Vec<_> = self.lessons.kinds.get(kind).map(|l| identifying(l).collect()).unwrap_or_default();
             for (p, v) in call.request_values() {
                 if fields.is_empty() {
-                    out.extend(ix.name.get(&(kind.clone(), v.to_string())).into_iter().flatten());
+                    out.extend(ix.named(kind, v));
                 } else if fields.iter().any(|(_, fp)| *fp == p) {
-                    out.extend(ix.field.get(&(kind.clone(), p.to_string(), v.to_string())).into_iter().flatten());
+                    out.extend(ix.by_field(kind, p, v));
                 }
             }
         }
@@ -455,7 +458,7 @@ impl<'a> State<'a> {
 
     /// Deletes of a tracked object, by whom.
     fn deletes(&mut self) {
-        let tracked = learn::Tracked::of(self.mrs);
+        let tracked = learn::Tracked::of(self.mrs, self.calls);
         for call in self.calls.iter().filter(|c| c.verb == Verb::Delete && c.outcome.made_something()) {
             let mut found: Vec<(usize, String)> = Vec::new();
             for (_, value) in call.id_values().chain(call.request_values()) {
@@ -488,7 +491,9 @@ impl<'a> State<'a> {
     /// The per-MR results that say something, and the notes.
     fn finish(mut self) -> CloudAuditCheck {
         let mut out = CloudAuditCheck { notes: self.notes(), ..CloudAuditCheck::default() };
-        for (m, mut audit) in std::mem::take(&mut self.per).into_iter().enumerate() {
+        let per = std::mem::take(&mut self.per);
+        out.per_mr.reserve(per.iter().filter(|a| !a.is_empty()).count());
+        for (m, mut audit) in per.into_iter().enumerate() {
             if audit.is_empty() {
                 continue;
             }

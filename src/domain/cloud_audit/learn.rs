@@ -146,7 +146,7 @@ pub fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
 /// `status.atProvider.id` (an Azure object's full ARM ID), so the form learned is the one the
 /// external-name has. Azure IDs compare case-insensitively.
 pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit> {
-    let tracked = Tracked::of(mrs);
+    let tracked = Tracked::of(mrs, calls);
     let mut hits = Vec::new();
     for (ci, call) in calls.iter().enumerate().filter(|(_, c)| c.verb == Verb::Create && c.outcome.made_something()) {
         // Per MR: the hit, and whether it reads the external-name.
@@ -176,22 +176,26 @@ pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit>
     hits
 }
 
-/// The IDs MRs track, looked up as each cloud compares IDs (Azure's case-insensitively): each
-/// with its MR and whether it is that MR's external-name (else its `status.atProvider.id`).
+/// The IDs MRs track, looked up as each cloud compares IDs (Azure's case-insensitively, a copy
+/// of every ID folded only when the record holds Azure calls): each with its MR and whether it
+/// is that MR's external-name (else its `status.atProvider.id`).
 pub struct Tracked<'a> {
     exact: HashMap<&'a str, Vec<(usize, bool)>>,
     folded: HashMap<String, Vec<(usize, bool)>>,
 }
 
 impl<'a> Tracked<'a> {
-    /// The IDs `mrs` track, by index.
-    pub fn of(mrs: &[&'a ManagedResource]) -> Tracked<'a> {
+    /// The IDs `mrs` track, by index, for looking up the IDs `calls` name.
+    pub fn of(mrs: &[&'a ManagedResource], calls: &[Arc<CloudCall>]) -> Tracked<'a> {
+        let fold = calls.iter().any(|c| c.cloud == Cloud::Azure);
         let mut t = Tracked { exact: HashMap::new(), folded: HashMap::new() };
         for (i, mr) in mrs.iter().enumerate() {
             for id in tracked_ids(mr) {
                 let named = mr.external_name() == Some(id);
                 t.exact.entry(id).or_default().push((i, named));
-                t.folded.entry(id.to_ascii_lowercase()).or_default().push((i, named));
+                if fold {
+                    t.folded.entry(id.to_ascii_lowercase()).or_default().push((i, named));
+                }
             }
         }
         t

@@ -9,29 +9,35 @@ use crate::domain::inventory::{Cloud, normalize_kind};
 use crate::domain::managed::ManagedResource;
 use std::collections::{BTreeMap, HashMap};
 
-/// Lookups from a request's values to the MRs they may name.
+/// Lookups from a request's values to the MRs they may name. Keyed by a number per kind and by
+/// the MRs' and lessons' own strings (borrowed, not copied): built over the whole fleet, it is
+/// alive at the check's peak memory.
 #[derive(Default)]
-pub(super) struct Index {
+pub(super) struct Index<'a> {
+    /// Normalised kind key → the number the maps below key it by.
+    kinds: HashMap<String, u32>,
     /// (kind, name) → MRs, for `crossplane-name` tags.
-    pub(super) tag: HashMap<(String, String), Vec<usize>>,
+    tag: HashMap<(u32, &'a str), Vec<usize>>,
     /// (kind, request path, value) → MRs, for the identifying fields their kind's peers teach.
-    pub(super) field: HashMap<(String, String, String), Vec<usize>>,
+    field: HashMap<(u32, &'a str, &'a str), Vec<usize>>,
     /// (kind, value) → MRs, for kinds no peer teaches: name, external-name, `forProvider.name`.
-    pub(super) name: HashMap<(String, String), Vec<usize>>,
+    name: HashMap<(u32, &'a str), Vec<usize>>,
     /// Kinds no peer teaches: normalised key → `Kind`.
     pub(super) unlearned: BTreeMap<String, String>,
 }
 
-impl Index {
-    pub(super) fn new(mrs: &[&ManagedResource], lessons: &Lessons) -> Index {
+impl<'a> Index<'a> {
+    pub(super) fn new(mrs: &[&'a ManagedResource], lessons: &'a Lessons) -> Index<'a> {
         let mut ix = Index::default();
         for (i, mr) in mrs.iter().enumerate() {
             let kind = kind_key(mr);
-            ix.tag.entry((kind.clone(), mr.name.clone())).or_default().push(i);
+            let next = ix.kinds.len() as u32;
+            let k = *ix.kinds.entry(kind.clone()).or_insert(next);
+            ix.tag.entry((k, mr.name.as_str())).or_default().push(i);
             let fields: Vec<_> = lessons.kinds.get(&kind).map(|l| identifying(l).collect()).unwrap_or_default();
             if fields.is_empty() {
                 for (_, v) in identifying_values(mr) {
-                    ix.name.entry((kind.clone(), v.to_string())).or_default().push(i);
+                    ix.name.entry((k, v)).or_default().push(i);
                 }
                 if !lessons.kinds.contains_key(&kind) {
                     ix.unlearned.insert(kind, mr.kind.clone());
@@ -40,11 +46,26 @@ impl Index {
             }
             for (field, path) in fields {
                 if let Some(v) = field_value(mr, field) {
-                    ix.field.entry((kind.clone(), path.to_string(), v.to_string())).or_default().push(i);
+                    ix.field.entry((k, path, v)).or_default().push(i);
                 }
             }
         }
         ix
+    }
+
+    /// The MRs of `kind` named `name` (a `crossplane-name` tag).
+    pub(super) fn tagged<'s>(&'s self, kind: &str, name: &'s str) -> &'s [usize] {
+        self.kinds.get(kind).and_then(|&k| self.tag.get(&(k, name))).map_or(&[], Vec::as_slice)
+    }
+
+    /// The MRs of `kind` (one no peer teaches) whose identifying value is `value`.
+    pub(super) fn named<'s>(&'s self, kind: &str, value: &'s str) -> &'s [usize] {
+        self.kinds.get(kind).and_then(|&k| self.name.get(&(k, value))).map_or(&[], Vec::as_slice)
+    }
+
+    /// The MRs of `kind` whose value of the field its peers send at `path` is `value`.
+    pub(super) fn by_field<'s>(&'s self, kind: &str, path: &'s str, value: &'s str) -> &'s [usize] {
+        self.kinds.get(kind).and_then(|&k| self.field.get(&(k, path, value))).map_or(&[], Vec::as_slice)
     }
 }
 

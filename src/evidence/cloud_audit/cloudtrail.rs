@@ -24,16 +24,34 @@ use std::sync::Arc;
 /// AWS CloudTrail, in every layout it is exported in.
 pub(super) struct CloudTrail;
 
-/// The sniffer's entry: an S3 log file (`Records[]`) or a `lookup-events` answer (`Events[]`).
-static FORMATS: [Format; 1] = [Format {
-    what: "an AWS CloudTrail log",
-    readers: &[Reader::CloudAudit],
-    unread: "",
-    test: |h| {
-        h.is_object()
-            && (h.has("Records[].eventSource") || h.has("Events[].CloudTrailEvent") || h.has("Events[].EventSource"))
+/// The sniffer's entries: CloudTrail Lake's `get-query-results` answer and a CSV of CloudTrail's
+/// columns (each read by a reader entry of its own), then an S3 log file (`Records[]`) or a
+/// `lookup-events` answer (`Events[]`).
+static FORMATS: [Format; 3] = [
+    Format {
+        what: "a CloudTrail Lake query result (aws cloudtrail get-query-results)",
+        readers: &[Reader::CloudAudit],
+        unread: "",
+        test: |h| super::lake::is_lake(&h.bytes),
     },
-}];
+    Format {
+        what: "a CSV of CloudTrail records (an Athena or CloudTrail Lake query result)",
+        readers: &[Reader::CloudAudit],
+        unread: "",
+        test: |h| super::athena::is_athena(&h.bytes),
+    },
+    Format {
+        what: "an AWS CloudTrail log",
+        readers: &[Reader::CloudAudit],
+        unread: "",
+        test: |h| {
+            h.is_object()
+                && (h.has("Records[].eventSource")
+                    || h.has("Events[].CloudTrailEvent")
+                    || h.has("Events[].EventSource"))
+        },
+    },
+];
 
 /// AWS verbs that make an object (`CreateVpc`, `RunInstances`, `AllocateAddress`,
 /// `RequestCertificate`, `RegisterTargets`, `ImportKeyPair`, `IssueCertificate`) or remove one.
@@ -150,16 +168,21 @@ struct Resource<'a> {
 #[serde(rename_all = "camelCase")]
 struct Identity {
     arn: Option<String>,
+    /// The lower-case aliases: Athena's and CloudTrail Lake's struct text names the fields so.
+    #[serde(alias = "principalid")]
     principal_id: Option<String>,
+    #[serde(alias = "accountid")]
     account_id: Option<String>,
     #[serde(rename = "type")]
     type_: Option<String>,
+    #[serde(alias = "sessioncontext")]
     session_context: Option<SessionContext>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct SessionContext {
+    #[serde(alias = "sessionissuer")]
     session_issuer: Option<Issuer>,
 }
 

@@ -11,10 +11,13 @@
 //! at most [`MAX_CALLS`] per file. Nothing in a file's content is fatal: what cannot be read is
 //! counted, and its lines named, in the file's note.
 
+mod athena;
 mod azure;
 mod cloudtrail;
+mod columns;
 pub(crate) mod dialect;
 pub(crate) mod gcp;
+mod lake;
 mod prefilter;
 mod values;
 
@@ -26,7 +29,7 @@ use crate::domain::managed::ManagedResource;
 use crate::json_split::{AfterBreak, Piece, Splitter};
 use dialect::{Claim, Dialect, Skip};
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::sync::Arc;
 
 /// Longest record held in memory; longer ones are skipped and counted. CloudTrail caps an event
@@ -92,6 +95,9 @@ pub struct CloudAuditRead {
     pub unreadable_lines: Vec<u64>,
     /// Why the stream ended before its end, if it did.
     pub ended_early: Option<String>,
+    /// Why the export is not the whole answer, though read to its end (a CloudTrail Lake page
+    /// followed by a `NextToken`, a query not finished): the report built on it is partial.
+    pub cut_short: Option<String>,
     /// Of the first [`SNIFFED`] whole records, those that look like an audit record of some cloud.
     audit_like: u64,
     /// Whole records looked at for that (at most [`SNIFFED`]).
@@ -157,6 +163,9 @@ impl CloudAuditRead {
         }
         if let Some(why) = &self.ended_early {
             parts.push(format!("ended early: {why}"));
+        }
+        if let Some(why) = &self.cut_short {
+            parts.push(format!("cut short: {why}"));
         }
         if self.sniffed > 0 && self.audit_like == 0 {
             parts.push(format!(
@@ -316,6 +325,30 @@ fn any_cloud() -> String {
     }
 }
 
+/// How a file's records are laid out: each layout is a reader entry of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// JSON records, bare, in an array or under a wrapper key ([`WRAPPER_KEYS`]).
+    Json,
+    /// CloudTrail Lake's `get-query-results` answer: rows of columns.
+    Lake,
+    /// A CSV of CloudTrail's columns (Athena).
+    Csv,
+}
+
+impl Layout {
+    /// The layout a file's first bytes show.
+    fn of(head: &[u8]) -> Layout {
+        if lake::is_lake(head) {
+            Layout::Lake
+        } else if athena::is_athena(head) {
+            Layout::Csv
+        } else {
+            Layout::Json
+        }
+    }
+}
+
 /// Reads one export (plain or gzip). Never fails: a stream that breaks off keeps what was read
 /// and says why in [`CloudAuditRead::ended_early`].
 pub fn read(reader: impl Read, name: &str) -> (CloudAuditRead, Vec<CloudCall>) {
@@ -328,11 +361,25 @@ pub fn read(reader: impl Read, name: &str) -> (CloudAuditRead, Vec<CloudCall>) {
         }
     };
     let gz = input.is_gzip();
-    let mut split = Splitter::new(MAX_RECORD_BYTES, WRAPPER_KEYS, AfterBreak::Resync);
     let mut bytes = 0u64;
-    let result = split.run(&mut input, &mut bytes, &mut |p| r.piece(p));
+    let layout = loop {
+        match input.fill_buf() {
+            Ok(head) => break Layout::of(head),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break Layout::Json,
+        }
+    };
+    let result = match layout {
+        Layout::Lake => lake::read(&mut input, &mut bytes, &mut r),
+        Layout::Csv => athena::read(&mut input, &mut bytes, &mut r),
+        Layout::Json => {
+            let mut split = Splitter::new(MAX_RECORD_BYTES, WRAPPER_KEYS, AfterBreak::Resync);
+            let result = split.run(&mut input, &mut bytes, &mut |p| r.piece(p));
+            r.read.resynced = split.resynced_lines;
+            result
+        }
+    };
     r.read.bytes = bytes;
-    r.read.resynced = split.resynced_lines;
     match result {
         Ok(None) => {}
         Ok(Some(line)) => {
@@ -379,7 +426,10 @@ impl CloudRecord {
                 }
             }
         }
-        record.calls = calls.calls.into_iter().map(Arc::new).collect();
+        // Not collected in place: that would keep the calls' buffer (their full size, not an
+        // `Arc`'s) for the whole run.
+        record.calls = Vec::with_capacity(calls.calls.len());
+        record.calls.extend(calls.calls.into_iter().map(Arc::new));
         record
     }
 
@@ -393,6 +443,16 @@ impl CloudRecord {
             ));
         }
         notes
+    }
+
+    /// The files that are not the whole answer, each as "cloud audit FILE: why": calls on the
+    /// missing pages were not read, so a report built on them is partial.
+    pub fn cut_short(&self) -> Vec<String> {
+        let cut = self.files.iter().filter_map(|f| Some((&f.name, f.cut_short.as_ref()?)));
+        cut.map(|(name, why)| {
+            format!("cloud audit {name}: cut short ({why}); calls on its missing pages were not read")
+        })
+        .collect()
     }
 
     /// Ties the calls to `mrs`, each MR's window its own create window.

@@ -347,3 +347,166 @@ proptest! {
         }
     }
 }
+
+/// The record of [`record`] as CloudTrail Lake's columns (`SELECT eventTime, eventSource, …`):
+/// every value a string, the identity as struct text, the bodies as JSON text.
+fn lake_row(name: &str, time: &str) -> serde_json::Value {
+    serde_json::json!([
+        {"eventTime": time.replace('T', " ").replace('Z', ".000")},
+        {"eventSource": "ec2.amazonaws.com"},
+        {"eventName": name},
+        {"userIdentity": "{type=AssumedRole, principalid=AROA1:1732960800, arn=arn:aws:sts::111122223333:assumed-role/provider-aws/1732960800, accountid=111122223333, accesskeyid=ASIA1, username=null, sessioncontext={attributes={creationdate=2024-11-30 10:00:00.000, mfaauthenticated=false}, sessionissuer={type=Role, principalid=AROA1, arn=arn:aws:iam::111122223333:role/provider-aws, accountid=111122223333, username=provider-aws}, webidfederationdata=null, sourceidentity=null, ec2roledelivery=null, ec2issuedinvpc=null}, invokedby=null, identityprovider=null}"},
+        {"requestParameters": "{\"cidrBlock\":\"10.1.0.0/16\"}"},
+        {"responseElements": "{\"vpc\":{\"vpcId\":\"vpc-0123\"}}"},
+        {"errorCode": ""},
+        {"recipientAccountId": "111122223333"}
+    ])
+}
+
+/// A `get-query-results` answer as the AWS CLI prints it (indented, the rows after the
+/// statistics), with `tail` after the rows.
+fn lake_answer(rows: &[serde_json::Value], tail: &str) -> String {
+    let body = serde_json::json!({
+        "QueryStatus": "FINISHED",
+        "QueryStatistics": {"ResultsCount": rows.len(), "TotalResultsCount": rows.len(), "BytesScanned": 1234},
+        "QueryResultRows": rows,
+    });
+    let text = serde_json::to_string_pretty(&body).unwrap();
+    format!("{}{tail}\n}}\n", text.trim_end().strip_suffix('}').unwrap().trim_end())
+}
+
+#[test]
+fn cloudtrail_lake_rows_read_as_the_records_they_are() {
+    let rows = [lake_row("CreateVpc", "2024-11-30T10:00:01Z"), lake_row("DescribeVpcs", "2024-11-30T10:00:02Z")];
+    let event = record("CreateVpc", "2024-11-30T10:00:01Z", "");
+    let event_json = serde_json::json!([[{"eventJson": event}], [{"eventJson": record("DescribeVpcs", "2024-11-30T10:00:02Z", "")}]]);
+    let layouts = [
+        ("columns", lake_answer(&rows, "")),
+        ("SELECT eventJson", lake_answer(event_json.as_array().unwrap(), "")),
+        ("one line", serde_json::json!({"QueryStatus": "FINISHED", "QueryResultRows": rows}).to_string()),
+    ];
+    for (name, text) in layouts {
+        let (read, calls) = read_slice(text.as_bytes(), "lake.json");
+        assert_eq!((read.records, calls.len(), read.prefiltered), (2, 1, 1), "{name}: {}", read.note());
+        let c = &calls[0];
+        assert_eq!((c.at, &*c.action, c.verb), (t("2024-11-30T10:00:01Z"), "CreateVpc", Verb::Create), "{name}");
+        assert_eq!(c.outcome, Outcome::Succeeded, "{name}: an empty errorCode is a null");
+        assert_eq!(value(&c.request, "cidrBlock"), Some("10.1.0.0/16"), "{name}");
+        assert_eq!(value(&c.response, "vpc.vpcId"), Some("vpc-0123"), "{name}");
+        assert_eq!(c.principal.as_deref(), Some("arn:aws:iam::111122223333:role/provider-aws"), "{name}");
+        assert_eq!(c.account.as_deref(), Some("111122223333"), "{name}");
+        assert_eq!(read.cut_short, None, "{name}");
+        assert!(read.note().contains("1 CloudTrail"), "{name}: {}", read.note());
+    }
+    let (_, calls) = read_slice(lake_answer(&rows, "").as_bytes(), "lake.json");
+    assert!(calls[0].line > 1, "a row's line is where it starts in the answer");
+
+    // The columns a query picks by name: `SELECT eventName, eventSource, userIdentity.arn, …`.
+    let picked = serde_json::json!({"QueryStatus": "FINISHED", "QueryResultRows": [[
+        {"eventName": "CreateBucket"}, {"eventSource": "s3.amazonaws.com"},
+        {"arn": "arn:aws:sts::1:assumed-role/provider-aws/s"}, {"arn": "arn:aws:iam::1:role/provider-aws"},
+        {"requestParameters": "{bucketName=my-bucket, Host=my-bucket.s3.amazonaws.com}"}
+    ]]});
+    let (read, calls) = read_slice(picked.to_string().as_bytes(), "picked");
+    assert_eq!(calls.len(), 1, "{}", read.note());
+    assert_eq!(calls[0].principal.as_deref(), Some("arn:aws:iam::1:role/provider-aws"));
+    assert_eq!(value(&calls[0].request, "bucketName"), Some("my-bucket"), "a map printed as struct text");
+}
+
+#[test]
+fn a_lake_page_with_more_to_come_is_cut_short() {
+    let rows = [lake_row("CreateVpc", "2024-11-30T10:00:01Z")];
+    let (read, calls) = read_slice(lake_answer(&rows, ",\n    \"NextToken\": \"AAEBAQ==\"").as_bytes(), "page-1.json");
+    assert_eq!(calls.len(), 1, "what the page holds is read");
+    assert!(read.cut_short.as_deref().unwrap_or_default().contains("NextToken"), "{}", read.note());
+    assert!(read.note().contains("cut short: it ends with NextToken"), "{}", read.note());
+    let pages = format!(
+        "{}{}",
+        lake_answer(&rows, ",\n    \"NextToken\": \"AAEBAQ==\""),
+        lake_answer(&[lake_row("DeleteVpc", "2024-11-30T10:00:09Z")], "")
+    );
+    let (read, calls) = read_slice(pages.as_bytes(), "pages.json");
+    assert_eq!((calls.len(), read.cut_short.clone()), (2, None), "the last page has no token: {}", read.note());
+    let running = r#"{"QueryStatus": "RUNNING", "QueryStatistics": {"ResultsCount": 0, "TotalResultsCount": 0}}"#;
+    let (read, calls) = read_slice(running.as_bytes(), "running.json");
+    assert!(calls.is_empty());
+    assert!(read.cut_short.as_deref().unwrap_or_default().contains("RUNNING"), "{}", read.note());
+}
+
+/// A CSV as Athena writes a CloudTrail table's query result: every field quoted, quotes inside
+/// doubled, structs as Trino prints them, nulls as empty fields.
+fn athena_csv(rows: &[(&str, &str)]) -> String {
+    let header = "\"eventversion\",\"useridentity\",\"eventtime\",\"eventsource\",\"eventname\",\"awsregion\",\"errorcode\",\"requestparameters\",\"responseelements\",\"requestid\",\"resources\",\"recipientaccountid\"\n";
+    let line = |(name, time): &(&str, &str)| {
+        format!(
+            "\"1.08\",\"{{type=AssumedRole, principalid=AROA1:s, arn=arn:aws:sts::111122223333:assumed-role/provider-aws/s, accountid=111122223333, invokedby=null, accesskeyid=ASIA1, username=null, sessioncontext={{attributes={{mfaauthenticated=false, creationdate=2024-11-30T10:00:00Z}}, sessionissuer={{type=Role, principalid=AROA1, arn=arn:aws:iam::111122223333:role/provider-aws, accountid=111122223333, username=provider-aws}}, ec2roledelivery=null, webidfederationdata=null}}}}\",\"{time}\",\"ec2.amazonaws.com\",\"{name}\",\"eu-west-1\",,\"{{\"\"cidrBlock\"\":\"\"10.1.0.0/16\"\",\n\"\"description\"\":\"\"a, b\"\"}}\",\"{{\"\"vpc\"\":{{\"\"vpcId\"\":\"\"vpc-0123\"\"}}}}\",\"r-1\",\"[{{arn=arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-0123, accountid=111122223333, type=AWS::EC2::VPC}}]\",\"111122223333\"\n"
+        )
+    };
+    header.to_string() + &rows.iter().map(line).collect::<String>()
+}
+
+#[test]
+fn athena_csv_lines_read_as_the_records_they_are() {
+    let text = athena_csv(&[("CreateVpc", "2024-11-30T10:00:01Z"), ("DescribeVpcs", "2024-11-30T10:00:02Z")]);
+    let bom = [&b"\xef\xbb\xbf"[..], text.as_bytes()].concat();
+    for (name, bytes) in
+        [("plain", text.clone().into_bytes()), ("CRLF", text.replace("\"\n", "\"\r\n").into_bytes()), ("BOM", bom)]
+    {
+        let (read, calls) = read_slice(&bytes, "athena.csv");
+        assert_eq!((read.records, calls.len(), read.prefiltered), (2, 1, 1), "{name}: {}", read.note());
+        let c = &calls[0];
+        assert_eq!((c.at, &*c.action), (t("2024-11-30T10:00:01Z"), "CreateVpc"), "{name}");
+        assert_eq!(c.outcome, Outcome::Succeeded, "{name}: an empty errorcode is a null");
+        assert_eq!(c.principal.as_deref(), Some("arn:aws:iam::111122223333:role/provider-aws"), "{name}");
+        assert_eq!(value(&c.request, "description"), Some("a, b"), "{name}: a newline inside a quoted field");
+        assert_eq!(value(&c.response, "vpc.vpcId"), Some("vpc-0123"), "{name}");
+        assert_eq!(value(&c.response, "resources[].ARN"), Some("arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-0123"));
+        assert_eq!(c.line, 2, "{name}: the line the record starts on");
+        assert_eq!(read.bytes, bytes.len() as u64);
+    }
+    let (_, calls) =
+        read_slice(athena_csv(&[("DescribeVpcs", "t"), ("DeleteVpc", "2024-11-30T10:00:03Z")]).as_bytes(), "a");
+    assert_eq!((calls[0].verb, calls[0].line), (Verb::Delete, 4), "a line after a two-line record");
+}
+
+#[test]
+fn an_athena_line_longer_than_the_cap_is_skipped_and_the_next_read() {
+    let text = athena_csv(&[("CreateVpc", "2024-11-30T10:00:01Z")]);
+    let (header, line) = text.split_once('\n').unwrap();
+    let long = format!("\"{}\"\n", "x".repeat(MAX_RECORD_BYTES + 10));
+    let (read, calls) = read_slice(format!("{header}\n{long}{line}").as_bytes(), "long.csv");
+    assert_eq!((read.too_long, calls.len()), (1, 1), "{}", read.note());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A Lake answer or an Athena CSV cut anywhere, or with bytes overwritten, never panics and
+    /// keeps at most the calls of the whole.
+    #[test]
+    fn lake_and_athena_cut_or_mangled_never_panic(
+        cut in 0usize..6000,
+        csv in any::<bool>(),
+        noise in prop::collection::vec((0usize..6000, any::<u8>()), 0..8),
+    ) {
+        let rows: Vec<(&str, &str)> = vec![("CreateVpc", "2024-11-30T10:00:01Z"), ("DeleteVpc", "2024-11-30T10:00:02Z")];
+        let text = if csv {
+            athena_csv(&rows)
+        } else {
+            lake_answer(&rows.iter().map(|(n, t)| lake_row(n, t)).collect::<Vec<_>>(), ",\"NextToken\":\"t\"")
+        };
+        let (_, whole) = read_slice(text.as_bytes(), "w");
+        prop_assert_eq!(whole.len(), 2);
+        let mut bytes = text.into_bytes();
+        let cut = cut.min(bytes.len());
+        let (read, part) = read_slice(&bytes[..cut], "p");
+        prop_assert!(part.len() <= 2);
+        prop_assert_eq!(read.bytes, cut as u64);
+        for (at, b) in noise {
+            let n = bytes.len();
+            bytes[at % n] = b;
+        }
+        let (read, mangled) = read_slice(&bytes, "m");
+        prop_assert_eq!(mangled.len() as u64, read.creates + read.deletes);
+    }
+}

@@ -55,6 +55,22 @@ const CASES: &[(&str, &str, Option<&str>)] = &[
         Some("an AWS CloudTrail log"),
     ),
     (
+        "CloudTrail Lake get-query-results, as the AWS CLI prints it",
+        "{\n    \"QueryStatus\": \"FINISHED\",\n    \"QueryStatistics\": {\n        \"ResultsCount\": 1\n    },\n    \"QueryResultRows\": [\n        [\n            {\n                \"eventName\": \"CreateVpc\"\n",
+        Some("a CloudTrail Lake query result"),
+    ),
+    (
+        "CloudTrail Lake describe-query (no rows: not an export of records)",
+        r#"{"QueryId":"q","QueryString":"SELECT","QueryStatus":"FINISHED","QueryStatistics":{"EventsMatched":1,"EventsScanned":9}}"#,
+        None,
+    ),
+    (
+        "Athena CSV of a CloudTrail table",
+        "\"eventversion\",\"useridentity\",\"eventtime\",\"eventsource\",\"eventname\"\n\"1.08\",\"{type=Root, arn=arn:aws:iam::1:root}\",\"2024-11-30T10:00:00Z\",\"ec2.amazonaws.com\",\"CreateVpc\"\n",
+        Some("a CSV of CloudTrail records"),
+    ),
+    ("a CSV of something else", "name,namespace,kind\nvpc-1,team-a,VPC\n", None),
+    (
         "Azure activity log",
         r#"[{"caller":"a@b","eventTimestamp":"2024-11-30T10:00:00Z","id":"/subscriptions/s/resourceGroups/r/providers/Microsoft.Network/virtualNetworks/v/events/1","operationName":{"value":"Microsoft.Network/virtualNetworks/write"}}]"#,
         Some("an Azure activity log"),
