@@ -28,6 +28,7 @@ pub mod rbac;
 pub mod report;
 pub mod restore;
 pub mod rules;
+pub mod shared_names;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod testing;

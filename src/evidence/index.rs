@@ -68,6 +68,9 @@ impl EvidenceIndex {
         evidence.restore = p.restore.as_ref().map(|m| m.for_mr(mr));
         evidence.cloud_audit = fleet.cloud_audit().and_then(|c| c.for_mr(mr)).cloned();
         evidence.changelog = p.changelog.for_mr(mr);
+        let shared = fleet.shared(mr);
+        evidence.shared_external_name = shared.fighting;
+        evidence.migration_twin = shared.twin;
         evidence
     }
 

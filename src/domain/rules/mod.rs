@@ -47,6 +47,7 @@ mod inventory_orphan;
 mod kstatus_misleading;
 mod late_initialize_missing;
 mod malformed_annotation;
+mod migration_unfinished;
 mod mr_evidence;
 mod observe_not_found;
 mod orphan_candidate;
@@ -164,6 +165,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::ChangeLogDuplicate, check: Check::Evidence(change_log_duplicate::check) },
     Rule { code: Code::ChangeLogOrphan, check: Check::Evidence(change_log_orphan::check) },
     Rule { code: Code::ExternalNameShared, check: Check::Evidence(external_name_shared::check) },
+    Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
 ];
 
 /// Every per-MR rule over one MR and its evidence, in [`ALL`] order.

@@ -41,9 +41,13 @@ pub struct MrEvidence {
     pub cloud_audit: Option<MrCloudAudit>,
     /// The provider's change-log entries about this MR (its changelogs sidecar, `--log-file`).
     pub changelog: Option<MrChangeLog>,
-    /// The other MRs of the same kind that hold the same external-name, as `kind.group/name`
-    /// (`kubectl upjet watch` keeps this index over the whole fleet).
+    /// The other acting MRs of the same kind (a legacy kind and its `.m.` twin as one) that hold
+    /// the same external-name, as `kind.group/name`, when this one acts too
+    /// (`domain::shared_names`, over the whole fleet: the watch's index, doctor's second pass).
     pub shared_external_name: Vec<String>,
+    /// When this legacy MR is parked (paused, unable to delete): its healthy namespaced twin,
+    /// which tracks the same external-name (`domain::shared_names`).
+    pub migration_twin: Option<crate::domain::shared_names::MrKey>,
 }
 
 /// One provider log line about the MR: when, and the line itself.
