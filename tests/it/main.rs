@@ -38,6 +38,7 @@ mod krew;
 mod kubectl_completion;
 mod log_fixtures;
 mod migrate;
+mod migrate_doctor;
 mod misplaced_inputs;
 mod multi_cluster;
 mod output_forms;

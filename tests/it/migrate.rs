@@ -8,8 +8,8 @@ use crate::support::{Cluster, Mr, crd_dir, text, upjet};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 
-const SUBNET: &str = "ec2.aws.upbound.io/v1beta1";
-const SUBNET_NS: &str = "ec2.aws.m.upbound.io/v1beta1";
+pub(crate) const SUBNET: &str = "ec2.aws.upbound.io/v1beta1";
+pub(crate) const SUBNET_NS: &str = "ec2.aws.m.upbound.io/v1beta1";
 const CERT: &str = "acm.aws.upbound.io/v1beta2";
 const CRDS: &[&str] = &[
     "ec2.aws.upbound.io_subnets.yaml",
@@ -53,13 +53,13 @@ fn fleet() -> Vec<Value> {
 }
 
 /// Deletions the simulated provider carried out in the cloud, by ID.
-type CloudDeletes = Arc<Mutex<Vec<String>>>;
+pub(crate) type CloudDeletes = Arc<Mutex<Vec<String>>>;
 
 /// A cluster with the CRD pairs, the namespace `infra`, the fleet and a provider whose cloud
 /// holds `cloud`. The provider handles deletions as crossplane-runtime does: a deleting,
 /// unpaused MR whose policies would delete (policies.go ShouldDelete) deletes the cloud object,
 /// then the finalizer goes.
-fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
+pub(crate) fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
     let c = Cluster::builder().start();
     for f in CRDS {
         let yaml = std::fs::read_to_string(crd_dir("provider-upjet-aws").join(f)).unwrap();
@@ -98,7 +98,7 @@ fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
     (c, deletes)
 }
 
-fn run(c: &Cluster, args: &[&str]) -> std::process::Output {
+pub(crate) fn run(c: &Cluster, args: &[&str]) -> std::process::Output {
     c.upjet().current_dir(c.dir()).args(args).output()
 }
 
@@ -134,7 +134,7 @@ fn migrated(c: &Cluster) -> bool {
         && cert.is_some_and(|c| c["spec"]["managementPolicies"] == json!(["Observe", "Create", "Update", "Delete"]))
 }
 
-const CLOUD: &[&str] = &["vpc-main", "subnet-private-a", "arn:aws:acm:eu-west-1:1:certificate/abc"];
+pub(crate) const CLOUD: &[&str] = &["vpc-main", "subnet-private-a", "arn:aws:acm:eu-west-1:1:certificate/abc"];
 
 #[test]
 fn plan_offline_reads_a_snapshot_and_the_real_crd_pairs() {

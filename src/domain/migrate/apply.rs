@@ -89,7 +89,7 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
             },
         };
     };
-    if annotation(new, MIGRATED_FROM) != Some(item.legacy.resource.as_str()) {
+    if annotation(new, MIGRATED_FROM) != Some(item.legacy.resource.as_str()) && !item.twin_exists {
         return Stage::Changed(format!(
             "{} already exists and was not created by this migration: the name is taken (rename it or plan another namespace)",
             item.target_display()
@@ -102,6 +102,15 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
             annotation(new, keys::EXTERNAL_NAME).unwrap_or_default(),
             item.external_name
         ));
+    }
+    // A twin found in place by the plan: the legacy MR is held first, whatever the twin does.
+    if item.twin_exists
+        && let Some(l) = legacy.filter(|l| !is_held(item, l))
+    {
+        return match as_planned(item, l) {
+            Ok(()) => Stage::Planned,
+            Err(why) => Stage::Changed(why),
+        };
     }
     let policies = policies_of(new);
     let observing = policies.as_deref() == Some(&["Observe".to_string()][..]);

@@ -207,6 +207,7 @@ fn item(a: &Accepted, moves: &Moves, opts: &Options) -> Result<Item, String> {
         external_name: a.id.id.clone(),
         id_source: a.id.source.clone(),
         candidates: a.others.clone(),
+        twin_exists: false,
         hold,
         manifest: json!({
             "apiVersion": a.target.api_version(),

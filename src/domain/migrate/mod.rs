@@ -118,6 +118,11 @@ pub struct Item {
     /// Step d's `spec.managementPolicies` (`None`: absent, the default `["*"]`).
     #[serde(default)]
     pub final_policies: Option<Vec<String>>,
+    /// The namespaced MR existed when planned, tracking the same external-name (a migration
+    /// finished by hand, or stopped after its create): `apply` holds the legacy MR, leaves the
+    /// twin as it is (its policies are the plan's final ones) and deletes the legacy MR.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub twin_exists: bool,
     /// `forProvider`/`initProvider` fields dropped by `--drop-field`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,

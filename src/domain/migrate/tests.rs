@@ -353,6 +353,31 @@ fn the_stage_is_read_from_the_two_objects() {
     assert_eq!(back, legacy);
 }
 
+/// A twin the plan found in place (a hand migration, parked): the legacy MR is held first, then
+/// deleted; the twin is never written.
+#[test]
+fn a_twin_found_in_place_is_finished_around() {
+    let mut legacy = subnet("a");
+    legacy["metadata"]["annotations"]["crossplane.io/paused"] = json!("true");
+    legacy["spec"]["deletionPolicy"] = json!("Orphan");
+    let mut item = one(legacy.clone()).unwrap();
+    let mut twin = created(&item, json!(["*"]));
+    twin["metadata"]["annotations"].as_object_mut().unwrap().remove(MIGRATED_FROM);
+    assert!(
+        matches!(apply::stage(&item, Some(&legacy), Some(&twin)), Stage::Changed(w) if w.contains("the name is taken"))
+    );
+    item.twin_exists = true;
+    item.final_policies = Some(vec!["*".into()]);
+    assert_eq!(apply::stage(&item, Some(&legacy), Some(&twin)), Stage::Planned);
+    let h = held(&item, &legacy);
+    assert_eq!(apply::stage(&item, Some(&h), Some(&twin)), Stage::Switched { deleting: false });
+    assert_eq!(apply::stage(&item, None, Some(&twin)), Stage::Done);
+    let changed = with(legacy.clone(), "/metadata/generation", json!(4));
+    assert!(
+        matches!(apply::stage(&item, Some(&changed), Some(&twin)), Stage::Changed(w) if w.contains("spec changed"))
+    );
+}
+
 #[test]
 fn plans_round_trip_and_bad_plans_are_named() {
     let p = plan_of(&[subnet("a"), subnet("b")], &opts());
