@@ -39,6 +39,7 @@ mod kubectl_completion;
 mod log_fixtures;
 mod migrate;
 mod migrate_doctor;
+mod migrate_kill;
 mod misplaced_inputs;
 mod multi_cluster;
 mod output_forms;

@@ -110,16 +110,16 @@ fn apply(c: &Cluster, extra: &[&str]) -> std::process::Output {
     run(c, &args)
 }
 
-fn plan_live(c: &Cluster) {
+pub(crate) fn plan_live(c: &Cluster) {
     let o = run(c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"]);
     assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
 }
 
-fn namespaced(c: &Cluster, api: &str, kind: &str, name: &str) -> Option<Value> {
+pub(crate) fn namespaced(c: &Cluster, api: &str, kind: &str, name: &str) -> Option<Value> {
     c.api.get(api, kind, Some("infra"), name)
 }
 
-fn migrated(c: &Cluster) -> bool {
+pub(crate) fn migrated(c: &Cluster) -> bool {
     let legacy_gone = c.api.get(SUBNET, "Subnet", None, "private-a").is_none()
         && c.api.get(SUBNET, "VPC", None, "main").is_none()
         && c.api.get(CERT, "Certificate", None, "www").is_none();
@@ -208,6 +208,33 @@ fn apply_migrates_each_mr_without_a_delete_reaching_the_cloud() {
     assert!(text(&o.stdout).contains("skipped   subnet.ec2.aws.upbound.io/private-a"), "{}", text(&o.stdout));
 }
 
+/// At no moment do two MRs act on one object: no external-name held by an unpaused, not
+/// deleting legacy MR and by a namespaced MR that does more than observe.
+pub(crate) fn never_two_acting(c: &Cluster, when: &str) {
+    let legacy_unpaused = c
+        .api
+        .list(SUBNET, "Subnet", None)
+        .iter()
+        .chain(c.api.list(SUBNET, "VPC", None).iter())
+        .chain(c.api.list(CERT, "Certificate", None).iter())
+        .filter(|o| a(o, PAUSED) != Some("true") && o["metadata"]["deletionTimestamp"].is_null())
+        .filter_map(|o| a(o, EXT).map(str::to_owned))
+        .collect::<Vec<_>>();
+    let new_unpaused = c
+        .api
+        .list(SUBNET_NS, "Subnet", Some("infra"))
+        .iter()
+        .chain(c.api.list(SUBNET_NS, "VPC", Some("infra")).iter())
+        .chain(c.api.list("acm.aws.m.upbound.io/v1beta1", "Certificate", Some("infra")).iter())
+        .filter(|o| o["spec"]["managementPolicies"] != json!(["Observe"]))
+        .filter_map(|o| a(o, EXT).map(str::to_owned))
+        .collect::<Vec<_>>();
+    assert!(
+        legacy_unpaused.iter().all(|id| !new_unpaused.contains(id)),
+        "{when}: {legacy_unpaused:?} {new_unpaused:?}"
+    );
+}
+
 #[test]
 fn apply_resumes_after_an_abrupt_stop_at_every_step() {
     for step in 0..=4 {
@@ -233,28 +260,7 @@ fn apply_resumes_after_an_abrupt_stop_at_every_step() {
             .output();
         assert_eq!(o.status.code(), Some(99), "step {step}: {}\n{}", text(&o.stdout), text(&o.stderr));
         // Stopped mid-way: never two unpaused MRs with one ID, never a Delete in the cloud.
-        let legacy_unpaused = c
-            .api
-            .list(SUBNET, "Subnet", None)
-            .iter()
-            .chain(c.api.list(SUBNET, "VPC", None).iter())
-            .chain(c.api.list(CERT, "Certificate", None).iter())
-            .filter(|o| a(o, PAUSED) != Some("true") && o["metadata"]["deletionTimestamp"].is_null())
-            .filter_map(|o| a(o, EXT).map(str::to_owned))
-            .collect::<Vec<_>>();
-        let new_unpaused = c
-            .api
-            .list(SUBNET_NS, "Subnet", Some("infra"))
-            .iter()
-            .chain(c.api.list(SUBNET_NS, "VPC", Some("infra")).iter())
-            .chain(c.api.list("acm.aws.m.upbound.io/v1beta1", "Certificate", Some("infra")).iter())
-            .filter(|o| o["spec"]["managementPolicies"] != json!(["Observe"]))
-            .filter_map(|o| a(o, EXT).map(str::to_owned))
-            .collect::<Vec<_>>();
-        assert!(
-            legacy_unpaused.iter().all(|id| !new_unpaused.contains(id)),
-            "step {step}: {legacy_unpaused:?} {new_unpaused:?}"
-        );
+        never_two_acting(&c, &format!("step {step}"));
         let o = c
             .upjet()
             .current_dir(c.dir())

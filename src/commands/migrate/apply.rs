@@ -10,6 +10,10 @@
 //!    finalizer, leaving the cloud object (`--keep-legacy` leaves it held);
 //! f. when the Observe found nothing: delete the namespaced MR (observing only, so the cloud is
 //!    untouched) and put the legacy MR back as planned.
+//!
+//! The kill-test hooks (`UPJET_TEST_STOP_AFTER_STEP`, `UPJET_TEST_HANG_AFTER_STEP`) are numbered:
+//! 0 after a, 1 after b, 6 after c's reconcile request (before its wait), 2 after d, 3 after e's
+//! delete, 4 after e's release, 5 after f's delete of the namespaced MR.
 
 use crate::cli::migrate::MigrateApplyArgs;
 use crate::cluster::connect::{self, Connection};
@@ -207,6 +211,7 @@ impl Run<'_> {
     ) -> Result<bool, End> {
         let token = self.token("");
         let (before, after) = self.write(t, new, &apply::request_patch(&token)).await.map_err(End::Failed)?;
+        test_hook(self.env, 6);
         let wait = Wait::Imported { id: item.external_name.clone(), token: token.clone() };
         let baseline = Baseline::after_write(&before, &Observed::new(after), &token);
         let current = match self.wait(t, &wait, &baseline).await {
