@@ -4,7 +4,9 @@
 //! step f (the Observe found nothing), finishes the rollback.
 
 use crate::adopt_interrupt::{spawn_with, until};
-use crate::migrate::{CLOUD, SUBNET, SUBNET_NS, cluster, migrated, namespaced, never_two_acting, plan_live};
+use crate::migrate::{
+    CLOUD, SUBNET, SUBNET_NS, back_as_before, cluster, namespaced, never_two_acting, plan_live, resumed,
+};
 use crate::support::text;
 
 /// Runs `migrate apply` until the hook `hook` waits, then kills it with SIGKILL.
@@ -34,10 +36,7 @@ fn a_kill_at_every_step_resumes_and_finishes() {
         kill_at(&c, hook);
         never_two_acting(&c, &format!("killed at step {step}"));
         assert!(deletes.lock().unwrap().is_empty(), "step {step}: {:?}", deletes.lock().unwrap());
-        let o = apply_again(&c);
-        assert_eq!(o.status.code(), Some(0), "step {step}: {}\n{}", text(&o.stdout), text(&o.stderr));
-        assert!(migrated(&c), "step {step}: {}", text(&o.stdout));
-        assert!(deletes.lock().unwrap().is_empty(), "step {step}: {:?}", deletes.lock().unwrap());
+        resumed(&c, &apply_again(&c), &deletes, &format!("killed at step {step}"));
     }
 }
 
@@ -54,9 +53,5 @@ fn a_kill_during_the_rollback_resumes_the_rollback() {
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(5), "{out}\n{}", text(&o.stderr));
     assert!(out.contains("rolled-back subnet.ec2.aws.upbound.io/private-a"), "{out}");
-    assert!(namespaced(&c, SUBNET_NS, "Subnet", "private-a").is_none());
-    let after = c.api.get(SUBNET, "Subnet", None, "private-a").unwrap();
-    assert_eq!(after["spec"], before["spec"]);
-    assert_eq!(crate::support::adopt::ann(&after), crate::support::adopt::ann(&before));
-    assert!(deletes.lock().unwrap().is_empty());
+    back_as_before(&c, &before, &deletes);
 }
