@@ -361,3 +361,39 @@ fn the_example_plan_is_what_the_example_fleet_produces() {
     let want = std::fs::read_to_string(dir.path().join("plan.json")).unwrap();
     assert!(have == want, "examples/migrate/plan.json is stale: rerun the command of examples/migrate/README.md");
 }
+
+/// A namespaced kind whose ManagedResourceDefinition is inactive serves no CRD: plan refuses the
+/// MR and apply refuses the plan, both with the command that activates it.
+#[test]
+fn an_inactive_twin_kind_is_named_with_how_to_activate_it() {
+    let c = Cluster::builder()
+        .crd_files("provider-upjet-aws", &["ec2.aws.upbound.io_vpcs.yaml"])
+        .crd_files("crossplane", &["apiextensions.crossplane.io_managedresourcedefinitions.yaml"])
+        .start();
+    c.add(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "infra"}}));
+    c.add(vpc("main"));
+    crate::crossplane_v2::mrd(&c, "vpcs", "ec2.aws.m.upbound.io", "VPC", "Inactive");
+    let activate = "activate it (kubectl patch managedresourcedefinition vpcs.ec2.aws.m.upbound.io --type merge -p '{\"spec\":{\"state\":\"Active\"}}'";
+    let o = run(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "live.json"]);
+    assert_eq!(o.status.code(), Some(5), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stdout).contains(activate), "{}", text(&o.stdout));
+    // A plan made elsewhere (offline, with the twin's CRD) meets the inactive kind at apply.
+    std::fs::write(
+        c.dir().join("fleet.json"),
+        json!({"apiVersion": "v1", "kind": "List", "items": [vpc("main")]}).to_string(),
+    )
+    .unwrap();
+    let mut args =
+        vec!["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json", "--from", "fleet.json"];
+    let crds = ["ec2.aws.upbound.io_vpcs.yaml", "ec2.aws.m.upbound.io_vpcs.yaml"]
+        .map(|f| crd_dir("provider-upjet-aws").join(f));
+    for f in &crds {
+        args.extend(["--from", f.to_str().unwrap()]);
+    }
+    let o = run(&c, &args);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    let o = apply(&c, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stderr).contains(activate), "{}", text(&o.stderr));
+    assert!(a(&c.api.get(SUBNET, "VPC", None, "main").unwrap(), PAUSED).is_none(), "nothing changed");
+}

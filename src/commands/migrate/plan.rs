@@ -39,11 +39,13 @@ pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Writ
         drop_fields: args.drop_fields.clone(),
         provider_config_kind: args.provider_config_kind.clone(),
         now: settings.now,
+        mrds: Default::default(),
     };
     let mut plan = if args.from.is_empty() {
         let conn = connect::connect(&settings.connect).await?;
         let (legacy, targets) = inputs::live(&conn, &sel, selector).await?;
-        let mut plan = migrate::build_plan(&legacy, &targets, &opts);
+        let mrds = crate::commands::mrd::read(&conn).await.ok().flatten().unwrap_or_default();
+        let mut plan = migrate::build_plan(&legacy, &targets, &Options { mrds, ..opts });
         check_live(&conn, &mut plan).await?;
         plan
     } else {
@@ -117,7 +119,7 @@ async fn check_live(conn: &Connection, plan: &mut MigrationPlan) -> anyhow::Resu
 }
 
 async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -> Result<(), String> {
-    let (_, target) = super::addresses(kinds, item).map_err(|e| e.to_string())?;
+    let (_, target) = super::addresses(kinds, item, &Default::default()).map_err(|e| e.to_string())?;
     let ns_path = format!("/api/v1/namespaces/{}", item.target.namespace);
     if let Err(e) =
         crate::cluster::request::text(conn, crate::cluster::request::get(&ns_path, "application/json")).await

@@ -9,6 +9,7 @@ use crate::domain::adopt::policies_of;
 use crate::domain::candidate::{self, Candidate};
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::mrd::MrdStates;
 use crate::domain::rules;
 use serde_json::{Map, Value, json};
 
@@ -36,6 +37,9 @@ pub struct Options {
     pub provider_config_kind: Option<String>,
     /// When the MRs are judged (the ranked candidates of an MR that lost its external-name).
     pub now: GoTime,
+    /// The cluster's ManagedResourceDefinitions, when read: a twin kind whose MRD is inactive
+    /// serves no CRD, and its refusal says how to activate it.
+    pub mrds: MrdStates,
 }
 
 /// Annotations that are the bookkeeping of Crossplane, upjet or kubectl about the legacy object
@@ -101,9 +105,24 @@ pub fn build_plan(legacy: &[Value], targets: &[TargetKind], opts: &Options) -> M
     MigrationPlan { api_version: "upjet.doctor/v1".into(), kind: "MigrationPlan".into(), items, refused }
 }
 
-/// The group a legacy group's twin is expected in, for messages (`ec2.aws.upbound.io` →
+/// Why a twin kind has no CRD, and what to do: activate its inactive MRD, or install a provider
+/// that serves it.
+pub fn not_served(kind: &str, group: &str, mrds: &MrdStates) -> String {
+    match mrds.inactive(group, kind) {
+        Some(mrd) => format!(
+            "the namespaced kind {kind}.{group} is not served: its ManagedResourceDefinition {} is inactive; activate it ({}, or with a ManagedResourceActivationPolicy)",
+            mrd.name,
+            mrd.activate_command()
+        ),
+        None => format!(
+            "the namespaced kind {kind}.{group} is not installed: upgrade the provider to one that serves it, or activate its ManagedResourceDefinition (spec.state: Active, e.g. with a ManagedResourceActivationPolicy)"
+        ),
+    }
+}
+
+/// The group a legacy group's twin is expected in (`ec2.aws.upbound.io` →
 /// `ec2.aws.m.upbound.io`).
-fn expected_group(group: &str) -> String {
+pub fn expected_group(group: &str) -> String {
     let labels: Vec<&str> = group.split('.').collect();
     let at = labels.len().saturating_sub(2);
     let (head, tail) = labels.split_at(at);
@@ -123,13 +142,10 @@ fn accept<'a>(obj: &'a Value, targets: &'a [TargetKind], opts: &Options) -> Resu
             "composed by {owner}: its composition would create it again; migrate the composition (and its XR or claim) first"
         )));
     }
-    let target = targets.iter().find(|t| t.is_twin_of(mr.group(), &mr.kind)).ok_or_else(|| {
-        refuse(format!(
-            "the namespaced kind {}.{} is not installed: upgrade the provider to one that serves it, or activate its ManagedResourceDefinition (spec.state: Active, e.g. with a ManagedResourceActivationPolicy)",
-            mr.kind,
-            expected_group(mr.group())
-        ))
-    })?;
+    let target = targets
+        .iter()
+        .find(|t| t.is_twin_of(mr.group(), &mr.kind))
+        .ok_or_else(|| refuse(not_served(&mr.kind, &expected_group(mr.group()), &opts.mrds)))?;
     let namespace = namespace_of(obj, &opts.namespace).map_err(refuse)?;
     let (id, others) = identity(&mr, opts.now).map_err(refuse)?;
     Ok(Accepted { obj, mr, target, namespace, id, others })

@@ -24,7 +24,7 @@ pub mod rbac;
 mod refs;
 pub mod schema;
 
-pub use build::{NamespaceRule, Options, build_plan};
+pub use build::{NamespaceRule, Options, build_plan, expected_group, not_served};
 pub use policies::{final_policies, hold_policies};
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,11 @@ pub const HELD_FOR: &str = "kubectl-upjet.io/migrating-to";
 /// Annotation on a namespaced MR a migration created: the legacy MR (`kind.group/name`) it
 /// replaces. It stays after the migration, so doctor can tie the twins together.
 pub const MIGRATED_FROM: &str = "kubectl-upjet.io/migrated-from";
+/// Annotation step d puts on the namespaced MR: its Observe found the object. It tells a twin
+/// whose final policies are `["Observe"]` (an observe-only legacy MR) that step c is behind it:
+/// such a twin is never switched on trust, it must show it sees the object before the legacy MR
+/// is deleted.
+pub const CONFIRMED: &str = "kubectl-upjet.io/observe-confirmed";
 
 /// The plan file `migrate plan` writes and `migrate apply` and `migrate status` read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
