@@ -46,6 +46,7 @@ mod output_forms;
 mod promote;
 mod properties;
 mod rbac;
+mod rbac_migrate;
 mod security;
 mod velero;
 mod watch;
