@@ -50,7 +50,7 @@ pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Writ
         plan
     } else {
         let (legacy, targets) = inputs::offline(&args.from, &sel)?;
-        migrate::build_plan(&legacy, &targets, &opts)
+        migrate::build_plan_from_json(&legacy, &targets, &opts)
     };
     for t in &args.targets {
         let asked = |r: &str| {

@@ -12,6 +12,7 @@ use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::mrd::MrdStates;
 use crate::domain::rules;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// Where each migrated MR goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,21 +84,42 @@ struct Accepted<'a> {
 
 /// The plan for `legacy` (raw legacy MRs) against the namespaced kinds `targets`.
 pub fn build_plan(legacy: &[Value], targets: &[TargetKind], opts: &Options) -> MigrationPlan {
+    build_plan_with(legacy.len(), |i| Some(Cow::Borrowed(&legacy[i])), targets, opts)
+}
+
+/// [`build_plan`] over legacy MRs kept as JSON text (a snapshot's objects): each is decoded
+/// when a pass reaches it and dropped after, so that a large fleet is never held decoded — the
+/// decoded objects cost ten times their text.
+pub fn build_plan_from_json(legacy: &[String], targets: &[TargetKind], opts: &Options) -> MigrationPlan {
+    build_plan_with(legacy.len(), |i| serde_json::from_str(&legacy[i]).ok().map(Cow::Owned), targets, opts)
+}
+
+/// The two passes over `n` legacy MRs, each read with `object(i)` (twice: where each goes and
+/// with which ID, then each item with its references resolved against the whole plan).
+fn build_plan_with<'v>(
+    n: usize,
+    object: impl Fn(usize) -> Option<Cow<'v, Value>>,
+    targets: &[TargetKind],
+    opts: &Options,
+) -> MigrationPlan {
     let mut refused = Vec::new();
+    let mut moves = Moves::default();
     let mut accepted = Vec::new();
-    for obj in legacy {
-        match accept(obj, targets, opts) {
-            Ok(a) => accepted.push(a),
+    for i in 0..n {
+        let Some(obj) = object(i) else { continue };
+        match accept(&obj, targets, opts) {
+            Ok(a) => {
+                moves.add(&a.mr.name, &a.namespace, Some(&a.id.id));
+                accepted.push(i);
+            }
             Err(r) => refused.push(r),
         }
     }
-    let mut moves = Moves::default();
-    for a in &accepted {
-        moves.add(&a.mr.name, &a.namespace, Some(&a.id.id));
-    }
-    let mut items = Vec::new();
-    for a in &accepted {
-        match item(a, &moves, opts) {
+    let mut items = Vec::with_capacity(accepted.len());
+    for i in accepted {
+        let Some(obj) = object(i) else { continue };
+        let Ok(a) = accept(&obj, targets, opts) else { continue };
+        match item(&a, &moves, opts) {
             Ok(i) => items.push(i),
             Err(reason) => refused.push(Refusal { resource: a.mr.reference(), reason }),
         }

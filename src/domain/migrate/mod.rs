@@ -24,7 +24,7 @@ pub mod rbac;
 mod refs;
 pub mod schema;
 
-pub use build::{NamespaceRule, Options, build_plan, expected_group, not_served};
+pub use build::{NamespaceRule, Options, build_plan, build_plan_from_json, expected_group, not_served};
 pub use policies::{final_policies, hold_policies};
 
 use serde::{Deserialize, Serialize};

@@ -419,6 +419,18 @@ fn an_observe_only_twin_waits_for_its_observe() {
     assert_eq!(apply::stage(&item, None, Some(&twin)), Stage::Done);
 }
 
+/// The plan from JSON text (a snapshot, decoded MR by MR) is the plan from the decoded objects.
+#[test]
+fn a_plan_from_json_text_is_the_plan_from_objects() {
+    let mut other = subnet("b");
+    other["spec"]["publishConnectionDetailsTo"] = json!({"name": "x"});
+    let objs = [subnet("a"), other, subnet("c")];
+    let text: Vec<String> = objs.iter().map(Value::to_string).collect();
+    let from_text = super::build_plan_from_json(&text, &targets(), &opts());
+    assert_eq!(from_text, plan_of(&objs, &opts()));
+    assert_eq!((from_text.items.len(), from_text.refused.len()), (2, 1));
+}
+
 #[test]
 fn plans_round_trip_and_bad_plans_are_named() {
     let p = plan_of(&[subnet("a"), subnet("b")], &opts());
