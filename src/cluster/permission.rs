@@ -33,6 +33,9 @@ pub enum Role {
     Adopt,
     /// `kubectl-upjet-workspace`: exec into provider pods for `history --workspace`.
     Workspace,
+    /// `kubectl-upjet-migrate`: what adopt may do, plus create and delete on managed kinds and
+    /// get on namespaces (`migrate`).
+    Migrate,
 }
 
 impl Role {
@@ -42,6 +45,7 @@ impl Role {
             Role::Doctor => "kubectl-upjet-doctor",
             Role::Adopt => "kubectl-upjet-adopt",
             Role::Workspace => "kubectl-upjet-workspace",
+            Role::Migrate => "kubectl-upjet-migrate",
         }
     }
 
@@ -51,6 +55,7 @@ impl Role {
             Role::Doctor => "deploy/clusterrole-doctor.yaml",
             Role::Adopt => "deploy/clusterrole-adopt.yaml",
             Role::Workspace => "deploy/clusterrole-workspace.yaml",
+            Role::Migrate => "deploy/clusterrole-migrate.yaml",
         }
     }
 }
@@ -92,6 +97,7 @@ impl Missing {
     pub fn role(&self) -> Role {
         match (self.verb.as_str(), self.resource.as_str()) {
             ("create" | "get", "pods/exec") => Role::Workspace,
+            ("get", "namespaces") | ("create" | "delete", _) => Role::Migrate,
             ("get" | "list" | "watch", _) => Role::Doctor,
             _ => Role::Adopt,
         }
@@ -120,7 +126,9 @@ impl Missing {
             ),
             _ => format!("kubectl create clusterrolebinding {} --clusterrole={} {subject}", role.name(), role.name()),
         };
-        let generated = if role == Role::Adopt && self.verb == "patch" {
+        let generated = if (role == Role::Adopt && self.verb == "patch")
+            || (role == Role::Migrate && self.verb != "get")
+        {
             "; a managed kind installed after the roles were applied needs `kubectl upjet rbac | kubectl apply -f -` again"
         } else {
             ""
@@ -165,6 +173,11 @@ mod tests {
                 "pods \"provider-aws-1\" is forbidden: User \"jane\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"crossplane-system\"",
                 Role::Workspace,
                 "missing permission: create on pods/exec (the core group) in namespace crossplane-system; the ClusterRole kubectl-upjet-workspace (deploy/clusterrole-workspace.yaml) grants it: kubectl create rolebinding kubectl-upjet-workspace -n crossplane-system --clusterrole=kubectl-upjet-workspace --user=jane",
+            ),
+            (
+                "subnets.ec2.aws.m.upbound.io is forbidden: User \"jane\" cannot create resource \"subnets\" in API group \"ec2.aws.m.upbound.io\" in the namespace \"infra\"",
+                Role::Migrate,
+                "missing permission: create on subnets (ec2.aws.m.upbound.io) in namespace infra; the ClusterRole kubectl-upjet-migrate (deploy/clusterrole-migrate.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-migrate --clusterrole=kubectl-upjet-migrate --user=jane; a managed kind installed after the roles were applied needs `kubectl upjet rbac | kubectl apply -f -` again",
             ),
             (
                 "forbidden: User \"jane\" cannot get path \"/apis\"",

@@ -445,8 +445,10 @@ codes! {
         severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
         lost: No, highlight: No, docs: "findings.md#changelogorphan",
     },
-    /// Another MR of the same kind holds the same external-name: both manage one cloud object,
-    /// and deleting either deletes it under the other (crossplane#6238).
+    /// Another acting MR of the same kind (a legacy kind and its `.m.` twin as one) holds the
+    /// same external-name: both manage one cloud object, and deleting either deletes it under
+    /// the other (crossplane#6238; a hand migration to the namespaced kinds that left both
+    /// unpaused).
     ExternalNameShared {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, docs: "findings.md#externalnameshared",
@@ -472,6 +474,14 @@ codes! {
     ReferenceOutsideManifests {
         severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, docs: "lint.md#referenceoutsidemanifests",
+    },
+    /// A legacy MR paused and unable to delete, whose namespaced `.m.` twin tracks the same
+    /// external-name and is healthy: a migration to Crossplane v2's namespaced kinds that was
+    /// not finished (two MRs for one object, the legacy one doing nothing until someone unpauses
+    /// it).
+    MigrationUnfinished {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, docs: "findings.md#migrationunfinished",
     },
 }
 

@@ -30,6 +30,7 @@ pub mod rbac;
 pub mod report;
 pub mod restore;
 pub mod rules;
+pub mod shared_names;
 pub mod str_map;
 pub mod summary;
 #[cfg(test)]

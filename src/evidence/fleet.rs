@@ -9,6 +9,7 @@ use super::cloud_audit::CloudRecord;
 use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::inventory::{CrossCheck, InventoryObject, Scope, cross_check};
 use crate::domain::managed::ManagedResource;
+use crate::domain::shared_names::{MrKey, SharedNames, SharedWith};
 use std::sync::Arc;
 
 /// What the `--inventory` files held: their objects, and the files cut short.
@@ -67,6 +68,8 @@ impl FleetInputs {
 /// watch) gets.
 #[derive(Debug, Default)]
 pub struct FleetFacts {
+    /// One cloud object held by several MRs (fights, parked legacy MRs beside their twins).
+    shared: SharedNames,
     inventory: Option<CrossCheck>,
     cloud_audit: Option<CloudAuditCheck>,
     cloud_notes: Vec<String>,
@@ -77,6 +80,25 @@ impl FleetFacts {
     /// The cloud record tied to one MR and its peers (`commands::cloud_audit::for_one`).
     pub fn of_cloud_audit(check: CloudAuditCheck) -> FleetFacts {
         FleetFacts { cloud_audit: Some(check), ..FleetFacts::default() }
+    }
+
+    /// These facts with the index of the objects several MRs hold, built from every MR of the
+    /// run (`shared_names::Holder::of` each).
+    pub fn with_shared(self, shared: SharedNames) -> FleetFacts {
+        FleetFacts { shared, ..self }
+    }
+
+    /// What the index of shared objects says about one MR.
+    pub fn shared(&self, mr: &ManagedResource) -> SharedWith {
+        if self.shared.is_empty() {
+            return SharedWith::default();
+        }
+        self.shared.about(&MrKey::of(mr))
+    }
+
+    /// The MRs the index of shared objects names: judged (again) once it is known.
+    pub fn involved(&self) -> std::collections::BTreeSet<MrKey> {
+        self.shared.involved()
     }
 
     /// The inventory cross-check, when an inventory was read.

@@ -74,6 +74,9 @@ impl EvidenceIndex {
         if !p.journal.is_empty() {
             evidence.journal = p.journal.for_uid(&mr.uid);
         }
+        let shared = fleet.shared(mr);
+        evidence.shared_external_name = shared.fighting;
+        evidence.migration_twin = shared.twin;
         evidence
     }
 

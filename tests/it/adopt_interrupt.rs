@@ -110,7 +110,11 @@ fn spawn(c: &Cluster, args: &[&str]) -> (std::process::Child, std::path::PathBuf
 }
 
 /// [`spawn`] with extra environment variables (the test hooks).
-fn spawn_with(c: &Cluster, args: &[&str], env: &[(&str, String)]) -> (std::process::Child, std::path::PathBuf) {
+pub(crate) fn spawn_with(
+    c: &Cluster,
+    args: &[&str],
+    env: &[(&str, String)],
+) -> (std::process::Child, std::path::PathBuf) {
     let log = c.dir().join(format!("stderr-{}.txt", std::process::id()));
     let file = std::fs::File::create(&log).unwrap();
     let child = c
@@ -128,7 +132,7 @@ fn spawn_with(c: &Cluster, args: &[&str], env: &[(&str, String)]) -> (std::proce
     (child, log)
 }
 
-fn until(what: &str, mut f: impl FnMut() -> bool) {
+pub(crate) fn until(what: &str, mut f: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !f() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");

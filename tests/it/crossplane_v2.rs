@@ -165,7 +165,7 @@ fn the_restart_count_follows_only_and_severity() {
 }
 
 /// An MRD as Crossplane v2 stores it.
-fn mrd(c: &Cluster, plural: &str, group: &str, kind: &str, state: &str) {
+pub(crate) fn mrd(c: &Cluster, plural: &str, group: &str, kind: &str, state: &str) {
     c.add(json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
         "metadata": {"name": format!("{plural}.{group}")},
         "spec": {"group": group, "names": {"kind": kind, "plural": plural}, "scope": "Cluster", "state": state}}));

@@ -8,8 +8,8 @@ use crate::support::{Cluster, Mr, crd_dir, text, upjet};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 
-const SUBNET: &str = "ec2.aws.upbound.io/v1beta1";
-const SUBNET_NS: &str = "ec2.aws.m.upbound.io/v1beta1";
+pub(crate) const SUBNET: &str = "ec2.aws.upbound.io/v1beta1";
+pub(crate) const SUBNET_NS: &str = "ec2.aws.m.upbound.io/v1beta1";
 const CERT: &str = "acm.aws.upbound.io/v1beta2";
 const CRDS: &[&str] = &[
     "ec2.aws.upbound.io_subnets.yaml",
@@ -53,13 +53,13 @@ fn fleet() -> Vec<Value> {
 }
 
 /// Deletions the simulated provider carried out in the cloud, by ID.
-type CloudDeletes = Arc<Mutex<Vec<String>>>;
+pub(crate) type CloudDeletes = Arc<Mutex<Vec<String>>>;
 
 /// A cluster with the CRD pairs, the namespace `infra`, the fleet and a provider whose cloud
 /// holds `cloud`. The provider handles deletions as crossplane-runtime does: a deleting,
 /// unpaused MR whose policies would delete (policies.go ShouldDelete) deletes the cloud object,
 /// then the finalizer goes.
-fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
+pub(crate) fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
     let c = Cluster::builder().start();
     for f in CRDS {
         let yaml = std::fs::read_to_string(crd_dir("provider-upjet-aws").join(f)).unwrap();
@@ -98,7 +98,7 @@ fn cluster(cloud: &[&str]) -> (Cluster, CloudDeletes) {
     (c, deletes)
 }
 
-fn run(c: &Cluster, args: &[&str]) -> std::process::Output {
+pub(crate) fn run(c: &Cluster, args: &[&str]) -> std::process::Output {
     c.upjet().current_dir(c.dir()).args(args).output()
 }
 
@@ -110,16 +110,16 @@ fn apply(c: &Cluster, extra: &[&str]) -> std::process::Output {
     run(c, &args)
 }
 
-fn plan_live(c: &Cluster) {
+pub(crate) fn plan_live(c: &Cluster) {
     let o = run(c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"]);
     assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
 }
 
-fn namespaced(c: &Cluster, api: &str, kind: &str, name: &str) -> Option<Value> {
+pub(crate) fn namespaced(c: &Cluster, api: &str, kind: &str, name: &str) -> Option<Value> {
     c.api.get(api, kind, Some("infra"), name)
 }
 
-fn migrated(c: &Cluster) -> bool {
+pub(crate) fn migrated(c: &Cluster) -> bool {
     let legacy_gone = c.api.get(SUBNET, "Subnet", None, "private-a").is_none()
         && c.api.get(SUBNET, "VPC", None, "main").is_none()
         && c.api.get(CERT, "Certificate", None, "www").is_none();
@@ -134,7 +134,7 @@ fn migrated(c: &Cluster) -> bool {
         && cert.is_some_and(|c| c["spec"]["managementPolicies"] == json!(["Observe", "Create", "Update", "Delete"]))
 }
 
-const CLOUD: &[&str] = &["vpc-main", "subnet-private-a", "arn:aws:acm:eu-west-1:1:certificate/abc"];
+pub(crate) const CLOUD: &[&str] = &["vpc-main", "subnet-private-a", "arn:aws:acm:eu-west-1:1:certificate/abc"];
 
 #[test]
 fn plan_offline_reads_a_snapshot_and_the_real_crd_pairs() {
@@ -208,6 +208,33 @@ fn apply_migrates_each_mr_without_a_delete_reaching_the_cloud() {
     assert!(text(&o.stdout).contains("skipped   subnet.ec2.aws.upbound.io/private-a"), "{}", text(&o.stdout));
 }
 
+/// At no moment do two MRs act on one object: no external-name held by an unpaused, not
+/// deleting legacy MR and by a namespaced MR that does more than observe.
+pub(crate) fn never_two_acting(c: &Cluster, when: &str) {
+    let legacy_unpaused = c
+        .api
+        .list(SUBNET, "Subnet", None)
+        .iter()
+        .chain(c.api.list(SUBNET, "VPC", None).iter())
+        .chain(c.api.list(CERT, "Certificate", None).iter())
+        .filter(|o| a(o, PAUSED) != Some("true") && o["metadata"]["deletionTimestamp"].is_null())
+        .filter_map(|o| a(o, EXT).map(str::to_owned))
+        .collect::<Vec<_>>();
+    let new_unpaused = c
+        .api
+        .list(SUBNET_NS, "Subnet", Some("infra"))
+        .iter()
+        .chain(c.api.list(SUBNET_NS, "VPC", Some("infra")).iter())
+        .chain(c.api.list("acm.aws.m.upbound.io/v1beta1", "Certificate", Some("infra")).iter())
+        .filter(|o| o["spec"]["managementPolicies"] != json!(["Observe"]))
+        .filter_map(|o| a(o, EXT).map(str::to_owned))
+        .collect::<Vec<_>>();
+    assert!(
+        legacy_unpaused.iter().all(|id| !new_unpaused.contains(id)),
+        "{when}: {legacy_unpaused:?} {new_unpaused:?}"
+    );
+}
+
 #[test]
 fn apply_resumes_after_an_abrupt_stop_at_every_step() {
     for step in 0..=4 {
@@ -233,28 +260,7 @@ fn apply_resumes_after_an_abrupt_stop_at_every_step() {
             .output();
         assert_eq!(o.status.code(), Some(99), "step {step}: {}\n{}", text(&o.stdout), text(&o.stderr));
         // Stopped mid-way: never two unpaused MRs with one ID, never a Delete in the cloud.
-        let legacy_unpaused = c
-            .api
-            .list(SUBNET, "Subnet", None)
-            .iter()
-            .chain(c.api.list(SUBNET, "VPC", None).iter())
-            .chain(c.api.list(CERT, "Certificate", None).iter())
-            .filter(|o| a(o, PAUSED) != Some("true") && o["metadata"]["deletionTimestamp"].is_null())
-            .filter_map(|o| a(o, EXT).map(str::to_owned))
-            .collect::<Vec<_>>();
-        let new_unpaused = c
-            .api
-            .list(SUBNET_NS, "Subnet", Some("infra"))
-            .iter()
-            .chain(c.api.list(SUBNET_NS, "VPC", Some("infra")).iter())
-            .chain(c.api.list("acm.aws.m.upbound.io/v1beta1", "Certificate", Some("infra")).iter())
-            .filter(|o| o["spec"]["managementPolicies"] != json!(["Observe"]))
-            .filter_map(|o| a(o, EXT).map(str::to_owned))
-            .collect::<Vec<_>>();
-        assert!(
-            legacy_unpaused.iter().all(|id| !new_unpaused.contains(id)),
-            "step {step}: {legacy_unpaused:?} {new_unpaused:?}"
-        );
+        never_two_acting(&c, &format!("step {step}"));
         let o = c
             .upjet()
             .current_dir(c.dir())
@@ -272,10 +278,15 @@ fn apply_resumes_after_an_abrupt_stop_at_every_step() {
                 "b",
             ])
             .output();
-        assert_eq!(o.status.code(), Some(0), "step {step}: {}\n{}", text(&o.stdout), text(&o.stderr));
-        assert!(migrated(&c), "step {step}: {}", text(&o.stdout));
-        assert!(deletes.lock().unwrap().is_empty(), "step {step}: {:?}", deletes.lock().unwrap());
+        resumed(&c, &o, &deletes, &format!("step {step}"));
     }
+}
+
+/// A second `migrate apply` finished every item, and no Delete reached the cloud.
+pub(crate) fn resumed(c: &Cluster, o: &std::process::Output, deletes: &CloudDeletes, when: &str) {
+    assert_eq!(o.status.code(), Some(0), "{when}: {}\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(migrated(c), "{when}: {}", text(&o.stdout));
+    assert!(deletes.lock().unwrap().is_empty(), "{when}: {:?}", deletes.lock().unwrap());
 }
 
 #[test]
@@ -288,10 +299,16 @@ fn an_observe_that_finds_nothing_rolls_the_mr_back() {
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(5), "{out}\n{}", text(&o.stderr));
     assert!(out.contains("rolled-back subnet.ec2.aws.upbound.io/private-a: its Observe found no cloud object with ID \"subnet-private-a\""), "{out}");
-    assert!(namespaced(&c, SUBNET_NS, "Subnet", "private-a").is_none());
+    back_as_before(&c, &before, &deletes);
+}
+
+/// The subnet's twin is gone and its legacy MR is as it was before the migration; no Delete
+/// reached the cloud.
+pub(crate) fn back_as_before(c: &Cluster, before: &Value, deletes: &CloudDeletes) {
+    assert!(namespaced(c, SUBNET_NS, "Subnet", "private-a").is_none());
     let after = c.api.get(SUBNET, "Subnet", None, "private-a").unwrap();
     assert_eq!(after["spec"], before["spec"]);
-    assert_eq!(crate::support::adopt::ann(&after), crate::support::adopt::ann(&before));
+    assert_eq!(crate::support::adopt::ann(&after), crate::support::adopt::ann(before));
     assert!(deletes.lock().unwrap().is_empty());
 }
 
@@ -343,4 +360,40 @@ fn the_example_plan_is_what_the_example_fleet_produces() {
     let have = std::fs::read_to_string(examples.join("plan.json")).unwrap();
     let want = std::fs::read_to_string(dir.path().join("plan.json")).unwrap();
     assert!(have == want, "examples/migrate/plan.json is stale: rerun the command of examples/migrate/README.md");
+}
+
+/// A namespaced kind whose ManagedResourceDefinition is inactive serves no CRD: plan refuses the
+/// MR and apply refuses the plan, both with the command that activates it.
+#[test]
+fn an_inactive_twin_kind_is_named_with_how_to_activate_it() {
+    let c = Cluster::builder()
+        .crd_files("provider-upjet-aws", &["ec2.aws.upbound.io_vpcs.yaml"])
+        .crd_files("crossplane", &["apiextensions.crossplane.io_managedresourcedefinitions.yaml"])
+        .start();
+    c.add(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "infra"}}));
+    c.add(vpc("main"));
+    crate::crossplane_v2::mrd(&c, "vpcs", "ec2.aws.m.upbound.io", "VPC", "Inactive");
+    let activate = "activate it (kubectl patch managedresourcedefinition vpcs.ec2.aws.m.upbound.io --type merge -p '{\"spec\":{\"state\":\"Active\"}}'";
+    let o = run(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "live.json"]);
+    assert_eq!(o.status.code(), Some(5), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stdout).contains(activate), "{}", text(&o.stdout));
+    // A plan made elsewhere (offline, with the twin's CRD) meets the inactive kind at apply.
+    std::fs::write(
+        c.dir().join("fleet.json"),
+        json!({"apiVersion": "v1", "kind": "List", "items": [vpc("main")]}).to_string(),
+    )
+    .unwrap();
+    let mut args =
+        vec!["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json", "--from", "fleet.json"];
+    let crds = ["ec2.aws.upbound.io_vpcs.yaml", "ec2.aws.m.upbound.io_vpcs.yaml"]
+        .map(|f| crd_dir("provider-upjet-aws").join(f));
+    for f in &crds {
+        args.extend(["--from", f.to_str().unwrap()]);
+    }
+    let o = run(&c, &args);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    let o = apply(&c, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stderr).contains(activate), "{}", text(&o.stderr));
+    assert!(a(&c.api.get(SUBNET, "VPC", None, "main").unwrap(), PAUSED).is_none(), "nothing changed");
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 const PROVIDER_NS: &str = "crossplane-system";
 
 /// Every document of a multi-document YAML file under deploy/.
-fn deploy(file: &str) -> Vec<Value> {
+pub(crate) fn deploy(file: &str) -> Vec<Value> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy").join(file);
     let text = std::fs::read_to_string(path).unwrap();
     text.split("\n---\n").map(|doc| serde_saphyr::from_str::<Value>(doc).unwrap()).collect()
@@ -47,14 +47,23 @@ fn cluster() -> Cluster {
                  "data": {"credentials": "c2VjcmV0"}}));
     c.add(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": PROVIDER_NS}}));
     // What Crossplane's RBAC manager makes for the provider revision: read on its CRDs.
+    let view = json!([{"apiGroups": ["dns.gcp.upbound.io"], "resources": ["recordsets", "recordsets/status"], "verbs": ["get", "list", "watch"]},
+                      {"apiGroups": ["gcp.upbound.io"], "resources": ["providerconfigs", "providerconfigs/status"], "verbs": ["get", "list", "watch"]}]);
+    install_roles(&c, view, &["clusterrole-doctor.yaml", "clusterrole-adopt.yaml", "clusterrole-workspace.yaml"]);
+    for (user, role) in [("viewer", "kubectl-upjet-doctor"), ("operator", "kubectl-upjet-adopt")] {
+        bind(&c, user, role);
+    }
+    c
+}
+
+/// What Crossplane's RBAC manager makes for a provider revision (`view`: read on its CRDs), the
+/// roles of deploy/ as they are and the roles `kubectl upjet rbac` generates; then RBAC is on.
+pub(crate) fn install_roles(c: &Cluster, view: Value, files: &[&str]) {
     c.add(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
-        "metadata": {"name": "crossplane:provider:provider-gcp-dns-abc:aggregate-to-view",
+        "metadata": {"name": "crossplane:provider:provider-abc:aggregate-to-view",
                      "labels": {"rbac.crossplane.io/aggregate-to-view": "true"}},
-        "rules": [{"apiGroups": ["dns.gcp.upbound.io"], "resources": ["recordsets", "recordsets/status"], "verbs": ["get", "list", "watch"]},
-                  {"apiGroups": ["gcp.upbound.io"], "resources": ["providerconfigs", "providerconfigs/status"], "verbs": ["get", "list", "watch"]}]}));
-    for doc in
-        ["clusterrole-doctor.yaml", "clusterrole-adopt.yaml", "clusterrole-workspace.yaml"].into_iter().flat_map(deploy)
-    {
+        "rules": view}));
+    for doc in files.iter().flat_map(|f| deploy(f)) {
         c.add(doc);
     }
     let generated = c.upjet().args(["rbac", "-o", "json"]).output();
@@ -63,16 +72,18 @@ fn cluster() -> Cluster {
         c.add(role.clone());
     }
     c.api.enable_rbac();
-    for (user, role) in [("viewer", "kubectl-upjet-doctor"), ("operator", "kubectl-upjet-adopt")] {
-        c.api.add_user(&format!("{user}-token"), user, &[]);
-        c.add(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-            "metadata": {"name": format!("{role}-{user}")},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
-            "subjects": [{"kind": "User", "name": user, "apiGroup": "rbac.authorization.k8s.io"}]}));
-        let kubeconfig = c.server.kubeconfig_with_token(None, &format!("{user}-token"));
-        std::fs::write(c.dir().join(format!("{user}.kubeconfig")), kubeconfig).unwrap();
-    }
-    c
+}
+
+/// `user` (token `USER-token`) bound to the ClusterRole `role`, with `USER.kubeconfig` in the
+/// cluster's folder.
+pub(crate) fn bind(c: &Cluster, user: &str, role: &str) {
+    c.api.add_user(&format!("{user}-token"), user, &[]);
+    c.add(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+        "metadata": {"name": format!("{role}-{user}")},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
+        "subjects": [{"kind": "User", "name": user, "apiGroup": "rbac.authorization.k8s.io"}]}));
+    let kubeconfig = c.server.kubeconfig_with_token(None, &format!("{user}-token"));
+    std::fs::write(c.dir().join(format!("{user}.kubeconfig")), kubeconfig).unwrap();
 }
 
 fn as_user(c: &Cluster, user: &str, args: &[&str]) -> std::process::Output {

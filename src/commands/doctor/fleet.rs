@@ -3,6 +3,8 @@
 //! is known.
 
 use super::*;
+use crate::cluster::write::Target;
+use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 
 /// Reads the evidence about the MRs of `kinds` in a live cluster: `--logs` (the provider pods),
 /// `--log-file`, `--audit-log` filtered to the kinds' groups, the ID journal. `acknowledges_requests`:
@@ -50,6 +52,9 @@ pub(super) struct Kept {
     pub(super) sample: Option<Sample>,
     /// With fleet-wide inputs: the MR, not judged yet (see [`Judge`]).
     pub(super) unjudged: Option<(ManagedResource, crate::domain::report::ResourceState)>,
+    /// Its place in the index of objects several MRs hold (kind, external-name, whether it
+    /// acts): every MR with an external-name keeps one, a few strings.
+    pub(super) holder: Option<Holder>,
 }
 
 /// What the clusters of one run share: the request permits, and one progress bar for all of
@@ -91,18 +96,24 @@ pub(super) async fn scan_kinds(
         RetryPolicy::within(args.retry_budget),
         move |mr| {
             let sample = Sample::of(&mr);
+            let holder = Holder::of(&mr);
             if keep_all {
                 // With fleet-wide inputs every MR is kept unjudged: it is judged once what the
                 // whole fleet tells is known.
                 let state = per_mr.state(&mr);
-                return Some(Kept { found: None, sample, unjudged: Some((mr, state)) });
+                return Some(Kept { found: None, sample, unjudged: Some((mr, state)), holder });
             }
             let findings = per_mr.findings(&mr, &FleetFacts::default(), now);
             let found = (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
             });
-            (found.is_some() || sample.is_some()).then_some(Kept { found, sample, unjudged: None })
+            (found.is_some() || sample.is_some() || holder.is_some()).then_some(Kept {
+                found,
+                sample,
+                unjudged: None,
+                holder,
+            })
         },
         |k| {
             if let Some(p) = &progress {
@@ -195,6 +206,8 @@ pub(super) async fn from_cluster(
     credentials_accepted(&results, &conn)?;
     timings.kinds = results.len();
     let peers = learn_peers(&mut results);
+    let holders: Vec<Holder> =
+        results.iter_mut().flat_map(|r| r.kept.iter_mut().filter_map(|k| k.holder.take())).collect();
     let fleet = match keep_all {
         true => {
             let mrs: Vec<&ManagedResource> = results
@@ -204,13 +217,56 @@ pub(super) async fn from_cluster(
             fleet_inputs.tie(&mrs, &live_scope(settings, &results))
         }
         false => FleetFacts::default(),
-    };
+    }
+    .with_shared(SharedNames::of(holders));
+    notes.extend(involve(&conn, &evidence, &mut results, &fleet).await);
     let judge =
         Judge { evidence: &evidence, fleet: &fleet, now: settings.now, peers: &peers, templates: &args.id_templates };
     add_results(&mut builder, results, &mut timings, &judge);
     let report = finish(builder, &evidence, &fleet, notes);
     lap(&mut timings.report);
     Ok(LiveScan { report, timings, context })
+}
+
+/// The MRs the index of shared objects names (a fight, a parked legacy MR beside its twin) are
+/// judged (again) once it is known: one kept with findings is judged anew, one judged healthy
+/// during the scan (only its holder was kept) is read again. Returns a note per MR that could
+/// not be read.
+async fn involve(
+    conn: &Connection,
+    evidence: &EvidenceIndex,
+    results: &mut [scan::KindScan<Kept>],
+    fleet: &FleetFacts,
+) -> Vec<String> {
+    let mut involved = fleet.involved();
+    if involved.is_empty() {
+        return Vec::new();
+    }
+    for kept in results.iter_mut().flat_map(|r| r.kept.iter_mut()) {
+        if let Some((mr, _)) = &kept.unjudged {
+            involved.remove(&MrKey::of(mr));
+        } else if kept.found.as_ref().is_some_and(|(mr, ..)| involved.remove(&MrKey::of(mr)))
+            && let Some((mr, _, state)) = kept.found.take()
+        {
+            kept.unjudged = Some((mr, state));
+        }
+    }
+    let mut notes = Vec::new();
+    for key in involved {
+        let Some(r) = results.iter_mut().find(|r| (&r.kind.group, &r.kind.kind) == (&key.group, &key.kind)) else {
+            continue;
+        };
+        let target = Target::new(r.kind.clone(), key.namespace.as_deref(), &key.name);
+        match crate::cluster::write::read(conn, &target).await.map(|v| ManagedResource::from_value(&v)) {
+            Ok(Ok(mr)) => {
+                let state = evidence.state(&mr);
+                r.kept.push(Kept { found: None, sample: None, unjudged: Some((mr, state)), holder: None });
+            }
+            Ok(Err(e)) => notes.push(format!("{}: cannot decode it to judge the object it shares: {e}", key.display())),
+            Err(e) => notes.push(format!("{}: cannot read it again to judge the object it shares: {e}", key.display())),
+        }
+    }
+    notes
 }
 
 /// Rejected credentials fail the whole run (the whole cluster, with several), as they do when

@@ -1,7 +1,9 @@
 //! doctor over a snapshot (`--from`): no cluster, no discovery.
 
 use super::*;
+use crate::cluster::snapshot::SnapshotItem;
 use crate::commands::inputs::{Snapshot, read_snapshot};
+use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
@@ -32,11 +34,17 @@ pub(super) async fn from_snapshot(
     // the healthy peers' identity samples stay in memory; the fleet's facts need them all first.
     let mut waiting = Vec::with_capacity(if wait { items.len() } else { 0 });
     let alone = FleetFacts::default();
-    for item in items {
+    let mut holders = Vec::new();
+    for item in &items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| mr.matches_kind_spec(k)) => {}
-            Ok(mr) if !wait => pass.judge(mr, (&evidence, &alone), now, &mut builder),
-            Ok(mr) => waiting.push(mr),
+            Ok(mr) => {
+                holders.extend(Holder::of(&mr));
+                match wait {
+                    false => pass.judge(mr, (&evidence, &alone), now, &mut builder),
+                    true => waiting.push(mr),
+                }
+            }
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
     }
@@ -46,10 +54,12 @@ pub(super) async fn from_snapshot(
             fleet_inputs.tie(&mrs, &snapshot_scope(args, &waiting))
         }
         false => alone,
-    };
+    }
+    .with_shared(SharedNames::of(holders));
     for mr in waiting {
         pass.judge(mr, (&evidence, &fleet), now, &mut builder);
     }
+    pass.judge_involved(&items, (&evidence, &fleet), now);
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
     pass.peers.learn();
     let mut restart = 0;
@@ -134,6 +144,38 @@ impl FirstPass {
         let findings = evidence.findings(&mr, fleet, now);
         if !findings.is_empty() {
             self.kept.push((mr, findings));
+        }
+    }
+
+    /// Once every MR is known: the MRs the index of shared objects names (a fight, a parked
+    /// legacy MR beside its twin) judged again with it. Kept ones are judged in place; the
+    /// others, judged healthy in the first pass, are decoded again from the snapshot.
+    fn judge_involved(
+        &mut self,
+        items: &[SnapshotItem],
+        (evidence, fleet): (&EvidenceIndex, &FleetFacts),
+        now: GoTime,
+    ) {
+        let mut involved = fleet.involved();
+        if involved.is_empty() {
+            return;
+        }
+        for (mr, findings) in &mut self.kept {
+            if involved.remove(&MrKey::of(mr)) {
+                *findings = evidence.findings(mr, fleet, now);
+            }
+        }
+        for item in items {
+            if involved.is_empty() {
+                break;
+            }
+            let Ok(mr) = ManagedResource::from_json(&item.json) else { continue };
+            if involved.remove(&MrKey::of(&mr)) {
+                let findings = evidence.findings(&mr, fleet, now);
+                if !findings.is_empty() {
+                    self.kept.push((mr, findings));
+                }
+            }
         }
     }
 }

@@ -10,6 +10,10 @@
 //!    finalizer, leaving the cloud object (`--keep-legacy` leaves it held);
 //! f. when the Observe found nothing: delete the namespaced MR (observing only, so the cloud is
 //!    untouched) and put the legacy MR back as planned.
+//!
+//! The kill-test hooks (`UPJET_TEST_STOP_AFTER_STEP`, `UPJET_TEST_HANG_AFTER_STEP`) are numbered:
+//! 0 after a, 1 after b, 6 after c's reconcile request (before its wait), 2 after d, 3 after e's
+//! delete, 4 after e's release, 5 after f's delete of the namespaced MR.
 
 use crate::cli::migrate::MigrateApplyArgs;
 use crate::cluster::connect::{self, Connection};
@@ -26,6 +30,12 @@ use crate::settings::Settings;
 use futures::StreamExt;
 use serde_json::Value;
 use std::io::Write;
+
+/// How often step c reads the namespaced MR while its Observe is awaited: a fifth of adopt's
+/// poll. The wait is what an item's time is made of (the provider answers in seconds), and at
+/// adopt's 500 ms each item overshot its answer by a quarter second on average, 16 items at a
+/// time (`benches/migrate.rs`); 16 items at this interval are 80 GETs a second.
+const WAIT_POLL: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// How one item ended.
 enum End {
@@ -144,7 +154,7 @@ impl Run<'_> {
             if self.interrupt.is_set() {
                 return End::Failed("interrupted; a re-run resumes".into());
             }
-            let (legacy, new) = match (read_opt(self.conn, legacy_t).await, read_opt(self.conn, new_t).await) {
+            let (legacy, new) = match futures::join!(read_opt(self.conn, legacy_t), read_opt(self.conn, new_t)) {
                 (Ok(l), Ok(n)) => (l, n),
                 (Err(e), _) | (_, Err(e)) => return End::Failed(e),
             };
@@ -207,6 +217,7 @@ impl Run<'_> {
     ) -> Result<bool, End> {
         let token = self.token("");
         let (before, after) = self.write(t, new, &apply::request_patch(&token)).await.map_err(End::Failed)?;
+        test_hook(self.env, 6);
         let wait = Wait::Imported { id: item.external_name.clone(), token: token.clone() };
         let baseline = Baseline::after_write(&before, &Observed::new(after), &token);
         let current = match self.wait(t, &wait, &baseline).await {
@@ -349,7 +360,7 @@ impl Run<'_> {
                 return Err((false, format!("the provider did not confirm within {:?} ({last})", self.args.timeout)));
             }
             tokio::select! {
-                _ = tokio::time::sleep(POLL) => {}
+                _ = tokio::time::sleep(WAIT_POLL) => {}
                 _ = self.interrupt.wait() => return Err((false, "interrupted".into())),
             }
         }

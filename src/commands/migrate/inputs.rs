@@ -56,9 +56,10 @@ fn group_of(obj: &Value) -> String {
     api.rsplit_once('/').map(|(g, _)| g.to_string()).unwrap_or_default()
 }
 
-/// The legacy MRs and the namespaced kinds from `--from` paths. CRD files are told apart by
-/// their kind; only the CRDs of twins of the legacy MRs' groups are decoded in full.
-pub fn offline(paths: &[PathBuf], sel: &Selection) -> Result<(Vec<Value>, Vec<TargetKind>), Error> {
+/// The legacy MRs (as JSON text: the plan builder decodes each when it needs it) and the
+/// namespaced kinds from `--from` paths. CRD files are told apart by their kind; only the CRDs
+/// of twins of the legacy MRs' kinds are decoded in full.
+pub fn offline(paths: &[PathBuf], sel: &Selection) -> Result<(Vec<String>, Vec<TargetKind>), Error> {
     let mut crd_files = Vec::new();
     let mut items = Vec::new();
     for path in paths {
@@ -79,8 +80,8 @@ pub fn offline(paths: &[PathBuf], sel: &Selection) -> Result<(Vec<Value>, Vec<Ta
         let kind = obj.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
         let group = group_of(&obj);
         if obj.pointer("/metadata/namespace").is_none() && sel.wants(&obj, &kind, &group) {
-            groups.insert(group);
-            legacy.push(obj);
+            groups.insert((group, kind));
+            legacy.push(item.json);
         }
     }
     let mut targets = Vec::new();
@@ -99,14 +100,21 @@ fn read_head(file: &Path) -> String {
     String::from_utf8_lossy(&buf[..n]).into_owned()
 }
 
-/// A CRD file's namespaced kind, when it is the twin of one of `groups` (decoded only then).
-fn target_from_file(file: &Path, groups: &BTreeSet<String>) -> Result<Option<TargetKind>, Error> {
+/// A CRD file's namespaced kind, when it is the twin of one of the legacy `kinds` (group,
+/// kind): decoded only then. Its text is first scanned for its group and its `kind:` lines, so
+/// that the other kinds of a provider (most of 2,000 files) are never decoded.
+fn target_from_file(file: &Path, kinds: &BTreeSet<(String, String)>) -> Result<Option<TargetKind>, Error> {
     let text =
         std::fs::read_to_string(file).map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?;
-    let group =
-        text.lines().find_map(|l| l.trim().strip_prefix("group:").map(|g| g.trim().trim_matches('"').to_string()));
-    let wanted = |g: &str| legacy_group(g).is_some_and(|l| groups.contains(&l));
-    if group.as_deref().is_some_and(|g| !wanted(g)) {
+    // The group and the names come before the schemas (`kubectl get crd -o yaml`, controller-gen).
+    let head = &text[..text.find("openAPIV3Schema").unwrap_or(text.len())];
+    let field = |name: &'static str| {
+        head.lines().filter_map(move |l| l.trim().strip_prefix(name).map(|v| v.trim().trim_matches('"').to_string()))
+    };
+    let twin_of = |g: &str, k: &str| legacy_group(g).is_some_and(|l| kinds.contains(&(l, k.to_string())));
+    if let Some(group) = field("group:").next()
+        && !field("kind:").any(|k| twin_of(&group, &k))
+    {
         return Ok(None);
     }
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
@@ -115,8 +123,8 @@ fn target_from_file(file: &Path, groups: &BTreeSet<String>) -> Result<Option<Tar
     } else {
         serde_json::from_str(&text).map_err(|e| Error::usage(format!("{} is not valid JSON: {e}", file.display())))?
     };
-    let group = crd.pointer("/spec/group").and_then(Value::as_str).unwrap_or_default();
-    if !wanted(group) {
+    let at = |p: &str| crd.pointer(p).and_then(Value::as_str).unwrap_or_default();
+    if !twin_of(at("/spec/group"), at("/spec/names/kind")) {
         return Ok(None);
     }
     Ok(TargetKind::from_crd(&crd).ok())

@@ -13,7 +13,8 @@ use crate::cli::migrate::{MigrateArgs, MigrateCommand};
 use crate::cluster::connect::Connection;
 use crate::cluster::target::Kinds;
 use crate::cluster::write::Target;
-use crate::domain::migrate::{Item, MigrationPlan};
+use crate::domain::migrate::{Item, MigrationPlan, not_served};
+use crate::domain::mrd::MrdStates;
 use crate::error::{Error, Exit};
 use crate::settings::Settings;
 use std::io::Write;
@@ -37,15 +38,16 @@ fn read_plan(path: &Path) -> Result<MigrationPlan, Error> {
 
 /// The addresses of one item's two MRs: the legacy MR, and the namespaced MR at the version the
 /// plan writes it with.
-fn addresses(kinds: &Kinds, item: &Item) -> Result<(Target, Target), Error> {
+/// `mrds`: the cluster's ManagedResourceDefinitions, so that a twin kind that is not served
+/// because its MRD is inactive says how to activate it.
+fn addresses(kinds: &Kinds, item: &Item, mrds: &MrdStates) -> Result<(Target, Target), Error> {
     let (legacy_kind, legacy_name) = split(&item.legacy.resource)?;
     let (target_kind, target_name) = split(&item.target.resource)?;
     let legacy = Target::new(kinds.resolve(legacy_kind)?, None, legacy_name);
     let mut kind = kinds.resolve(target_kind).map_err(|e| {
-        Error::usage(format!(
-            "{e} (the namespaced kind of {} is not served: is its ManagedResourceDefinition active?)",
-            item.display()
-        ))
+        let (group, kind) = (item.manifest["apiVersion"].as_str().unwrap_or_default(), item.manifest["kind"].as_str());
+        let group = group.rsplit_once('/').map_or(group, |(g, _)| g);
+        Error::usage(format!("{e} ({})", not_served(kind.unwrap_or_default(), group, mrds)))
     })?;
     if let Some(v) = item.manifest["apiVersion"].as_str().and_then(|a| a.rsplit_once('/')).map(|(_, v)| v) {
         kind.version = v.to_string();
@@ -60,10 +62,11 @@ fn split(resource: &str) -> Result<(&str, &str), Error> {
 /// Every item's addresses; an item whose kinds the cluster does not serve refuses the plan.
 async fn locate_all(conn: &Connection, plan: &MigrationPlan) -> anyhow::Result<Vec<(Target, Target)>> {
     let kinds = Kinds::discover(conn).await?;
+    let mrds = crate::commands::mrd::read(conn).await.ok().flatten().unwrap_or_default();
     let mut out = Vec::with_capacity(plan.items.len());
     let mut problems = Vec::new();
     for (i, item) in plan.items.iter().enumerate() {
-        match addresses(&kinds, item) {
+        match addresses(&kinds, item, &mrds) {
             Ok(t) => out.push(t),
             Err(e) => problems.push(format!("  item {i} ({}): {e}", item.display())),
         }

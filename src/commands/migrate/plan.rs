@@ -8,6 +8,7 @@ use crate::cli::migrate::MigratePlanArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::target::Kinds;
 use crate::cluster::write::{self, Target, WriteError};
+use crate::domain::managed::keys;
 use crate::domain::migrate::{self, MIGRATED_FROM, MigrationPlan, NamespaceRule, Options, Refusal};
 use crate::error::{Error, Exit};
 use crate::output::style::sanitize;
@@ -38,16 +39,18 @@ pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Writ
         drop_fields: args.drop_fields.clone(),
         provider_config_kind: args.provider_config_kind.clone(),
         now: settings.now,
+        mrds: Default::default(),
     };
     let mut plan = if args.from.is_empty() {
         let conn = connect::connect(&settings.connect).await?;
         let (legacy, targets) = inputs::live(&conn, &sel, selector).await?;
-        let mut plan = migrate::build_plan(&legacy, &targets, &opts);
+        let mrds = crate::commands::mrd::read(&conn).await.ok().flatten().unwrap_or_default();
+        let mut plan = migrate::build_plan(&legacy, &targets, &Options { mrds, ..opts });
         check_live(&conn, &mut plan).await?;
         plan
     } else {
         let (legacy, targets) = inputs::offline(&args.from, &sel)?;
-        migrate::build_plan(&legacy, &targets, &opts)
+        migrate::build_plan_from_json(&legacy, &targets, &opts)
     };
     for t in &args.targets {
         let asked = |r: &str| {
@@ -105,8 +108,8 @@ fn report(plan: &MigrationPlan, path: &std::path::Path, out: &mut dyn Write) -> 
 async fn check_live(conn: &Connection, plan: &mut MigrationPlan) -> anyhow::Result<()> {
     let kinds = Kinds::discover(conn).await?;
     let mut kept = Vec::new();
-    for item in std::mem::take(&mut plan.items) {
-        match check_one(conn, &kinds, &item).await {
+    for mut item in std::mem::take(&mut plan.items) {
+        match check_one(conn, &kinds, &mut item).await {
             Ok(()) => kept.push(item),
             Err(reason) => plan.refused.push(Refusal { resource: item.display(), reason }),
         }
@@ -115,8 +118,8 @@ async fn check_live(conn: &Connection, plan: &mut MigrationPlan) -> anyhow::Resu
     Ok(())
 }
 
-async fn check_one(conn: &Connection, kinds: &Kinds, item: &migrate::Item) -> Result<(), String> {
-    let (_, target) = super::addresses(kinds, item).map_err(|e| e.to_string())?;
+async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -> Result<(), String> {
+    let (_, target) = super::addresses(kinds, item, &Default::default()).map_err(|e| e.to_string())?;
     let ns_path = format!("/api/v1/namespaces/{}", item.target.namespace);
     if let Err(e) =
         crate::cluster::request::text(conn, crate::cluster::request::get(&ns_path, "application/json")).await
@@ -133,7 +136,20 @@ async fn check_one(conn: &Connection, kinds: &Kinds, item: &migrate::Item) -> Re
         Ok(existing) => {
             let ours =
                 crate::domain::adopt::annotation(&existing, MIGRATED_FROM) == Some(item.legacy.resource.as_str());
-            return if ours { Ok(()) } else { Err(taken(&target, &existing)) };
+            let same_id =
+                crate::domain::adopt::annotation(&existing, keys::EXTERNAL_NAME) == Some(item.external_name.as_str());
+            if !same_id {
+                return Err(taken(&target, &existing));
+            }
+            // The twin already tracks this object (created by hand, or by a run that stopped):
+            // apply finishes around it and leaves its policies as they are, unless it is still
+            // observing only (then this plan's final policies follow its Observe, as in step d).
+            let policies = crate::domain::adopt::policies_of(&existing);
+            if !ours || policies.as_deref() != Some(&["Observe".to_string()][..]) {
+                item.twin_exists = true;
+                item.final_policies = policies;
+            }
+            return Ok(());
         }
         Err(WriteError::NotFound { .. }) => {}
         Err(e) => return Err(e.to_string()),
@@ -145,7 +161,7 @@ async fn check_one(conn: &Connection, kinds: &Kinds, item: &migrate::Item) -> Re
 }
 
 fn taken(target: &Target, existing: &serde_json::Value) -> String {
-    let ext = crate::domain::adopt::annotation(existing, crate::domain::managed::keys::EXTERNAL_NAME).unwrap_or("");
+    let ext = crate::domain::adopt::annotation(existing, keys::EXTERNAL_NAME).unwrap_or("");
     format!(
         "{} already exists, tracking {ext:?}: the name is taken in the target namespace by an MR with another identity",
         target.display()

@@ -2,7 +2,7 @@
 //! the legacy and the namespaced object alone (so a re-run after a kill resumes), and the writes
 //! each step sends.
 
-use super::{HELD_FOR, Item, MIGRATED_FROM};
+use super::{CONFIRMED, HELD_FOR, Item, MIGRATED_FROM};
 use crate::domain::adopt::{annotation, policies_of};
 use crate::domain::managed::keys;
 use serde_json::{Map, Value, json};
@@ -89,7 +89,7 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
             },
         };
     };
-    if annotation(new, MIGRATED_FROM) != Some(item.legacy.resource.as_str()) {
+    if annotation(new, MIGRATED_FROM) != Some(item.legacy.resource.as_str()) && !item.twin_exists {
         return Stage::Changed(format!(
             "{} already exists and was not created by this migration: the name is taken (rename it or plan another namespace)",
             item.target_display()
@@ -103,9 +103,21 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
             item.external_name
         ));
     }
+    // A twin found in place by the plan: the legacy MR is held first, whatever the twin does.
+    if item.twin_exists
+        && let Some(l) = legacy.filter(|l| !is_held(item, l))
+    {
+        return match as_planned(item, l) {
+            Ok(()) => Stage::Planned,
+            Err(why) => Stage::Changed(why),
+        };
+    }
     let policies = policies_of(new);
     let observing = policies.as_deref() == Some(&["Observe".to_string()][..]);
-    let finished = effective(policies) == effective(item.final_policies.clone());
+    // An observe-only twin has its final policies from its create: it is finished only once
+    // its Observe was confirmed (step d's mark), or when the plan found it in place.
+    let confirmed = !observing || item.twin_exists || annotation(new, CONFIRMED) == Some("true");
+    let finished = confirmed && effective(policies) == effective(item.final_policies.clone());
     match legacy {
         _ if observing && !finished => Stage::Observing,
         None if finished => Stage::Done,
@@ -139,6 +151,7 @@ pub fn switch_patch(item: &Item, token: &str) -> Value {
     let policies = item.final_policies.as_ref().map_or(Value::Null, |p| json!(p));
     let mut ann = Map::new();
     ann.insert(keys::RECONCILE_REQUESTED_AT.into(), json!(token));
+    ann.insert(CONFIRMED.into(), json!("true"));
     if item.legacy.paused.as_deref() == Some("true") {
         ann.insert(keys::PAUSED.into(), json!("true"));
     }

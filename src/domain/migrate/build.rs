@@ -9,8 +9,10 @@ use crate::domain::adopt::policies_of;
 use crate::domain::candidate::{self, Candidate};
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::mrd::MrdStates;
 use crate::domain::rules;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// Where each migrated MR goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +38,9 @@ pub struct Options {
     pub provider_config_kind: Option<String>,
     /// When the MRs are judged (the ranked candidates of an MR that lost its external-name).
     pub now: GoTime,
+    /// The cluster's ManagedResourceDefinitions, when read: a twin kind whose MRD is inactive
+    /// serves no CRD, and its refusal says how to activate it.
+    pub mrds: MrdStates,
 }
 
 /// Annotations that are the bookkeeping of Crossplane, upjet or kubectl about the legacy object
@@ -79,21 +84,42 @@ struct Accepted<'a> {
 
 /// The plan for `legacy` (raw legacy MRs) against the namespaced kinds `targets`.
 pub fn build_plan(legacy: &[Value], targets: &[TargetKind], opts: &Options) -> MigrationPlan {
+    build_plan_with(legacy.len(), |i| Some(Cow::Borrowed(&legacy[i])), targets, opts)
+}
+
+/// [`build_plan`] over legacy MRs kept as JSON text (a snapshot's objects): each is decoded
+/// when a pass reaches it and dropped after, so that a large fleet is never held decoded — the
+/// decoded objects cost ten times their text.
+pub fn build_plan_from_json(legacy: &[String], targets: &[TargetKind], opts: &Options) -> MigrationPlan {
+    build_plan_with(legacy.len(), |i| serde_json::from_str(&legacy[i]).ok().map(Cow::Owned), targets, opts)
+}
+
+/// The two passes over `n` legacy MRs, each read with `object(i)` (twice: where each goes and
+/// with which ID, then each item with its references resolved against the whole plan).
+fn build_plan_with<'v>(
+    n: usize,
+    object: impl Fn(usize) -> Option<Cow<'v, Value>>,
+    targets: &[TargetKind],
+    opts: &Options,
+) -> MigrationPlan {
     let mut refused = Vec::new();
+    let mut moves = Moves::default();
     let mut accepted = Vec::new();
-    for obj in legacy {
-        match accept(obj, targets, opts) {
-            Ok(a) => accepted.push(a),
+    for i in 0..n {
+        let Some(obj) = object(i) else { continue };
+        match accept(&obj, targets, opts) {
+            Ok(a) => {
+                moves.add(&a.mr.name, &a.namespace, Some(&a.id.id));
+                accepted.push(i);
+            }
             Err(r) => refused.push(r),
         }
     }
-    let mut moves = Moves::default();
-    for a in &accepted {
-        moves.add(&a.mr.name, &a.namespace, Some(&a.id.id));
-    }
-    let mut items = Vec::new();
-    for a in &accepted {
-        match item(a, &moves, opts) {
+    let mut items = Vec::with_capacity(accepted.len());
+    for i in accepted {
+        let Some(obj) = object(i) else { continue };
+        let Ok(a) = accept(&obj, targets, opts) else { continue };
+        match item(&a, &moves, opts) {
             Ok(i) => items.push(i),
             Err(reason) => refused.push(Refusal { resource: a.mr.reference(), reason }),
         }
@@ -101,9 +127,24 @@ pub fn build_plan(legacy: &[Value], targets: &[TargetKind], opts: &Options) -> M
     MigrationPlan { api_version: "upjet.doctor/v1".into(), kind: "MigrationPlan".into(), items, refused }
 }
 
-/// The group a legacy group's twin is expected in, for messages (`ec2.aws.upbound.io` →
+/// Why a twin kind has no CRD, and what to do: activate its inactive MRD, or install a provider
+/// that serves it.
+pub fn not_served(kind: &str, group: &str, mrds: &MrdStates) -> String {
+    match mrds.inactive(group, kind) {
+        Some(mrd) => format!(
+            "the namespaced kind {kind}.{group} is not served: its ManagedResourceDefinition {} is inactive; activate it ({}, or with a ManagedResourceActivationPolicy)",
+            mrd.name,
+            mrd.activate_command()
+        ),
+        None => format!(
+            "the namespaced kind {kind}.{group} is not installed: upgrade the provider to one that serves it, or activate its ManagedResourceDefinition (spec.state: Active, e.g. with a ManagedResourceActivationPolicy)"
+        ),
+    }
+}
+
+/// The group a legacy group's twin is expected in (`ec2.aws.upbound.io` →
 /// `ec2.aws.m.upbound.io`).
-fn expected_group(group: &str) -> String {
+pub fn expected_group(group: &str) -> String {
     let labels: Vec<&str> = group.split('.').collect();
     let at = labels.len().saturating_sub(2);
     let (head, tail) = labels.split_at(at);
@@ -123,13 +164,10 @@ fn accept<'a>(obj: &'a Value, targets: &'a [TargetKind], opts: &Options) -> Resu
             "composed by {owner}: its composition would create it again; migrate the composition (and its XR or claim) first"
         )));
     }
-    let target = targets.iter().find(|t| t.is_twin_of(mr.group(), &mr.kind)).ok_or_else(|| {
-        refuse(format!(
-            "the namespaced kind {}.{} is not installed: upgrade the provider to one that serves it, or activate its ManagedResourceDefinition (spec.state: Active, e.g. with a ManagedResourceActivationPolicy)",
-            mr.kind,
-            expected_group(mr.group())
-        ))
-    })?;
+    let target = targets
+        .iter()
+        .find(|t| t.is_twin_of(mr.group(), &mr.kind))
+        .ok_or_else(|| refuse(not_served(&mr.kind, &expected_group(mr.group()), &opts.mrds)))?;
     let namespace = namespace_of(obj, &opts.namespace).map_err(refuse)?;
     let (id, others) = identity(&mr, opts.now).map_err(refuse)?;
     Ok(Accepted { obj, mr, target, namespace, id, others })
@@ -207,6 +245,7 @@ fn item(a: &Accepted, moves: &Moves, opts: &Options) -> Result<Item, String> {
         external_name: a.id.id.clone(),
         id_source: a.id.source.clone(),
         candidates: a.others.clone(),
+        twin_exists: false,
         hold,
         manifest: json!({
             "apiVersion": a.target.api_version(),

@@ -24,7 +24,7 @@ pub mod rbac;
 mod refs;
 pub mod schema;
 
-pub use build::{NamespaceRule, Options, build_plan};
+pub use build::{NamespaceRule, Options, build_plan, build_plan_from_json, expected_group, not_served};
 pub use policies::{final_policies, hold_policies};
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,11 @@ pub const HELD_FOR: &str = "kubectl-upjet.io/migrating-to";
 /// Annotation on a namespaced MR a migration created: the legacy MR (`kind.group/name`) it
 /// replaces. It stays after the migration, so doctor can tie the twins together.
 pub const MIGRATED_FROM: &str = "kubectl-upjet.io/migrated-from";
+/// Annotation step d puts on the namespaced MR: its Observe found the object. It tells a twin
+/// whose final policies are `["Observe"]` (an observe-only legacy MR) that step c is behind it:
+/// such a twin is never switched on trust, it must show it sees the object before the legacy MR
+/// is deleted.
+pub const CONFIRMED: &str = "kubectl-upjet.io/observe-confirmed";
 
 /// The plan file `migrate plan` writes and `migrate apply` and `migrate status` read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -118,6 +123,11 @@ pub struct Item {
     /// Step d's `spec.managementPolicies` (`None`: absent, the default `["*"]`).
     #[serde(default)]
     pub final_policies: Option<Vec<String>>,
+    /// The namespaced MR existed when planned, tracking the same external-name (a migration
+    /// finished by hand, or stopped after its create): `apply` holds the legacy MR, leaves the
+    /// twin as it is (its policies are the plan's final ones) and deletes the legacy MR.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub twin_exists: bool,
     /// `forProvider`/`initProvider` fields dropped by `--drop-field`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,

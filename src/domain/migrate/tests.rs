@@ -57,7 +57,32 @@ fn opts() -> Options {
         drop_fields: vec![],
         provider_config_kind: None,
         now: GoTime::parse_or_zero(Some("2024-11-30T12:00:00Z")),
+        mrds: Default::default(),
     }
+}
+
+/// A legacy kind whose twin has no CRD: refused, and when the cluster's MRD for the twin is
+/// inactive, the refusal carries the command that activates it.
+#[test]
+fn a_twin_without_crd_is_refused_with_how_to_serve_it() {
+    use crate::domain::mrd::{Mrd, MrdStates};
+    let mut vpc = subnet("v");
+    vpc["kind"] = json!("VPC");
+    let p = plan_of(std::slice::from_ref(&vpc), &opts());
+    assert!(p.refused[0].reason.contains("is not installed"), "{}", p.refused[0].reason);
+    let mrd = Mrd {
+        name: "vpcs.ec2.aws.m.upbound.io".into(),
+        group: "ec2.aws.m.upbound.io".into(),
+        kind: "VPC".into(),
+        active: false,
+    };
+    let inactive = Options { mrds: MrdStates::new([mrd]), ..opts() };
+    let p = plan_of(&[vpc], &inactive);
+    assert!(
+        p.refused[0].reason.contains("its ManagedResourceDefinition vpcs.ec2.aws.m.upbound.io is inactive; activate it (kubectl patch managedresourcedefinition vpcs.ec2.aws.m.upbound.io --type merge -p '{\"spec\":{\"state\":\"Active\"}}'"),
+        "{}",
+        p.refused[0].reason
+    );
 }
 
 fn plan_of(objs: &[Value], opts: &Options) -> MigrationPlan {
@@ -351,6 +376,59 @@ fn the_stage_is_read_from_the_two_objects() {
     let mut back = h.clone();
     crate::domain::adopt::apply_merge_patch(&mut back, &apply::rollback_patch(&item));
     assert_eq!(back, legacy);
+}
+
+/// A twin the plan found in place (a hand migration, parked): the legacy MR is held first, then
+/// deleted; the twin is never written.
+#[test]
+fn a_twin_found_in_place_is_finished_around() {
+    let mut legacy = subnet("a");
+    legacy["metadata"]["annotations"]["crossplane.io/paused"] = json!("true");
+    legacy["spec"]["deletionPolicy"] = json!("Orphan");
+    let mut item = one(legacy.clone()).unwrap();
+    let mut twin = created(&item, json!(["*"]));
+    twin["metadata"]["annotations"].as_object_mut().unwrap().remove(MIGRATED_FROM);
+    assert!(
+        matches!(apply::stage(&item, Some(&legacy), Some(&twin)), Stage::Changed(w) if w.contains("the name is taken"))
+    );
+    item.twin_exists = true;
+    item.final_policies = Some(vec!["*".into()]);
+    assert_eq!(apply::stage(&item, Some(&legacy), Some(&twin)), Stage::Planned);
+    let h = held(&item, &legacy);
+    assert_eq!(apply::stage(&item, Some(&h), Some(&twin)), Stage::Switched { deleting: false });
+    assert_eq!(apply::stage(&item, None, Some(&twin)), Stage::Done);
+    let changed = with(legacy.clone(), "/metadata/generation", json!(4));
+    assert!(
+        matches!(apply::stage(&item, Some(&changed), Some(&twin)), Stage::Changed(w) if w.contains("spec changed"))
+    );
+}
+
+/// An observe-only legacy MR: its twin is created with its final policies, yet it is not
+/// switched (nor the legacy MR deleted) until step d marks its Observe confirmed.
+#[test]
+fn an_observe_only_twin_waits_for_its_observe() {
+    let legacy = with(subnet("a"), "/spec/managementPolicies", json!(["Observe"]));
+    let item = one(legacy.clone()).unwrap();
+    assert_eq!(item.final_policies, Some(vec!["Observe".to_string()]));
+    let h = held(&item, &legacy);
+    let mut twin = created(&item, json!(["Observe"]));
+    assert_eq!(apply::stage(&item, Some(&h), Some(&twin)), Stage::Observing);
+    assert_eq!(apply::stage(&item, None, Some(&twin)), Stage::Observing, "not done before its Observe");
+    crate::domain::adopt::apply_merge_patch(&mut twin, &apply::switch_patch(&item, "t"));
+    assert_eq!(apply::stage(&item, Some(&h), Some(&twin)), Stage::Switched { deleting: false });
+    assert_eq!(apply::stage(&item, None, Some(&twin)), Stage::Done);
+}
+
+/// The plan from JSON text (a snapshot, decoded MR by MR) is the plan from the decoded objects.
+#[test]
+fn a_plan_from_json_text_is_the_plan_from_objects() {
+    let mut other = subnet("b");
+    other["spec"]["publishConnectionDetailsTo"] = json!({"name": "x"});
+    let objs = [subnet("a"), other, subnet("c")];
+    let text: Vec<String> = objs.iter().map(Value::to_string).collect();
+    let from_text = super::build_plan_from_json(&text, &targets(), &opts());
+    assert_eq!(from_text, plan_of(&objs, &opts()));
+    assert_eq!((from_text.items.len(), from_text.refused.len()), (2, 1));
 }
 
 #[test]

@@ -48,6 +48,7 @@ mod inventory_orphan;
 mod kstatus_misleading;
 mod late_initialize_missing;
 mod malformed_annotation;
+mod migration_unfinished;
 mod mr_evidence;
 mod observe_not_found;
 mod observe_only_without_external_name;
@@ -193,6 +194,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::PlaceholderExternalName, check: Check::Desired(placeholder_external_name::check) },
     Rule { code: Code::ExternalNameOffFormat, check: Check::Desired(external_name_off_format::check) },
     Rule { code: Code::ReferenceOutsideManifests, check: Check::Desired(reference_outside_manifests::check) },
+    Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
 ];
 
 /// The rules of a live MR that judge desired state just as well, so a lint runs them too: the

@@ -41,12 +41,16 @@ pub struct MrEvidence {
     pub cloud_audit: Option<MrCloudAudit>,
     /// The provider's change-log entries about this MR (its changelogs sidecar, `--log-file`).
     pub changelog: Option<MrChangeLog>,
-    /// The other MRs of the same kind that hold the same external-name, as `kind.group/name`
-    /// (`kubectl upjet watch` keeps this index over the whole fleet).
+    /// The other acting MRs of the same kind (a legacy kind and its `.m.` twin as one) that hold
+    /// the same external-name, as `kind.group/name`, when this one acts too
+    /// (`domain::shared_names`, over the whole fleet: the watch's index, doctor's second pass).
     pub shared_external_name: Vec<String>,
     /// What the ID journal (`kubectl upjet watch`) recorded for this very MR (its uid), best ID
     /// first (`domain::journal::best_first`): the findings that want an ID take it.
     pub journal: Vec<crate::domain::journal::Record>,
+    /// When this legacy MR is parked (paused, unable to delete): its healthy namespaced twin,
+    /// which tracks the same external-name (`domain::shared_names`).
+    pub migration_twin: Option<crate::domain::shared_names::MrKey>,
     /// What the other manifests of a lint (`doctor --from` over desired state) say about this
     /// one; absent outside a lint.
     pub desired: Option<DesiredFacts>,

@@ -189,13 +189,13 @@ fn pending_series(state: &State, now: GoTime) -> Vec<Series> {
         .collect()
 }
 
-/// Per kind: how many external-names more than one MR holds (every kind under watch, 0 included).
+/// Per kind: how many external-names more than one acting MR holds, a legacy kind and its `.m.`
+/// twin counted as one (every kind under watch, 0 included).
 fn shared_series(state: &State) -> Vec<Series> {
     let mut per_kind: BTreeMap<&KindId, usize> = state.kinds.keys().map(|k| (k, 0)).collect();
-    for ((kind, _), holders) in &state.names {
-        if holders.len() > 1 {
-            *per_kind.entry(kind).or_default() += 1;
-        }
+    let fights = state.names.fights_per_kind();
+    for (kind, n) in &fights {
+        *per_kind.entry(kind).or_default() += n;
     }
     per_kind
         .into_iter()

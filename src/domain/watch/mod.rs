@@ -15,6 +15,7 @@ use super::gotime::GoTime;
 use super::identity::{Peers, Sample};
 use super::managed::ManagedResource;
 use super::rules::{self, MrEvidence, ProviderStarts};
+use super::shared_names::{Holder, SharedNames, SharedWith};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// An MR kind by API group and kind (`("s3.aws.upbound.io", "Bucket")`).
@@ -26,35 +27,7 @@ pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, now: GoTime) -
     rules::findings_with(mr, evidence, now)
 }
 
-/// Which MR: kind, namespace (`None` when cluster-scoped) and name.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct MrKey {
-    /// API group.
-    pub group: String,
-    /// Kind.
-    pub kind: String,
-    /// Namespace of a namespaced MR.
-    pub namespace: Option<String>,
-    /// Name.
-    pub name: String,
-}
-
-impl MrKey {
-    /// The key of an MR.
-    pub fn of(mr: &ManagedResource) -> MrKey {
-        MrKey {
-            group: mr.group().to_string(),
-            kind: mr.kind.clone(),
-            namespace: mr.namespace.clone(),
-            name: mr.name.clone(),
-        }
-    }
-
-    /// `kind.group/name`, as every command of this tool accepts it.
-    pub fn reference(&self) -> String {
-        format!("{}.{}/{}", self.kind.to_lowercase(), self.group, self.name)
-    }
-}
+pub use super::shared_names::MrKey;
 
 /// A finding as the watch remembers it between events: enough to say what cleared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,8 +91,9 @@ struct KindState {
 pub struct State {
     mrs: HashMap<MrKey, Tracked>,
     kinds: BTreeMap<KindId, KindState>,
-    /// By kind and external-name: the MRs that hold it.
-    names: HashMap<(KindId, String), BTreeSet<MrKey>>,
+    /// By cloud object (kind, the legacy and `.m.` groups as one, and external-name): the MRs
+    /// that hold it.
+    names: SharedNames,
     /// By kind: when its provider's pods (re)started.
     starts: HashMap<KindId, ProviderStarts>,
     /// By API group: MRs a provider restart would create twice, as of the last [`State::resync`].
@@ -180,8 +154,7 @@ impl State {
         if let Some(seen) = self.kinds.get_mut(&kind).and_then(|k| k.relisting.as_mut()) {
             seen.insert(key.clone());
         }
-        let before = self.mrs.get(&key).and_then(|t| t.mr.external_name().map(str::to_owned));
-        let after = mr.external_name().map(str::to_owned);
+        let holder = Holder::of(&mr);
         match self.mrs.get_mut(&key) {
             Some(held) => held.mr = mr,
             None => {
@@ -189,17 +162,19 @@ impl State {
                 self.mrs.insert(key.clone(), Tracked { mr, findings: Vec::new() });
             }
         }
-        let mut touched = self.rename(&key, &kind, before, after);
+        let mut touched = match holder {
+            Some(h) => self.names.insert(h),
+            None => self.names.remove(&key),
+        };
         touched.insert(key);
         touched.iter().flat_map(|k| self.rejudge(k, now)).collect()
     }
 
     /// An MR was deleted: its findings clear.
     pub fn delete(&mut self, key: &MrKey, now: GoTime) -> Vec<Change> {
-        let kind = (key.group.clone(), key.kind.clone());
-        let name = self.mrs.get(key).and_then(|t| t.mr.external_name().map(str::to_owned));
+        let peers = self.names.remove(key);
         let mut changes = self.forget(key);
-        for peer in self.rename(key, &kind, name, None) {
+        for peer in peers {
             changes.extend(self.rejudge(&peer, now));
         }
         changes
@@ -294,30 +269,25 @@ impl State {
         out
     }
 
-    /// The MRs sharing an external-name with this one, within its kind.
-    fn sharing(&self, key: &MrKey, mr: &ManagedResource) -> Vec<String> {
-        let Some(name) = mr.external_name() else { return Vec::new() };
-        let kind = (key.group.clone(), key.kind.clone());
-        self.names
-            .get(&(kind, name.to_string()))
-            .map(|holders| holders.iter().filter(|k| *k != key).map(MrKey::reference).collect())
-            .unwrap_or_default()
-    }
-
     /// What the watch knows about one MR beyond the object, or `None` when it knows nothing.
-    fn evidence_for(&self, key: &MrKey, mr: &ManagedResource) -> Option<MrEvidence> {
+    fn evidence_for(&self, key: &MrKey) -> Option<MrEvidence> {
         let starts = self.starts.get(&(key.group.clone(), key.kind.clone())).cloned();
-        let shared = self.sharing(key, mr);
-        if starts.is_none() && shared.is_empty() {
+        let shared = self.names.about(key);
+        if starts.is_none() && shared == SharedWith::default() {
             return None;
         }
-        Some(MrEvidence { provider_starts: starts, shared_external_name: shared, ..MrEvidence::default() })
+        Some(MrEvidence {
+            provider_starts: starts,
+            shared_external_name: shared.fighting,
+            migration_twin: shared.twin,
+            ..MrEvidence::default()
+        })
     }
 
     /// Judges one held MR again and records its findings; returns what changed.
     fn rejudge(&mut self, key: &MrKey, now: GoTime) -> Vec<Change> {
         let Some(tracked) = self.mrs.get(key) else { return Vec::new() };
-        let evidence = self.evidence_for(key, &tracked.mr);
+        let evidence = self.evidence_for(key);
         let mut fresh: Vec<Seen> = Vec::new();
         for f in judge(&tracked.mr, evidence.as_ref(), now) {
             if !fresh.iter().any(|s| s.code == f.code) {
@@ -351,15 +321,7 @@ impl State {
         if let Some(k) = self.kinds.get_mut(&kind) {
             k.count = k.count.saturating_sub(1);
         }
-        if let Some(name) = tracked.mr.external_name() {
-            let slot = (kind, name.to_string());
-            if let Some(holders) = self.names.get_mut(&slot) {
-                holders.remove(key);
-                if holders.is_empty() {
-                    self.names.remove(&slot);
-                }
-            }
-        }
+        self.names.remove(key);
         let provider_config = tracked.mr.provider_config.as_ref().map(ToString::to_string);
         tracked
             .findings
@@ -371,32 +333,6 @@ impl State {
                 finding,
             })
             .collect()
-    }
-
-    /// Moves an MR from one external-name to another in the index; returns the other MRs whose
-    /// sharing changed (they are judged again).
-    fn rename(&mut self, key: &MrKey, kind: &KindId, before: Option<String>, after: Option<String>) -> BTreeSet<MrKey> {
-        let mut touched = BTreeSet::new();
-        if before == after {
-            return touched;
-        }
-        if let Some(old) = before {
-            let slot = (kind.clone(), old);
-            if let Some(holders) = self.names.get_mut(&slot) {
-                holders.remove(key);
-                touched.extend(holders.iter().cloned());
-                if holders.is_empty() {
-                    self.names.remove(&slot);
-                }
-            }
-        }
-        if let Some(new) = after {
-            let holders = self.names.entry((kind.clone(), new)).or_default();
-            touched.extend(holders.iter().cloned());
-            holders.insert(key.clone());
-        }
-        touched.remove(key);
-        touched
     }
 }
 

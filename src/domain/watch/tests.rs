@@ -181,3 +181,32 @@ fn only_mrs_with_findings_get_series_of_their_own() {
     let synced = fams.iter().find(|f| f.name == "upjet_watch_synced").unwrap();
     assert_eq!(synced.series[0].value, 1.0);
 }
+
+/// A legacy MR and its namespaced `.m.` twin are one kind for the index: both acting is a
+/// fight; pausing the legacy one with `deletionPolicy: Orphan` turns it into an unfinished
+/// migration, and deleting it clears that.
+#[test]
+fn a_legacy_mr_and_its_twin_fight_then_the_parked_legacy_one_is_named() {
+    let mut s = State::default();
+    let legacy = |paused: bool| {
+        let mr = Mr::new("Subnet", "a").api_version("ec2.aws.upbound.io/v1beta1").external_name("subnet-1");
+        let mr = mr.deletion_policy("Orphan").healthy();
+        if paused { mr.annotation(keys::PAUSED, "true").build() } else { mr.build() }
+    };
+    let twin = Mr::new("Subnet", "a")
+        .api_version("ec2.aws.m.upbound.io/v1beta1")
+        .namespace("infra")
+        .external_name("subnet-1")
+        .healthy()
+        .build();
+    s.apply(legacy(false), now());
+    let fight = s.apply(twin, now());
+    let codes: Vec<Code> = fight.iter().map(|c| c.finding.code).collect();
+    assert_eq!(codes, vec![Code::ExternalNameShared, Code::ExternalNameShared], "{fight:?}");
+    let parked = s.apply(legacy(true), now());
+    let got: Vec<(Transition, Code)> = parked.iter().map(|c| (c.transition, c.finding.code)).collect();
+    assert!(got.contains(&(Transition::Appeared, Code::MigrationUnfinished)), "{got:?}");
+    assert_eq!(got.iter().filter(|(t, c)| *t == Transition::Cleared && *c == Code::ExternalNameShared).count(), 2);
+    let gone = s.delete(&MrKey::of(&legacy(true)), now());
+    assert!(gone.iter().any(|c| c.transition == Transition::Cleared && c.finding.code == Code::MigrationUnfinished));
+}
