@@ -204,6 +204,6 @@ fn several_contexts_share_one_exposition_each_series_labelled_with_its_context()
         }
     }
     let finding = merged.iter().find(|f| f.name == "upjet_managed_resource_finding").unwrap();
-    assert_eq!(finding.series.len(), 1);
-    assert_eq!(finding.series[0].labels[0].1, "a");
+    assert!(!finding.series.is_empty());
+    assert!(finding.series.iter().all(|s| s.labels[0].1 == "a"), "only a's MR has findings");
 }
