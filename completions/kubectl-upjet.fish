@@ -427,7 +427,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l ins
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l metrics-addr -d 'Serve /metrics (Prometheus text format), /healthz and /readyz on HOST:PORT (`:9090`: every interface)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l journal -d 'The ID journal\'s folder (default: ~/.kube/upjet/journal/<context>/)' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l journal -d 'The ID journal\'s folder (default: ~/.kube/upjet/journal/<context>/; with several contexts, one folder per context inside DIR)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l resync -d 'How often every MR is judged again without an event (findings that depend on time: an async operation\'s deadline passing, a create pending for too long), and the provider pods (and, with --logs, their logs) are looked at' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s o -l output -d 'Output format' -r -f -a "text\t'One line per finding that appears or clears, for a person'

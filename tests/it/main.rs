@@ -48,5 +48,6 @@ mod rbac;
 mod security;
 mod velero;
 mod watch;
+mod watch_contexts;
 mod watch_events;
 mod watch_providers;

@@ -23,8 +23,8 @@ use crate::domain::watch::exposition::Counters;
 use crate::domain::watch::restarts::RestartCounter;
 use crate::domain::watch::{Change, KindId, MrKey, State};
 use crate::error::{Error, Exit, one_line};
-use crate::output::style;
 use crate::local::journal::{Journal, context_dir, default_dir};
+use crate::output::style;
 use crate::output::watch as lines;
 use crate::settings::Settings;
 use futures::StreamExt;
@@ -146,7 +146,13 @@ fn targets(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Vec<Target>>
 /// Watches one cluster until the process ends. One cluster of several that cannot be reached
 /// is named and tried again each `--resync` while the others go on; a lone cluster that cannot
 /// be reached ends the run.
-async fn watch_one(settings: &Settings, args: &WatchArgs, target: Target, clock: Clock, sink: &Sink<'_>) -> anyhow::Result<()> {
+async fn watch_one(
+    settings: &Settings,
+    args: &WatchArgs,
+    target: Target,
+    clock: Clock,
+    sink: &Sink<'_>,
+) -> anyhow::Result<()> {
     let (conn, kinds) = match &target.label {
         None => reach(&target.connect).await?,
         Some(name) => reach_again(name, &target.connect, args.resync).await,
@@ -191,7 +197,11 @@ async fn reach(connect: &ConnectOptions) -> anyhow::Result<(Arc<Connection>, Vec
 }
 
 /// [`reach`] until it answers, naming the context and why on stderr (once per reason).
-async fn reach_again(name: &str, connect: &ConnectOptions, every: std::time::Duration) -> (Arc<Connection>, Vec<ApiKind>) {
+async fn reach_again(
+    name: &str,
+    connect: &ConnectOptions,
+    every: std::time::Duration,
+) -> (Arc<Connection>, Vec<ApiKind>) {
     let mut said: Option<String> = None;
     loop {
         match reach(connect).await {
