@@ -642,7 +642,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
         }
         'kubectl-upjet;watch' {
             [CompletionResult]::new('--metrics-addr', '--metrics-addr', [CompletionResultType]::ParameterName, 'Serve /metrics (Prometheus text format), /healthz and /readyz on HOST:PORT (`:9090`: every interface)')
-            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The ID journal''s folder (default: ~/.kube/upjet/journal/<context>/)')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The ID journal''s folder (default: ~/.kube/upjet/journal/<context>/; with several contexts, one folder per context inside DIR)')
             [CompletionResult]::new('--provider-namespace', '--provider-namespace', [CompletionResultType]::ParameterName, 'Where the provider pods run (default: found from their labels in any namespace)')
             [CompletionResult]::new('--resync', '--resync', [CompletionResultType]::ParameterName, 'How often every MR is judged again without an event (findings that depend on time: an async operation''s deadline passing, a create pending for too long), and the provider pods (and, with --logs, their logs) are looked at')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')

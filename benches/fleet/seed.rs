@@ -58,6 +58,11 @@ impl Fleet {
     /// Picks the populated kinds among `managed`: the popular ones first, then a deterministic
     /// pseudo-random sample of the rest.
     pub fn new(managed: &[ApiKind]) -> Fleet {
+        Fleet::with_kinds(managed, POPULATED_KINDS)
+    }
+
+    /// [`Fleet::new`] with `populated` kinds holding objects instead of [`POPULATED_KINDS`].
+    pub fn with_kinds(managed: &[ApiKind], populated: usize) -> Fleet {
         let mut kinds: Vec<ApiKind> =
             POPULAR.iter().filter_map(|name| managed.iter().find(|k| k.resource_name() == *name).cloned()).collect();
         let mut rest: Vec<&ApiKind> =
@@ -65,7 +70,8 @@ impl Fleet {
         rest.sort_by_key(|k| {
             mix(k.resource_name().bytes().fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))))
         });
-        kinds.extend(rest.into_iter().take(POPULATED_KINDS.saturating_sub(kinds.len())).cloned());
+        kinds.truncate(populated);
+        kinds.extend(rest.into_iter().take(populated.saturating_sub(kinds.len())).cloned());
         let weights: Vec<f64> = (1..=kinds.len()).map(|r| 1.0 / (r as f64).powf(ZIPF_S)).collect();
         let total: f64 = weights.iter().sum();
         let mut acc = 0.0;

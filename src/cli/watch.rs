@@ -14,6 +14,9 @@ const WATCH_EXAMPLES: &str = "Examples:
   # JSON lines for a log shipper, one namespace
   kubectl upjet watch -n team-a -o json
 
+  # Two clusters under one watch and one metrics server (series labelled by context)
+  kubectl upjet watch --context prod-eu --context prod-us --metrics-addr 127.0.0.1:9090
+
 The ID journal (default ~/.kube/upjet/journal/<context>/) keeps every external-name and observed ID
 the watch sees, so that adopt can find an ID after the MR lost it. SIGINT or SIGTERM end the watch.";
 
@@ -25,7 +28,8 @@ pub struct WatchArgs {
     /// interface).
     #[arg(long, value_name = "HOST:PORT")]
     pub metrics_addr: Option<String>,
-    /// The ID journal's folder (default: ~/.kube/upjet/journal/<context>/).
+    /// The ID journal's folder (default: ~/.kube/upjet/journal/<context>/; with several
+    /// contexts, one folder per context inside DIR).
     #[arg(long, value_name = "DIR")]
     pub journal: Option<PathBuf>,
     /// Keep no ID journal.

@@ -47,8 +47,13 @@ pub enum JournalError {
 
 /// The default folder: `~/.kube/upjet/journal/<context>/` (`default` without a context name).
 pub fn default_dir(home: &Path, context: Option<&str>) -> PathBuf {
-    let context = context.unwrap_or("default").replace(['/', '\\'], "_");
-    home.join(".kube").join("upjet").join("journal").join(context)
+    context_dir(&home.join(".kube").join("upjet").join("journal"), context)
+}
+
+/// The folder of one context's journal under `root`: its name, a path separator made `_` (a
+/// context named `a/b` is one folder, not two), `default` without a context.
+pub fn context_dir(root: &Path, context: Option<&str>) -> PathBuf {
+    root.join(context.unwrap_or("default").replace(['/', '\\'], "_"))
 }
 
 /// Reads the journal in `dir`; a folder without a journal reads as empty.

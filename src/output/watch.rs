@@ -7,8 +7,15 @@ use crate::output::style;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// The human header, printed once before the first line.
-pub fn write_header(out: &mut dyn Write) -> io::Result<()> {
+/// The width of the CONTEXT column, when several contexts are watched.
+const CONTEXT_WIDTH: usize = 16;
+
+/// The human header, printed once before the first line; `context_column` when several
+/// contexts are watched (each line then starts with its context, see [`tag`]).
+pub fn write_header(out: &mut dyn Write, context_column: bool) -> io::Result<()> {
+    if context_column {
+        write!(out, "{:<CONTEXT_WIDTH$}  ", "CONTEXT")?;
+    }
     writeln!(out, "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  MESSAGE", "TIME", "EVENT", "LEVEL", "CODE", "MR")
 }
 
@@ -136,6 +143,29 @@ pub fn write_journal_only(out: &mut dyn Write, at: GoTime, key: &MrKey, id: &str
     )
 }
 
+/// The lines one context's watch printed (`buf`, whole lines), among several contexts: a human
+/// line gets a CONTEXT column first, a JSON object a `context` field first. The writers above
+/// stay unaware of contexts, so a watch of one cluster prints exactly what it always did.
+pub fn tag(out: &mut dyn Write, buf: &[u8], context: &str, json: bool) -> io::Result<()> {
+    for line in buf.split_inclusive(|b| *b == b'\n') {
+        match line.strip_prefix(b"{") {
+            Some(rest) if json => {
+                out.write_all(b"{\"context\":")?;
+                serde_json::to_writer(&mut *out, context)?;
+                out.write_all(b",")?;
+                out.write_all(rest)?;
+            }
+            _ => {
+                if !json {
+                    write!(out, "{:<CONTEXT_WIDTH$}  ", style::sanitize(context))?;
+                }
+                out.write_all(line)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,7 +195,7 @@ mod tests {
     fn lines_for_a_person_and_for_a_script() {
         let at = GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap();
         let mut human = Vec::new();
-        write_header(&mut human).unwrap();
+        write_header(&mut human, false).unwrap();
         write_line(&mut human, at, &change(Transition::Appeared)).unwrap();
         write_line(&mut human, at, &change(Transition::Cleared)).unwrap();
         let mut json = Vec::new();
@@ -177,5 +207,30 @@ mod tests {
             write_journal_only(out, at, &key, "assets-7f3a", as_json).unwrap();
         }
         insta::assert_snapshot!(String::from_utf8(human).unwrap() + &String::from_utf8(json).unwrap());
+    }
+
+    #[test]
+    fn among_several_contexts_a_line_starts_with_its_context_and_an_event_names_it() {
+        let at = GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap();
+        let mut human = Vec::new();
+        write_line(&mut human, at, &change(Transition::Appeared)).unwrap();
+        write_line(&mut human, at, &change(Transition::Cleared)).unwrap();
+        let mut tagged = Vec::new();
+        write_header(&mut tagged, true).unwrap();
+        tag(&mut tagged, &human, "prod-eu", false).unwrap();
+        let text = String::from_utf8(tagged).unwrap();
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(rows.len(), 3);
+        assert!(rows[0].starts_with("CONTEXT           TIME"), "{text}");
+        assert!(rows[1].starts_with("prod-eu           2024-11-30T11:00:00Z  APPEARED"), "{text}");
+        assert!(rows[2].contains("CLEARED"), "{text}");
+        let mut json = Vec::new();
+        write_json(&mut json, at, &change(Transition::Appeared)).unwrap();
+        let mut tagged = Vec::new();
+        tag(&mut tagged, &json, "prod-\"eu\"", true).unwrap();
+        let event: serde_json::Value = serde_json::from_slice(&tagged).unwrap();
+        assert_eq!(event["context"], "prod-\"eu\"");
+        assert_eq!(event["code"], "CreateIncomplete");
+        assert!(String::from_utf8(tagged).unwrap().starts_with("{\"context\":"), "the context comes first");
     }
 }

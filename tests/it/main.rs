@@ -54,5 +54,6 @@ mod rbac_migrate;
 mod security;
 mod velero;
 mod watch;
+mod watch_contexts;
 mod watch_events;
 mod watch_providers;

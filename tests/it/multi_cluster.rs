@@ -25,7 +25,7 @@ fn gcp() -> Cluster {
 }
 
 /// A kubeconfig with one context (and cluster of the same name) per `(name, server)`.
-fn kubeconfig(dir: &Path, contexts: &[(&str, &str)], current: &str) -> PathBuf {
+pub(crate) fn kubeconfig(dir: &Path, contexts: &[(&str, &str)], current: &str) -> PathBuf {
     let (mut clusters, mut ctxs) = (String::new(), String::new());
     for (name, server) in contexts {
         clusters.push_str(&format!("- name: {name}\n  cluster:\n    server: {server}\n"));
@@ -47,7 +47,7 @@ fn upjet(home: &Path, kubeconfig: &Path) -> Upjet {
 }
 
 /// An address nothing listens on.
-fn closed_port() -> String {
+pub(crate) fn closed_port() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     drop(listener);

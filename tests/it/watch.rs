@@ -1,7 +1,7 @@
 //! `kubectl upjet watch` as a user runs it: the real binary against the in-process API server,
 //! its lines on stdout, its metrics over HTTP, its journal on disk, and SIGTERM to end it.
 
-use crate::support::{Cluster, Mr, upjet};
+use crate::support::{Cluster, Mr, Upjet, upjet};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-const BUCKET: &str = "s3.aws.upbound.io_buckets.yaml";
+pub(crate) const BUCKET: &str = "s3.aws.upbound.io_buckets.yaml";
 const QUEUE: &str = "sqs.aws.upbound.io_queues.yaml";
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -37,8 +37,12 @@ fn lines(stream: impl Read + Send + 'static) -> Receiver<String> {
 impl Watch {
     /// Starts `kubectl-upjet watch ARGS` against the cluster, with its metrics on a free port.
     pub(crate) fn start(cluster: &Cluster, args: &[&str]) -> Watch {
-        let mut cmd =
-            cluster.upjet().arg("watch").args(["--metrics-addr", "127.0.0.1:0", "--resync", "1s"]).args(args).to_std();
+        Watch::spawn(&mut cluster.upjet(), args)
+    }
+
+    /// Starts `kubectl-upjet watch ARGS` as `run` is set up (its HOME, its kubeconfig).
+    pub(crate) fn spawn(run: &mut Upjet, args: &[&str]) -> Watch {
+        let mut cmd = run.arg("watch").args(["--metrics-addr", "127.0.0.1:0", "--resync", "1s"]).args(args).to_std();
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("watch starts");
         let stdout = lines(child.stdout.take().unwrap());
@@ -64,6 +68,20 @@ impl Watch {
             }
         }
         panic!("no such stderr line; saw {:?}", self.seen_err)
+    }
+
+    /// Waits for a stdout line matching `pred`.
+    pub(crate) fn line_until(&mut self, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + WAIT;
+        let mut seen = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.stdout.recv_timeout(left) {
+                Ok(line) if pred(&line) => return line,
+                Ok(line) => seen.push(line),
+                Err(_) => break,
+            }
+        }
+        panic!("no such line; saw {seen:?}; stderr {:?}", self.seen_err)
     }
 
     /// Waits for a stdout JSON event matching `pred`.
@@ -138,7 +156,7 @@ impl Drop for Watch {
     }
 }
 
-fn bucket(name: &str) -> Mr {
+pub(crate) fn bucket(name: &str) -> Mr {
     Mr::new("s3.aws.upbound.io/v1beta1", "Bucket", name)
 }
 
@@ -150,7 +168,7 @@ fn series(body: &str, code: &str, name: &str) -> bool {
     })
 }
 
-fn journal_ids(dir: &Path) -> Vec<(String, String, String)> {
+pub(crate) fn journal_ids(dir: &Path) -> Vec<(String, String, String)> {
     let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap_or_default();
     text.lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())

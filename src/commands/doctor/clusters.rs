@@ -44,7 +44,7 @@ fn merged(outcomes: Vec<(String, anyhow::Result<Report>)>) -> anyhow::Result<Rep
 
 /// The contexts to scan: every `--context` once, in order, or the kubeconfig's with
 /// `--all-contexts`.
-pub(super) fn contexts(settings: &Settings) -> Result<Vec<String>, Error> {
+pub(crate) fn contexts(settings: &Settings) -> Result<Vec<String>, Error> {
     let names = match settings.all_contexts {
         true => connect::kubeconfig_contexts(&settings.connect)?.0,
         false => settings.contexts.clone(),

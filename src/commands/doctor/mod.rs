@@ -1,6 +1,8 @@
 //! `kubectl upjet doctor`: collect MRs (cluster or snapshot) and evidence → diagnose (pure) → print.
 
 mod clusters;
+/// The contexts a run over several clusters covers (`watch` follows the same ones).
+pub(crate) use clusters::contexts;
 mod fleet;
 mod offline;
 mod one;

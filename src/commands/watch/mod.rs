@@ -11,7 +11,7 @@ mod providers;
 mod serve;
 
 use crate::cli::watch::{WatchArgs, WatchFormat};
-use crate::cluster::connect::{self, Connection};
+use crate::cluster::connect::{self, ConnectOptions, Connection};
 use crate::cluster::discover;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::watch::{self as watching, Failure, Scope, Seen};
@@ -22,11 +22,13 @@ use crate::domain::rules::ProviderStarts;
 use crate::domain::watch::exposition::Counters;
 use crate::domain::watch::restarts::RestartCounter;
 use crate::domain::watch::{Change, KindId, MrKey, State};
-use crate::error::{Error, Exit};
-use crate::local::journal::{Journal, default_dir};
+use crate::error::{Error, Exit, one_line};
+use crate::local::journal::{Journal, context_dir, default_dir};
+use crate::output::style;
 use crate::output::watch as lines;
 use crate::settings::Settings;
 use futures::StreamExt;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -80,15 +82,19 @@ fn go_time(t: chrono::DateTime<chrono::Utc>) -> GoTime {
     GoTime::from_unix(t.timestamp(), t.timestamp_subsec_nanos())
 }
 
-/// Runs the watch until SIGINT or SIGTERM.
+/// One cluster under watch: the name it carries in the output (only when several are watched),
+/// how to reach it, its journal, and the state its loop shares with the metrics server.
+struct Target {
+    label: Option<String>,
+    connect: ConnectOptions,
+    journal: Option<Journal>,
+    shared: Shared,
+}
+
+/// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
+/// `--all-contexts`), one metrics server over all of them.
 pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    if settings.several_contexts() {
-        return Err(
-            Error::usage("watch follows one cluster: give at most one --context (run one watch per cluster)").into()
-        );
-    }
-    let context = connect::current_context(&settings.connect).ok().flatten();
-    let journal = open_journal(settings, args, context.as_deref())?;
+    let targets = targets(settings, args)?;
     let listener = match &args.metrics_addr {
         Some(addr) => {
             let listener = serve::bind(addr).await?;
@@ -99,22 +105,66 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         }
         None => None,
     };
-    let conn = Arc::new(connect::connect(&settings.connect).await?);
-    let (kinds, _) = discover::discover_managed(&conn, 16).await.map_err(anyhow::Error::from)?;
-    let shared: Shared = Arc::default();
     let clock = Clock::of(settings);
     if let Some(listener) = listener {
-        tokio::spawn(serve::serve(listener, shared.clone(), clock));
+        let watched = targets.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
+        tokio::spawn(serve::serve(listener, watched.collect(), clock));
     }
-    let scope = Scope { namespace: settings.namespace.clone(), selector: settings.selector.clone(), page_size: 500 };
+    let json = args.output == WatchFormat::Json;
+    let sink = Sink { out: RefCell::new(out), json };
+    if !json && !args.no_headers {
+        let mut out = sink.out.borrow_mut();
+        lines::write_header(*out, settings.several_contexts())?;
+        out.flush()?;
+    }
+    let loops = targets.into_iter().map(|t| watch_one(settings, args, t, clock, &sink));
+    tokio::select! {
+        done = futures::future::try_join_all(loops) => { done?; }
+        _ = stop_signal() => {}
+    }
+    Ok(Exit::Ok)
+}
+
+/// The clusters to watch, each with its journal opened (exit 2 naming a folder that cannot be
+/// written, before anything is watched).
+fn targets(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Vec<Target>> {
+    if !settings.several_contexts() {
+        let context = connect::current_context(&settings.connect).ok().flatten();
+        let journal = open_journal(settings, args, context.as_deref(), false)?;
+        return Ok(vec![Target { label: None, connect: settings.connect.clone(), journal, shared: Arc::default() }]);
+    }
+    let names = crate::commands::doctor::contexts(settings)?;
+    let mut targets = Vec::with_capacity(names.len());
+    for name in names {
+        let journal = open_journal(settings, args, Some(&name), true)?;
+        let connect = settings.connect_to(&name);
+        targets.push(Target { label: Some(name), connect, journal, shared: Arc::default() });
+    }
+    Ok(targets)
+}
+
+/// Watches one cluster until the process ends. One cluster of several that cannot be reached
+/// is named and tried again each `--resync` while the others go on; a lone cluster that cannot
+/// be reached ends the run.
+async fn watch_one(
+    settings: &Settings,
+    args: &WatchArgs,
+    target: Target,
+    clock: Clock,
+    sink: &Sink<'_>,
+) -> anyhow::Result<()> {
+    let (conn, kinds) = match &target.label {
+        None => reach(&target.connect).await?,
+        Some(name) => reach_again(name, &target.connect, args.resync).await,
+    };
     let (tx, rx) = mpsc::channel(4096);
     let mut lp = Loop {
         conn,
-        scope,
+        scope: Scope { namespace: settings.namespace.clone(), selector: settings.selector.clone(), page_size: 500 },
         tx,
-        shared,
+        shared: target.shared,
         clock,
-        journal,
+        journal: target.journal,
         recorder: None,
         tasks: HashMap::new(),
         kinds: HashMap::new(),
@@ -123,7 +173,8 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         failures: HashMap::new(),
         announced: HashSet::new(),
         ready_said: false,
-        json: args.output == WatchFormat::Json,
+        json: sink.json,
+        context: target.label,
     };
     if args.events {
         lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
@@ -135,20 +186,83 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
     lp.spawn_crds();
     let follow = providers::Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync };
     providers::spawn(lp.conn.clone(), follow, lp.tx.clone());
-    if !lp.json && !args.no_headers {
-        lines::write_header(out)?;
-        out.flush()?;
+    lp.run(rx, args.resync, sink).await
+}
+
+/// Connects and discovers the managed kinds served.
+async fn reach(connect: &ConnectOptions) -> anyhow::Result<(Arc<Connection>, Vec<ApiKind>)> {
+    let conn = Arc::new(connect::connect(connect).await?);
+    let (kinds, _) = discover::discover_managed(&conn, 16).await.map_err(anyhow::Error::from)?;
+    Ok((conn, kinds))
+}
+
+/// [`reach`] until it answers, naming the context and why on stderr (once per reason).
+async fn reach_again(
+    name: &str,
+    connect: &ConnectOptions,
+    every: std::time::Duration,
+) -> (Arc<Connection>, Vec<ApiKind>) {
+    let mut said: Option<String> = None;
+    loop {
+        match reach(connect).await {
+            Ok(reached) => {
+                if said.is_some() {
+                    eprintln!("{}: reached, watching", style::sanitize(name));
+                }
+                return reached;
+            }
+            Err(e) => {
+                let why = one_line(&e);
+                if said.as_deref() != Some(why.as_str()) {
+                    eprintln!(
+                        "{}: cannot watch this context: {}; the others go on, trying again every {}s",
+                        style::sanitize(name),
+                        style::sanitize(&why),
+                        every.as_secs().max(1)
+                    );
+                    said = Some(why);
+                }
+                tokio::time::sleep(every).await;
+            }
+        }
     }
-    lp.run(rx, args.resync, out).await?;
-    Ok(Exit::Ok)
+}
+
+/// Where every loop prints: one writer, borrowed by one loop at a time (they all run on the
+/// command's task); with several contexts each loop's lines are tagged with its context.
+struct Sink<'a> {
+    out: RefCell<&'a mut dyn Write>,
+    json: bool,
+}
+
+impl Sink<'_> {
+    /// Writes what one loop printed (`buf`, whole lines) and flushes.
+    fn emit(&self, buf: &[u8], context: Option<&str>) -> std::io::Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let mut out = self.out.borrow_mut();
+        match context {
+            None => out.write_all(buf)?,
+            Some(context) => lines::tag(*out, buf, context, self.json)?,
+        }
+        out.flush()
+    }
 }
 
 /// Opens the journal where the flags say (exit 2 naming the folder when it cannot be written).
-fn open_journal(settings: &Settings, args: &WatchArgs, context: Option<&str>) -> anyhow::Result<Option<Journal>> {
+/// With several contexts, `--journal DIR` holds one folder per context (`DIR/<context>/`).
+fn open_journal(
+    settings: &Settings,
+    args: &WatchArgs,
+    context: Option<&str>,
+    several: bool,
+) -> anyhow::Result<Option<Journal>> {
     if args.no_journal {
         return Ok(None);
     }
     let dir = match (&args.journal, &settings.home) {
+        (Some(dir), _) if several => context_dir(dir, context),
         (Some(dir), _) => dir.clone(),
         (None, Some(home)) => default_dir(home, context),
         (None, None) => {
@@ -184,6 +298,8 @@ struct Loop {
     announced: HashSet<String>,
     ready_said: bool,
     json: bool,
+    /// The context, when several are watched: named in every note.
+    context: Option<String>,
 }
 
 impl Loop {
@@ -236,25 +352,25 @@ impl Loop {
         self.shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Handles messages in batches (one journal write and one flush per batch), judges every MR
-    /// again each `resync`, and ends on SIGINT or SIGTERM.
+    /// Handles messages in batches (one journal write and one flush per batch) and judges every
+    /// MR again each `resync`; runs until the command ends (SIGINT or SIGTERM, in [`run`]).
     async fn run(
         &mut self,
         mut rx: mpsc::Receiver<Msg>,
         resync: std::time::Duration,
-        out: &mut dyn Write,
+        sink: &Sink<'_>,
     ) -> anyhow::Result<()> {
         let mut tick = tokio::time::interval(resync);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         tick.tick().await;
-        let mut stop = std::pin::pin!(stop_signal());
         loop {
+            let mut printed = Vec::new();
             let first = tokio::select! {
-                _ = &mut stop => return Ok(()),
                 _ = tick.tick() => {
                     let now = self.clock.now();
                     let changes = self.lock().state.resync(now);
-                    self.print(&changes, now, out)?;
+                    self.print(&changes, now, &mut printed)?;
+                    sink.emit(&printed, self.context.as_deref())?;
                     self.record_events(&changes, now);
                     continue;
                 }
@@ -270,7 +386,8 @@ impl Loop {
                     Err(_) => break,
                 }
             }
-            self.handle(batch, out)?;
+            self.handle(batch, &mut printed)?;
+            sink.emit(&printed, self.context.as_deref())?;
         }
     }
 
@@ -297,7 +414,8 @@ impl Loop {
             self.ready_said = true;
             let kinds = self.tasks.len();
             eprintln!(
-                "watching {kinds} managed resource kind{}: every first list judged",
+                "{}watching {kinds} managed resource kind{}: every first list judged",
+                self.context.as_deref().map(|c| format!("{}: ", style::sanitize(c))).unwrap_or_default(),
                 if kinds == 1 { "" } else { "s" }
             );
         }
@@ -368,8 +486,12 @@ impl Loop {
 
     /// Prints a note on stderr once.
     fn say(&mut self, note: String) {
+        let note = match &self.context {
+            Some(context) => format!("{context}: {note}"),
+            None => note,
+        };
         if self.announced.insert(note.clone()) {
-            eprintln!("{}", crate::output::style::sanitize(&note));
+            eprintln!("{}", style::sanitize(&note));
         }
     }
 

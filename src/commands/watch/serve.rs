@@ -1,8 +1,9 @@
 //! `--metrics-addr`: `/metrics` (the state as Prometheus text, computed at each scrape from the
 //! one state the loop keeps), `/healthz` (the process answers) and `/readyz` (every kind's first
-//! list judged). hyper's HTTP/1 server over tokio, one task per connection.
+//! list judged, in every context watched). hyper's HTTP/1 server over tokio, one task per connection.
 
 use super::{Clock, Shared};
+use crate::domain::gotime::GoTime;
 use crate::domain::watch::exposition;
 use crate::error::Error;
 use crate::output::metrics;
@@ -25,8 +26,16 @@ pub(super) async fn bind(addr: &str) -> Result<TcpListener, Error> {
         .map_err(|e| Error::usage(format!("cannot serve metrics on {addr} (--metrics-addr): {e}")))
 }
 
+/// One cluster's watch as the server sees it: the context its series are labelled with (only
+/// when several are watched) and the state its loop keeps.
+pub(super) struct Cluster {
+    pub(super) context: Option<String>,
+    pub(super) shared: Shared,
+}
+
 /// Serves until the process ends.
-pub(super) async fn serve(listener: TcpListener, shared: Shared, clock: Clock) {
+pub(super) async fn serve(listener: TcpListener, clusters: Vec<Cluster>, clock: Clock) {
+    let shared = std::sync::Arc::new(clusters);
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
         let shared = shared.clone();
@@ -49,25 +58,42 @@ fn text(status: StatusCode, content_type: &str, body: String) -> Response<Full<B
     resp
 }
 
-fn answer(req: &Request<Incoming>, shared: &Shared, clock: Clock) -> Response<Full<Bytes>> {
+fn families(cluster: &Cluster, now: GoTime) -> Vec<exposition::Family> {
+    let w = cluster.shared.lock().unwrap_or_else(|p| p.into_inner());
+    exposition::families(&w.state, &w.counters, now)
+}
+
+fn answer(req: &Request<Incoming>, clusters: &[Cluster], clock: Clock) -> Response<Full<Bytes>> {
     const PLAIN: &str = "text/plain; charset=utf-8";
     match req.uri().path() {
         "/metrics" => {
-            let families = {
-                let w = shared.lock().unwrap_or_else(|p| p.into_inner());
-                exposition::families(&w.state, &w.counters, clock.now())
+            let now = clock.now();
+            let families = match clusters {
+                [one] if one.context.is_none() => families(one, now),
+                _ => exposition::by_context(
+                    clusters.iter().map(|c| (c.context.clone().unwrap_or_default(), families(c, now))).collect(),
+                ),
             };
             text(StatusCode::OK, metrics::CONTENT_TYPE, metrics::encode(&families))
         }
         "/healthz" => text(StatusCode::OK, PLAIN, "ok\n".into()),
         "/readyz" => {
-            let ready = shared.lock().unwrap_or_else(|p| p.into_inner()).state.ready();
-            match ready {
-                true => text(StatusCode::OK, PLAIN, "ready\n".into()),
-                false => text(
+            let waiting: Vec<&str> = clusters
+                .iter()
+                .filter(|c| !c.shared.lock().unwrap_or_else(|p| p.into_inner()).state.ready())
+                .map(|c| c.context.as_deref().unwrap_or(""))
+                .collect();
+            match (waiting.is_empty(), clusters.len()) {
+                (true, _) => text(StatusCode::OK, PLAIN, "ready\n".into()),
+                (false, 1) => text(
                     StatusCode::SERVICE_UNAVAILABLE,
                     PLAIN,
                     "not ready: a kind's first list is not judged yet\n".into(),
+                ),
+                (false, _) => text(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    PLAIN,
+                    format!("not ready: not every kind's first list is judged in {}\n", waiting.join(", ")),
                 ),
             }
         }

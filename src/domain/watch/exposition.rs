@@ -138,6 +138,26 @@ pub fn families(state: &State, counters: &Counters, now: GoTime) -> Vec<Family> 
     ]
 }
 
+/// The families of several clusters' watches as one exposition (one metrics server for a watch
+/// of several contexts): every series gets a `context` label first, the families keep their
+/// order. A watch of one cluster never goes through here, so each metric name has one label
+/// set per process: with `context` when several contexts are watched, without otherwise.
+pub fn by_context(per_context: Vec<(String, Vec<Family>)>) -> Vec<Family> {
+    let mut merged: Vec<Family> = Vec::new();
+    for (context, families) in per_context {
+        for mut family in families {
+            for series in &mut family.series {
+                series.labels.insert(0, ("context", context.clone()));
+            }
+            match merged.iter_mut().find(|m| m.name == family.name) {
+                Some(m) => m.series.append(&mut family.series),
+                None => merged.push(family),
+            }
+        }
+    }
+    merged
+}
+
 /// One series per (MR, code) present now.
 fn finding_series(state: &State) -> Vec<Series> {
     let mut keys: Vec<_> = state.mrs.iter().filter(|(_, t)| !t.findings.is_empty()).collect();

@@ -1,4 +1,4 @@
-use super::exposition::{Counters, families};
+use super::exposition::{Counters, by_context, families};
 use super::*;
 use crate::domain::managed::keys;
 use crate::domain::testing::Mr;
@@ -209,4 +209,30 @@ fn a_legacy_mr_and_its_twin_fight_then_the_parked_legacy_one_is_named() {
     assert_eq!(got.iter().filter(|(t, c)| *t == Transition::Cleared && *c == Code::ExternalNameShared).count(), 2);
     let gone = s.delete(&MrKey::of(&legacy(true)), now());
     assert!(gone.iter().any(|c| c.transition == Transition::Cleared && c.finding.code == Code::MigrationUnfinished));
+}
+
+#[test]
+fn several_contexts_share_one_exposition_each_series_labelled_with_its_context() {
+    let mut a = listed();
+    a.apply(incomplete("stuck"), now());
+    a.list_done(&kind());
+    let b = State::default();
+    let per = vec![
+        ("a".to_string(), families(&a, &Counters::default(), now())),
+        ("b".to_string(), families(&b, &Counters::default(), now())),
+    ];
+    let names: Vec<&str> = per[0].1.iter().map(|f| f.name).collect();
+    let merged = by_context(per);
+    assert_eq!(merged.iter().map(|f| f.name).collect::<Vec<_>>(), names, "one family per name, in order");
+    let synced = merged.iter().find(|f| f.name == "upjet_watch_synced").unwrap();
+    let by_ctx: Vec<(String, f64)> = synced.series.iter().map(|s| (s.labels[0].1.clone(), s.value)).collect();
+    assert_eq!(by_ctx, vec![("a".into(), 1.0), ("b".into(), 0.0)], "a context never reached is not synced");
+    for family in &merged {
+        for series in &family.series {
+            assert_eq!(series.labels[0].0, "context", "{}: every series names its context", family.name);
+        }
+    }
+    let finding = merged.iter().find(|f| f.name == "upjet_managed_resource_finding").unwrap();
+    assert!(!finding.series.is_empty());
+    assert!(finding.series.iter().all(|s| s.labels[0].1 == "a"), "only a's MR has findings");
 }
