@@ -23,34 +23,41 @@ impl Splitter {
     /// Walks `chunk` from `i` while the bytes stay at `floor` or deeper. Returns where the full
     /// handling must take over: a bracket that closes below `floor`, a raw newline inside a
     /// string, or the end of the chunk.
-    pub(super) fn skim(&mut self, chunk: &[u8], mut i: usize, floor: u32) -> usize {
-        while i < chunk.len() {
-            if self.in_str {
-                if self.esc {
-                    self.esc = false;
+    pub(super) fn skim(&mut self, chunk: &[u8], i: usize, floor: u32) -> usize {
+        // The state lives in locals while the loop runs, so it stays in registers.
+        let (mut depth, mut line, mut in_str, mut esc) = (self.depth, self.line, self.in_str, self.esc);
+        let mut i = i;
+        let end = loop {
+            if i >= chunk.len() {
+                break chunk.len();
+            }
+            if in_str {
+                if esc {
+                    esc = false;
                     i += 1;
                     continue;
                 }
-                let Some(j) = memchr3(b'"', b'\\', b'\n', &chunk[i..]) else { return chunk.len() };
+                let Some(j) = memchr3(b'"', b'\\', b'\n', &chunk[i..]) else { break chunk.len() };
                 let k = i + j;
                 match chunk[k] {
-                    b'"' => self.in_str = false,
-                    b'\\' => self.esc = true,
-                    _ => return k,
+                    b'"' => in_str = false,
+                    b'\\' => esc = true,
+                    _ => break k,
                 }
                 i = k + 1;
                 continue;
             }
             match chunk[i] {
-                b'"' => self.in_str = true,
-                b'{' | b'[' => self.depth += 1,
-                b'}' | b']' if self.depth <= floor => return i,
-                b'}' | b']' => self.depth -= 1,
-                b'\n' => self.line += 1,
+                b'"' => in_str = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth <= floor => break i,
+                b'}' | b']' => depth -= 1,
+                b'\n' => line += 1,
                 _ => {}
             }
             i += 1;
-        }
-        i
+        };
+        (self.depth, self.line, self.in_str, self.esc) = (depth, line, in_str, esc);
+        end
     }
 }
