@@ -4,7 +4,6 @@
 //! by exact apiVersion and kind.
 
 use crate::cli::health::{ArgocdArgs, ArgocdFormat, FluxArgs, FluxFormat, HealthArgs, HealthTool};
-use crate::cluster::{connect, discover, kinds};
 use crate::domain::health::{argocd, flux};
 use crate::error::{Error, Exit};
 use crate::output::structured;
@@ -30,15 +29,7 @@ fn run_argocd(args: &ArgocdArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
 }
 
 async fn run_flux(settings: &Settings, args: &FluxArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let conn = connect::connect(&settings.connect).await?;
-    let (all, _) = discover::discover_managed(&conn, 8).await?;
-    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::usage(e.to_string()))?;
-    if selected.is_empty() {
-        return Err(Error::usage(
-            "the cluster serves no managed kinds (no CRD in the `managed` category): install a provider first",
-        )
-        .into());
-    }
+    let selected = super::rbac::served_kinds(settings, &args.kinds, &args.providers).await?;
     let pairs: Vec<(String, String)> = selected.iter().map(|k| (k.api_version(), k.kind.clone())).collect();
     let doc = serde_json::json!({"spec": {"healthCheckExprs": flux::entries(&pairs)}});
     match args.output {

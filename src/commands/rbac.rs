@@ -9,17 +9,28 @@ use crate::output::structured;
 use crate::settings::Settings;
 use std::io::Write;
 
-/// Discovers the managed kinds and prints their read and patch roles as one `List`.
-pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+/// The managed kinds the cluster serves, narrowed by `--kind` and `--provider`: what `rbac` and
+/// `health flux` write an entry for. No kind at all is a usage error naming the fix.
+pub(crate) async fn served_kinds(
+    settings: &Settings,
+    wanted: &[String],
+    providers: &[String],
+) -> anyhow::Result<Vec<kinds::ApiKind>> {
     let conn = connect::connect(&settings.connect).await?;
     let (all, _) = discover::discover_managed(&conn, 8).await?;
-    let selected = kinds::select(all, &args.kinds, &args.providers).map_err(|e| Error::usage(e.to_string()))?;
+    let selected = kinds::select(all, wanted, providers).map_err(|e| Error::usage(e.to_string()))?;
     if selected.is_empty() {
         return Err(Error::usage(
             "the cluster serves no managed kinds (no CRD in the `managed` category): install a provider first",
         )
         .into());
     }
+    Ok(selected)
+}
+
+/// Discovers the managed kinds and prints their read and patch roles as one `List`.
+pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let selected = served_kinds(settings, &args.kinds, &args.providers).await?;
     let managed: Vec<ManagedKind> =
         selected.iter().map(|k| ManagedKind { group: k.group.clone(), plural: k.plural.clone() }).collect();
     let mut items = managed_roles(&managed);
