@@ -95,6 +95,8 @@ pub(crate) struct ListQuery {
     pub cont: Option<String>,
     pub label: LabelSelector,
     pub field: FieldSelector,
+    /// The client asked for metadata only (`as=PartialObjectMetadataList`).
+    pub meta_only: bool,
 }
 
 /// The decoded position of a continue token.
@@ -147,8 +149,8 @@ pub(crate) fn list(
     out.extend_from_slice(
         format!(
             "{{\"apiVersion\":{},\"kind\":{},\"metadata\":{meta},\"items\":[",
-            json!(api_version),
-            json!(def.list_kind)
+            json!(if q.meta_only { "meta.k8s.io/v1" } else { api_version }),
+            json!(if q.meta_only { "PartialObjectMetadataList" } else { def.list_kind.as_str() })
         )
         .as_bytes(),
     );
@@ -157,7 +159,11 @@ pub(crate) fn list(
         if i > 0 {
             out.push(b',');
         }
-        e.write_json(&mut out, if def.builtin { None } else { Some(&pfx) });
+        if q.meta_only {
+            e.write_meta(&mut out);
+        } else {
+            e.write_json(&mut out, if def.builtin { None } else { Some(&pfx) });
+        }
     }
     out.extend_from_slice(b"]}");
     Ok(out)

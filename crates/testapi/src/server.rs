@@ -538,7 +538,8 @@ fn list_query(info: &ReqInfo, def: &ResourceDef) -> Result<ListQuery, Resp> {
     let label = LabelSelector::parse(info.q("labelSelector").unwrap_or_default()).map_err(|e| Resp::bad_request(&e))?;
     let field = FieldSelector::parse(info.q("fieldSelector").unwrap_or_default(), &def.field_paths())
         .map_err(|e| Resp::bad_request(&e))?;
-    Ok(ListQuery { limit, cont: info.q("continue").map(String::from), label, field })
+    let meta_only = crate::watch::wants_meta(&info.accept);
+    Ok(ListQuery { limit, cont: info.q("continue").map(String::from), label, field, meta_only })
 }
 
 fn obj_resp(code: u16, v: &serde_json::Value) -> Resp {

@@ -203,6 +203,16 @@ impl Entry {
         v
     }
 
+    /// Appends the object as `PartialObjectMetadata`: what a client that asked for metadata only
+    /// (`Accept: ...;as=PartialObjectMetadata[List]`) gets instead of the whole object.
+    pub(crate) fn write_meta(&self, out: &mut Vec<u8>) {
+        let v: Value = crate::util::parse_json(&self.rest).expect("stored JSON");
+        let meta = v.get("metadata").cloned().unwrap_or_else(|| Value::Object(Default::default()));
+        out.extend_from_slice(br#"{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":"#);
+        out.extend_from_slice(meta.to_string().as_bytes());
+        out.push(b'}');
+    }
+
     /// Appends the object's JSON to `out`, with a `{"apiVersion":..,"kind":..,` prefix
     /// when given (the prefix must end with `,`).
     pub(crate) fn write_json(&self, out: &mut Vec<u8>, prefix: Option<&[u8]>) {

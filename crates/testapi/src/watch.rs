@@ -31,6 +31,8 @@ struct Filter {
     ns: Option<String>,
     label: LabelSelector,
     field: FieldSelector,
+    /// The client asked for metadata only (`as=PartialObjectMetadata`).
+    meta_only: bool,
 }
 
 impl Filter {
@@ -41,10 +43,19 @@ impl Filter {
     }
 }
 
-fn event_line(kind: &str, e: &Entry, pfx: &[u8]) -> Bytes {
+/// Whether the client asked for objects as `PartialObjectMetadata` (a list or a watch).
+pub(crate) fn wants_meta(accept: &str) -> bool {
+    accept.contains("as=PartialObjectMetadata")
+}
+
+fn event_line(kind: &str, e: &Entry, pfx: &[u8], meta_only: bool) -> Bytes {
     let mut out = Vec::with_capacity(e.rest.len() + pfx.len() + 32);
     out.extend_from_slice(format!("{{\"type\":\"{kind}\",\"object\":").as_bytes());
-    e.write_json(&mut out, Some(pfx));
+    if meta_only {
+        e.write_meta(&mut out);
+    } else {
+        e.write_json(&mut out, Some(pfx));
+    }
     out.extend_from_slice(b"}\n");
     Bytes::from(out)
 }
@@ -70,7 +81,7 @@ fn render(ev: &Event, f: &Filter, pfx: &[u8]) -> Option<Bytes> {
             }
         }
     };
-    Some(event_line(kind, &ev.entry, pfx))
+    Some(event_line(kind, &ev.entry, pfx, f.meta_only))
 }
 
 /// Starts a watch; the returned body streams events until the client goes away,
@@ -85,7 +96,8 @@ pub(crate) fn start(
     let label = LabelSelector::parse(info.q("labelSelector").unwrap_or_default()).map_err(|e| Resp::bad_request(&e))?;
     let field = FieldSelector::parse(info.q("fieldSelector").unwrap_or_default(), &def.field_paths())
         .map_err(|e| Resp::bad_request(&e))?;
-    let filter = Filter { ns: if def.namespaced { ns.map(String::from) } else { None }, label, field };
+    let meta_only = wants_meta(&info.accept);
+    let filter = Filter { ns: if def.namespaced { ns.map(String::from) } else { None }, label, field, meta_only };
     let send_initial = info.q("sendInitialEvents") == Some("true");
     let rv: Option<u64> = match info.q("resourceVersion") {
         None | Some("") | Some("0") => None,
@@ -108,8 +120,12 @@ pub(crate) fn start(
     let mut lines: Vec<Bytes> = vec![];
     let mut expired = None;
     if rv.is_none() || send_initial {
-        lines
-            .extend(objs.items.iter().filter(|(k, e)| filter.matches(k, e)).map(|(_, e)| event_line("ADDED", e, &pfx)));
+        lines.extend(
+            objs.items
+                .iter()
+                .filter(|(k, e)| filter.matches(k, e))
+                .map(|(_, e)| event_line("ADDED", e, &pfx, meta_only)),
+        );
     } else if let Some(n) = rv {
         if n < objs.truncated_rv {
             expired = Some(format!("too old resource version: {n} ({})", objs.truncated_rv + 1));

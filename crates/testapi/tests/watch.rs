@@ -91,3 +91,36 @@ fn watch_too_old_resource_version() {
     assert_eq!(ev[0].2["object"]["code"], 410);
     assert_eq!(ev[0].2["object"]["reason"], "Expired");
 }
+
+#[test]
+fn metadata_only_lists_and_watches_answer_partial_object_metadata() {
+    let api = TestApi::new();
+    api.insert(pod("a", json!({"app": "x"})));
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    let accept = [("Accept", "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1")];
+    let list = c.request("GET", "/api/v1/namespaces/default/pods", &accept, None).unwrap().json();
+    assert_eq!(list["kind"], "PartialObjectMetadataList");
+    assert_eq!(list["apiVersion"], "meta.k8s.io/v1");
+    let item = &list["items"][0];
+    assert_eq!(item["kind"], "PartialObjectMetadata");
+    assert_eq!(item["metadata"]["name"], "a");
+    assert_eq!(item["metadata"]["labels"]["app"], "x");
+    assert!(item.get("spec").is_none(), "metadata only: {item}");
+
+    let url = srv.url.clone();
+    let body = Client::new(&url)
+        .request(
+            "GET",
+            "/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1",
+            &[("Accept", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1")],
+            None,
+        )
+        .unwrap()
+        .body;
+    let seen = events(&body);
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].0, "ADDED");
+    assert_eq!(seen[0].2["object"]["kind"], "PartialObjectMetadata");
+    assert!(seen[0].2["object"].get("spec").is_none());
+}
