@@ -1,17 +1,25 @@
 //! Watches through kube-runtime's `watcher`: a list, then a watch from its resourceVersion with
 //! bookmarks, back to a fresh list when the API server answers 410 (the watcher's state
 //! machine), and a growing pause after each failure (`default_backoff`). What each kind's
-//! watcher sees becomes a [`Seen`]; the caller judges it. API I/O only: decoding stops at the
-//! compact MR view (`ManagedResource`) or the CRD's raw object.
+//! watcher sees becomes a [`Seen`]; the caller judges it. API I/O only.
+//!
+//! Each object is decoded once, from the API server's bytes straight into the compact MR view
+//! ([`Decoded`]): no `DynamicObject`, no `serde_json::Value`, so a page of 500 MRs costs what
+//! doctor's scan pays for it. The CRDs are followed by their metadata alone (a provider's CRD
+//! carries megabytes of schema the watch never reads); a new one is fetched once, by name.
 
 use super::connect::Connection;
 use super::kinds::ApiKind;
 use crate::domain::managed::ManagedResource;
 use futures::{Stream, StreamExt};
-use kube::api::{Api, DynamicObject};
-use kube::core::{ApiResource, GroupVersionKind};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube::api::{Api, DynamicObject, ListParams, PartialObjectMeta};
+use kube::core::{ApiResource, DynamicResourceScope, GroupVersionKind};
 use kube::runtime::WatchStreamExt;
 use kube::runtime::watcher::{self, Event};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// What a watcher saw.
 #[derive(Debug)]
@@ -69,9 +77,11 @@ pub struct Scope {
     pub page_size: u32,
 }
 
-fn api_for(conn: &Connection, kind: &ApiKind, namespace: Option<&str>) -> Api<DynamicObject> {
-    let gvk = GroupVersionKind::gvk(&kind.group, &kind.version, &kind.kind);
-    let ar = ApiResource::from_gvk_with_plural(&gvk, &kind.plural);
+fn api_for<K>(conn: &Connection, kind: &ApiKind, namespace: Option<&str>) -> Api<K>
+where
+    K: kube::Resource<DynamicType = ApiResource, Scope = DynamicResourceScope>,
+{
+    let ar = resource(kind);
     match namespace {
         Some(ns) if kind.namespaced => Api::namespaced_with(conn.client.clone(), ns, &ar),
         _ => Api::all_with(conn.client.clone(), &ar),
@@ -86,22 +96,137 @@ fn config(scope: &Scope) -> watcher::Config {
     config
 }
 
-/// Maps one watcher item, decoding objects with `decode`.
-fn seen<T>(
-    item: Result<Event<DynamicObject>, watcher::Error>,
-    decode: impl Fn(&DynamicObject) -> Result<T, String>,
-) -> Seen<T> {
-    let decoded = |obj: &DynamicObject, wrap: fn(T) -> Seen<T>| match decode(obj) {
+/// One object as a watcher carries it: decoded once from its JSON into what the caller keeps
+/// (`T`), or why it could not be, beside the little metadata kube-runtime's watcher tracks (its
+/// resourceVersion). One unreadable object is named and the others go on, as in doctor's scan.
+#[derive(Clone, Debug)]
+pub struct Decoded<T> {
+    meta: ObjectMeta,
+    value: Result<T, String>,
+}
+
+/// How a watched type is read from one object's JSON.
+pub trait FromJson: Sized {
+    /// Decodes one object.
+    fn from_json(json: &str) -> Result<Self, String>;
+
+    /// The name, namespace and resourceVersion the decoded value already holds, so the object
+    /// is not read a second time for them.
+    fn object_meta(&self) -> Option<ObjectMeta> {
+        None
+    }
+}
+
+impl FromJson for ManagedResource {
+    fn from_json(json: &str) -> Result<Self, String> {
+        ManagedResource::from_json(json).map_err(|e| e.to_string())
+    }
+
+    fn object_meta(&self) -> Option<ObjectMeta> {
+        Some(ObjectMeta {
+            name: Some(self.name.clone()),
+            namespace: self.namespace.clone(),
+            resource_version: Some(self.resource_version.clone()),
+            ..ObjectMeta::default()
+        })
+    }
+}
+
+/// The metadata every object has, read on its own when the object is otherwise unreadable.
+#[derive(Deserialize, Default)]
+struct MetaOnly {
+    #[serde(default)]
+    metadata: MetaFields,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MetaFields {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    namespace: Option<String>,
+    #[serde(default)]
+    resource_version: Option<String>,
+}
+
+impl<T: FromJson> Decoded<T> {
+    fn of(json: &str) -> Decoded<T> {
+        let value = T::from_json(json);
+        let meta = value.as_ref().ok().and_then(T::object_meta).unwrap_or_else(|| {
+            let m = serde_json::from_str::<MetaOnly>(json).unwrap_or_default().metadata;
+            ObjectMeta {
+                name: m.name,
+                namespace: m.namespace,
+                resource_version: m.resource_version,
+                ..ObjectMeta::default()
+            }
+        });
+        Decoded { meta, value }
+    }
+}
+
+impl<'de, T: FromJson> Deserialize<'de> for Decoded<T> {
+    /// The object's bytes are taken as they are (`RawValue`: no tree is built), then decoded.
+    /// The API server writes a watch event's `type` before its `object`, so events are not
+    /// buffered on the way and the raw bytes are at hand.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        Ok(Decoded::of(raw.get()))
+    }
+}
+
+impl<T> kube::Resource for Decoded<T> {
+    type DynamicType = ApiResource;
+    type Scope = DynamicResourceScope;
+
+    fn group(dt: &ApiResource) -> Cow<'_, str> {
+        dt.group.as_str().into()
+    }
+
+    fn version(dt: &ApiResource) -> Cow<'_, str> {
+        dt.version.as_str().into()
+    }
+
+    fn kind(dt: &ApiResource) -> Cow<'_, str> {
+        dt.kind.as_str().into()
+    }
+
+    fn api_version(dt: &ApiResource) -> Cow<'_, str> {
+        dt.api_version.as_str().into()
+    }
+
+    fn plural(dt: &ApiResource) -> Cow<'_, str> {
+        dt.plural.as_str().into()
+    }
+
+    fn meta(&self) -> &ObjectMeta {
+        &self.meta
+    }
+
+    fn meta_mut(&mut self) -> &mut ObjectMeta {
+        &mut self.meta
+    }
+}
+
+/// Maps one watcher item to what the caller judges.
+fn seen<K, T>(item: Result<Event<K>, watcher::Error>, open: impl Fn(K) -> Result<T, String>) -> Seen<T> {
+    let opened = |obj: K, wrap: fn(T) -> Seen<T>| match open(obj) {
         Ok(t) => wrap(t),
         Err(why) => Seen::Unreadable(why),
     };
     match item {
         Ok(Event::Init) => Seen::Listing,
-        Ok(Event::InitApply(obj) | Event::Apply(obj)) => decoded(&obj, Seen::Applied),
-        Ok(Event::Delete(obj)) => decoded(&obj, Seen::Deleted),
+        Ok(Event::InitApply(obj) | Event::Apply(obj)) => opened(obj, Seen::Applied),
+        Ok(Event::Delete(obj)) => opened(obj, Seen::Deleted),
         Ok(Event::InitDone) => Seen::ListDone,
         Err(e) => Seen::Failed(failure(&e)),
     }
+}
+
+fn resource(kind: &ApiKind) -> ApiResource {
+    let gvk = GroupVersionKind::gvk(&kind.group, &kind.version, &kind.kind);
+    ApiResource::from_gvk_with_plural(&gvk, &kind.plural)
 }
 
 /// The MRs of one kind, listed then watched, as long as the stream is polled.
@@ -110,22 +235,63 @@ pub fn managed(
     kind: &ApiKind,
     scope: &Scope,
 ) -> impl Stream<Item = Seen<ManagedResource>> + Send + use<> {
-    let api = api_for(conn, kind, scope.namespace.as_deref());
-    watcher::watcher(api, config(scope)).default_backoff().map(|item| {
-        seen(item, |obj| {
-            let value = serde_json::to_value(obj).map_err(|e| e.to_string())?;
-            ManagedResource::from_value(&value).map_err(|e| e.to_string())
-        })
-    })
+    let api: Api<Decoded<ManagedResource>> = api_for(conn, kind, scope.namespace.as_deref());
+    watcher::watcher(api, config(scope)).default_backoff().map(|item| seen(item, |obj: Decoded<_>| obj.value))
 }
 
-/// The CustomResourceDefinitions, listed then watched, as raw objects (the caller keeps what it
-/// needs: kind, scope, categories, versions).
-pub fn crds(conn: &Connection) -> impl Stream<Item = Seen<serde_json::Value>> + Send + use<> {
+/// What one look at a kind found (`limit=1`, metadata only): whether it holds MRs at all.
+#[derive(Debug)]
+pub enum Probe {
+    /// At least one MR in scope: the kind is worth a watch.
+    Populated,
+    /// None in scope.
+    Empty,
+    /// The look failed (a 403 among them): why.
+    Failed(Failure),
+}
+
+/// Looks whether the kind holds any MR in scope: one `limit=1` metadata list, the cheapest
+/// question the API server answers. The watch follows only kinds that hold MRs and asks the
+/// others again each resync.
+pub async fn probe(conn: &Connection, kind: &ApiKind, scope: &Scope) -> Probe {
+    let api: Api<DynamicObject> = api_for(conn, kind, scope.namespace.as_deref());
+    let mut params = ListParams::default().limit(1);
+    if let Some(selector) = &scope.selector {
+        params = params.labels(selector);
+    }
+    match api.list_metadata(&params).await {
+        Ok(list) => {
+            let more = list.metadata.continue_.as_deref().is_some_and(|c| !c.is_empty());
+            if list.items.is_empty() && !more { Probe::Empty } else { Probe::Populated }
+        }
+        Err(e) => {
+            let status = match &e {
+                kube::Error::Api(s) => Some(s.code),
+                _ => None,
+            };
+            Probe::Failed(Failure { status, reason: super::connect::error_text(&e), relists: false })
+        }
+    }
+}
+
+fn crd_resource() -> ApiResource {
     let gvk = GroupVersionKind::gvk("apiextensions.k8s.io", "v1", "CustomResourceDefinition");
-    let ar = ApiResource::from_gvk_with_plural(&gvk, "customresourcedefinitions");
-    let api: Api<DynamicObject> = Api::all_with(conn.client.clone(), &ar);
-    watcher::watcher(api, watcher::Config::default().page_size(100))
+    ApiResource::from_gvk_with_plural(&gvk, "customresourcedefinitions")
+}
+
+/// The CustomResourceDefinitions' names, listed then watched by their metadata alone (the
+/// caller fetches a CRD it does not know yet with [`crd`]).
+pub fn crds(conn: &Connection) -> impl Stream<Item = Seen<String>> + Send + use<> {
+    let api: Api<PartialObjectMeta<DynamicObject>> = Api::all_with(conn.client.clone(), &crd_resource());
+    let named =
+        |obj: PartialObjectMeta<DynamicObject>| obj.metadata.name.ok_or_else(|| "a CRD without a name".to_string());
+    watcher::watcher(api, watcher::Config::default().page_size(500))
         .default_backoff()
-        .map(|item| seen(item, |obj| serde_json::to_value(obj).map_err(|e| e.to_string())))
+        .map(move |item| seen(item, named))
+}
+
+/// One CRD, by name, read as far as `T` reads it (the caller's reader skips the schemas).
+pub async fn crd<T: FromJson + Clone + std::fmt::Debug>(conn: &Connection, name: &str) -> Result<T, String> {
+    let api: Api<Decoded<T>> = Api::all_with(conn.client.clone(), &crd_resource());
+    api.get(name).await.map_err(|e| super::connect::error_text(&e))?.value
 }

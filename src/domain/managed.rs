@@ -92,7 +92,8 @@ pub struct ManagedResource {
     pub composite: Option<String>,
     /// The top-level scalar values of `spec.forProvider` (strings, numbers, booleans, as text):
     /// what a provider's external-name templates are made of (see `domain::identity`). Objects
-    /// and lists are skipped while decoding, so this stays small.
+    /// and lists, and strings longer than 512 bytes (policy documents), are skipped while
+    /// decoding, so this stays small.
     pub for_provider: StrMap,
     /// `spec.providerConfigRef`: which credentials and account the MR's cloud object lives
     /// under, so a fleet view can group thousands of findings by it (`None` when the object has
@@ -213,6 +214,12 @@ where
     d.deserialize_any(V)
 }
 
+/// The longest `spec.forProvider` string kept. The scalars are read for what IDs are made of
+/// (names, regions, parent IDs: an Azure resource ID or a GCP self-link is a few hundred bytes at
+/// most); a longer one is a policy document, a script or a certificate, and a fleet of them would
+/// be held for nothing.
+const MAX_SCALAR: usize = 512;
+
 /// One value of `spec.forProvider`: a scalar as text, or anything else (ignored).
 enum Scalar {
     Text(String),
@@ -228,7 +235,7 @@ impl<'de> Deserialize<'de> for Scalar {
                 f.write_str("any value")
             }
             fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
-                Ok(Scalar::Text(v.to_owned()))
+                Ok(if v.len() <= MAX_SCALAR { Scalar::Text(v.to_owned()) } else { Scalar::Other })
             }
             fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
                 Ok(Scalar::Text(v.to_string()))
@@ -500,6 +507,19 @@ mod tests {
         assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("www"));
         assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
         assert!(mr.is_true("Ready"));
+    }
+
+    #[test]
+    fn long_for_provider_strings_are_not_kept() {
+        let policy = format!("{{\\\"Statement\\\":[{}]}}", "{}".repeat(300));
+        let raw = format!(
+            r#"{{"metadata":{{"name":"p"}},"spec":{{"forProvider":{{"name":"role","policy":"{policy}","arn":"{}"}}}}}}"#,
+            "a".repeat(MAX_SCALAR)
+        );
+        let mr = ManagedResource::from_json(&raw).unwrap();
+        assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("role"));
+        assert_eq!(mr.for_provider.get("arn").map(String::len), Some(MAX_SCALAR), "512 bytes are kept");
+        assert!(mr.for_provider.get("policy").is_none(), "a policy document is not an ID");
     }
 
     #[test]

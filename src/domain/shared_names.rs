@@ -11,6 +11,7 @@ use super::managed::{ManagedResource, keys};
 use super::migrate::schema::legacy_group;
 use super::policies::{ManagementPolicies, Policies};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// Which MR: kind, namespace (`None` when cluster-scoped) and name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,8 +58,8 @@ pub type Slot = (String, String, String);
 /// of its spec, so that doctor can hold one per MR of a large fleet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
-    /// Which MR.
-    pub key: MrKey,
+    /// Which MR (shared: the watch keys its own map of MRs with the same copy).
+    pub key: Arc<MrKey>,
     /// The cloud object it tracks.
     pub slot: Slot,
     /// Not paused (annotation or empty policies): its reconciler acts on the object.
@@ -79,7 +80,7 @@ impl Holder {
         let paused = mr.annotation(keys::PAUSED) == Some("true") || Policies::of(mr).is_paused();
         let legacy = mr.namespace.is_none();
         Some(Holder {
-            key: MrKey::of(mr),
+            key: Arc::new(MrKey::of(mr)),
             slot: (kind_group, mr.kind.clone(), name.to_string()),
             acting: !paused,
             parked: legacy && paused && !ManagementPolicies::of(mr).should_delete(),
@@ -100,9 +101,22 @@ pub struct SharedWith {
 /// By cloud object: the MRs that hold it.
 #[derive(Debug, Default)]
 pub struct SharedNames {
-    slots: HashMap<Slot, BTreeMap<MrKey, Holder>>,
-    /// Where each MR is in `slots`.
-    at: HashMap<MrKey, Slot>,
+    /// The holders of each object, in key order. Nearly every object has one holder, so a short
+    /// sorted list, not a map per object (a B-tree's first node costs kilobytes, times every MR
+    /// of a fleet).
+    /// The slot is shared with `at` (one copy of its strings per object, not two per MR).
+    slots: HashMap<Arc<Slot>, Vec<Held>>,
+    /// Where each MR is in `slots` (its key shared with the holder's entry).
+    at: HashMap<Arc<MrKey>, Arc<Slot>>,
+}
+
+/// What the index keeps of a [`Holder`]: all but its slot, which the map's key already says.
+#[derive(Debug)]
+struct Held {
+    key: Arc<MrKey>,
+    acting: bool,
+    parked: bool,
+    healthy_twin: bool,
 }
 
 impl SharedNames {
@@ -119,10 +133,20 @@ impl SharedNames {
     /// view changed (they are judged again).
     pub fn insert(&mut self, holder: Holder) -> BTreeSet<MrKey> {
         let mut touched = self.remove(&holder.key);
-        let holders = self.slots.entry(holder.slot.clone()).or_default();
-        touched.extend(holders.keys().cloned());
-        self.at.insert(holder.key.clone(), holder.slot.clone());
-        holders.insert(holder.key.clone(), holder);
+        let Holder { key, slot, acting, parked, healthy_twin } = holder;
+        let slot = match self.slots.get_key_value(&slot) {
+            Some((shared, _)) => shared.clone(),
+            None => Arc::new(slot),
+        };
+        let holders = self.slots.entry(slot.clone()).or_default();
+        touched.extend(holders.iter().map(|h| MrKey::clone(&h.key)));
+        self.at.insert(key.clone(), slot);
+        let held = Held { key, acting, parked, healthy_twin };
+        match holders.binary_search_by(|h| h.key.cmp(&held.key)) {
+            Ok(at) => holders[at] = held,
+            Err(at) => holders.insert(at, held),
+        }
+        holders.shrink_to_fit();
         touched
     }
 
@@ -130,11 +154,11 @@ impl SharedNames {
     /// held its object with it.
     pub fn remove(&mut self, key: &MrKey) -> BTreeSet<MrKey> {
         let Some(slot) = self.at.remove(key) else { return BTreeSet::new() };
-        let Some(holders) = self.slots.get_mut(&slot) else { return BTreeSet::new() };
-        holders.remove(key);
-        let touched = holders.keys().cloned().collect();
+        let Some(holders) = self.slots.get_mut(&*slot) else { return BTreeSet::new() };
+        holders.retain(|h| *h.key != *key);
+        let touched = holders.iter().map(|h| MrKey::clone(&h.key)).collect();
         if holders.is_empty() {
-            self.slots.remove(&slot);
+            self.slots.remove(&*slot);
         }
         touched
     }
@@ -146,15 +170,17 @@ impl SharedNames {
 
     /// What the index tells about one MR.
     pub fn about(&self, key: &MrKey) -> SharedWith {
-        let Some(holders) = self.at.get(key).and_then(|s| self.slots.get(s)) else { return SharedWith::default() };
-        let Some(me) = holders.get(key) else { return SharedWith::default() };
-        let others = || holders.values().filter(|h| h.key != *key);
+        let Some(holders) = self.at.get(key).and_then(|s| self.slots.get(&**s)) else {
+            return SharedWith::default();
+        };
+        let Some(me) = holders.iter().find(|h| *h.key == *key) else { return SharedWith::default() };
+        let others = || holders.iter().filter(|h| *h.key != *key);
         SharedWith {
             fighting: match me.acting {
                 true => others().filter(|h| h.acting).map(|h| h.key.reference()).collect(),
                 false => Vec::new(),
             },
-            twin: me.parked.then(|| others().find(|h| h.healthy_twin).map(|h| h.key.clone())).flatten(),
+            twin: me.parked.then(|| others().find(|h| h.healthy_twin).map(|h| MrKey::clone(&h.key))).flatten(),
         }
     }
 
@@ -164,7 +190,7 @@ impl SharedNames {
         self.slots
             .values()
             .filter(|holders| holders.len() > 1)
-            .flat_map(|holders| holders.keys())
+            .flat_map(|holders| holders.iter().map(|h| &*h.key))
             .filter(|k| self.about(k) != SharedWith::default())
             .cloned()
             .collect()
@@ -175,7 +201,7 @@ impl SharedNames {
     pub fn fights_per_kind(&self) -> BTreeMap<(String, String), usize> {
         let mut out = BTreeMap::new();
         for holders in self.slots.values() {
-            let mut acting = holders.values().filter(|h| h.acting);
+            let mut acting = holders.iter().filter(|h| h.acting);
             if let (Some(first), Some(_)) = (acting.next(), acting.next()) {
                 *out.entry((first.key.group.clone(), first.key.kind.clone())).or_default() += 1;
             }

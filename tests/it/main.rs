@@ -56,4 +56,5 @@ mod velero;
 mod watch;
 mod watch_contexts;
 mod watch_events;
+mod watch_kinds;
 mod watch_providers;

@@ -10,7 +10,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 pub(crate) const BUCKET: &str = "s3.aws.upbound.io_buckets.yaml";
-const QUEUE: &str = "sqs.aws.upbound.io_queues.yaml";
+pub(crate) const QUEUE: &str = "sqs.aws.upbound.io_queues.yaml";
 const WAIT: Duration = Duration::from_secs(30);
 
 /// A running watch: its process, its output lines as they come, and its metrics address.

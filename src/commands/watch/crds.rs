@@ -1,11 +1,20 @@
-//! Kinds installed or removed while the watch runs: the CRD watcher's objects reduced to what
-//! a kind's watcher needs (`evidence::crd`), a new kind of the `managed` category followed at
-//! once, a deleted one dropped with its findings.
+//! Kinds installed or removed while the watch runs. The CRDs are watched by their metadata
+//! alone; a name not seen before is fetched once (`cluster::watch::crd`, schemas skipped) and,
+//! when it serves a kind of the `managed` category, that kind is watched at once; a deleted CRD's
+//! kind is dropped with its findings.
 
-use super::{Loop, Seen};
+use super::{Loop, Msg, Seen};
 use crate::cluster::kinds::ApiKind;
+use crate::cluster::watch::{self as watching, FromJson};
 use crate::domain::watch::Change;
 use crate::evidence::crd::{self, CrdSummary};
+
+/// A CRD fetched by name is read by the schema-skipping reader.
+impl FromJson for CrdSummary {
+    fn from_json(json: &str) -> Result<Self, String> {
+        crd::parse(json).map_err(|e| e.to_string())
+    }
+}
 
 /// The kind a CRD serves, at its storage version (every served version reads the same objects).
 fn kind_of(summary: &CrdSummary) -> Option<ApiKind> {
@@ -22,31 +31,25 @@ fn kind_of(summary: &CrdSummary) -> Option<ApiKind> {
 }
 
 impl Loop {
-    /// One event of the CRD watcher.
-    pub(super) fn on_crd(&mut self, seen: Seen<serde_json::Value>) -> Vec<Change> {
+    /// One event of the CRD watcher (a CRD's name).
+    pub(super) fn on_crd(&mut self, seen: Seen<String>) -> Vec<Change> {
         match seen {
-            Seen::Applied(obj) => {
-                if let Some(kind) = crd::from_value(&obj).ok().filter(CrdSummary::is_managed).as_ref().and_then(kind_of)
-                {
-                    let id = (kind.group.clone(), kind.kind.clone());
-                    if !self.tasks.contains_key(&id) {
-                        self.say(format!("new managed kind {}.{}: watching it", kind.plural, kind.group));
-                        self.follow(kind);
-                    }
+            Seen::Applied(name) => {
+                if self.crds_seen.insert(name.clone()) {
+                    let (conn, tx) = (self.conn.clone(), self.tx.clone());
+                    tokio::spawn(async move {
+                        let found = watching::crd::<CrdSummary>(&conn, &name).await.map(Box::new);
+                        let _ = tx.send(Msg::CrdFetched(name, found)).await;
+                    });
                 }
                 Vec::new()
             }
-            Seen::Deleted(obj) => match crd::from_value(&obj) {
-                Ok(summary) => {
-                    let id = (summary.group.clone(), summary.kind.clone());
-                    if !self.tasks.contains_key(&id) {
-                        return Vec::new();
-                    }
-                    self.say(format!("the CRD {} was deleted: no longer watching its kind", summary.name));
-                    self.unfollow(&id)
-                }
-                Err(_) => Vec::new(),
-            },
+            Seen::Deleted(name) => {
+                self.crds_seen.remove(&name);
+                let Some(id) = self.crd_names.get(&name).cloned() else { return Vec::new() };
+                self.say(format!("the CRD {name} was deleted: no longer watching its kind"));
+                self.unfollow(&id)
+            }
             Seen::Failed(f) => {
                 let note = format!(
                     "cannot watch CustomResourceDefinitions (kinds installed later are not picked up): {}",
@@ -56,6 +59,28 @@ impl Loop {
                 Vec::new()
             }
             Seen::Listing | Seen::ListDone | Seen::Unreadable(_) => Vec::new(),
+        }
+    }
+
+    /// A CRD not seen before, fetched: its kind is followed and watched at once when it is a
+    /// managed kind (installed later: MRs are about to come).
+    pub(super) fn on_crd_fetched(&mut self, name: String, found: Result<Box<CrdSummary>, String>) {
+        match found {
+            Ok(summary) => {
+                let Some(kind) = Some(&*summary).filter(|s| s.is_managed()).and_then(kind_of) else { return };
+                let id = (kind.group.clone(), kind.kind.clone());
+                let plural = kind.plural.clone();
+                if self.track(kind) {
+                    self.say(format!("new managed kind {plural}.{}: watching it", id.0));
+                    self.follow(&id);
+                }
+            }
+            Err(why) => {
+                self.crds_seen.remove(&name);
+                if !why.contains("not found") {
+                    self.say(format!("cannot read the CRD {name}: {why}"));
+                }
+            }
         }
     }
 }

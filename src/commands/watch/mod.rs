@@ -1,5 +1,7 @@
-//! `kubectl upjet watch`: every MR kind is listed then watched (`cluster::watch`, kube-runtime's
-//! watcher), kinds installed later are picked up from the CRDs of the `managed` category, and
+//! `kubectl upjet watch`: every MR kind that holds MRs is listed then watched (`cluster::watch`,
+//! kube-runtime's watcher); a kind that holds none is looked at again each `--resync` (`probe`,
+//! one `limit=1` list) and watched once it does; kinds installed later are picked up from the
+//! CRDs of the `managed` category (watched by their metadata, fetched once when new), and
 //! every event goes through the one pure state (`domain::watch::State`), which judges the MR
 //! with doctor's rule book and answers with the findings that appeared or cleared. Those are
 //! printed as lines, exported as metrics (`serve`) and the identities seen are appended to the
@@ -7,6 +9,7 @@
 
 mod crds;
 mod events;
+mod probes;
 mod providers;
 mod serve;
 
@@ -14,7 +17,7 @@ use crate::cli::watch::{WatchArgs, WatchFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection};
 use crate::cluster::discover;
 use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Failure, Scope, Seen};
+use crate::cluster::watch::{self as watching, Failure, Probe, Scope, Seen};
 use crate::domain::gotime::GoTime;
 use crate::domain::journal;
 use crate::domain::managed::ManagedResource;
@@ -51,8 +54,12 @@ pub(crate) type Shared = Arc<Mutex<Watched>>;
 enum Msg {
     /// What one kind's watcher saw.
     Kind(KindId, Box<Seen<ManagedResource>>),
-    /// What the CRD watcher saw.
-    Crd(Seen<serde_json::Value>),
+    /// What the CRD watcher saw: CRD names.
+    Crd(Seen<String>),
+    /// A CRD not seen before, fetched by name (or why it could not be).
+    CrdFetched(String, Result<Box<crate::evidence::crd::CrdSummary>, String>),
+    /// What a look at a kind that is not watched found.
+    Probed(KindId, Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).
     Providers(Box<providers::Look>),
 }
@@ -168,6 +175,11 @@ async fn watch_one(
         recorder: None,
         tasks: HashMap::new(),
         kinds: HashMap::new(),
+        crd_names: HashMap::new(),
+        crds_seen: HashSet::new(),
+        probing: None,
+        waiting: Default::default(),
+        first_lists: HashSet::new(),
         restarts: RestartCounter::default(),
         starts_given: HashMap::new(),
         failures: HashMap::new(),
@@ -180,9 +192,10 @@ async fn watch_one(
         lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
     }
     for kind in kinds {
-        lp.follow(kind);
+        lp.track(kind);
     }
     lp.lock().state.discovered();
+    lp.spawn_probes();
     lp.spawn_crds();
     let follow = providers::Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync };
     providers::spawn(lp.conn.clone(), follow, lp.tx.clone());
@@ -285,9 +298,21 @@ struct Loop {
     journal: Option<Journal>,
     /// `--events`: records an Event on the MR when an error finding appears.
     recorder: Option<events::Recorder>,
+    /// The watchers, one per kind that held MRs when looked at.
     tasks: HashMap<KindId, JoinHandle<()>>,
-    /// The kinds followed, as discovery or their CRD described them (which provider serves each).
+    /// Every managed kind followed (watched or looked at each resync), as discovery or its CRD
+    /// described it (which provider serves each).
     kinds: HashMap<KindId, ApiKind>,
+    /// The followed kinds by CRD name (`<plural>.<group>`), for the CRD watcher's names.
+    crd_names: HashMap<String, KindId>,
+    /// CRD names already judged (fetched, or known from discovery): fetched once each.
+    crds_seen: HashSet<String>,
+    /// The looks at kinds that are not watched, while they run (one round at a time).
+    probing: Option<JoinHandle<()>>,
+    /// Kinds to watch that wait for a first-list slot (`probes::FIRST_LISTS`).
+    waiting: std::collections::VecDeque<KindId>,
+    /// Kinds whose watcher has not finished (nor failed) its first list.
+    first_lists: HashSet<KindId>,
     /// The provider pods' restarts, look after look.
     restarts: RestartCounter,
     /// By provider: the starts last given to the state, so a change re-judges its MRs.
@@ -303,14 +328,25 @@ struct Loop {
 }
 
 impl Loop {
-    /// Starts watching one kind (no-op when it is watched already).
-    fn follow(&mut self, kind: ApiKind) {
+    /// Follows one kind from now on (no-op when it is followed already); whether it is watched
+    /// depends on what a look at it finds. Returns whether it was new.
+    fn track(&mut self, kind: ApiKind) -> bool {
         let id: KindId = (kind.group.clone(), kind.kind.clone());
-        if self.tasks.contains_key(&id) {
-            return;
+        if self.kinds.contains_key(&id) {
+            return false;
         }
         self.lock().state.add_kind(id.clone());
-        let stream = watching::managed(&self.conn, &kind, &self.scope);
+        let crd_name = format!("{}.{}", kind.plural, kind.group);
+        self.crds_seen.insert(crd_name.clone());
+        self.crd_names.insert(crd_name, id.clone());
+        self.kinds.insert(id, kind);
+        true
+    }
+
+    /// Starts the watcher of one followed kind (see `probes.rs` for when).
+    fn start_watch(&mut self, id: &KindId) {
+        let Some(kind) = self.kinds.get(id) else { return };
+        let stream = watching::managed(&self.conn, kind, &self.scope);
         let tx = self.tx.clone();
         let key = id.clone();
         let task = tokio::spawn(async move {
@@ -321,17 +357,21 @@ impl Loop {
                 }
             }
         });
+        self.first_lists.insert(id.clone());
         self.tasks.insert(id.clone(), task);
-        self.kinds.insert(id, kind);
     }
 
-    /// Stops watching one kind (its CRD was deleted); returns the findings that cleared.
+    /// Stops following one kind (its CRD was deleted); returns the findings that cleared.
     fn unfollow(&mut self, id: &KindId) -> Vec<Change> {
         if let Some(task) = self.tasks.remove(id) {
             task.abort();
         }
+        self.waiting.retain(|w| w != id);
+        self.first_list_over(id);
         self.failures.remove(id);
-        self.kinds.remove(id);
+        if let Some(kind) = self.kinds.remove(id) {
+            self.crd_names.remove(&format!("{}.{}", kind.plural, kind.group));
+        }
         self.lock().state.remove_kind(id)
     }
 
@@ -367,6 +407,7 @@ impl Loop {
             let mut printed = Vec::new();
             let first = tokio::select! {
                 _ = tick.tick() => {
+                    self.spawn_probes();
                     let now = self.clock.now();
                     let changes = self.lock().state.resync(now);
                     self.print(&changes, now, &mut printed)?;
@@ -400,6 +441,8 @@ impl Loop {
             match msg {
                 Msg::Kind(kind, seen) => changes.extend(self.on_kind(&kind, *seen, now, &stamp, &mut records)),
                 Msg::Crd(seen) => changes.extend(self.on_crd(seen)),
+                Msg::CrdFetched(name, found) => self.on_crd_fetched(name, found),
+                Msg::Probed(kind, probe) => self.on_probe(&kind, probe),
                 Msg::Providers(look) => changes.extend(self.on_providers(*look, now, &mut records, out)?),
             }
         }
@@ -412,11 +455,15 @@ impl Loop {
         let ready = self.lock().state.ready();
         if ready && !self.ready_said {
             self.ready_said = true;
-            let kinds = self.tasks.len();
+            let (kinds, idle) = (self.tasks.len(), self.kinds.len().saturating_sub(self.tasks.len()));
             eprintln!(
-                "{}watching {kinds} managed resource kind{}: every first list judged",
+                "{}watching {kinds} managed resource kind{}: every first list judged{}",
                 self.context.as_deref().map(|c| format!("{}: ", style::sanitize(c))).unwrap_or_default(),
-                if kinds == 1 { "" } else { "s" }
+                if kinds == 1 { "" } else { "s" },
+                match idle {
+                    0 => String::new(),
+                    n => format!(" ({n} more without MRs, looked at each resync)"),
+                }
             );
         }
         Ok(())
@@ -432,6 +479,9 @@ impl Loop {
     ) -> Vec<Change> {
         if !self.tasks.contains_key(kind) {
             return Vec::new();
+        }
+        if matches!(seen, Seen::ListDone | Seen::Failed(_)) {
+            self.first_list_over(kind);
         }
         let shared = self.shared.clone();
         let mut w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

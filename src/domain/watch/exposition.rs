@@ -4,7 +4,6 @@
 //! exports a few series per kind.
 
 use super::{KindId, State};
-use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Severity};
 use crate::domain::gotime::GoTime;
 use std::collections::BTreeMap;
@@ -106,6 +105,7 @@ pub fn families(state: &State, counters: &Counters, now: GoTime) -> Vec<Family> 
             state
                 .kinds
                 .iter()
+                .filter(|(_, s)| s.watched || s.count > 0)
                 .map(|((g, k), s)| by(vec![("group", g.clone()), ("kind", k.clone())], s.count as f64))
                 .collect(),
         ),
@@ -187,16 +187,10 @@ fn finding_series(state: &State) -> Vec<Series> {
 
 /// The age of each incomplete create (crossplane-runtime's `ExternalCreateIncomplete`).
 fn pending_series(state: &State, now: GoTime) -> Vec<Series> {
-    let mut out: Vec<(&super::MrKey, f64)> = Vec::new();
-    for (key, tracked) in &state.mrs {
-        let marks = CreateMarks::of(&tracked.mr);
-        if marks.incomplete() {
-            let secs = marks.pending.at.nanos_until(&now).max(0) as f64 / 1e9;
-            out.push((key, secs));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(b.0));
-    out.into_iter()
+    state
+        .pending
+        .iter()
+        .map(|(key, at)| (key, at.nanos_until(&now).max(0) as f64 / 1e9))
         .map(|(key, value)| Series {
             labels: vec![
                 ("group", key.group.clone()),
@@ -210,9 +204,10 @@ fn pending_series(state: &State, now: GoTime) -> Vec<Series> {
 }
 
 /// Per kind: how many external-names more than one acting MR holds, a legacy kind and its `.m.`
-/// twin counted as one (every kind under watch, 0 included).
+/// twin counted as one (every kind a watcher follows, 0 included).
 fn shared_series(state: &State) -> Vec<Series> {
-    let mut per_kind: BTreeMap<&KindId, usize> = state.kinds.keys().map(|k| (k, 0)).collect();
+    let mut per_kind: BTreeMap<&KindId, usize> =
+        state.kinds.iter().filter(|(_, s)| s.watched || s.count > 0).map(|(k, _)| (k, 0)).collect();
     let fights = state.names.fights_per_kind();
     for (kind, n) in &fights {
         *per_kind.entry(kind).or_default() += n;

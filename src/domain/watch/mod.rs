@@ -10,6 +10,7 @@ pub mod events;
 pub mod exposition;
 pub mod restarts;
 
+use super::create_marks::CreateMarks;
 use super::finding::{Code, Finding, Severity};
 use super::gotime::GoTime;
 use super::identity::{Peers, Sample};
@@ -17,6 +18,7 @@ use super::managed::ManagedResource;
 use super::rules::{self, MrEvidence, ProviderStarts};
 use super::shared_names::{Holder, SharedNames, SharedWith};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// An MR kind by API group and kind (`("s3.aws.upbound.io", "Bucket")`).
 pub type KindId = (String, String);
@@ -45,7 +47,8 @@ pub struct Seen {
 /// One MR under watch.
 #[derive(Clone, Debug)]
 struct Tracked {
-    mr: ManagedResource,
+    /// Boxed: the map's empty buckets then cost a pointer, not a whole MR.
+    mr: Box<ManagedResource>,
     findings: Vec<Seen>,
 }
 
@@ -84,13 +87,19 @@ struct KindState {
     /// The API server refused to list it (403): named, not waited for, and the watch is blind
     /// to it.
     denied: bool,
+    /// A watcher follows it (it held MRs when last looked at); a kind that held none is only
+    /// looked at again each resync, and exports no series of its own.
+    watched: bool,
 }
 
 /// The watch's state over every kind of one cluster.
 #[derive(Debug, Default)]
 pub struct State {
-    mrs: HashMap<MrKey, Tracked>,
+    mrs: HashMap<Arc<MrKey>, Tracked>,
     kinds: BTreeMap<KindId, KindState>,
+    /// By MR: when its create was marked pending, for each MR whose create has no result yet
+    /// (kept as events arrive, so a scrape does not read every MR's annotations).
+    pending: BTreeMap<MrKey, GoTime>,
     /// By cloud object (kind, the legacy and `.m.` groups as one, and external-name): the MRs
     /// that hold it.
     names: SharedNames,
@@ -113,6 +122,24 @@ impl State {
         self.kinds.entry(kind).or_default();
     }
 
+    /// A watcher follows the kind from now on (its list is awaited).
+    pub fn watch_kind(&mut self, kind: &KindId) {
+        let state = self.kinds.entry(kind.clone()).or_default();
+        state.watched = true;
+    }
+
+    /// A look found the kind without MRs in scope: judged (nothing to judge), not waited for.
+    pub fn found_empty(&mut self, kind: &KindId) {
+        let state = self.kinds.entry(kind.clone()).or_default();
+        state.listed = true;
+        state.denied = false;
+    }
+
+    /// Whether a watcher follows the kind.
+    pub fn is_watched(&self, kind: &KindId) -> bool {
+        self.kinds.get(kind).is_some_and(|k| k.watched)
+    }
+
     /// Whether the kind is followed.
     pub fn has_kind(&self, kind: &KindId) -> bool {
         self.kinds.contains_key(kind)
@@ -120,8 +147,11 @@ impl State {
 
     /// Stops following a kind (its CRD was deleted): every finding of its MRs clears.
     pub fn remove_kind(&mut self, kind: &KindId) -> Vec<Change> {
-        self.kinds.remove(kind);
-        let gone: Vec<MrKey> = self.mrs.keys().filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1)).cloned().collect();
+        if self.kinds.remove(kind).is_none_or(|k| k.count == 0) {
+            return Vec::new();
+        }
+        let gone: Vec<MrKey> =
+            self.mrs.keys().filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1)).map(|k| MrKey::clone(k)).collect();
         gone.iter().flat_map(|k| self.forget(k)).collect()
     }
 
@@ -137,11 +167,14 @@ impl State {
         state.listed = true;
         state.denied = false;
         let Some(seen) = state.relisting.take() else { return Vec::new() };
+        if state.count == seen.len() {
+            return Vec::new();
+        }
         let gone: Vec<MrKey> = self
             .mrs
             .keys()
-            .filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1) && !seen.contains(*k))
-            .cloned()
+            .filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1) && !seen.contains(&***k))
+            .map(|k| MrKey::clone(k))
             .collect();
         gone.iter().flat_map(|k| self.forget(k)).collect()
     }
@@ -154,12 +187,23 @@ impl State {
         if let Some(seen) = self.kinds.get_mut(&kind).and_then(|k| k.relisting.as_mut()) {
             seen.insert(key.clone());
         }
-        let holder = Holder::of(&mr);
+        // One copy of the key for the map of MRs and the shared-names index.
+        let shared = match self.mrs.get_key_value(&key) {
+            Some((held, _)) => held.clone(),
+            None => Arc::new(key.clone()),
+        };
+        let holder = Holder::of(&mr).map(|h| Holder { key: shared.clone(), ..h });
+        let marks = CreateMarks::of(&mr);
+        if marks.incomplete() {
+            self.pending.insert(key.clone(), marks.pending.at);
+        } else {
+            self.pending.remove(&key);
+        }
         match self.mrs.get_mut(&key) {
-            Some(held) => held.mr = mr,
+            Some(held) => *held.mr = mr,
             None => {
                 self.kinds.entry(kind.clone()).or_default().count += 1;
-                self.mrs.insert(key.clone(), Tracked { mr, findings: Vec::new() });
+                self.mrs.insert(shared, Tracked { mr: Box::new(mr), findings: Vec::new() });
             }
         }
         let mut touched = match holder {
@@ -186,8 +230,12 @@ impl State {
         for kind in kinds {
             self.starts.insert(kind.clone(), starts.clone());
         }
-        let keys: Vec<MrKey> =
-            self.mrs.keys().filter(|k| kinds.iter().any(|(g, kd)| (g, kd) == (&k.group, &k.kind))).cloned().collect();
+        let keys: Vec<MrKey> = self
+            .mrs
+            .keys()
+            .filter(|k| kinds.iter().any(|(g, kd)| (g, kd) == (&k.group, &k.kind)))
+            .map(|k| MrKey::clone(k))
+            .collect();
         keys.iter().flat_map(|k| self.rejudge(k, now)).collect()
     }
 
@@ -202,14 +250,15 @@ impl State {
             }
         }
         peers.learn();
-        let mut duplicates: BTreeMap<String, usize> = self.kinds.keys().map(|(g, _)| (g.clone(), 0)).collect();
+        let mut duplicates: BTreeMap<String, usize> =
+            self.kinds.iter().filter(|(_, k)| k.watched).map(|((g, _), _)| (g.clone(), 0)).collect();
         for t in self.mrs.values() {
             if rules::restore_verdict::restart_duplicates(&t.mr, &peers, now) {
                 *duplicates.entry(t.mr.group().to_string()).or_default() += 1;
             }
         }
         self.restart_duplicates = duplicates;
-        let mut keys: Vec<MrKey> = self.mrs.keys().cloned().collect();
+        let mut keys: Vec<MrKey> = self.mrs.keys().map(|k| MrKey::clone(k)).collect();
         keys.sort();
         keys.iter().flat_map(|k| self.rejudge(k, now)).collect()
     }
@@ -245,12 +294,12 @@ impl State {
 
     /// The MR held under `key`.
     pub fn mr(&self, key: &MrKey) -> Option<&ManagedResource> {
-        self.mrs.get(key).map(|t| &t.mr)
+        self.mrs.get(key).map(|t| &*t.mr)
     }
 
     /// The MRs held, by uid: whom an ID a provider logged belongs to.
     pub fn mrs_by_uid(&self) -> HashMap<&str, &ManagedResource> {
-        self.mrs.values().map(|t| (t.mr.uid.as_str(), &t.mr)).collect()
+        self.mrs.values().map(|t| (t.mr.uid.as_str(), &*t.mr)).collect()
     }
 
     /// The MRs of these kinds that hold no external-name (a placeholder is none), by key with
@@ -263,7 +312,7 @@ impl State {
             .filter(|(k, t)| {
                 kinds.iter().any(|(g, kd)| (g, kd) == (&k.group, &k.kind)) && t.mr.external_name().is_none()
             })
-            .map(|(k, t)| (k.clone(), t.mr.uid.clone()))
+            .map(|(k, t)| (MrKey::clone(k), t.mr.uid.clone()))
             .collect();
         out.sort();
         out
@@ -317,6 +366,7 @@ impl State {
     /// Drops one MR: its findings clear.
     fn forget(&mut self, key: &MrKey) -> Vec<Change> {
         let Some(tracked) = self.mrs.remove(key) else { return Vec::new() };
+        self.pending.remove(key);
         let kind = (key.group.clone(), key.kind.clone());
         if let Some(k) = self.kinds.get_mut(&kind) {
             k.count = k.count.saturating_sub(1);

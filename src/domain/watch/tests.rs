@@ -182,6 +182,53 @@ fn only_mrs_with_findings_get_series_of_their_own() {
     assert_eq!(synced.series[0].value, 1.0);
 }
 
+#[test]
+fn a_kind_found_empty_is_judged_without_a_list_and_exports_no_series_until_watched() {
+    let other: KindId = ("s3.aws.upbound.io".into(), "Bucket".into());
+    let mut s = listed();
+    s.watch_kind(&kind());
+    s.add_kind(other.clone());
+    s.apply(healthy("a"), now());
+    s.list_done(&kind());
+    assert!(!s.ready(), "the other kind has not been looked at yet");
+    s.found_empty(&other);
+    assert!(s.ready() && s.synced(), "a kind found empty is judged: nothing to judge");
+    assert!(s.is_watched(&kind()) && !s.is_watched(&other));
+    let fams = families(&s, &Counters::default(), now());
+    let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
+    let kinds: Vec<&str> = count.series.iter().map(|x| x.labels[1].1.as_str()).collect();
+    assert_eq!(kinds, ["RecordSet"], "only watched kinds get per-kind series");
+    let shared = fams.iter().find(|f| f.name == "upjet_external_name_shared").unwrap();
+    assert_eq!(shared.series.len(), 1);
+    let followed = fams.iter().find(|f| f.name == "upjet_watch_kinds").unwrap();
+    assert_eq!(followed.series[0].value, 2.0, "both kinds are followed");
+
+    // A later look finds MRs: once watched, its first list is awaited like any other's.
+    s.watch_kind(&other);
+    s.list_started(&other);
+    assert!(!s.synced(), "blind while its list runs");
+    s.list_done(&other);
+    let fams = families(&s, &Counters::default(), now());
+    let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
+    assert_eq!(count.series.len(), 2);
+}
+
+#[test]
+fn the_pending_create_ages_follow_the_events_not_a_scan() {
+    let mut s = listed();
+    s.apply(incomplete("a"), now());
+    s.apply(incomplete("b"), now());
+    let ages = |s: &State| -> Vec<String> {
+        let fams = families(s, &Counters::default(), now());
+        let pending = fams.iter().find(|f| f.name == "upjet_managed_resource_create_pending_seconds").unwrap();
+        pending.series.iter().map(|x| x.labels[3].1.clone()).collect()
+    };
+    assert_eq!(ages(&s), ["a", "b"]);
+    s.apply(healthy("a"), now());
+    s.delete(&MrKey::of(&incomplete("b")), now());
+    assert!(ages(&s).is_empty(), "a finished create and a deleted MR leave no age behind");
+}
+
 /// A legacy MR and its namespaced `.m.` twin are one kind for the index: both acting is a
 /// fight; pausing the legacy one with `deletionPolicy: Orphan` turns it into an unfinished
 /// migration, and deleting it clears that.
