@@ -49,14 +49,18 @@ pub struct Failure {
     pub relists: bool,
 }
 
+/// The API server's status code in an error, when it answered one.
+fn status_of(e: &kube::Error) -> Option<u16> {
+    match e {
+        kube::Error::Api(s) => Some(s.code),
+        _ => None,
+    }
+}
+
 fn failure(err: &watcher::Error) -> Failure {
     let (status, reason) = match err {
         watcher::Error::InitialListFailed(e) | watcher::Error::WatchStartFailed(e) | watcher::Error::WatchFailed(e) => {
-            let status = match e {
-                kube::Error::Api(s) => Some(s.code),
-                _ => None,
-            };
-            (status, super::connect::error_text(e))
+            (status_of(e), super::connect::error_text(e))
         }
         watcher::Error::WatchError(s) => (Some(s.code), s.message.clone()),
         watcher::Error::NoResourceVersion => (None, err.to_string()),
@@ -265,11 +269,7 @@ pub async fn probe(conn: &Connection, kind: &ApiKind, scope: &Scope) -> Probe {
             if list.items.is_empty() && !more { Probe::Empty } else { Probe::Populated }
         }
         Err(e) => {
-            let status = match &e {
-                kube::Error::Api(s) => Some(s.code),
-                _ => None,
-            };
-            Probe::Failed(Failure { status, reason: super::connect::error_text(&e), relists: false })
+            Probe::Failed(Failure { status: status_of(&e), reason: super::connect::error_text(&e), relists: false })
         }
     }
 }
@@ -290,8 +290,12 @@ pub fn crds(conn: &Connection) -> impl Stream<Item = Seen<String>> + Send + use<
         .map(move |item| seen(item, named))
 }
 
-/// One CRD, by name, read as far as `T` reads it (the caller's reader skips the schemas).
-pub async fn crd<T: FromJson + Clone + std::fmt::Debug>(conn: &Connection, name: &str) -> Result<T, String> {
+/// One CRD, by name, read as far as `T` reads it (the caller's reader skips the schemas);
+/// `None` when it is gone already (deleted between its event and this read).
+pub async fn crd<T: FromJson + Clone + std::fmt::Debug>(conn: &Connection, name: &str) -> Result<Option<T>, String> {
     let api: Api<Decoded<T>> = Api::all_with(conn.client.clone(), &crd_resource());
-    api.get(name).await.map_err(|e| super::connect::error_text(&e))?.value
+    match api.get_opt(name).await.map_err(|e| super::connect::error_text(&e))? {
+        Some(found) => found.value.map(Some),
+        None => Ok(None),
+    }
 }

@@ -74,13 +74,19 @@ pub struct Holder {
 impl Holder {
     /// The holder of an MR with an external-name; `None` without one (it tracks nothing yet).
     pub fn of(mr: &ManagedResource) -> Option<Holder> {
+        mr.external_name()?;
+        Holder::keyed(mr, Arc::new(MrKey::of(mr)))
+    }
+
+    /// [`Holder::of`] with the MR's key given: the watch passes the copy its own map holds.
+    pub fn keyed(mr: &ManagedResource, key: Arc<MrKey>) -> Option<Holder> {
         let name = mr.external_name()?;
         let group = mr.group();
         let kind_group = legacy_group(group).unwrap_or_else(|| group.to_string());
         let paused = mr.annotation(keys::PAUSED) == Some("true") || Policies::of(mr).is_paused();
         let legacy = mr.namespace.is_none();
         Some(Holder {
-            key: Arc::new(MrKey::of(mr)),
+            key,
             slot: (kind_group, mr.kind.clone(), name.to_string()),
             acting: !paused,
             parked: legacy && paused && !ManagementPolicies::of(mr).should_delete(),
@@ -103,8 +109,8 @@ pub struct SharedWith {
 pub struct SharedNames {
     /// The holders of each object, in key order. Nearly every object has one holder, so a short
     /// sorted list, not a map per object (a B-tree's first node costs kilobytes, times every MR
-    /// of a fleet).
-    /// The slot is shared with `at` (one copy of its strings per object, not two per MR).
+    /// of a fleet). The slot is shared with `at`: one copy of its strings per object, not two
+    /// per MR.
     slots: HashMap<Arc<Slot>, Vec<Held>>,
     /// Where each MR is in `slots` (its key shared with the holder's entry).
     at: HashMap<Arc<MrKey>, Arc<Slot>>,

@@ -38,7 +38,7 @@ impl Loop {
                 if self.crds_seen.insert(name.clone()) {
                     let (conn, tx) = (self.conn.clone(), self.tx.clone());
                     tokio::spawn(async move {
-                        let found = watching::crd::<CrdSummary>(&conn, &name).await.map(Box::new);
+                        let found = watching::crd::<CrdSummary>(&conn, &name).await.map(|c| c.map(Box::new));
                         let _ = tx.send(Msg::CrdFetched(name, found)).await;
                     });
                 }
@@ -64,9 +64,12 @@ impl Loop {
 
     /// A CRD not seen before, fetched: its kind is followed and watched at once when it is a
     /// managed kind (installed later: MRs are about to come).
-    pub(super) fn on_crd_fetched(&mut self, name: String, found: Result<Box<CrdSummary>, String>) {
+    pub(super) fn on_crd_fetched(&mut self, name: String, found: Result<Option<Box<CrdSummary>>, String>) {
         match found {
-            Ok(summary) => {
+            Ok(None) => {
+                self.crds_seen.remove(&name);
+            }
+            Ok(Some(summary)) => {
                 let Some(kind) = Some(&*summary).filter(|s| s.is_managed()).and_then(kind_of) else { return };
                 let id = (kind.group.clone(), kind.kind.clone());
                 let plural = kind.plural.clone();
@@ -77,9 +80,7 @@ impl Loop {
             }
             Err(why) => {
                 self.crds_seen.remove(&name);
-                if !why.contains("not found") {
-                    self.say(format!("cannot read the CRD {name}: {why}"));
-                }
+                self.say(format!("cannot read the CRD {name}: {why}"));
             }
         }
     }

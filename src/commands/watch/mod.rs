@@ -57,7 +57,7 @@ enum Msg {
     /// What the CRD watcher saw: CRD names.
     Crd(Seen<String>),
     /// A CRD not seen before, fetched by name (or why it could not be).
-    CrdFetched(String, Result<Box<crate::evidence::crd::CrdSummary>, String>),
+    CrdFetched(String, Result<Option<Box<crate::evidence::crd::CrdSummary>>, String>),
     /// What a look at a kind that is not watched found.
     Probed(KindId, Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).

@@ -15,6 +15,9 @@ use futures::StreamExt;
 /// Kinds in their first list at once.
 pub(super) const FIRST_LISTS: usize = 8;
 
+/// Looks at kinds in flight at once: doctor's default `--concurrency`.
+const LOOKS: usize = 16;
+
 impl Loop {
     /// Watches one followed kind: at once when a first-list slot is free, else in turn
     /// (no-op when it is watched or waiting already). Readiness waits for it either way.
@@ -43,7 +46,7 @@ impl Loop {
     }
 
     /// Looks at every followed kind that is not watched (at start, then each resync), at most
-    /// 16 at once as doctor's discovery does; a round still running is not started twice.
+    /// [`LOOKS`] at once; a round still running is not started twice.
     pub(super) fn spawn_probes(&mut self) {
         if self.probing.as_ref().is_some_and(|p| !p.is_finished()) {
             return;
@@ -63,7 +66,7 @@ impl Loop {
                 let (conn, scope) = (conn.clone(), scope.clone());
                 async move { (id, watching::probe(&conn, &kind, &scope).await) }
             });
-            let mut looks = std::pin::pin!(looks.buffer_unordered(16));
+            let mut looks = std::pin::pin!(looks.buffer_unordered(LOOKS));
             while let Some((id, probe)) = looks.next().await {
                 if tx.send(Msg::Probed(id, probe)).await.is_err() {
                     return;

@@ -105,7 +105,7 @@ pub fn families(state: &State, counters: &Counters, now: GoTime) -> Vec<Family> 
             state
                 .kinds
                 .iter()
-                .filter(|(_, s)| s.watched || s.count > 0)
+                .filter(|(_, s)| s.exported())
                 .map(|((g, k), s)| by(vec![("group", g.clone()), ("kind", k.clone())], s.count as f64))
                 .collect(),
         ),
@@ -207,7 +207,7 @@ fn pending_series(state: &State, now: GoTime) -> Vec<Series> {
 /// twin counted as one (every kind a watcher follows, 0 included).
 fn shared_series(state: &State) -> Vec<Series> {
     let mut per_kind: BTreeMap<&KindId, usize> =
-        state.kinds.iter().filter(|(_, s)| s.watched || s.count > 0).map(|(k, _)| (k, 0)).collect();
+        state.kinds.iter().filter(|(_, s)| s.exported()).map(|(k, _)| (k, 0)).collect();
     let fights = state.names.fights_per_kind();
     for (kind, n) in &fights {
         *per_kind.entry(kind).or_default() += n;

@@ -92,6 +92,13 @@ struct KindState {
     watched: bool,
 }
 
+impl KindState {
+    /// Whether the kind gets per-kind series: it is watched, or still holds MRs.
+    fn exported(&self) -> bool {
+        self.watched || self.count > 0
+    }
+}
+
 /// The watch's state over every kind of one cluster.
 #[derive(Debug, Default)]
 pub struct State {
@@ -192,7 +199,7 @@ impl State {
             Some((held, _)) => held.clone(),
             None => Arc::new(key.clone()),
         };
-        let holder = Holder::of(&mr).map(|h| Holder { key: shared.clone(), ..h });
+        let holder = Holder::keyed(&mr, shared.clone());
         let marks = CreateMarks::of(&mr);
         if marks.incomplete() {
             self.pending.insert(key.clone(), marks.pending.at);
