@@ -67,6 +67,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these codes (repeatable or comma-separated)')
             [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Hide these codes (repeatable or comma-separated)')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding at or above this severity is shown')
+            [CompletionResult]::new('--create-timeout', '--create-timeout', [CompletionResultType]::ParameterName, 'The providers'' reconcile timeout: a create pending for less may still be running')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. GitOps manifests (YAML files without status, or `-` for kustomize or helm output on stdin) are linted before merge instead, each finding at its file and line (docs/lint.md). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)')
             [CompletionResult]::new('--source-context', '--source-context', [CompletionResultType]::ParameterName, 'With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage a cloud object the backup''s MRs track are reported (RestoreIntoFight)')
             [CompletionResult]::new('--target-context', '--target-context', [CompletionResultType]::ParameterName, 'With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive)')
@@ -119,6 +120,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             break
         }
         'kubectl-upjet;history' {
+            [CompletionResult]::new('--create-timeout', '--create-timeout', [CompletionResultType]::ParameterName, 'The providers'' reconcile timeout: a create pending for less may still be running')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the MR from a snapshot instead of the cluster (see doctor --from)')
             [CompletionResult]::new('--log-file', '--log-file', [CompletionResultType]::ParameterName, 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)')
             [CompletionResult]::new('--cloud-audit', '--cloud-audit', [CompletionResultType]::ParameterName, 'Read the cloud''s own audit record: which objects the provider created for each MR, and who deleted them (repeatable; `-` for stdin; gzip accepted): AWS CloudTrail (`aws cloudtrail lookup-events` JSON, log files from S3, Lake or Athena JSON lines), GCP audit logs (`gcloud logging read --format=json`, sink JSON lines), the Azure activity log (`az monitor activity-log list -o json`, `{"records": …}` exports). See docs/cloud-audit.md')
@@ -192,6 +194,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The cloud object''s ID, in the provider''s external-name format (usually the Terraform ID). Without it, on a terminal, adopt shows the candidate IDs it found and asks')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated')
+            [CompletionResult]::new('--create-timeout', '--create-timeout', [CompletionResultType]::ParameterName, 'The providers'' reconcile timeout: a create pending for less may still be running')
             [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where to write the backup taken before any change (default: ~/.kube/upjet/backups)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds')
             [CompletionResult]::new('--id-template', '--id-template', [CompletionResultType]::ParameterName, 'The kind''s cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)')
@@ -218,7 +221,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Impersonate this user')
             [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Impersonate this group (repeatable)')
             [CompletionResult]::new('--import', '--import', [CompletionResultType]::ParameterName, 'Verify first: observe the ID with managementPolicies ["Observe"] (no create, update or delete possible), and only restore the original policies once the provider found it. If it does not exist, the MR is put back exactly as it was. Recommended for orphans')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Adopt even while an asynchronous operation may still be running, or over an unfinished adoption of another ID')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Adopt even while an operation may still be running (an asynchronous one, or a create within the reconcile timeout), or over an unfinished adoption of another ID')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required when there is no terminal)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written')
@@ -564,6 +567,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
         'kubectl-upjet;health;argocd' {
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'API groups the check covers, as globs: every kind of each (repeatable)')
             [CompletionResult]::new('--argocd-namespace', '--argocd-namespace', [CompletionResultType]::ParameterName, 'The namespace of argocd-cm, for -o yaml and -o json')
+            [CompletionResult]::new('--create-timeout', '--create-timeout', [CompletionResultType]::ParameterName, 'The providers'' reconcile timeout: a create pending for less may still be running')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
@@ -645,6 +649,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
             [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The ID journal''s folder (default: ~/.kube/upjet/journal/<context>/; with several contexts, one folder per context inside DIR)')
             [CompletionResult]::new('--provider-namespace', '--provider-namespace', [CompletionResultType]::ParameterName, 'Where the provider pods run (default: found from their labels in any namespace)')
             [CompletionResult]::new('--resync', '--resync', [CompletionResultType]::ParameterName, 'How often every MR is judged again without an event (findings that depend on time: an async operation''s deadline passing, a create pending for too long), and the provider pods (and, with --logs, their logs) are looked at')
+            [CompletionResult]::new('--create-timeout', '--create-timeout', [CompletionResultType]::ParameterName, 'The providers'' reconcile timeout: a create pending for less may still be running')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')

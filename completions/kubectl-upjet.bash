@@ -234,7 +234,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__adopt)
-            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --create-timeout --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -249,6 +249,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --create-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -446,7 +450,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --from --source-context --target-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --journal --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --create-timeout --from --source-context --target-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --journal --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -474,6 +478,10 @@ _kubectl__upjet() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "info warning error never" -- "${cur}"))
+                    return 0
+                    ;;
+                --create-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --from)
@@ -714,7 +722,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__health__subcmd__argocd)
-            opts="-o -n -A -l -v -s -h -V --group --argocd-namespace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --group --argocd-namespace --create-timeout --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -725,6 +733,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --argocd-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --create-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1218,12 +1230,16 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__history)
-            opts="-o -n -A -l -v -s -h -V --from --log-file --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --audit-log --journal --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --create-timeout --from --log-file --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --audit-log --journal --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --create-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2206,7 +2222,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__watch)
-            opts="-o -n -A -l -v -s -h -V --metrics-addr --journal --no-journal --logs --provider-namespace --events --resync --output --no-headers --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --metrics-addr --journal --no-journal --logs --provider-namespace --events --resync --create-timeout --output --no-headers --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2225,6 +2241,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --resync)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --create-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

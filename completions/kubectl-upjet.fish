@@ -67,6 +67,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 warning\t'Warnings and errors'
 error\t'Errors only (default)'
 never\t'Never exit 1 because of findings'"
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l create-timeout -d 'The providers\' reconcile timeout: a create pending for less may still be running' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l from -d 'Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List, or one object), a directory of such files (JSON or YAML; other inputs in it, such as inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup download` writes, or that archive unpacked), which adds what a restore would do to each MR. GitOps manifests (YAML files without status, or `-` for kustomize or helm output on stdin) are linted before merge instead, each finding at its file and line (docs/lint.md). Repeatable, one snapshot per cluster: the cluster is named after the file stem (`prod.json` → prod) or the folder (`staging/`)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l source-context -d 'With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage a cloud object the backup\'s MRs track are reported (RestoreIntoFight)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l target-context -d 'With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive)' -r
@@ -123,6 +124,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l create-timeout -d 'The providers\' reconcile timeout: a create pending for less may still be running' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l from -d 'Read the MR from a snapshot instead of the cluster (see doctor --from)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l log-file -d 'Also read a provider log file (repeatable; `-` for stdin; gzip accepted)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l cloud-audit -d 'Read the cloud\'s own audit record: which objects the provider created for each MR, and who deleted them (repeatable; `-` for stdin; gzip accepted): AWS CloudTrail (`aws cloudtrail lookup-events` JSON, log files from S3, Lake or Athena JSON lines), GCP audit logs (`gcloud logging read --format=json`, sink JSON lines), the Azure activity log (`az monitor activity-log list -o json`, `{"records": …}` exports). See docs/cloud-audit.md' -r -F
@@ -186,6 +188,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s V -l version -d 'Print version'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id -d 'The cloud object\'s ID, in the provider\'s external-name format (usually the Terraform ID). Without it, on a terminal, adopt shows the candidate IDs it found and asks' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s f -l filename -d 'Apply a plan file (`doctor --plan` writes one): a JSON list of {"resource", "namespace"?, "id"}. Items already adopted are skipped, so an interrupted run can simply be repeated' -r -F
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l create-timeout -d 'The providers\' reconcile timeout: a create pending for less may still be running' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l backup-dir -d 'Where to write the backup taken before any change (default: ~/.kube/upjet/backups)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l timeout -d 'How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l id-template -d 'The kind\'s cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)' -r
@@ -209,7 +212,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l to
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l as-group -d 'Impersonate this group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l import -d 'Verify first: observe the ID with managementPolicies ["Observe"] (no create, update or delete possible), and only restore the original policies once the provider found it. If it does not exist, the MR is put back exactly as it was. Recommended for orphans'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l force -d 'Adopt even while an asynchronous operation may still be running, or over an unfinished adoption of another ID'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l force -d 'Adopt even while an operation may still be running (an asynchronous one, or a create within the reconcile timeout), or over an unfinished adoption of another ID'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l dry-run -d 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l add-late-initialize -d 'Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an external-name it learns later'
@@ -454,6 +457,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l group -d 'API groups the check covers, as globs: every kind of each (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l argocd-namespace -d 'The namespace of argocd-cm, for -o yaml and -o json' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l create-timeout -d 'The providers\' reconcile timeout: a create pending for less may still be running' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s o -l output -d 'Output format' -r -f -a "entry\t'The `resource.customizations` entry, as written under the ConfigMap\'s `data:`'
 yaml\t'The argocd-cm ConfigMap holding only that entry (a merge patch)'
 json\t'The same ConfigMap as JSON'"
@@ -508,6 +512,7 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l me
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l journal -d 'The ID journal\'s folder (default: ~/.kube/upjet/journal/<context>/; with several contexts, one folder per context inside DIR)' -r -F
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l provider-namespace -d 'Where the provider pods run (default: found from their labels in any namespace)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l resync -d 'How often every MR is judged again without an event (findings that depend on time: an async operation\'s deadline passing, a create pending for too long), and the provider pods (and, with --logs, their logs) are looked at' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l create-timeout -d 'The providers\' reconcile timeout: a create pending for less may still be running' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s o -l output -d 'Output format' -r -f -a "text\t'One line per finding that appears or clears, for a person'
 json\t'One JSON object per line'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l color -d 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins' -r -f -a "auto\t'Colour when writing to a terminal and NO_COLOR is unset'

@@ -136,8 +136,11 @@ def aws_namespaced():
         ann={"crossplane.io/external-name": "orders-db", "crossplane.io/external-create-pending": "2024-11-30T11:58:10Z", "crossplane.io/external-create-succeeded": "2024-11-30T11:58:10Z"},
         spec={"engine": "postgres", "engineVersion": "16.3", "instanceClass": "db.t4g.medium", "allocatedStorage": 50, "region": "eu-west-1"},
         conditions=[cond("Ready", "False", "Creating"), cond("Synced", "True", "ReconcileSuccess")]))
-    # KstatusMisleading: just created, provider never reported (no status conditions).
+    # CreateInFlight and KstatusMisleading (info): just created, its first reconcile inside a
+    # synchronous Create (the pending mark written, no status yet), as a real crossplane-runtime
+    # reconciler leaves it while a slow cloud API answers.
     items.append(mr("s3.aws.m.upbound.io/v1beta1", "Bucket", "team-a-exports", ns="team-a",
+        ann={"crossplane.io/external-create-pending": "2024-11-30T11:59:00Z"},
         spec={"region": "eu-west-1"}, conditions=[], created="2024-11-30T11:59:00Z"))
     # Ready describes an older generation (spec edited, not reconciled yet).
     items.append(mr("s3.aws.m.upbound.io/v1beta1", "Bucket", "team-a-reports", ns="team-a",

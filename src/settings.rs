@@ -8,6 +8,7 @@
 use crate::cli::{Cli, ColorChoice, Command};
 use crate::cluster::connect::ConnectOptions;
 use crate::domain::gotime::GoTime;
+use crate::domain::reconcile_timeout::{JudgedAt, ReconcileTimeout};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -134,6 +135,8 @@ impl Terminal {
 pub struct Settings {
     /// "Now" for ages, deadlines and backup names: [`NOW_ENV`] when it parses, else the clock.
     pub now: GoTime,
+    /// The providers' reconcile timeout (`--create-timeout`, else upjet's).
+    pub reconcile_timeout: ReconcileTimeout,
     /// The real wall clock at start-up (cache ages must not follow a pinned "now").
     pub wall_clock: SystemTime,
     /// The real wall clock, read when called (adopt's marker tokens and backup file names).
@@ -190,6 +193,10 @@ impl Settings {
         let k = &cli.kube;
         Settings {
             now: env.now.as_deref().and_then(GoTime::parse_rfc3339).unwrap_or(real_now),
+            reconcile_timeout: cli
+                .create_timeout()
+                .map(|t| ReconcileTimeout::from_secs(t.as_secs().max(1)))
+                .unwrap_or_default(),
             wall_clock,
             clock: chrono::Utc::now,
             color_stdout: use_color(cli.ui.color, term.stdout, env),
@@ -215,6 +222,11 @@ impl Settings {
 }
 
 impl Settings {
+    /// What the rules judge against: now, and the providers' reconcile timeout.
+    pub fn judged_at(&self) -> JudgedAt {
+        JudgedAt::new(self.now, self.reconcile_timeout)
+    }
+
     /// Whether more than one cluster may be asked for (several `--context`, `--all-contexts`):
     /// commands that act on one object refuse it.
     pub fn several_contexts(&self) -> bool {

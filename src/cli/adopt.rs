@@ -25,10 +25,13 @@ pub struct AdoptArgs {
     /// If it does not exist, the MR is put back exactly as it was. Recommended for orphans.
     #[arg(long)]
     pub import: bool,
-    /// Adopt even while an asynchronous operation may still be running, or over an unfinished
-    /// adoption of another ID.
+    /// Adopt even while an operation may still be running (an asynchronous one, or a create
+    /// within the reconcile timeout), or over an unfinished adoption of another ID.
     #[arg(long)]
     pub force: bool,
+    /// The providers' reconcile timeout: a create still within it is not adopted without --force.
+    #[command(flatten)]
+    pub reconciler: super::ReconcilerArgs,
     /// Do not ask for confirmation (required when there is no terminal).
     #[arg(short = 'y', long)]
     pub yes: bool,
@@ -44,7 +47,7 @@ pub struct AdoptArgs {
     #[arg(long, value_name = "DIR")]
     pub backup_dir: Option<PathBuf>,
     /// How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_timeout)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout)]
     pub timeout: Duration,
     /// The kind's cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without
     /// --id, the ID it gives for the MR is offered among the candidates on a terminal, and used
@@ -119,20 +122,6 @@ const RESTORE_EXAMPLES: &str = "Examples:
   # Server-side dry run, or no prompt for scripts
   kubectl upjet restore backup.json --dry-run
   kubectl upjet restore backup.json --yes";
-
-/// `--timeout`: a Go duration, or a bare number of seconds; must be positive.
-pub(super) fn parse_timeout(s: &str) -> Result<Duration, String> {
-    let nanos = if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) {
-        s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
-    } else {
-        crate::domain::goduration::parse_go_duration(s)
-            .ok_or_else(|| format!("{s:?} is not a duration (examples: 90s, 5m, 1h)"))?
-    };
-    if nanos <= 0 {
-        return Err("the timeout must be positive".into());
-    }
-    Ok(Duration::from_nanos(nanos as u64))
-}
 
 #[cfg(test)]
 mod tests {

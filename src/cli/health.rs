@@ -56,6 +56,9 @@ pub struct ArgocdArgs {
     /// The namespace of argocd-cm, for -o yaml and -o json.
     #[arg(long = "argocd-namespace", value_name = "NAMESPACE", default_value = "argocd")]
     pub argocd_namespace: String,
+    /// The providers' reconcile timeout, written into the script.
+    #[command(flatten)]
+    pub reconciler: super::ReconcilerArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ArgocdFormat::Entry, help_heading = super::OUTPUT)]
     pub output: ArgocdFormat,

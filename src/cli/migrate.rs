@@ -85,7 +85,7 @@ pub struct MigrateApplyArgs {
     #[arg(long)]
     pub observe_only: bool,
     /// How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::adopt::parse_timeout)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout)]
     pub timeout: Duration,
     /// Where to write the backup of each legacy MR before its first change (default: ~/.kube/upjet/backups).
     #[arg(long, value_name = "DIR")]

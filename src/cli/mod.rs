@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+mod duration;
 pub mod health;
 pub mod migrate;
 pub mod output;
@@ -38,6 +39,21 @@ pub struct Cli {
     /// Connection and scope flags shared with kubectl.
     #[command(flatten)]
     pub kube: KubeFlags,
+}
+
+impl Cli {
+    /// `--create-timeout`, on the commands that judge MRs.
+    pub fn create_timeout(&self) -> Option<std::time::Duration> {
+        let reconciler = match &self.command {
+            Command::Doctor(args) => &args.reconciler,
+            Command::History(args) => &args.reconciler,
+            Command::Adopt(args) => &args.reconciler,
+            Command::Watch(args) => &args.reconciler,
+            Command::Health(health::HealthArgs { tool: health::HealthTool::Argocd(args) }) => &args.reconciler,
+            _ => return None,
+        };
+        Some(reconciler.create_timeout)
+    }
 }
 
 /// Help heading of the files and streams a command reads besides the cluster.
@@ -141,6 +157,9 @@ pub struct HistoryArgs {
     /// The MR: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
     #[arg(value_name = "KIND/NAME")]
     pub target: String,
+    /// The providers' reconcile timeout.
+    #[command(flatten)]
+    pub reconciler: ReconcilerArgs,
     /// Read the MR from a snapshot instead of the cluster (see doctor --from).
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Option<PathBuf>,
@@ -214,7 +233,7 @@ pub struct KubeFlags {
     #[arg(short = 'l', long, global = true)]
     pub selector: Option<String>,
     /// Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds.
-    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_request_timeout)]
+    #[arg(long, global = true, value_name = "DURATION", value_parser = duration::request_timeout)]
     pub request_timeout: Option<std::time::Duration>,
     /// Log verbosity like kubectl's -v: 4 shows requests, 6+ shows HTTP details.
     #[arg(short = 'v', long = "v", global = true, value_name = "LEVEL", default_value_t = 0)]
@@ -336,6 +355,9 @@ pub struct DoctorArgs {
     /// findings reached --fail-on: for CI that must not pass on a partial scan.
     #[arg(long)]
     pub fail_on_incomplete: bool,
+    /// The providers' reconcile timeout.
+    #[command(flatten)]
+    pub reconciler: ReconcilerArgs,
     /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List,
     /// or one object), a directory of such files (JSON or YAML; other inputs in it, such as
     /// inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup
@@ -398,13 +420,13 @@ pub struct DoctorArgs {
     pub concurrency: u16,
     /// How long doctor may wait, per kind, between retries of failed reads (backoff and
     /// Retry-After) before it skips the kind and says so; 0 turns retries off.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration_flag, help_heading = SCAN)]
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration::duration, help_heading = SCAN)]
     pub retry_budget: std::time::Duration,
     /// Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it).
     #[arg(long, help_heading = SCAN)]
     pub refresh_discovery: bool,
     /// How long discovered kinds are reused from the cache in ~/.kube/cache/upjet (0 turns it off).
-    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration_flag, help_heading = SCAN)]
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = duration::duration, help_heading = SCAN)]
     pub discovery_cache_ttl: std::time::Duration,
     // Absent, `UPJET_DISCOVERY_CACHE_DIR` gives it (`settings::Environment::fill_flags`).
     /// Where the discovery cache lives (default ~/.kube/cache/upjet/discovery).
@@ -444,11 +466,25 @@ pub struct JournalArgs {
     pub journal: Option<PathBuf>,
 }
 
+/// `--create-timeout` (doctor, history, adopt, watch, health argocd): what the providers'
+/// reconcilers allow one reconcile, which decides when a create with no result is stuck.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ReconcilerArgs {
+    /// The providers' reconcile timeout: a create pending for less may still be running.
+    ///
+    /// crossplane-runtime's `managed.WithTimeout`: upjet's generated controllers pass 3m, a
+    /// reconciler built without the option uses 1m. A create marked pending less than this plus
+    /// the reconciler's 30s grace ago may still be running, and is CreateInFlight (info) rather
+    /// than CreateIncomplete (error).
+    #[arg(long, value_name = "DURATION", default_value = "3m", value_parser = duration::timeout)]
+    pub create_timeout: std::time::Duration,
+}
+
 /// How provider logs are read (doctor --logs, history): listed with the other inputs.
 #[derive(Debug, Clone, Args)]
 pub struct LogOptions {
     /// Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept).
-    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = parse_duration_flag, help_heading = INPUTS)]
+    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = duration::duration, help_heading = INPUTS)]
     pub since: std::time::Duration,
     /// At most this many bytes of each container's log (the newest ones).
     #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, help_heading = INPUTS)]
@@ -541,31 +577,6 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, kubectl_complete: bool) -
         Ok(cli) => Invocation::Run(Box::new(cli)),
         Err(e) => Invocation::Exit(e),
     }
-}
-
-/// kubectl's `--request-timeout`: a Go duration, or a bare number of seconds; `0` means none.
-fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
-    parse_seconds_or_go_duration(s, "the timeout")
-}
-
-/// The other duration flags (`--since`, `--retry-budget`, `--discovery-cache-ttl`): read as
-/// `--request-timeout` is, and named as what they are when refused.
-fn parse_duration_flag(s: &str) -> Result<std::time::Duration, String> {
-    parse_seconds_or_go_duration(s, "the duration")
-}
-
-/// A Go duration, or a bare number of seconds; never negative (`what` names the value refused).
-fn parse_seconds_or_go_duration(s: &str, what: &str) -> Result<std::time::Duration, String> {
-    let nanos = if s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty() {
-        s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
-    } else {
-        crate::domain::goduration::parse_go_duration(s)
-            .ok_or_else(|| format!("{s:?} is not a duration (examples: 0, 30, 30s, 1m)"))?
-    };
-    if nanos < 0 {
-        return Err(format!("{what} must not be negative"));
-    }
-    Ok(std::time::Duration::from_nanos(nanos as u64))
 }
 
 #[cfg(test)]

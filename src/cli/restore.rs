@@ -73,7 +73,7 @@ pub struct PromoteArgs {
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub parallel: u16,
     /// How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::adopt::parse_timeout)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout)]
     pub timeout: Duration,
     /// Where to write the backup taken before each MR's first change (default: ~/.kube/upjet/backups).
     #[arg(long, value_name = "DIR")]

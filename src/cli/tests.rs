@@ -45,9 +45,6 @@ fn kubectl_style_flags_parse_after_the_subcommand() {
     assert_eq!(d.only, vec![Code::CreateIncomplete, Code::Paused]);
     assert_eq!(d.format(), OutputFormat::Json);
     assert!(Cli::try_parse_from(["kubectl-upjet", "doctor", "--only", "Nope"]).is_err());
-    assert_eq!(parse_request_timeout("0"), Ok(std::time::Duration::ZERO));
-    assert_eq!(parse_request_timeout("45"), Ok(std::time::Duration::from_secs(45)));
-    assert!(parse_request_timeout("soon").is_err());
 }
 
 /// `--since`, `--retry-budget` and `--discovery-cache-ttl` are durations, not timeouts: the
@@ -64,5 +61,14 @@ fn negative_durations_are_refused_as_what_they_are() {
         let name = flag.split('=').next().unwrap_or_default();
         assert!(err.contains(said) && err.contains(name), "{flag}: {err}");
     }
-    assert_eq!(parse_duration_flag("90"), Ok(std::time::Duration::from_secs(90)));
+    let err = Cli::try_parse_from(["kubectl-upjet", "watch", "--resync", "0"]).expect_err("a zero resync").to_string();
+    assert!(err.contains("--resync") && err.contains("the interval must be more than zero"), "{err}");
+}
+
+/// `--create-timeout`'s default is upjet's reconcile timeout, the one the rules assume without it.
+#[test]
+fn the_create_timeout_defaults_to_upjets_reconcile_timeout() {
+    let cli = Cli::try_parse_from(["kubectl-upjet", "doctor"]).unwrap();
+    let default = cli.create_timeout().expect("doctor judges creates");
+    assert_eq!(default.as_secs() as i64, crate::domain::reconcile_timeout::ReconcileTimeout::UPJET.secs());
 }

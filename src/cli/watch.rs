@@ -50,8 +50,11 @@ pub struct WatchArgs {
     /// How often every MR is judged again without an event (findings that depend on time: an
     /// async operation's deadline passing, a create pending for too long), and the provider
     /// pods (and, with --logs, their logs) are looked at.
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::parse_request_timeout)]
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::duration::interval)]
     pub resync: std::time::Duration,
+    /// The providers' reconcile timeout.
+    #[command(flatten)]
+    pub reconciler: super::ReconcilerArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = WatchFormat::Text, help_heading = super::OUTPUT)]
     pub output: WatchFormat,

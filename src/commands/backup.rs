@@ -209,7 +209,7 @@ pub async fn judge(
     let judged = items
         .into_iter()
         .map(|item| {
-            let mut findings = evidence.findings(&item.mr, &fleet, settings.now);
+            let mut findings = evidence.findings(&item.mr, &fleet, settings.judged_at());
             crate::domain::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &item.mr, &peers, inputs.id_templates);
             Judged { item, findings }

@@ -13,13 +13,14 @@ use std::io::Write;
 /// Prints the asked-for tool's health check.
 pub async fn run(settings: &Settings, args: &HealthArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     match &args.tool {
-        HealthTool::Argocd(a) => run_argocd(a, out),
+        HealthTool::Argocd(a) => run_argocd(settings, a, out),
         HealthTool::Flux(a) => run_flux(settings, a, out).await,
     }
 }
 
-fn run_argocd(args: &ArgocdArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let text = argocd::customizations(&args.groups).map_err(|e| Error::usage(e.to_string()))?;
+fn run_argocd(settings: &Settings, args: &ArgocdArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let text =
+        argocd::customizations(&args.groups, settings.reconcile_timeout).map_err(|e| Error::usage(e.to_string()))?;
     match args.output {
         ArgocdFormat::Entry => out.write_all(argocd::data_entry(&text).as_bytes())?,
         ArgocdFormat::Yaml => structured::write_yaml(out, &argocd::config_map(&args.argocd_namespace, &text))?,

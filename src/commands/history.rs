@@ -77,7 +77,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
         super::journal::read(super::journal::locate(settings, args.journal.journal.as_deref(), context).as_ref())?;
     evidence.journal = journal.for_uid(&mr.uid);
     notes.extend(journal_notes);
-    let findings = rules::findings_with(&mr, Some(&evidence), settings.now);
+    let findings = rules::findings_with(&mr, Some(&evidence), settings.judged_at());
     let mut candidates = candidates_of(&mr, &findings, &seen, &gathered, &evidence.journal);
     if let Some(a) = &evidence.audit {
         candidates =

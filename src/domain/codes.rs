@@ -222,6 +222,12 @@ codes! {
         severity: Error, family: Object, id_confidence: Medium, wants_id: true,
         lost: No, highlight: Create, docs: "findings.md#createincomplete",
     },
+    /// `external-create-pending` is newer than any result, but the reconcile that wrote it may
+    /// still be inside Create: within the providers' reconcile timeout plus its grace period.
+    CreateInFlight {
+        severity: Info, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: Create, docs: "findings.md#createinflight",
+    },
     /// The cloud object exists (or was created) but no external-name records it.
     ExternalNameMissing {
         severity: Error, family: Object, id_confidence: High, wants_id: true,
@@ -528,13 +534,18 @@ mod tests {
         let of = |matches: fn(&Properties) -> bool| Code::with(matches).collect::<Vec<_>>();
         assert_eq!(
             of(|p| p.highlight == Highlight::Create),
-            [CreateIncomplete, ProviderRestartedDuringCreate, AsyncCreateRace, CreateAfterStateRebuild],
+            [CreateIncomplete, CreateInFlight, ProviderRestartedDuringCreate, AsyncCreateRace, CreateAfterStateRebuild],
             "history words the create findings first, in code order"
         );
         assert_eq!(of(|p| p.lost == Lost::Search), [ExternalNameMissing, AlreadyExists, OrphanCandidate]);
         assert_eq!(of(|p| p.family == Family::Backup).len(), 4);
         assert!(Code::ALL.iter().all(|c| c.id_confidence() != Confidence::Low), "a code's own ID is never a guess");
         assert_eq!("cloudauditorphan".parse::<Code>(), Ok(CloudAuditOrphan));
-        assert!("Nope".parse::<Code>().unwrap_err().contains("known codes: CreateIncomplete, ExternalNameMissing"));
+        assert!(
+            "Nope"
+                .parse::<Code>()
+                .unwrap_err()
+                .contains("known codes: CreateIncomplete, CreateInFlight, ExternalNameMissing")
+        );
     }
 }

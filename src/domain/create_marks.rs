@@ -10,6 +10,10 @@ use super::managed::{ManagedResource, keys};
 /// to end an MR's create window.
 pub const ASYNC_TIMEOUT_SECS: i64 = 3600;
 
+/// The reconciler's exact error text at the create-incomplete gate (`errCreateIncomplete` in
+/// crossplane-runtime's `pkg/reconciler/managed/reconciler.go`): Synced's message while it stops there.
+pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed";
+
 /// One create annotation: the raw value (for evidence and malformed-value reports) and the
 /// instant crossplane-runtime derives from it (zero when absent or unparsable).
 #[derive(Clone, Debug, PartialEq, Eq)]

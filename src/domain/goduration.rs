@@ -32,6 +32,18 @@ pub fn parse_go_duration(input: &str) -> Option<i64> {
     }
 }
 
+/// Whole seconds as Go's `time.Duration.String` prints them (`3m0s`, `1h0m30s`, `45s`), so a
+/// timeout reads as the provider's own flags and code write it.
+pub fn format_go_secs(secs: i64) -> String {
+    let (sign, s) = if secs < 0 { ("-", secs.unsigned_abs()) } else { ("", secs as u64) };
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    match (h, m) {
+        (0, 0) => format!("{sign}{s}s"),
+        (0, _) => format!("{sign}{m}m{s}s"),
+        _ => format!("{sign}{h}h{m}m{s}s"),
+    }
+}
+
 /// An optional leading `-` or `+`: whether it was `-`, and the rest.
 fn split_sign(s: &[u8]) -> (bool, &[u8]) {
     match s.first() {
@@ -125,7 +137,24 @@ fn unit_nanos(unit: &[u8]) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_go_duration;
+    #[test]
+    fn whole_seconds_print_as_go_prints_them() {
+        for (secs, want) in [
+            (0, "0s"),
+            (45, "45s"),
+            (60, "1m0s"),
+            (180, "3m0s"),
+            (90, "1m30s"),
+            (3600, "1h0m0s"),
+            (3630, "1h0m30s"),
+            (-60, "-1m0s"),
+        ] {
+            assert_eq!(format_go_secs(secs), want);
+            assert_eq!(parse_go_duration(want), Some(secs * 1_000_000_000), "{want} reads back");
+        }
+    }
+
+    use super::{format_go_secs, parse_go_duration};
 
     #[test]
     fn matches_go() {

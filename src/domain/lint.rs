@@ -8,6 +8,7 @@ use super::finding::{Code, Finding};
 use super::gotime::GoTime;
 use super::identity::{Identity, Peers, Sample};
 use super::managed::ManagedResource;
+use super::reconcile_timeout::JudgedAt;
 use super::rules::{self, DesiredFacts, Facts, MrEvidence};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,8 +43,10 @@ pub struct Lint {
     pub need_cluster: Vec<Code>,
 }
 
-/// Judges every manifest, judged at `now` (the rules about time find nothing without status).
+/// Judges every manifest, judged at `now` (the rules about time find nothing without status, so
+/// no reconcile timeout matters: upjet's is assumed).
 pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
+    let at = JudgedAt::upjet(now);
     let shared = shared_external_names(manifests);
     let formats = off_formats(manifests);
     let defined: BTreeSet<(Option<&str>, &str)> =
@@ -63,7 +66,7 @@ pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
                 desired: Some(DesiredFacts { off_format: formats.get(&i).cloned(), dangling_refs }),
                 ..MrEvidence::default()
             };
-            rules::desired_findings(&Facts::with_evidence(&m.mr, Some(&evidence), now))
+            rules::desired_findings(&Facts::with_evidence(&m.mr, Some(&evidence), at))
         })
         .collect();
     let (ran, need_cluster) = rules::lint_codes();

@@ -27,6 +27,7 @@ pub mod plan;
 pub mod policies;
 pub mod provider_config;
 pub mod rbac;
+pub mod reconcile_timeout;
 pub mod report;
 pub mod restore;
 pub mod rules;

@@ -6,6 +6,7 @@ use crate::domain::candidate::{Candidate, Confidence};
 use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
+use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::report::LoggedIdRef;
 use crate::domain::rules::{
     self, CallbackFailure, Facts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts,
@@ -184,13 +185,13 @@ pub fn log_findings(
     mr: &ManagedResource,
     logs: Option<&LogEvidence>,
     starts: Option<&ProviderStarts>,
-    now: GoTime,
+    at: JudgedAt,
 ) -> Vec<Finding> {
     let evidence = match logs {
         Some(logs) => logs.mr_evidence(mr, starts.cloned()),
         None => MrEvidence { provider_starts: starts.cloned(), ..MrEvidence::default() },
     };
-    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence), now))
+    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence), at))
 }
 
 #[cfg(test)]
@@ -252,7 +253,7 @@ mod tests {
         let ev = log.mr_evidence(&mr, None);
         let times: Vec<String> = ev.state_rebuilt.iter().filter_map(|l| l.time).map(|t| t.to_string()).collect();
         assert_eq!(times, ["2024-11-30T10:40:02Z", "2024-11-30T10:51:12Z"]);
-        let f = log_findings(&mr, Some(&log), None, NOW);
+        let f = log_findings(&mr, Some(&log), None, JudgedAt::upjet(NOW));
         assert!(codes(&f).contains(&Code::CreateAfterStateRebuild), "{:?}", codes(&f));
         assert!(!codes(&f).contains(&Code::AsyncCreateRace), "a restart came between the creates");
     }
@@ -262,23 +263,23 @@ mod tests {
         let log = logs(&(ended("mrk-1", "2024-11-30T10:51:13Z") + &ended("mrk-2", "2024-11-30T11:30:00Z")));
         // No external-name: both creations are candidates, adoptable.
         let missing = Mr::new("Key", "k").build();
-        let f = log_findings(&missing, Some(&log), None, NOW);
+        let f = log_findings(&missing, Some(&log), None, JudgedAt::upjet(NOW));
         assert_eq!(codes(&f), vec![Code::OrphanCandidate, Code::OrphanCandidate]);
         assert_eq!(f[0].suggested_id.as_deref(), Some("mrk-1"));
         assert!(f[0].next.contains("--id mrk-1 --import"));
         // Observed the second (no external-name yet): only the first is an orphan.
         let observes_second = Mr::new("Key", "k").at_provider_id("mrk-2").build();
-        let f = log_findings(&observes_second, Some(&log), None, NOW);
+        let f = log_findings(&observes_second, Some(&log), None, JudgedAt::upjet(NOW));
         assert_eq!(codes(&f), vec![Code::OrphanCandidate]);
         assert_eq!(f[0].evidence["loggedId"], "mrk-1");
         // Tracks the second: the first is the orphan, no adoption suggested.
         let tracks_second = Mr::new("Key", "k").external_name("mrk-2").build();
-        let f = log_findings(&tracks_second, Some(&log), None, NOW);
+        let f = log_findings(&tracks_second, Some(&log), None, JudgedAt::upjet(NOW));
         assert_eq!(codes(&f), vec![Code::OrphanCandidate]);
         assert_eq!(f[0].evidence["loggedId"], "mrk-1");
         assert!(f[0].suggested_id.is_none());
         // Another MR: nothing.
-        assert!(log_findings(&Mr::new("Key", "other").build(), Some(&log), None, NOW).is_empty());
+        assert!(log_findings(&Mr::new("Key", "other").build(), Some(&log), None, JudgedAt::upjet(NOW)).is_empty());
         assert_eq!(log.last_logged_id(UID).unwrap().id, "mrk-2", "newest wins");
     }
 
@@ -287,7 +288,12 @@ mod tests {
         let line = format!(
             "{{\"level\":\"info\",\"ts\":\"2024-11-30T10:52:00Z\",\"logger\":\"provider-aws\",\"msg\":\"Async create callback failed\",\"trackerUID\":\"{UID}\",\"error\":\"cannot update status of the resource kms.aws.upbound.io/v1beta1, Kind=Key/k after an async create: Operation cannot be fulfilled\"}}\n"
         );
-        let f = log_findings(&Mr::new("Key", "k").external_name("k").build(), Some(&logs(&line)), None, NOW);
+        let f = log_findings(
+            &Mr::new("Key", "k").external_name("k").build(),
+            Some(&logs(&line)),
+            None,
+            JudgedAt::upjet(NOW),
+        );
         assert_eq!(codes(&f), vec![Code::CallbackLost]);
         assert!(f[0].evidence["error"].contains("after an async create"));
     }

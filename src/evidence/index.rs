@@ -9,10 +9,10 @@ use super::correlate::LogEvidence;
 use super::fleet::FleetFacts;
 use crate::domain::changelog::ChangeLogIndex;
 use crate::domain::finding::Finding;
-use crate::domain::gotime::GoTime;
 use crate::domain::inventory::matching::mr_key;
 use crate::domain::journal::JournalIndex;
 use crate::domain::managed::ManagedResource;
+use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::report::ResourceState;
 use crate::domain::restore::RestoreModel;
 use crate::domain::rules::{self, LogSource, MrEvidence, ProviderStarts};
@@ -80,11 +80,11 @@ impl EvidenceIndex {
         evidence
     }
 
-    /// Every rule's findings for one MR, its evidence and its share of `fleet`, judged at `now`
-    /// (`Settings::now`). An MR judged before (or without) the whole fleet gets
+    /// Every rule's findings for one MR, its evidence and its share of `fleet`, judged at `at`
+    /// (`Settings::judged_at`). An MR judged before (or without) the whole fleet gets
     /// `FleetFacts::default()`.
-    pub fn findings(&self, mr: &ManagedResource, fleet: &FleetFacts, now: GoTime) -> Vec<Finding> {
-        rules::findings_with(mr, Some(&self.evidence_for(mr, fleet)), now)
+    pub fn findings(&self, mr: &ManagedResource, fleet: &FleetFacts, at: JudgedAt) -> Vec<Finding> {
+        rules::findings_with(mr, Some(&self.evidence_for(mr, fleet)), at)
     }
 
     /// The MR's identity state, with the last provider-logged ID when logs were read.

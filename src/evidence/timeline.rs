@@ -462,7 +462,8 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
     out
 }
 
-/// The history's wording of a create finding (`CreateIncomplete`, `ProviderRestartedDuringCreate`).
+/// The history's wording of a create finding (`CreateIncomplete`, `CreateInFlight`,
+/// `ProviderRestartedDuringCreate`).
 fn finding_highlight(f: &Finding) -> String {
     let ev = |key: &str| f.evidence.get(key).map(String::as_str);
     let pending = ev(keys::CREATE_PENDING).unwrap_or("?");
@@ -476,6 +477,10 @@ fn finding_highlight(f: &Finding) -> String {
         ),
         Code::CreateIncomplete => format!(
             "creation incomplete: external-create-pending ({pending}) is newer than any result; the provider will not proceed on its own"
+        ),
+        Code::CreateInFlight => format!(
+            "create in flight: external-create-pending ({pending}) has no result yet, and the provider's reconcile may still record one until {}",
+            ev("resultDue").unwrap_or("?")
         ),
         _ => f.message.clone(),
     }
@@ -499,6 +504,7 @@ fn unrecorded_creations(logs: &[&Evidence], current: Option<&str>) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::reconcile_timeout::JudgedAt;
     use crate::domain::rules::{MrEvidence, ProviderStarts, findings_with};
     use crate::domain::testing::Mr;
     use crate::evidence::correlate::LogEvidence;
@@ -564,7 +570,7 @@ mod tests {
         let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts() };
         let evidence: MrEvidence = logs.mr_evidence(&mr, Some(starts));
         let now = GoTime::parse_rfc3339("2024-11-30T11:05:00Z").unwrap();
-        let findings = findings_with(&mr, Some(&evidence), now);
+        let findings = findings_with(&mr, Some(&evidence), JudgedAt::upjet(now));
         let ws = WorkspaceState { pod: "p".into(), id: Some("mrk-2".into()), lineage: None };
         let inputs = Inputs {
             events: &events,

@@ -77,7 +77,7 @@ proptest! {
     #[test]
     fn mr_decoding_never_panics(v in arb_json()) {
         if let Ok(mr) = ManagedResource::from_json(&v.to_string()) {
-            let _ = diagnose(&mr, GoTime::from_unix(1_733_000_000, 0));
+            let _ = diagnose(&mr, kubectl_upjet::domain::reconcile_timeout::JudgedAt::upjet(GoTime::from_unix(1_733_000_000, 0)));
         }
     }
 
@@ -124,7 +124,10 @@ fn absurd_annotation_values_are_handled() {
     )
     .unwrap();
     let codes: Vec<String> =
-        diagnose(&mr, GoTime::from_unix(1_733_000_000, 0)).into_iter().map(|f| f.code.to_string()).collect();
+        diagnose(&mr, kubectl_upjet::domain::reconcile_timeout::JudgedAt::upjet(GoTime::from_unix(1_733_000_000, 0)))
+            .into_iter()
+            .map(|f| f.code.to_string())
+            .collect();
     assert!(codes.contains(&"MalformedAnnotation".to_string()), "{codes:?}");
 }
 

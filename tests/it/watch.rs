@@ -40,9 +40,11 @@ impl Watch {
         Watch::spawn(&mut cluster.upjet(), args)
     }
 
-    /// Starts `kubectl-upjet watch ARGS` as `run` is set up (its HOME, its kubeconfig).
+    /// Starts `kubectl-upjet watch ARGS` as `run` is set up (its HOME, its kubeconfig), judging
+    /// everything again each second unless ARGS give their own `--resync`.
     pub(crate) fn spawn(run: &mut Upjet, args: &[&str]) -> Watch {
-        let mut cmd = run.arg("watch").args(["--metrics-addr", "127.0.0.1:0", "--resync", "1s"]).args(args).to_std();
+        let resync: &[&str] = if args.contains(&"--resync") { &[] } else { &["--resync", "1s"] };
+        let mut cmd = run.arg("watch").args(["--metrics-addr", "127.0.0.1:0"]).args(resync).args(args).to_std();
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("watch starts");
         let stdout = lines(child.stdout.take().unwrap());

@@ -27,7 +27,7 @@ async fn log_candidates(
     conn: &Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
-    now: crate::domain::gotime::GoTime,
+    at: crate::domain::reconcile_timeout::JudgedAt,
 ) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
     use crate::cluster::kinds::ApiKind;
     use crate::evidence::correlate::log_findings;
@@ -43,7 +43,7 @@ async fn log_candidates(
             return (Vec::new(), Vec::new());
         }
     };
-    let findings = log_findings(mr, gathered.logs.as_ref(), None, now);
+    let findings = log_findings(mr, gathered.logs.as_ref(), None, at);
     let mut extra: Vec<Candidate> = gathered.logs.as_ref().map(|l| l.candidates(mr)).unwrap_or_default();
     // The MR's provider, by its API group, for the workspace of Terraform-CLI resources.
     let kind = ApiKind {
@@ -70,14 +70,14 @@ pub(super) async fn choose_interactively(
     conn: &Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
-    now: crate::domain::gotime::GoTime,
+    at: crate::domain::reconcile_timeout::JudgedAt,
     templated: Option<Candidate>,
     recorded: Vec<crate::domain::finding::Finding>,
     journaled: &[crate::domain::journal::Record],
 ) -> Result<String, AdoptError> {
-    let findings = diagnose(mr, now);
+    let findings = diagnose(mr, at);
     let mut state = Vec::new();
-    detail::write_detail(&mut state, mr, &findings, now)?;
+    detail::write_detail(&mut state, mr, &findings, at.now)?;
     let _ = ui.err.write_all(&state);
     let events = match event_names(conn, mr).await {
         Ok(e) => e,
@@ -86,7 +86,7 @@ pub(super) async fn choose_interactively(
             Vec::new()
         }
     };
-    let (log_findings, mut extra) = log_candidates(conn, mr, ui, now).await;
+    let (log_findings, mut extra) = log_candidates(conn, mr, ui, at).await;
     extra.extend(templated);
     let mut all_findings = findings.clone();
     all_findings.extend(log_findings);

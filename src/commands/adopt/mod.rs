@@ -25,7 +25,7 @@ pub use ui::Ui;
 
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::domain::adopt::Options;
-use crate::domain::gotime::GoTime;
+use crate::domain::reconcile_timeout::JudgedAt;
 use crate::error::{Error, Exit};
 use crate::local::backup::BackupDir;
 use crate::settings::Settings;
@@ -50,8 +50,8 @@ pub struct AdoptEnv {
     /// The monotonic clock waits measure their time with.
     pub instant: fn() -> std::time::Instant,
     /// "Now" for judging the MR and for the ages in the one-MR view (`Settings::now`, pinned in
-    /// tests).
-    pub detail_now: GoTime,
+    /// tests), and the providers' reconcile timeout.
+    pub judged_at: JudgedAt,
     /// The home folder, under which the ID journal's default folder is.
     pub home: Option<std::path::PathBuf>,
 }
@@ -66,7 +66,7 @@ pub fn environment(settings: &Settings) -> AdoptEnv {
         hang_after_step: settings.hang_after_step,
         now: settings.clock,
         instant: std::time::Instant::now,
-        detail_now: settings.now,
+        judged_at: settings.judged_at(),
         home: settings.home.clone(),
     }
 }
@@ -144,6 +144,6 @@ fn options(args: &AdoptArgs, env: &AdoptEnv) -> Options {
         add_late_initialize: args.add_late_initialize,
         dry_run: args.dry_run,
         now: (env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        judged_at: Some(env.detail_now),
+        judged_at: Some(env.judged_at),
     }
 }

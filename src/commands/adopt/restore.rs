@@ -67,7 +67,7 @@ pub(super) async fn restore(
     let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
     let mr = decode(&obj).context("reading the restored MR")?;
     ui.say(format!("restored {who} from {}", args.backup_file.display()));
-    detail::write_detail(out, &mr, &diagnose(&mr, env.detail_now), env.detail_now)?;
+    detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
     Ok(Exit::Ok)
 }
 

@@ -76,7 +76,7 @@ pub(super) async fn single(
                 style::sanitize(&target.display()),
                 style::sanitize(mr.external_name().unwrap_or(""))
             ));
-            detail::write_detail(out, &mr, &diagnose(&mr, env.detail_now), env.detail_now)?;
+            detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
         }
     }
     Ok(Exit::Ok)
@@ -94,7 +94,7 @@ async fn id_without_flag(
     env: &AdoptEnv,
 ) -> Result<String, AdoptError> {
     let templated = user_template_candidate(mr, &args.id_templates)?;
-    let recorded = recorded_findings(args, conn, mr, kind, ui, env.detail_now).await?;
+    let recorded = recorded_findings(args, conn, mr, kind, ui, env.judged_at).await?;
     let journaled = journaled(args, conn, mr, ui, env)?;
     let from_journal = crate::domain::candidate::journaled(&journaled).into_iter().next();
     match templated {
@@ -121,7 +121,7 @@ async fn id_without_flag(
             "no --id given and no terminal to ask on: pass --id <cloud-id>, --id-template KIND=TEMPLATE or a --cloud-audit record naming one object (and --yes to skip the confirmation)",
         )
         .into()),
-        templated => choose_interactively(conn, mr, ui, env.detail_now, templated, recorded, &journaled).await,
+        templated => choose_interactively(conn, mr, ui, env.judged_at, templated, recorded, &journaled).await,
     }
 }
 
@@ -152,7 +152,7 @@ async fn recorded_findings(
     mr: &ManagedResource,
     kind: &crate::cluster::kinds::ApiKind,
     ui: &mut Ui,
-    now: crate::domain::gotime::GoTime,
+    at: crate::domain::reconcile_timeout::JudgedAt,
 ) -> Result<Vec<crate::domain::finding::Finding>, AdoptError> {
     let found = crate::commands::cloud_audit::for_one(&args.cloud, mr, None, Some((conn, kind)))
         .await
@@ -164,7 +164,7 @@ async fn recorded_findings(
     use crate::domain::rules::{Facts, MrEvidence, evidence_findings};
     // The only evidence given is the record's, so the evidence rules that fire are its own.
     let evidence = MrEvidence { cloud_audit: check.for_mr(mr).cloned(), ..Default::default() };
-    let facts = Facts::with_evidence(mr, Some(&evidence), now);
+    let facts = Facts::with_evidence(mr, Some(&evidence), at);
     Ok(evidence_findings(&facts).into_iter().filter(|f| f.suggested_id.is_some()).collect())
 }
 

@@ -88,7 +88,7 @@ pub(super) async fn scan_kinds(
         None => own.then(|| progress_bar(kinds.len() as u64)),
     };
     let label = shared.label.clone();
-    let (per_mr, now) = (evidence.clone(), settings.now);
+    let (per_mr, at) = (evidence.clone(), settings.judged_at());
     let results = scan::scan_with(
         conn.clone(),
         kinds,
@@ -103,7 +103,7 @@ pub(super) async fn scan_kinds(
                 let state = per_mr.state(&mr);
                 return Some(Kept { found: None, sample, unjudged: Some((mr, state)), holder });
             }
-            let findings = per_mr.findings(&mr, &FleetFacts::default(), now);
+            let findings = per_mr.findings(&mr, &FleetFacts::default(), at);
             let found = (!findings.is_empty()).then(|| {
                 let state = per_mr.state(&mr);
                 (mr, findings, state)
@@ -220,8 +220,13 @@ pub(super) async fn from_cluster(
     }
     .with_shared(SharedNames::of(holders));
     notes.extend(involve(&conn, &evidence, &mut results, &fleet).await);
-    let judge =
-        Judge { evidence: &evidence, fleet: &fleet, now: settings.now, peers: &peers, templates: &args.id_templates };
+    let judge = Judge {
+        evidence: &evidence,
+        fleet: &fleet,
+        at: settings.judged_at(),
+        peers: &peers,
+        templates: &args.id_templates,
+    };
     add_results(&mut builder, results, &mut timings, &judge);
     let report = finish(builder, &evidence, &fleet, notes);
     lap(&mut timings.report);
@@ -305,7 +310,7 @@ pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) 
 pub(super) struct Judge<'a> {
     pub(super) evidence: &'a EvidenceIndex,
     pub(super) fleet: &'a FleetFacts,
-    pub(super) now: GoTime,
+    pub(super) at: JudgedAt,
     pub(super) peers: &'a Peers,
     pub(super) templates: &'a [identity::UserTemplate],
 }
@@ -335,7 +340,7 @@ pub(super) fn add_results(
             let (mr, mut findings, state) = match (kept.found, kept.unjudged) {
                 (Some(found), _) => found,
                 (None, Some((mr, state))) => {
-                    let findings = judge.evidence.findings(&mr, judge.fleet, judge.now);
+                    let findings = judge.evidence.findings(&mr, judge.fleet, judge.at);
                     (mr, findings, state)
                 }
                 (None, None) => continue,
@@ -343,7 +348,7 @@ pub(super) fn add_results(
             crate::domain::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &mr, judge.peers, judge.templates);
             restart +=
-                usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, judge.peers, judge.now));
+                usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, judge.peers, judge.at));
             builder.add(&mr, findings, || state);
         }
     }

@@ -19,7 +19,7 @@ pub(super) async fn from_snapshot(
     args: &DoctorArgs,
     settings: &Settings,
 ) -> anyhow::Result<Report> {
-    let now = settings.now;
+    let now = settings.judged_at();
     let Snapshot { items, skipped } = read_snapshot(path)?;
     let (fleet_inputs, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
     let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
@@ -135,7 +135,7 @@ impl FirstPass {
         &mut self,
         mr: ManagedResource,
         (evidence, fleet): (&EvidenceIndex, &FleetFacts),
-        now: GoTime,
+        now: JudgedAt,
         builder: &mut ReportBuilder,
     ) {
         self.kinds.insert((mr.group().to_string(), mr.kind.clone()));
@@ -154,7 +154,7 @@ impl FirstPass {
         &mut self,
         items: &[SnapshotItem],
         (evidence, fleet): (&EvidenceIndex, &FleetFacts),
-        now: GoTime,
+        now: JudgedAt,
     ) {
         let mut involved = fleet.involved();
         if involved.is_empty() {

@@ -62,7 +62,7 @@ pub(super) async fn one(
         }
         None => FleetFacts::default(),
     };
-    let mut findings = evidence.findings(&mr, &fleet, settings.now);
+    let mut findings = evidence.findings(&mr, &fleet, settings.judged_at());
     one_identity(&mut findings, &mr, args)?;
     show(settings, args, &mr, findings, &evidence, out)
 }

@@ -38,7 +38,7 @@ pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Writ
         namespace,
         drop_fields: args.drop_fields.clone(),
         provider_config_kind: args.provider_config_kind.clone(),
-        now: settings.now,
+        at: settings.judged_at(),
         mrds: Default::default(),
     };
     let mut plan = if args.from.is_empty() {

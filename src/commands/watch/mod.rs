@@ -7,6 +7,7 @@
 //! printed as lines, exported as metrics (`serve`) and the identities seen are appended to the
 //! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
 
+mod clock;
 mod crds;
 mod events;
 mod probes;
@@ -30,6 +31,8 @@ use crate::local::journal::{Journal, context_dir, default_dir};
 use crate::output::style;
 use crate::output::watch as lines;
 use crate::settings::Settings;
+use clock::Clock;
+use clock::sleep_for;
 use futures::StreamExt;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -47,6 +50,14 @@ pub(crate) struct Watched {
     pub(crate) counters: Counters,
 }
 
+impl Watched {
+    /// A fresh state whose rules allow the providers' reconciles `--create-timeout`.
+    fn shared(settings: &Settings) -> Shared {
+        let state = State::new(settings.reconcile_timeout);
+        Arc::new(Mutex::new(Watched { state, counters: Counters::default() }))
+    }
+}
+
 /// The shared handle.
 pub(crate) type Shared = Arc<Mutex<Watched>>;
 
@@ -62,31 +73,6 @@ enum Msg {
     Probed(KindId, Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).
     Providers(Box<providers::Look>),
-}
-
-/// The watch's clock: the real clock shifted so that it starts at `Settings::now` (pinned by
-/// `UPJET_NOW` in tests, the real time otherwise).
-#[derive(Clone, Copy)]
-pub(crate) struct Clock {
-    read: fn() -> chrono::DateTime<chrono::Utc>,
-    offset_nanos: i64,
-}
-
-impl Clock {
-    fn of(settings: &Settings) -> Clock {
-        let real = go_time((settings.clock)());
-        Clock { read: settings.clock, offset_nanos: real.nanos_until(&settings.now) }
-    }
-
-    /// Now, on the watch's clock.
-    pub(crate) fn now(&self) -> GoTime {
-        let t = (self.read)() + chrono::Duration::nanoseconds(self.offset_nanos);
-        go_time(t)
-    }
-}
-
-fn go_time(t: chrono::DateTime<chrono::Utc>) -> GoTime {
-    GoTime::from_unix(t.timestamp(), t.timestamp_subsec_nanos())
 }
 
 /// One cluster under watch: the name it carries in the output (only when several are watched),
@@ -138,14 +124,15 @@ fn targets(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Vec<Target>>
     if !settings.several_contexts() {
         let context = connect::current_context(&settings.connect).ok().flatten();
         let journal = open_journal(settings, args, context.as_deref(), false)?;
-        return Ok(vec![Target { label: None, connect: settings.connect.clone(), journal, shared: Arc::default() }]);
+        let shared = Watched::shared(settings);
+        return Ok(vec![Target { label: None, connect: settings.connect.clone(), journal, shared }]);
     }
     let names = crate::commands::doctor::contexts(settings)?;
     let mut targets = Vec::with_capacity(names.len());
     for name in names {
         let journal = open_journal(settings, args, Some(&name), true)?;
         let connect = settings.connect_to(&name);
-        targets.push(Target { label: Some(name), connect, journal, shared: Arc::default() });
+        targets.push(Target { label: Some(name), connect, journal, shared: Watched::shared(settings) });
     }
     Ok(targets)
 }
@@ -392,8 +379,9 @@ impl Loop {
         self.shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Handles messages in batches (one journal write and one flush per batch) and judges every
-    /// MR again each `resync`; runs until the command ends (SIGINT or SIGTERM, in [`run`]).
+    /// Handles messages in batches (one journal write and one flush per batch), judges every
+    /// MR again each `resync` and a create in flight when its result comes due; runs until the
+    /// command ends (SIGINT or SIGTERM, in [`run`]).
     async fn run(
         &mut self,
         mut rx: mpsc::Receiver<Msg>,
@@ -405,14 +393,15 @@ impl Loop {
         tick.tick().await;
         loop {
             let mut printed = Vec::new();
+            let due = self.lock().state.next_due().map(|at| self.clock.until(at));
             let first = tokio::select! {
                 _ = tick.tick() => {
                     self.spawn_probes();
-                    let now = self.clock.now();
-                    let changes = self.lock().state.resync(now);
-                    self.print(&changes, now, &mut printed)?;
-                    sink.emit(&printed, self.context.as_deref())?;
-                    self.record_events(&changes, now);
+                    self.judge_again(State::resync, sink)?;
+                    continue;
+                }
+                _ = sleep_for(due) => {
+                    self.judge_again(State::due, sink)?;
                     continue;
                 }
                 msg = rx.recv() => match msg {
@@ -430,6 +419,17 @@ impl Loop {
             self.handle(batch, &mut printed)?;
             sink.emit(&printed, self.context.as_deref())?;
         }
+    }
+
+    /// Judges MRs again without an event (`State::resync`, `State::due`) and publishes what changed.
+    fn judge_again(&mut self, judge: fn(&mut State, GoTime) -> Vec<Change>, sink: &Sink<'_>) -> anyhow::Result<()> {
+        let now = self.clock.now();
+        let changes = judge(&mut self.lock().state, now);
+        let mut printed = Vec::new();
+        self.print(&changes, now, &mut printed)?;
+        sink.emit(&printed, self.context.as_deref())?;
+        self.record_events(&changes, now);
+        Ok(())
     }
 
     fn handle(&mut self, batch: Vec<Msg>, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -2,7 +2,8 @@
 //! one state the loop keeps), `/healthz` (the process answers) and `/readyz` (every kind's first
 //! list judged, in every context watched). hyper's HTTP/1 server over tokio, one task per connection.
 
-use super::{Clock, Shared};
+use super::Shared;
+use super::clock::Clock;
 use crate::domain::gotime::GoTime;
 use crate::domain::watch::exposition;
 use crate::error::Error;

@@ -1,7 +1,7 @@
 //! What the user asked an adoption for, and what follows from it alone: the management policies
 //! the MR ends with. The preflight (`verdict.rs`) and the steps (`steps.rs`) both read it.
 
-use crate::domain::gotime::GoTime;
+use crate::domain::reconcile_timeout::JudgedAt;
 
 /// What the user asked for, beyond the ID.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -16,9 +16,10 @@ pub struct Options {
     pub dry_run: bool,
     /// Current time, RFC3339; also the base of the `reconcile-requested-at` tokens.
     pub now: String,
-    /// "Now" for judging the MR (`Settings::now`, pinned in tests), e.g. whether an async
-    /// operation is past upjet's one-hour deadline. `None`: no operation counts as past it.
-    pub judged_at: Option<GoTime>,
+    /// "Now" for judging the MR (`Settings::now`, pinned in tests) and the providers' reconcile
+    /// timeout: whether an async operation is past upjet's one-hour deadline, whether a create
+    /// may still be running. `None`: no operation counts as past it, no create as running.
+    pub judged_at: Option<JudgedAt>,
 }
 
 /// The policies an adoption ends with: the original ones, plus LateInitialize when asked and

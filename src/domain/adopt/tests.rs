@@ -190,7 +190,11 @@ fn force_overrides_in_flight_other_adoption_and_bad_marker() {
 fn in_flight_past_upjets_deadline_adopts_without_force() {
     let o = with_ann(in_flight(), keys::CREATE_PENDING, "2024-11-30T10:00:00Z");
     let o = with_ann(o, keys::CREATE_SUCCEEDED, "2024-11-30T10:00:00Z");
-    let at = |t: &str| Options { judged_at: crate::domain::gotime::GoTime::parse_rfc3339(t), ..opts() };
+    let at = |t: &str| Options {
+        judged_at: crate::domain::gotime::GoTime::parse_rfc3339(t)
+            .map(crate::domain::reconcile_timeout::JudgedAt::upjet),
+        ..opts()
+    };
     let verdict = |t: &str| preflight(&o, "new", &at(t), &Context::default());
     assert!(matches!(verdict("2024-11-30T11:00:01Z"), Verdict::Adopt(_)));
     assert!(matches!(verdict("2024-11-30T10:59:00Z"), Verdict::Refused(Refusal::AsyncInFlight(..))));

@@ -11,6 +11,7 @@ use super::undo::diff;
 use super::{MARKER, Marker};
 use crate::domain::deletion::Deletion;
 use crate::domain::gotime::GoTime;
+use crate::domain::reconcile_timeout::{JudgedAt, PendingCreate};
 use crate::domain::rules::Facts;
 
 use serde_json::Value;
@@ -42,6 +43,13 @@ pub enum Refusal {
         "an asynchronous operation may still be running on {0} ({1}); adopting now races it. Wait and check with `kubectl upjet doctor {0}`, or pass --force"
     )]
     AsyncInFlight(String, String),
+    /// The reconcile that marked a create pending may still be inside Create (doctor's
+    /// CreateInFlight): its result, and with a synchronous create the external-name, is written
+    /// after it returns and would overwrite the adoption.
+    #[error(
+        "a create started at {1} may still be running on {0} (the provider's reconcile allows it until {2}); adopting now races it. Wait and check with `kubectl upjet doctor {0}`, or pass --force"
+    )]
+    CreateInFlight(String, String, String),
     /// `spec.managementPolicies: []` pauses reconciliation for good; adopt could not finish.
     #[error(
         "spec.managementPolicies is an empty list, which pauses reconciliation: the adoption could not be verified. Set the policies first (for example [\"*\"])"
@@ -200,7 +208,14 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
         return refuse(Refusal::UnsupportedPolicies(e.message, nearest));
     }
     // Past upjet's deadline nothing will finish the operation, so adopting races nothing.
-    if Facts::of(&mr, opts.judged_at.unwrap_or(GoTime::ZERO)).in_flight && !opts.force {
+    let judged_at = opts.judged_at.unwrap_or(JudgedAt::upjet(GoTime::ZERO));
+    if let (Some(_), PendingCreate::InFlight { due }) = (opts.judged_at, Facts::of(&mr, judged_at).pending_create)
+        && !opts.force
+    {
+        let pending = mr.annotation(keys::CREATE_PENDING).unwrap_or("?").to_string();
+        return refuse(Refusal::CreateInFlight(target, pending, due.to_string()));
+    }
+    if Facts::of(&mr, judged_at).in_flight && !opts.force {
         let why = ["AsyncOperation", "Ready"]
             .iter()
             .filter_map(|t| mr.condition(t).map(|c| format!("{t}={}/{}", c.status, c.reason)))

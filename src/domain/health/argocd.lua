@@ -4,7 +4,7 @@
 --
 -- It gives Argo CD's built-in verdict wherever the object shows nothing more, and says what the
 -- object alone shows about a cloud object upjet may have lost track of: a create that never
--- recorded its result, an async operation past upjet's one-hour deadline, an external-name lost
+-- recorded its result (once its reconcile's time is up), an async operation past upjet's one-hour deadline, an external-name lost
 -- after a create, an import that found nothing, a deletion that can never finish, and a paused
 -- MR (Suspended, not Degraded).
 --
@@ -49,6 +49,16 @@ local PLACEHOLDERS = {
   ["tbdeid0"] = true,
   ["invalidnonemptystring"] = true,
 }
+
+-- How long the provider's reconciler gives one reconcile: upjet's generated controllers pass
+-- managed.WithTimeout(3 * time.Minute) (`kubectl upjet health argocd --create-timeout` prints
+-- another value here). A create marked pending less than this, plus crossplane-runtime's 30 s
+-- reconcileGracePeriod and the mark's whole second, ago may still be running.
+local RECONCILE_TIMEOUT_SECONDS = 180
+local RESULT_MARGIN_SECONDS = 31
+
+-- The reconciler's error at the create-incomplete gate (errCreateIncomplete).
+local GATE = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed"
 
 local PENDING = "crossplane.io/external-create-pending"
 local SUCCEEDED = "crossplane.io/external-create-succeeded"
@@ -190,6 +200,23 @@ local function create_incomplete()
   return result == nil or marks.pending > result
 end
 
+-- An incomplete create no result can come to any more: a later reconcile already stopped at
+-- the gate (Synced False with its error, at or after the mark), or the reconcile timeout and its
+-- grace have passed since the mark. Before that the create may still be running.
+local function create_stuck()
+  if not create_incomplete() then
+    return false
+  end
+  local synced = condition("Synced")
+  if synced ~= nil and synced.status == "False" and synced.message == GATE then
+    local at = synced.lastTransitionTime
+    if at == nil or (comparable(at) and at >= marks.pending) then
+      return true
+    end
+  end
+  return marks.pending <= utc_text(os.time() - RECONCILE_TIMEOUT_SECONDS - RESULT_MARGIN_SECONDS)
+end
+
 -- Whether deleting the MR deletes its cloud object (crossplane-runtime's ShouldDelete): the
 -- policies decide, except that the default ["*"] leaves it to a legacy MR's deletionPolicy.
 local function deletes_cloud_object()
@@ -212,7 +239,7 @@ if metadata.deletionTimestamp ~= nil then
     if pause() ~= nil then
       return verdict("Suspended", message .. ", which the provider removes only once resumed: " .. pause())
     end
-    if create_incomplete() and deletes_cloud_object() then
+    if create_stuck() and deletes_cloud_object() then
       return verdict("Degraded", message .. ", which never goes: the reconciler stops at the create-incomplete gate (create started at "
         .. marks.pending .. ", no result recorded) before it deletes anything (kubectl upjet history " .. mr_name() .. ")")
     end
@@ -232,7 +259,13 @@ if pause() ~= nil then
   return verdict("Suspended", pause())
 end
 
-if create_incomplete() then
+if create_incomplete() and not create_stuck() then
+  return verdict("Progressing", "create started at " .. marks.pending
+    .. " and may still be running: the provider's reconcile allows it " .. RECONCILE_TIMEOUT_SECONDS
+    .. "s, and 30s more to record the result (kubectl upjet doctor " .. mr_name() .. ")")
+end
+
+if create_stuck() then
   return verdict("Degraded", "create started at " .. marks.pending
     .. " and no result was recorded: the provider will not touch this MR until the " .. PENDING
     .. " annotation is resolved, and a cloud object may exist that nothing tracks (kubectl upjet history "

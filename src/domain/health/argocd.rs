@@ -1,6 +1,8 @@
 //! The Argo CD health check: one Lua script for every upjet group, as the `argocd-cm` entry that
 //! installs it (`resource.customizations`, the only form of key that takes a wildcard group).
 
+use crate::domain::reconcile_timeout::ReconcileTimeout;
+
 /// The Lua health script, kept as a file of its own so that it can be reviewed as Lua.
 pub const HEALTH_LUA: &str = include_str!("argocd.lua");
 
@@ -21,9 +23,19 @@ pub enum GroupError {
     Invalid(String),
 }
 
+/// The script's line that holds the providers' reconcile timeout (upjet's by default).
+const TIMEOUT_LINE: &str = "local RECONCILE_TIMEOUT_SECONDS = 180";
+
+/// The Lua health script for providers whose reconcilers time out after `timeout`.
+pub fn script(timeout: ReconcileTimeout) -> String {
+    HEALTH_LUA.replacen(TIMEOUT_LINE, &format!("local RECONCILE_TIMEOUT_SECONDS = {}", timeout.secs()), 1)
+}
+
 /// The value of [`CUSTOMIZATIONS_KEY`]: each group glob (every kind of it, `GROUP/*`) mapped to
-/// the Lua script. The keys are quoted: YAML reads a key that begins with `*` as an alias.
-pub fn customizations(groups: &[String]) -> Result<String, GroupError> {
+/// the Lua script (for providers whose reconcilers time out after `timeout`). The keys are
+/// quoted: YAML reads a key that begins with `*` as an alias.
+pub fn customizations(groups: &[String], timeout: ReconcileTimeout) -> Result<String, GroupError> {
+    let lua = script(timeout);
     let mut text = String::new();
     for group in groups {
         let valid =
@@ -32,7 +44,7 @@ pub fn customizations(groups: &[String]) -> Result<String, GroupError> {
             return Err(GroupError::Invalid(group.clone()));
         }
         text.push_str(&format!("\"{group}/*\":\n  health.lua: |\n"));
-        for line in HEALTH_LUA.lines() {
+        for line in lua.lines() {
             if line.is_empty() {
                 text.push('\n');
             } else {
@@ -69,6 +81,14 @@ pub fn config_map(namespace: &str, customizations: &str) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_script_carries_the_reconcile_timeout_it_is_printed_with() {
+        assert!(HEALTH_LUA.contains(TIMEOUT_LINE), "the line the timeout replaces");
+        assert_eq!(script(ReconcileTimeout::UPJET), HEALTH_LUA);
+        let one_minute = script(ReconcileTimeout::from_secs(60));
+        assert!(one_minute.contains("local RECONCILE_TIMEOUT_SECONDS = 60\n") && !one_minute.contains(TIMEOUT_LINE));
+    }
+
     use super::*;
     use crate::domain::placeholder::KNOWN;
 
@@ -92,7 +112,7 @@ mod tests {
 
     #[test]
     fn one_quoted_glob_key_per_group_with_the_script_indented_under_it() {
-        let text = customizations(&["*.upbound.io".into(), "*.edixos.io".into()]).unwrap();
+        let text = customizations(&["*.upbound.io".into(), "*.edixos.io".into()], ReconcileTimeout::UPJET).unwrap();
         assert!(text.starts_with("\"*.upbound.io/*\":\n  health.lua: |\n    -- Health of"), "{text}");
         assert!(text.contains("\n\"*.edixos.io/*\":\n  health.lua: |\n"), "{text}");
         assert_eq!(text.matches("local os = require(\"os\")").count(), 2);
@@ -101,14 +121,14 @@ mod tests {
     #[test]
     fn a_group_with_a_slash_or_a_space_is_refused() {
         for bad in ["", "aws.upbound.io/v1", "a b", "\"x\""] {
-            assert_eq!(customizations(&[bad.into()]), Err(GroupError::Invalid(bad.into())));
+            assert_eq!(customizations(&[bad.into()], ReconcileTimeout::UPJET), Err(GroupError::Invalid(bad.into())));
         }
     }
 
     /// What `-o yaml` prints must read back as the same script, whatever YAML makes of blocks.
     #[test]
     fn the_entry_and_the_config_map_read_back_as_the_script() {
-        let c = customizations(&[DEFAULT_GROUP.into()]).unwrap();
+        let c = customizations(&[DEFAULT_GROUP.into()], ReconcileTimeout::UPJET).unwrap();
         let entry: serde_json::Value = serde_saphyr::from_str(&data_entry(&c)).unwrap();
         let map: serde_json::Value = serde_saphyr::from_str(entry[CUSTOMIZATIONS_KEY].as_str().unwrap()).unwrap();
         assert_eq!(map["*.upbound.io/*"]["health.lua"].as_str(), Some(HEALTH_LUA));

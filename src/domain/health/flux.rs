@@ -5,8 +5,12 @@
 //! Flux evaluates `inProgress`, then `failed`, then `current`, and the first that is true
 //! decides (InProgress when none is, so `inProgress` is not given); each expression sees the object's top-level fields
 //! (`metadata`, `spec`, `status`) as variables. CEL has no clock and Flux passes no time, so the
-//! one judgement the Lua check makes that these cannot is upjet's async deadline: an operation
-//! that still shows running stays InProgress until the Kustomization's own timeout.
+//! judgements the Lua check makes that these cannot are the ones about time: upjet's async
+//! deadline (an operation that still shows running stays InProgress until the Kustomization's
+//! own timeout), and the reconcile timeout that tells a create still running from one stuck at
+//! the create-incomplete gate: an incomplete create fails only once the reconciler reports the
+//! gate (Synced False, which `failed` reads like any reconcile error), never while it may still
+//! be running.
 
 use crate::domain::managed::keys;
 use crate::domain::placeholder::KNOWN;
@@ -55,13 +59,7 @@ pub fn entries(kinds: &[(String, String)]) -> Vec<HealthCheckExpr> {
 pub fn expressions() -> Expressions {
     let paused = paused();
     let ready = condition("Ready", "c.status == 'True'");
-    let failed = format!(
-        "!({paused}) && ({} || {} || {} || {})",
-        condition_failed(),
-        create_incomplete(),
-        external_name_lost(),
-        silent_import()
-    );
+    let failed = format!("!({paused}) && ({} || {} || {})", condition_failed(), external_name_lost(), silent_import());
     Expressions { current: format!("{paused} || {ready}"), failed }
 }
 
@@ -93,19 +91,6 @@ fn condition_failed() -> String {
 fn condition_of(kinds: &[&str], test: &str) -> String {
     let kinds: Vec<String> = kinds.iter().map(|k| format!("'{k}'")).collect();
     format!("(has(status.conditions) && status.conditions.exists(c, c.type in [{}] && {test}))", kinds.join(", "))
-}
-
-/// crossplane-runtime's `ExternalCreateIncomplete`: pending strictly after both succeeded and
-/// failed (after their later one). A mark that is not an RFC 3339 time is the zero time to the
-/// runtime: a pending one is never incomplete, a succeeded or failed one is before any pending.
-/// Each is matched before `timestamp()` reads it, which would fail the whole expression.
-fn create_incomplete() -> String {
-    let pending = annotation(keys::CREATE_PENDING);
-    let after = |key: &str| {
-        let mark = annotation(key);
-        format!("(!{} || timestamp({pending}) > timestamp({mark}))", is_time(&mark))
-    };
-    format!("({} && {} && {})", is_time(&pending), after(keys::CREATE_SUCCEEDED), after(keys::CREATE_FAILED))
 }
 
 /// The value is a time Go's `time.Parse(time.RFC3339, …)` reads (how the runtime parses the

@@ -7,9 +7,9 @@ use super::schema::{TargetKind, drop_field};
 use super::{HELD_FOR, Item, Legacy, MIGRATED_FROM, MigrationPlan, Refusal, Target, final_policies, hold_policies};
 use crate::domain::adopt::policies_of;
 use crate::domain::candidate::{self, Candidate};
-use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::mrd::MrdStates;
+use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::rules;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -37,7 +37,7 @@ pub struct Options {
     /// else `ClusterProviderConfig`).
     pub provider_config_kind: Option<String>,
     /// When the MRs are judged (the ranked candidates of an MR that lost its external-name).
-    pub now: GoTime,
+    pub at: JudgedAt,
     /// The cluster's ManagedResourceDefinitions, when read: a twin kind whose MRD is inactive
     /// serves no CRD, and its refusal says how to activate it.
     pub mrds: MrdStates,
@@ -169,7 +169,7 @@ fn accept<'a>(obj: &'a Value, targets: &'a [TargetKind], opts: &Options) -> Resu
         .find(|t| t.is_twin_of(mr.group(), &mr.kind))
         .ok_or_else(|| refuse(not_served(&mr.kind, &expected_group(mr.group()), &opts.mrds)))?;
     let namespace = namespace_of(obj, &opts.namespace).map_err(refuse)?;
-    let (id, others) = identity(&mr, opts.now).map_err(refuse)?;
+    let (id, others) = identity(&mr, opts.at).map_err(refuse)?;
     Ok(Accepted { obj, mr, target, namespace, id, others })
 }
 
@@ -195,12 +195,12 @@ fn namespace_of(obj: &Value, rule: &NamespaceRule) -> Result<String, String> {
 
 /// The ID the namespaced MR is created with: the legacy's external-name, or else the best of
 /// the one ranked candidate list the rules suggest for it. Never a placeholder; none → refused.
-fn identity(mr: &ManagedResource, now: GoTime) -> Result<(Candidate, Vec<String>), String> {
+fn identity(mr: &ManagedResource, at: JudgedAt) -> Result<(Candidate, Vec<String>), String> {
     if let Some(id) = mr.external_name().filter(|id| candidate::usable(id)) {
         let c = Candidate::new(id, keys::EXTERNAL_NAME, candidate::Confidence::High, "the legacy MR's own");
         return Ok((c, vec![]));
     }
-    let findings = rules::diagnose(mr, now);
+    let findings = rules::diagnose(mr, at);
     let mut ranked = candidate::from_findings(&findings).into_iter();
     let best = ranked.next().ok_or_else(|| {
         "no ID: it has no usable external-name and nothing suggests one; find it (kubectl upjet history) and set crossplane.io/external-name, then plan again".to_string()

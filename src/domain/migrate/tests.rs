@@ -4,6 +4,7 @@ use super::apply::{self, Stage};
 use super::schema::{Node, TargetKind, legacy_group};
 use super::*;
 use crate::domain::gotime::GoTime;
+use crate::domain::reconcile_timeout::JudgedAt;
 use serde_json::{Value, json};
 
 /// A namespaced Subnet CRD cut down to the shapes the rules read (the real pair is read by
@@ -56,7 +57,7 @@ fn opts() -> Options {
         namespace: NamespaceRule::To("team-a".into()),
         drop_fields: vec![],
         provider_config_kind: None,
-        now: GoTime::parse_or_zero(Some("2024-11-30T12:00:00Z")),
+        at: JudgedAt::upjet(GoTime::parse_or_zero(Some("2024-11-30T12:00:00Z"))),
         mrds: Default::default(),
     }
 }

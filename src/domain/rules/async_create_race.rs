@@ -64,7 +64,7 @@ fn describe(c: &LoggedCreate, tracked: Option<&str>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at as judged_at;
     use super::super::{LoggedCreate, LoggedLine, MrEvidence, findings_with};
     use crate::domain::finding::Code;
     use crate::domain::gotime::GoTime;
@@ -137,7 +137,7 @@ mod tests {
     fn table() {
         for (name, mr, created, rebuilt, fires) in CASES {
             let ev = MrEvidence { created: created(), state_rebuilt: rebuilt(), ..MrEvidence::default() };
-            let found: Vec<_> = findings_with(&mr().build(), Some(&ev), now())
+            let found: Vec<_> = findings_with(&mr().build(), Some(&ev), judged_at())
                 .into_iter()
                 .filter(|f| f.code == Code::AsyncCreateRace)
                 .collect();

@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn severity_follows_the_external_name() {
         let severity = |mr: Mr| {
-            diagnose(&mr.build(), now()).into_iter().find(|f| f.code == Code::AsyncDeadlinePassed).unwrap().severity
+            diagnose(&mr.build(), at()).into_iter().find(|f| f.code == Code::AsyncDeadlinePassed).unwrap().severity
         };
         assert_eq!(severity(creating(OLD)), Severity::Error);
         assert_eq!(severity(creating(OLD).external_name("k")), Severity::Warning);
@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn the_age_reads_like_kubectl() {
         let message = |ltt: &str| {
-            let found = diagnose(&creating(ltt).build(), now());
+            let found = diagnose(&creating(ltt).build(), at());
             found.into_iter().find(|f| f.code == Code::AsyncDeadlinePassed).unwrap().message
         };
         assert!(message(OLD).contains("at the latest (78m ago)"), "{}", message(OLD));

@@ -60,7 +60,7 @@ pub fn check_audit_cases(code: Code, cases: &[Case]) {
     for (name, mr, writes, want) in cases {
         let mr = mr().build();
         let ev = MrEvidence { audit: Some(MrAudit::new(writes(), &mr)), ..MrEvidence::default() };
-        let got: Vec<Option<String>> = findings_with(&mr, Some(&ev), super::cases::now())
+        let got: Vec<Option<String>> = findings_with(&mr, Some(&ev), super::cases::at())
             .into_iter()
             .filter(|f| f.code == code)
             .map(|f| f.suggested_id)

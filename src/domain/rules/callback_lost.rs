@@ -21,7 +21,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::{CallbackFailure, Facts, MrEvidence};
     use crate::domain::testing::Mr;
 
@@ -30,8 +30,8 @@ mod tests {
         let mr = Mr::new("Key", "k").external_name("k").build();
         let cb = CallbackFailure { error: Some("cannot update status".into()), source: "line".into() };
         let ev = MrEvidence { callback_failure: Some(cb), ..MrEvidence::default() };
-        let f = super::check(&Facts::with_evidence(&mr, Some(&ev), now())).unwrap();
+        let f = super::check(&Facts::with_evidence(&mr, Some(&ev), at())).unwrap();
         assert_eq!((f.evidence["error"].as_str(), f.evidence["log"].as_str()), ("cannot update status", "line"));
-        assert!(super::check(&Facts::with_evidence(&mr, Some(&MrEvidence::default()), now())).is_none());
+        assert!(super::check(&Facts::with_evidence(&mr, Some(&MrEvidence::default()), at())).is_none());
     }
 }

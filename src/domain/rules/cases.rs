@@ -5,6 +5,7 @@ use super::diagnose;
 use crate::domain::finding::Code;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::keys;
+use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::testing::Mr;
 
 /// A case: its name, the MR, and the codes expected (any order).
@@ -30,6 +31,11 @@ pub fn now() -> GoTime {
     GoTime::parse_rfc3339(NOW).expect("NOW parses")
 }
 
+/// [`NOW`] with upjet's reconcile timeout: how the rules judge the cases.
+pub fn at() -> JudgedAt {
+    JudgedAt::upjet(now())
+}
+
 /// A RecordSet whose external-name and observed ID agree.
 pub fn base() -> Mr {
     Mr::new("RecordSet", "rs").external_name("rs").at_provider_id("rs")
@@ -37,7 +43,7 @@ pub fn base() -> Mr {
 
 /// The codes `diagnose` reports, sorted.
 pub fn codes(mr: &Mr) -> Vec<Code> {
-    let mut c: Vec<Code> = diagnose(&mr.build(), now()).into_iter().map(|f| f.code).collect();
+    let mut c: Vec<Code> = diagnose(&mr.build(), at()).into_iter().map(|f| f.code).collect();
     c.sort();
     c
 }

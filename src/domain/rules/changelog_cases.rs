@@ -33,7 +33,7 @@ pub fn log(entries: &[(u32, Operation, &str)]) -> MrChangeLog {
 pub fn check_changelog_cases(cases: &[Case]) {
     for (name, mr, changelog, want) in cases {
         let ev = MrEvidence { changelog: Some(changelog()), ..MrEvidence::default() };
-        let got: Vec<(Code, Option<String>)> = findings_with(&mr().build(), Some(&ev), super::cases::now())
+        let got: Vec<(Code, Option<String>)> = findings_with(&mr().build(), Some(&ev), super::cases::at())
             .into_iter()
             .filter(|f| f.code.as_str().starts_with("ChangeLog"))
             .map(|f| (f.code, f.suggested_id))

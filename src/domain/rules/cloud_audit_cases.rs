@@ -47,7 +47,7 @@ pub fn audit(creates: Vec<Observed>, tracked: Option<&str>) -> MrCloudAudit {
 pub fn check_cloud_cases_with(cases: &[Case], starts: Option<ProviderStarts>) {
     for (name, mr, record, want) in cases {
         let ev = MrEvidence { cloud_audit: Some(record()), provider_starts: starts.clone(), ..MrEvidence::default() };
-        let got: Vec<(Code, Option<String>)> = findings_with(&mr().build(), Some(&ev), super::cases::now())
+        let got: Vec<(Code, Option<String>)> = findings_with(&mr().build(), Some(&ev), super::cases::at())
             .into_iter()
             .filter(|f| f.code.as_str().starts_with("CloudAudit"))
             .map(|f| (f.code, f.suggested_id))

@@ -146,7 +146,7 @@ mod tests {
         let start = GoTime::parse_rfc3339("2024-11-30T10:29:40Z").unwrap();
         let starts = ProviderStarts { provider: "provider-gcp-monitoring".into(), starts: vec![start] };
         let ev = MrEvidence { cloud_audit: Some(record()), provider_starts: Some(starts), ..MrEvidence::default() };
-        let f = findings_with(&mr().build(), Some(&ev), super::super::cases::now())
+        let f = findings_with(&mr().build(), Some(&ev), super::super::cases::at())
             .into_iter()
             .find(|f| f.code == Code::CloudAuditDuplicate)
             .unwrap();

@@ -56,7 +56,7 @@ fn tracking(facts: &Facts) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::{LoggedCreate, LoggedLine, MrEvidence, findings_with};
     use crate::domain::finding::Code;
     use crate::domain::gotime::GoTime;
@@ -115,7 +115,7 @@ mod tests {
                 state_rebuilt: rebuilt(),
                 ..MrEvidence::default()
             };
-            let found: Vec<_> = findings_with(&Mr::new("Key", "k").build(), Some(&ev), now())
+            let found: Vec<_> = findings_with(&Mr::new("Key", "k").build(), Some(&ev), at())
                 .into_iter()
                 .filter(|f| f.code == Code::CreateAfterStateRebuild)
                 .collect();

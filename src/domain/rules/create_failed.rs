@@ -184,7 +184,7 @@ mod tests {
         use crate::domain::finding::Code;
         use crate::domain::rules::diagnose;
         let msg = |mr: Mr| {
-            diagnose(&mr.build(), now()).into_iter().find(|f| f.code == Code::CreateFailed).map(|f| f.message).unwrap()
+            diagnose(&mr.build(), at()).into_iter().find(|f| f.code == Code::CreateFailed).map(|f| f.message).unwrap()
         };
         let failed = |synced: &str| {
             Mr::new("Key", "k").annotation(P, T0).annotation(F, T0).cond("Synced", "False", "ReconcileError", synced)

@@ -3,11 +3,11 @@
 use super::facts::Facts;
 use crate::domain::finding::{Code, Finding, Severity};
 
-/// The reconciler's exact error text at the create-incomplete gate (`errCreateIncomplete`).
-pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed";
-
 /// `meta.ExternalCreateIncomplete` (reconciler.go create-incomplete gate): the reconciler stops
-/// with `Requeue: false` until someone resolves the pending annotation. Two earlier gates keep
+/// with `Requeue: false` until someone resolves the pending annotation. Only once the reconcile
+/// that wrote the mark can no longer record a result (its timeout and grace period passed, the
+/// gate already reported, the provider restarted since): before, the create may still be running
+/// (`CreateInFlight`). Two earlier gates keep
 /// it from getting there: a policy set `Validate` rejects (UnsupportedManagementPolicies), and
 /// deletion, where the orphan fast path removes the finalizer first or the gate blocks the
 /// deletion (DeletionBlockedByCreateGate, whose way out differs: adopt refuses deleted MRs).
@@ -18,7 +18,8 @@ pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remo
 /// name. upjet's generated controllers do not pass the option, so only the provider's own log can
 /// show it; when it does, the MR is not stuck and the finding is a warning.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
-    if !facts.marks.incomplete() || facts.management.validate().is_err() || facts.mr.deletion_timestamp.is_some() {
+    if !facts.pending_create.is_stuck() || facts.management.validate().is_err() || facts.mr.deletion_timestamp.is_some()
+    {
         return None;
     }
     let id = facts.mr.at_provider_id.as_deref();
@@ -61,8 +62,8 @@ pub const MSG_PROCEEDING: &str = "Cannot determine creation result, but proceedi
 #[cfg(test)]
 mod tests {
     use super::super::cases::*;
-    use super::ERR_CREATE_INCOMPLETE;
     use crate::domain::finding::Code::*;
+    use crate::domain::rules::ERR_CREATE_INCOMPLETE;
 
     /// Follows crossplane-runtime `pkg/meta/meta.go` `ExternalCreateIncomplete` and the gate in
     /// `pkg/reconciler/managed/reconciler.go` `Reconcile` (after pause, Validate and deletion).
@@ -102,7 +103,7 @@ mod tests {
         let bypassed = MrEvidence { gate_bypassed: Some(line), ..MrEvidence::default() };
         for (evidence, severity, stuck) in [(None, Severity::Error, true), (Some(&bypassed), Severity::Warning, false)]
         {
-            let f = findings_with(&mr, evidence, now()).into_iter().find(|f| f.code == Code::CreateIncomplete).unwrap();
+            let f = findings_with(&mr, evidence, at()).into_iter().find(|f| f.code == Code::CreateIncomplete).unwrap();
             assert_eq!(f.severity, severity);
             assert_eq!(f.message.contains("will not touch this MR"), stuck, "{}", f.message);
             assert_eq!(f.message.contains("goes on past the gate"), !stuck, "{}", f.message);

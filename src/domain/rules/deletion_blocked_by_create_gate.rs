@@ -1,7 +1,7 @@
 //! `DeletionBlockedByCreateGate`: a deleted MR waits forever at the create-incomplete gate.
 
-use super::create_incomplete::ERR_CREATE_INCOMPLETE;
 use super::facts::Facts;
+use crate::domain::create_marks::ERR_CREATE_INCOMPLETE;
 use crate::domain::deletion::{Deletion, OnDelete};
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
@@ -11,11 +11,12 @@ use crate::domain::managed::keys;
 /// Observe and Delete. So an MR whose deletion would delete its cloud object stops at the gate
 /// (Ready=False/Creating, not Deleting) with its finalizer, and `kubectl delete` hangs; adopt
 /// refuses deleted MRs, so the way out is to resolve the create marks by hand once the ID is known,
-/// or to orphan it through the policies.
+/// or to orphan it through the policies. While the create may still be running (`CreateInFlight`)
+/// the reconcile that runs it ends first and records its result, and deletion goes on.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let deleted_at = facts.mr.deletion_timestamp.as_deref()?;
     let deletion = Deletion::of(facts.mr);
-    if deletion.on_delete != OnDelete::BlockedByCreateGate {
+    if deletion.on_delete != OnDelete::BlockedByCreateGate || !facts.pending_create.is_stuck() {
         return None;
     }
     let target = facts.kubectl_target();
@@ -92,7 +93,7 @@ mod tests {
     #[test]
     fn next_is_the_safe_way_out() {
         let next = |mr: Mr| {
-            super::check(&super::Facts::of(&mr.build(), super::super::cases::now())).map(|f| f.next).unwrap_or_default()
+            super::check(&super::Facts::of(&mr.build(), super::super::cases::at())).map(|f| f.next).unwrap_or_default()
         };
         assert!(next(stuck().deleting()).ends_with("crossplane.io/external-create-pending-"));
         let no_name = Mr::new("RecordSet", "rs").at_provider_id("rs-1").annotation(P, T1).deleting();

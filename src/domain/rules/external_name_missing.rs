@@ -157,11 +157,11 @@ mod tests {
     fn an_id_equal_to_the_name_is_a_warning_about_the_initializer() {
         use crate::domain::finding::Severity;
         let mr = Mr::new("Bucket", "acme-assets").at_provider_id("acme-assets").healthy().build();
-        let f = diagnose(&mr, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        let f = diagnose(&mr, at()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
         assert_eq!(f.severity, Severity::Warning);
         assert!(f.message.contains("initializer writes it back"), "{}", f.message);
         let other = Mr::new("Key", "k").at_provider_id("mrk-1").healthy().build();
-        let f = diagnose(&other, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        let f = diagnose(&other, at()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
         assert_eq!(f.severity, Severity::Error);
     }
 
@@ -175,7 +175,7 @@ mod tests {
             .namespace("team-a")
             .api_version("kms.aws.m.upbound.io/v1beta1")
             .build();
-        let f = diagnose(&mr, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+        let f = diagnose(&mr, at()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
         assert_eq!(f.suggested_id.as_deref(), Some("mrk-123"));
         assert_eq!(
             f.next,

@@ -29,7 +29,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::facts::Facts;
     use super::super::mr_evidence::{DesiredFacts, MrEvidence};
     use crate::domain::testing::Mr;
@@ -41,9 +41,9 @@ mod tests {
             desired: Some(DesiredFacts { off_format: Some(("{name}".into(), "a".into())), ..Default::default() }),
             ..Default::default()
         };
-        let f = super::check(&Facts::with_evidence(&mr, Some(&off), now())).unwrap();
+        let f = super::check(&Facts::with_evidence(&mr, Some(&off), at())).unwrap();
         assert_eq!(f.suggested_id.as_deref(), Some("a"));
         assert!(f.message.contains("does not follow {name}"), "{}", f.message);
-        assert!(super::check(&Facts::of(&mr, now())).is_none(), "outside a lint");
+        assert!(super::check(&Facts::of(&mr, at())).is_none(), "outside a lint");
     }
 }

@@ -27,7 +27,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::{Facts, MrEvidence};
     use crate::domain::managed::keys;
     use crate::domain::testing::Mr;
@@ -47,7 +47,7 @@ mod tests {
             ("no external-name", Mr::new("Bucket", "a"), Some(shared(&["x/b"])), None),
         ] {
             let mr = mr.build();
-            let found = super::check(&Facts::with_evidence(&mr, evidence.as_ref(), now()));
+            let found = super::check(&Facts::with_evidence(&mr, evidence.as_ref(), at()));
             match want {
                 Some(text) => assert!(found.expect(case).message.contains(text), "{case}"),
                 None => assert!(found.is_none(), "{case}"),

@@ -6,6 +6,7 @@ use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::{Condition, ManagedResource, keys};
 use crate::domain::policies::{ManagementPolicies, Policies};
+use crate::domain::reconcile_timeout::{JudgedAt, PendingCreate, ReconcileTimeout};
 
 pub use crate::domain::create_marks::ASYNC_TIMEOUT_SECS;
 
@@ -24,6 +25,10 @@ pub struct Facts<'a> {
     pub paused: bool,
     /// When the judgement is made (`Settings::now`): rules never read the clock.
     pub now: GoTime,
+    /// How long the provider's reconciler gives one reconcile (`--create-timeout`).
+    pub reconcile_timeout: ReconcileTimeout,
+    /// Whether a create without a result may still be running or is stuck at the gate.
+    pub pending_create: PendingCreate,
     /// Ready=False/Creating with Synced=True, or AsyncOperation Ongoing, and upjet's one-hour
     /// deadline may not have passed yet: upjet is probably working on it.
     pub in_flight: bool,
@@ -36,8 +41,14 @@ pub struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    /// Derives the facts of one MR from the object alone, judged at `now`.
-    pub fn of(mr: &'a ManagedResource, now: GoTime) -> Facts<'a> {
+    /// Derives the facts of one MR from the object alone, judged at `at`.
+    pub fn of(mr: &'a ManagedResource, at: JudgedAt) -> Facts<'a> {
+        Facts::with_evidence(mr, None, at)
+    }
+
+    /// Derives the facts of one MR, judged at `at`, and attaches the evidence gathered for it.
+    pub fn with_evidence(mr: &'a ManagedResource, evidence: Option<&'a MrEvidence>, at: JudgedAt) -> Facts<'a> {
+        let now = at.now;
         let policies = Policies::of(mr);
         let paused = mr.annotation(keys::PAUSED) == Some("true") || policies.is_paused();
         let marks = CreateMarks::of(mr);
@@ -45,12 +56,21 @@ impl<'a> Facts<'a> {
             latest_possible_start(mr, &marks).filter(|start| start.add_secs(ASYNC_TIMEOUT_SECS).before(&now));
         let in_flight = shown_running(mr) && past_deadline.is_none();
         let management = ManagementPolicies::of(mr);
-        Facts { mr, marks, policies, management, paused, now, in_flight, past_deadline, evidence: None }
-    }
-
-    /// Derives the facts of one MR, judged at `now`, and attaches the evidence gathered for it.
-    pub fn with_evidence(mr: &'a ManagedResource, evidence: Option<&'a MrEvidence>, now: GoTime) -> Facts<'a> {
-        Facts { evidence, ..Facts::of(mr, now) }
+        let restarted = evidence.and_then(|e| e.provider_starts.as_ref()).map(|s| s.starts.as_slice()).unwrap_or(&[]);
+        let pending_create = PendingCreate::of(mr, &marks, restarted, at);
+        Facts {
+            mr,
+            marks,
+            policies,
+            management,
+            paused,
+            now,
+            reconcile_timeout: at.reconcile_timeout,
+            pending_create,
+            in_flight,
+            past_deadline,
+            evidence,
+        }
     }
 
     /// The condition recording that upjet's last asynchronous *create* failed, if it does.

@@ -36,7 +36,7 @@ pub fn findings_for(mr: &Mr, objects: Vec<TaggedObject>) -> Vec<Finding> {
         gone: None,
     };
     let ev = MrEvidence { inventory: Some(inventory), ..MrEvidence::default() };
-    findings_with(&mr.build(), Some(&ev), super::cases::now())
+    findings_with(&mr.build(), Some(&ev), super::cases::at())
 }
 
 /// Checks that `code` fires (with that suggestion) or not, case by case.

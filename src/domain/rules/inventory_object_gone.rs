@@ -71,7 +71,7 @@ mod tests {
         for (name, mr, gone, fires) in CASES {
             let inventory = MrInventory { objects: Vec::new(), rule: "r".into(), gone: gone.map(|g| g()) };
             let ev = MrEvidence { inventory: Some(inventory), ..MrEvidence::default() };
-            let got = findings_with(&mr().build(), Some(&ev), super::super::cases::now());
+            let got = findings_with(&mr().build(), Some(&ev), super::super::cases::at());
             let found: Vec<_> = got.iter().filter(|f| f.code == Code::InventoryObjectGone).collect();
             assert_eq!(found.len(), usize::from(*fires), "{name}");
             if let Some(f) = found.first() {

@@ -1,7 +1,8 @@
 //! `KstatusMisleading`: kstatus (Flux, Argo CD) reports a state the MR's real state contradicts.
 
 use super::facts::Facts;
-use crate::domain::finding::{Code, Finding};
+use crate::domain::finding::{Code, Finding, Severity};
+use crate::domain::gotime::GoTime;
 use crate::domain::kstatus::{self, KStatus};
 use crate::domain::managed::ManagedResource;
 
@@ -13,14 +14,25 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         KStatus::InProgress => in_progress_reality(facts)?,
         KStatus::Failed | KStatus::Terminating => return None,
     };
-    Some(
-        Finding::new(
-            Code::KstatusMisleading,
-            format!("kstatus (Flux, Argo CD) reports {}, yet {reality}", verdict.status),
-            format!("kubectl upjet doctor {}", facts.arg()),
-        )
-        .with("kstatus", format!("{}: {}", verdict.status, verdict.message)),
+    let mut f = Finding::new(
+        Code::KstatusMisleading,
+        format!("kstatus (Flux, Argo CD) reports {}, yet {reality}", verdict.status),
+        format!("kubectl upjet doctor {}", facts.arg()),
     )
+    .with("kstatus", format!("{}: {}", verdict.status, verdict.message));
+    if facts.mr.conditions.is_empty() && not_due_yet(facts) {
+        f.severity = Severity::Info;
+    }
+    Some(f)
+}
+
+/// No condition is no sign of trouble yet while the MR is younger than one reconcile (its
+/// controller may not have finished the first) or a create it started may still be running:
+/// the reconciler writes status only when the reconcile ends.
+fn not_due_yet(facts: &Facts) -> bool {
+    let created = facts.mr.creation_timestamp.as_deref().and_then(GoTime::parse_rfc3339);
+    let young = created.is_some_and(|c| facts.now.before(&facts.reconcile_timeout.result_due(c)));
+    young || facts.pending_create.is_in_flight()
 }
 
 /// What contradicts `Current`: nobody has reported yet, or Ready=True hides a failure or an
@@ -30,6 +42,11 @@ fn current_reality(facts: &Facts) -> Option<String> {
     let ready = mr.condition("Ready");
     if ready.is_none() && facts.paused {
         return Some("the MR is paused and was never reported Ready".to_string());
+    }
+    if mr.conditions.is_empty() && not_due_yet(facts) {
+        return Some(
+            "no controller has reported on this MR yet (no conditions): normal while its first reconcile (or a create it started) may still be running".to_string(),
+        );
     }
     if mr.conditions.is_empty() {
         return Some(
@@ -83,8 +100,8 @@ fn in_progress_reality(facts: &Facts) -> Option<String> {
         );
     }
     facts
-        .marks
-        .incomplete()
+        .pending_create
+        .is_stuck()
         .then(|| "the reconciler stopped at the create-incomplete gate and will not progress on its own".to_string())
 }
 
@@ -201,7 +218,7 @@ mod tests {
     }
 
     fn message(mr: Mr) -> String {
-        diagnose(&mr.build(), now()).into_iter().find(|f| f.code == Code::KstatusMisleading).unwrap().message
+        diagnose(&mr.build(), at()).into_iter().find(|f| f.code == Code::KstatusMisleading).unwrap().message
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::{Facts, MrEvidence};
     use crate::domain::shared_names::MrKey;
     use crate::domain::testing::Mr;
@@ -54,7 +54,7 @@ mod tests {
             ("no external-name", Mr::new("Subnet", "a"), Some(with(Some(twin.clone()))), false),
         ] {
             let mr = mr.build();
-            let found = super::check(&Facts::with_evidence(&mr, evidence.as_ref(), now()));
+            let found = super::check(&Facts::with_evidence(&mr, evidence.as_ref(), at()));
             assert_eq!(found.is_some(), want, "{case}");
             if let Some(f) = found {
                 assert!(f.message.contains("subnet.ec2.aws.m.upbound.io/a -n infra"), "{}", f.message);

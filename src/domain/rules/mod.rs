@@ -28,6 +28,7 @@ mod cloud_audit_duplicate;
 mod cloud_audit_orphan;
 mod create_after_state_rebuild;
 mod create_failed;
+mod create_in_flight;
 mod create_incomplete;
 mod debug_logs_missing;
 mod deletion_blocked_by_create_gate;
@@ -70,8 +71,8 @@ mod restore_stops_at_create_gate;
 pub mod restore_verdict;
 mod unsupported_management_policies;
 
+pub use crate::domain::create_marks::ERR_CREATE_INCOMPLETE;
 pub use already_exists::says_already_exists;
-pub use create_incomplete::ERR_CREATE_INCOMPLETE;
 pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
 pub use mr_evidence::{
@@ -80,9 +81,9 @@ pub use mr_evidence::{
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
-use super::gotime::GoTime;
 use super::inventory::UnmatchedObject;
 use super::managed::ManagedResource;
+use super::reconcile_timeout::JudgedAt;
 use super::report::ReportFinding;
 
 /// The evidence key that says the MR's external-name is a provider's placeholder.
@@ -146,6 +147,7 @@ pub struct Rule {
 /// the facts alone, so the order only decides the output order.
 pub const ALL: &[Rule] = &[
     Rule { code: Code::CreateIncomplete, check: Check::Object(create_incomplete::check) },
+    Rule { code: Code::CreateInFlight, check: Check::Object(create_in_flight::check) },
     Rule { code: Code::ExternalNameMissing, check: Check::Object(external_name_missing::check) },
     Rule { code: Code::ExternalNameDrift, check: Check::Object(external_name_drift::check) },
     Rule { code: Code::AlreadyExists, check: Check::Object(already_exists::check) },
@@ -243,15 +245,15 @@ pub fn evidence_findings(facts: &Facts) -> Vec<Finding> {
 }
 
 /// Every per-MR rule over one MR and the evidence gathered for it (`None`: nothing gathered),
-/// judged at `now` (`Settings::now`).
-pub fn findings_with(mr: &ManagedResource, evidence: Option<&MrEvidence>, now: GoTime) -> Vec<Finding> {
-    findings(&Facts::with_evidence(mr, evidence, now))
+/// judged at `at` (`Settings::now` and the providers' reconcile timeout).
+pub fn findings_with(mr: &ManagedResource, evidence: Option<&MrEvidence>, at: JudgedAt) -> Vec<Finding> {
+    findings(&Facts::with_evidence(mr, evidence, at))
 }
 
-/// The rules that need the MR object alone, in [`ALL`] order, judged at `now`: what `adopt`
+/// The rules that need the MR object alone, in [`ALL`] order, judged at `at`: what `adopt`
 /// reports.
-pub fn diagnose(mr: &ManagedResource, now: GoTime) -> Vec<Finding> {
-    let facts = Facts::of(mr, now);
+pub fn diagnose(mr: &ManagedResource, at: JudgedAt) -> Vec<Finding> {
+    let facts = Facts::of(mr, at);
     ALL.iter().filter(|rule| matches!(rule.check, Check::Object(_))).flat_map(|rule| rule.check.on(&facts)).collect()
 }
 
@@ -277,7 +279,7 @@ pub fn object_findings(objects: &[UnmatchedObject]) -> Vec<ReportFinding> {
 
 #[cfg(test)]
 mod tests {
-    use super::cases::{T0, base, check_cases, now};
+    use super::cases::{T0, at, base, check_cases};
     use super::*;
     use crate::domain::managed::keys;
 
@@ -305,7 +307,7 @@ mod tests {
     #[test]
     fn log_rules_need_evidence() {
         let mr = base().build();
-        let facts = Facts::of(&mr, now());
+        let facts = Facts::of(&mr, at());
         assert!(orphan_candidate::check(&facts).is_empty());
         assert!(callback_lost::check(&facts).is_none());
         assert!(provider_restarted_during_create::check(&facts).is_none());

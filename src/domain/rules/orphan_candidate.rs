@@ -44,7 +44,7 @@ pub(super) fn check(facts: &Facts) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::{LoggedCreate, MrEvidence, findings_with};
     use crate::domain::finding::Code;
     use crate::domain::testing::Mr;
@@ -90,7 +90,7 @@ mod tests {
     fn table() {
         for (name, mr, logged, want, suggested) in CASES {
             let ev = created(logged);
-            let f: Vec<_> = findings_with(&mr().build(), Some(&ev), now())
+            let f: Vec<_> = findings_with(&mr().build(), Some(&ev), at())
                 .into_iter()
                 .filter(|f| f.code == Code::OrphanCandidate)
                 .collect();

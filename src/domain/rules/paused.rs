@@ -56,7 +56,7 @@ mod tests {
     #[test]
     fn next_step_removes_the_annotation() {
         let paused = Mr::new("Vpc", "v").annotation(keys::PAUSED, "true").build();
-        let f = diagnose(&paused, now()).into_iter().find(|f| f.code == Code::Paused).unwrap();
+        let f = diagnose(&paused, at()).into_iter().find(|f| f.code == Code::Paused).unwrap();
         assert_eq!(f.next, "kubectl annotate vpc.dns.gcp.upbound.io v crossplane.io/paused-");
     }
 }

@@ -5,7 +5,7 @@
 //! the external-name, provider-upjet-aws PR #2233).
 
 use super::PLACEHOLDER;
-use super::cases::{F, P, S, T0, T1, check_cases, now};
+use super::cases::{F, P, S, T0, T1, at, check_cases};
 use crate::domain::finding::Code::{self, *};
 use crate::domain::rules::diagnose;
 use crate::domain::testing::Mr;
@@ -74,7 +74,7 @@ fn table() {
 #[test]
 fn findings_name_the_placeholder_and_never_suggest_it() {
     for (name, mr, _) in CASES.iter().filter(|(n, _, _)| !n.starts_with("a real ID")) {
-        for f in diagnose(&mr().build(), now()) {
+        for f in diagnose(&mr().build(), at()) {
             let said = f.evidence.get(PLACEHOLDER).map(String::as_str).unwrap_or_default();
             assert!(said.contains("is a placeholder, not a cloud ID"), "{name}: {:?} lacks the evidence", f.code);
             assert!(!f.suggested_id.as_deref().is_some_and(crate::domain::placeholder::is_placeholder), "{name}");
@@ -85,11 +85,11 @@ fn findings_name_the_placeholder_and_never_suggest_it() {
 #[test]
 fn the_missing_external_name_says_it_holds_only_a_placeholder() {
     let mr = agent().external_name("STUB123456").at_provider_id("AGT0123456").healthy().build();
-    let f = diagnose(&mr, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+    let f = diagnose(&mr, at()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
     assert!(f.message.starts_with("no external-name (only the placeholder \"STUB123456\""), "{}", f.message);
     assert_eq!(f.suggested_id.as_deref(), Some("AGT0123456"));
     let stub_everywhere = agent().external_name("STUB123456").at_provider_id("STUB123456").healthy().build();
     assert_eq!(stub_everywhere.at_provider_id, None, "a stub in status.atProvider.id is no ID either");
-    let f = diagnose(&stub_everywhere, now()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
+    let f = diagnose(&stub_everywhere, at()).into_iter().find(|f| f.code == Code::ExternalNameMissing).unwrap();
     assert_eq!(f.suggested_id, None);
 }

@@ -26,7 +26,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::facts::Facts;
     use crate::domain::managed::keys;
     use crate::domain::testing::Mr;
@@ -39,7 +39,7 @@ mod tests {
             ("none", Mr::new("Agent", "a"), false),
         ] {
             let mr = mr.build();
-            assert_eq!(super::check(&Facts::of(&mr, now())).is_some(), fires, "{case}");
+            assert_eq!(super::check(&Facts::of(&mr, at())).is_some(), fires, "{case}");
         }
     }
 }

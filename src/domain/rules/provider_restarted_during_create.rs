@@ -38,7 +38,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::{Facts, MrEvidence, ProviderStarts};
     use crate::domain::gotime::GoTime;
     use crate::domain::managed::keys;
@@ -79,7 +79,7 @@ mod tests {
         let ev = MrEvidence { provider_starts: Some(starts), ..MrEvidence::default() };
         for (name, mr, want) in CASES {
             let mr = mr().build();
-            let f = super::check(&Facts::with_evidence(&mr, Some(&ev), now()));
+            let f = super::check(&Facts::with_evidence(&mr, Some(&ev), at()));
             assert_eq!(f.is_some(), *want, "{name}");
             if let Some(f) = f {
                 assert_eq!(f.evidence["restartedAt"], "2024-11-30T11:00:03Z", "{name}");

@@ -1,8 +1,8 @@
 //! `ReconcileNotTriggered`: Synced still shows the create-incomplete gate after the create marks
 //! were resolved by hand, and nothing will trigger a new reconcile.
 
-use super::create_incomplete::ERR_CREATE_INCOMPLETE;
 use super::facts::Facts;
+use crate::domain::create_marks::ERR_CREATE_INCOMPLETE;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
 
@@ -159,7 +159,7 @@ mod tests {
             (None, "either the provider has not reconciled since, or"),
         ] {
             let ev = MrEvidence { acknowledges_requests: acks, ..MrEvidence::default() };
-            let f = findings_with(&mr, Some(&ev), super::super::cases::now())
+            let f = findings_with(&mr, Some(&ev), super::super::cases::at())
                 .into_iter()
                 .find(|f| f.code == Code::ReconcileNotTriggered)
                 .unwrap();
@@ -172,7 +172,7 @@ mod tests {
     fn next_step_requests_a_reconcile() {
         let mr = Mr::new("Vpc", "v").namespace("team-a");
         let mr = mr.cond("Synced", "False", "ReconcileError", ERR_CREATE_INCOMPLETE).build();
-        let f = diagnose(&mr, super::super::cases::now())
+        let f = diagnose(&mr, super::super::cases::at())
             .into_iter()
             .find(|f| f.code == Code::ReconcileNotTriggered)
             .unwrap();

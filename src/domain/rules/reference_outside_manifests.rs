@@ -30,7 +30,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cases::now;
+    use super::super::cases::at;
     use super::super::facts::Facts;
     use super::super::mr_evidence::{DesiredFacts, MrEvidence};
     use crate::domain::testing::Mr;
@@ -45,10 +45,10 @@ mod tests {
             }),
             ..Default::default()
         };
-        let one = super::check(&Facts::with_evidence(&mr, Some(&refs(&["spec.forProvider.vpcIdRef → main"])), now()));
+        let one = super::check(&Facts::with_evidence(&mr, Some(&refs(&["spec.forProvider.vpcIdRef → main"])), at()));
         assert!(one.unwrap().message.starts_with("1 reference names an MR"));
-        let two = super::check(&Facts::with_evidence(&mr, Some(&refs(&["a → x", "b → y"])), now())).unwrap();
+        let two = super::check(&Facts::with_evidence(&mr, Some(&refs(&["a → x", "b → y"])), at())).unwrap();
         assert!(two.message.starts_with("2 references name an MR"), "{}", two.message);
-        assert!(super::check(&Facts::with_evidence(&mr, Some(&refs(&[])), now())).is_none());
+        assert!(super::check(&Facts::with_evidence(&mr, Some(&refs(&[])), at())).is_none());
     }
 }

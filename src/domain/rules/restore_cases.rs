@@ -27,7 +27,7 @@ pub fn name_initialized() -> MrRestore {
 /// The restore findings of one MR.
 pub fn restore_findings(mr: &Mr, ctx: MrRestore) -> Vec<Finding> {
     let ev = MrEvidence { restore: Some(ctx), ..MrEvidence::default() };
-    findings_with(&mr.build(), Some(&ev), super::cases::now())
+    findings_with(&mr.build(), Some(&ev), super::cases::at())
         .into_iter()
         .filter(|f| f.code.as_str().starts_with("Restore"))
         .collect()
@@ -39,7 +39,7 @@ pub fn check_restore_cases(cases: &[Case]) {
     for (name, mr, ctx, want) in cases {
         let got: Vec<Code> = restore_findings(&mr(), ctx()).into_iter().map(|f| f.code).collect();
         assert_eq!(got, want.to_vec(), "case: {name}");
-        let plain = findings_with(&mr().build(), None, super::cases::now());
+        let plain = findings_with(&mr().build(), None, super::cases::at());
         assert!(plain.iter().all(|f| !f.code.as_str().starts_with("Restore")), "{name}: not a backup");
     }
 }

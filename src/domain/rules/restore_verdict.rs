@@ -40,13 +40,13 @@ pub fn created_by(facts: &Facts) -> Option<String> {
 /// Whether a provider restart would create this MR's cloud object again right now: the restore
 /// verdict with nothing lost but the provider's memory (annotations and status stay), for the
 /// live summary's "N would be created again by a provider restart".
-pub fn restart_duplicates(mr: &ManagedResource, peers: &Peers, now: crate::domain::gotime::GoTime) -> bool {
+pub fn restart_duplicates(mr: &ManagedResource, peers: &Peers, at: crate::domain::reconcile_timeout::JudgedAt) -> bool {
     let ctx = MrRestore {
         name_initialized: name_initialized(peers.identity(mr.group(), &mr.kind)),
         source_tracker: None,
         inactive_kind: None,
     };
-    let facts = Facts::of(mr, now);
+    let facts = Facts::of(mr, at);
     matches!(verdict(&facts, &ctx), Verdict::Duplicate(_)) && !facts.paused && !facts.in_flight
 }
 

@@ -81,7 +81,7 @@ mod tests {
     #[test]
     fn validate_comes_before_the_create_gate() {
         let mr = base().policies(&["Create"]).annotation(P, T1).annotation(S, T0).build();
-        let facts = super::Facts::of(&mr, super::super::cases::now());
+        let facts = super::Facts::of(&mr, super::super::cases::at());
         assert!(super::check(&facts).is_some());
         assert!(super::super::create_incomplete::check(&facts).is_none());
     }

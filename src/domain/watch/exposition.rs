@@ -81,7 +81,7 @@ pub fn families(state: &State, counters: &Counters, now: GoTime) -> Vec<Family> 
         ),
         family(
             "upjet_managed_resource_create_pending_seconds",
-            "Seconds since create-pending for each MR whose create has no result yet.",
+            "Seconds since create-pending for each MR whose create has no result and is past the providers' reconcile timeout (stuck at the create-incomplete gate).",
             Gauge,
             pending_series(state, now),
         ),
@@ -185,11 +185,12 @@ fn finding_series(state: &State) -> Vec<Series> {
     out
 }
 
-/// The age of each incomplete create (crossplane-runtime's `ExternalCreateIncomplete`).
+/// The age of each create stuck at the create-incomplete gate: crossplane-runtime's
+/// `ExternalCreateIncomplete`, once the reconcile that marked it pending can no longer record a
+/// result (a create still within the reconcile timeout is not stuck, and has no series).
 fn pending_series(state: &State, now: GoTime) -> Vec<Series> {
     state
-        .pending
-        .iter()
+        .stuck_creates(now)
         .map(|(key, at)| (key, at.nanos_until(&now).max(0) as f64 / 1e9))
         .map(|(key, value)| Series {
             labels: vec![

@@ -15,6 +15,7 @@ use super::finding::{Code, Finding, Severity};
 use super::gotime::GoTime;
 use super::identity::{Peers, Sample};
 use super::managed::ManagedResource;
+use super::reconcile_timeout::{JudgedAt, ReconcileTimeout};
 use super::rules::{self, MrEvidence, ProviderStarts};
 use super::shared_names::{Holder, SharedNames, SharedWith};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -23,10 +24,10 @@ use std::sync::Arc;
 /// An MR kind by API group and kind (`("s3.aws.upbound.io", "Bucket")`).
 pub type KindId = (String, String);
 
-/// Judges one MR with the same rule book as doctor, at `now`, with what the watch knows beyond
+/// Judges one MR with the same rule book as doctor, at `at`, with what the watch knows beyond
 /// the object. The one place the watch asks for findings.
-pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, now: GoTime) -> Vec<Finding> {
-    rules::findings_with(mr, evidence, now)
+pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, at: JudgedAt) -> Vec<Finding> {
+    rules::findings_with(mr, evidence, at)
 }
 
 pub use super::shared_names::MrKey;
@@ -105,8 +106,12 @@ pub struct State {
     mrs: HashMap<Arc<MrKey>, Tracked>,
     kinds: BTreeMap<KindId, KindState>,
     /// By MR: when its create was marked pending, for each MR whose create has no result yet
-    /// (kept as events arrive, so a scrape does not read every MR's annotations).
+    /// (kept as events arrive, so a scrape does not read every MR's annotations), whether it may
+    /// still be running or is stuck.
     pending: BTreeMap<MrKey, GoTime>,
+    /// The providers' reconcile timeout: until a pending create's result is due it may still be
+    /// running, and it is judged again at that time.
+    reconcile_timeout: ReconcileTimeout,
     /// By cloud object (kind, the legacy and `.m.` groups as one, and external-name): the MRs
     /// that hold it.
     names: SharedNames,
@@ -119,6 +124,50 @@ pub struct State {
 }
 
 impl State {
+    /// An empty state whose rules allow the providers' reconciles `reconcile_timeout`.
+    pub fn new(reconcile_timeout: ReconcileTimeout) -> State {
+        State { reconcile_timeout, ..State::default() }
+    }
+
+    /// The earliest time a create now judged in flight has its result due: then it is judged
+    /// again ([`State::due`]), and becomes CreateIncomplete if no result came.
+    pub fn next_due(&self) -> Option<GoTime> {
+        self.pending
+            .iter()
+            .filter(|(key, _)| self.holds(key, Code::CreateInFlight))
+            .map(|(_, pending)| self.reconcile_timeout.result_due(*pending))
+            .min()
+    }
+
+    /// Judges again the MRs whose create was in flight and whose result is due at `now`.
+    pub fn due(&mut self, now: GoTime) -> Vec<Change> {
+        let due: Vec<MrKey> = self
+            .pending
+            .iter()
+            .filter(|(key, pending)| {
+                self.holds(key, Code::CreateInFlight) && !now.before(&self.reconcile_timeout.result_due(**pending))
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        due.iter().flat_map(|k| self.rejudge(k, now)).collect()
+    }
+
+    /// The creates stuck at the create-incomplete gate now, with when each was marked pending:
+    /// those judged CreateIncomplete, and those whose result came due since they were judged.
+    pub fn stuck_creates(&self, now: GoTime) -> impl Iterator<Item = (&MrKey, GoTime)> {
+        self.pending
+            .iter()
+            .filter(move |(key, pending)| {
+                self.holds(key, Code::CreateIncomplete) || !now.before(&self.reconcile_timeout.result_due(**pending))
+            })
+            .map(|(key, pending)| (key, *pending))
+    }
+
+    /// Whether the MR was last judged with a finding of `code`.
+    fn holds(&self, key: &MrKey, code: Code) -> bool {
+        self.mrs.get(key).is_some_and(|t| t.findings.iter().any(|f| f.code == code))
+    }
+
     /// The kinds served at start are all added: from now on readiness waits for their lists.
     pub fn discovered(&mut self) {
         self.discovered = true;
@@ -259,8 +308,9 @@ impl State {
         peers.learn();
         let mut duplicates: BTreeMap<String, usize> =
             self.kinds.iter().filter(|(_, k)| k.watched).map(|((g, _), _)| (g.clone(), 0)).collect();
+        let at = JudgedAt::new(now, self.reconcile_timeout);
         for t in self.mrs.values() {
-            if rules::restore_verdict::restart_duplicates(&t.mr, &peers, now) {
+            if rules::restore_verdict::restart_duplicates(&t.mr, &peers, at) {
                 *duplicates.entry(t.mr.group().to_string()).or_default() += 1;
             }
         }
@@ -345,7 +395,7 @@ impl State {
         let Some(tracked) = self.mrs.get(key) else { return Vec::new() };
         let evidence = self.evidence_for(key);
         let mut fresh: Vec<Seen> = Vec::new();
-        for f in judge(&tracked.mr, evidence.as_ref(), now) {
+        for f in judge(&tracked.mr, evidence.as_ref(), JudgedAt::new(now, self.reconcile_timeout)) {
             if !fresh.iter().any(|s| s.code == f.code) {
                 fresh.push(Seen { code: f.code, severity: f.severity, message: f.message, next: f.next });
             }

@@ -66,7 +66,8 @@ fn the_watch_judges_with_doctors_rule_book() {
     for mr in [incomplete("a"), healthy("b"), Mr::new("RecordSet", "c").build()] {
         let mut s = listed();
         let codes: Vec<Code> = s.apply(mr.clone(), now()).into_iter().map(|c| c.finding.code).collect();
-        let doctor: Vec<Code> = rules::findings_with(&mr, None, now()).into_iter().map(|f| f.code).collect();
+        let doctor: Vec<Code> =
+            rules::findings_with(&mr, None, JudgedAt::upjet(now())).into_iter().map(|f| f.code).collect();
         assert_eq!(codes, doctor, "{}", mr.name);
     }
 }
@@ -282,4 +283,63 @@ fn several_contexts_share_one_exposition_each_series_labelled_with_its_context()
     let finding = merged.iter().find(|f| f.name == "upjet_managed_resource_finding").unwrap();
     assert!(!finding.series.is_empty());
     assert!(finding.series.iter().all(|s| s.labels[0].1 == "a"), "only a's MR has findings");
+}
+
+/// A create within the reconcile timeout is CreateInFlight (info) and exports no pending age:
+/// no alert fires. When its result comes due ([`State::next_due`], [`State::due`]) it is judged
+/// again and becomes CreateIncomplete with its age; a result in time clears it quietly.
+#[test]
+fn a_create_in_flight_has_no_pending_series_until_its_result_is_due() {
+    let marked = "2024-11-30T10:59:00Z";
+    let creating = |name: &str| {
+        Mr::new("RecordSet", name).created(marked).annotation(keys::CREATE_PENDING, marked).no_status().build()
+    };
+    let at = |s: &str| GoTime::parse_rfc3339(s).unwrap();
+    let mut s = State::new(ReconcileTimeout::from_secs(60));
+    s.add_kind(kind());
+    s.discovered();
+    let codes = |changes: &[Change]| -> Vec<(Transition, Code)> {
+        changes.iter().map(|c| (c.transition, c.finding.code)).collect()
+    };
+    let pending = |s: &State, now: GoTime| -> Vec<(String, f64)> {
+        let fams = families(s, &Counters::default(), now);
+        let f = fams.iter().find(|f| f.name == "upjet_managed_resource_create_pending_seconds").unwrap();
+        f.series.iter().map(|x| (x.labels[3].1.clone(), x.value)).collect()
+    };
+    let appeared = s.apply(creating("slow"), now());
+    assert_eq!(
+        codes(&appeared),
+        [(Transition::Appeared, Code::CreateInFlight), (Transition::Appeared, Code::KstatusMisleading)]
+    );
+    assert!(appeared.iter().all(|c| c.finding.severity == Severity::Info), "{appeared:?}");
+    let due = at("2024-11-30T11:00:31Z");
+    assert_eq!(s.next_due(), Some(due));
+    assert!(pending(&s, at("2024-11-30T11:00:30Z")).is_empty(), "one second before due: no age, no alert");
+    assert!(s.due(at("2024-11-30T11:00:30Z")).is_empty(), "nothing is due yet");
+
+    assert_eq!(pending(&s, due), [("slow".to_string(), 91.0)], "a scrape at the due time already counts it");
+    let stuck = s.due(due);
+    assert_eq!(
+        codes(&stuck),
+        [(Transition::Cleared, Code::CreateInFlight), (Transition::Appeared, Code::CreateIncomplete)]
+    );
+    let fams = families(&s, &Counters::default(), due);
+    let finding = fams.iter().find(|f| f.name == "upjet_managed_resource_finding").unwrap();
+    let severities: Vec<(&str, &str)> =
+        finding.series.iter().map(|x| (x.labels[0].1.as_str(), x.labels[1].1.as_str())).collect();
+    assert_eq!(severities, [("CreateIncomplete", "error"), ("KstatusMisleading", "warning")]);
+    assert_eq!(s.next_due(), None, "nothing in flight any more");
+
+    // Another create records its result in time: the in-flight finding clears, no age ever.
+    s.apply(creating("quick"), now());
+    let done = Mr::new("RecordSet", "quick")
+        .annotation(keys::CREATE_PENDING, marked)
+        .annotation(keys::CREATE_SUCCEEDED, marked)
+        .external_name("quick")
+        .at_provider_id("quick")
+        .healthy()
+        .build();
+    let cleared = s.apply(done, at("2024-11-30T11:00:00Z"));
+    assert!(cleared.iter().any(|c| c.transition == Transition::Cleared && c.finding.code == Code::CreateInFlight));
+    assert_eq!(pending(&s, at("2024-11-30T11:05:00Z")).len(), 1, "only the stuck one");
 }
