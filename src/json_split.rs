@@ -12,7 +12,9 @@
 //! What differs between readers is a parameter, not a copy: which keys of a wrapping object
 //! hold the records ([`Splitter::new`]'s `wrapper_keys`) and what happens after a break — a raw
 //! newline inside a string, i.e. a truncated line or a hand-edited file ([`AfterBreak`]). The
-//! reader turns the [`Piece`]s into its own counters and notes.
+//! reader turns the [`Piece`]s into its own counters and notes. What a wrapping object says
+//! beside its records (a paging token after `lookup-events`' `Events`) is handed on when the
+//! object ends, for the keys a reader listens for ([`Splitter::listen`], [`members`]).
 //!
 //! Every JSON reader of the tool takes its records from here: the cloud-audit reader (a stream
 //! of records), the Kubernetes audit reader's documents (the CloudWatch `events` key, stop at a
@@ -22,9 +24,11 @@
 //! as ranges, uncopied). It sits beside `error.rs` as a layer of its own, importing nothing, so
 //! that both `cluster/` and `evidence/` may use it.
 mod document;
+mod members;
 mod skim;
 
 pub use document::{DocEnd, Opened};
+pub use members::{MEMBER_BYTES, Member};
 use memchr::{memchr, memchr3};
 use std::io::{self, BufRead};
 
@@ -50,6 +54,10 @@ pub enum Piece<'a> {
     Broken(u64),
     /// A record longer than the cap, skipped unread, starting on this line.
     TooLong(u64),
+    /// A top-level object that wrapped records ended: the string values it held beside them
+    /// under the keys listened for ([`Splitter::listen`]). Only a splitter that listens hands
+    /// this on.
+    Wrapper(&'a [Member]),
 }
 
 /// What kind of top-level value is being read.
@@ -82,6 +90,16 @@ pub struct Splitter {
     key_open: bool,
     /// The key just read names the records' array.
     wrapper_key: bool,
+    /// Keys of a wrapping object whose string values are handed on when it ends ([`members`]).
+    members: &'static [&'static [u8]],
+    /// The key just read is `members[i]`: its value comes next.
+    member: Option<usize>,
+    /// The depth-1 string being read is the value of `members[i]`, not a key.
+    value_of: Option<usize>,
+    /// What the current top-level object said under the keys listened for.
+    said: Vec<Member>,
+    /// The current top-level object holds a wrapper array.
+    wrapped: bool,
     buf: Vec<u8>,
     capturing: bool,
     overflow: bool,
@@ -130,6 +148,11 @@ impl Splitter {
             key: Vec::new(),
             key_open: false,
             wrapper_key: false,
+            members: &[],
+            member: None,
+            value_of: None,
+            said: Vec::new(),
+            wrapped: false,
             buf: Vec::new(),
             capturing: false,
             overflow: false,
@@ -235,7 +258,7 @@ impl Splitter {
                 if let Some(s) = key_seg.take().filter(|_| self.key_open) {
                     self.key_part(&chunk[s..k]);
                     self.key_open = false;
-                    self.wrapper_key = self.wrapper_keys.contains(&self.key.as_slice());
+                    self.top_string_read();
                 }
                 if self.capturing && self.depth == self.elem_depth {
                     self.finish(chunk, k, seg, emit);
@@ -304,6 +327,7 @@ impl Splitter {
             _ => {
                 if self.depth == 1 && self.top == Top::Object {
                     self.wrapper_key = false;
+                    self.member = None;
                 }
             }
         }
@@ -320,14 +344,15 @@ impl Splitter {
             self.top = Top::String;
             self.record_depth = Some(0);
             self.values += 1;
+            self.value_begins();
         }
         if self.depth == 1 && self.top == Top::Object {
-            if self.expect_key {
+            self.wrapper_key = false;
+            self.value_of = if self.expect_key { None } else { self.member.take() };
+            if self.expect_key || self.value_of.is_some() {
                 self.key.clear();
                 self.key_open = true;
                 *key_seg = Some(i + 1);
-            } else {
-                self.wrapper_key = false;
             }
         }
         if !self.capturing && Some(self.depth) == self.record_depth {
@@ -342,6 +367,7 @@ impl Splitter {
             self.values += 1;
             self.top = if c == b'[' { Top::Array } else { Top::Object };
             self.record_depth = Some(if c == b'[' { 1 } else { 0 });
+            self.value_begins();
         }
         if self.depth == 1 && self.top == Top::Object {
             if self.wrapper_key && c == b'[' {
@@ -352,9 +378,11 @@ impl Splitter {
                 *seg = None;
                 self.record_depth = Some(2);
                 self.wrappers += 1;
+                self.wrapped = true;
                 self.wrapper_span.0 = self.offset + i as u64;
             }
             self.wrapper_key = false;
+            self.member = None;
         }
         if !self.capturing && Some(self.depth) == self.record_depth {
             self.start(i, seg);
@@ -378,6 +406,7 @@ impl Splitter {
             self.wrapper_span.1 = self.offset + i as u64 + 1;
         }
         if self.depth == 0 {
+            self.value_ends(emit);
             self.top = Top::None;
             self.record_depth = None;
             if self.embedded.is_some() {
@@ -438,7 +467,10 @@ impl Splitter {
     }
 
     fn key_part(&mut self, bytes: &[u8]) {
-        if self.key.len() + bytes.len() <= 64 {
+        if self.value_of.is_some() {
+            let room = MEMBER_BYTES.saturating_sub(self.key.len());
+            self.key.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        } else if self.key.len() + bytes.len() <= 64 {
             self.key.extend_from_slice(bytes);
         } else {
             self.key.clear();
@@ -454,6 +486,7 @@ impl Splitter {
         self.expect_key = false;
         self.key_open = false;
         self.wrapper_key = false;
+        self.value_begins();
         self.capturing = false;
         self.overflow = false;
         self.buf.clear();

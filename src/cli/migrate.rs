@@ -25,6 +25,7 @@ pub enum MigrateCommand {
     #[command(after_help = APPLY_EXAMPLES)]
     Apply(MigrateApplyArgs),
     /// Where each MR of a plan stands.
+    #[command(after_help = STATUS_HELP)]
     Status(MigrateStatusArgs),
 }
 
@@ -117,7 +118,13 @@ const PLAN_EXAMPLES: &str = "Examples:
     --drop-field spec.forProvider.timeouts -o migration.json
 
   # Offline: a snapshot and the namespaced kinds' CRDs
-  kubectl upjet migrate plan --all --to-namespace infra --from fleet.json --from crds/ -o migration.json";
+  kubectl upjet migrate plan --all --to-namespace infra --from fleet.json --from crds/ -o migration.json
+
+Exit status:
+  0  every MR asked for is in the plan
+  2  bad usage or input (a flag, an unreadable --from file)
+  3  the cluster cannot be reached or used
+  5  an MR was refused: the plan holds the others, and each refusal says why";
 
 const APPLY_EXAMPLES: &str = "Examples:
   # Every write sent with dryRun=All first; nothing changes
@@ -125,4 +132,20 @@ const APPLY_EXAMPLES: &str = "Examples:
 
   # Sixteen at a time; a re-run resumes where a killed run stopped
   kubectl upjet migrate apply -f migration.json --yes --parallel 16
-  kubectl upjet migrate status -f migration.json";
+  kubectl upjet migrate status -f migration.json
+
+Exit status:
+  0  every MR of the plan migrated (or already was)
+  2  bad usage or input (an unreadable plan, a kind the cluster does not serve); nothing changed
+  3  the cluster cannot be reached or used
+  5  not every MR migrated: left observing (--observe-only), refused, rolled back or failed";
+
+const STATUS_HELP: &str = "Examples:
+  # After an apply, or while one runs
+  kubectl upjet migrate status -f migration.json
+
+Exit status:
+  0  every MR of the plan is migrated (done)
+  2  bad usage or input (an unreadable plan, a kind the cluster does not serve)
+  3  the cluster cannot be reached or used
+  5  not every MR is migrated yet: planned, held, observing, switched or changed";

@@ -365,7 +365,7 @@ pub struct DoctorArgs {
     /// GitOps manifests (YAML files without status, or `-` for kustomize or helm output on
     /// stdin) are linted before merge instead, each finding at its file and line (docs/lint.md).
     /// Repeatable, one snapshot per cluster: the cluster is named after the file stem
-    /// (`prod.json` → prod) or the folder (`staging/`).
+    /// (`prod.json` → prod) or the folder (`staging/`); several paths of manifests are one lint.
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Vec<PathBuf>,
     /// With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage

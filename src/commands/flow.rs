@@ -67,8 +67,10 @@ pub enum Flow {
     Contexts,
     /// Several snapshots or backups, one per cluster, each named after its file or folder.
     Snapshots(Vec<NamedInput>),
-    /// GitOps manifests (`--from DIR|FILE|-` holding desired state): linted before merge.
-    Lint(PathBuf),
+    /// GitOps manifests (`--from DIR|FILE|-` holding desired state, once or several times):
+    /// linted before merge, all of them as one set (a reference or a shared external-name
+    /// spans files and folders).
+    Lint(Vec<PathBuf>),
 }
 
 /// A flag combination doctor (or a command about one cluster) refuses, before anything is read.
@@ -113,6 +115,17 @@ pub enum Refusal {
     /// Several `--from` that cannot each name a cluster of its own.
     #[error("{0}")]
     SnapshotNames(String),
+    /// Manifests and a snapshot (or backup) among the `--from` paths.
+    #[error(
+        "{} holds manifests (desired state) and {} a snapshot of a cluster: lint the manifests and scan the snapshot in two runs of doctor",
+        .manifests.display(), .snapshot.display()
+    )]
+    ManifestsAndSnapshots {
+        /// The first path of manifests.
+        manifests: PathBuf,
+        /// The first path that is not.
+        snapshot: PathBuf,
+    },
     /// An input about what a cluster did, given with manifests to lint.
     #[error(
         "{0} tells what a cluster and its provider did; manifests (desired state) are linted on their own: run doctor on the cluster or a snapshot for it"
@@ -159,23 +172,36 @@ impl Flow {
             }
             return Ok(Flow::OneMr { target: target.clone(), from: from.first().cloned() });
         }
+        let kinds: Vec<PathKind> = from.iter().map(|p| kind_of(p)).collect();
+        if let Some(lint) = Self::manifests(args, &kinds) {
+            return lint;
+        }
         if several {
-            return Self::several(args, kind_of);
+            return Self::several(args, &kinds);
         }
         let Some(path) = from.first() else { return Ok(Flow::Cluster) };
-        let kind = kind_of(path);
-        if kind.manifests && !kind.backup && args.source_context.is_none() {
-            return Self::lint(args, path);
-        }
-        match (kind.backup, &args.source_context) {
+        match (kinds[0].backup, &args.source_context) {
             (true, source_context) => Ok(Flow::Backup { path: path.clone(), source_context: source_context.clone() }),
             (false, Some(_)) => Err(Refusal::SourceContextNotABackup(path.clone())),
             (false, None) => Ok(Flow::Snapshot(path.clone())),
         }
     }
 
+    /// A lint, when the `--from` paths hold manifests (`kinds`, one per path): all of them, or
+    /// a refusal when some are snapshots; `None` when none hold manifests (or `--source-context`
+    /// asks for a backup).
+    fn manifests(args: &DoctorArgs, kinds: &[PathKind]) -> Option<Result<Flow, Refusal>> {
+        let lints = |k: &PathKind| k.manifests && !k.backup;
+        let first = kinds.iter().position(lints).filter(|_| args.source_context.is_none())?;
+        if let Some(other) = kinds.iter().position(|k| !lints(k)) {
+            let (manifests, snapshot) = (args.from[first].clone(), args.from[other].clone());
+            return Some(Err(Refusal::ManifestsAndSnapshots { manifests, snapshot }));
+        }
+        Some(Self::lint(args))
+    }
+
     /// A lint of manifests: the inputs about what a cluster did are refused.
-    fn lint(args: &DoctorArgs, path: &Path) -> Result<Flow, Refusal> {
+    fn lint(args: &DoctorArgs) -> Result<Flow, Refusal> {
         let given = [
             ("--inventory", !args.inventory.is_empty()),
             ("--cloud-audit", !args.cloud.cloud_audit.is_empty()),
@@ -185,13 +211,13 @@ impl Flow {
         ];
         match given.iter().find(|(_, set)| *set) {
             Some((flag, _)) => Err(Refusal::EvidenceForManifests(flag)),
-            None => Ok(Flow::Lint(path.to_path_buf())),
+            None => Ok(Flow::Lint(args.from.clone())),
         }
     }
 
     /// Several clusters: the inputs that belong to one cluster are refused, and each snapshot
     /// gets its cluster's name.
-    fn several(args: &DoctorArgs, kind_of: impl Fn(&Path) -> PathKind) -> Result<Flow, Refusal> {
+    fn several(args: &DoctorArgs, kinds: &[PathKind]) -> Result<Flow, Refusal> {
         if !args.inventory.is_empty() {
             return Err(Refusal::InventoryForSeveralClusters);
         }
@@ -204,12 +230,11 @@ impl Flow {
         if args.from.is_empty() {
             return Ok(Flow::Contexts);
         }
-        let kinds: Vec<PathKind> = args.from.iter().map(|p| kind_of(p)).collect();
-        let paths: Vec<(&Path, bool)> = args.from.iter().zip(&kinds).map(|(p, k)| (p.as_path(), k.folder)).collect();
+        let paths: Vec<(&Path, bool)> = args.from.iter().zip(kinds).map(|(p, k)| (p.as_path(), k.folder)).collect();
         let names = names_of_snapshots(&paths).map_err(Refusal::SnapshotNames)?;
         let named = names
             .into_iter()
-            .zip(args.from.iter().zip(kinds))
+            .zip(args.from.iter().zip(kinds.iter().copied()))
             .map(|(name, (path, kind))| NamedInput { name, path: path.clone(), backup: kind.backup })
             .collect();
         Ok(Flow::Snapshots(named))

@@ -32,6 +32,7 @@ fn named(name: &str, path: &str, backup: bool) -> NamedInput {
 
 #[test]
 fn every_flow_is_resolved_from_its_flags() {
+    let lint = |paths: &[&str]| Flow::Lint(paths.iter().map(PathBuf::from).collect());
     let one = |target: &str, from: Option<&str>| Flow::OneMr { target: target.into(), from: from.map(PathBuf::from) };
     let backup =
         |path: &str, source: Option<&str>| Flow::Backup { path: path.into(), source_context: source.map(Into::into) };
@@ -52,8 +53,10 @@ fn every_flow_is_resolved_from_its_flags() {
             false,
             backup("nightly-backup/", Some("prod")),
         ),
-        (&["--from", "-"][..], false, Flow::Lint("-".into())),
-        (&["--from", "repo/", "--kind", "vpc"][..], false, Flow::Lint("repo/".into())),
+        (&["--from", "-"][..], false, lint(&["-"])),
+        (&["--from", "repo/", "--kind", "vpc"][..], false, lint(&["repo/"])),
+        (&["--from", "repo/a.yaml", "--from", "repo/b/"][..], false, lint(&["repo/a.yaml", "repo/b/"])),
+        (&["--from", "-", "--from", "repo/", "-o", "sarif"][..], false, lint(&["-", "repo/"])),
         (&["--logs"][..], true, Flow::Contexts),
         (
             &["--from", "prod.json", "--from", "staging/", "--from", "nightly.tar.gz"][..],
@@ -102,6 +105,21 @@ fn every_refused_combination_is_refused_before_anything_is_read() {
         (&["--from", "repo/", "--audit-log", "a.log"][..], false, EvidenceForManifests("--audit-log")),
         (&["--from", "-", "--cloud-audit", "trail.json"][..], false, EvidenceForManifests("--cloud-audit")),
         (&["--from", "-", "--target-context", "dr"][..], false, EvidenceForManifests("--target-context")),
+        (
+            &["--from", "repo/", "--from", "repo2/", "--log-file", "p.log"][..],
+            false,
+            EvidenceForManifests("--log-file"),
+        ),
+        (
+            &["--from", "repo/", "--from", "fleet.json"][..],
+            false,
+            ManifestsAndSnapshots { manifests: "repo/".into(), snapshot: "fleet.json".into() },
+        ),
+        (
+            &["--from", "nightly.tar.gz", "--from", "prod.json", "--from", "-"][..],
+            false,
+            ManifestsAndSnapshots { manifests: "-".into(), snapshot: "nightly.tar.gz".into() },
+        ),
         // Two rules broken at once: the first in the fixed order is the one reported.
         (&["--logs", "--from", "fleet.json"][..], true, LogsOffline),
         (&["vpc/main", "--inventory", "inv.json"][..], true, InventoryForOneMr),

@@ -1,4 +1,5 @@
-//! `doctor --from DIR|FILE|-` over GitOps manifests: the files (or stdin) read, every document
+//! `doctor --from DIR|FILE|-` over GitOps manifests (`--from` once or several times: one lint
+//! over all of them, each file read once): the files (or stdin) read, every document
 //! parsed on its own with its line (`evidence::manifests`), the managed resources judged by the
 //! rules that need no cluster (`domain::lint`), and the report told which rules ran, what was
 //! skipped and where each finding's manifest is. See docs/lint.md.
@@ -13,7 +14,7 @@ use crate::error::Error;
 use crate::evidence::manifests::{self, FileRead, Shape};
 use crate::settings::Settings;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How much of a `--from` input's first file is looked at to tell manifests from a snapshot.
 const HEAD_BYTES: usize = 64 * 1024;
@@ -45,17 +46,40 @@ fn shown(file: &Path, cwd: Option<&Path>) -> String {
     relative.to_string_lossy().into_owned()
 }
 
-/// The texts to lint: stdin, or every `.yaml`, `.yml` and `.json` file below the path, each
-/// with the name findings give it. A file that cannot be read is an unreadable input.
-fn texts(path: &Path, cwd: Option<&Path>, builder: &mut ReportBuilder) -> Result<Vec<(String, bool, String)>, Error> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| Error::usage(format!("cannot read stdin: {e}")))?;
-        return Ok(vec![("-".to_string(), false, text)]);
+/// The files to lint below `paths`, in the order given, each once (`--from repo --from
+/// repo/net.yaml` reads `net.yaml` once: twice, its manifests would share their own
+/// external-names); stdin is `-`, read once too.
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in paths {
+        let found = if path.as_os_str() == "-" { vec![path.clone()] } else { snapshot::files(path)?.0 };
+        for file in found {
+            let same = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+            if seen.insert(same) {
+                out.push(file);
+            }
+        }
     }
-    let (files, _) = snapshot::files(path)?;
+    Ok(out)
+}
+
+/// The texts to lint: stdin, and every `.yaml`, `.yml` and `.json` file below the paths, each
+/// with the name findings give it. A file that cannot be read is an unreadable input.
+fn texts(
+    paths: &[PathBuf],
+    cwd: Option<&Path>,
+    builder: &mut ReportBuilder,
+) -> Result<Vec<(String, bool, String)>, Error> {
+    let files = files(paths)?;
     let mut out = Vec::with_capacity(files.len());
     for file in files {
+        if file.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map_err(|e| Error::usage(format!("cannot read stdin: {e}")))?;
+            out.push(("-".to_string(), false, text));
+            continue;
+        }
         let json = file.extension().is_some_and(|e| e == "json");
         match std::fs::read_to_string(&file) {
             Ok(text) => out.push((shown(&file, cwd), json, text)),
@@ -105,16 +129,16 @@ fn kept(mr: &ManagedResource, args: &DoctorArgs) -> bool {
     args.kinds.is_empty() || args.kinds.iter().any(|k| mr.matches_kind_spec(k))
 }
 
-/// Lints the manifests at `path` (`-`: stdin) into a report.
+/// Lints the manifests at `paths` (`-`: stdin), all as one set, into a report.
 pub fn run(
-    path: &Path,
+    paths: &[PathBuf],
     args: &DoctorArgs,
     settings: &Settings,
     filter: crate::domain::report::Filter,
 ) -> anyhow::Result<Report> {
     let mut builder = ReportBuilder::new(filter);
     let mut collected = Collected::default();
-    for (name, json, text) in texts(path, settings.current_dir.as_deref(), &mut builder)? {
+    for (name, json, text) in texts(paths, settings.current_dir.as_deref(), &mut builder)? {
         let read = if json { manifests::read_json(&text) } else { manifests::read_yaml(&text) };
         collected.take(&name, read, args, &mut builder);
     }

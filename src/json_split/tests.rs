@@ -62,6 +62,62 @@ fn after_a_break_resync_reads_on_and_stop_reads_no_further() {
     }
 }
 
+/// (case, input, pieces: records as `line:text`, a wrapper's end as `said[key=value,…]`)
+const MEMBER_CASES: &[(&str, &str, &[&str])] = &[
+    ("a token after the records", "{\"Events\":[{\"e\":1}],\"NextToken\":\"t0k\"}", &["1:{\"e\":1}", "said[0=t0k]"]),
+    ("a token before the records", "{\"NextToken\":\"t\",\"Events\":[{\"e\":1}]}", &["1:{\"e\":1}", "said[0=t]"]),
+    ("no token", "{\"Events\":[{\"e\":1}]}\n", &["1:{\"e\":1}", "said[]"]),
+    ("a null token", "{\"Events\":[],\n \"NextToken\": null}", &["said[]"]),
+    ("a token that is an object", "{\"NextToken\":{\"a\":\"b\"},\"Events\":[]}", &["said[]"]),
+    ("a number in between", "{\"NextToken\":1,\"x\":\"y\",\"Events\":[]}", &["said[]"]),
+    ("the key's name as a value", "{\"x\":\"NextToken\",\"Events\":[],\"y\":\"z\"}", &["said[]"]),
+    (
+        "a token inside a record is the record's",
+        "{\"Events\":[{\"NextToken\":\"x\"}]}",
+        &["1:{\"NextToken\":\"x\"}", "said[]"],
+    ),
+    ("an object that wraps nothing is a record", "{\"NextToken\":\"t\",\"a\":1}", &["1:{\"NextToken\":\"t\",\"a\":1}"]),
+    ("escapes kept as written", "{\"Events\":[],\"nextLink\":\"a\\\"b\"}", &["said[1=a\\\"b]"]),
+    ("a key twice: the last value", "{\"NextToken\":\"a\",\"Events\":[],\"NextToken\":\"b\"}", &["said[0=b]"]),
+    ("each page says its own", "{\"Events\":[],\"NextToken\":\"a\"}\n{\"Events\":[]}", &["said[0=a]", "said[]"]),
+    ("a page cut off says nothing", "{\"Events\":[{\"e\":1}],\"NextToken\":\"t", &["1:{\"e\":1}"]),
+];
+
+#[test]
+fn a_wrapper_says_what_it_holds_beside_its_records_at_any_chunk_size() {
+    const LISTEN: &[&[u8]] = &[b"NextToken", b"nextLink"];
+    for (name, text, want) in MEMBER_CASES {
+        for chunk in [1, 2, 3, 7, 4096] {
+            let mut out = Vec::new();
+            let mut s = Splitter::new(64, KEYS, AfterBreak::Resync).listen(LISTEN);
+            let mut r = io::BufReader::with_capacity(chunk, text.as_bytes());
+            s.run(&mut r, &mut 0, &mut |p| {
+                out.push(match p {
+                    Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
+                    Piece::Wrapper(said) => {
+                        let m: Vec<String> =
+                            said.iter().map(|m| format!("{}={}", m.key, String::from_utf8_lossy(&m.value))).collect();
+                        format!("said[{}]", m.join(","))
+                    }
+                    other => format!("{other:?}"),
+                })
+            })
+            .unwrap();
+            assert_eq!(out, *want, "{name} (chunk {chunk})");
+        }
+    }
+    let long = format!("{{\"Events\":[],\"NextToken\":\"{}\"}}", "t".repeat(MEMBER_BYTES * 3));
+    let mut said = Vec::new();
+    let mut s = Splitter::new(64, KEYS, AfterBreak::Resync).listen(LISTEN);
+    s.run(&mut io::BufReader::with_capacity(5, long.as_bytes()), &mut 0, &mut |p| {
+        if let Piece::Wrapper(m) = p {
+            said = m.to_vec();
+        }
+    })
+    .unwrap();
+    assert_eq!(said, [Member { key: 0, value: vec![b't'; MEMBER_BYTES] }], "a long value: its prefix");
+}
+
 #[test]
 fn only_the_keys_asked_for_wrap_records() {
     let text = b"{\"entries\":[{\"a\":1}]}";

@@ -1,6 +1,13 @@
 //! `watch`'s lines: one per finding that appears or clears, with its time, as `kubectl get -w`
 //! prints one per change; or one JSON object per line (`-o json`) for a script or a log shipper.
+//!
+//! A person reads columns, so every column but the last two has one width for the whole watch:
+//! TIME is RFC 3339 in whole seconds as kubectl prints a time (always 20 characters; the clock's
+//! nanoseconds would make it vary), CODE is as wide as the longest code. The JSON lines keep the
+//! instant to the nanosecond (`time`, RFC 3339 with the fraction Go's `RFC3339Nano` prints):
+//! a script orders and correlates events within a second.
 
+use crate::domain::finding::Code;
 use crate::domain::gotime::GoTime;
 use crate::domain::watch::{Change, MrKey, Transition};
 use crate::output::style;
@@ -10,13 +17,42 @@ use std::io::{self, Write};
 /// The width of the CONTEXT column, when several contexts are watched.
 const CONTEXT_WIDTH: usize = 16;
 
+/// The width of the MR column: most `kind.group/name -n namespace` fit; a longer one is printed
+/// whole and pushes its message on.
+const MR_WIDTH: usize = 48;
+
+/// The width of the CODE column: the longest code's, so that no code pushes the MR column.
+fn code_width() -> usize {
+    Code::ALL.iter().map(|c| c.as_str().len()).max().unwrap_or(0)
+}
+
+/// A time as the TIME column shows it: RFC 3339 in UTC, whole seconds (kubectl's format).
+fn seconds(at: GoTime) -> String {
+    GoTime::from_unix(at.unix_secs(), 0).to_string()
+}
+
+/// One human line: the columns of [`write_header`], the MR and message made safe to print.
+fn row(out: &mut dyn Write, at: &str, event: &str, level: &str, code: &str, mr: &str, message: &str) -> io::Result<()> {
+    let (mr, message) = (style::sanitize(mr), style::sanitize(message));
+    writeln!(out, "{at:<20}  {event:<8}  {level:<7}  {code:<cw$}  {mr:<MR_WIDTH$}  {message}", cw = code_width())
+}
+
 /// The human header, printed once before the first line; `context_column` when several
 /// contexts are watched (each line then starts with its context, see [`tag`]).
 pub fn write_header(out: &mut dyn Write, context_column: bool) -> io::Result<()> {
     if context_column {
         write!(out, "{:<CONTEXT_WIDTH$}  ", "CONTEXT")?;
     }
-    writeln!(out, "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  MESSAGE", "TIME", "EVENT", "LEVEL", "CODE", "MR")
+    writeln!(
+        out,
+        "{:<20}  {:<8}  {:<7}  {:<cw$}  {:<MR_WIDTH$}  MESSAGE",
+        "TIME",
+        "EVENT",
+        "LEVEL",
+        "CODE",
+        "MR",
+        cw = code_width()
+    )
 }
 
 /// One change as a human line.
@@ -30,15 +66,7 @@ pub fn write_line(out: &mut dyn Write, at: GoTime, change: &Change) -> io::Resul
         mr.push_str(&format!(" -n {ns}"));
     }
     let f = &change.finding;
-    writeln!(
-        out,
-        "{:<20}  {event:<8}  {:<7}  {:<28}  {:<48}  {}",
-        at.to_string(),
-        f.severity.to_string(),
-        f.code.to_string(),
-        style::sanitize(&mr),
-        style::sanitize(&f.message)
-    )
+    row(out, &seconds(at), event, &f.severity.to_string(), f.code.as_str(), &mr, &f.message)
 }
 
 /// One change as a JSON line (`-o json`).
@@ -102,16 +130,7 @@ pub fn write_restart(
         message.push_str(&format!(" (new revision {})", revisions.join(", ")));
     }
     message.push_str(": its MRs judged again");
-    writeln!(
-        out,
-        "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  {}",
-        at.to_string(),
-        "RESTART",
-        "info",
-        "-",
-        style::sanitize(provider),
-        style::sanitize(&message)
-    )
+    row(out, &seconds(at), "RESTART", "info", "-", provider, &message)
 }
 
 /// An MR whose identity, after its provider restarted, lives only in the ID journal: no
@@ -131,16 +150,7 @@ pub fn write_journal_only(out: &mut dyn Write, at: GoTime, key: &MrKey, id: &str
         return writeln!(out);
     }
     let message = format!("after its provider restarted, its ID {id:?} lives only in the ID journal: {next}");
-    writeln!(
-        out,
-        "{:<20}  {:<8}  {:<7}  {:<28}  {:<48}  {}",
-        at.to_string(),
-        "JOURNAL",
-        "warning",
-        "-",
-        style::sanitize(&target),
-        style::sanitize(&message)
-    )
+    row(out, &seconds(at), "JOURNAL", "warning", "-", &target, &message)
 }
 
 /// The lines one context's watch printed (`buf`, whole lines), among several contexts: a human
@@ -193,7 +203,8 @@ mod tests {
 
     #[test]
     fn lines_for_a_person_and_for_a_script() {
-        let at = GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap();
+        // The clock's nanoseconds: whole seconds for a person, the instant for a script.
+        let at = GoTime::parse_rfc3339("2024-11-30T11:00:00.120034500Z").unwrap();
         let mut human = Vec::new();
         write_header(&mut human, false).unwrap();
         write_line(&mut human, at, &change(Transition::Appeared)).unwrap();
@@ -207,6 +218,44 @@ mod tests {
             write_journal_only(out, at, &key, "assets-7f3a", as_json).unwrap();
         }
         insta::assert_snapshot!(String::from_utf8(human).unwrap() + &String::from_utf8(json).unwrap());
+    }
+
+    /// Every human line's columns start where the header's do, whatever the clock's nanoseconds
+    /// (the TIME column of a watch got them from the wall clock) and whichever code it names.
+    #[test]
+    fn the_columns_stay_in_line_whatever_the_time_and_the_code() {
+        let longest = Code::ALL.iter().copied().max_by_key(|c| c.as_str().len()).unwrap();
+        let mut out = Vec::new();
+        write_header(&mut out, false).unwrap();
+        for (i, nanos) in [0, 500_000_000, 123_456_789, 7].into_iter().enumerate() {
+            let at = GoTime::from_unix(1_732_964_400 + i as i64, nanos);
+            let mut c = change(Transition::Appeared);
+            c.finding.code = if i % 2 == 0 { longest } else { Code::Paused };
+            write_line(&mut out, at, &c).unwrap();
+        }
+        let key = change(Transition::Appeared).key;
+        write_restart(&mut out, GoTime::from_unix(1_732_964_400, 1), "provider-aws-s3", 1, &[], false).unwrap();
+        write_journal_only(&mut out, GoTime::from_unix(1_732_964_400, 10), &key, "assets-7f3a", false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let starts = |line: &str| -> Vec<usize> {
+            let cut: Vec<usize> = line.match_indices("  ").map(|(i, _)| i).collect();
+            let mut at: Vec<usize> = Vec::new();
+            for i in cut {
+                let next = line[i..].find(|c: char| c != ' ').map(|j| i + j).unwrap_or(line.len());
+                if at.last() != Some(&next) {
+                    at.push(next);
+                }
+            }
+            at.into_iter().take(5).collect()
+        };
+        let header = starts(lines[0]);
+        assert_eq!(header.len(), 5, "{text}");
+        for line in &lines[1..] {
+            assert_eq!(starts(line), header, "{text}");
+            assert!(line[..20].ends_with('Z') && !line[..20].contains('.'), "whole seconds: {line}");
+        }
+        assert!(lines[1].starts_with("2024-11-30T11:00:00Z  APPEARED"), "{text}");
     }
 
     #[test]

@@ -148,14 +148,32 @@ fn import_of_an_id_that_does_not_exist_puts_the_mr_back_exactly() {
     );
 }
 
+/// A provider on crossplane-runtime v1.14: no reconcile token, no `observedGeneration` on any
+/// condition, and Synced stays True (its time too) once the final policies are back. The import
+/// is confirmed by Synced changing from ReconcilePaused; the final wait judges by what such a
+/// runtime writes — Synced and Ready True with the ID — and ends within seconds instead of
+/// sitting out `--timeout`, saying what it confirmed and what it could not.
 #[test]
-fn old_runtime_without_reconcile_token_is_confirmed_by_the_synced_change() {
+fn an_old_runtime_that_writes_no_sign_of_a_reconcile_is_judged_by_what_it_writes() {
     let c = cluster();
     c.add(orphan());
     provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: false });
-    let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--import", "--yes"]);
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
-    assert!(get(&c)["status"].get("lastHandledReconcileAt").is_none());
+    let started = std::time::Instant::now();
+    let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--import", "--yes", "--timeout", "90s"]);
+    let (took, err) = (started.elapsed(), text(&o.stderr));
+    assert_eq!(code(&o), 0, "{err}");
+    assert!(took < std::time::Duration::from_secs(40), "took {took:?}, the timeout is 90s: {err}");
+    assert!(!err.contains("did not confirm"), "{err}");
+    assert!(
+        err.contains("confirmed: Synced=True and Ready=True with status.atProvider.id \"www-A\"")
+            && err.contains("crossplane-runtime before v1.20"),
+        "{err}"
+    );
+    let now = get(&c);
+    assert!(now["status"].get("lastHandledReconcileAt").is_none());
+    let conditions = now["status"]["conditions"].as_array().unwrap();
+    assert!(conditions.iter().all(|c| c.get("observedGeneration").is_none()), "{conditions:?}");
+    assert_eq!((a(&now, PAUSED), a(&now, MARKER), a(&now, EXT)), (None, None, Some("www-A")));
 }
 
 #[test]

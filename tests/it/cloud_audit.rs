@@ -302,3 +302,37 @@ fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
     let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
     assert!(cut.contains("page-1.json") && cut.contains("NextToken") && cut.contains("--next-token"), "{cut}");
 }
+
+/// The bundled CloudTrail record as `aws cloudtrail lookup-events --max-items` prints it: the
+/// events under `Events`, then the AWS CLI's `NextToken`. The page is read and the report is
+/// partial, naming the token and how to page on; the last page (no token) is whole.
+#[test]
+fn a_lookup_events_page_that_ends_with_a_next_token_makes_the_report_partial() {
+    let text = std::fs::read_to_string(format!("{}/{TRAIL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| {
+            let e: Value = serde_json::from_str(l).unwrap();
+            serde_json::json!({"EventId": e["eventID"], "EventName": e["eventName"], "EventTime": e["eventTime"], "CloudTrailEvent": l})
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for (name, token) in [("last.json", None), ("page-1.json", Some("eyJOZXh0VG9rZW4iOiBudWxsfQ=="))] {
+        let mut page = serde_json::json!({ "Events": events });
+        if let Some(t) = token {
+            page["NextToken"] = t.into();
+        }
+        let path = dir.path().join(name);
+        std::fs::write(&path, serde_json::to_vec_pretty(&page).unwrap()).unwrap();
+        let (code, report, stderr) = doctor(&["--cloud-audit", path.to_str().unwrap(), "--fail-on", "never"], None);
+        assert!(finding(&report, "CloudAuditOrphan", "corp-payments").is_some(), "{name}: what the page holds is read");
+        if token.is_none() {
+            assert_eq!((code, &report["summary"]["complete"]), (Some(0), &Value::Bool(true)), "{name}: {stderr}");
+            continue;
+        }
+        assert_eq!(code, Some(4), "a partial report: {stderr}");
+        assert_eq!(report["summary"]["complete"], false);
+        let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
+        assert!(cut.contains("page-1.json") && cut.contains("NextToken") && cut.contains("--starting-token"), "{cut}");
+    }
+}

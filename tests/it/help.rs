@@ -96,14 +96,23 @@ fn promote_help() {
     insta::assert_snapshot!("help_promote", text);
 }
 
+/// Each migrate step's help ends with its exit codes: 5 is what a script checks (an MR refused
+/// by plan, not migrated by apply, not done yet for status).
 #[test]
 fn migrate_help() {
     let text = help(&["migrate", "plan", "--help"]);
-    assert_eq!(headings(&text), ["Arguments:", "Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    let tail = ["Output:", "Cluster connection:", "Examples:", "Exit status:"];
+    assert_eq!(headings(&text), [&["Arguments:", "Options:", "Inputs:"][..], &tail].concat());
+    assert!(text.contains("  5  an MR was refused: the plan holds the others"), "{text}");
     insta::assert_snapshot!("help_migrate_plan", text);
     let text = help(&["migrate", "apply", "--help"]);
-    assert_eq!(headings(&text), ["Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    assert_eq!(headings(&text), [&["Options:", "Inputs:"][..], &tail].concat());
+    assert!(text.contains("  5  not every MR migrated"), "{text}");
     insta::assert_snapshot!("help_migrate_apply", text);
+    let text = help(&["migrate", "status", "--help"]);
+    assert_eq!(headings(&text), [&["Options:", "Inputs:"][..], &tail].concat());
+    assert!(text.contains("  5  not every MR is migrated yet"), "{text}");
+    insta::assert_snapshot!("help_migrate_status", text);
 }
 
 #[test]

@@ -175,3 +175,32 @@ fn a_snapshot_is_still_a_snapshot() {
     assert!(report["summary"].get("lint").is_none());
     assert!(report["findings"].as_array().unwrap().iter().all(|f| f["resource"].get("source").is_none()));
 }
+
+/// Several `--from` paths of manifests are one lint: the VPC `elsewhere` that another folder
+/// defines answers `repo/net.yaml`'s reference, a file given twice (itself and in its folder) is
+/// read once, and manifests given with a snapshot are refused before anything is read.
+#[test]
+fn several_paths_of_manifests_are_one_lint() {
+    let dir = tempfile::tempdir().unwrap();
+    repo(dir.path());
+    std::fs::create_dir_all(dir.path().join("shared")).unwrap();
+    let elsewhere = "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata:\n  name: elsewhere\n  annotations:\n    crossplane.io/external-name: vpc-0123456789abcdef0\nspec:\n  forProvider:\n    region: us-east-1\n";
+    std::fs::write(dir.path().join("shared/vpc.yaml"), elsewhere).unwrap();
+    let run = upjet()
+        .current_dir(dir.path())
+        .args(["doctor", "--from", "repo", "--from", "shared/vpc.yaml", "--from", "repo/net.yaml", "-o", "json"])
+        .run();
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let report = run.report();
+    assert!(report.find("ReferenceOutsideManifests", "a").is_none(), "{:?}", report.codes());
+    assert!(report.find("PlaceholderExternalName", "a").is_some(), "{:?}", report.codes());
+    let lint = &report["summary"]["lint"];
+    assert_eq!((&lint["files"], &lint["manifests"]), (&Value::from(4), &Value::from(4)), "{lint}");
+    assert!(report["summary"].get("clusters").is_none(), "one lint, not several snapshots: {}", report["summary"]);
+
+    let fleet = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/fleet");
+    let mixed = upjet().current_dir(dir.path()).args(["doctor", "--from", "repo", "--from"]).arg(&fleet).run();
+    assert_eq!(mixed.code, Some(2), "{}", mixed.stderr);
+    assert!(mixed.stderr.contains("repo holds manifests (desired state) and "), "{}", mixed.stderr);
+    assert_eq!(mixed.stderr.trim_end().lines().count(), 1, "{}", mixed.stderr);
+}

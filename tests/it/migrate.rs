@@ -20,7 +20,7 @@ const CRDS: &[&str] = &[
     "acm.aws.m.upbound.io_certificates.yaml",
 ];
 
-fn vpc(name: &str) -> Value {
+pub(crate) fn vpc(name: &str) -> Value {
     let mut v = Mr::new(SUBNET, "VPC", name).ann(EXT, &format!("vpc-{name}")).at_id(&format!("vpc-{name}")).json();
     v["spec"]["forProvider"]["cidrBlock"] = json!("10.0.0.0/16");
     v["spec"]["providerConfigRef"] = json!({"name": "default"});

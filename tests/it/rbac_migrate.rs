@@ -62,3 +62,39 @@ fn a_rule_removed_from_the_role_fails_and_names_it() {
     never_two_acting(&c, "after the denied create");
     assert!(deletes.lock().unwrap().is_empty());
 }
+
+/// A namespaced twin kind whose ManagedResourceDefinition is inactive, under RBAC: the migrate
+/// role may list MRDs (through the doctor role's base rules), so `migrate plan` names the MRD and
+/// the command that activates it instead of falling back to "not installed"; the doctor role
+/// alone counts the inactive MRDs on doctor's scan line.
+#[test]
+fn the_activation_hint_works_under_the_shipped_roles() {
+    let c = Cluster::builder()
+        .crd_files("provider-upjet-aws", &["ec2.aws.upbound.io_vpcs.yaml"])
+        .crd_files("crossplane", &["apiextensions.crossplane.io_managedresourcedefinitions.yaml"])
+        .start();
+    c.add(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "infra"}}));
+    c.add(crate::migrate::vpc("main"));
+    crate::crossplane_v2::mrd(&c, "vpcs", "ec2.aws.m.upbound.io", "VPC", "Inactive");
+    crate::crossplane_v2::mrd(&c, "vpcs", "ec2.aws.upbound.io", "VPC", "Active");
+    let view = json!([{"apiGroups": ["ec2.aws.upbound.io"], "resources": ["*"], "verbs": ["get", "list", "watch"]}]);
+    install_roles(&c, view, &["clusterrole-doctor.yaml", "clusterrole-adopt.yaml", "clusterrole-migrate.yaml"]);
+    bind(&c, "migrator", "kubectl-upjet-migrate");
+    bind(&c, "viewer", "kubectl-upjet-doctor");
+
+    let o = as_migrator(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(5), "{out}\n{}", text(&o.stderr));
+    let activate = "its ManagedResourceDefinition vpcs.ec2.aws.m.upbound.io is inactive; activate it (kubectl patch managedresourcedefinition vpcs.ec2.aws.m.upbound.io --type merge -p '{\"spec\":{\"state\":\"Active\"}}'";
+    assert!(out.contains(activate), "{out}");
+    assert!(!out.contains("is not installed"), "{out}");
+
+    let o = c
+        .upjet()
+        .env("KUBECONFIG", c.dir().join("viewer.kubeconfig"))
+        .args(["doctor", "-o", "json", "--fail-on", "never"])
+        .output();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("1 of 2 ManagedResourceDefinitions are inactive") && !err.contains("forbidden"), "{err}");
+}

@@ -290,7 +290,7 @@ impl Run<'_> {
                     match adopt::progress(wait, baseline, &observed) {
                         Progress::Done(_) => return Ok(observed.obj),
                         Progress::NotFound(m) => return Err(WaitEnd::NotFound(m)),
-                        Progress::Waiting(m) => m,
+                        Progress::Waiting(m) | Progress::Unmarked(m) => m,
                     }
                 }
                 Err(e) => e.to_string(),

@@ -81,7 +81,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
         }
         Flow::Contexts => Fleet::ReportOnly(clusters::live(settings, args).await?),
         Flow::Snapshots(named) => Fleet::ReportOnly(clusters::offline(settings, args, named).await?),
-        Flow::Lint(path) => Fleet::ReportOnly(super::lint::run(path, args, settings, filter(args))?),
+        Flow::Lint(paths) => Fleet::ReportOnly(super::lint::run(paths, args, settings, filter(args))?),
     };
     let report = fleet.report();
     if let Some(path) = &args.plan {

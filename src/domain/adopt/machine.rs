@@ -4,6 +4,7 @@
 //! executor only reads, writes, sleeps and reports. The machine never reads the clock: the
 //! executor passes the time a wait has taken.
 
+use super::wait::NO_SIGN;
 use super::{Action, Change, Progress, Step};
 use std::time::Duration;
 
@@ -13,6 +14,11 @@ pub const MAX_BENIGN_CONFLICTS: usize = 20;
 pub const POLL: Duration = Duration::from_millis(500);
 /// Consecutive failed reads that end a wait (a single failed read is retried).
 pub const MAX_READ_FAILURES: usize = 5;
+/// How long the end state must hold, in the final wait after an import, on a provider whose
+/// runtime writes no sign of a reconcile ([`Progress::Unmarked`]): long enough for the reconcile
+/// the final policies asked for to run and, should it fail, to turn Synced False (a provider not
+/// backlogged reconciles a write within seconds); far shorter than sitting out `--timeout`.
+pub const UNMARKED_HOLD: Duration = Duration::from_secs(10);
 
 /// Where an adoption stands, to say what state an interruption or failure leaves the MR in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,6 +93,9 @@ pub struct State {
     pub read_failures: usize,
     /// The last "waiting" judgement reported in the current wait.
     pub last_seen: String,
+    /// When, in the current wait, the unmarked end state was first seen ([`UNMARKED_HOLD`]);
+    /// any other judgement starts it over.
+    pub unmarked_since: Option<Duration>,
     /// A warning to report when the adoption ends.
     pub note: Option<TimedOut>,
     /// A judgement of the provider's progress to show now, before acting on the answer (set by
@@ -205,6 +214,7 @@ pub fn next(state: &State, obs: Observation) -> (State, Next) {
             s.conflicts = 0;
             s.read_failures = 0;
             s.last_seen.clear();
+            s.unmarked_since = None;
             match step {
                 StepKind::Write => Next::Write,
                 StepKind::Wait => Next::Poll,
@@ -255,14 +265,44 @@ fn on_conflict(s: &mut State, changes: Vec<Change>, recovering: bool) -> Next {
 }
 
 fn on_poll(s: &mut State, progress: Progress, name: Option<String>, elapsed: Duration, timeout: Duration) -> Next {
+    if !matches!(progress, Progress::Unmarked(_)) {
+        s.unmarked_since = None;
+    }
     match progress {
-        Progress::Done(m) => {
-            s.say = Some(m);
-            if name.as_deref() == Some(s.id.as_str()) { Next::Continue } else { Next::Stop(Stop::NameChanged(name)) }
-        }
+        Progress::Done(m) => done(s, m, name),
         Progress::NotFound(m) => Next::Undo(m),
         Progress::Waiting(m) => keep_waiting(s, Some(m), elapsed, timeout),
+        // The import proved the ID; what this runtime can show of the rest is its end state,
+        // held long enough for the reconcile asked for to have failed if it were going to.
+        Progress::Unmarked(m) if s.import && s.phase == Phase::Adopted => {
+            let since = *s.unmarked_since.get_or_insert(elapsed);
+            let held = elapsed.saturating_sub(since);
+            if held < UNMARKED_HOLD && elapsed < timeout {
+                let hold = UNMARKED_HOLD.as_secs();
+                return keep_waiting(
+                    s,
+                    Some(format!("{m}; {NO_SIGN}: watching that this holds for {hold}s")),
+                    elapsed,
+                    timeout,
+                );
+            }
+            let (id, held) = (s.id.clone(), held.as_secs());
+            let m = format!(
+                "confirmed: {m} for {held}s after the final policies were written, and the import proved ID {id:?}; not proven: the reconcile of the final policies itself, since {NO_SIGN}"
+            );
+            done(s, m, name)
+        }
+        // Without an import the ID is unproven: only a sign of a reconcile could confirm it.
+        Progress::Unmarked(m) => {
+            keep_waiting(s, Some(format!("{m}, but {NO_SIGN} and no import proved the ID")), elapsed, timeout)
+        }
     }
+}
+
+/// The wait is over with `m` confirmed, unless the external-name is no longer the ID.
+fn done(s: &mut State, m: String, name: Option<String>) -> Next {
+    s.say = Some(m);
+    if name.as_deref() == Some(s.id.as_str()) { Next::Continue } else { Next::Stop(Stop::NameChanged(name)) }
 }
 
 /// Another poll, or the end of the wait when it has timed out.

@@ -264,6 +264,50 @@ fn a_judgement_is_shown_once_and_counters_reset_per_step() {
     assert_eq!(s.note, Some(TimedOut { after: 10 * S, last: "slow".into() }));
 }
 
+/// On a runtime that writes no sign of a reconcile, the final wait after an import ends once
+/// the end state held for [`UNMARKED_HOLD`] (or at the timeout), saying what it confirmed and
+/// what it could not; anything else seen meanwhile starts the hold over; without an import the
+/// ID is unproven and the wait times out as before.
+#[test]
+fn an_unmarked_end_state_is_taken_once_it_held_after_an_import() {
+    let unmarked = || Progress::Unmarked("Synced=True and Ready=True".into());
+    let final_wait = || State { import: true, ..at(Phase::Adopted) };
+    let long = |progress: Progress, name: Option<&str>, elapsed: Duration| Observation::Polled {
+        progress,
+        external_name: name.map(str::to_owned),
+        elapsed,
+        timeout: 90 * S,
+    };
+    let (s, n) = next(&final_wait(), long(unmarked(), Some("vpc-1"), S));
+    assert_eq!((n, s.unmarked_since), (Next::Sleep(POLL), Some(S)));
+    assert!(s.say.as_deref().is_some_and(|m| m.contains("watching that this holds for 10s")), "{:?}", s.say);
+    let (s, n) = next(&s, long(unmarked(), Some("vpc-1"), S + UNMARKED_HOLD - S / 2));
+    assert_eq!(n, Next::Sleep(POLL));
+    let (done, n) = next(&s, long(unmarked(), Some("vpc-1"), S + UNMARKED_HOLD));
+    assert_eq!((n, done.note.clone()), (Next::Continue, None), "done, with no timeout warning");
+    let said = done.say.clone().unwrap_or_default();
+    assert!(said.starts_with("confirmed: Synced=True and Ready=True for 10s after the final policies"), "{said}");
+    assert!(said.contains("the import proved ID \"vpc-1\"") && said.contains("not proven: the reconcile"), "{said}");
+    assert!(said.contains("before v1.20"), "{said}");
+    // A Synced gone False meanwhile starts the hold over.
+    let (s2, _) = next(&s, long(Progress::Waiting("Synced=False".into()), Some("vpc-1"), 6 * S));
+    assert_eq!(s2.unmarked_since, None);
+    let (s2, n) = next(&s2, long(unmarked(), Some("vpc-1"), S + UNMARKED_HOLD));
+    assert_eq!((n, s2.unmarked_since), (Next::Sleep(POLL), Some(S + UNMARKED_HOLD)));
+    // Renamed meanwhile: not taken.
+    let (_, n) = next(&s, long(unmarked(), Some("other"), S + UNMARKED_HOLD));
+    assert_eq!(n, Next::Stop(Stop::NameChanged(Some("other".into()))));
+    // A timeout shorter than the hold: taken at the timeout, still not a warning.
+    let short = State { unmarked_since: Some(S), ..final_wait() };
+    let (s3, n) = next(&short, polled(unmarked(), Some("vpc-1"), 10 * S));
+    assert_eq!((n, s3.note), (Next::Continue, None));
+    // Without an import nothing proved the ID: it waits, and times out as before.
+    let (s4, n) = next(&at(Phase::Adopted), polled(unmarked(), Some("vpc-1"), S + UNMARKED_HOLD / 2));
+    assert_eq!((n, s4.unmarked_since), (Next::Sleep(POLL), None));
+    let (_, n) = next(&s4, polled(unmarked(), Some("vpc-1"), 10 * S));
+    assert!(matches!(n, Next::Stop(Stop::TimedOut(_))), "{n:?}");
+}
+
 #[test]
 fn only_an_observing_mr_needs_a_safe_stop() {
     for (phase, want) in

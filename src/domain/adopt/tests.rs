@@ -663,6 +663,7 @@ fn progress_name(p: Progress) -> &'static str {
         Progress::Waiting(_) => "waiting",
         Progress::Done(_) => "done",
         Progress::NotFound(_) => "notfound",
+        Progress::Unmarked(_) => "unmarked",
     }
 }
 
@@ -725,7 +726,8 @@ fn an_unchanged_synced_counts_once_the_token_is_handled_or_the_generation_observ
     let healthy = with_status(ok.clone(), None, None);
     let base = Baseline::after_write(&healthy, &Observed::new(healthy.clone()), "T");
     let at = |o: Value, base: &Baseline| progress_name(progress(&ready, base, &Observed::new(o)));
-    assert_eq!(at(healthy.clone(), &base), "waiting");
+    // No observedGeneration anywhere: a runtime before v1.20, judged by what it writes (below).
+    assert_eq!(at(healthy.clone(), &base), "unmarked");
     assert_eq!(at(with_status(ok.clone(), None, Some("T")), &base), "done");
     assert_eq!(at(with_status(ok.clone(), None, Some("older")), &base), "waiting");
     let mut after = healthy.clone();
@@ -739,6 +741,65 @@ fn an_unchanged_synced_counts_once_the_token_is_handled_or_the_generation_observ
     seen["status"]["conditions"][1]["observedGeneration"] = json!(3);
     let base3 = Baseline { synced: Observed::new(seen.clone()).synced(), ..base.clone() };
     assert_eq!(at(seen, &base3), "waiting");
+}
+
+/// crossplane-runtime before v1.20 (v1.14 behind many installed providers) stamps no
+/// observedGeneration, has no lastHandledReconcileAt, and keeps an equal Synced as it was: after
+/// the final policies, an MR already in sync shows no sign of a reconcile at all. The final wait
+/// takes its end state for what it is (unmarked); the import wait and every runtime that does
+/// write a sign keep waiting for it.
+#[test]
+fn an_old_runtime_is_judged_by_what_it_writes() {
+    let imported = Wait::Imported { id: "vpc-1".into(), token: "T".into() };
+    let ready = Wait::Ready { token: "T".into() };
+    // The MR as the write of the final policies answered (generation 3 → 4), and as read now.
+    let at = |conds: Value, generation: i64, handled: Option<&str>| {
+        let mut o = with_status(conds, Some("vpc-1"), handled);
+        o["metadata"]["generation"] = json!(generation);
+        o
+    };
+    let og = |mut c: Value, g: i64| {
+        c["observedGeneration"] = json!(g);
+        c
+    };
+    let ready_true = cond("Ready", "True", "Available", "");
+    let synced_true = cond("Synced", "True", "ReconcileSuccess", "");
+    let v114 = json!([ready_true, synced_true]);
+    let v120 = json!([ready_true, og(synced_true.clone(), 3)]);
+    let cases: Vec<(&str, &Wait, Value, Value, &str)> = vec![
+        ("v1.14: Synced stays True, no sign anywhere", &ready, v114.clone(), v114.clone(), "unmarked"),
+        ("the import wait never takes it", &imported, v114.clone(), v114.clone(), "waiting"),
+        ("v1.20: Synced of the older generation still", &ready, v120.clone(), v120.clone(), "waiting"),
+        (
+            "v1.20: the generation observed",
+            &ready,
+            v120.clone(),
+            json!([ready_true, og(synced_true.clone(), 4)]),
+            "done",
+        ),
+        (
+            "a condition with a generation is a newer runtime",
+            &ready,
+            json!([og(ready_true.clone(), 3), synced_true]),
+            json!([og(ready_true.clone(), 3), synced_true]),
+            "waiting",
+        ),
+        ("not ready", &ready, v114.clone(), json!([cond("Ready", "False", "Unavailable", ""), synced_true]), "waiting"),
+        ("no Synced at all", &ready, json!([ready_true]), json!([ready_true]), "waiting"),
+    ];
+    for (name, wait, before, now, want) in cases {
+        let base = Baseline::after_write(&at(before.clone(), 3, None), &Observed::new(at(before, 4, None)), "T");
+        let got = progress(wait, &base, &Observed::new(at(now, 4, None)));
+        if want == "unmarked" {
+            let seen = "Synced=True and Ready=True with status.atProvider.id \"vpc-1\"";
+            assert_eq!(got, Progress::Unmarked(seen.into()), "{name}");
+        }
+        assert_eq!(progress_name(got), want, "{name}");
+    }
+    // v2.3 with an older token handled: a runtime that writes a sign, so it is waited for.
+    let base = Baseline::after_write(&at(v114.clone(), 3, None), &Observed::new(at(v114.clone(), 4, None)), "T");
+    let older = progress(&ready, &base, &Observed::new(at(v114, 4, Some("older"))));
+    assert_eq!(progress_name(older), "waiting");
 }
 
 #[test]

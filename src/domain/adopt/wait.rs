@@ -63,6 +63,25 @@ pub enum Progress {
     Done(String),
     /// The provider reports that no cloud object has the ID.
     NotFound(String),
+    /// The end state of a final wait (what is seen), on a provider whose runtime writes no sign
+    /// of a reconcile ([`writes_no_sign`]): what it shows now is all it will ever show, so the
+    /// machine accepts it once it has held for a while after an import proved the ID.
+    Unmarked(String),
+}
+
+/// What a provider of [`writes_no_sign`] is, in words.
+pub const NO_SIGN: &str = "its provider's runtime writes no sign of a reconcile (no observedGeneration on its conditions, no status.lastHandledReconcileAt: crossplane-runtime before v1.20)";
+
+/// Whether the MR's provider runs a crossplane-runtime that leaves no mark of a reconcile on an
+/// MR already in sync: before v1.20 no condition carries `observedGeneration` (v1.20 stamps it
+/// on Synced at every reconcile; upjet's Ready never carries one) and before v2.3 there is no
+/// `status.lastHandledReconcileAt`; an equal condition keeps even its lastTransitionTime
+/// (`SetConditions`). Such a runtime (v1.14 is still behind many installed providers) is told
+/// apart by a Synced condition without `observedGeneration`.
+pub fn writes_no_sign(obj: &Value, mr: &ManagedResource) -> bool {
+    mr.condition("Synced").is_some()
+        && mr.conditions.iter().all(|c| c.observed_generation.is_none())
+        && obj.pointer("/status/lastHandledReconcileAt").is_none()
 }
 
 /// Whether `status.atProvider.id` is the object the adopted external-name `id` names: equal, or,
@@ -74,7 +93,9 @@ pub fn id_matches(at_provider_id: &str, id: &str) -> bool {
 
 /// Judges one observation of the MR during a wait. A status older than the reconcile request
 /// proves nothing, so the provider must first show it reconciled after the request: it handled
-/// the token (runtime ≥ 2.3), changed Synced, or observed the generation the write produced.
+/// the token (runtime ≥ 2.3), changed Synced, or observed the generation the write produced. A
+/// runtime that can show none of these ([`writes_no_sign`]) is judged in the final wait by
+/// what it does write: Synced and Ready True ([`Progress::Unmarked`]).
 pub fn progress(wait: &Wait, baseline: &Baseline, observed: &Observed) -> Progress {
     let (obj, mr) = match &observed.mr {
         Ok(mr) => (&observed.obj, mr),
@@ -93,6 +114,12 @@ pub fn progress(wait: &Wait, baseline: &Baseline, observed: &Observed) -> Progre
     };
     let seen = format!("{}, {}", describe(mr.condition("Ready"), "Ready"), describe(synced, "Synced"));
     if !(handled || synced_changed || generation_seen) {
+        if matches!(wait, Wait::Ready { .. }) && mr.is_true("Ready") && mr.is_true("Synced") && writes_no_sign(obj, mr)
+        {
+            let id =
+                mr.at_provider_id.as_deref().map(|id| format!(" with status.atProvider.id {id:?}")).unwrap_or_default();
+            return Progress::Unmarked(format!("Synced=True and Ready=True{id}"));
+        }
         return Progress::Waiting(format!("waiting for the provider to reconcile ({seen})"));
     }
     if let Some(s) = synced.filter(|s| s.status == "False" && s.message.contains(ERR_OBSERVE_NOT_FOUND)) {

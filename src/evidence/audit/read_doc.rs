@@ -37,6 +37,8 @@ pub(super) fn documents<R: BufRead>(input: &mut R, r: &mut Reader) -> io::Result
             r.read.documents += 1;
             r.read.too_long += 1;
         }
+        // What a CloudWatch document says beside its events is not listened for.
+        Piece::Wrapper(_) => {}
     })?;
     r.read.bytes = bytes;
     if let Some(line) = broken {

@@ -26,7 +26,7 @@ mod tests;
 
 use crate::domain::cloud_audit::{self, Cloud, CloudAuditCheck, CloudCall, Interner, Options, Verb, Window};
 use crate::domain::managed::ManagedResource;
-use crate::json_split::{AfterBreak, Piece, Splitter};
+use crate::json_split::{AfterBreak, Member, Piece, Splitter};
 use dialect::{Claim, Dialect, Skip};
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
@@ -44,6 +44,10 @@ pub const MAX_CALLS: usize = 200_000;
 /// Keys of a wrapping object whose array holds the records: CloudTrail's S3 files and
 /// `lookup-events`, Azure's diagnostic settings and REST API, Cloud Logging's `entries`.
 const WRAPPER_KEYS: &[&[u8]] = &[b"Records", b"records", b"Events", b"events", b"value", b"entries"];
+
+/// Keys of a wrapping object whose non-empty string value says more pages remain (what each
+/// means: [`paging_hint`]).
+const PAGING_KEYS: &[&[u8]] = &[b"NextToken", b"nextLink", b"nextPageToken"];
 
 /// How many records of a file are looked at to tell whether it holds audit records at all.
 const SNIFFED: u64 = 1000;
@@ -248,6 +252,9 @@ impl Reader {
                 self.read.records += 1;
                 self.read.too_long += 1;
             }
+            // A wrapping object ended: the last one's paging token says whether more remain (a
+            // page concatenated after another starts over).
+            Piece::Wrapper(said) => self.read.cut_short = paging(said),
         }
     }
 
@@ -307,6 +314,27 @@ impl Reader {
             Verb::Delete => self.read.deletes += 1,
         }
         self.calls.push(c);
+    }
+}
+
+/// Why a wrapping object that ended with `said` is not the whole answer: a paging token.
+fn paging(said: &[Member]) -> Option<String> {
+    let token = said.iter().find(|m| !m.value.trim_ascii().is_empty())?;
+    let key = String::from_utf8_lossy(PAGING_KEYS.get(token.key)?);
+    Some(format!("it ends with {key}: more pages remain ({})", paging_hint(&key)))
+}
+
+/// What a paging token means and what to do: the AWS CLI prints `lookup-events`' `NextToken`
+/// when `--max-items` (or `--no-paginate`) stopped it before the last page; Azure's REST API
+/// ends a page of `value` with `nextLink`, the Logging API's `entries.list` a page of `entries`
+/// with `nextPageToken`.
+fn paging_hint(key: &str) -> &'static str {
+    match key {
+        "NextToken" => {
+            "lookup-events stopped before its last page (--max-items or --no-paginate); run it again with --starting-token until no NextToken is printed and give every page"
+        }
+        "nextLink" => "the REST API answered one page; follow nextLink until none is returned and give every page",
+        _ => "entries.list answered one page; call it again with pageToken until none is returned and give every page",
     }
 }
 
@@ -373,7 +401,7 @@ pub fn read(reader: impl Read, name: &str) -> (CloudAuditRead, Vec<CloudCall>) {
         Layout::Lake => lake::read(&mut input, &mut bytes, &mut r),
         Layout::Csv => athena::read(&mut input, &mut bytes, &mut r),
         Layout::Json => {
-            let mut split = Splitter::new(MAX_RECORD_BYTES, WRAPPER_KEYS, AfterBreak::Resync);
+            let mut split = Splitter::new(MAX_RECORD_BYTES, WRAPPER_KEYS, AfterBreak::Resync).listen(PAGING_KEYS);
             let result = split.run(&mut input, &mut bytes, &mut |p| r.piece(p));
             r.read.resynced = split.resynced_lines;
             result

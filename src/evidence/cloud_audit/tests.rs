@@ -286,6 +286,56 @@ fn other_files_are_noted_not_fatal() {
     assert!(read.note().contains("(line 2)"), "{}", read.note());
 }
 
+/// A `lookup-events` answer as the AWS CLI prints it (indented), its events made of [`record`]s,
+/// with `tail` after `Events`.
+fn lookup_page(names: &[&str], tail: &str) -> String {
+    let events: Vec<serde_json::Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let r = record(n, &format!("2024-11-30T10:00:0{i}Z"), "");
+            serde_json::json!({"EventId": format!("e-{i}"), "EventName": n, "ReadOnly": "false", "EventTime": "2024-11-30T10:00:00+00:00", "EventSource": "ec2.amazonaws.com", "Resources": [], "CloudTrailEvent": r})
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&serde_json::json!({ "Events": events })).unwrap();
+    format!("{}{tail}\n}}\n", text.trim_end().strip_suffix('}').unwrap().trim_end())
+}
+
+#[test]
+fn a_lookup_events_page_with_more_to_come_is_cut_short() {
+    let page = lookup_page(
+        &["CreateVpc", "DeleteVpc"],
+        ",\n    \"NextToken\": \"eyJOZXh0VG9rZW4iOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAyfQ==\"",
+    );
+    let (read, calls) = read_slice(page.as_bytes(), "trail.json");
+    assert_eq!(calls.len(), 2, "what the page holds is read: {}", read.note());
+    let why = read.cut_short.clone().unwrap_or_default();
+    assert!(why.starts_with("it ends with NextToken") && why.contains("--starting-token"), "{}", read.note());
+    assert!(read.note().contains("cut short: it ends with NextToken"), "{}", read.note());
+    let both = CloudRecord::new(vec![(read, calls)]);
+    assert!(both.cut_short()[0].starts_with("cloud audit trail.json: cut short (it ends with NextToken"));
+
+    let before = lookup_page(&["CreateVpc"], "").replacen("{", "{\"NextToken\": \"t\",", 1);
+    let one_line = serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&page).unwrap()).unwrap();
+    let azure_rest = r#"{"value":[],"nextLink":"https://management.azure.com/subscriptions/s/providers/Microsoft.Insights/eventtypes/management/values?api-version=2015-04-01&$skiptoken=x"}"#;
+    let logging_api = r#"{"entries":[],"nextPageToken":"EAA4"}"#;
+    for (name, text, cut) in [
+        ("the token first", before.as_str(), Some("NextToken")),
+        ("one line", one_line.as_str(), Some("NextToken")),
+        ("Azure's REST API", azure_rest, Some("nextLink")),
+        ("the Logging API", logging_api, Some("nextPageToken")),
+        ("the last page", &lookup_page(&["CreateVpc"], ""), None),
+        ("a null token", &lookup_page(&["CreateVpc"], ",\"NextToken\":null"), None),
+        ("an empty token", &lookup_page(&["CreateVpc"], ",\"NextToken\":\"\""), None),
+        ("pages concatenated, the last without", &format!("{page}{}", lookup_page(&["CreateVpc"], "")), None),
+        ("a record's own NextToken", &record("CreateVpc", "2024-11-30T10:00:01Z", ",\"NextToken\":\"t\""), None),
+    ] {
+        let (read, _) = read_slice(text.as_bytes(), "f");
+        let got = read.cut_short.as_deref().map(|w| w.split(':').next().unwrap_or_default().to_string());
+        assert_eq!(got, cut.map(|k| format!("it ends with {k}")), "{name}: {}", read.note());
+    }
+}
+
 #[test]
 fn gzip_whole_and_cut_short() {
     let text = format!(
@@ -320,7 +370,7 @@ proptest! {
     /// order, never a panic.
     #[test]
     fn json_like_noise_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
-        "{", "}", "[", "]", "\"", ":", ",", "\\", "\n", " ", "\"Records\"", "\"eventName\"", "\"CreateVpc\"",
+        "{", "}", "[", "]", "\"", ":", ",", "\\", "\n", " ", "\"Records\"", "\"Events\"", "\"NextToken\"", "\"eventName\"", "\"CreateVpc\"",
         "\"eventSource\"", "\"methodName\"", "\"v1.compute.networks.insert\"", "\"operationName\"", "\"x/write\"",
     ]), 0..400)) {
         let text: String = parts.concat();
@@ -328,22 +378,30 @@ proptest! {
         prop_assert_eq!(calls.len() as u64, read.creates + read.deletes);
     }
 
-    /// A valid export cut anywhere keeps a prefix of its calls and never panics.
+    /// A valid export cut anywhere keeps a prefix of its calls and never panics; a
+    /// `lookup-events` page with a `NextToken`, cut anywhere, is never taken for the whole
+    /// answer without a word: it is cut short when whole, ended early when cut.
     #[test]
-    fn truncated_exports_keep_a_prefix(cut in 0usize..4000, layout in 0usize..3) {
+    fn truncated_exports_keep_a_prefix(cut in 0usize..6000, layout in 0usize..4) {
         let records: Vec<String> = (0..6).map(|i| record("CreateVpc", &format!("2024-11-30T10:00:0{i}Z"), "")).collect();
         let text = match layout {
             0 => records.join("\n"),
             1 => format!("{{\"Records\":[{}]}}", records.join(",")),
-            _ => format!("[{}]", records.join(",\n")),
+            2 => format!("[{}]", records.join(",\n")),
+            _ => lookup_page(&["CreateVpc"; 6], ",\n    \"NextToken\": \"t0k\""),
         };
         let cut = cut.min(text.len());
-        let (_, whole) = read_slice(text.as_bytes(), "w");
-        let (_, part) = read_slice(&text.as_bytes()[..cut], "p");
+        let (whole_read, whole) = read_slice(text.as_bytes(), "w");
+        let (read, part) = read_slice(&text.as_bytes()[..cut], "p");
         prop_assert_eq!(whole.len(), 6);
         prop_assert!(part.len() <= 6);
         for (a, b) in part.iter().zip(&whole) {
             prop_assert_eq!(a.at, b.at);
+        }
+        if layout == 3 {
+            prop_assert!(whole_read.cut_short.is_some());
+            let said = read.cut_short.is_some() || read.ended_early.is_some() || text[..cut].trim().is_empty();
+            prop_assert!(said, "cut at {}: {}", cut, read.note());
         }
     }
 }

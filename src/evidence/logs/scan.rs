@@ -234,7 +234,6 @@ impl Scanner<'_> {
 
     /// Counts and reads one element the document splitter handed on.
     fn doc_element(&mut self, piece: Piece) {
-        self.scan.lines += 1;
         let o = match piece {
             Piece::Element(doc, line) => {
                 self.record_line = line;
@@ -248,7 +247,10 @@ impl Scanner<'_> {
                 self.record_line = line;
                 Outcome::TooLong
             }
+            // Only a splitter that listens for a wrapper's keys hands this on; this one does not.
+            Piece::Wrapper(_) => return,
         };
+        self.scan.lines += 1;
         self.count(o);
     }
 

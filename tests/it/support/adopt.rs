@@ -17,7 +17,11 @@ pub const RRA: &str = "crossplane.io/reconcile-requested-at";
 pub const MARKER: &str = "kubectl-upjet.io/adoption";
 pub const NOT_FOUND: &str = "observe failed: external resource does not exist";
 
-/// What the simulated provider knows and how it behaves.
+/// What the simulated provider knows and how it behaves. Like crossplane-runtime's
+/// `SetConditions`, it keeps a condition that is equal but for its time (type, status, reason,
+/// message), lastTransitionTime included, and it stamps no `observedGeneration`: without the
+/// token it is a runtime before v1.20 (v1.14 is still behind many installed providers), whose
+/// reconcile of an MR already in sync writes nothing at all.
 #[derive(Clone)]
 pub struct Provider {
     /// IDs of cloud objects that exist.
@@ -44,6 +48,10 @@ fn set_cond(obj: &mut Value, t: &str, status: &str, reason: &str, message: &str)
         obj["status"]["conditions"] = json!([]);
     }
     let conds = obj["status"]["conditions"].as_array_mut().unwrap();
+    let equal = |c: &Value| c["type"] == t && c["status"] == status && c["reason"] == reason;
+    if conds.iter().any(|c| equal(c) && c["message"].as_str().unwrap_or("") == message) {
+        return;
+    }
     conds.retain(|c| c["type"] != t);
     conds.push(json!({"type": t, "status": status, "reason": reason, "message": message,
                       "lastTransitionTime": chrono::Utc::now().to_rfc3339()}));
