@@ -31,6 +31,7 @@ mod fleet_summary;
 mod health;
 mod help;
 mod history_create_loop;
+mod history_log_runs;
 mod html;
 mod identity;
 mod inventory;
