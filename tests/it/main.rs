@@ -52,6 +52,7 @@ mod promote;
 mod properties;
 mod rbac;
 mod rbac_migrate;
+mod reapplied;
 mod security;
 mod velero;
 mod watch;

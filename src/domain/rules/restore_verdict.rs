@@ -4,7 +4,9 @@
 //! is `domain::restore`'s.
 
 use super::facts::Facts;
+use super::mr_evidence::MrEvidence;
 use crate::domain::identity::Peers;
+use crate::domain::inventory::Tracking;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::restore::{MrRestore, name_initialized};
 
@@ -37,17 +39,75 @@ pub fn created_by(facts: &Facts) -> Option<String> {
         .then(|| format!("{} is {}", keys::CREATE_SUCCEEDED, m.succeeded.raw.as_deref().unwrap_or_default()))
 }
 
-/// Whether a provider restart would create this MR's cloud object again right now: the restore
-/// verdict with nothing lost but the provider's memory (annotations and status stay), for the
-/// live summary's "N would be created again by a provider restart".
-pub fn restart_duplicates(mr: &ManagedResource, peers: &Peers, now: crate::domain::gotime::GoTime) -> bool {
+/// Whether a provider restart (or its next reconcile) would create this MR's cloud object again
+/// right now, for the live summary's "N would be created again by a provider restart": the
+/// restore verdict with nothing lost but the provider's memory (annotations and status stay), or
+/// an object the evidence shows this MR lost ([`lost_second`]: deleted with `deletionPolicy:
+/// Orphan` and applied again without its external-name). `evidence`: what was gathered for the
+/// MR (`None` where only the objects are known, as in the watch).
+pub fn restart_duplicates(
+    mr: &ManagedResource,
+    evidence: Option<&MrEvidence>,
+    peers: &Peers,
+    now: crate::domain::gotime::GoTime,
+) -> bool {
     let ctx = MrRestore {
         name_initialized: name_initialized(peers.identity(mr.group(), &mr.kind)),
         source_tracker: None,
         inactive_kind: None,
     };
-    let facts = Facts::of(mr, now);
-    matches!(verdict(&facts, &ctx), Verdict::Duplicate(_)) && !facts.paused && !facts.in_flight
+    let facts = Facts::with_evidence(mr, evidence, now);
+    let recreated = matches!(verdict(&facts, &ctx), Verdict::Duplicate(_)) && !facts.paused && !facts.in_flight;
+    recreated || lost_second(&facts).is_some()
+}
+
+/// Why the provider's next reconcile runs `ExternalClient.Create` for this MR, when it will.
+/// crossplane-runtime's `Reconcile` stops at the pause, at `Validate` of the management policies
+/// and at the create-incomplete gate, and creates when Observe finds nothing — which it must,
+/// as an MR without an external-name names nothing to find (a provider's placeholder names
+/// nothing either). A create in flight (an async create running, a pending mark not yet
+/// resolved) is not a new create.
+pub fn will_create(facts: &Facts) -> Option<String> {
+    let mr = facts.mr;
+    let stopped = facts.paused || facts.in_flight || facts.marks.incomplete() || facts.management.validate().is_err();
+    if stopped || !facts.management.should_create() || mr.external_name().is_some() {
+        return None;
+    }
+    let held = match mr.external_name_placeholder() {
+        Some(p) => format!("only the placeholder {:?} as external-name", p.value),
+        None => "no external-name".to_string(),
+    };
+    Some(format!("it has {held}, is not paused and its policies ({}) allow Create", facts.policies.describe()))
+}
+
+/// The evidence key under which a finding says that the provider's next reconcile creates a
+/// second object ([`second_object`]).
+pub const NEXT_RECONCILE: &str = "nextReconcile";
+
+/// What a rule that found the cloud object this MR lost says of the next reconcile: the provider
+/// creates a second object beside it ([`will_create`]), unless the object is named after
+/// `metadata.name` — an initializer may then set the external-name to it (upjet's
+/// `NameAsIdentifier`), and Observe finds it. `names`: the external-names the object's ID may
+/// read as. An object named otherwise (Terraform's generated `terraform-…` names when
+/// `forProvider.name` is unset) is found by no initializer.
+pub fn second_object<'a>(facts: &Facts, names: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let why = will_create(facts)?;
+    let name = facts.mr.name.as_str();
+    if names.into_iter().any(|n| n.eq_ignore_ascii_case(name)) {
+        return None;
+    }
+    Some(format!(
+        "the provider's next reconcile creates a second object: {why}, and the object is not named after its metadata.name, so no name initializer finds it"
+    ))
+}
+
+/// The second object the provider's next reconcile creates beside one the evidence shows this MR
+/// lost: the one object an inventory lists as tagged for it, when the MR tracks none.
+pub fn lost_second(facts: &Facts) -> Option<String> {
+    let inv = facts.evidence?.inventory.as_ref()?;
+    let [object] = inv.objects.as_slice() else { return None };
+    let untracked = object.tracking == Tracking::Untracked && facts.mr.external_name().is_none();
+    second_object(facts, object.names().iter().map(String::as_str)).filter(|_| untracked)
 }
 
 /// The reconciler's path for a restored MR (crossplane-runtime `pkg/reconciler/managed/reconciler.go`
@@ -99,4 +159,74 @@ pub fn verdict(facts: &Facts, ctx: &MrRestore) -> Verdict {
         _ => "",
     };
     Verdict::Duplicate(format!("it is restored with {held}{why} although {created}{paused}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::inventory_cases::{findings_for, obj};
+    use super::*;
+    use crate::domain::finding::Code;
+    use crate::domain::inventory::MrInventory;
+    use crate::domain::managed::keys;
+    use crate::domain::testing::Mr;
+
+    const GENERATED: &str = "arn:aws:sqs:us-east-1:111122223333:terraform-20260110090000000000000001";
+
+    /// A Queue deleted with `deletionPolicy: Orphan` and applied again from Git: no external-name,
+    /// no status yet.
+    fn reapplied() -> Mr {
+        Mr::new("Queue", "orders")
+    }
+
+    /// (case, the MR, the ID of the one object tagged for it, whether the next reconcile creates
+    /// a second object)
+    type Case = (&'static str, fn() -> Mr, &'static str, bool);
+
+    /// crossplane-runtime `Reconcile`: the pause and `Validate` come first, then the
+    /// create-incomplete gate; Create runs when Observe finds nothing, and an MR without an
+    /// external-name names nothing (upjet's name initializer fills it only for `NameAsIdentifier`
+    /// kinds, with metadata.name).
+    const CASES: &[Case] = &[
+        ("re-applied, Terraform named the object: a second object", reapplied, GENERATED, true),
+        ("paused", || reapplied().annotation(keys::PAUSED, "true"), GENERATED, false),
+        ("policies without Create", || reapplied().policies(&["Observe", "Update", "Delete"]), GENERATED, false),
+        ("unsupported policies stop at Validate", || reapplied().policies(&["Create"]), GENERATED, false),
+        (
+            "the object is named after metadata.name: an initializer may find it",
+            reapplied,
+            "arn:aws:sqs:us-east-1:111122223333:orders",
+            false,
+        ),
+        ("it tracks an ID", || reapplied().external_name("https://sqs.us-east-1.amazonaws.com/1/q"), GENERATED, false),
+        (
+            "a create pending (in flight, or stopped at the gate)",
+            || reapplied().annotation(keys::CREATE_PENDING, "2024-11-30T10:53:06Z"),
+            GENERATED,
+            false,
+        ),
+        (
+            "an async create running",
+            || reapplied().cond("Ready", "False", "Creating", "").cond("Synced", "True", "ReconcileSuccess", ""),
+            GENERATED,
+            false,
+        ),
+    ];
+
+    #[test]
+    fn a_lost_object_makes_a_second_one_only_when_the_provider_really_creates() {
+        for (name, mr, id, second) in CASES {
+            let inventory = MrInventory { objects: vec![obj(id, false, None)], rule: String::new(), gone: None };
+            let ev = MrEvidence { inventory: Some(inventory), ..MrEvidence::default() };
+            let built = mr().build();
+            let counted = restart_duplicates(&built, Some(&ev), &Peers::default(), super::super::cases::now());
+            assert_eq!(counted, *second, "{name}: counted");
+            let orphan =
+                findings_for(&mr(), vec![obj(id, false, None)]).into_iter().find(|f| f.code == Code::InventoryOrphan);
+            let said = orphan.as_ref().is_some_and(|f| f.message.contains("creates a second object"));
+            assert_eq!(said, *second, "{name}: said: {orphan:?}");
+            assert_eq!(orphan.is_some_and(|f| f.evidence.contains_key(NEXT_RECONCILE)), *second, "{name}");
+        }
+        let plain = restart_duplicates(&reapplied().build(), None, &Peers::default(), super::super::cases::now());
+        assert!(!plain, "without the inventory nothing shows an object exists");
+    }
 }

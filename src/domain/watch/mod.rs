@@ -260,7 +260,7 @@ impl State {
         let mut duplicates: BTreeMap<String, usize> =
             self.kinds.iter().filter(|(_, k)| k.watched).map(|((g, _), _)| (g.clone(), 0)).collect();
         for t in self.mrs.values() {
-            if rules::restore_verdict::restart_duplicates(&t.mr, &peers, now) {
+            if rules::restore_verdict::restart_duplicates(&t.mr, None, &peers, now) {
                 *duplicates.entry(t.mr.group().to_string()).or_default() += 1;
             }
         }
