@@ -101,3 +101,102 @@ fn a_reapplied_mr_that_will_duplicate_says_so_and_is_counted() {
     assert!(!orphan["message"].as_str().unwrap().contains("second object"), "{orphan:#}");
     assert_eq!(report["summary"]["restartDuplicates"], Value::Null, "{}", run.stderr);
 }
+
+/// One change-log entry as the changelogs sidecar prints it, about `name`, the snapshot carrying
+/// the UID of the MR it was built from.
+fn entry(ts: &str, kind: &str, name: &str, op: &str, external_name: &str, uid: &str, error: Option<&str>) -> String {
+    let api_version = if kind == "Queue" { SQS } else { "s3.aws.upbound.io/v1beta1" };
+    let mut e = json!({"timestamp": ts, "provider": "provider-aws-sqs:v1.21.0", "apiVersion": api_version,
+        "kind": kind, "name": name, "externalName": external_name, "operation": format!("OPERATION_TYPE_{op}"),
+        "snapshot": {"apiVersion": api_version, "kind": kind, "metadata": {"name": name, "uid": uid}}});
+    if let Some(error) = error {
+        e["errorMessage"] = json!(error);
+    }
+    format!("{e}\n")
+}
+
+/// The re-applied Queue `orders` (created 2024-11-30T10:30:00Z) and Bucket `audit-logs`, and the
+/// sidecar's entries about their earlier selves: the Queue's first create failed, the second made
+/// the queue whose URL shows in the next entry; the Bucket's name was chosen before its create.
+fn reapplied_with_change_log(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let mut orders = queue("orders", "uid-orders-2");
+    orders["metadata"]["creationTimestamp"] = json!("2024-11-30T10:30:00Z");
+    let mut bucket = orders.clone();
+    bucket["apiVersion"] = json!("s3.aws.upbound.io/v1beta1");
+    bucket["kind"] = json!("Bucket");
+    bucket["metadata"]["name"] = json!("audit-logs");
+    bucket["metadata"]["uid"] = json!("uid-bucket-2");
+    let snapshot = dir.join("mrs.json");
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": [orders, bucket]});
+    std::fs::write(&snapshot, list.to_string()).unwrap();
+    let refused = "creating SQS Queue: operation error SQS: CreateQueue, api error RequestThrottled";
+    let log = [
+        entry("2024-11-30T09:00:00Z", "Queue", "orders", "CREATE", "", "uid-orders-1", Some(refused)),
+        entry("2024-11-30T09:00:30Z", "Queue", "orders", "CREATE", "", "uid-orders-1", None),
+        entry("2024-11-30T09:20:00Z", "Queue", "orders", "UPDATE", &url(ORDERS), "uid-orders-1", None),
+        entry("2024-11-30T09:01:00Z", "Bucket", "audit-logs", "CREATE", "audit-logs", "uid-bucket-1", None),
+    ]
+    .concat();
+    let sidecar = dir.join("changelogs-sidecar.log");
+    std::fs::write(&sidecar, log).unwrap();
+    (snapshot, sidecar)
+}
+
+#[test]
+fn the_change_log_of_an_earlier_mr_names_the_id_a_re_apply_dropped_and_the_plan_offers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, sidecar) = reapplied_with_change_log(dir.path());
+    let plan = dir.path().join("ids.json");
+    let run =
+        upjet().arg("doctor").json().from(&snapshot).arg("--log-file").arg(&sidecar).arg("--plan").arg(&plan).run();
+    let report = run.report();
+    // Provider-assigned: the ID is in the first entry after the create that worked.
+    let queue = report.finding("ChangeLogLostOnRecreate", "orders");
+    assert_eq!(queue["suggestedId"], url(ORDERS), "{queue:#}");
+    assert_eq!(queue["evidence"]["previousUid"], "uid-orders-1");
+    let message = queue["message"].as_str().unwrap();
+    assert!(message.contains("creates a second object"), "{message}");
+    // Named before its create: the create's own entry holds it; an initializer may find it again.
+    let bucket = report.finding("ChangeLogLostOnRecreate", "audit-logs");
+    assert_eq!(bucket["suggestedId"], "audit-logs", "{bucket:#}");
+    assert!(!bucket["message"].as_str().unwrap().contains("second object"), "{bucket:#}");
+    assert_eq!(report["summary"]["restartDuplicates"], 1, "the queue only: {}", run.stderr);
+    let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let item = items.as_array().unwrap().iter().find(|i| i["resource"].as_str().unwrap().contains("orders"));
+    assert_eq!(item.map(|i| &i["id"]), Some(&json!(url(ORDERS))), "{items:#}");
+}
+
+#[test]
+fn history_shows_the_earlier_mr_s_entries_and_a_failed_create_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, sidecar) = reapplied_with_change_log(dir.path());
+    let h = upjet()
+        .args(["history", "queue.sqs.aws.upbound.io/orders", "--from"])
+        .arg(&snapshot)
+        .arg("--log-file")
+        .arg(&sidecar)
+        .json()
+        .run()
+        .json();
+    let texts: Vec<&str> = h["timeline"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["source"] == "changelog")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    let earlier = "change log, earlier MR under this name (uid uid-orders-1): ";
+    assert_eq!(texts.len(), 3, "{h:#}");
+    assert!(texts.iter().all(|t| t.starts_with(earlier)), "{texts:?}");
+    assert!(
+        texts[0].contains("failed create by provider-aws-sqs:v1.21.0 (no external-name before it): creating SQS Queue"),
+        "{texts:?}"
+    );
+    assert!(texts[0].contains("; nothing was created"), "{texts:?}");
+    assert!(texts[1].contains(": create by provider-aws-sqs:v1.21.0"), "{texts:?}");
+    let matters = h["timeline"]["highlights"].as_array().unwrap();
+    assert!(
+        matters.iter().any(|m| m.as_str().unwrap().contains(&format!("holding {:?}", url(ORDERS)))),
+        "the finding is history's highlight: {matters:?}"
+    );
+}

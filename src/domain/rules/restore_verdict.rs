@@ -77,7 +77,7 @@ pub fn will_create(facts: &Facts) -> Option<String> {
         Some(p) => format!("only the placeholder {:?} as external-name", p.value),
         None => "no external-name".to_string(),
     };
-    Some(format!("it has {held}, is not paused and its policies ({}) allow Create", facts.policies.describe()))
+    Some(format!("it has {held}, is not paused and its policies {} allow Create", facts.policies.describe()))
 }
 
 /// The evidence key under which a finding says that the provider's next reconcile creates a
@@ -102,12 +102,22 @@ pub fn second_object<'a>(facts: &Facts, names: impl IntoIterator<Item = &'a str>
 }
 
 /// The second object the provider's next reconcile creates beside one the evidence shows this MR
-/// lost: the one object an inventory lists as tagged for it, when the MR tracks none.
+/// lost while it tracks none: the one object an inventory lists as tagged for it, or an ID its
+/// change log (or an earlier MR's under its name) shows held and never deleted.
 pub fn lost_second(facts: &Facts) -> Option<String> {
-    let inv = facts.evidence?.inventory.as_ref()?;
-    let [object] = inv.objects.as_slice() else { return None };
-    let untracked = object.tracking == Tracking::Untracked && facts.mr.external_name().is_none();
-    second_object(facts, object.names().iter().map(String::as_str)).filter(|_| untracked)
+    let evidence = facts.evidence.filter(|_| facts.mr.external_name().is_none())?;
+    let tagged = evidence.inventory.as_ref().and_then(|inv| match inv.objects.as_slice() {
+        [object] if object.tracking == Tracking::Untracked => {
+            second_object(facts, object.names().iter().map(String::as_str))
+        }
+        _ => None,
+    });
+    tagged.or_else(|| {
+        let log = evidence.changelog.as_ref()?;
+        let own = log.recorded_ids().into_iter().map(|(id, _)| id);
+        let held: Vec<String> = own.chain(log.earlier_ids().into_iter().map(|e| e.id)).collect();
+        held.last().and_then(|id| second_object(facts, [id.as_str()]))
+    })
 }
 
 /// The reconciler's path for a restored MR (crossplane-runtime `pkg/reconciler/managed/reconciler.go`
@@ -228,5 +238,29 @@ mod tests {
         }
         let plain = restart_duplicates(&reapplied().build(), None, &Peers::default(), super::super::cases::now());
         assert!(!plain, "without the inventory nothing shows an object exists");
+    }
+
+    /// The change log shows the ID too: an earlier MR under the name held it (provider-assigned:
+    /// read in the entry after its create), and the re-applied one does not.
+    #[test]
+    fn an_earlier_mr_s_id_in_the_change_log_counts_and_is_said() {
+        use super::super::changelog_cases::{log, reapplied as earlier};
+        use crate::domain::changelog::Operation::{Create, Update};
+        let url = "https://sqs.us-east-1.amazonaws.com/111122223333/terraform-20260110090000000000000001";
+        let judge = |mr: Mr, id: &str| {
+            let ev = MrEvidence {
+                changelog: Some(earlier(log(&[(1, Create, ""), (2, Update, id)]), &[])),
+                ..MrEvidence::default()
+            };
+            let built = mr.build();
+            let counted = restart_duplicates(&built, Some(&ev), &Peers::default(), super::super::cases::now());
+            let found = crate::domain::rules::findings_with(&built, Some(&ev), super::super::cases::now());
+            let lost =
+                found.into_iter().find(|f| f.code == Code::ChangeLogLostOnRecreate).expect("the earlier MR's ID");
+            (counted, lost.message.contains("creates a second object"), lost.suggested_id)
+        };
+        assert_eq!(judge(reapplied(), url), (true, true, Some(url.to_string())));
+        assert_eq!(judge(reapplied().annotation(keys::PAUSED, "true"), url), (false, false, Some(url.to_string())));
+        assert_eq!(judge(reapplied(), "orders"), (false, false, Some("orders".to_string())), "named after it");
     }
 }
