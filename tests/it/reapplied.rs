@@ -4,7 +4,7 @@
 //! kind of an object whose MR is gone as the run serves it, with the ID its kind's rule gives,
 //! and says (and counts) that the re-applied MR's next reconcile creates a second queue.
 
-use crate::support::{Run, upjet};
+use crate::support::{Cluster, Run, report, upjet};
 use serde_json::{Value, json};
 
 const SQS: &str = "sqs.aws.upbound.io/v1beta1";
@@ -78,6 +78,26 @@ fn an_object_without_its_mr_is_named_by_the_served_kind_and_its_kind_s_id_rule()
     let adopt = format!("kubectl upjet adopt queue.sqs.aws.upbound.io/legacy --id '{}' --import", url(LEGACY));
     assert!(gone["next"].as_str().unwrap().contains(&adopt), "{gone:#}");
     assert!(gone["evidence"]["idRule"].as_str().unwrap().contains("agreed by 2 of 2"), "{gone:#}");
+}
+
+/// On a live cluster the kind comes from discovery, even with no MR of it left to show it.
+#[test]
+fn on_a_live_cluster_discovery_names_the_kind_of_an_object_without_its_mr() {
+    let c = Cluster::builder().crd_files("provider-upjet-aws", &["sqs.aws.upbound.io_queues.yaml"]).start();
+    let inventory = c.dir().join("aws.json");
+    std::fs::write(&inventory, json!({"ResourceTagMappingList": [tagged(LEGACY, "legacy")]}).to_string()).unwrap();
+    let out = c.upjet().args(["doctor", "-o", "json", "--inventory"]).arg(&inventory).output();
+    let r = report(&out);
+    let gone = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "InventoryObjectWithoutMr");
+    let gone = gone.unwrap_or_else(|| panic!("{r:#} {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(
+        (&gone["resource"]["apiVersion"], &gone["resource"]["kind"]),
+        (&json!(SQS), &json!("Queue")),
+        "{gone:#}"
+    );
+    // No healthy Queue teaches its ID rule: the command leaves the ID to the user, and says why.
+    assert!(gone["next"].as_str().unwrap().contains("--id <external-name>"), "{gone:#}");
+    assert!(gone["evidence"]["idRule"].as_str().unwrap().contains("no healthy MR of this kind"), "{gone:#}");
 }
 
 #[test]
