@@ -6,7 +6,7 @@
 use super::facts::Facts;
 use super::mr_evidence::MrEvidence;
 use crate::domain::identity::Peers;
-use crate::domain::inventory::Tracking;
+use crate::domain::inventory::{IdForm, Tracking};
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::restore::{MrRestore, name_initialized};
 
@@ -87,17 +87,22 @@ pub const NEXT_RECONCILE: &str = "nextReconcile";
 /// What a rule that found the cloud object this MR lost says of the next reconcile: the provider
 /// creates a second object beside it ([`will_create`]), unless the object is named after
 /// `metadata.name` — an initializer may then set the external-name to it (upjet's
-/// `NameAsIdentifier`), and Observe finds it. `names`: the external-names the object's ID may
-/// read as. An object named otherwise (Terraform's generated `terraform-…` names when
-/// `forProvider.name` is unset) is found by no initializer.
-pub fn second_object<'a>(facts: &Facts, names: impl IntoIterator<Item = &'a str>) -> Option<String> {
+/// `NameAsIdentifier`), and Observe finds it — or after a `forProvider` value (its `name`): the
+/// create then asks for that very name, which the cloud refuses as taken or answers with the
+/// object itself, but does not duplicate. `ids`: what the object's ID reads as (each of its forms
+/// is taken too). An object named otherwise (Terraform's generated `terraform-…` names when
+/// `forProvider.name` is unset) is found by no initializer and asked for by no create.
+pub fn second_object<'a>(facts: &Facts, ids: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let why = will_create(facts)?;
-    let name = facts.mr.name.as_str();
-    if names.into_iter().any(|n| n.eq_ignore_ascii_case(name)) {
+    let mr = facts.mr;
+    let named = |n: &str| n.eq_ignore_ascii_case(&mr.name) || mr.for_provider.values().any(|v| v == n);
+    let forms =
+        |id: &'a str| std::iter::once(id.to_string()).chain(IdForm::ALL.iter().filter_map(move |f| f.apply(id)));
+    if ids.into_iter().flat_map(forms).any(|n| named(&n)) {
         return None;
     }
     Some(format!(
-        "the provider's next reconcile creates a second object: {why}, and the object is not named after its metadata.name, so no name initializer finds it"
+        "the provider's next reconcile creates a second object: {why}, and the object is named neither after its metadata.name nor a forProvider value, so no name initializer finds it and no create asks for it"
     ))
 }
 
@@ -206,6 +211,18 @@ mod tests {
             reapplied,
             "arn:aws:sqs:us-east-1:111122223333:orders",
             false,
+        ),
+        (
+            "the object is named after forProvider.name: the create asks for that name, no duplicate",
+            || reapplied().param("name", "orders-queue"),
+            "arn:aws:sqs:us-east-1:111122223333:orders-queue",
+            false,
+        ),
+        (
+            "forProvider.name names another queue than the lost one: a second object",
+            || reapplied().param("name", "orders-queue"),
+            GENERATED,
+            true,
         ),
         ("it tracks an ID", || reapplied().external_name("https://sqs.us-east-1.amazonaws.com/1/q"), GENERATED, false),
         (
