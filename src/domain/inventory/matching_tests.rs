@@ -329,3 +329,43 @@ fn gone_only_where_a_complete_export_covers_kind_account_and_region() {
         assert_eq!(gone_names(&mrs, &objects, &truncated), want, "{name}");
     }
 }
+
+/// Without a rule of the inventory's own (no healthy Bucket is tagged), the kind's identity format
+/// names the object: three healthy Buckets named as their MRs (upjet's `NameAsIdentifier`) teach
+/// `{name}`, which the tags' `crossplane-name` fills; a format over `forProvider` cannot be filled.
+#[test]
+fn the_identity_format_names_an_object_the_inventory_s_rule_does_not() {
+    let bucket =
+        |name: &str| Mr::new("Bucket", name).api_version("s3.aws.upbound.io/v1beta1").param("region", "eu-west-1");
+    let healthy: Vec<ManagedResource> =
+        ["a-logs", "b-logs", "c-logs"].iter().map(|n| bucket(n).external_name(n).healthy().build()).collect();
+    let refs: Vec<&ManagedResource> = healthy.iter().collect();
+    let objects = [o("arn:aws:s3:::gone-logs", "bucket.s3.aws.upbound.io", "gone-logs", None)];
+    let kinds = Scope::of_kinds(healthy.iter().map(ServedKind::of));
+    let mut got =
+        cross_check(&objects, &refs, &Scope { kinds, all_kinds: true, complete: true, truncated: Vec::new() });
+    assert_eq!(got.unmatched[0].external_name, None, "no healthy Bucket is tagged: {}", got.unmatched[0].rule);
+    let mut peers = Peers::default();
+    healthy.iter().for_each(|mr| peers.observe(mr));
+    peers.learn();
+    name_by_identity(&mut got.unmatched, &peers, &[]);
+    let named = &got.unmatched[0];
+    assert_eq!(named.external_name.as_deref(), Some("gone-logs"), "{}", named.rule);
+    assert!(named.rule.contains("template `{name}`"), "{}", named.rule);
+
+    // Named by region and name: the tags do not tell the region.
+    let user: identity::UserTemplate = "bucket.s3.aws.upbound.io={forProvider.region}-{name}".parse().unwrap();
+    let mut again = cross_check(
+        &objects,
+        &refs,
+        &Scope {
+            kinds: Scope::of_kinds(healthy.iter().map(ServedKind::of)),
+            all_kinds: true,
+            complete: true,
+            truncated: Vec::new(),
+        },
+    );
+    name_by_identity(&mut again.unmatched, &peers, &[user]);
+    assert_eq!(again.unmatched[0].external_name, None);
+    assert!(again.unmatched[0].rule.contains("forProvider.region"), "{}", again.unmatched[0].rule);
+}
