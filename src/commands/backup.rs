@@ -9,7 +9,7 @@ use crate::cluster::discover;
 use crate::cluster::scan::{self, ScanOptions};
 use crate::domain::finding::Finding;
 use crate::domain::identity::{self, Peers, UserTemplate};
-use crate::domain::inventory::{Scope, normalize_kind};
+use crate::domain::inventory::{Scope, ServedKind};
 use crate::domain::managed::ManagedResource;
 use crate::domain::restore::{RestoreModel, can_change_cloud};
 use crate::error::Error;
@@ -147,6 +147,8 @@ pub struct JudgedBackup {
     pub evidence: EvidenceIndex,
     /// The inventory and the cloud record tied to the backup's MRs.
     pub fleet: FleetFacts,
+    /// What the backup's healthy MRs teach about their kinds' identity formats.
+    pub peers: Peers,
 }
 
 /// Reads the backup at `path` and judges each MR that `keep` selects, as the reconciler would
@@ -199,8 +201,13 @@ pub async fn judge(
     notes.extend(target_note);
     // The cloud's record names the object a restore would create again, where it holds the create.
     let mrs: Vec<&ManagedResource> = items.iter().map(|i| &i.mr).collect();
+    // The backup's MRs name their kinds at the version they were read, its CRDs the others.
+    let crds = backup.crds.iter().filter_map(|c| {
+        let version = c.versions.first()?.clone();
+        Some(ServedKind { kind: c.kind.clone(), group: c.group.clone(), version })
+    });
     let scope = Scope {
-        kinds: kinds.iter().map(|(g, k)| normalize_kind(&format!("{k}.{g}"))).collect(),
+        kinds: Scope::of_kinds(mrs.iter().map(|mr| ServedKind::of(mr)).chain(crds)),
         all_kinds: true,
         complete: true,
         truncated: Vec::new(),
@@ -215,7 +222,7 @@ pub async fn judge(
             Judged { item, findings }
         })
         .collect();
-    Ok(JudgedBackup { judged, skipped, notes, evidence, fleet })
+    Ok(JudgedBackup { judged, skipped, notes, evidence, fleet, peers })
 }
 
 /// Lists the backup's kinds in the source cluster and records every MR there that can still

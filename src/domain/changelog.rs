@@ -8,6 +8,11 @@
 //! create's entry carries the external-name the MR had *before* the create: a provider-assigned
 //! ID first appears in the entry of the next operation on the same MR. [`MrChangeLog::creates`]
 //! takes each create's result from there.
+//!
+//! An MR deleted and applied again (from Git, from a backup) is a new object with a new UID: the
+//! entries of its earlier self carry the old UID in their snapshot. With `deletionPolicy: Orphan`
+//! the reconciler skips `ExternalClient.Delete` and logs no DELETE entry, so the identity that
+//! earlier MR held is still in its entries ([`MrChangeLog::earlier_ids`]).
 
 use super::gotime::GoTime;
 use super::managed::ManagedResource;
@@ -91,6 +96,23 @@ impl ChangeEntry {
             && self.uid.as_ref().is_none_or(|uid| uid.is_empty() || mr.uid.is_empty() || *uid == mr.uid)
     }
 
+    /// Whether the entry is about an earlier MR under `mr`'s name: same group, kind, name (and
+    /// namespace where the snapshot says), another UID in its snapshot, and sent no later than
+    /// `mr` was created. Only one MR of a name exists at a time, so such an entry was about an MR
+    /// deleted before this one was applied; one sent after (a snapshot older than the log) or
+    /// either time unknown could be a later MR, and is not taken.
+    pub fn is_about_earlier(&self, mr: &ManagedResource) -> bool {
+        let other = self.uid.as_ref().is_some_and(|uid| !mr.uid.is_empty() && *uid != mr.uid);
+        let created = mr.creation_timestamp.as_deref().and_then(GoTime::parse_rfc3339);
+        let before = self.at.zip(created).is_some_and(|(at, created)| !at.after(&created));
+        other
+            && before
+            && self.group() == mr.group()
+            && self.kind == mr.kind
+            && self.name == mr.name
+            && self.namespace.as_ref().is_none_or(|ns| mr.namespace.as_ref() == Some(ns))
+    }
+
     fn succeeded(&self) -> bool {
         self.error.is_none()
     }
@@ -100,17 +122,23 @@ impl ChangeEntry {
         Some(self.external_name.as_str()).filter(|id| super::candidate::usable(id))
     }
 
-    /// `create by provider-aws-ec2:v1.21.0 (external-name "vpc-1"), failed: …`.
+    /// `create by provider-aws-ec2:v1.21.0 (external-name "vpc-1" before it) [src]`, or for an
+    /// operation that failed `failed create by … : ERROR; nothing was created [src]`: an entry
+    /// with an error message records an external call that returned it, and a create that failed
+    /// made no object.
     pub fn describe(&self) -> String {
         let name = match self.id() {
             Some(id) => format!("external-name {id:?} before it"),
             None => "no external-name before it".to_string(),
         };
-        let outcome = match &self.error {
-            Some(e) => format!(", failed: {e}"),
-            None => String::new(),
-        };
-        format!("{} by {} ({name}){outcome} [{}]", self.operation.verb(), self.provider, self.source)
+        let (verb, provider, source) = (self.operation.verb(), &self.provider, &self.source);
+        match &self.error {
+            None => format!("{verb} by {provider} ({name}) [{source}]"),
+            Some(e) if self.operation == Operation::Create => {
+                format!("failed create by {provider} ({name}): {e}; nothing was created [{source}]")
+            }
+            Some(e) => format!("failed {verb} by {provider} ({name}): {e} [{source}]"),
+        }
     }
 }
 
@@ -126,51 +154,105 @@ pub struct CreateOutcome {
     pub seen_in: Option<String>,
 }
 
-/// The change-log entries about one MR, oldest first.
+/// The change-log entries about one MR, oldest first, and those about the earlier MRs under its
+/// name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MrChangeLog {
-    /// The entries.
+    /// The entries about this MR.
     pub entries: Vec<ChangeEntry>,
+    /// The entries about each earlier MR under its name ([`ChangeEntry::is_about_earlier`]), one
+    /// log per UID, oldest MR first; their own `earlier` is empty.
+    pub earlier: Vec<MrChangeLog>,
+}
+
+/// An ID an earlier MR under this one's name held and the provider never deleted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EarlierId {
+    /// The ID (the external-name that MR held).
+    pub id: String,
+    /// Where it was read (`file:line`).
+    pub source: String,
+    /// That MR's UID.
+    pub uid: String,
 }
 
 impl MrChangeLog {
-    /// The entries about `mr`, oldest first (entries without a time keep their order, last);
-    /// `None` when there are none.
+    /// The entries about `mr` and about the earlier MRs under its name, oldest first (entries
+    /// without a time keep their order, last); `None` when there are none.
     pub fn for_mr<'a>(all: impl IntoIterator<Item = &'a ChangeEntry>, mr: &ManagedResource) -> Option<MrChangeLog> {
-        let mut entries: Vec<ChangeEntry> = all.into_iter().filter(|e| e.is_about(mr)).cloned().collect();
-        if entries.is_empty() {
+        let (mut entries, mut before) = (Vec::new(), Vec::new());
+        for e in all {
+            if e.is_about(mr) {
+                entries.push(e.clone());
+            } else if e.is_about_earlier(mr) {
+                before.push(e.clone());
+            }
+        }
+        if entries.is_empty() && before.is_empty() {
             return None;
         }
-        entries.sort_by_key(|e| (e.at.is_none(), e.at));
-        Some(MrChangeLog { entries })
+        let oldest_first = |e: &ChangeEntry| (e.at.is_none(), e.at);
+        entries.sort_by_key(oldest_first);
+        before.sort_by_key(oldest_first);
+        let mut earlier: Vec<MrChangeLog> = Vec::new();
+        for e in before {
+            match earlier.iter_mut().find(|l| l.entries[0].uid == e.uid) {
+                Some(log) => log.entries.push(e),
+                None => earlier.push(MrChangeLog { entries: vec![e], earlier: Vec::new() }),
+            }
+        }
+        Some(MrChangeLog { entries, earlier })
+    }
+
+    /// The UID the entries' snapshots carry, when they do.
+    pub fn uid(&self) -> Option<&str> {
+        self.entries.iter().find_map(|e| e.uid.as_deref())
+    }
+
+    /// The IDs earlier MRs under this one's name held at their end (their [`recorded_ids`]:
+    /// never deleted by the provider, nor found gone), oldest first, without those this MR's own
+    /// entries show it holding (then they are its own to judge).
+    ///
+    /// [`recorded_ids`]: MrChangeLog::recorded_ids
+    pub fn earlier_ids(&self) -> Vec<EarlierId> {
+        let own = self.recorded_ids();
+        let mine = |id: &str| own.iter().any(|(o, _)| o == id) || self.entries.iter().any(|e| e.id() == Some(id));
+        let mut out: Vec<EarlierId> = Vec::new();
+        for log in &self.earlier {
+            let uid = log.uid().unwrap_or_default();
+            for (id, source) in log.recorded_ids() {
+                if !mine(&id) && !out.iter().any(|o| o.id == id) {
+                    out.push(EarlierId { id, source, uid: uid.to_string() });
+                }
+            }
+        }
+        out
     }
 
     /// Every successful create with the ID it led to, oldest first.
     pub fn creates(&self) -> Vec<CreateOutcome> {
-        let mut out = Vec::new();
-        for (i, e) in self.entries.iter().enumerate() {
-            if e.operation != Operation::Create || !e.succeeded() {
-                continue;
+        (0..self.entries.len()).filter_map(|i| self.outcome_of(i)).collect()
+    }
+
+    /// The ID the entry at `i` led to, when it is a successful create.
+    fn outcome_of(&self, i: usize) -> Option<CreateOutcome> {
+        let e = self.entries.get(i).filter(|e| e.operation == Operation::Create && e.succeeded())?;
+        // The entries after this create, up to and including the next create: each was copied
+        // after this create's external-name was persisted (or lost).
+        let mut window = Vec::new();
+        for later in &self.entries[i + 1..] {
+            window.push(later);
+            if later.operation == Operation::Create {
+                break;
             }
-            // The entries after this create, up to and including the next create: each was copied
-            // after this create's external-name was persisted (or lost).
-            let after = self.entries[i + 1..].iter();
-            let mut window = Vec::new();
-            for later in after {
-                window.push(later);
-                if later.operation == Operation::Create {
-                    break;
-                }
-            }
-            let seen = window.iter().find(|l| l.id().is_some());
-            let (id, seen_in) = match (seen, e.id()) {
-                (Some(l), _) => (l.id().map(str::to_owned), Some(l.source.clone())),
-                (None, Some(own)) => (Some(own.to_owned()), Some(e.source.clone())),
-                (None, None) => (None, None),
-            };
-            out.push(CreateOutcome { create: e.clone(), id, seen_in });
         }
-        out
+        let seen = window.iter().find(|l| l.id().is_some());
+        let (id, seen_in) = match (seen, e.id()) {
+            (Some(l), _) => (l.id().map(str::to_owned), Some(l.source.clone())),
+            (None, Some(own)) => (Some(own.to_owned()), Some(e.source.clone())),
+            (None, None) => (None, None),
+        };
+        Some(CreateOutcome { create: e.clone(), id, seen_in })
     }
 
     /// Pairs of successful creates that made two objects: the later create ran without the
@@ -190,38 +272,45 @@ impl MrChangeLog {
             .collect()
     }
 
-    /// Every ID the change log shows this MR holding (before an operation, or as a create's
-    /// result), once each, at its first sighting, without the IDs the provider later deleted or
-    /// found gone (a successful delete, or a create run while still holding it).
+    /// Every ID the change log shows this MR holding at its end (before an operation, or as a
+    /// create's result), once each, at its first sighting, read forward: an ID held before an
+    /// update or a failed delete still exists; one held before a successful delete was deleted,
+    /// and one held before a create was not found by Observe (a create that failed made nothing);
+    /// a successful create's result exists, even under the name it was created under.
     pub fn recorded_ids(&self) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> = Vec::new();
-        let mut see = |id: &str, source: &str| {
-            if !out.iter().any(|(o, _)| o == id) {
-                out.push((id.to_owned(), source.to_owned()));
-            }
+        let mut held: Vec<(String, String, bool)> = Vec::new();
+        let mut see = |id: &str, source: &str, exists: bool| match held.iter_mut().find(|(h, _, _)| h == id) {
+            Some(h) => h.2 = exists,
+            None => held.push((id.to_owned(), source.to_owned(), exists)),
         };
-        for e in &self.entries {
+        for (i, e) in self.entries.iter().enumerate() {
             if let Some(id) = e.id() {
-                see(id, &e.source);
+                let exists = match e.operation {
+                    Operation::Create => false,
+                    Operation::Delete => !e.succeeded(),
+                    Operation::Update | Operation::Other => true,
+                };
+                see(id, &e.source, exists);
+            }
+            if let Some(CreateOutcome { id: Some(id), seen_in: Some(at), .. }) = self.outcome_of(i) {
+                see(&id, &at, true);
             }
         }
-        for c in self.creates() {
-            if let (Some(id), Some(at)) = (&c.id, &c.seen_in) {
-                see(id, at);
-            }
-        }
-        let gone = |id: &str| {
-            self.entries.iter().any(|e| {
-                matches!(e.operation, Operation::Delete | Operation::Create) && e.succeeded() && e.id() == Some(id)
-            })
-        };
-        out.retain(|(id, _)| !gone(id));
-        out
+        held.into_iter().filter(|(_, _, exists)| *exists).map(|(id, source, _)| (id, source)).collect()
     }
 
-    /// One timeline line per entry: when, and what the provider did.
-    pub fn lines(&self) -> Vec<(Option<GoTime>, String)> {
-        self.entries.iter().map(|e| (e.at, format!("change log: {}", e.describe()))).collect()
+    /// One timeline line per entry: the entry, the source its ID is a sighting of, and what the
+    /// provider did; the earlier MRs' entries name their UID.
+    pub fn lines(&self) -> Vec<(&ChangeEntry, &'static str, String)> {
+        let own = self.entries.iter().map(|e| (e, "change log", format!("change log: {}", e.describe())));
+        let earlier = self.earlier.iter().flat_map(|log| {
+            let uid = log.uid().unwrap_or_default();
+            log.entries.iter().map(move |e| {
+                let text = format!("change log, earlier MR under this name (uid {uid}): {}", e.describe());
+                (e, "change log (earlier MR)", text)
+            })
+        });
+        own.chain(earlier).collect()
     }
 }
 
@@ -254,117 +343,5 @@ impl ChangeLogIndex {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::testing::Mr;
-
-    /// An entry about ec2.aws.upbound.io/v1beta1 Instance `web` at minute `m`.
-    pub(crate) fn entry(m: u32, op: Operation, name: &str, error: Option<&str>) -> ChangeEntry {
-        ChangeEntry {
-            at: GoTime::parse_rfc3339(&format!("2025-04-25T08:{m:02}:00Z")),
-            provider: "provider-aws-ec2:v1.21.0".into(),
-            api_version: "ec2.aws.upbound.io/v1beta1".into(),
-            kind: "Instance".into(),
-            name: "web".into(),
-            namespace: None,
-            uid: None,
-            external_name: name.into(),
-            operation: op,
-            error: error.map(str::to_owned),
-            source: format!("sidecar:{m}"),
-        }
-    }
-
-    use Operation::*;
-
-    /// (case, entries, the created IDs, duplicates as (first, second))
-    type Case = (
-        &'static str,
-        fn() -> Vec<ChangeEntry>,
-        &'static [Option<&'static str>],
-        &'static [(&'static str, &'static str)],
-    );
-
-    /// The upstream basis: reconciler.go `Reconcile` logs `managedPreOp` for every operation, so
-    /// a provider-assigned ID appears in the entry after the create.
-    const CASES: &[Case] = &[
-        (
-            "one create, ID seen in the next update",
-            || vec![entry(1, Create, "", None), entry(2, Update, "i-1", None)],
-            &[Some("i-1")],
-            &[],
-        ),
-        (
-            "a name chosen before the create is its ID",
-            || vec![entry(1, Create, "bucket-a", None)],
-            &[Some("bucket-a")],
-            &[],
-        ),
-        (
-            "a failed create leads to nothing",
-            || vec![entry(1, Create, "", Some("boom")), entry(2, Create, "", None), entry(3, Update, "i-2", None)],
-            &[Some("i-2")],
-            &[],
-        ),
-        (
-            "the ID lost, a second create: a duplicate",
-            || {
-                vec![
-                    entry(1, Create, "", None),
-                    entry(2, Update, "i-1", None),
-                    entry(3, Create, "", None),
-                    entry(4, Delete, "i-2", None),
-                ]
-            },
-            &[Some("i-1"), Some("i-2")],
-            &[("i-1", "i-2")],
-        ),
-        (
-            "the second create still held the first ID: Observe found it gone, a re-create",
-            || vec![entry(1, Create, "", None), entry(3, Create, "i-1", None), entry(4, Update, "i-2", None)],
-            &[Some("i-1"), Some("i-2")],
-            &[],
-        ),
-        ("no later entry, no name: unknown", || vec![entry(1, Create, "", None)], &[None], &[]),
-    ];
-
-    #[test]
-    fn a_create_s_id_is_taken_from_the_entry_after_it() {
-        for (name, entries, ids, dups) in CASES {
-            let log = MrChangeLog { entries: entries() };
-            let creates = log.creates();
-            let got: Vec<Option<&str>> = creates.iter().map(|c| c.id.as_deref()).collect();
-            assert_eq!(got, *ids, "{name}");
-            let d = log.duplicates();
-            let got: Vec<(&str, &str)> =
-                d.iter().map(|(a, b)| (a.id.as_deref().unwrap(), b.id.as_deref().unwrap())).collect();
-            assert_eq!(got, *dups, "{name}");
-        }
-    }
-
-    #[test]
-    fn recorded_ids_leave_out_what_the_provider_deleted_or_found_gone() {
-        let log = MrChangeLog {
-            entries: vec![entry(1, Create, "", None), entry(2, Update, "i-1", None), entry(3, Delete, "i-1", None)],
-        };
-        assert!(log.recorded_ids().is_empty());
-        let log = MrChangeLog { entries: vec![entry(1, Create, "", None), entry(2, Update, "i-1", None)] };
-        assert_eq!(log.recorded_ids(), [("i-1".to_string(), "sidecar:2".to_string())]);
-    }
-
-    #[test]
-    fn entries_match_by_group_kind_name_and_the_snapshot_s_namespace_and_uid() {
-        let mr = Mr::new("Instance", "web").build();
-        let mut e = entry(1, Create, "", None);
-        e.api_version = mr.api_version.clone();
-        assert!(e.is_about(&mr));
-        let mut other = e.clone();
-        other.uid = Some("another-incarnation".into());
-        assert!(!other.is_about(&mr), "{}", mr.uid);
-        let mut ns = e.clone();
-        ns.namespace = Some("team-b".into());
-        assert_eq!(ns.is_about(&mr), mr.namespace.as_deref() == Some("team-b"));
-        let log = MrChangeLog::for_mr([&entry(2, Update, "x", None), &e], &mr);
-        assert_eq!(log.map(|l| l.entries.len()), Some(1));
-    }
-}
+#[path = "changelog_tests.rs"]
+mod tests;

@@ -451,6 +451,13 @@ codes! {
         severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
         lost: No, highlight: No, docs: "findings.md#changelogorphan",
     },
+    /// The provider's change log shows an earlier MR under this one's name (another UID: deleted
+    /// and applied again) holding an external name the provider never deleted (a delete with
+    /// `deletionPolicy: Orphan` logs none), which this MR does not track: the object it had.
+    ChangeLogLostOnRecreate {
+        severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
+        lost: WhenNamed, highlight: Message, docs: "findings.md#changeloglostonrecreate",
+    },
     /// Another acting MR of the same kind (a legacy kind and its `.m.` twin as one) holds the
     /// same external-name: both manage one cloud object, and deleting either deletes it under
     /// the other (crossplane#6238; a hand migration to the namespaced kinds that left both

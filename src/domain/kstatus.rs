@@ -40,6 +40,18 @@ pub struct Verdict {
     pub message: String,
 }
 
+/// `InProgress: creating it`, or the status alone when kstatus has no message (a Ready condition
+/// written without one, as crossplane-runtime's `Creating()` is): a dangling `InProgress: ` reads
+/// as a message lost.
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.message.as_str() {
+            "" => write!(f, "{}", self.status),
+            message => write!(f, "{}: {message}", self.status),
+        }
+    }
+}
+
 /// `status.Compute` for a custom resource, rule by rule:
 /// 1. `metadata.deletionTimestamp` → Terminating;
 /// 2. `status.observedGeneration` present and ≠ `metadata.generation` → InProgress;

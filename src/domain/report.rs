@@ -164,7 +164,9 @@ pub struct Summary {
     pub clusters: Vec<ClusterSummary>,
     /// MRs whose cloud object a provider restart would create again right now: created, but
     /// their ID lives only in the provider's memory or workspace (no external-name, or a
-    /// placeholder, on a kind no initializer names). Absent when none.
+    /// placeholder, on a kind no initializer names); or re-applied without the external-name of
+    /// an object the evidence shows they had (deleted with `deletionPolicy: Orphan`), which the
+    /// next reconcile creates a second time. Absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub restart_duplicates: usize,
     /// What a lint of manifests read and ran (`doctor --from` over desired state); absent

@@ -11,6 +11,7 @@ use super::pods::ProviderPod;
 use super::workspace::WorkspaceState;
 use crate::domain::adopt::Candidate;
 use crate::domain::audit::{AuditHistory, WriteView};
+use crate::domain::changelog::MrChangeLog;
 use crate::domain::cloud_audit::MrCloudAudit;
 use crate::domain::codes::{Highlight, Lost};
 use crate::domain::create_marks::CreateMarks;
@@ -112,7 +113,7 @@ pub struct Inputs<'a> {
     /// What the cloud's own audit record says about the MR (`--cloud-audit`).
     pub cloud: Option<&'a MrCloudAudit>,
     /// The provider's change-log entries about the MR.
-    pub changelog: Option<&'a crate::domain::changelog::MrChangeLog>,
+    pub changelog: Option<&'a MrChangeLog>,
     /// What the ID journal recorded for the MR (its uid).
     pub journal: &'a [crate::domain::journal::Record],
 }
@@ -128,9 +129,9 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
     for (at, text) in inputs.cloud.map(MrCloudAudit::lines).unwrap_or_default() {
         entries.push(entry(at, Source::Cloud, text));
     }
-    for (e, (at, text)) in inputs.changelog.iter().flat_map(|c| c.entries.iter().zip(c.lines())) {
-        names.see(e.id().unwrap_or_default(), at, "change log");
-        entries.push(entry(at, Source::ChangeLog, text));
+    for (e, seen, text) in inputs.changelog.map(MrChangeLog::lines).unwrap_or_default() {
+        names.see(e.id().unwrap_or_default(), e.at, seen);
+        entries.push(entry(e.at, Source::ChangeLog, text));
     }
     for o in inputs.cloud.iter().flat_map(|c| &c.creates) {
         names.see(o.id.as_deref().unwrap_or_default(), o.call.at, "cloud audit");

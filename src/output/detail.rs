@@ -33,7 +33,7 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
     // What `kubectl delete` would do to the cloud object: crossplane-runtime's ShouldDelete and
     // the reconciler's gates, so nobody has to work out the policy/deletionPolicy interplay.
     writeln!(out, "On delete:       {}", s(&Deletion::of(mr).describe()))?;
-    writeln!(out, "kstatus:         {}: {}", verdict.status, s(&verdict.message))?;
+    writeln!(out, "kstatus:         {}", s(&verdict.to_string()))?;
 
     writeln!(out, "\nCreate marks (oldest first):")?;
     let marks = CreateMarks::of(mr);

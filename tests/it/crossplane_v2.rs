@@ -92,6 +92,11 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
         !lost["message"].as_str().unwrap().contains("projects/p/old"),
         "another incarnation's entry is not this MR's"
     );
+    // The earlier MR's object outlived it (no delete logged): an orphan beside the one this MR made.
+    let earlier = find(&r, "ChangeLogLostOnRecreate");
+    assert_eq!(earlier["evidence"]["previousExternalName"], "projects/p/old");
+    assert_eq!(earlier["evidence"]["previousUid"], "another-uid");
+    assert!(earlier.get("suggestedId").is_none(), "this MR made its own object: {earlier:#}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("sidecar.log: 1 of 4 lines were not provider log records"),
@@ -102,11 +107,17 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
         c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"]).arg(&file).output();
     let h: Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-    let entries: Vec<&Value> =
+    let all: Vec<&Value> =
         h["timeline"]["entries"].as_array().unwrap().iter().filter(|e| e["source"] == "changelog").collect();
-    assert_eq!(entries.len(), 2, "{h:#}");
-    assert!(entries[0]["text"].as_str().unwrap().starts_with("change log: create by provider-gcp-dns:v1.8.0"));
+    let text = |e: &Value| e["text"].as_str().unwrap().to_string();
+    let (entries, earlier): (Vec<&Value>, Vec<&Value>) = all.iter().partition(|e| text(e).starts_with("change log: "));
+    assert_eq!((entries.len(), earlier.len()), (2, 1), "{h:#}");
+    assert!(text(entries[0]).starts_with("change log: create by provider-gcp-dns:v1.8.0"));
     assert_eq!(entries[1]["time"], "2024-11-30T10:05:00Z");
+    assert!(
+        text(earlier[0]).starts_with("change log, earlier MR under this name (uid another-uid): update by"),
+        "{h:#}"
+    );
     let names = h["timeline"]["externalNames"].as_array().unwrap();
     assert!(names.iter().any(|n| n["value"] == ID1 && n["sources"][0] == "change log"), "{names:?}");
 }

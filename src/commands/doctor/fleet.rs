@@ -228,7 +228,7 @@ pub(super) async fn from_cluster(
         templates: &args.id_templates,
     };
     add_results(&mut builder, results, &mut timings, &judge);
-    let report = finish(builder, &evidence, &fleet, notes);
+    let report = finish(builder, (&evidence, &fleet), notes, (&peers, &args.id_templates));
     lap(&mut timings.report);
     Ok(LiveScan { report, timings, context })
 }
@@ -298,7 +298,11 @@ async fn connected(connect: &ConnectOptions, limiter: Option<Limiter>) -> Result
 /// What a live scan covered: every kind listed, complete unless `-n`, `-l` or a skipped kind
 /// hid some MRs (then no object is reported as having lost its MR).
 pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) -> Scope {
-    let kinds = results.iter().map(|r| normalize_kind(&format!("{}.{}", r.kind.kind, r.kind.group))).collect();
+    let kinds = Scope::of_kinds(results.iter().map(|r| ServedKind {
+        kind: r.kind.kind.clone(),
+        group: r.kind.group.clone(),
+        version: r.kind.version.clone(),
+    }));
     let complete =
         settings.namespace.is_none() && settings.selector.is_none() && results.iter().all(|r| r.error.is_none());
     Scope { kinds, all_kinds: false, complete, truncated: Vec::new() }
@@ -313,6 +317,19 @@ pub(super) struct Judge<'a> {
     pub(super) at: JudgedAt,
     pub(super) peers: &'a Peers,
     pub(super) templates: &'a [identity::UserTemplate],
+}
+
+impl Judge<'_> {
+    /// Completes one kept MR's findings once the whole fleet is known (the observed IDs shared
+    /// between its findings, the predicted ones filled from the peers learned), and says whether
+    /// the provider would create its cloud object again (the summary's restart count), which the
+    /// evidence gathered for it may show as well as the object.
+    pub(super) fn complete(&self, mr: &ManagedResource, findings: &mut [Finding]) -> bool {
+        crate::domain::candidate::share_observed(findings);
+        identity::fill(findings, mr, self.peers, self.templates);
+        let evidence = self.evidence.evidence_for(mr, self.fleet);
+        crate::domain::rules::restore_verdict::restart_duplicates(mr, Some(&evidence), self.peers, self.at)
+    }
 }
 
 /// Adds each listed kind's outcome and kept MRs to the report.
@@ -345,10 +362,7 @@ pub(super) fn add_results(
                 }
                 (None, None) => continue,
             };
-            crate::domain::candidate::share_observed(&mut findings);
-            identity::fill(&mut findings, &mr, judge.peers, judge.templates);
-            restart +=
-                usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, judge.peers, judge.at));
+            restart += usize::from(judge.complete(&mr, &mut findings));
             builder.add(&mr, findings, || state);
         }
     }

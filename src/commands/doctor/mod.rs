@@ -31,8 +31,8 @@ use crate::cluster::retry::RetryPolicy;
 use crate::cluster::scan::{self, ScanOptions};
 use crate::cluster::target::{self, TargetSpec};
 use crate::domain::finding::{Finding, Severity};
-use crate::domain::identity::{self, Peers, Sample};
-use crate::domain::inventory::{CrossCheck, Scope, normalize_kind};
+use crate::domain::identity::{self, Peers, Sample, UserTemplate};
+use crate::domain::inventory::{CrossCheck, Scope, ServedKind};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::reconcile_timeout::JudgedAt;
@@ -222,8 +222,15 @@ fn write_fleet_summary(
 }
 
 /// Closes a fleet's report: the findings and notes about the run as a whole (log sources, the
-/// audit and cloud files, the inventory's objects without an MR), after `notes`.
-fn finish(mut builder: ReportBuilder, evidence: &EvidenceIndex, fleet: &FleetFacts, notes: Vec<String>) -> Report {
+/// audit and cloud files, the inventory's objects without an MR, named by their kind's identity
+/// format where the inventory's rule gives none: `naming`, the peers learned and `--id-template`),
+/// after `notes`.
+fn finish(
+    mut builder: ReportBuilder,
+    (evidence, fleet): (&EvidenceIndex, &FleetFacts),
+    notes: Vec<String>,
+    naming: (&Peers, &[UserTemplate]),
+) -> Report {
     if let Some(logs) = evidence.logs() {
         for f in rules::source_findings(&logs.log_sources()) {
             builder.push(f);
@@ -238,7 +245,9 @@ fn finish(mut builder: ReportBuilder, evidence: &EvidenceIndex, fleet: &FleetFac
         builder.input_truncated(cut.clone());
     }
     if let Some(check) = fleet.inventory() {
-        for f in rules::object_findings(&check.unmatched) {
+        let mut objects = check.unmatched.clone();
+        crate::domain::inventory::name_by_identity(&mut objects, naming.0, naming.1);
+        for f in rules::object_findings(&objects) {
             builder.push(f);
         }
         for file in &check.truncated {

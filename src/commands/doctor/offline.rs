@@ -1,5 +1,6 @@
 //! doctor over a snapshot (`--from`): no cluster, no discovery.
 
+use super::fleet::Judge;
 use super::*;
 use crate::cluster::snapshot::SnapshotItem;
 use crate::commands::inputs::{Snapshot, read_snapshot};
@@ -8,7 +9,7 @@ use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
 pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scope {
-    let kinds = mrs.iter().map(|m| normalize_kind(&format!("{}.{}", m.kind, m.group()))).collect();
+    let kinds = Scope::of_kinds(mrs.iter().map(ServedKind::of));
     Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true, truncated: Vec::new() }
 }
 
@@ -63,17 +64,17 @@ pub(super) async fn from_snapshot(
     // Second pass: the identity formats are learned across the whole fleet before any is applied.
     pass.peers.learn();
     let mut restart = 0;
+    let judge =
+        Judge { evidence: &evidence, fleet: &fleet, at: now, peers: &pass.peers, templates: &args.id_templates };
     for (mr, mut findings) in pass.kept {
-        crate::domain::candidate::share_observed(&mut findings);
-        identity::fill(&mut findings, &mr, &pass.peers, &args.id_templates);
-        restart += usize::from(crate::domain::rules::restore_verdict::restart_duplicates(&mr, &pass.peers, now));
+        restart += usize::from(judge.complete(&mr, &mut findings));
         builder.add(&mr, findings, || evidence.state(&mr));
     }
     builder.restart_duplicates(restart);
     for _ in &pass.kinds {
         builder.kind_scanned();
     }
-    Ok(finish(builder, &evidence, &fleet, notes))
+    Ok(finish(builder, (&evidence, &fleet), notes, (&pass.peers, &args.id_templates)))
 }
 
 /// doctor over a Velero backup: every MR judged as a restore would leave it (`backup::judge`).
@@ -100,7 +101,7 @@ pub(super) async fn from_backup(
     for s in judged.skipped {
         builder.unreadable(s);
     }
-    Ok(finish(builder, &judged.evidence, &judged.fleet, judged.notes))
+    Ok(finish(builder, (&judged.evidence, &judged.fleet), judged.notes, (&judged.peers, &args.id_templates)))
 }
 
 /// What a backup is judged with, from doctor's flags (the fleet-wide inputs read here).

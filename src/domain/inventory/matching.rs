@@ -2,18 +2,20 @@
 //! external-name would be: the per-MR summaries the inventory rules read, plus the objects no MR
 //! can be found for.
 
-use super::id_form::{KindRule, Prediction, same, tracks};
+use super::id_form::{IdForm, KindRule, Prediction, same, tracks};
 use super::{CrossplaneTags, InventoryObject, healthy, kind_of, normalize_kind};
+use crate::domain::identity::{self, Peers, UserTemplate, predict};
 use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// What was scanned, so that an object of a kind that was not listed (or hidden by `-n` or a
-/// label selector) is not reported as having lost its MR.
+/// label selector) is not reported as having lost its MR, and what names each kind.
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
-    /// Normalised `kind.group` of every kind listed ([`normalize_kind`]).
-    pub kinds: HashSet<String>,
+    /// Every kind listed, as served, by its normalised `kind.group` ([`normalize_kind`]): what a
+    /// `crossplane-kind` tag resolves to ([`Scope::of_kinds`] builds it).
+    pub kinds: HashMap<String, ServedKind>,
     /// Every kind counts as listed (a whole snapshot: no discovery says which kinds exist).
     pub all_kinds: bool,
     /// Whether every MR of those kinds was seen (no namespace or label filter, nothing skipped).
@@ -21,6 +23,49 @@ pub struct Scope {
     /// The export files cut short (a paging token at their end): their missing pages may hold
     /// any object, so no object is said to be gone because of them.
     pub truncated: Vec<Arc<str>>,
+}
+
+impl Scope {
+    /// The kinds map of a scope: each kind under its normalised `kind.group`, the first one given
+    /// kept when two name the same (MRs of one kind read at two versions).
+    pub fn of_kinds(kinds: impl IntoIterator<Item = ServedKind>) -> HashMap<String, ServedKind> {
+        let mut out = HashMap::new();
+        for k in kinds {
+            out.entry(k.key()).or_insert(k);
+        }
+        out
+    }
+}
+
+/// A kind as the API serves it (discovery, a CRD, an MR read at its version). A `crossplane-kind`
+/// tag is `<kind>.<group>` lower-cased (crossplane-runtime `GetExternalTags`): the kind's case and
+/// its version are only known from what the run read about the kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServedKind {
+    /// The kind, as the CRD names it (`Queue`).
+    pub kind: String,
+    /// The API group (`sqs.aws.upbound.io`).
+    pub group: String,
+    /// A version it is served at (`v1beta1`).
+    pub version: String,
+}
+
+impl ServedKind {
+    /// The kind of an MR, at the version it was read.
+    pub fn of(mr: &ManagedResource) -> ServedKind {
+        let version = mr.api_version.rsplit_once('/').map_or(mr.api_version.as_str(), |(_, v)| v);
+        ServedKind { kind: mr.kind.clone(), group: mr.group().to_string(), version: version.to_string() }
+    }
+
+    /// `group/version`.
+    pub fn api_version(&self) -> String {
+        format!("{}/{}", self.group, self.version)
+    }
+
+    /// The key it is found under: the normalised `kind.group` a tag is compared in.
+    pub fn key(&self) -> String {
+        normalize_kind(&format!("{}.{}", self.kind, self.group))
+    }
 }
 
 /// Whether an MR tracks a tagged object.
@@ -52,6 +97,18 @@ pub struct TaggedObject {
     /// Matched to a namespaced MR by kind and name alone: the object carries no
     /// `crossplane-namespace` (tagged before the provider wrote it, or by hand).
     pub without_namespace_tag: bool,
+}
+
+impl TaggedObject {
+    /// Every external-name the object's ID may read as: each form of it, and the kind's
+    /// prediction. What the ID is named, as far as the ID tells.
+    pub fn names(&self) -> Vec<String> {
+        let mut out: Vec<String> = IdForm::ALL.iter().filter_map(|f| f.apply(&self.id)).collect();
+        if let Prediction::Id(id) = &self.prediction {
+            out.push(id.clone());
+        }
+        out
+    }
 }
 
 /// Everything the inventory says about one MR.
@@ -89,6 +146,13 @@ pub struct UnmatchedObject {
     pub tags: CrossplaneTags,
     /// Why.
     pub why: Unmatched,
+    /// The kind its `crossplane-kind` names, as served; `None` when nothing the run read (no
+    /// discovery, CRD or MR) names that kind, so its case and version are unknown.
+    pub served: Option<ServedKind>,
+    /// The external-name an MR adopting it would need, when the kind's ID rule gives one.
+    pub external_name: Option<String>,
+    /// The rule that gave it, in words, or why none did.
+    pub rule: String,
 }
 
 /// The result of a cross-check.
@@ -163,7 +227,7 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
             }
             Target::None(why) => {
                 let kind = normalize_kind(o.tags.kind.as_deref().unwrap_or_default());
-                if !scope.complete || !(scope.all_kinds || scope.kinds.contains(&kind)) {
+                if !scope.complete || !(scope.all_kinds || scope.kinds.contains_key(&kind)) {
                     out.out_of_scope += 1;
                     continue;
                 }
@@ -175,11 +239,17 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
                     source: o.source.clone(),
                     tags: o.tags.clone(),
                     why,
+                    served: scope.kinds.get(&kind).cloned(),
+                    external_name: None,
+                    rule: String::new(),
                 });
             }
         }
     }
     let rules = learn(mrs, &per_mr);
+    for o in &mut out.unmatched {
+        name_unmatched(o, rules.get(&normalize_kind(o.tags.kind.as_deref().unwrap_or_default())));
+    }
     for (mr, coverage) in super::gone::gone(objects, mrs, &per_mr, &rules, &scope.truncated) {
         let rule = rules.get(&kind_of(mr)).map_or_else(String::new, KindRule::describe);
         out.per_mr.insert(mr_key(mr), MrInventory { objects: Vec::new(), rule, gone: Some(coverage) });
@@ -207,6 +277,47 @@ pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope:
     }
     out.truncated = scope.truncated.clone();
     out
+}
+
+/// What the kind's rule (learned from its healthy tagged peers) says an object without an MR
+/// would be adopted as.
+fn name_unmatched(o: &mut UnmatchedObject, rule: Option<&KindRule>) {
+    let Some(rule) = rule else {
+        o.rule = "no healthy MR of this kind is tagged in the inventory".into();
+        return;
+    };
+    o.rule = rule.describe();
+    match rule.predict(&o.id) {
+        Prediction::Id(id) => o.external_name = Some(id),
+        Prediction::Ambiguous(all) => o.rule.push_str(&format!("; ambiguous here: {}", all.join(", "))),
+        Prediction::Unproven => {}
+    }
+}
+
+/// Names the objects without an MR that the inventory's own rule left unnamed by the kind's
+/// identity format instead (a `--id-template`, or the template its healthy peers agree on,
+/// `domain::identity`): applied to what the tags tell of the MR — its name, namespace and
+/// provider config — so a format of `forProvider` fields cannot be applied, and says so. Only a
+/// served kind is named: an unresolved tag does not say the kind's case.
+pub fn name_by_identity(objects: &mut [UnmatchedObject], peers: &Peers, users: &[UserTemplate]) {
+    for o in objects.iter_mut().filter(|o| o.external_name.is_none() && o.why == Unmatched::NoMr) {
+        let Some(served) = &o.served else { continue };
+        let stub = ManagedResource {
+            api_version: served.api_version(),
+            kind: served.kind.clone(),
+            name: o.tags.name.clone().unwrap_or_default(),
+            namespace: o.tags.namespace.clone(),
+            provider_config: o.tags.provider_config_key(),
+            ..ManagedResource::default()
+        };
+        match predict(&stub, peers, users) {
+            identity::Prediction::Predicted(c) => {
+                o.external_name = Some(c.id);
+                o.rule = format!("{} ({}, {} confidence)", c.evidence, c.source, c.confidence);
+            }
+            identity::Prediction::None(why) => o.rule = format!("{}; {why}", o.rule),
+        }
+    }
 }
 
 /// Whether `mr` tracks `o`, given what the kind's rule reads out of `o`'s ID. Only a proof makes

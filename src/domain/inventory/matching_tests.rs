@@ -25,11 +25,8 @@ fn arn(id: &str) -> String {
 fn run(mrs: &[Mr], objects: &[InventoryObject]) -> CrossCheck {
     let built: Vec<ManagedResource> = mrs.iter().map(Mr::build).collect();
     let refs: Vec<&ManagedResource> = built.iter().collect();
-    cross_check(
-        objects,
-        &refs,
-        &Scope { kinds: HashSet::new(), all_kinds: true, complete: true, truncated: Vec::new() },
-    )
+    let kinds = Scope::of_kinds(built.iter().map(ServedKind::of));
+    cross_check(objects, &refs, &Scope { kinds, all_kinds: true, complete: true, truncated: Vec::new() })
 }
 
 /// (case, MRs, objects, per MR key: (tracking of each object, predicted external-name of the
@@ -201,18 +198,44 @@ fn table() {
     }
 }
 
+/// crossplane-runtime `GetExternalTags` tags `crossplane-kind` as `<kind>.<group>` lower-cased: an
+/// object whose MR is gone is named by the kind as the run read it (here another Queue of the
+/// snapshot), and its external-name by the rule the kind's healthy tagged peers teach.
+#[test]
+fn an_object_without_its_mr_names_the_served_kind_and_the_id_its_rule_gives() {
+    let generated = "terraform-20260110090000000000000001";
+    let mut peers = vec![queue("a").external_name(&url("a")).healthy(), queue("b").external_name(&url("b")).healthy()];
+    let objects = [
+        o(&queue_arn("a"), "queue.sqs.aws.upbound.io", "a", None),
+        o(&queue_arn("b"), "queue.sqs.aws.upbound.io", "b", None),
+        o(&queue_arn(generated), "queue.sqs.aws.upbound.io", "orders", None),
+        o(&arn("vpc-9"), "vpc.ec2.aws.upbound.io", "gone", None),
+    ];
+    let got = run(&peers, &objects);
+    let [queue_object, vpc_object] = got.unmatched.as_slice() else { panic!("{:?}", got.unmatched) };
+    let served = queue_object.served.as_ref().expect("the snapshot's Queues name the kind");
+    assert_eq!((served.kind.as_str(), served.api_version()), ("Queue", SQS.to_string()));
+    assert_eq!(queue_object.external_name, Some(url(generated)), "{}", queue_object.rule);
+    assert!(queue_object.rule.contains("agreed by 2 of 2"), "{}", queue_object.rule);
+    assert_eq!((&vpc_object.served, &vpc_object.external_name), (&None, &None), "nothing of the run names VPCs");
+    // Two healthy peers that disagree prove no rule: nothing is predicted.
+    peers[1] = queue("b").external_name("odd").healthy();
+    let got = run(&peers, &objects);
+    assert_eq!(got.unmatched[0].external_name, None, "{}", got.unmatched[0].rule);
+}
+
 #[test]
 fn objects_of_kinds_not_scanned_are_not_reported() {
     let built = vpc("a").build();
     let objects = [o(&arn("vpc-x"), "bucket.s3.aws.upbound.io", "gone", None)];
     for scope in [
         Scope {
-            kinds: HashSet::from(["vpc.ec2.aws.upbound.io".to_string()]),
+            kinds: Scope::of_kinds([ServedKind::of(&built)]),
             all_kinds: false,
             complete: true,
             truncated: Vec::new(),
         },
-        Scope { kinds: HashSet::new(), all_kinds: true, complete: false, truncated: Vec::new() },
+        Scope { kinds: HashMap::new(), all_kinds: true, complete: false, truncated: Vec::new() },
     ] {
         let got = cross_check(&objects, &[&built], &scope);
         assert_eq!((got.unmatched.len(), got.out_of_scope), (0, 1), "{scope:?}");
@@ -227,7 +250,7 @@ fn gone_names(mrs: &[Mr], objects: &[(InventoryObject, &str)], truncated: &[&str
     let objects: Vec<InventoryObject> =
         objects.iter().map(|(o, file)| InventoryObject { source: Arc::from(*file), ..o.clone() }).collect();
     let scope = Scope {
-        kinds: HashSet::new(),
+        kinds: HashMap::new(),
         all_kinds: true,
         complete: true,
         truncated: truncated.iter().map(|f| Arc::from(*f)).collect(),
@@ -305,4 +328,44 @@ fn gone_only_where_a_complete_export_covers_kind_account_and_region() {
     for (name, mrs, objects, truncated, want) in cases {
         assert_eq!(gone_names(&mrs, &objects, &truncated), want, "{name}");
     }
+}
+
+/// Without a rule of the inventory's own (no healthy Bucket is tagged), the kind's identity format
+/// names the object: three healthy Buckets named as their MRs (upjet's `NameAsIdentifier`) teach
+/// `{name}`, which the tags' `crossplane-name` fills; a format over `forProvider` cannot be filled.
+#[test]
+fn the_identity_format_names_an_object_the_inventory_s_rule_does_not() {
+    let bucket =
+        |name: &str| Mr::new("Bucket", name).api_version("s3.aws.upbound.io/v1beta1").param("region", "eu-west-1");
+    let healthy: Vec<ManagedResource> =
+        ["a-logs", "b-logs", "c-logs"].iter().map(|n| bucket(n).external_name(n).healthy().build()).collect();
+    let refs: Vec<&ManagedResource> = healthy.iter().collect();
+    let objects = [o("arn:aws:s3:::gone-logs", "bucket.s3.aws.upbound.io", "gone-logs", None)];
+    let kinds = Scope::of_kinds(healthy.iter().map(ServedKind::of));
+    let mut got =
+        cross_check(&objects, &refs, &Scope { kinds, all_kinds: true, complete: true, truncated: Vec::new() });
+    assert_eq!(got.unmatched[0].external_name, None, "no healthy Bucket is tagged: {}", got.unmatched[0].rule);
+    let mut peers = Peers::default();
+    healthy.iter().for_each(|mr| peers.observe(mr));
+    peers.learn();
+    name_by_identity(&mut got.unmatched, &peers, &[]);
+    let named = &got.unmatched[0];
+    assert_eq!(named.external_name.as_deref(), Some("gone-logs"), "{}", named.rule);
+    assert!(named.rule.contains("template `{name}`"), "{}", named.rule);
+
+    // Named by region and name: the tags do not tell the region.
+    let user: identity::UserTemplate = "bucket.s3.aws.upbound.io={forProvider.region}-{name}".parse().unwrap();
+    let mut again = cross_check(
+        &objects,
+        &refs,
+        &Scope {
+            kinds: Scope::of_kinds(healthy.iter().map(ServedKind::of)),
+            all_kinds: true,
+            complete: true,
+            truncated: Vec::new(),
+        },
+    );
+    name_by_identity(&mut again.unmatched, &peers, &[user]);
+    assert_eq!(again.unmatched[0].external_name, None);
+    assert!(again.unmatched[0].rule.contains("forProvider.region"), "{}", again.unmatched[0].rule);
 }

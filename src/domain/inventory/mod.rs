@@ -12,7 +12,10 @@ pub mod matching;
 
 pub use gone::Coverage;
 pub use id_form::{IdForm, KindRule};
-pub use matching::{CrossCheck, MrInventory, Scope, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check};
+pub use matching::{
+    CrossCheck, MrInventory, Scope, ServedKind, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check,
+    name_by_identity,
+};
 
 use crate::domain::managed::{ManagedResource, PROVIDER_CONFIG, ProviderConfigKey};
 

@@ -69,7 +69,7 @@ pub(super) fn describe(c: &CreateOutcome) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::changelog_cases::{Case, check_changelog_cases, log};
+    use super::super::changelog_cases::{Case, check_changelog_cases, failed, log};
     use crate::domain::changelog::Operation::*;
     use crate::domain::finding::Code;
     use crate::domain::testing::Mr;
@@ -89,6 +89,12 @@ mod tests {
             || Mr::new("Instance", "web"),
             || log(&[(1, Create, ""), (2, Update, "i-1"), (3, Create, ""), (4, Update, "i-2")]),
             &[(Code::ChangeLogDuplicate, Some("i-1"))],
+        ),
+        (
+            "a create that failed after the ID was lost made nothing: no duplicate, the lost ID suggested",
+            || Mr::new("Instance", "web"),
+            || failed(log(&[(1, Create, ""), (2, Update, "i-1"), (3, Create, "")]), 3),
+            &[(Code::ChangeLogOrphan, Some("i-1"))],
         ),
         (
             "a re-create while still holding the ID (Observe found it gone) is no duplicate",

@@ -26,10 +26,12 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         .collect();
     let (newest, _) = lost.last()?;
     let listed: Vec<String> = lost.iter().map(|(id, at)| format!("{id:?} ({at})")).collect();
+    let second = super::restore_verdict::second_object(facts, [newest.as_str()]);
     let message = match current {
         None => format!(
-            "the provider's change log shows this MR holding {} and the MR now tracks no ID: the object it lost, never deleted by the provider",
-            listed.join(", ")
+            "the provider's change log shows this MR holding {} and the MR now tracks no ID: the object it lost, never deleted by the provider{}",
+            listed.join(", "),
+            second.as_ref().map(|s| format!("; {s}: adopt it first")).unwrap_or_default()
         ),
         Some(cur) => format!(
             "the provider's change log shows this MR holding {}, which it no longer has (it tracks {cur:?}) and the provider never deleted: an orphan nothing tracks",
@@ -44,13 +46,14 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     };
     let f = Finding::new(Code::ChangeLogOrphan, message, next)
         .with("recorded", listed.join(", "))
+        .with_opt(super::restore_verdict::NEXT_RECONCILE, second)
         .with_opt(keys::EXTERNAL_NAME, current);
     Some(f.suggest(Some(newest.as_str()).filter(|_| may_adopt)))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::changelog_cases::{Case, check_changelog_cases, log};
+    use super::super::changelog_cases::{Case, check_changelog_cases, failed, log};
     use crate::domain::changelog::Operation::*;
     use crate::domain::finding::Code;
     use crate::domain::testing::Mr;
@@ -81,6 +84,18 @@ mod tests {
             || Mr::new("Instance", "web"),
             || log(&[(1, Create, ""), (2, Update, "i-1"), (3, Delete, "i-1")]),
             &[],
+        ),
+        (
+            "a failed create made nothing, even under a name chosen before it",
+            || Mr::new("Instance", "web"),
+            || failed(log(&[(1, Create, "web-bucket")]), 1),
+            &[],
+        ),
+        (
+            "a create that failed, then one that worked under the same name: that object",
+            || Mr::new("Instance", "web"),
+            || failed(log(&[(1, Create, "web-bucket"), (2, Create, "web-bucket")]), 1),
+            &[(Code::ChangeLogOrphan, Some("web-bucket"))],
         ),
         (
             "a create without any later entry tells no ID",

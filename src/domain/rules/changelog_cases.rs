@@ -26,7 +26,24 @@ pub fn log(entries: &[(u32, Operation, &str)]) -> MrChangeLog {
         error: None,
         source: format!("sidecar:{m}"),
     };
-    MrChangeLog { entries: entries.iter().map(entry).collect() }
+    MrChangeLog { entries: entries.iter().map(entry).collect(), earlier: Vec::new() }
+}
+
+/// The entry at minute `m` failed, as a create refused by the cloud is logged: with its error.
+pub fn failed(mut log: MrChangeLog, m: u32) -> MrChangeLog {
+    for e in log.entries.iter_mut().filter(|e| e.source == format!("sidecar:{m}")) {
+        e.error = Some("api error: refused".into());
+    }
+    log
+}
+
+/// The test MR's own entries beside an earlier MR's under its name (`uid-old`: deleted, then
+/// applied again as this one).
+pub fn reapplied(mut earlier: MrChangeLog, own: &[(u32, Operation, &str)]) -> MrChangeLog {
+    for e in &mut earlier.entries {
+        e.uid = Some("uid-old".into());
+    }
+    MrChangeLog { earlier: vec![earlier], ..log(own) }
 }
 
 /// The change-log findings of every case.

@@ -33,10 +33,13 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         _ => None,
     };
     let may_adopt = tracked.is_none() || !mr.is_true("Ready");
+    // A re-applied MR (deleted with `deletionPolicy: Orphan`) the provider is about to create.
+    let second = super::restore_verdict::lost_second(facts);
     let message = match tracked {
         None => format!(
-            "the inventory lists {:?} tagged for this MR, which tracks no ID: it is the object this MR lost",
-            object.id
+            "the inventory lists {:?} tagged for this MR, which tracks no ID: it is the object this MR lost{}",
+            object.id,
+            second.as_ref().map(|s| format!("; {s}: adopt this one first")).unwrap_or_default()
         ),
         Some(t) => format!(
             "the inventory lists {:?} tagged for this MR, which tracks {t:?}: {:?} is an orphan nothing tracks",
@@ -47,7 +50,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         (true, Some(id)) => format!("kubectl upjet adopt {arg} --id {id} --import"),
         _ => format!("kubectl upjet history {arg}"),
     };
-    let finding = Finding::new(Code::InventoryOrphan, message, next).with_opt(keys::EXTERNAL_NAME, mr.external_name());
+    let finding = Finding::new(Code::InventoryOrphan, message, next)
+        .with_opt(keys::EXTERNAL_NAME, mr.external_name())
+        .with_opt(super::restore_verdict::NEXT_RECONCILE, second);
     Some(with_object(finding, object, inv).suggest(candidate.filter(|_| may_adopt)))
 }
 

@@ -19,7 +19,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         format!("kstatus (Flux, Argo CD) reports {}, yet {reality}", verdict.status),
         format!("kubectl upjet doctor {}", facts.arg()),
     )
-    .with("kstatus", format!("{}: {}", verdict.status, verdict.message));
+    .with("kstatus", verdict.to_string());
     if facts.mr.conditions.is_empty() && not_due_yet(facts) {
         f.severity = Severity::Info;
     }
@@ -237,5 +237,19 @@ mod tests {
             4,
         ));
         assert!(stale.contains("Synced describes generation 4 but the spec is at generation 5"), "{stale}");
+    }
+
+    /// The verdict as evidence: kstatus's status, then its message when it has one (a Ready
+    /// condition written without a message, as crossplane-runtime's `Creating()` is, has none).
+    #[test]
+    fn the_evidence_names_the_status_alone_when_kstatus_has_no_message() {
+        let kstatus = |mr: Mr| {
+            let f = diagnose(&mr.build(), at()).into_iter().find(|f| f.code == Code::KstatusMisleading).unwrap();
+            f.evidence["kstatus"].clone()
+        };
+        let gated = base().annotation(P, T1).annotation(S, T0).cond("Ready", "False", "Creating", "");
+        assert_eq!(kstatus(gated), "InProgress");
+        let said = base().annotation(P, T1).annotation(S, T0).cond("Ready", "False", "Creating", "creating it");
+        assert_eq!(kstatus(said), "InProgress: creating it");
     }
 }

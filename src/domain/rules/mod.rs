@@ -16,6 +16,7 @@ mod callback_lost;
 #[cfg(test)]
 mod cases;
 mod change_log_duplicate;
+mod change_log_lost_on_recreate;
 mod change_log_orphan;
 #[cfg(test)]
 mod changelog_cases;
@@ -188,6 +189,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::CloudAuditAmbiguous, check: Check::Evidence(cloud_audit_ambiguous::check) },
     Rule { code: Code::ChangeLogDuplicate, check: Check::Evidence(change_log_duplicate::check) },
     Rule { code: Code::ChangeLogOrphan, check: Check::Evidence(change_log_orphan::check) },
+    Rule { code: Code::ChangeLogLostOnRecreate, check: Check::Evidence(change_log_lost_on_recreate::check) },
     Rule { code: Code::ExternalNameShared, check: Check::Evidence(external_name_shared::check) },
     Rule {
         code: Code::ObserveOnlyWithoutExternalName,

@@ -310,7 +310,7 @@ impl State {
             self.kinds.iter().filter(|(_, k)| k.watched).map(|((g, _), _)| (g.clone(), 0)).collect();
         let at = JudgedAt::new(now, self.reconcile_timeout);
         for t in self.mrs.values() {
-            if rules::restore_verdict::restart_duplicates(&t.mr, &peers, at) {
+            if rules::restore_verdict::restart_duplicates(&t.mr, None, &peers, at) {
                 *duplicates.entry(t.mr.group().to_string()).or_default() += 1;
             }
         }

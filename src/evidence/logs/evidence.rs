@@ -155,7 +155,7 @@ pub struct Evidence {
     pub time: Option<DateTime<Utc>>,
     /// Latest time of a merged run (equals `time` when `repeats == 0`).
     pub last_time: Option<DateTime<Utc>>,
-    /// How many further lines saying the same thing (same UID, kind, ID, error) were
+    /// How many further lines saying the same thing (same UID, kind, message, ID, error) were
     /// merged into this one; see `time` / `last_time` for the span.
     pub repeats: u32,
     /// What the line says.

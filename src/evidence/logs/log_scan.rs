@@ -51,7 +51,8 @@ pub struct LogScan {
 /// fleet-wide report, or only the lines about one MR.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Retention {
-    /// Every distinct fact in order (repeats merged while only routine lines come between).
+    /// Every distinct fact in order (repeats of one message merged while only routine lines of
+    /// other kinds come between).
     #[default]
     Full,
     /// A fleet report needs per MR only the distinct facts, not their interleaving: a repeat
@@ -155,12 +156,13 @@ impl LogScan {
         }
     }
 
-    /// Merges `ev` into earlier evidence that says the same thing (same UID, kind, ID,
-    /// error and created IDs) instead of storing it again. Merged evidence keeps its
-    /// first/last time and a repeat count. Rules:
+    /// Merges `ev` into earlier evidence that says the same thing (same UID, kind, message,
+    /// ID, error and created IDs) instead of storing it again. Merged evidence keeps its
+    /// first/last time and a repeat count, which then belong to that one message: a paused MR's
+    /// lines and the up-to-date lines after them under the same ID are two runs, not one. Rules:
     /// * into the latest evidence of the same kind for the UID, if only routine lines
-    ///   (reconciler chatter, CLI refresh, events) came after it, so a timeline still
-    ///   shows every create, restart and ID change in order;
+    ///   (reconciler chatter, CLI refresh, events) of other kinds came after it, so a timeline
+    ///   still shows every create, restart, ID change and change of message in order;
     /// * once a UID has many items, into any matching item.
     ///
     /// This keeps memory bounded on long streams: it grows with *distinct* facts (a new
@@ -172,7 +174,12 @@ impl LogScan {
         let Some(items) = self.by_uid.get(&ev.uid) else { return false };
         let evidence = &self.evidence;
         let same = |p: &Evidence| {
-            p.kind == ev.kind && p.id == ev.id && p.error == ev.error && p.created == ev.created && p.uid == ev.uid
+            p.kind == ev.kind
+                && p.msg == ev.msg
+                && p.id == ev.id
+                && p.error == ev.error
+                && p.created == ev.created
+                && p.uid == ev.uid
         };
         let mut target = None;
         for &i in items.iter().rev() {

@@ -1624,6 +1624,58 @@ fn flapping_external_name_stays_bounded() {
     assert_eq!(last_logged_ids(sc.evidence())[UID_A].id, "v49");
 }
 
+#[test]
+fn a_run_merges_only_lines_with_the_same_message() {
+    // A paused MR, unpaused: the reconciler logs the same external-name under two messages.
+    const PAUSED: &str =
+        "Reconciliation is paused either through the `spec.managementPolicies` or the pause annotation";
+    const UP: &str = "External resource is up to date";
+    let lines = [
+        ("2024-05-02T10:00:00Z", PAUSED),
+        ("2024-05-02T10:01:00Z", PAUSED),
+        ("2024-05-02T10:02:00Z", UP),
+        ("2024-05-02T10:03:00Z", PAUSED),
+        ("2024-05-02T10:04:00Z", UP),
+        ("2024-05-02T10:05:00Z", UP),
+        ("2024-05-02T10:06:00Z", UP),
+    ];
+    let log: String = lines.iter().map(|(ts, msg)| reconciler_at(ts, msg, "queue-a") + "\n").collect();
+    let sc = scan_str(&log);
+    let got: Vec<_> = sc
+        .evidence()
+        .iter()
+        .map(|e| (e.msg.as_str(), e.repeats, e.time.map(|t| t.to_rfc3339()), e.last_time.map(|t| t.to_rfc3339())))
+        .collect();
+    let at = |s: &str| Some(t(s).to_rfc3339());
+    assert_eq!(
+        got,
+        vec![
+            (PAUSED, 1, at("2024-05-02T10:00:00Z"), at("2024-05-02T10:01:00Z")),
+            (UP, 0, at("2024-05-02T10:02:00Z"), at("2024-05-02T10:02:00Z")),
+            (PAUSED, 0, at("2024-05-02T10:03:00Z"), at("2024-05-02T10:03:00Z")),
+            (UP, 2, at("2024-05-02T10:04:00Z"), at("2024-05-02T10:06:00Z")),
+        ]
+    );
+}
+
+#[test]
+fn alternating_messages_stay_bounded() {
+    let mut s = String::new();
+    for i in 0..10_000 {
+        let msg = if i % 2 == 0 { "External resource is up to date" } else { "Reconciliation is paused" };
+        s.push_str(&reconciler(msg, "v"));
+        s.push('\n');
+    }
+    for retention in [super::Retention::Full, super::Retention::Compact] {
+        let mut sc = LogScan::with_retention(retention.clone());
+        scan_slice(s.as_bytes(), "t", &mut sc);
+        // Until a UID has more than MERGE_ANY_AFTER items each line is a run of its own, then
+        // a line merges into its message's item.
+        assert!(sc.evidence().len() <= 33, "{retention:?}: {}", sc.evidence().len());
+        assert_eq!(sc.evidence().iter().map(|e| e.repeats as usize + 1).sum::<usize>(), 10_000);
+    }
+}
+
 fn ev(uid: &str, kind: EvidenceKind, id: Option<&str>, time: Option<&str>, seq: u64) -> Evidence {
     let time = time.map(t);
     Evidence {
