@@ -55,6 +55,19 @@ impl Deletion {
         Deletion { on_delete, policy_reason }
     }
 
+    /// What deleting the MR does while a create it started may still be running (doctor's
+    /// `CreateInFlight`, its result due by `due`): the gate is not reached until that reconcile
+    /// has recorded its result, and then the deletion goes on as the policies say.
+    pub fn describe_after_create(&self, due: &str) -> String {
+        match self.on_delete {
+            OnDelete::BlockedByCreateGate => format!(
+                "nothing until the create in flight records its result (by {due}); then it deletes the cloud object ({})",
+                self.policy_reason
+            ),
+            _ => self.describe(),
+        }
+    }
+
     /// Whether the finalizer stays: the MR would hang in Terminating.
     pub fn hangs(&self) -> bool {
         matches!(self.on_delete, OnDelete::Paused | OnDelete::Unsupported(_) | OnDelete::BlockedByCreateGate)

@@ -4,7 +4,7 @@ use super::style::sanitize;
 use crate::domain::age::age;
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::deletion::Deletion;
-use crate::domain::finding::Finding;
+use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
 use crate::domain::kstatus;
 use crate::domain::managed::ManagedResource;
@@ -32,28 +32,13 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
     }
     // What `kubectl delete` would do to the cloud object: crossplane-runtime's ShouldDelete and
     // the reconciler's gates, so nobody has to work out the policy/deletionPolicy interplay.
-    writeln!(out, "On delete:       {}", s(&Deletion::of(mr).describe()))?;
+    let due = findings.iter().find(|f| f.code == Code::CreateInFlight).and_then(|f| f.evidence.get("resultDue"));
+    let deletion = Deletion::of(mr);
+    let on_delete = due.map(|d| deletion.describe_after_create(d)).unwrap_or_else(|| deletion.describe());
+    writeln!(out, "On delete:       {}", s(&on_delete))?;
     writeln!(out, "kstatus:         {}", s(&verdict.to_string()))?;
 
-    writeln!(out, "\nCreate marks (oldest first):")?;
-    let marks = CreateMarks::of(mr);
-    let timeline = marks.timeline();
-    if timeline.is_empty() {
-        writeln!(out, "  <none>")?;
-    }
-    for m in timeline {
-        let raw = m.raw.as_deref().unwrap_or("");
-        let when = if m.at.is_zero() {
-            "unparsable: crossplane reads zero time".to_string()
-        } else {
-            format!("{} ago", age(&m.at, &now))
-        };
-        writeln!(out, "  {:<40} {:<27} {}", m.key, s(raw), when)?;
-    }
-    let verdict_line = if marks.incomplete() { "incomplete (pending is newer than any result)" } else { "complete" };
-    if marks.pending.raw.is_some() {
-        writeln!(out, "  => creation {verdict_line}")?;
-    }
+    write_marks(out, mr, due.map(String::as_str), now)?;
 
     writeln!(out, "\nAnnotations (crossplane.io):")?;
     if mr.annotations.is_empty() {
@@ -87,6 +72,38 @@ pub fn write_detail(out: &mut dyn Write, mr: &ManagedResource, findings: &[Findi
             writeln!(out, "      {}: {}", s(k), s(v))?;
         }
         writeln!(out, "      next: {}", s(&f.next))?;
+    }
+    Ok(())
+}
+
+/// The create marks, oldest first, with their ages and crossplane-runtime's verdict on them;
+/// `due`: when the result of a create still in flight is due (doctor's `CreateInFlight`).
+fn write_marks(out: &mut dyn Write, mr: &ManagedResource, due: Option<&str>, now: GoTime) -> io::Result<()> {
+    let s = sanitize;
+    writeln!(out, "\nCreate marks (oldest first):")?;
+    let marks = CreateMarks::of(mr);
+    let timeline = marks.timeline();
+    if timeline.is_empty() {
+        writeln!(out, "  <none>")?;
+    }
+    for m in timeline {
+        let raw = m.raw.as_deref().unwrap_or("");
+        let when = if m.at.is_zero() {
+            "unparsable: crossplane reads zero time".to_string()
+        } else {
+            format!("{} ago", age(&m.at, &now))
+        };
+        writeln!(out, "  {:<40} {:<27} {}", m.key, s(raw), when)?;
+    }
+    let verdict_line = match (marks.incomplete(), due) {
+        (true, Some(due)) => format!(
+            "incomplete (pending is newer than any result), but the create may still be running: its result is due by {due}"
+        ),
+        (true, None) => "incomplete (pending is newer than any result)".to_string(),
+        (false, _) => "complete".to_string(),
+    };
+    if marks.pending.raw.is_some() {
+        writeln!(out, "  => creation {verdict_line}")?;
     }
     Ok(())
 }

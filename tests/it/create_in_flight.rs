@@ -65,6 +65,15 @@ fn doctor_tells_a_create_in_flight_from_a_stuck_one_by_the_reconcile_timeout() {
     assert_eq!(with("30s")[0], pair("CreateInFlight", "info"), "due at 12:00:01");
     assert_eq!(with("29s")[0], pair("CreateIncomplete", "error"), "due at 12:00:00");
 
+    // The one-MR view says the same: the marks are incomplete but may still be running, and a
+    // delete waits for that reconcile instead of hanging at the gate.
+    let detail = c.upjet().args(["doctor", "queue/slow"]).run().stdout;
+    assert!(
+        detail.contains("but the create may still be running: its result is due by 2024-11-30T12:02:31Z"),
+        "{detail}"
+    );
+    assert!(detail.contains("On delete:       nothing until the create in flight records its result"), "{detail}");
+
     // Only info on a fleet whose one create is in flight: nothing for CI to fail on.
     let only = cluster();
     only.add(creating("slow", "2024-11-30T11:59:00Z"));
