@@ -3,12 +3,12 @@
 //! seeded fleets of MRs. Prints markdown tables; asserts nothing (it is not a timed test).
 //!
 //! ```text
-//! cargo bench --bench fleet                                     # 0, 5k, 20k, 50k MRs, kubectl once per size
+//! cargo bench --bench fleet                                     # 0, 5k, 22k, 50k MRs, kubectl once per size
 //! UPJET_BENCH_SIZES=0,5000 UPJET_BENCH_KUBECTL=0 cargo bench --bench fleet   # a quick look
 //! ```
 //!
 //! Environment:
-//! - `UPJET_BENCH_SIZES` (default `0,5000,20000,50000`): fleet sizes, seeded cumulatively;
+//! - `UPJET_BENCH_SIZES` (default `0,5000,22000,50000`): fleet sizes, seeded cumulatively;
 //! - `UPJET_BENCH_RUNS` (default 3): runs of doctor and of the floor per case; the median is shown;
 //! - `UPJET_BENCH_LATENCY_MS` (default 20; 0 skips): latency injected per request for the second pass;
 //! - `UPJET_BENCH_CONCURRENCY` (default 16, doctor's default): requests in flight, doctor and floor;
@@ -17,12 +17,16 @@
 //! - `UPJET_BENCH_CRDS` (default the shared fixtures): colon-separated CRD folders.
 //! - `UPJET_BENCH_BIN` (default the binary cargo built for this bench): the kubectl-upjet to measure.
 //! - `UPJET_BENCH_HOLD_SECS`: afterwards, keep the seeded server up this long (to attach a profiler).
+//! - `UPJET_BENCH_PEAK_AT` (default 22000; 0 skips): the fleet size whose `doctor -A` peak RSS is
+//!   printed on a line of its own (the median of the cold runs, with their range), added to the
+//!   sizes when missing: issue 33's fleet, whose peak is watched from round to round.
 //!
 //! Measured per fleet:
-//! - doctor: the real release binary, spawned; wall time from spawn to exit; peak RSS from
-//!   `wait4`'s rusage of that child; requests, bytes and most requests in flight from the test
-//!   server's counters; discovery / listing / analysis split from the binary's `UPJET_TIMINGS` line.
-//!   Cold runs pass `--refresh-discovery`; one more run shows a warm discovery cache.
+//! - doctor: the real release binary, spawned; wall time from spawn to exit; peak RSS from the
+//!   child's `VmHWM` (as doctor reports it on exit, else sampled while it runs); requests, bytes
+//!   and most requests in flight from the test server's counters; discovery / listing / analysis
+//!   split from the binary's `UPJET_TIMINGS` line. Cold runs pass `--refresh-discovery`; one
+//!   more run shows a warm discovery cache.
 //! - the floor: the same paginated LISTs (page size 500, continue tokens) of every managed kind,
 //!   in discovery order, with the same concurrency, through the same kube client in this
 //!   process, each body read and dropped (the continue token is found without parsing the page).
@@ -50,6 +54,7 @@ struct Config {
     kubectl: bool,
     kubectl_cap: Duration,
     crd_dirs: Vec<PathBuf>,
+    peak_at: Option<u64>,
 }
 
 fn env_num(name: &str, default: u64) -> u64 {
@@ -62,7 +67,9 @@ impl Config {
             .ok()
             .map(|v| v.split(',').filter_map(|s| s.trim().replace('_', "").parse().ok()).collect())
             .filter(|v: &Vec<u64>| !v.is_empty())
-            .unwrap_or_else(|| vec![0, 5_000, 20_000, 50_000]);
+            .unwrap_or_else(|| vec![0, 5_000, 22_000, 50_000]);
+        let peak_at = Some(env_num("UPJET_BENCH_PEAK_AT", 22_000)).filter(|&n| n > 0);
+        sizes.extend(peak_at);
         sizes.sort_unstable();
         sizes.dedup();
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/crds");
@@ -78,6 +85,7 @@ impl Config {
             kubectl: env_num("UPJET_BENCH_KUBECTL", 1) != 0,
             kubectl_cap: Duration::from_secs(env_num("UPJET_BENCH_KUBECTL_CAP_SECS", 900)),
             crd_dirs,
+            peak_at,
         }
     }
 }
@@ -164,6 +172,13 @@ fn run_child(cmd: &mut Command, cap: Option<Duration>, poll: Duration) -> std::i
         }
         std::thread::sleep(poll);
     }
+}
+
+/// The median of the runs' peak RSS, KiB, with the lowest and the highest.
+fn peak_median(runs: &[Run]) -> Option<(i64, i64, i64)> {
+    let mut peaks: Vec<i64> = runs.iter().filter_map(|r| r.rss_kib).collect();
+    peaks.sort_unstable();
+    Some((*peaks.get(peaks.len() / 2)?, *peaks.first()?, *peaks.last()?))
 }
 
 fn median(mut runs: Vec<Run>) -> Run {
@@ -439,6 +454,20 @@ async fn floor(client: kube::Client, kinds: &[ApiKind], concurrency: usize) -> (
     (start.elapsed(), requests, bytes, errors)
 }
 
+/// The line issue 33 asks for: `doctor -A`'s peak RSS at the watched fleet size, per latency pass
+/// (MB as well as MiB: the issue's figures are in MB).
+fn print_peaks(at: u64, runs: usize, peaks: &[(u64, (i64, i64, i64))]) {
+    if peaks.is_empty() {
+        return;
+    }
+    let mib = |kib: i64| kib as f64 / 1024.0;
+    let each = peaks.iter().map(|(latency, (median, lo, hi))| {
+        let mb = *median as f64 * 1024.0 / 1e6;
+        format!("{:.1} MiB ({mb:.1} MB; {:.1}–{:.1} MiB) at {latency} ms latency", mib(*median), mib(*lo), mib(*hi))
+    });
+    println!("doctor -A peak RSS at {at} MRs, median of {runs} cold runs: {}.\n", each.collect::<Vec<_>>().join("; "));
+}
+
 fn secs(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64())
 }
@@ -494,6 +523,7 @@ fn main() {
     let (mut broken, mut sizes_sum, mut sizes_n, mut size_min, mut size_max) =
         (0u64, 0usize, 0usize, usize::MAX, 0usize);
     let mut populated = std::collections::HashMap::<String, u64>::new();
+    let mut peaks: Vec<(u64, (i64, i64, i64))> = Vec::new();
     for (si, &size) in bench.cfg.sizes.iter().enumerate() {
         let t = Instant::now();
         while seeded < size {
@@ -519,7 +549,11 @@ fn main() {
             }
             let floor = median((0..bench.cfg.runs).map(|_| bench.floor()).collect());
             eprintln!("  {size} MRs, +{latency} ms: floor {}s ({})", secs(floor.wall), floor.check);
-            let doctor = median((0..bench.cfg.runs).map(|_| bench.doctor(size, &[], true)).collect());
+            let doctors: Vec<Run> = (0..bench.cfg.runs).map(|_| bench.doctor(size, &[], true)).collect();
+            if bench.cfg.peak_at == Some(size) {
+                peaks.extend(peak_median(&doctors).map(|p| (latency, p)));
+            }
+            let doctor = median(doctors);
             eprintln!("  {size} MRs, +{latency} ms: doctor {}s ({})", secs(doctor.wall), doctor.check);
             let warm = bench.doctor(size, &[], false);
             let fw = floor.wall;
@@ -633,6 +667,9 @@ fn main() {
         );
     }
     println!();
+    if let Some(at) = bench.cfg.peak_at {
+        print_peaks(at, bench.cfg.runs, &peaks);
+    }
     println!(
         "Where doctor's time goes (from its UPJET_TIMINGS line; decode and diagnose are CPU time summed over threads, inside listing):\n"
     );

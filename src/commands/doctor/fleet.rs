@@ -45,16 +45,40 @@ pub(super) async fn selected_kinds(
     Ok(discover::select_managed(conn, args.concurrency as usize, cache, &policy, selection).await?)
 }
 
-/// What the scan keeps of an MR: the MR with its findings, if any, and its identity sample if it
-/// is a healthy peer (a few strings, so that 20,000 MRs cost little).
+/// What the scan keeps of an MR: the MR itself when the report will show it, its identity
+/// sample if it is a healthy peer, and its place in the index of shared objects. A kind's kept
+/// MRs are one `Vec`, and nearly every MR of a fleet is kept for its sample and holder, so what
+/// is inline here is paid for every MR (and again for the `Vec`'s spare room): the MR is boxed.
 pub(super) struct Kept {
-    pub(super) found: Option<(ManagedResource, Vec<Finding>, crate::domain::report::ResourceState)>,
+    /// The MR, with its findings if it was judged during the scan.
+    pub(super) mr: Option<Box<KeptMr>>,
+    /// Its identity sample if it is a healthy peer (a few strings, so that 20,000 MRs cost little).
     pub(super) sample: Option<Sample>,
-    /// With fleet-wide inputs: the MR, not judged yet (see [`Judge`]).
-    pub(super) unjudged: Option<(ManagedResource, crate::domain::report::ResourceState)>,
     /// Its place in the index of objects several MRs hold (kind, external-name, whether it
     /// acts): every MR with an external-name keeps one, a few strings.
     pub(super) holder: Option<Holder>,
+}
+
+/// An MR the report will show.
+pub(super) struct KeptMr {
+    /// The MR, in the compact view.
+    mr: ManagedResource,
+    /// What the report says of its state.
+    state: crate::domain::report::ResourceState,
+    /// Its findings; `None` while it waits to be judged once what the whole fleet tells is known
+    /// (fleet-wide inputs, or an object it shares; see [`Judge`]).
+    findings: Option<Vec<Finding>>,
+}
+
+impl KeptMr {
+    /// A `Kept`'s MR, boxed.
+    fn boxed(
+        mr: ManagedResource,
+        state: crate::domain::report::ResourceState,
+        findings: Option<Vec<Finding>>,
+    ) -> Option<Box<KeptMr>> {
+        Some(Box::new(KeptMr { mr, state, findings }))
+    }
 }
 
 /// What the clusters of one run share: the request permits, and one progress bar for all of
@@ -101,19 +125,17 @@ pub(super) async fn scan_kinds(
                 // With fleet-wide inputs every MR is kept unjudged: it is judged once what the
                 // whole fleet tells is known.
                 let state = per_mr.state(&mr);
-                return Some(Kept { found: None, sample, unjudged: Some((mr, state)), holder });
+                return Some(Kept { mr: KeptMr::boxed(mr, state, None), sample, holder });
             }
             let findings = per_mr.findings(&mr, &FleetFacts::default(), at);
-            let found = (!findings.is_empty()).then(|| {
-                let state = per_mr.state(&mr);
-                (mr, findings, state)
-            });
-            (found.is_some() || sample.is_some() || holder.is_some()).then_some(Kept {
-                found,
-                sample,
-                unjudged: None,
-                holder,
-            })
+            let mr = match findings.is_empty() {
+                true => None,
+                false => {
+                    let state = per_mr.state(&mr);
+                    KeptMr::boxed(mr, state, Some(findings))
+                }
+            };
+            (mr.is_some() || sample.is_some() || holder.is_some()).then_some(Kept { mr, sample, holder })
         },
         |k| {
             if let Some(p) = &progress {
@@ -210,10 +232,8 @@ pub(super) async fn from_cluster(
         results.iter_mut().flat_map(|r| r.kept.iter_mut().filter_map(|k| k.holder.take())).collect();
     let fleet = match keep_all {
         true => {
-            let mrs: Vec<&ManagedResource> = results
-                .iter()
-                .flat_map(|r| r.kept.iter().filter_map(|k| k.unjudged.as_ref().map(|(mr, _)| mr)))
-                .collect();
+            let mrs: Vec<&ManagedResource> =
+                results.iter().flat_map(|r| r.kept.iter().filter_map(|k| k.mr.as_ref().map(|k| &k.mr))).collect();
             fleet_inputs.tie(&mrs, &live_scope(settings, &results))
         }
         false => FleetFacts::default(),
@@ -247,13 +267,9 @@ async fn involve(
     if involved.is_empty() {
         return Vec::new();
     }
-    for kept in results.iter_mut().flat_map(|r| r.kept.iter_mut()) {
-        if let Some((mr, _)) = &kept.unjudged {
-            involved.remove(&MrKey::of(mr));
-        } else if kept.found.as_ref().is_some_and(|(mr, ..)| involved.remove(&MrKey::of(mr)))
-            && let Some((mr, _, state)) = kept.found.take()
-        {
-            kept.unjudged = Some((mr, state));
+    for kept in results.iter_mut().flat_map(|r| r.kept.iter_mut()).filter_map(|k| k.mr.as_mut()) {
+        if involved.remove(&MrKey::of(&kept.mr)) {
+            kept.findings = None;
         }
     }
     let mut notes = Vec::new();
@@ -265,7 +281,7 @@ async fn involve(
         match crate::cluster::write::read(conn, &target).await.map(|v| ManagedResource::from_value(&v)) {
             Ok(Ok(mr)) => {
                 let state = evidence.state(&mr);
-                r.kept.push(Kept { found: None, sample: None, unjudged: Some((mr, state)), holder: None });
+                r.kept.push(Kept { mr: KeptMr::boxed(mr, state, None), sample: None, holder: None });
             }
             Ok(Err(e)) => notes.push(format!("{}: cannot decode it to judge the object it shares: {e}", key.display())),
             Err(e) => notes.push(format!("{}: cannot read it again to judge the object it shares: {e}", key.display())),
@@ -353,15 +369,9 @@ pub(super) fn add_results(
         for what in r.unreadable {
             builder.unreadable(what);
         }
-        for kept in r.kept {
-            let (mr, mut findings, state) = match (kept.found, kept.unjudged) {
-                (Some(found), _) => found,
-                (None, Some((mr, state))) => {
-                    let findings = judge.evidence.findings(&mr, judge.fleet, judge.at);
-                    (mr, findings, state)
-                }
-                (None, None) => continue,
-            };
+        for kept in r.kept.into_iter().filter_map(|k| k.mr) {
+            let KeptMr { mr, state, findings } = *kept;
+            let mut findings = findings.unwrap_or_else(|| judge.evidence.findings(&mr, judge.fleet, judge.at));
             restart += usize::from(judge.complete(&mr, &mut findings));
             builder.add(&mr, findings, || state);
         }
@@ -376,4 +386,19 @@ pub(super) fn progress_bar(len: u64) -> indicatif::ProgressBar {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nearly every MR of a fleet is kept for its sample and holder, in one `Vec` per kind that
+    /// grows by doubling: what `Kept` holds inline is paid for every MR, twice at worst. With the
+    /// MR, its state and its findings inline (room for the MR twice, one per case) it was 1,856
+    /// bytes: 51 MiB of `doctor -A`'s 79 MiB heap peak at 22,000 MRs (docs/performance.md).
+    #[test]
+    fn what_the_scan_keeps_of_each_mr_stays_small() {
+        let size = std::mem::size_of::<Kept>();
+        assert!(size <= 256, "Kept is {size} bytes inline; box what only some MRs need");
+    }
 }

@@ -67,13 +67,16 @@ impl Sample {
     /// The sample of `mr` holding `external_name`.
     fn named(mr: &ManagedResource, external_name: &str) -> Sample {
         let id = mr.at_provider_id.clone();
-        let fields = fields_of(mr)
+        let mut fields: Vec<_> = fields_of(mr)
             .into_iter()
             .filter(|(_, v)| {
                 !occurrences(v, external_name).is_empty()
                     || id.as_deref().is_some_and(|i| !occurrences(v, i).is_empty())
             })
             .collect();
+        // The filter keeps one or two of the MR's fields, in place: without this, every healthy
+        // MR of a fleet keeps room for all of them until the formats are learned.
+        fields.shrink_to_fit();
         Sample {
             external_name: external_name.to_string(),
             id,
