@@ -19,7 +19,7 @@ use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::placeholder::is_placeholder;
-use crate::domain::rules::same_id;
+use crate::domain::redacted::same_id;
 use serde::Serialize;
 
 /// Where an entry comes from.
