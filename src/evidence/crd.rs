@@ -45,18 +45,24 @@ impl CrdSummary {
 #[error("not a CustomResourceDefinition: {0}")]
 pub struct NotACrd(String);
 
+/// A definition as the API server or a file holds it: its kind (absent from some documents), its
+/// name, and the part of its spec a reader keeps. A CRD's is [`Spec`]; a ManagedResourceDefinition
+/// carries a CRD's spec and its state, and `mrd.rs` keeps its own part of it.
 #[derive(Deserialize)]
-struct Wire {
+pub(super) struct Definition<S> {
     #[serde(default)]
-    kind: String,
-    metadata: Meta,
-    spec: Spec,
+    pub(super) kind: Option<String>,
+    pub(super) metadata: Meta,
+    pub(super) spec: S,
 }
 
+/// A definition's `metadata`: its name alone.
 #[derive(Deserialize)]
-struct Meta {
-    name: String,
+pub(super) struct Meta {
+    pub(super) name: String,
 }
+
+type Wire = Definition<Spec>;
 
 #[derive(Deserialize)]
 struct Spec {
@@ -133,8 +139,8 @@ pub fn from_value(v: &serde_json::Value) -> Result<CrdSummary, NotACrd> {
 }
 
 fn from_wire(w: Wire) -> Result<CrdSummary, NotACrd> {
-    if !w.kind.is_empty() && w.kind != "CustomResourceDefinition" {
-        return Err(NotACrd(format!("kind {:?}", w.kind)));
+    if let Some(kind) = w.kind.as_deref().filter(|k| !k.is_empty() && *k != "CustomResourceDefinition") {
+        return Err(NotACrd(format!("kind {kind:?}")));
     }
     let served: Vec<&Version> = w.spec.versions.iter().filter(|v| v.served).collect();
     let mut versions: Vec<String> = served.iter().filter(|v| v.storage).map(|v| v.name.clone()).collect();

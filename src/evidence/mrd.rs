@@ -1,6 +1,7 @@
 //! ManagedResourceDefinitions as the API server or a snapshot holds them, reduced to the kind each
 //! defines and its state (the schemas they carry are skipped while decoding).
 
+use super::crd::Definition;
 use crate::domain::mrd::Mrd;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -11,18 +12,8 @@ struct List {
     items: Vec<Wire>,
 }
 
-#[derive(Deserialize)]
-struct Wire {
-    #[serde(default)]
-    kind: Option<String>,
-    metadata: Meta,
-    spec: Spec,
-}
-
-#[derive(Deserialize)]
-struct Meta {
-    name: String,
-}
+/// An MRD: the definition's kind and name (as a CRD's), and its spec's kind and state.
+type Wire = Definition<Spec>;
 
 #[derive(Deserialize)]
 struct Spec {
