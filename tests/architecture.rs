@@ -2,10 +2,14 @@
 //! import cycles, where the environment and the clock may be read, and the size limits.
 //!
 //! The checks read `src/` as text (`use crate::…` paths and `crate::…` expressions), the way a
-//! reviewer would, so they need no extra tooling: `cargo test --test architecture`.
+//! reviewer would, so they need no extra tooling: `cargo test --test architecture`. A name reached
+//! through a re-export (`pub use`) counts as an import of the file that defines it (`files.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+#[path = "architecture/files.rs"]
+mod files;
 
 /// What each top-level module may import from the crate (besides itself). Anything not listed
 /// is forbidden; `commands` is the wiring and may import every layer.
@@ -138,7 +142,8 @@ fn leading_ident(s: &str) -> Option<String> {
     (!ident.is_empty() && ident != "self").then_some(ident)
 }
 
-/// Module → modules it imports, over all of `src/`.
+/// Module → modules it imports, over all of `src/`: the modules a file names, and those the
+/// files it imports lie in (a name another module re-exports leads to the module defining it).
 fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> {
     let mut files = Vec::new();
     rust_files(&src(), &mut files);
@@ -149,6 +154,13 @@ fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> {
         let entry = graph.entry(from.clone()).or_default();
         for to in imports_of(&text).into_iter().filter(|to| *to != from) {
             entry.entry(to).or_default().push(file.clone());
+        }
+    }
+    for (from_file, to_files) in files::file_graph(&src()) {
+        let from_path = src().join(&from_file);
+        let Some(from) = top_module(&from_path) else { continue };
+        for to in to_files.iter().filter_map(|f| top_module(&src().join(f))).filter(|to| *to != from) {
+            graph.entry(from.clone()).or_default().entry(to).or_default().push(from_path.clone());
         }
     }
     graph
@@ -415,69 +427,6 @@ fn the_checker_reads_imports_and_lengths_correctly() {
     assert_eq!(function_lengths("pub async fn g(x: u8) -> u8 {\n    let c = '{';\n    x\n}\n")[0].2, 4);
 }
 
-/// A file's module path: `domain/adopt/steps.rs` → `[domain, adopt, steps]`, `x/mod.rs` → `[x]`,
-/// `lib.rs` and `main.rs` → `[]`.
-fn module_path(rel: &Path) -> Vec<String> {
-    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    let last = parts.pop().unwrap_or_default();
-    let stem = last.trim_end_matches(".rs");
-    if !matches!(stem, "mod" | "lib" | "main") {
-        parts.push(stem.to_string());
-    }
-    parts
-}
-
-/// Every path named after `prefix::` at the start of `s`, braces expanded:
-/// `a::{b::C, d}` → `[[a, b, C], [a, d]]`.
-fn paths_at(s: &str, prefix: Vec<String>) -> Vec<Vec<String>> {
-    let mut path = prefix;
-    let mut rest = s.trim_start();
-    loop {
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = matching_brace(group);
-            return split_top_level(&group[..end]).into_iter().flat_map(|item| paths_at(item, path.clone())).collect();
-        }
-        let Some(ident) = leading_ident(rest) else { return vec![path] };
-        path.push(ident.clone());
-        rest = &rest[ident.len()..];
-        match rest.strip_prefix("::") {
-            Some(more) => rest = more.trim_start(),
-            None => return vec![path],
-        }
-    }
-}
-
-/// The module paths a file names through `crate::`, `super::` and `self::`, made absolute.
-fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
-    let code = without_test_modules(&code_only(text));
-    let mut out = Vec::new();
-    for (i, _) in code.match_indices("crate::") {
-        let boundary = code[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
-        if boundary {
-            out.extend(paths_at(&code[i + "crate::".len()..], Vec::new()));
-        }
-    }
-    for (i, _) in code.match_indices("super::") {
-        // `super::super::x` is taken once, from its first `super`.
-        if code[..i].ends_with("super::") || code[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric()) {
-            continue;
-        }
-        let mut base = module.to_vec();
-        let mut rest = &code[i..];
-        while let Some(more) = rest.strip_prefix("super::") {
-            base.pop();
-            rest = more;
-        }
-        out.extend(paths_at(rest, base));
-    }
-    for (i, _) in code.match_indices("self::") {
-        if code[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_')) {
-            out.extend(paths_at(&code[i + "self::".len()..], module.to_vec()));
-        }
-    }
-    out
-}
-
 /// Code without its inline `#[cfg(test)] mod … { … }` blocks: a test module's `super` is the
 /// file itself, and what tests import is no dependency of the code.
 fn without_test_modules(code: &str) -> String {
@@ -501,95 +450,4 @@ fn without_test_modules(code: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// File → files it imports, for every `.rs` file under `root`. A module root (`mod.rs`,
-/// `lib.rs`) declaring and re-exporting its own children is no import of theirs.
-fn file_graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = Vec::new();
-    rust_files(root, &mut files);
-    let rel = |f: &Path| f.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
-    let modules: BTreeMap<Vec<String>, String> = files
-        .iter()
-        .filter(|f| !rel(f).ends_with("main.rs") || !files.iter().any(|g| rel(g) == "lib.rs"))
-        .map(|f| (module_path(Path::new(&rel(f))), rel(f)))
-        .collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let from = rel(file);
-        let module = module_path(Path::new(&from));
-        let is_root = from.ends_with("mod.rs") || from.ends_with("lib.rs") || from.ends_with("main.rs");
-        let text = std::fs::read_to_string(file).expect("readable source");
-        let edges = graph.entry(from.clone()).or_default();
-        for path in named_paths(&text, &module) {
-            // The longest prefix of the path that is a file: the file the item lives in.
-            let target = (1..=path.len()).rev().find_map(|n| modules.get(&path[..n]));
-            let Some(target) = target else { continue };
-            let descendant = is_root && modules.iter().any(|(m, f)| f == target && m.starts_with(&module));
-            if *target != from && !descendant {
-                edges.insert(target.clone());
-            }
-        }
-    }
-    graph
-}
-
-/// The files reachable from `start`.
-fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    let mut todo = vec![start.to_string()];
-    while let Some(next) = todo.pop() {
-        for to in graph.get(&next).into_iter().flatten() {
-            if seen.insert(to.clone()) {
-                todo.push(to.clone());
-            }
-        }
-    }
-    seen
-}
-
-/// Every import circle between files: the groups of files that each reach all the others.
-fn file_circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
-    let reach: BTreeMap<&String, BTreeSet<String>> = graph.keys().map(|f| (f, reachable(graph, f))).collect();
-    let mut circles: Vec<BTreeSet<String>> = Vec::new();
-    for (file, from_here) in &reach {
-        if !from_here.contains(*file) || circles.iter().any(|c| c.contains(*file)) {
-            continue;
-        }
-        circles.push(from_here.iter().filter(|other| reach[other].contains(*file)).cloned().collect());
-    }
-    circles
-}
-
-#[test]
-fn files_have_no_import_circle() {
-    let circles: Vec<String> =
-        file_circles(&file_graph(&src())).into_iter().map(|c| c.into_iter().collect::<Vec<_>>().join(" ↔ ")).collect();
-    assert!(circles.is_empty(), "import circles between files in src/:\n{}", circles.join("\n"));
-}
-
-#[test]
-fn the_test_api_server_has_no_import_circle() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/testapi/src");
-    let circles: Vec<String> =
-        file_circles(&file_graph(&root)).into_iter().map(|c| c.into_iter().collect::<Vec<_>>().join(" ↔ ")).collect();
-    assert!(circles.is_empty(), "import circles between files in crates/testapi/src:\n{}", circles.join("\n"));
-}
-
-#[test]
-fn the_file_graph_reads_relative_paths_and_ignores_tests() {
-    let module: Vec<String> = ["domain", "adopt", "steps"].map(String::from).to_vec();
-    let text = "use super::{verdict::final_policies, MARKER};\nuse crate::domain::{gotime::GoTime, rules};\n\
-                fn f() { super::super::placeholder::x(); }\n#[cfg(test)]\nmod tests {\n use super::super::machine::M;\n}\n";
-    let got: Vec<String> = named_paths(text, &module).iter().map(|p| p.join("::")).collect();
-    assert_eq!(
-        got,
-        [
-            "domain::gotime::GoTime",
-            "domain::rules",
-            "domain::adopt::verdict::final_policies",
-            "domain::adopt::MARKER",
-            "domain::placeholder::x"
-        ]
-    );
 }

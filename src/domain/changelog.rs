@@ -16,7 +16,7 @@
 
 use super::gotime::GoTime;
 use super::managed::ManagedResource;
-use super::rules::same_id;
+use super::redacted::same_id;
 
 /// The operation an entry records (`OperationType` in crossplane-runtime's
 /// `apis/changelogs/proto/v1alpha1/changelog.proto`).

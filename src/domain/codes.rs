@@ -1,9 +1,10 @@
 //! The finding codes and everything each one means, in one table: one row per code declares its
 //! severity, the evidence it comes from, what a suggested ID from it is worth, whether it wants an
-//! ID to adopt, whether it says the MR lost its cloud object, what `history` highlights, and where
-//! it is documented. Every list of codes elsewhere (the candidate ranking, the fleet summary's next
-//! commands, the timeline's highlights) is derived from these rows, so adding a code is one row
-//! here plus its rule file: nothing can silently give a new code a default.
+//! ID to adopt, whether it says the MR lost its cloud object, what `history` highlights, whether a
+//! lint of manifests runs it, and where it is documented. Every list of codes elsewhere (the
+//! candidate ranking, the fleet summary's next commands, the timeline's highlights, the rules a
+//! lint runs) is derived from these rows, so adding a code is one row here plus its rule file:
+//! nothing can silently give a new code a default.
 
 use serde::Serialize;
 
@@ -56,6 +57,10 @@ impl std::fmt::Display for Confidence {
 pub enum Family {
     /// The MR object alone (a live cluster or a snapshot).
     Object,
+    /// The other MRs of the run: the index of the external-names several MRs hold
+    /// (`domain::shared_names`), which doctor over a whole cluster or snapshot, the watch and a
+    /// lint build; a command about one MR (`doctor KIND/NAME`, `history`, `adopt`) sees none.
+    Fleet,
     /// Provider logs and provider restarts.
     ProviderLog,
     /// A cloud inventory export (`--inventory`).
@@ -118,6 +123,12 @@ pub struct Properties {
     pub lost: Lost,
     /// How `history` highlights it.
     pub highlight: Highlight,
+    /// Whether a lint of GitOps manifests (`doctor --from` over desired state) runs its rule:
+    /// every `Manifest` code, and the live rules that judge desired state just as well (the
+    /// policy set, the annotations' values, a pause committed to the repository, an external-name
+    /// two manifests share). Every other rule reads status, events, logs or the cloud, and a lint
+    /// says it needs a cluster.
+    pub lint: bool,
     /// Where it is documented: a page under `docs/` and the anchor of the code's entry.
     pub docs: &'static str,
 }
@@ -129,7 +140,7 @@ macro_rules! codes {
         $(#[$doc:meta])+
         $name:ident {
             severity: $sev:ident, family: $fam:ident, id_confidence: $conf:ident, wants_id: $wants:literal,
-            lost: $lost:ident, highlight: $hl:ident, docs: $docs:literal $(,)?
+            lost: $lost:ident, highlight: $hl:ident, lint: $lint:literal, docs: $docs:literal $(,)?
         }
     ),+ $(,)?) => {
         /// A stable finding code. The names are a public contract: scripts match on them.
@@ -150,6 +161,7 @@ macro_rules! codes {
                         wants_id: $wants,
                         lost: Lost::$lost,
                         highlight: Highlight::$hl,
+                        lint: $lint,
                         docs: $docs,
                     }),+
                 }
@@ -160,6 +172,36 @@ macro_rules! codes {
                 match self { $(Code::$name => stringify!($name)),+ }
             }
         }
+
+        create_highlights!(@rows [] $($hl $name)+);
+    };
+}
+
+/// The codes whose row says `highlight: Create`, gathered row by row into an enum of their own:
+/// `history` words each in a match over it (`evidence::timeline`), which does not compile until a
+/// new one is worded.
+macro_rules! create_highlights {
+    (@rows [$($create:ident)*]) => {
+        /// A code whose row says `highlight: Create`: `history` words it itself, first among its
+        /// highlights.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum CreateHighlight { $($create),* }
+
+        impl Code {
+            /// The code as `history` words it, when its row says `highlight: Create`.
+            pub const fn create_highlight(self) -> Option<CreateHighlight> {
+                match self {
+                    $(Code::$create => Some(CreateHighlight::$create),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@rows [$($create:ident)*] Create $name:ident $($rest:tt)*) => {
+        create_highlights!(@rows [$($create)* $name] $($rest)*);
+    };
+    (@rows [$($create:ident)*] $other:ident $name:ident $($rest:tt)*) => {
+        create_highlights!(@rows [$($create)*] $($rest)*);
     };
 }
 
@@ -194,6 +236,11 @@ impl Code {
         self.properties().highlight
     }
 
+    /// Whether a lint of manifests runs its rule.
+    pub const fn lint(self) -> bool {
+        self.properties().lint
+    }
+
     /// The codes of a property, in code order (`Code::with(|p| p.family == Family::Backup)`).
     pub fn with(matches: impl Fn(&Properties) -> bool) -> impl Iterator<Item = Code> {
         Code::ALL.iter().copied().filter(move |c| matches(&c.properties()))
@@ -220,339 +267,284 @@ codes! {
     /// `external-create-pending` is newer than succeeded/failed: the reconciler refuses to go on.
     CreateIncomplete {
         severity: Error, family: Object, id_confidence: Medium, wants_id: true,
-        lost: No, highlight: Create, docs: "findings.md#createincomplete",
+        lost: No, highlight: Create, lint: false, docs: "findings.md#createincomplete",
     },
     /// `external-create-pending` is newer than any result, but the reconcile that wrote it may
     /// still be inside Create: within the providers' reconcile timeout plus its grace period.
     CreateInFlight {
         severity: Info, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: Create, docs: "findings.md#createinflight",
+        lost: No, highlight: Create, lint: false, docs: "findings.md#createinflight",
     },
     /// The cloud object exists (or was created) but no external-name records it.
     ExternalNameMissing {
         severity: Error, family: Object, id_confidence: High, wants_id: true,
-        lost: Search, highlight: No, docs: "findings.md#externalnamemissing",
+        lost: Search, highlight: No, lint: false, docs: "findings.md#externalnamemissing",
     },
     /// external-name and `status.atProvider.id` disagree.
     ExternalNameDrift {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#externalnamedrift",
+        lost: No, highlight: No, lint: false, docs: "findings.md#externalnamedrift",
     },
     /// Create keeps failing because the cloud object already exists: tracking was lost.
     AlreadyExists {
         severity: Error, family: Object, id_confidence: Medium, wants_id: true,
-        lost: Search, highlight: No, docs: "findings.md#alreadyexists",
+        lost: Search, highlight: No, lint: false, docs: "findings.md#alreadyexists",
     },
     /// The last create attempt failed.
     CreateFailed {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#createfailed",
+        lost: No, highlight: No, lint: false, docs: "findings.md#createfailed",
     },
     /// `LastAsyncOperation` is False while Ready is True: Ready hides a failure that still holds
     /// (no-fork upjet clears it once the object is up to date; CLI mode once an apply succeeds).
     AsyncFailureMasked {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#asyncfailuremasked",
+        lost: No, highlight: No, lint: false, docs: "findings.md#asyncfailuremasked",
     },
     /// An asynchronous operation is probably still running (within upjet's one-hour deadline);
     /// do not adopt now.
     AsyncInFlight {
         severity: Info, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#asyncinflight",
+        lost: No, highlight: No, lint: false, docs: "findings.md#asyncinflight",
     },
     /// The MR still shows an async operation running, but upjet's one-hour deadline for it has
     /// passed: nothing will finish it. Error; warning when an external-name is saved.
     AsyncDeadlinePassed {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#asyncdeadlinepassed",
+        lost: No, highlight: No, lint: false, docs: "findings.md#asyncdeadlinepassed",
     },
     /// Reconciliation is paused.
     Paused {
         severity: Info, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#paused",
+        lost: No, highlight: No, lint: true, docs: "findings.md#paused",
     },
     /// Observe-only MR whose cloud object does not exist.
     ObserveNotFound {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#observenotfound",
+        lost: No, highlight: No, lint: false, docs: "findings.md#observenotfound",
     },
     /// kstatus (Flux, Argo CD) reports a state that the MR's real state contradicts.
     KstatusMisleading {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#kstatusmisleading",
+        lost: No, highlight: No, lint: false, docs: "findings.md#kstatusmisleading",
     },
     /// A crossplane.io annotation holds a value crossplane ignores or misreads.
     MalformedAnnotation {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#malformedannotation",
+        lost: No, highlight: No, lint: true, docs: "findings.md#malformedannotation",
     },
     /// Synced still shows the create-incomplete gate after the marks were fixed by hand: the watch
     /// ignores those annotations, so nothing triggers a reconcile.
     ReconcileNotTriggered {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#reconcilenottriggered",
+        lost: No, highlight: No, lint: false, docs: "findings.md#reconcilenottriggered",
     },
     /// Without LateInitialize an external-name learned after an async create is never saved.
     LateInitializeMissing {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#lateinitializemissing",
+        lost: No, highlight: No, lint: true, docs: "findings.md#lateinitializemissing",
     },
     /// The MR is being deleted while paused: the finalizer will never be removed.
     DeletionBlockedByPause {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#deletionblockedbypause",
+        lost: No, highlight: No, lint: false, docs: "findings.md#deletionblockedbypause",
     },
     /// `spec.managementPolicies` is a set the reconciler rejects (`Validate`): nothing runs.
     UnsupportedManagementPolicies {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#unsupportedmanagementpolicies",
+        lost: No, highlight: No, lint: true, docs: "findings.md#unsupportedmanagementpolicies",
     },
     /// The MR is being deleted, would delete its cloud object, and is stuck at the
     /// create-incomplete gate: the finalizer will never be removed.
     DeletionBlockedByCreateGate {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#deletionblockedbycreategate",
+        lost: No, highlight: No, lint: false, docs: "findings.md#deletionblockedbycreategate",
     },
     /// A provider log shows an ID created for this MR that is not its external-name.
     OrphanCandidate {
         severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
-        lost: Search, highlight: No, docs: "findings.md#orphancandidate",
+        lost: Search, highlight: No, lint: false, docs: "findings.md#orphancandidate",
     },
     /// The provider container started after create-pending and before any result.
     ProviderRestartedDuringCreate {
         severity: Warning, family: ProviderLog, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: Create, docs: "findings.md#providerrestartedduringcreate",
+        lost: No, highlight: Create, lint: false, docs: "findings.md#providerrestartedduringcreate",
     },
     /// The async create callback failed to write status: the MR's status may be stale.
     CallbackLost {
         severity: Warning, family: ProviderLog, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#callbacklost",
+        lost: No, highlight: No, lint: false, docs: "findings.md#callbacklost",
     },
     /// The provider log shows several objects created for one MR with no restart between them:
     /// upjet's async create raced the write-back of the first ID (upjet#632).
     AsyncCreateRace {
         severity: Error, family: ProviderLog, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: Create, docs: "findings.md#asynccreaterace",
+        lost: No, highlight: Create, lint: false, docs: "findings.md#asynccreaterace",
     },
     /// The provider log shows a create started after the provider rebuilt this MR's lost state,
     /// although the MR had been created before: a duplicate (upjet#561, upjet#722).
     CreateAfterStateRebuild {
         severity: Error, family: ProviderLog, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: Create, docs: "findings.md#createafterstaterebuild",
+        lost: No, highlight: Create, lint: false, docs: "findings.md#createafterstaterebuild",
     },
     /// The provider does not log at debug level, so IDs cannot be recovered from its logs.
     DebugLogsMissing {
         severity: Info, family: ProviderLog, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#debuglogsmissing",
+        lost: No, highlight: No, lint: false, docs: "findings.md#debuglogsmissing",
     },
     /// An inventory export lists a cloud object tagged for this MR that it does not track.
     InventoryOrphan {
         severity: Error, family: Inventory, id_confidence: High, wants_id: false,
-        lost: No, highlight: No, docs: "inventory.md#inventoryorphan",
+        lost: No, highlight: No, lint: false, docs: "inventory.md#inventoryorphan",
     },
     /// An inventory export lists several cloud objects tagged for this MR.
     InventoryDuplicate {
         severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "inventory.md#inventoryduplicate",
+        lost: No, highlight: No, lint: false, docs: "inventory.md#inventoryduplicate",
     },
     /// An inventory export lists a cloud object tagged for an MR that does not exist.
     InventoryObjectWithoutMr {
         severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "inventory.md#inventoryobjectwithoutmr",
+        lost: No, highlight: No, lint: false, docs: "inventory.md#inventoryobjectwithoutmr",
     },
     /// A complete inventory export that covers this MR's kind, account and region does not list
     /// the object it tracks: deleted outside Crossplane; the provider will create it again.
     InventoryObjectGone {
         severity: Warning, family: Inventory, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "inventory.md#inventoryobjectgone",
+        lost: No, highlight: No, lint: false, docs: "inventory.md#inventoryobjectgone",
     },
     /// The audit log shows the external-name replaced or removed; the MR no longer tracks the
     /// old ID, whose cloud object is an orphan candidate.
     ExternalNameOverwritten {
         severity: Error, family: AuditLog, id_confidence: High, wants_id: false,
-        lost: Recorded, highlight: No, docs: "findings.md#externalnameoverwritten",
+        lost: Recorded, highlight: No, lint: false, docs: "findings.md#externalnameoverwritten",
     },
     /// The audit log shows an earlier object under this name (another UID) with an external-name
     /// the MR now lacks or does not match: the identity was lost on recreate or restore.
     IdentityLostOnRecreate {
         severity: Error, family: AuditLog, id_confidence: High, wants_id: false,
-        lost: Recorded, highlight: No, docs: "findings.md#identitylostonrecreate",
+        lost: Recorded, highlight: No, lint: false, docs: "findings.md#identitylostonrecreate",
     },
     /// (Velero backup) Restoring the MR creates its cloud object again: it is restored without
     /// an ID that upjet can rebuild its state from, although the backup shows it was created.
     RestoreCreatesDuplicate {
         severity: Error, family: Backup, id_confidence: High, wants_id: true,
-        lost: No, highlight: No, docs: "findings.md#restorecreatesduplicate",
+        lost: No, highlight: No, lint: false, docs: "findings.md#restorecreatesduplicate",
     },
     /// (Velero backup) The restored MR stops at the create-incomplete gate: its pending mark is
     /// restored too, and nothing reconciles it again.
     RestoreStopsAtCreateGate {
         severity: Error, family: Backup, id_confidence: High, wants_id: true,
-        lost: No, highlight: No, docs: "findings.md#restorestopsatcreategate",
+        lost: No, highlight: No, lint: false, docs: "findings.md#restorestopsatcreategate",
     },
     /// (Velero backup, `--source-context`) The source cluster still manages the cloud object the
     /// restored MR would track: two controllers would manage one object.
     RestoreIntoFight {
         severity: Error, family: Backup, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#restoreintofight",
+        lost: No, highlight: No, lint: false, docs: "findings.md#restoreintofight",
     },
     /// (Velero backup, `--target-context`) The MR's kind is an inactive ManagedResourceDefinition
     /// on the target: no CRD is served there, so the restore skips the MR entirely.
     RestoreKindInactive {
         severity: Error, family: TargetActivation, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#restorekindinactive",
+        lost: No, highlight: No, lint: false, docs: "findings.md#restorekindinactive",
     },
     /// (Velero backup) Restoring the MR as it is creates nothing twice.
     RestoreSafe {
         severity: Info, family: Backup, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#restoresafe",
+        lost: No, highlight: No, lint: false, docs: "findings.md#restoresafe",
     },
     /// The cloud's audit record shows the provider creating one object for this MR that it does
     /// not track: the object it lost, or an orphan beside the one it tracks.
     CloudAuditOrphan {
         severity: Error, family: CloudAudit, id_confidence: High, wants_id: false,
-        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditorphan",
+        lost: WhenNamed, highlight: Message, lint: false, docs: "findings.md#cloudauditorphan",
     },
     /// The cloud's audit record shows the provider creating several objects for this MR: which
     /// one it tracks, which are duplicates, when and after which restart. Warning; error when it
     /// tracks none of them.
     CloudAuditDuplicate {
         severity: Warning, family: CloudAudit, id_confidence: High, wants_id: false,
-        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditduplicate",
+        lost: WhenNamed, highlight: Message, lint: false, docs: "findings.md#cloudauditduplicate",
     },
     /// The cloud's audit record shows the provider's create answered "already exists", and names
     /// the object it ran into when the record holds it.
     CloudAuditAlreadyExists {
         severity: Error, family: CloudAudit, id_confidence: High, wants_id: false,
-        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditalreadyexists",
+        lost: WhenNamed, highlight: Message, lint: false, docs: "findings.md#cloudauditalreadyexists",
     },
     /// The cloud's audit record shows someone other than the provider deleting the object this MR
     /// tracks.
     CloudAuditDeletedByOther {
         severity: Error, family: CloudAudit, id_confidence: Medium, wants_id: false,
-        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditdeletedbyother",
+        lost: WhenNamed, highlight: Message, lint: false, docs: "findings.md#cloudauditdeletedbyother",
     },
     /// The cloud's audit record holds creates naming this MR that cannot be tied to it (they name
     /// other MRs too, come from another account, or the provider's identity is unknown).
     CloudAuditAmbiguous {
         severity: Warning, family: CloudAudit, id_confidence: Medium, wants_id: false,
-        lost: WhenNamed, highlight: Message, docs: "findings.md#cloudauditambiguous",
+        lost: WhenNamed, highlight: Message, lint: false, docs: "findings.md#cloudauditambiguous",
     },
     /// The provider's change log shows two successful creates for this MR that led to different
     /// external names: the second ran without the first one's ID, so a duplicate was made.
     ChangeLogDuplicate {
         severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#changelogduplicate",
+        lost: No, highlight: No, lint: false, docs: "findings.md#changelogduplicate",
     },
     /// The provider's change log shows an external name recorded for this MR that it no longer
     /// has and that the provider never deleted: the object it lost, or an orphan beside the one
     /// it tracks.
     ChangeLogOrphan {
         severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#changelogorphan",
+        lost: No, highlight: No, lint: false, docs: "findings.md#changelogorphan",
     },
     /// The provider's change log shows an earlier MR under this one's name (another UID: deleted
     /// and applied again) holding an external name the provider never deleted (a delete with
     /// `deletionPolicy: Orphan` logs none), which this MR does not track: the object it had.
     ChangeLogLostOnRecreate {
         severity: Error, family: ProviderLog, id_confidence: High, wants_id: false,
-        lost: WhenNamed, highlight: Message, docs: "findings.md#changeloglostonrecreate",
+        lost: WhenNamed, highlight: Message, lint: false, docs: "findings.md#changeloglostonrecreate",
     },
     /// Another acting MR of the same kind (a legacy kind and its `.m.` twin as one) holds the
     /// same external-name: both manage one cloud object, and deleting either deletes it under
     /// the other (crossplane#6238; a hand migration to the namespaced kinds that left both
     /// unpaused).
     ExternalNameShared {
-        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#externalnameshared",
+        severity: Error, family: Fleet, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: true, docs: "findings.md#externalnameshared",
     },
     /// (Lint) A manifest that only observes or imports sets no external-name: it names no cloud
     /// object, or only its metadata.name by chance.
     ObserveOnlyWithoutExternalName {
         severity: Error, family: Manifest, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "lint.md#observeonlywithoutexternalname",
+        lost: No, highlight: No, lint: true, docs: "lint.md#observeonlywithoutexternalname",
     },
     /// (Lint) A manifest's external-name is a provider's placeholder, which names no cloud object.
     PlaceholderExternalName {
         severity: Error, family: Manifest, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "lint.md#placeholderexternalname",
+        lost: No, highlight: No, lint: true, docs: "lint.md#placeholderexternalname",
     },
     /// (Lint) A manifest's external-name breaks the format the kind's other manifests agree on.
     ExternalNameOffFormat {
         severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "lint.md#externalnameoffformat",
+        lost: No, highlight: No, lint: true, docs: "lint.md#externalnameoffformat",
     },
     /// (Lint) A manifest's reference names an MR no manifest of the lint defines: a migration
     /// refuses it and a restore of these manifests leaves it unresolved.
     ReferenceOutsideManifests {
         severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "lint.md#referenceoutsidemanifests",
+        lost: No, highlight: No, lint: true, docs: "lint.md#referenceoutsidemanifests",
     },
     /// A legacy MR paused and unable to delete, whose namespaced `.m.` twin tracks the same
     /// external-name and is healthy: a migration to Crossplane v2's namespaced kinds that was
     /// not finished (two MRs for one object, the legacy one doing nothing until someone unpauses
     /// it).
     MigrationUnfinished {
-        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
-        lost: No, highlight: No, docs: "findings.md#migrationunfinished",
+        severity: Warning, family: Fleet, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#migrationunfinished",
     },
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A page under `docs/`.
-    fn docs_page(page: &str) -> String {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join(page);
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    }
-
-    #[test]
-    fn every_code_is_documented_where_its_row_says_with_its_severity() {
-        let mut wrong = Vec::new();
-        for code in Code::ALL {
-            let Some((page, anchor)) = code.properties().docs.split_once('#') else {
-                wrong.push(format!("{code}: docs {:?} is not PAGE#ANCHOR", code.properties().docs));
-                continue;
-            };
-            // The anchor sits on the code's own table row, whose next column is its severity.
-            let entry = format!("| <a id=\"{anchor}\"></a>`{code}` | {}", code.severity());
-            if !docs_page(page).lines().any(|line| line.starts_with(&entry)) {
-                wrong.push(format!("{code}: docs/{page} has no row starting {entry:?}"));
-            }
-        }
-        assert!(wrong.is_empty(), "codes whose documentation is missing:\n{}", wrong.join("\n"));
-    }
-
-    #[test]
-    fn anchors_are_unique_and_named_after_their_code() {
-        let mut seen = std::collections::BTreeSet::new();
-        for code in Code::ALL {
-            let anchor = code.properties().docs.split_once('#').map(|(_, a)| a).unwrap_or_default();
-            assert_eq!(anchor, code.as_str().to_ascii_lowercase(), "{code}");
-            assert!(seen.insert(anchor), "{code}: anchor {anchor} used twice");
-        }
-    }
-
-    #[test]
-    fn derived_lists_read_the_rows() {
-        use Code::*;
-        let of = |matches: fn(&Properties) -> bool| Code::with(matches).collect::<Vec<_>>();
-        assert_eq!(
-            of(|p| p.highlight == Highlight::Create),
-            [CreateIncomplete, CreateInFlight, ProviderRestartedDuringCreate, AsyncCreateRace, CreateAfterStateRebuild],
-            "history words the create findings first, in code order"
-        );
-        assert_eq!(of(|p| p.lost == Lost::Search), [ExternalNameMissing, AlreadyExists, OrphanCandidate]);
-        assert_eq!(of(|p| p.family == Family::Backup).len(), 4);
-        assert!(Code::ALL.iter().all(|c| c.id_confidence() != Confidence::Low), "a code's own ID is never a guess");
-        assert_eq!("cloudauditorphan".parse::<Code>(), Ok(CloudAuditOrphan));
-        assert!(
-            "Nope"
-                .parse::<Code>()
-                .unwrap_err()
-                .contains("known codes: CreateIncomplete, CreateInFlight, ExternalNameMissing")
-        );
-    }
-}
+#[path = "codes_tests.rs"]
+mod tests;

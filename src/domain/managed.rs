@@ -7,7 +7,7 @@
 
 use crate::domain::placeholder::{Placeholder, is_placeholder, placeholder};
 pub use crate::domain::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
-use crate::domain::str_map::StrMap;
+use crate::domain::str_map::{self, StrMap};
 use serde::Deserialize;
 
 /// Annotation keys crossplane-runtime and upjet define (crossplane-runtime `pkg/meta/meta.go`).
@@ -184,34 +184,8 @@ struct WireRef {
 
 /// Keeps only the top-level scalars of an object while streaming it; nested objects and lists
 /// (tags, rrdatas, policies) are skipped, not stored.
-fn scalars<'de, D>(d: D) -> Result<StrMap, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    struct V;
-    impl<'de> serde::de::Visitor<'de> for V {
-        type Value = StrMap;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(StrMap::new())
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = StrMap::new();
-            while let Some(key) = map.next_key::<String>()? {
-                match map.next_value::<Scalar>()? {
-                    Scalar::Text(v) => {
-                        out.insert(key, v);
-                    }
-                    Scalar::Other => {}
-                }
-            }
-            out.shrink_to_fit();
-            Ok(out)
-        }
-    }
-    d.deserialize_any(V)
+fn scalars<'de, D: serde::Deserializer<'de>>(d: D) -> Result<StrMap, D::Error> {
+    str_map::deserialize_kept::<D, Scalar>(d, "an object", |_| true)
 }
 
 /// The longest `spec.forProvider` string kept. The scalars are read for what IDs are made of
@@ -224,6 +198,15 @@ const MAX_SCALAR: usize = 512;
 enum Scalar {
     Text(String),
     Other,
+}
+
+impl From<Scalar> for Option<String> {
+    fn from(s: Scalar) -> Option<String> {
+        match s {
+            Scalar::Text(v) => Some(v),
+            Scalar::Other => None,
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Scalar {
@@ -288,34 +271,8 @@ struct WireAtProvider {
 
 /// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
 /// `upjet.crossplane.io/provider-meta` or `last-applied-configuration` value is skipped, not stored.
-fn crossplane_annotations<'de, D>(d: D) -> Result<StrMap, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    struct V;
-    impl<'de> serde::de::Visitor<'de> for V {
-        type Value = StrMap;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a map of string annotations")
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(StrMap::new())
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = StrMap::new();
-            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                if key.starts_with("crossplane.io/") {
-                    let value: String = map.next_value()?;
-                    out.insert(key.into_owned(), value);
-                } else {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                }
-            }
-            out.shrink_to_fit();
-            Ok(out)
-        }
-    }
-    d.deserialize_any(V)
+fn crossplane_annotations<'de, D: serde::Deserializer<'de>>(d: D) -> Result<StrMap, D::Error> {
+    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| key.starts_with("crossplane.io/"))
 }
 
 impl ManagedResource {

@@ -28,6 +28,7 @@ pub mod policies;
 pub mod provider_config;
 pub mod rbac;
 pub mod reconcile_timeout;
+pub mod redacted;
 pub mod report;
 pub mod restore;
 pub mod rules;

@@ -113,6 +113,44 @@ impl<'a> IntoIterator for &'a StrMap {
     }
 }
 
+/// Streams a JSON object into a map: the entries whose key `keep` accepts and whose value `V`
+/// reads as text (into `Some`); every other entry is skipped while decoding, never stored, so a
+/// megabyte-long annotation or a nested policy costs nothing. `null` is an empty map. `expecting`
+/// names the object in a decode error.
+pub fn deserialize_kept<'de, D, V>(d: D, expecting: &'static str, keep: fn(&str) -> bool) -> Result<StrMap, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    V: serde::Deserialize<'de> + Into<Option<String>>,
+{
+    struct Kept<V> {
+        expecting: &'static str,
+        keep: fn(&str) -> bool,
+        value: std::marker::PhantomData<V>,
+    }
+    impl<'de, V: serde::Deserialize<'de> + Into<Option<String>>> serde::de::Visitor<'de> for Kept<V> {
+        type Value = StrMap;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(self.expecting)
+        }
+        fn visit_unit<E>(self) -> Result<StrMap, E> {
+            Ok(StrMap::new())
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<StrMap, A::Error> {
+            let mut out = StrMap::new();
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if !(self.keep)(&key) {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                } else if let Some(value) = map.next_value::<V>()?.into() {
+                    out.insert(key.into_owned(), value);
+                }
+            }
+            out.shrink_to_fit();
+            Ok(out)
+        }
+    }
+    d.deserialize_any(Kept::<V> { expecting, keep, value: std::marker::PhantomData })
+}
+
 impl<Q: Ord + ?Sized> std::ops::Index<&Q> for StrMap
 where
     String: Borrow<Q>,

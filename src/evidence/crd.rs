@@ -45,33 +45,42 @@ impl CrdSummary {
 #[error("not a CustomResourceDefinition: {0}")]
 pub struct NotACrd(String);
 
+/// A CRD, or a Crossplane ManagedResourceDefinition (a CRD's spec plus its state: `mrd.rs` reads
+/// it too), as the API server or a file holds it; its kind is absent from some documents.
 #[derive(Deserialize)]
-struct Wire {
+pub(super) struct Definition {
     #[serde(default)]
-    kind: String,
-    metadata: Meta,
-    spec: Spec,
+    pub(super) kind: Option<String>,
+    pub(super) metadata: Meta,
+    pub(super) spec: Spec,
 }
 
+/// A definition's `metadata`: its name alone.
 #[derive(Deserialize)]
-struct Meta {
-    name: String,
+pub(super) struct Meta {
+    pub(super) name: String,
 }
 
+/// A definition's `spec`, schemas skipped but for what [`Version`] keeps.
 #[derive(Deserialize)]
-struct Spec {
-    group: String,
-    names: Names,
+pub(super) struct Spec {
+    pub(super) group: String,
+    pub(super) names: Names,
     #[serde(default)]
     scope: String,
     #[serde(default)]
     versions: Vec<Version>,
+    /// An MRD's state; absent means the MRD's default, `Inactive` (a CRD has none).
+    #[serde(default)]
+    pub(super) state: Option<String>,
 }
 
+/// `spec.names`: a CRD needs a plural, an MRD is read without one.
 #[derive(Deserialize)]
-struct Names {
-    kind: String,
-    plural: String,
+pub(super) struct Names {
+    pub(super) kind: String,
+    #[serde(default)]
+    plural: Option<String>,
     #[serde(default)]
     categories: Vec<String>,
 }
@@ -123,19 +132,20 @@ impl Version {
 
 /// Reads one CRD from its JSON (an API answer or a backup entry).
 pub fn parse(json: &str) -> Result<CrdSummary, NotACrd> {
-    let w: Wire = serde_json::from_str(json).map_err(|e| NotACrd(e.to_string()))?;
+    let w: Definition = serde_json::from_str(json).map_err(|e| NotACrd(e.to_string()))?;
     from_wire(w)
 }
 
 /// Reads one CRD from an already decoded value (a YAML file, a list item).
 pub fn from_value(v: &serde_json::Value) -> Result<CrdSummary, NotACrd> {
-    from_wire(Wire::deserialize(v).map_err(|e| NotACrd(e.to_string()))?)
+    from_wire(Definition::deserialize(v).map_err(|e| NotACrd(e.to_string()))?)
 }
 
-fn from_wire(w: Wire) -> Result<CrdSummary, NotACrd> {
-    if !w.kind.is_empty() && w.kind != "CustomResourceDefinition" {
-        return Err(NotACrd(format!("kind {:?}", w.kind)));
+fn from_wire(w: Definition) -> Result<CrdSummary, NotACrd> {
+    if let Some(kind) = w.kind.as_deref().filter(|k| !k.is_empty() && *k != "CustomResourceDefinition") {
+        return Err(NotACrd(format!("kind {kind:?}")));
     }
+    let plural = w.spec.names.plural.ok_or_else(|| NotACrd("missing field `plural` in spec.names".into()))?;
     let served: Vec<&Version> = w.spec.versions.iter().filter(|v| v.served).collect();
     let mut versions: Vec<String> = served.iter().filter(|v| v.storage).map(|v| v.name.clone()).collect();
     versions.extend(served.iter().filter(|v| !v.storage).map(|v| v.name.clone()));
@@ -143,7 +153,7 @@ fn from_wire(w: Wire) -> Result<CrdSummary, NotACrd> {
         name: w.metadata.name,
         group: w.spec.group,
         kind: w.spec.names.kind,
-        plural: w.spec.names.plural,
+        plural,
         namespaced: w.spec.scope == "Namespaced",
         categories: w.spec.names.categories,
         versions,

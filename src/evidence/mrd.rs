@@ -1,48 +1,18 @@
 //! ManagedResourceDefinitions as the API server or a snapshot holds them, reduced to the kind each
-//! defines and its state (the schemas they carry are skipped while decoding).
+//! defines and its state, read with the CRD reader's `Definition` (schemas skipped while decoding).
 
+use super::crd::Definition;
 use crate::domain::mrd::Mrd;
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 
 #[derive(Deserialize)]
 struct List {
     #[serde(default)]
-    items: Vec<Wire>,
+    items: Vec<Definition>,
 }
 
-#[derive(Deserialize)]
-struct Wire {
-    #[serde(default)]
-    kind: Option<String>,
-    metadata: Meta,
-    spec: Spec,
-}
-
-#[derive(Deserialize)]
-struct Meta {
-    name: String,
-}
-
-#[derive(Deserialize)]
-struct Spec {
-    group: String,
-    names: Names,
-    /// Absent means the CRD's default, `Inactive`.
-    #[serde(default)]
-    state: Option<String>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    versions: IgnoredAny,
-}
-
-#[derive(Deserialize)]
-struct Names {
-    kind: String,
-}
-
-impl From<Wire> for Mrd {
-    fn from(w: Wire) -> Mrd {
+impl From<Definition> for Mrd {
+    fn from(w: Definition) -> Mrd {
         Mrd {
             name: w.metadata.name,
             group: w.spec.group,
@@ -59,7 +29,7 @@ pub fn parse_list(body: &str) -> Result<Vec<Mrd>, serde_json::Error> {
 
 /// One MRD object (a snapshot's item), when the JSON is one.
 pub fn parse_one(json: &str) -> Option<Mrd> {
-    let w: Wire = serde_json::from_str(json).ok()?;
+    let w: Definition = serde_json::from_str(json).ok()?;
     (w.kind.as_deref() == Some("ManagedResourceDefinition")).then(|| w.into())
 }
 

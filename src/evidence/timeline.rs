@@ -13,13 +13,13 @@ use crate::domain::adopt::Candidate;
 use crate::domain::audit::{AuditHistory, WriteView};
 use crate::domain::changelog::MrChangeLog;
 use crate::domain::cloud_audit::MrCloudAudit;
-use crate::domain::codes::{Highlight, Lost};
+use crate::domain::codes::{CreateHighlight, Highlight, Lost};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::placeholder::is_placeholder;
-use crate::domain::rules::same_id;
+use crate::domain::redacted::same_id;
 use serde::Serialize;
 
 /// Where an entry comes from.
@@ -369,9 +369,12 @@ fn audit_entry(v: &WriteView, names: &mut Names) -> Entry {
 /// timeline itself shows (logged creations the external-name does not record, a disagreeing
 /// workspace, several external-names, no events).
 fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<String> {
-    let said = Code::with(|p| p.highlight == Highlight::Create);
-    let mut out: Vec<String> =
-        said.flat_map(|code| inputs.findings.iter().filter(move |f| f.code == code)).map(finding_highlight).collect();
+    let worded = Code::ALL.iter().filter_map(|code| Some((*code, code.create_highlight()?)));
+    let mut out: Vec<String> = worded
+        .flat_map(|(code, h)| {
+            inputs.findings.iter().filter(move |f| f.code == code).map(move |f| finding_highlight(f, h))
+        })
+        .collect();
     let current = mr.external_name();
     out.extend(inputs.audit.iter().flat_map(|h| h.highlights.iter().cloned()));
     out.extend(inputs.findings.iter().filter(|f| f.code.highlight() == Highlight::Message).map(|f| f.message.clone()));
@@ -463,27 +466,28 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
     out
 }
 
-/// The history's wording of a create finding (`CreateIncomplete`, `CreateInFlight`,
-/// `ProviderRestartedDuringCreate`).
-fn finding_highlight(f: &Finding) -> String {
+/// The history's wording of a finding whose code's row says `highlight: Create`: every such code
+/// is worded here, its own words or its message, and a new one does not compile until it is.
+fn finding_highlight(f: &Finding, code: CreateHighlight) -> String {
     let ev = |key: &str| f.evidence.get(key).map(String::as_str);
     let pending = ev(keys::CREATE_PENDING).unwrap_or("?");
-    match f.code {
-        Code::ProviderRestartedDuringCreate => format!(
+    match code {
+        CreateHighlight::ProviderRestartedDuringCreate => format!(
             "provider restarted at {}, between create-pending ({pending}) and any result",
             ev("restartedAt").unwrap_or("?")
         ),
-        Code::CreateIncomplete if f.evidence.contains_key("gate bypassed") => format!(
+        CreateHighlight::CreateIncomplete if f.evidence.contains_key("gate bypassed") => format!(
             "creation incomplete: external-create-pending ({pending}) is newer than any result, but this provider proceeds past the gate (deterministic external-name)"
         ),
-        Code::CreateIncomplete => format!(
+        CreateHighlight::CreateIncomplete => format!(
             "creation incomplete: external-create-pending ({pending}) is newer than any result; the provider will not proceed on its own"
         ),
-        Code::CreateInFlight => format!(
+        CreateHighlight::CreateInFlight => format!(
             "create in flight: external-create-pending ({pending}) has no result yet, and the provider's reconcile may still record one until {}",
             ev("resultDue").unwrap_or("?")
         ),
-        _ => f.message.clone(),
+        // Their messages already say which creates raced or followed a rebuilt state.
+        CreateHighlight::AsyncCreateRace | CreateHighlight::CreateAfterStateRebuild => f.message.clone(),
     }
 }
 
@@ -503,94 +507,5 @@ fn unrecorded_creations(logs: &[&Evidence], current: Option<&str>) -> Vec<String
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::reconcile_timeout::JudgedAt;
-    use crate::domain::rules::{MrEvidence, ProviderStarts, findings_with};
-    use crate::domain::testing::Mr;
-    use crate::evidence::correlate::LogEvidence;
-    use crate::evidence::logs::{LogScan, scan_slice};
-
-    fn mr() -> ManagedResource {
-        Mr::new("Key", "k")
-            .annotation(keys::CREATE_PENDING, "2024-11-30T11:00:05Z")
-            .annotation(keys::CREATE_SUCCEEDED, "2024-11-30T11:00:00Z")
-            .external_name("mrk-2")
-            .cond("Synced", "False", "ReconcileError", "cannot determine creation result")
-            .build()
-    }
-
-    fn pod() -> ProviderPod {
-        ProviderPod {
-            provider: "provider-aws-kms".into(),
-            namespace: "crossplane-system".into(),
-            name: "provider-aws-kms-1".into(),
-            container: "package-runtime".into(),
-            pod_started: GoTime::parse_rfc3339("2024-11-30T11:00:30Z"),
-            container_started: GoTime::parse_rfc3339("2024-11-30T11:00:30Z"),
-            restart_count: 0,
-            last_termination: None,
-            changelog: None,
-            revision: None,
-        }
-    }
-
-    fn event() -> EventRecord {
-        EventRecord {
-            type_: "Warning".into(),
-            reason: "CannotInitializeManagedResource".into(),
-            message: "cannot determine creation result".into(),
-            first: Some("2024-11-30T11:01:00Z".into()),
-            last: Some("2024-11-30T11:01:00Z".into()),
-            count: 1,
-            external_name: Some("mrk-1".into()),
-        }
-    }
-
-    fn logs() -> LogEvidence {
-        let log = "2024-11-30T11:00:09Z\tDEBUG\tprovider-aws\tAsync create ended.\t{\"trackerUID\": \"uid-k\", \"tfID\": \"mrk-9\"}\n";
-        let mut scan = LogScan::new();
-        scan_slice(log.as_bytes(), "l", &mut scan);
-        LogEvidence::new(scan.take_evidence(), Vec::new())
-    }
-
-    const ORDER: &[Source] = &[
-        Source::Object,
-        Source::Condition,
-        Source::Annotation,
-        Source::Annotation,
-        Source::Log,
-        Source::Pod,
-        Source::Event,
-        Source::Workspace,
-    ];
-
-    #[test]
-    fn orders_everything_and_points_at_what_matters() {
-        let (mr, pod, events, logs) = (mr(), pod(), vec![event()], logs());
-        let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts() };
-        let evidence: MrEvidence = logs.mr_evidence(&mr, Some(starts));
-        let now = GoTime::parse_rfc3339("2024-11-30T11:05:00Z").unwrap();
-        let findings = findings_with(&mr, Some(&evidence), JudgedAt::upjet(now));
-        let ws = WorkspaceState { pod: "p".into(), id: Some("mrk-2".into()), lineage: None };
-        let inputs = Inputs {
-            events: &events,
-            pods: std::slice::from_ref(&pod),
-            logs: logs.about(&mr),
-            workspace: Some(&ws),
-            events_read: true,
-            findings: &findings,
-            candidates: &[],
-            ..Inputs::default()
-        };
-        let t = build(&mr, &inputs);
-        let order: Vec<Source> = t.entries.iter().map(|e| e.source).collect();
-        assert_eq!(order, ORDER);
-        let h = t.highlights.join("\n");
-        assert!(h.contains("creation incomplete"), "{h}");
-        assert!(h.contains("provider restarted at 2024-11-30T11:00:30Z, between create-pending"), "{h}");
-        assert!(h.contains("create ended with tfID \"mrk-9\" but the external-name is \"mrk-2\""), "{h}");
-        assert!(h.contains("external-name took 2 values"), "{h}");
-        assert!(!h.contains("Terraform workspace holds"), "workspace agrees with the external-name: {h}");
-    }
-}
+#[path = "timeline_tests.rs"]
+mod tests;

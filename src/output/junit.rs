@@ -3,28 +3,16 @@
 //! error finding; warnings and notes go to the testcase's `system-out`, so they are seen
 //! without failing the build. The report lists MRs with findings only, so those are the cases.
 
+use super::markup::{self, Markup};
 use crate::domain::finding::Severity;
 use crate::domain::report::{Report, ReportFinding};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-/// XML text and attribute escaping (also drops characters XML 1.0 cannot carry).
+/// XML text and attribute escaping (`output::markup`; drops characters XML 1.0 cannot carry).
 fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 => {}
-            c => out.push(c),
-        }
-    }
-    out
+    markup::escape(s, Markup::Xml)
 }
 
 type Suites<'a> = BTreeMap<String, BTreeMap<String, Vec<&'a ReportFinding>>>;

@@ -8,6 +8,7 @@ pub mod history;
 pub mod html;
 pub mod jsonpath;
 pub mod junit;
+pub mod markup;
 pub mod metrics;
 pub mod sarif;
 pub mod structured;

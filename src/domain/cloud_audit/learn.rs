@@ -14,6 +14,7 @@ use crate::domain::identity::infer::fields_of;
 use crate::domain::inventory::id_form::IdForm;
 use crate::domain::inventory::normalize_kind;
 use crate::domain::managed::{ManagedResource, ProviderConfigKey};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -144,7 +145,7 @@ pub fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
 /// tracks: response and resource values first; request values only for calls whose response
 /// names none (a bucket's name is only in its request). The external-name wins over
 /// `status.atProvider.id` (an Azure object's full ARM ID), so the form learned is the one the
-/// external-name has. Azure IDs compare case-insensitively.
+/// external-name has. IDs compare as their cloud compares them (`Cloud::id_key`).
 pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit> {
     let tracked = Tracked::of(mrs, calls);
     let mut hits = Vec::new();
@@ -176,38 +177,40 @@ pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit>
     hits
 }
 
-/// The IDs MRs track, looked up as each cloud compares IDs (Azure's case-insensitively, a copy
-/// of every ID folded only when the record holds Azure calls): each with its MR and whether it
-/// is that MR's external-name (else its `status.atProvider.id`).
+/// The IDs MRs track, looked up as each cloud of the record compares IDs ([`Cloud::id_key`]):
+/// each with its MR and whether it is that MR's external-name (else its `status.atProvider.id`).
 pub struct Tracked<'a> {
-    exact: HashMap<&'a str, Vec<(usize, bool)>>,
-    folded: HashMap<String, Vec<(usize, bool)>>,
+    by_cloud: Vec<(Cloud, HashMap<Cow<'a, str>, Vec<(usize, bool)>>)>,
 }
 
 impl<'a> Tracked<'a> {
-    /// The IDs `mrs` track, by index, for looking up the IDs `calls` name.
+    /// The IDs `mrs` track, by index, keyed as each cloud `calls` come from compares them.
     pub fn of(mrs: &[&'a ManagedResource], calls: &[Arc<CloudCall>]) -> Tracked<'a> {
-        let fold = calls.iter().any(|c| c.cloud == Cloud::Azure);
-        let mut t = Tracked { exact: HashMap::new(), folded: HashMap::new() };
-        for (i, mr) in mrs.iter().enumerate() {
-            for id in tracked_ids(mr) {
-                let named = mr.external_name() == Some(id);
-                t.exact.entry(id).or_default().push((i, named));
-                if fold {
-                    t.folded.entry(id.to_ascii_lowercase()).or_default().push((i, named));
-                }
+        let clouds = calls.iter().fold(Vec::new(), |mut clouds: Vec<Cloud>, c| {
+            if !clouds.contains(&c.cloud) {
+                clouds.push(c.cloud);
             }
-        }
-        t
+            clouds
+        });
+        let by_cloud = clouds
+            .into_iter()
+            .map(|cloud| {
+                let mut ids: HashMap<Cow<'a, str>, Vec<(usize, bool)>> = HashMap::new();
+                for (i, mr) in mrs.iter().enumerate() {
+                    for id in tracked_ids(mr) {
+                        ids.entry(cloud.id_key(id)).or_default().push((i, mr.external_name() == Some(id)));
+                    }
+                }
+                (cloud, ids)
+            })
+            .collect();
+        Tracked { by_cloud }
     }
 
     /// The MRs tracking `id` in `cloud`.
     pub fn get(&self, cloud: Cloud, id: &str) -> &[(usize, bool)] {
-        let found = match cloud {
-            Cloud::Azure => self.folded.get(&id.to_ascii_lowercase()),
-            _ => self.exact.get(id),
-        };
-        found.map_or(&[], Vec::as_slice)
+        let ids = self.by_cloud.iter().find(|(c, _)| *c == cloud).map(|(_, ids)| ids);
+        ids.and_then(|ids| ids.get(&*cloud.id_key(id))).map_or(&[], Vec::as_slice)
     }
 }
 

@@ -9,8 +9,8 @@
 //! was not cut short, the kind's ID rule is proven (so an ID of an unfamiliar shape is never taken
 //! for a missing one), and the MR's ID is nowhere in any export, tagged or not.
 
-use super::InventoryObject;
 use super::id_form::{IdForm, KindRule, Prediction};
+use super::{Cloud, InventoryObject};
 use super::{healthy, kind_of};
 use crate::domain::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::{HashMap, HashSet};
@@ -83,7 +83,8 @@ pub(super) fn gone<'m>(
         return Vec::new();
     }
     let listed = listed(objects, rules);
-    let is_listed = |id: &str| listed.contains(id) || listed.contains(&id.to_ascii_lowercase());
+    // The MR's ID as written, and as Azure compares it in case its object is Azure's.
+    let is_listed = |id: &str| listed.contains(id) || listed.contains(&*Cloud::Azure.id_key(id));
     candidates
         .into_iter()
         .filter(|(mr, _)| !tracked_ids(mr).into_iter().any(is_listed))
@@ -91,16 +92,15 @@ pub(super) fn gone<'m>(
         .collect()
 }
 
-/// Every external-name any object of the exports could stand for: each ID in every form (Azure
-/// IDs lower-cased, as they compare), and what each learned ARN template writes for it, so an
+/// Every external-name any object of the exports could stand for: each ID in every form, as its
+/// cloud compares it ([`Cloud::id_key`]), and what each learned ARN template writes for it, so an
 /// object that lost its tags still counts as listed.
 fn listed(objects: &[InventoryObject], rules: &HashMap<String, KindRule>) -> HashSet<String> {
     let templates: Vec<&KindRule> = rules.values().filter(|r| r.template.is_some()).collect();
     let mut out = HashSet::new();
     for o in objects {
-        let azure = o.cloud == super::Cloud::Azure;
         for v in IdForm::ALL.iter().filter_map(|f| f.apply(&o.id)) {
-            out.insert(if azure { v.to_ascii_lowercase() } else { v });
+            out.insert(o.cloud.id_key(&v).into_owned());
         }
         for r in &templates {
             if let Prediction::Id(v) = r.predict(&o.id) {

@@ -52,10 +52,9 @@ impl IdForm {
     }
 }
 
-/// Whether two IDs name the same object: Azure resource IDs are case-insensitive
-/// (`resourceGroups` and `resourcegroups` both occur), the other clouds' are not.
+/// Whether two IDs name the same object, as their cloud compares them ([`Cloud::id_key`]).
 pub fn same(a: &str, b: &str, cloud: Cloud) -> bool {
-    a == b || (cloud == Cloud::Azure && a.eq_ignore_ascii_case(b))
+    a == b || cloud.id_key(a) == cloud.id_key(b)
 }
 
 /// Whether the ID an MR tracks is this cloud object: equal to it, or read out of it by any form.
@@ -261,5 +260,14 @@ mod tests {
         assert!(!tracks("vpc-0aa", VPC, Aws));
         assert!(tracks("/subscriptions/S/resourceGroups/RG", "/subscriptions/s/resourcegroups/rg", Azure));
         assert!(!tracks("/subscriptions/S/resourceGroups/RG", "/subscriptions/s/resourcegroups/rg", Aws));
+    }
+
+    #[test]
+    fn only_azure_ids_ignore_case() {
+        assert_eq!(Azure.id_key("/subscriptions/S/resourceGroups/RG"), "/subscriptions/s/resourcegroups/rg");
+        assert!(matches!(Azure.id_key("/subscriptions/s/rg"), std::borrow::Cow::Borrowed(_)), "lower-case: no copy");
+        for cloud in [Aws, Gcp] {
+            assert_eq!(cloud.id_key("vpc-0AA1"), "vpc-0AA1");
+        }
     }
 }

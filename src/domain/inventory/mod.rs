@@ -41,6 +41,19 @@ pub enum Cloud {
     Azure,
 }
 
+impl Cloud {
+    /// An ID as this cloud compares it: two IDs name one object when their keys are equal. Azure
+    /// resource IDs ignore case (ARM answers `resourceGroups` and `resourcegroups` alike, and both
+    /// occur in exports and activity logs), so theirs is lower-cased; the other clouds' IDs are
+    /// compared as written. Every comparison, lookup and merge of cloud IDs goes through here.
+    pub fn id_key(self, id: &str) -> std::borrow::Cow<'_, str> {
+        match self {
+            Cloud::Azure if id.bytes().any(|b| b.is_ascii_uppercase()) => id.to_ascii_lowercase().into(),
+            _ => id.into(),
+        }
+    }
+}
+
 /// The crossplane tags of one cloud object; empty values count as absent, since a provider
 /// never writes an empty one and an empty tag matches nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

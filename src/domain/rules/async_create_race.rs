@@ -2,9 +2,10 @@
 //! them: its async create raced the write-back of the first ID.
 
 use super::facts::Facts;
-use super::mr_evidence::{LoggedCreate, same_id};
+use super::mr_evidence::LoggedCreate;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
+use crate::domain::redacted::same_id;
 
 /// upjet's async `Create` (`pkg/controller/external_async_tfpluginsdk.go`) starts a goroutine and
 /// returns at once; nothing joins it back before the next reconcile, so an Observe that runs

@@ -9,7 +9,7 @@ use super::facts::Facts;
 use crate::domain::changelog::CreateOutcome;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
-use crate::domain::rules::same_id;
+use crate::domain::redacted::same_id;
 
 /// One finding per MR whose change log shows a duplicate: every object the creates led to, which
 /// one the MR tracks, and (when it tracks none) the oldest suggested, as dependants made before

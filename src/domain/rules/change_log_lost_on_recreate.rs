@@ -14,7 +14,7 @@ use super::restore_verdict::{NEXT_RECONCILE, second_object};
 use crate::domain::changelog::EarlierId;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
-use crate::domain::rules::same_id;
+use crate::domain::redacted::same_id;
 
 /// One finding naming the IDs earlier MRs under this name left behind, the newest first in the
 /// message. Suggested when the MR tracks none (or does not work) and has made no object of its

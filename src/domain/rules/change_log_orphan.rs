@@ -8,7 +8,7 @@
 use super::facts::Facts;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
-use crate::domain::rules::same_id;
+use crate::domain::redacted::same_id;
 
 /// One finding naming every recorded ID the MR no longer has, unless `ChangeLogDuplicate`
 /// already reports them. The newest is suggested when the MR tracks no ID or is not Ready: never

@@ -5,10 +5,10 @@
 //! candidate (or the right ID, when the new one does not work).
 
 use super::facts::Facts;
-use super::mr_evidence::same_id;
 use crate::domain::audit::highlights::by;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
+use crate::domain::redacted::same_id;
 
 /// One finding per old external-name the audit log saw replaced that the MR does not track now.
 /// An ID is suggested when the MR does not work with what it tracks (not Ready, or none).

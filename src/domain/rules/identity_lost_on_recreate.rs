@@ -4,10 +4,10 @@
 //! annotation the provider wrote, so the new MR creates a duplicate or tracks the wrong object.
 
 use super::facts::Facts;
-use super::mr_evidence::same_id;
 use crate::domain::audit::highlights::by;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
+use crate::domain::redacted::same_id;
 
 /// One finding for the latest earlier incarnation with an external-name the MR does not track.
 /// Its ID is suggested when the MR tracks none or does not work (not Ready).

@@ -76,9 +76,7 @@ pub use crate::domain::create_marks::ERR_CREATE_INCOMPLETE;
 pub use already_exists::says_already_exists;
 pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
-pub use mr_evidence::{
-    CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts, same_id,
-};
+pub use mr_evidence::{CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
@@ -119,11 +117,12 @@ impl Check {
         Self::mark_placeholder(facts, found)
     }
 
-    /// Runs a check in a lint: the desired-state checks, and the others [`DESIRED_STATE`] lists.
+    /// Runs a check in a lint: the desired-state checks, and the others whose code's row says
+    /// a lint runs them (`lint` in `domain::codes`).
     fn on_desired(&self, code: Code, facts: &Facts) -> Vec<Finding> {
         match self {
             Check::Desired(check) => Self::mark_placeholder(facts, check(facts).into_iter().collect()),
-            _ if DESIRED_STATE.contains(&code) => self.on(facts),
+            _ if code.lint() => self.on(facts),
             _ => Vec::new(),
         }
     }
@@ -201,24 +200,10 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
 ];
 
-/// The rules of a live MR that judge desired state just as well, so a lint runs them too: the
-/// policy set (`Validate`, `LateInitialize` — upjet's kinds create asynchronously unless
-/// configured otherwise, so every kind needs it), the annotations' values, a pause committed to
-/// the repository and an external-name two manifests of one kind share. Every other rule reads
-/// status, events, logs or the cloud: a lint says it needs a cluster.
-pub const DESIRED_STATE: &[Code] = &[
-    Code::Paused,
-    Code::MalformedAnnotation,
-    Code::LateInitializeMissing,
-    Code::UnsupportedManagementPolicies,
-    Code::ExternalNameShared,
-];
-
-/// The codes a lint runs, in [`ALL`] order, and those that need a cluster (or its evidence).
+/// The codes a lint runs (their rows say `lint: true`), in [`ALL`] order, and those that need a
+/// cluster (or its evidence).
 pub fn lint_codes() -> (Vec<Code>, Vec<Code>) {
-    ALL.iter().map(|r| r.code).partition(|c| {
-        DESIRED_STATE.contains(c) || ALL.iter().any(|r| r.code == *c && matches!(r.check, Check::Desired(_)))
-    })
+    ALL.iter().map(|r| r.code).partition(|c| c.lint())
 }
 
 /// Every rule a lint runs over one manifest (its facts carry what the other manifests show, in
@@ -292,6 +277,30 @@ mod tests {
             assert_eq!(rules, 1, "{code} has {rules} rules");
         }
         assert_eq!(ALL.len(), Code::ALL.len(), "every rule reports a known code");
+    }
+
+    /// The family a code's row declares is the evidence its check reads: an object rule is
+    /// `Object`, a lint's own rule `Manifest`, a rule over the log sources `ProviderLog`, over the
+    /// inventory's unmatched objects `Inventory`, and a rule that reads an MR's evidence anything
+    /// but `Object` or `Manifest` (a rule that needs the shared-names index is `Fleet`).
+    #[test]
+    fn each_code_row_declares_the_evidence_its_check_reads() {
+        use crate::domain::codes::Family;
+        for rule in ALL {
+            let family = rule.code.family();
+            let (reads, agrees) = match rule.check {
+                Check::Object(_) => ("the object alone", family == Family::Object),
+                Check::Desired(_) => ("a manifest", family == Family::Manifest),
+                Check::Sources(_) => ("the log sources", family == Family::ProviderLog),
+                Check::Objects(_) => ("the inventory's objects", family == Family::Inventory),
+                Check::Evidence(_) | Check::EvidenceEach(_) => {
+                    ("the MR's evidence", !matches!(family, Family::Object | Family::Manifest))
+                }
+            };
+            assert!(agrees, "{}: its row says family {family:?}, its check reads {reads}", rule.code);
+            let desired = matches!(rule.check, Check::Desired(_));
+            assert!(!desired || rule.code.lint(), "{}: a lint's own rule must say lint: true", rule.code);
+        }
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! `OrphanCandidate`: a provider logged an ID created for this MR that the MR does not track.
 
 use super::facts::Facts;
-use super::mr_evidence::same_id;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
+use crate::domain::redacted::same_id;
 
 /// upjet logged an ID as created for this MR that is not its external-name (upjet
 /// pkg/controller/external_nofork.go, `Async create ended.` with `tfID`): that cloud object

@@ -167,7 +167,7 @@ fn decode(b: &[u8], file: &Arc<str>, line: u64, intern: &mut Interner) -> Decode
     let subscription = e.subscription_id.filter(|s| !s.is_empty()).or_else(|| subscription_of(resource.as_deref()));
     let op_id = e.operation_id.or(e.correlation_id.clone());
     let key =
-        op_id.map(|id| format!("azure:{id}:{}:{lower}", resource.as_deref().unwrap_or_default().to_ascii_lowercase()));
+        op_id.map(|id| format!("azure:{id}:{}:{lower}", Cloud::Azure.id_key(resource.as_deref().unwrap_or_default())));
     let provider = op.split('/').next().unwrap_or_default();
     let call = CloudCall {
         cloud: Cloud::Azure,
@@ -203,11 +203,10 @@ fn body_text(v: &Value) -> String {
     }
 }
 
-/// `/subscriptions/S/…` → `S` (case-insensitive, as ARM IDs are).
+/// `/subscriptions/S/…` → `S` (the segment found as ARM IDs compare, `S` as written).
 fn subscription_of(id: Option<&str>) -> Option<String> {
     let id = id?;
-    let lower = id.to_ascii_lowercase();
-    let start = lower.find("/subscriptions/")? + "/subscriptions/".len();
+    let start = Cloud::Azure.id_key(id).find("/subscriptions/")? + "/subscriptions/".len();
     id[start..].split('/').next().filter(|s| !s.is_empty()).map(str::to_owned)
 }
 

@@ -41,7 +41,7 @@ mod time;
 #[cfg(test)]
 mod tests;
 
-pub use crate::domain::rules::same_id;
+pub use crate::domain::redacted::same_id;
 pub use counts::{FormatCounts, LevelCounts};
 pub use decode::decode_line;
 pub use evidence::{Evidence, EvidenceKind, MrRef, Origin};

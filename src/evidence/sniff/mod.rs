@@ -17,6 +17,7 @@ pub mod head;
 #[cfg(test)]
 mod tests;
 
+use crate::domain::inventory::Cloud;
 use crate::evidence::cloud_audit;
 pub use format::{Format, Reader};
 pub use head::Head;
@@ -82,7 +83,7 @@ pub static AFTER_CLOUD_AUDIT: &[Format] = &[
         what: "an Azure resource list (az resource list)",
         readers: &[Reader::Inventory],
         unread: "",
-        test: |h| h.is_array() && h.str("id").is_some_and(|id| id.to_ascii_lowercase().starts_with("/subscriptions/")),
+        test: |h| h.is_array() && h.str("id").is_some_and(|id| Cloud::Azure.id_key(id).starts_with("/subscriptions/")),
     },
     Format {
         what: "an Azure Resource Graph result (az graph query)",

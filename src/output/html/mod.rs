@@ -11,6 +11,7 @@
 pub mod doctor;
 pub mod history;
 
+use super::markup::{self, Markup};
 use std::io::{self, Write};
 
 /// The page's style sheet.
@@ -18,23 +19,9 @@ const STYLE: &str = include_str!("page.css");
 /// The error counter, run before any other script of the page.
 const CATCH: &str = include_str!("catch.js");
 
-/// Text or an attribute value, escaped for HTML: `&`, `<`, `>`, `"` and `'`, and the control
-/// characters a page should not carry.
+/// Text or an attribute value, escaped for HTML (`output::markup`).
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    markup::escape(s, Markup::Html)
 }
 
 /// Writes one page: `title` (escaped here), `body` (already escaped HTML) and the page's own
@@ -48,15 +35,4 @@ pub(super) fn page(out: &mut dyn Write, title: &str, body: &str, script: &str) -
          <title>{}</title><style>{STYLE}</style><script>{CATCH}</script></head>\n<body>\n{body}\n<script>{script}</script>\n</body></html>\n",
         escape(title)
     )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn escapes_what_would_become_markup() {
-        assert_eq!(
-            super::escape("<img src=x onerror=\"alert('1')\">&\u{7}"),
-            "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;\u{fffd}"
-        );
-    }
 }
