@@ -44,7 +44,14 @@ impl Watch {
     /// everything again each second unless ARGS give their own `--resync`.
     pub(crate) fn spawn(run: &mut Upjet, args: &[&str]) -> Watch {
         let resync: &[&str] = if args.contains(&"--resync") { &[] } else { &["--resync", "1s"] };
-        let mut cmd = run.arg("watch").args(["--metrics-addr", "127.0.0.1:0"]).args(resync).args(args).to_std();
+        let first = ["watch", "--metrics-addr", "127.0.0.1:0"];
+        Watch::exactly(run, &first.iter().chain(resync).chain(args).copied().collect::<Vec<_>>())
+    }
+
+    /// Starts `kubectl-upjet ARGS` as given (`watch` first, and a `--metrics-addr` on a free port,
+    /// such as `127.0.0.1:0`), as `run` is set up.
+    pub(crate) fn exactly(run: &mut Upjet, args: &[&str]) -> Watch {
+        let mut cmd = run.args(args).to_std();
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("watch starts");
         let stdout = lines(child.stdout.take().unwrap());
@@ -353,40 +360,6 @@ fn watch_help() {
     let out = upjet().args(["watch", "--help"]).env("COLUMNS", "100").env_remove("LINES").output();
     assert!(out.status.success());
     insta::assert_snapshot!("help_watch", String::from_utf8(out.stdout).unwrap());
-}
-
-#[test]
-fn the_in_cluster_deployment_serves_metrics_probes_and_is_bound_to_the_read_only_role() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/watch/watch.yaml");
-    let text = std::fs::read_to_string(path).unwrap();
-    let docs: Vec<Value> = text.split("\n---\n").map(|d| serde_saphyr::from_str(d).unwrap()).collect();
-    let of = |kind: &str| docs.iter().find(|d| d["kind"] == kind).unwrap_or_else(|| panic!("no {kind}"));
-    let binding = of("ClusterRoleBinding");
-    assert_eq!(binding["roleRef"]["name"], "kubectl-upjet-doctor");
-    assert_eq!(binding["subjects"][0]["name"], of("ServiceAccount")["metadata"]["name"]);
-    let pod = &of("Deployment")["spec"]["template"]["spec"];
-    assert_eq!(pod["serviceAccountName"], of("ServiceAccount")["metadata"]["name"]);
-    let container = &pod["containers"][0];
-    let args: Vec<&str> = container["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
-    assert_eq!(args[0], "watch");
-    assert!(args.windows(2).any(|w| w == ["--metrics-addr", ":9090"]), "{args:?}");
-    assert_eq!(container["readinessProbe"]["httpGet"]["path"], "/readyz");
-    assert_eq!(container["livenessProbe"]["httpGet"]["path"], "/healthz");
-    assert_eq!(of("Service")["spec"]["ports"][0]["port"], 9090);
-    assert_eq!(of("ServiceMonitor")["spec"]["endpoints"][0]["path"], "/metrics");
-    // The flags the manifest passes are the binary's: it parses them (and fails on the cluster).
-    let cluster = Cluster::builder().start();
-    let journal = cluster.dir().join("journal");
-    let local: Vec<&str> = args
-        .iter()
-        .map(|a| match *a {
-            ":9090" => "127.0.0.1:0",
-            "/var/lib/kubectl-upjet/journal" => journal.to_str().unwrap(),
-            other => other,
-        })
-        .collect();
-    let out = cluster.upjet().args(&local).args(["--kubeconfig", "/nonexistent"]).output();
-    assert_ne!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
