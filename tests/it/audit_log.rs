@@ -12,16 +12,20 @@ fn stdout(c: &mut Upjet) -> String {
     c.run().stdout
 }
 
+/// history of the VPC whose external-name a user changed, with the example audit log (its text is
+/// snapshot here, its JSON and HTML in `formats.rs`).
+pub(crate) const CORE_VPC_HISTORY: [&str; 6] = [
+    "history",
+    "vpc.ec2.aws.upbound.io/core-vpc",
+    "--from",
+    "examples/fleet",
+    "--audit-log",
+    "examples/audit/kube-apiserver-audit.log",
+];
+
 #[test]
 fn history_shows_who_changed_the_external_name() {
-    let text = stdout(upjet().args([
-        "history",
-        "vpc.ec2.aws.upbound.io/core-vpc",
-        "--from",
-        "examples/fleet",
-        "--audit-log",
-        "examples/audit/kube-apiserver-audit.log",
-    ]));
+    let text = stdout(upjet().args(CORE_VPC_HISTORY));
     insta::assert_snapshot!("history_core_vpc_audit", text);
     assert!(
         text.contains(r#"external-name changed from "vpc-0f9e8d7c6b5a49382" to "vpc-0a1b2c3d4e5f60718""#),

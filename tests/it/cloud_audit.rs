@@ -13,17 +13,6 @@ const TRAIL: &str = "examples/cloud-audit/cloudtrail.jsonl";
 const GCP: &str = "examples/cloud-audit/gcp-audit.json";
 const AZURE: &str = "examples/cloud-audit/azure-activity.json";
 
-/// `doctor --from FLEET -o json` with these extra arguments: exit code, report, stderr.
-fn doctor(extra: &[&str], stdin: Option<Vec<u8>>) -> (Option<i32>, Value, String) {
-    let mut c = upjet();
-    c.arg("doctor").json().from(FLEET).args(extra);
-    if let Some(bytes) = stdin {
-        c.stdin(bytes);
-    }
-    let run = c.run();
-    (run.code, run.report_or_null().0, run.stderr)
-}
-
 fn check_trail(report: &Value, stderr: &str) {
     let orphan = finding(report, "CloudAuditOrphan", "corp-payments").unwrap_or_else(|| panic!("{report:#}\n{stderr}"));
     assert_eq!(orphan["suggestedId"], "Z0C3PAYS6H7JQ2V9D", "the zone ID, in the form the healthy zones use");
@@ -48,30 +37,31 @@ fn check_trail(report: &Value, stderr: &str) {
 
 #[test]
 fn cloudtrail_names_the_zone_the_provider_made() {
-    let (code, report, stderr) = doctor(&["--cloud-audit", TRAIL], None);
-    assert_eq!(code, Some(1), "{stderr}");
-    check_trail(&report, &stderr);
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", TRAIL]).expect_exit(1).run();
+    check_trail(&run.report(), &run.stderr);
 }
 
 #[test]
 fn stdin_gzip_and_a_gzip_cut_short() {
-    let text = std::fs::read(format!("{}/{TRAIL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let (_, report, stderr) = doctor(&["--cloud-audit", "-"], Some(text.clone()));
-    check_trail(&report, &stderr);
-    assert!(stderr.contains("cloud audit stdin:"), "{stderr}");
+    let text = std::fs::read(TRAIL).unwrap();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(text.clone()).run();
+    check_trail(&run.report(), &run.stderr);
+    assert!(run.stderr.contains("cloud audit stdin:"), "{}", run.stderr);
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(&text).unwrap();
     let gz = gz.finish().unwrap();
-    let (_, report, stderr) = doctor(&["--cloud-audit", "-"], Some(gz.clone()));
-    check_trail(&report, &stderr);
-    let (code, _, stderr) = doctor(&["--cloud-audit", "-"], Some(gz[..gz.len() * 2 / 3].to_vec()));
-    assert_eq!(code, Some(1), "a cut file is read up to the cut, never fatal: {stderr}");
-    assert!(stderr.contains("ended early: the gzip stream ends early"), "{stderr}");
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(gz.clone()).run();
+    check_trail(&run.report(), &run.stderr);
+    let cut = gz[..gz.len() * 2 / 3].to_vec();
+    // A cut file is read up to the cut, never fatal: the fleet's own findings make it exit 1.
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(cut).expect_exit(1).run();
+    assert!(run.stderr.contains("ended early: the gzip stream ends early"), "{}", run.stderr);
 }
 
 #[test]
 fn gcp_audit_log_names_the_duplicate_pair_and_the_other_project() {
-    let (_, report, stderr) = doctor(&["--cloud-audit", GCP], None);
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", GCP]).run();
+    let (report, stderr) = (run.report(), run.stderr);
     let dup = finding(&report, "CloudAuditDuplicate", "checkout-latency").unwrap_or_else(|| panic!("{stderr}"));
     assert_eq!(dup["severity"], "warning", "it tracks one of them");
     assert!(
@@ -98,8 +88,9 @@ fn gcp_audit_log_names_the_duplicate_pair_and_the_other_project() {
 
 #[test]
 fn azure_activity_log_names_who_deleted_the_vnet() {
-    let (_, report, stderr) = doctor(&["--cloud-audit", AZURE], None);
-    let deleted = finding(&report, "CloudAuditDeletedByOther", "edge-vnet").unwrap_or_else(|| panic!("{stderr}"));
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", AZURE]).run();
+    let report = run.report();
+    let deleted = report.find("CloudAuditDeletedByOther", "edge-vnet").unwrap_or_else(|| panic!("{}", run.stderr));
     assert!(
         deleted["message"]
             .as_str()
@@ -114,10 +105,16 @@ fn the_observed_create_outranks_a_derived_id_in_the_plan() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.json");
     let template = "zone.route53.aws.upbound.io={forProvider.name}";
-    let (_, _, stderr) =
-        doctor(&["--cloud-audit", TRAIL, "--id-template", template, "--plan", plan.to_str().unwrap()], None);
-    let plan: Value =
-        serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let run = upjet()
+        .arg("doctor")
+        .json()
+        .from(FLEET)
+        .args(["--cloud-audit", TRAIL, "--id-template", template, "--plan"])
+        .arg(&plan)
+        .expect_exit(1)
+        .run();
+    let plan: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap())
+        .unwrap_or_else(|e| panic!("{e}: {}", run.stderr));
     let zone =
         plan.as_array().unwrap().iter().find(|i| i["resource"] == "zone.route53.aws.upbound.io/corp-payments").unwrap();
     assert_eq!(zone["id"], "Z0C3PAYS6H7JQ2V9D");
@@ -162,9 +159,7 @@ fn doctor_on_one_mr_reads_the_record_too() {
 
 #[test]
 fn without_peers_the_identity_comes_from_the_flag() {
-    let all: Value =
-        serde_json::from_str(&std::fs::read_to_string(format!("{}/{FLEET}", env!("CARGO_MANIFEST_DIR"))).unwrap())
-            .unwrap();
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(FLEET).unwrap()).unwrap();
     let alone: Vec<&Value> =
         all["items"].as_array().unwrap().iter().filter(|i| i["metadata"]["name"] == "corp-payments").collect();
     let dir = tempfile::tempdir().unwrap();
@@ -198,8 +193,7 @@ fn files_that_are_not_an_audit_record_are_named_or_noted() {
         ("examples/logs/provider-aws-kms-debug.log", "--log-file"),
         ("examples/audit/kube-apiserver-audit.log", "--audit-log"),
     ] {
-        let (code, _, stderr) = doctor(&["--cloud-audit", file], None);
-        assert_eq!(code, Some(2), "{stderr}");
+        let stderr = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", file]).expect_exit(2).run().stderr;
         assert!(
             stderr.starts_with(&format!("error: {file} looks like "))
                 && stderr.contains(&format!("pass it with {flag}")),
@@ -210,8 +204,8 @@ fn files_that_are_not_an_audit_record_are_named_or_noted() {
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.txt");
     std::fs::write(&notes, "not an export\n{\"a\": 1}\n").unwrap();
-    let (code, _, stderr) = doctor(&["--cloud-audit", notes.to_str().unwrap()], None);
-    assert_eq!(code, Some(1), "the fleet's own findings: {stderr}");
+    // The fleet's own findings make it exit 1.
+    let stderr = upjet().arg("doctor").json().from(FLEET).arg("--cloud-audit").arg(&notes).expect_exit(1).run().stderr;
     assert!(
         stderr.contains("lines that are not JSON") || stderr.contains("is this the cloud's audit export?"),
         "{stderr}"
@@ -239,7 +233,7 @@ fn refusals_are_one_line_and_exit_2() {
 /// named. A Lake page followed by a `NextToken` is read, named, and makes the report partial.
 #[test]
 fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
-    let text = std::fs::read_to_string(format!("{}/{TRAIL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(TRAIL).unwrap();
     let events: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let rows: Vec<Value> = text.lines().map(|l| serde_json::json!([{ "eventJson": l }])).collect();
     let answer = |token: Option<&str>| {
@@ -284,10 +278,10 @@ fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
     for (name, bytes) in [("lake.json", answer(None)), ("athena.csv", csv.into_bytes())] {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        let (code, report, stderr) = doctor(&["--cloud-audit", path.to_str().unwrap()], None);
-        assert_eq!(code, Some(1), "{name}: {stderr}");
+        let run = upjet().arg("doctor").json().from(FLEET).arg("--cloud-audit").arg(&path).expect_exit(1).run();
+        let (report, stderr) = (run.report(), run.stderr);
         let orphan =
-            finding(&report, "CloudAuditOrphan", "corp-payments").unwrap_or_else(|| panic!("{name}: {report:#}"));
+            finding(&report, "CloudAuditOrphan", "corp-payments").unwrap_or_else(|| panic!("{name}: {:#}", report.0));
         assert_eq!(orphan["suggestedId"], "Z0C3PAYS6H7JQ2V9D", "{name}");
         assert!(finding(&report, "CloudAuditAlreadyExists", "corp-assets-111122223333").is_some(), "{name}");
         assert!(stderr.contains("9 records examined, 6 creates and 0 deletes kept"), "{name}: {stderr}");
@@ -295,8 +289,17 @@ fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
     }
     let page = dir.path().join("page-1.json");
     std::fs::write(&page, answer(Some("AAEBAQ=="))).unwrap();
-    let (code, report, stderr) = doctor(&["--cloud-audit", page.to_str().unwrap(), "--fail-on", "never"], None);
-    assert_eq!(code, Some(4), "a partial report: {stderr}");
+    // A partial report exits 4.
+    let report = upjet()
+        .arg("doctor")
+        .json()
+        .from(FLEET)
+        .arg("--cloud-audit")
+        .arg(&page)
+        .args(["--fail-on", "never"])
+        .expect_exit(4)
+        .run()
+        .report();
     assert!(finding(&report, "CloudAuditOrphan", "corp-payments").is_some(), "what the page holds is read");
     assert_eq!(report["summary"]["complete"], false);
     let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
@@ -308,7 +311,7 @@ fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
 /// partial, naming the token and how to page on; the last page (no token) is whole.
 #[test]
 fn a_lookup_events_page_that_ends_with_a_next_token_makes_the_report_partial() {
-    let text = std::fs::read_to_string(format!("{}/{TRAIL}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(TRAIL).unwrap();
     let events: Vec<Value> = text
         .lines()
         .map(|l| {
@@ -324,13 +327,23 @@ fn a_lookup_events_page_that_ends_with_a_next_token_makes_the_report_partial() {
         }
         let path = dir.path().join(name);
         std::fs::write(&path, serde_json::to_vec_pretty(&page).unwrap()).unwrap();
-        let (code, report, stderr) = doctor(&["--cloud-audit", path.to_str().unwrap(), "--fail-on", "never"], None);
-        assert!(finding(&report, "CloudAuditOrphan", "corp-payments").is_some(), "{name}: what the page holds is read");
+        // The last page is whole (exit 0); one followed by a token makes the report partial (exit 4).
+        let code = if token.is_none() { 0 } else { 4 };
+        let run = upjet()
+            .arg("doctor")
+            .json()
+            .from(FLEET)
+            .arg("--cloud-audit")
+            .arg(&path)
+            .args(["--fail-on", "never"])
+            .expect_exit(code)
+            .run();
+        let report = run.report();
+        assert!(report.find("CloudAuditOrphan", "corp-payments").is_some(), "{name}: what the page holds is read");
         if token.is_none() {
-            assert_eq!((code, &report["summary"]["complete"]), (Some(0), &Value::Bool(true)), "{name}: {stderr}");
+            assert_eq!(report["summary"]["complete"], true, "{name}");
             continue;
         }
-        assert_eq!(code, Some(4), "a partial report: {stderr}");
         assert_eq!(report["summary"]["complete"], false);
         let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
         assert!(cut.contains("page-1.json") && cut.contains("NextToken") && cut.contains("--starting-token"), "{cut}");

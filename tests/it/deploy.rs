@@ -1,8 +1,12 @@
 //! The ClusterRoles shipped under deploy/ parse, use no wildcard, never reach Secrets, ConfigMaps
 //! or RBAC objects, and aggregate what each command needs (tests/it/rbac.rs proves them against an
-//! RBAC-enforcing API server).
+//! RBAC-enforcing API server); the in-cluster watch of deploy/watch/ runs as its Deployment says,
+//! under the role its binding names.
 
-use serde_json::Value;
+use crate::rbac::install_roles;
+use crate::support::Cluster;
+use crate::watch::{BUCKET, Watch, bucket, journal_ids};
+use serde_json::{Value, json};
 
 fn docs(file: &str) -> Vec<Value> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy").join(file);
@@ -92,4 +96,78 @@ fn adopt_role_adds_only_the_generated_patch_role_and_exec_is_separate() {
     let r = rules(&workspace);
     assert_eq!(r.len(), 1);
     assert_eq!((strings(&r[0]["resources"]), strings(&r[0]["verbs"])), (vec!["pods/exec"], vec!["create"]));
+}
+
+/// deploy/watch/watch.yaml holds together (the ServiceAccount bound to the doctor role, the port
+/// the arguments serve on named by the probes, the Service and the ServiceMonitor), and the
+/// container's arguments, run as the pod runs them — against an API server that enforces RBAC,
+/// as the binding's ServiceAccount, the metrics on a free port instead of :9090 and the journal
+/// under a scratch folder instead of the emptyDir — judge the MRs (`-o json` lines), answer both
+/// probes and the scrape, journal the IDs, and end with exit 0 on SIGTERM, as a pod is stopped.
+#[test]
+fn the_watch_deployment_runs_its_arguments_under_the_role_it_is_bound_to() {
+    let docs = docs("watch/watch.yaml");
+    let of = |kind: &str| docs.iter().find(|d| d["kind"] == kind).unwrap_or_else(|| panic!("no {kind}"));
+    let (account, binding) = (of("ServiceAccount"), of("ClusterRoleBinding"));
+    assert_eq!(binding["roleRef"]["name"], "kubectl-upjet-doctor");
+    assert_eq!(binding["subjects"][0]["kind"], "ServiceAccount");
+    assert_eq!(binding["subjects"][0]["name"], account["metadata"]["name"]);
+    assert_eq!(binding["subjects"][0]["namespace"], account["metadata"]["namespace"]);
+    let pod = &of("Deployment")["spec"]["template"]["spec"];
+    assert_eq!(pod["serviceAccountName"], account["metadata"]["name"]);
+    let container = &pod["containers"][0];
+    let args: Vec<&str> = container["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(
+        args,
+        ["watch", "-A", "-o", "json", "--metrics-addr", ":9090", "--journal", "/var/lib/kubectl-upjet/journal"]
+    );
+    assert_eq!(
+        (&container["ports"][0]["name"], &container["ports"][0]["containerPort"]),
+        (&json!("metrics"), &json!(9090))
+    );
+    let (ready, live) = (&container["readinessProbe"]["httpGet"], &container["livenessProbe"]["httpGet"]);
+    assert_eq!((&ready["port"], &live["port"]), (&json!("metrics"), &json!("metrics")));
+    let service = &of("Service")["spec"]["ports"][0];
+    assert_eq!((&service["port"], &service["targetPort"]), (&json!(9090), &json!("metrics")));
+    let scrape = &of("ServiceMonitor")["spec"]["endpoints"][0];
+    assert_eq!(scrape["port"], "metrics");
+
+    let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
+    cluster.add(bucket("healthy").json());
+    cluster.add(bucket("stuck").create_incomplete().json());
+    let view =
+        json!([{"apiGroups": ["s3.aws.upbound.io"], "resources": ["buckets"], "verbs": ["get", "list", "watch"]}]);
+    install_roles(&cluster, view, &["clusterrole-doctor.yaml"]);
+    cluster.add(binding.clone());
+    let user = format!(
+        "system:serviceaccount:{}:{}",
+        account["metadata"]["namespace"].as_str().unwrap(),
+        account["metadata"]["name"].as_str().unwrap()
+    );
+    cluster.api.add_user("watch-pod-token", &user, &[]);
+    let kubeconfig = cluster.dir().join("watch-pod.kubeconfig");
+    std::fs::write(&kubeconfig, cluster.server.kubeconfig_with_token(None, "watch-pod-token")).unwrap();
+    let journal = cluster.dir().join("journal");
+    let local: Vec<&str> = args
+        .iter()
+        .map(|a| match *a {
+            ":9090" => "127.0.0.1:0",
+            "/var/lib/kubectl-upjet/journal" => journal.to_str().unwrap(),
+            other => other,
+        })
+        .collect();
+    let mut w = Watch::exactly(cluster.upjet().env("KUBECONFIG", &kubeconfig), &local);
+    w.wait_ready();
+    for probe in [ready, live] {
+        assert_eq!(w.get(probe["path"].as_str().unwrap()).0, 200, "{probe}");
+    }
+    let appeared = w.event_until(|e| e["event"] == "appeared" && e["name"] == "stuck");
+    assert_eq!((appeared["code"].as_str(), appeared["severity"].as_str()), (Some("CreateIncomplete"), Some("error")));
+    w.metrics_until(|b| b.contains("upjet_watch_synced 1"));
+    let (status, body) = w.get(scrape["path"].as_str().unwrap());
+    assert_eq!(status, 200);
+    assert!(body.contains("upjet_managed_resources{group=\"s3.aws.upbound.io\",kind=\"Bucket\"} 2"), "{body}");
+    assert_eq!(w.terminate().code(), Some(0), "SIGTERM, as Kubernetes stops a pod, ends the watch with exit 0");
+    let ids = journal_ids(&journal);
+    assert!(ids.contains(&("healthy".into(), "external-name".into(), "healthy".into())), "{ids:?}");
 }

@@ -2,7 +2,7 @@
 //! about which kinds exist; expiry, `--refresh-discovery`, `--discovery-cache-ttl 0`, a corrupt
 //! file and a stale entry (a kind that is gone, a kind that is new) all fall back to discovery.
 
-use crate::support::{Cluster, Mr, report};
+use crate::support::{Cluster, Mr, Report};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -33,13 +33,12 @@ fn cache_file(c: &Cluster) -> PathBuf {
     dirs[0].join("managed-kinds.json")
 }
 
-/// Runs doctor and returns (discovery requests, report).
-fn doctor(c: &Cluster, extra: &[&str]) -> (u64, Value) {
+/// Runs doctor (exit 0: `--fail-on never`) and returns how many discovery requests the server
+/// saw, and the report, after checking that every MR was scanned and only the stuck one flagged.
+fn discovery_requests(c: &Cluster, extra: &[&str]) -> (u64, Report) {
     c.api.reset_stats();
-    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).args(extra).output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let r = report(&out);
-    assert_eq!(r["summary"]["resourcesScanned"], 4, "{r}");
+    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().args(extra).expect_exit(0).run().report();
+    assert_eq!(r["summary"]["resourcesScanned"], 4, "{}", r.0);
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
     let flagged: Vec<&Value> = r["findings"].as_array().unwrap().iter().map(|f| &f["resource"]["name"]).collect();
     assert!(!flagged.is_empty() && flagged.iter().all(|n| *n == "zz-blocked"), "{flagged:?}");
@@ -49,65 +48,65 @@ fn doctor(c: &Cluster, extra: &[&str]) -> (u64, Value) {
 #[test]
 fn second_run_skips_discovery_and_refresh_forces_it() {
     let c = cluster();
-    let (first, _) = doctor(&c, &[]);
+    let (first, _) = discovery_requests(&c, &[]);
     assert_eq!(first, 1, "aggregated discovery is one request");
     assert!(cache_file(&c).is_file());
-    let (second, _) = doctor(&c, &[]);
+    let (second, _) = discovery_requests(&c, &[]);
     assert_eq!(second, 0, "the cached kinds are used");
-    let (refreshed, _) = doctor(&c, &["--refresh-discovery"]);
+    let (refreshed, _) = discovery_requests(&c, &["--refresh-discovery"]);
     assert_eq!(refreshed, 1, "--refresh-discovery asks the server");
-    let (again, _) = doctor(&c, &[]);
+    let (again, _) = discovery_requests(&c, &[]);
     assert_eq!(again, 0, "and the refreshed entry is used afterwards");
 }
 
 #[test]
 fn expired_entries_are_refreshed() {
     let c = cluster();
-    doctor(&c, &[]);
+    discovery_requests(&c, &[]);
     let path = cache_file(&c);
     let mut entry: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     entry["fetched_at"] = (entry["fetched_at"].as_u64().unwrap() - 3_600).into();
     std::fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
-    assert_eq!(doctor(&c, &[]).0, 1, "an hour-old entry is past the default TTL");
-    assert_eq!(doctor(&c, &[]).0, 0, "and was rewritten");
-    assert_eq!(doctor(&c, &["--discovery-cache-ttl", "2h"]).0, 0);
+    assert_eq!(discovery_requests(&c, &[]).0, 1, "an hour-old entry is past the default TTL");
+    assert_eq!(discovery_requests(&c, &[]).0, 0, "and was rewritten");
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-ttl", "2h"]).0, 0);
     entry["fetched_at"] = (entry["fetched_at"].as_u64().unwrap() - 3_600).into();
     std::fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
-    assert_eq!(doctor(&c, &["--discovery-cache-ttl", "3h"]).0, 0, "a longer TTL keeps it");
-    assert_eq!(doctor(&c, &["--discovery-cache-ttl", "1h"]).0, 1, "a shorter one does not");
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-ttl", "3h"]).0, 0, "a longer TTL keeps it");
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-ttl", "1h"]).0, 1, "a shorter one does not");
 }
 
 #[test]
 fn ttl_zero_turns_the_cache_off() {
     let c = cluster();
-    assert_eq!(doctor(&c, &["--discovery-cache-ttl", "0"]).0, 1);
-    assert_eq!(doctor(&c, &["--discovery-cache-ttl", "0"]).0, 1);
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-ttl", "0"]).0, 1);
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-ttl", "0"]).0, 1);
     assert!(!c.dir().join(".kube/cache/upjet").exists(), "nothing written");
 }
 
 #[test]
 fn corrupt_or_unwritable_caches_are_ignored() {
     let c = cluster();
-    doctor(&c, &[]);
+    discovery_requests(&c, &[]);
     let path = cache_file(&c);
     for garbage in [&b"{\"format\":1,"[..], b"\xff\xfe\x00", b""] {
         std::fs::write(&path, garbage).unwrap();
-        assert_eq!(doctor(&c, &[]).0, 1, "a corrupt entry is not used");
-        assert_eq!(doctor(&c, &[]).0, 0, "and is replaced by a good one");
+        assert_eq!(discovery_requests(&c, &[]).0, 1, "a corrupt entry is not used");
+        assert_eq!(discovery_requests(&c, &[]).0, 0, "and is replaced by a good one");
     }
     // A cache directory that cannot be created (a file is in the way) only costs the request.
     let blocked = c.dir().join("blocked");
     std::fs::write(&blocked, "not a directory").unwrap();
     let dir = blocked.join("cache");
     let dir = dir.to_str().unwrap();
-    assert_eq!(doctor(&c, &["--discovery-cache-dir", dir]).0, 1);
-    assert_eq!(doctor(&c, &["--discovery-cache-dir", dir]).0, 1);
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-dir", dir]).0, 1);
+    assert_eq!(discovery_requests(&c, &["--discovery-cache-dir", dir]).0, 1);
 }
 
 #[test]
 fn a_stale_entry_is_detected_and_refreshed() {
     let c = cluster();
-    doctor(&c, &[]);
+    discovery_requests(&c, &[]);
     let path = cache_file(&c);
     let mut entry: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let kinds = entry["kinds"].as_array_mut().unwrap();
@@ -118,16 +117,16 @@ fn a_stale_entry_is_detected_and_refreshed() {
     ghost["kind"] = "Ghost".into();
     kinds.push(ghost);
     std::fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
-    let (requests, r) = doctor(&c, &[]);
+    let (requests, r) = discovery_requests(&c, &[]);
     assert_eq!(requests, 1, "the 404 of the ghost kind triggers one fresh discovery");
-    assert_eq!(r["summary"]["kindsScanned"], 2, "{r}");
-    assert_eq!(doctor(&c, &[]).0, 0, "the refreshed entry is cached again");
+    assert_eq!(r["summary"]["kindsScanned"], 2, "{}", r.0);
+    assert_eq!(discovery_requests(&c, &[]).0, 0, "the refreshed entry is cached again");
 }
 
 #[test]
 fn rejected_credentials_stay_fatal_with_a_warm_cache() {
     let c = cluster();
-    doctor(&c, &[]);
+    discovery_requests(&c, &[]);
     c.api.fault(testapi::Fault::Status {
         method: None,
         path_contains: "/apis".into(),
@@ -136,9 +135,9 @@ fn rejected_credentials_stay_fatal_with_a_warm_cache() {
         times: None,
         retry_after_secs: None,
     });
-    let out = c.upjet().args(["doctor", "-o", "json"]).output();
-    assert_eq!(out.status.code(), Some(3), "not a report with every kind skipped");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("rejected the credentials (401 Unauthorized)"));
+    // Exit 3, not a report with every kind skipped.
+    let run = c.upjet().arg("doctor").json().expect_exit(3).run();
+    assert!(run.stderr.contains("rejected the credentials (401 Unauthorized)"), "{}", run.stderr);
 }
 
 #[test]
@@ -147,8 +146,7 @@ fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
     for i in 0..600 {
         c.add(Mr::new(RS, "RecordSet", &format!("bulk-{i:03}")).json());
     }
-    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    c.upjet().args(["doctor", "--fail-on", "never"]).json().expect_exit(0).run();
     // The second page of recordsets answers 404, as when the CRD is deleted between pages: that is
     // not a stale cache (the first page was read), so the kind is reported, not silently dropped.
     c.api.fault(testapi::Fault::Status {
@@ -160,24 +158,23 @@ fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
         retry_after_secs: None,
     });
     c.api.reset_stats();
-    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).output();
-    assert_eq!(out.status.code(), Some(4), "incomplete");
-    let r = report(&out);
-    assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io", "{r}");
+    // Exit 4: the report is incomplete.
+    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().expect_exit(4).run().report();
+    assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io", "{}", r.0);
     assert_eq!(c.api.stats().class("discovery"), 0, "no rediscovery for a mid-scan deletion");
 }
 
 #[test]
 fn a_kind_missing_from_the_cache_is_looked_up_before_failing() {
     let c = cluster();
-    doctor(&c, &[]);
+    discovery_requests(&c, &[]);
     let path = cache_file(&c);
     let mut entry: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     entry["kinds"].as_array_mut().unwrap().retain(|k| k["plural"] != "recordsets");
     std::fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
-    let (requests, r) = doctor(&c, &["--kind", "recordset"]);
+    let (requests, r) = discovery_requests(&c, &["--kind", "recordset"]);
     assert_eq!(requests, 1, "asked the server instead of failing on the cached kinds");
     assert_eq!(r["summary"]["kindsScanned"], 1);
-    let out = c.upjet().args(["doctor", "--kind", "nosuchkind"]).output();
-    assert_eq!(out.status.code(), Some(2), "a kind the server does not know either is a usage error");
+    // A kind the server does not know either is a usage error.
+    c.upjet().args(["doctor", "--kind", "nosuchkind"]).expect_exit(2).run();
 }

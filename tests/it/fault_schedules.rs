@@ -3,7 +3,7 @@
 //! and all at once. The scan must finish with the clean run's exact report (byte for byte, and
 //! the same adoption plan), or name the kinds it could not read; never lose findings silently.
 
-use crate::support::{Cluster, Mr};
+use crate::support::{Cluster, Mr, Run};
 use proptest::prelude::*;
 use serde_json::Value;
 use testapi::{Fault, Method};
@@ -39,47 +39,34 @@ fn fleet() -> Cluster {
     c
 }
 
-/// One doctor run: exit code, stdout, stderr and the adoption plan it wrote.
-struct Run {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-    plan: String,
-}
-
-fn doctor(c: &Cluster, budget: &str) -> Run {
+/// One doctor run with `--retry-budget budget` (the report on stdout), and the adoption plan it
+/// wrote.
+fn scan(c: &Cluster, budget: &str) -> (Run, String) {
     let plan = c.dir().join("plan.json");
     let _ = std::fs::remove_file(&plan);
-    let out = c
-        .upjet()
-        .args(["doctor", "-o", "json", "--retry-budget", budget, "--concurrency", "4", "--plan"])
-        .arg(&plan)
-        .output();
-    Run {
-        code: out.status.code(),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        plan: std::fs::read_to_string(&plan).unwrap_or_default(),
-    }
+    let run =
+        c.upjet().args(["doctor", "--retry-budget", budget, "--concurrency", "4", "--plan"]).arg(&plan).json().run();
+    (run, std::fs::read_to_string(&plan).unwrap_or_default())
 }
 
-fn clean(c: &Cluster) -> Run {
-    let run = doctor(c, BUDGET);
-    let r: Value = serde_json::from_slice(&run.stdout).unwrap();
+/// The run without faults: every MR read, findings in each kind (exit 1).
+fn clean(c: &Cluster) -> (Run, String) {
+    let (run, plan) = scan(c, BUDGET);
+    let r = run.report();
     assert_eq!(r["summary"]["resourcesScanned"], 1_780);
     assert_eq!(r["summary"]["complete"], true);
     assert_eq!(r["summary"]["byCode"]["CreateIncomplete"], 25 + 13 + 1);
     assert_eq!(run.code, Some(1));
-    run
+    (run, plan)
 }
 
 /// The faulty run equals the clean one (report bytes, plan and exit code); returns how many list
 /// requests it took (the clean run takes 6 pages: 3 + 2 + 1).
-fn assert_same(c: &Cluster, clean: &Run) -> u64 {
+fn assert_same(c: &Cluster, (clean, clean_plan): &(Run, String)) -> u64 {
     c.api.reset_stats();
-    let run = doctor(c, BUDGET);
+    let (run, plan) = scan(c, BUDGET);
     assert!(run.stdout == clean.stdout, "report differs from the clean run's; stderr:\n{}", run.stderr);
-    assert_eq!(run.plan, clean.plan);
+    assert_eq!(&plan, clean_plan);
     assert_eq!(run.code, clean.code);
     c.api.stats().class("list")
 }
@@ -181,16 +168,17 @@ fn everything_at_once() {
 #[test]
 fn discovery_cut_short_is_read_again() {
     let c = fleet();
-    let clean = clean(&c);
+    let (clean, _) = clean(&c);
     c.api.fault(Fault::CutBody { path_contains: "/apis".into(), times: Some(2), framed: true });
     c.api.reset_stats();
     let plan = c.dir().join("plan.json");
-    let out = c
+    let run = c
         .upjet()
-        .args(["doctor", "-o", "json", "--refresh-discovery", "--retry-budget", BUDGET, "--concurrency", "4", "--plan"])
+        .args(["doctor", "--refresh-discovery", "--retry-budget", BUDGET, "--concurrency", "4", "--plan"])
         .arg(&plan)
-        .output();
-    assert!(out.stdout == clean.stdout, "{}", String::from_utf8_lossy(&out.stderr));
+        .json()
+        .run();
+    assert!(run.stdout == clean.stdout, "{}", run.stderr);
     let discovery = c.api.stats().recent.iter().filter(|(_, p)| p == "/apis").count();
     assert_eq!(discovery, 3, "two cut discovery documents, then a whole one");
 }
@@ -231,7 +219,7 @@ fn build(kind: u8, percent: u8, seed: u64) -> Fault {
 /// kind it could not read, is marked incomplete, exits 4 (or 1 on findings) and keeps exactly the
 /// clean findings of every kind it did read.
 fn check_against_clean(clean: &Value, run: &Run) -> Result<(), TestCaseError> {
-    let r: Value = serde_json::from_slice(&run.stdout).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let r: Value = serde_json::from_str(&run.stdout).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let skipped: Vec<String> = r["summary"]["kindsSkipped"]
         .as_array()
         .unwrap()
@@ -264,8 +252,7 @@ fn check_against_clean(clean: &Value, run: &Run) -> Result<(), TestCaseError> {
 #[test]
 fn random_fault_schedules_never_lose_findings_silently() {
     let c = fleet();
-    let clean_run = clean(&c);
-    let clean: Value = serde_json::from_slice(&clean_run.stdout).unwrap();
+    let clean = clean(&c).0.json();
     let config = ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() };
     let budgets = prop_oneof![Just("0"), Just("200ms"), Just(BUDGET)];
     proptest!(config, |(faults in proptest::collection::vec(any_fault(), 1..5), budget in budgets)| {
@@ -273,7 +260,7 @@ fn random_fault_schedules_never_lose_findings_silently() {
         for (kind, percent, seed) in &faults {
             c.api.fault(build(*kind, *percent, *seed));
         }
-        let run = doctor(&c, budget);
+        let (run, _) = scan(&c, budget);
         check_against_clean(&clean, &run)?;
     });
     c.api.clear_faults();

@@ -39,27 +39,38 @@ fn fleet() -> Value {
     json!({"apiVersion": "v1", "kind": "List", "items": items})
 }
 
-fn doctor(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    let path = dir.join("fleet.json");
-    std::fs::write(&path, fleet().to_string()).unwrap();
-    upjet().current_dir(dir).env_remove("NO_COLOR").args(["doctor", "--from", "fleet.json"]).args(extra).output()
+/// A scratch folder holding [`fleet`] as `fleet.json`: a run from there names it by that relative
+/// path, as a user in that folder would.
+fn fleet_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("fleet.json"), fleet().to_string()).unwrap();
+    dir
 }
 
 #[test]
 fn summary_groups_the_fleet_worst_first_with_one_command_each() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = doctor(dir.path(), &["-o", "summary"]);
-    assert_eq!(out.status.code(), Some(1), "errors found: {}", String::from_utf8_lossy(&out.stderr));
-    insta::assert_snapshot!("fleet_summary", String::from_utf8(out.stdout).unwrap());
+    let dir = fleet_dir();
+    // Errors found: exit 1. NO_COLOR removed: this is what a pipe gets.
+    let run = upjet()
+        .current_dir(dir.path())
+        .env_remove("NO_COLOR")
+        .arg("doctor")
+        .from("fleet.json")
+        .args(["-o", "summary"])
+        .expect_exit(1)
+        .run();
+    insta::assert_snapshot!("fleet_summary", run.stdout);
 }
 
 #[test]
 fn without_a_terminal_doctor_prints_the_table_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let default = doctor(dir.path(), &[]);
-    let table = doctor(dir.path(), &["-o", "table"]);
-    assert_eq!(default.stdout, table.stdout);
-    let text = String::from_utf8(default.stdout).unwrap();
-    assert_eq!(text.lines().count(), 111, "header + 110 findings: {text}");
-    assert!(text.starts_with("RESOURCE"), "{text}");
+    let dir = fleet_dir();
+    let [default, table] = [&[][..], &["-o", "table"]].map(|output| {
+        let mut run = upjet();
+        run.current_dir(dir.path()).env_remove("NO_COLOR").arg("doctor").from("fleet.json").args(output);
+        run.expect_exit(1).run().stdout
+    });
+    assert_eq!(default, table);
+    assert_eq!(default.lines().count(), 111, "header + 110 findings: {default}");
+    assert!(default.starts_with("RESOURCE"), "{default}");
 }

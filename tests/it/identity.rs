@@ -2,20 +2,15 @@
 //! format from its healthy peers (docs/id-templates.md) and fills `suggestedId`, `--plan` carries
 //! it, `--id-template` overrides it, and a provider-assigned format is never predicted.
 
-use crate::support::{Report, upjet};
+use crate::support::upjet;
 use serde_json::Value;
 
+const FLEET: &str = "examples/fleet";
 const RRSET_ID: &str = "projects/crossplane-bench/managedZones/bench-zone/rrsets/benchmarksix12.bench.example.com./A";
-
-fn doctor(extra: &[&str]) -> (Option<i32>, Report, String) {
-    let run = upjet().arg("doctor").json().from("examples/fleet").args(extra).run();
-    (run.code, run.report_or_null(), run.stderr)
-}
 
 #[test]
 fn the_lost_recordset_gets_its_id_from_its_peers_and_the_secret_does_not() {
-    let (code, report, _) = doctor(&[]);
-    assert_eq!(code, Some(1));
+    let report = upjet().arg("doctor").json().from(FLEET).expect_exit(1).run().report();
     let rrset = report.finding("AlreadyExists", "benchmarksix12");
     assert_eq!(rrset["suggestedId"], RRSET_ID);
     let why = rrset["evidence"]["identity"].as_str().unwrap();
@@ -34,8 +29,7 @@ fn the_lost_recordset_gets_its_id_from_its_peers_and_the_secret_does_not() {
 fn the_plan_carries_the_predicted_id() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.json");
-    let (code, _, stderr) = doctor(&["--plan", plan.to_str().unwrap()]);
-    assert_eq!(code, Some(1), "{stderr}");
+    upjet().arg("doctor").json().from(FLEET).arg("--plan").arg(&plan).expect_exit(1).run();
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     let item = items
         .as_array()
@@ -50,7 +44,7 @@ fn the_plan_carries_the_predicted_id() {
 #[test]
 fn a_user_template_wins_and_bad_ones_are_usage_errors() {
     let t = "recordset.dns.gcp.upbound.io=projects/other/managedZones/{parameters.managed_zone}/rrsets/{forProvider.name}/{forProvider.type}";
-    let (_, report, _) = doctor(&["--id-template", t]);
+    let report = upjet().arg("doctor").json().from(FLEET).args(["--id-template", t]).expect_exit(1).run().report();
     let rrset = report.finding("AlreadyExists", "benchmarksix12");
     assert_eq!(rrset["suggestedId"], RRSET_ID.replace("crossplane-bench", "other"));
     assert!(rrset["evidence"]["identity"].as_str().unwrap().contains("given with --id-template"));
@@ -59,14 +53,19 @@ fn a_user_template_wins_and_bad_ones_are_usage_errors() {
         ("recordset=fixed", "no placeholder"),
         ("recordset={spec.x}", "unknown field"),
     ] {
-        let (code, _, stderr) = doctor(&["--id-template", bad]);
-        assert_eq!(code, Some(2), "{bad}");
-        assert!(stderr.contains(why), "{bad}: {stderr}");
+        let run = upjet().arg("doctor").json().from(FLEET).args(["--id-template", bad]).expect_exit(2).run();
+        assert!(run.stderr.contains(why), "{bad}: {}", run.stderr);
     }
 }
 
 #[test]
 fn one_mr_in_depth_learns_from_the_snapshot_too() {
-    let (_, report, _) = doctor(&["recordset.dns.gcp.upbound.io/benchmarksix12"]);
+    let report = upjet()
+        .args(["doctor", "recordset.dns.gcp.upbound.io/benchmarksix12"])
+        .json()
+        .from(FLEET)
+        .expect_exit(1)
+        .run()
+        .report();
     assert_eq!(report.finding("AlreadyExists", "benchmarksix12")["suggestedId"], RRSET_ID);
 }

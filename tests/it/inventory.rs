@@ -4,16 +4,8 @@
 use crate::support::{Run, upjet};
 use std::io::Write;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn doctor(inventory: &str, stdin: Option<Vec<u8>>) -> Run {
-    let mut cmd = upjet();
-    cmd.arg("doctor").json().from("examples/fleet").args(["--inventory", inventory]);
-    if let Some(bytes) = stdin {
-        cmd.stdin(bytes);
-    }
-    cmd.run()
-}
+const FLEET: &str = "examples/fleet";
+const INVENTORY: &str = "examples/inventory/aws.json";
 
 fn check_example_report(out: &Run) {
     assert_eq!(out.code, Some(1), "{}", out.stderr);
@@ -54,16 +46,17 @@ fn check_example_report(out: &Run) {
 
 #[test]
 fn example_inventory_from_a_file() {
-    check_example_report(&doctor(&format!("{ROOT}/examples/inventory/aws.json"), None));
+    check_example_report(&upjet().arg("doctor").json().from(FLEET).args(["--inventory", INVENTORY]).run());
 }
 
 #[test]
 fn example_inventory_from_stdin_and_gzip() {
-    let text = std::fs::read(format!("{ROOT}/examples/inventory/aws.json")).unwrap();
-    check_example_report(&doctor("-", Some(text.clone())));
+    let text = std::fs::read(INVENTORY).unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(&text).unwrap();
-    check_example_report(&doctor("-", Some(gz.finish().unwrap())));
+    for stdin in [text, gz.finish().unwrap()] {
+        check_example_report(&upjet().arg("doctor").json().from(FLEET).args(["--inventory", "-"]).stdin(stdin).run());
+    }
 }
 
 #[test]
@@ -72,9 +65,8 @@ fn unknown_and_truncated_inventories_are_usage_errors() {
         (&br#"{"Reservations": []}"#[..], "unknown format (a JSON object with keys Reservations)"),
         (&br#"{"ResourceTagMappingList": [{"ResourceARN": "#[..], "not a complete JSON export"),
     ] {
-        let out = doctor("-", Some(text.to_vec()));
+        let out = upjet().arg("doctor").json().from(FLEET).args(["--inventory", "-"]).stdin(text).expect_exit(2).run();
         let err = &out.stderr;
-        assert_eq!(out.code, Some(2), "{err}");
         assert!(err.contains("stdin") && err.contains(words), "{err}");
         assert!(out.stdout.is_empty());
     }
@@ -83,10 +75,10 @@ fn unknown_and_truncated_inventories_are_usage_errors() {
 #[test]
 fn one_mr_with_an_inventory_is_refused() {
     let out = upjet()
-        .args(["doctor", "vpc/team-a-vpc", "-n", "team-a", "--from"])
-        .arg(format!("{ROOT}/examples/fleet"))
-        .args(["--inventory", &format!("{ROOT}/examples/inventory/aws.json")])
-        .output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("whole fleet"));
+        .args(["doctor", "vpc/team-a-vpc", "-n", "team-a"])
+        .from(FLEET)
+        .args(["--inventory", INVENTORY])
+        .expect_exit(2)
+        .run();
+    assert!(out.stderr.contains("whole fleet"), "{}", out.stderr);
 }

@@ -3,7 +3,7 @@
 //! whose object is gone, an export cut by `--max-items`, and the public cloud-custodian SQS
 //! sample (`../shared/fixtures/inventory`, untagged queues) read beside a tagged export.
 
-use crate::support::{codes, upjet};
+use crate::support::upjet;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -51,24 +51,13 @@ fn write(dir: &Path, queues: &[&str], listed: &[&str], token: Option<&str>) -> (
     (snapshot.display().to_string(), export.display().to_string())
 }
 
-fn doctor(snapshot: &str, inventories: &[&str]) -> (Option<i32>, Value, String) {
-    let mut cmd = upjet();
-    cmd.args(["doctor", "-o", "json", "--from", snapshot]);
-    for i in inventories {
-        cmd.args(["--inventory", i]);
-    }
-    let out = cmd.output();
-    let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out.status.code(), report, String::from_utf8_lossy(&out.stderr).into_owned())
-}
-
 #[test]
 fn healthy_queues_are_not_orphans_and_a_missing_one_seems_gone() {
     let dir = tempfile::tempdir().unwrap();
     let (snapshot, export) = write(dir.path(), &["orders", "billing", "vanished"], &["orders", "billing"], None);
-    let (code, report, stderr) = doctor(&snapshot, &[&export]);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(codes(&report), [("InventoryObjectGone".to_string(), "vanished".to_string())]);
+    let report =
+        upjet().arg("doctor").json().from(&snapshot).args(["--inventory", &export]).expect_exit(0).run().report();
+    assert_eq!(report.codes(), [("InventoryObjectGone".to_string(), "vanished".to_string())]);
     let f = &report["findings"][0];
     assert_eq!(f["severity"], "warning");
     assert_eq!(f["evidence"]["region"], REGION);
@@ -90,9 +79,15 @@ fn an_untagged_queue_in_a_public_export_is_listed_not_gone() {
     // bar_dlq is in the public sample (no crossplane tags), vanished nowhere.
     let (snapshot, export) =
         write(dir.path(), &["orders", "billing", "bar_dlq", "vanished"], &["orders", "billing"], None);
-    let (code, report, stderr) = doctor(&snapshot, &[&export, sample]);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(codes(&report), [("InventoryObjectGone".to_string(), "vanished".to_string())]);
+    let report = upjet()
+        .arg("doctor")
+        .json()
+        .from(&snapshot)
+        .args(["--inventory", &export, "--inventory", sample])
+        .expect_exit(0)
+        .run()
+        .report();
+    assert_eq!(report.codes(), [("InventoryObjectGone".to_string(), "vanished".to_string())]);
 }
 
 #[test]
@@ -100,12 +95,13 @@ fn an_export_cut_by_max_items_is_named_and_the_report_is_partial() {
     let dir = tempfile::tempdir().unwrap();
     let (snapshot, export) =
         write(dir.path(), &["orders", "billing", "vanished"], &["orders", "billing"], Some("eyJOZXh0VG9rZW4iOiAxfQ=="));
-    let (code, report, stderr) = doctor(&snapshot, &[&export]);
-    assert_eq!(code, Some(4), "{stderr}");
+    // A partial report: exit 4.
+    let run = upjet().arg("doctor").json().from(&snapshot).args(["--inventory", &export]).expect_exit(4).run();
+    let (report, stderr) = (run.report(), run.stderr);
     assert!(stderr.contains("ends with NextToken") && stderr.contains("--max-items"), "{stderr}");
     assert_eq!(report["summary"]["complete"], false);
     let cut = report["summary"]["inputsTruncated"][0].as_str().unwrap();
     assert!(cut.contains("sqs.json") && cut.contains("cut short"), "{cut}");
     // Nothing is said to be gone from a cut export: it may be on a missing page.
-    assert!(codes(&report).is_empty(), "{:?}", codes(&report));
+    assert!(report.codes().is_empty(), "{:?}", report.codes());
 }

@@ -29,6 +29,7 @@ mod fault_schedules;
 mod faults;
 mod faults_evidence;
 mod fleet_summary;
+mod formats;
 mod health;
 mod help;
 mod history_create_loop;

@@ -101,7 +101,7 @@ fn a_snapshot_folder_fails_on_a_file_that_is_no_known_input() {
     assert!(
         stderr.contains("plan.json: looks like an adoption plan (doctor --plan); pass it to `kubectl upjet adopt -f`")
     );
-    assert_ne!(code, Some(2), "{stderr}");
+    assert_eq!(code, Some(1), "the plan is skipped, the snapshot's errors are found: {stderr}");
 
     std::fs::write(dir.path().join("notes.json"), "meeting notes, not JSON").unwrap();
     let (code, _, stderr) = run(&["doctor", "--from", folder]);
@@ -117,7 +117,7 @@ fn a_file_no_flag_knows_keeps_the_readers_own_words() {
     std::fs::write(&prose, "we looked at the fleet\nnothing to add\n").unwrap();
     let prose = prose.to_str().unwrap();
     let (code, _, stderr) = run(&["doctor", "--from", "examples/fleet", "--log-file", prose, "-o", "summary"]);
-    assert_ne!(code, Some(2), "{stderr}");
+    assert_eq!(code, Some(1), "the lines are skipped, the fleet's errors are found: {stderr}");
     assert!(stderr.contains(&format!("{prose}: 2 of 2 lines were not provider log records (skipped)")), "{stderr}");
     let (code, _, stderr) = run(&["doctor", "--from", "examples/fleet", "--inventory", prose]);
     assert_eq!(code, Some(2));

@@ -2,7 +2,7 @@
 //! (test API servers, a closed port, a server that rejects the token, a context that does not
 //! exist), several snapshots, and the commands that must refuse more than one cluster.
 
-use crate::support::{Cluster, Mr, Upjet, report, text};
+use crate::support::{Cluster, Mr, upjet};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use testapi::Fault;
@@ -37,13 +37,6 @@ pub(crate) fn kubeconfig(dir: &Path, contexts: &[(&str, &str)], current: &str) -
     let path = dir.join("multi-kubeconfig");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// The binary against `kubeconfig`, deterministic.
-fn upjet(home: &Path, kubeconfig: &Path) -> Upjet {
-    let mut run = Upjet::with_home(home);
-    run.env("KUBECONFIG", kubeconfig);
-    run
 }
 
 /// An address nothing listens on.
@@ -81,12 +74,11 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     let all = ["--context", "good", "--context", "down", "--context", "rejecting", "--context", "gone"];
 
     // Findings below --fail-on: the partial scan decides, exit 4.
-    let out = upjet(good.dir(), &kc).arg("doctor").args(all).args(["-o", "json", "--fail-on", "never"]).output();
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{stderr}");
-    let r = report(&out);
+    let run = good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).args(["--fail-on", "never"]).json().run();
+    let (r, stderr) = (run.report(), run.stderr);
+    assert_eq!(run.code, Some(4), "{stderr}");
     let findings = r["findings"].as_array().unwrap();
-    assert!(!findings.is_empty() && findings.iter().all(|f| f["resource"]["cluster"] == "good"), "{r}");
+    assert!(!findings.is_empty() && findings.iter().all(|f| f["resource"]["cluster"] == "good"), "{}", r.0);
     assert!(findings.iter().any(|f| f["code"] == "CreateIncomplete" && f["resource"]["name"] == "www"));
     assert_eq!(r["summary"]["complete"], false);
     let names: Vec<&str> =
@@ -108,26 +100,23 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     assert!(stderr.contains("4 clusters (3 not scanned)"), "{stderr}");
 
     // The table: CLUSTER first. Errors at --fail-on: findings win (1); --fail-on-incomplete: 4.
-    let out = upjet(good.dir(), &kc).arg("doctor").args(all).output();
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let table = text(&out.stdout);
+    let table = good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).expect_exit(1).run().stdout;
     assert!(table.starts_with("CLUSTER   RESOURCE"), "{table}");
     assert!(table.lines().skip(1).all(|l| l.starts_with("good ")), "{table}");
-    let out = upjet(good.dir(), &kc).arg("doctor").args(all).arg("--fail-on-incomplete").output();
-    assert_eq!(out.status.code(), Some(4));
+    good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).arg("--fail-on-incomplete").expect_exit(4).run();
 
     // No cluster reachable: exit 3, each named.
-    let out = upjet(good.dir(), &kc).args(["doctor", "--context", "down", "--context", "gone"]).output();
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let run = good.upjet().env("KUBECONFIG", &kc).args(["doctor", "--context", "down", "--context", "gone"]).run();
+    let stderr = run.stderr;
+    assert_eq!(run.code, Some(3), "{stderr}");
     assert!(stderr.contains("no cluster could be scanned") && stderr.contains("down: ") && stderr.contains("gone: "));
 
     // One context: the report reads as it always did (no cluster field, no per-cluster block).
-    let out = upjet(good.dir(), &kc).args(["doctor", "--context", "good", "-o", "json"]).output();
-    let single = report(&out);
-    assert!(single["summary"].get("clusters").is_none(), "{single}");
+    let run = good.upjet().env("KUBECONFIG", &kc).args(["doctor", "--context", "good"]).json().expect_exit(1).run();
+    let single = run.report();
+    assert!(single["summary"].get("clusters").is_none(), "{}", single.0);
     assert!(single["findings"].as_array().unwrap().iter().all(|f| f["resource"].get("cluster").is_none()));
-    assert!(text(&out.stdout).contains("CreateIncomplete"));
+    assert!(run.stdout.contains("CreateIncomplete"));
 }
 
 #[test]
@@ -142,11 +131,14 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
     c.api.fault(Fault::Delay { path_contains: "/apis/".into(), millis: 150 });
     let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &second.url)], "east");
     c.api.reset_stats();
-    let out = upjet(c.dir(), &kc)
-        .args(["doctor", "--all-contexts", "--concurrency", "2", "-o", "json", "--fail-on", "never"])
-        .output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let r = report(&out);
+    let r = c
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .args(["doctor", "--all-contexts", "--concurrency", "2", "--fail-on", "never"])
+        .json()
+        .expect_exit(0)
+        .run()
+        .report();
     let blocked: Vec<&str> = r["findings"]
         .as_array()
         .unwrap()
@@ -160,8 +152,7 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
     assert_eq!(stats.max_in_flight, 2, "--concurrency bounds both clusters together, and is reached");
     // Each context has its own discovery cache entry: a second run asks neither server.
     c.api.reset_stats();
-    let out = upjet(c.dir(), &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).output();
-    assert_eq!(out.status.code(), Some(0));
+    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).expect_exit(0).run();
     assert_eq!(c.api.stats().class("discovery"), 0);
     let entries: Vec<String> = std::fs::read_dir(c.dir().join(".kube/cache/upjet/discovery"))
         .unwrap()
@@ -183,14 +174,17 @@ fn one_object_commands_refuse_several_clusters() {
         &["adopt", "-f", "plan.json", "--context", "a", "--context", "b"],
         &["doctor", "--all-contexts", "--context", "a"],
     ] {
-        let out = upjet(c.dir(), &kc).args(args).output();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        c.upjet().env("KUBECONFIG", &kc).args(args).expect_exit(2).run();
     }
-    let out = upjet(c.dir(), &kc).args(["history", "recordset.dns.gcp.upbound.io/www", "--all-contexts"]).output();
-    assert!(text(&out.stderr).contains("history acts on one cluster"), "{}", text(&out.stderr));
+    let run =
+        c.upjet().env("KUBECONFIG", &kc).args(["history", "recordset.dns.gcp.upbound.io/www", "--all-contexts"]).run();
+    assert!(run.stderr.contains("history acts on one cluster"), "{}", run.stderr);
     // One --context still works for them.
-    let out = upjet(c.dir(), &kc).args(["doctor", "recordset.dns.gcp.upbound.io/www", "--context", "b"]).output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    c.upjet()
+        .env("KUBECONFIG", &kc)
+        .args(["doctor", "recordset.dns.gcp.upbound.io/www", "--context", "b"])
+        .expect_exit(0)
+        .run();
 }
 
 #[test]
@@ -200,14 +194,19 @@ fn a_plan_names_the_cluster_it_was_made_in() {
     c.add(Mr::new(RS, "RecordSet", "lost").without("crossplane.io/external-name").json());
     let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &c.server.url)], "east");
     let plan = c.dir().join("plan.json");
-    let out = upjet(c.dir(), &kc).args(["doctor", "--all-contexts", "--id-template", t, "--plan"]).arg(&plan).output();
-    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", text(&out.stderr));
+    let run = c
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .args(["doctor", "--all-contexts", "--id-template", t, "--plan"])
+        .arg(&plan)
+        .run();
+    assert!(run.code.is_some_and(|c| c <= 1), "{}", run.stderr);
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     let clusters: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["cluster"].as_str().unwrap()).collect();
     assert_eq!(clusters, ["east", "west"], "{items}");
     // One live context: its name is still written, so adopt -f can check it.
-    let out = upjet(c.dir(), &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).output();
-    assert!(out.status.code().is_some_and(|c| c <= 1));
+    let run = c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).run();
+    assert!(run.code.is_some_and(|c| c <= 1), "{}", run.stderr);
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     assert_eq!(items[0]["cluster"], "east", "{items}");
 }
@@ -217,10 +216,8 @@ fn several_snapshots_are_several_clusters() {
     let root = env!("CARGO_MANIFEST_DIR");
     let (prod, staging) =
         (format!("{root}/examples/clusters/prod.json"), format!("{root}/examples/clusters/staging.json"));
-    let tmp = tempfile::tempdir().unwrap();
-    let run = |args: &[&str]| upjet(tmp.path(), &tmp.path().join("none")).arg("doctor").args(args).output();
-    let out = run(&["--from", &prod, "--from", &staging, "-o", "json"]);
-    let r = report(&out);
+    let run = |args: &[&str]| upjet().arg("doctor").args(args).run();
+    let r = run(&["--from", &prod, "--from", &staging, "-o", "json"]).report();
     let names: Vec<&str> =
         r["summary"]["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["prod", "staging"]);
@@ -228,25 +225,26 @@ fn several_snapshots_are_several_clusters() {
         r["findings"].as_array().unwrap().iter().map(|f| f["resource"]["cluster"].as_str().unwrap()).collect();
     assert_eq!(found.into_iter().collect::<Vec<_>>(), ["prod", "staging"]);
     // One snapshot: exactly as before, no cluster.
-    let single = report(&run(&["--from", &prod, "-o", "json"]));
+    let single = run(&["--from", &prod, "-o", "json"]).report();
     assert!(single["summary"].get("clusters").is_none() && single["findings"][0]["resource"].get("cluster").is_none());
     // The table and the summary, as a person reads them.
-    let table = text(&run(&["--from", &prod, "--from", &staging]).stdout);
+    let table = run(&["--from", &prod, "--from", &staging]).stdout;
     insta::assert_snapshot!("several_clusters_table", table);
-    let summary = text(&run(&["--from", &prod, "--from", &staging, "-o", "summary"]).stdout);
+    let summary = run(&["--from", &prod, "--from", &staging, "-o", "summary"]).stdout;
     assert!(summary.contains("--from ") && summary.contains("CLUSTER"), "{summary}");
     insta::assert_snapshot!("several_clusters_summary", summary.replace(root, "."));
     // Two snapshots of one name: usage error.
-    std::fs::create_dir(tmp.path().join("prod")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     let other = tmp.path().join("prod");
+    std::fs::create_dir(&other).unwrap();
     let out = run(&["--from", &prod, "--from", other.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("both name the cluster \"prod\""), "{}", text(&out.stderr));
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("both name the cluster \"prod\""), "{}", out.stderr);
     // Offline inputs that cannot be told apart by cluster are refused.
     let out = run(&["--from", &prod, "--from", &staging, "--log-file", &prod]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
     // Snapshots and clusters are not mixed silently.
     let out = run(&["--from", &prod, "--context", "a", "--context", "b"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("give one or the other"), "{}", text(&out.stderr));
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("give one or the other"), "{}", out.stderr);
 }

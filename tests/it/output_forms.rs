@@ -11,10 +11,6 @@ fn report() -> Value {
     upjet().arg("doctor").from(FLEET).json().run().json()
 }
 
-fn doctor(output: &str) -> crate::support::Run {
-    upjet().arg("doctor").from(FLEET).args(["-o", output]).run()
-}
-
 #[test]
 fn name_prints_each_mr_with_findings_once_as_kubectl_does() {
     let report = report();
@@ -27,16 +23,19 @@ fn name_prints_each_mr_with_findings_once_as_kubectl_does() {
             expected.push(name);
         }
     }
-    let run = doctor("name");
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let run = upjet().arg("doctor").from(FLEET).args(["-o", "name"]).expect_exit(1).run();
     assert_eq!(run.stdout.lines().collect::<Vec<_>>(), expected);
 }
 
 #[test]
 fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
     let report = report();
-    let run = doctor(r#"jsonpath={range .findings[*]}{.code}{"\t"}{.resource.name}{"\n"}{end}"#);
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let run = upjet()
+        .arg("doctor")
+        .from(FLEET)
+        .args(["-o", r#"jsonpath={range .findings[*]}{.code}{"\t"}{.resource.name}{"\n"}{end}"#])
+        .expect_exit(1)
+        .run();
     let expected: String = report["findings"]
         .as_array()
         .unwrap()
@@ -44,7 +43,11 @@ fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
         .map(|f| format!("{}\t{}\n", f["code"].as_str().unwrap(), f["resource"]["name"].as_str().unwrap()))
         .collect();
     assert_eq!(run.stdout, expected);
-    let errors = doctor(r#"jsonpath={.findings[?(@.severity=="error")].resource.name}"#);
+    let errors = upjet()
+        .arg("doctor")
+        .from(FLEET)
+        .args(["-o", r#"jsonpath={.findings[?(@.severity=="error")].resource.name}"#])
+        .run();
     let names: Vec<&str> = report["findings"]
         .as_array()
         .unwrap()
@@ -53,7 +56,7 @@ fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
         .map(|f| f["resource"]["name"].as_str().unwrap())
         .collect();
     assert_eq!(errors.stdout, names.join(" "));
-    let as_json = doctor("jsonpath-as-json={.apiVersion}");
+    let as_json = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath-as-json={.apiVersion}"]).run();
     assert_eq!(as_json.stdout, "\"upjet.doctor/v1\"\n");
 }
 
@@ -61,7 +64,11 @@ fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
 fn custom_columns_print_one_row_per_finding_in_kubectl_layout() {
     let report = report();
     let findings = report["findings"].as_array().unwrap();
-    let run = doctor("custom-columns=CODE:.code,MR:{.resource.name},ID:suggestedId");
+    let run = upjet()
+        .arg("doctor")
+        .from(FLEET)
+        .args(["-o", "custom-columns=CODE:.code,MR:{.resource.name},ID:suggestedId"])
+        .run();
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), findings.len() + 1, "{}", run.stdout);
     let header: Vec<&str> = lines[0].split_whitespace().collect();
@@ -87,12 +94,10 @@ fn custom_columns_print_one_row_per_finding_in_kubectl_layout() {
 
 #[test]
 fn a_template_kubectl_rejects_is_a_usage_error_in_kubectl_words() {
-    let run = doctor("jsonpath={.findings[0");
-    assert_eq!(run.code, Some(2));
+    let run = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath={.findings[0"]).expect_exit(2).run();
     assert_eq!(run.stdout, "");
     assert!(run.stderr.starts_with("error: error parsing jsonpath {.findings[0, unterminated array"), "{}", run.stderr);
-    let run = doctor("jsonpath={.apiVersion}{hello}");
-    assert_eq!(run.code, Some(2));
+    let run = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath={.apiVersion}{hello}"]).expect_exit(2).run();
     assert_eq!(run.stdout, "", "a failing template prints nothing, as kubectl");
     assert!(
         run.stderr.starts_with(
@@ -101,8 +106,7 @@ fn a_template_kubectl_rejects_is_a_usage_error_in_kubectl_words() {
         "{}",
         run.stderr
     );
-    let run = doctor("custom-columns=CODE");
-    assert_eq!(run.code, Some(2));
+    let run = upjet().arg("doctor").from(FLEET).args(["-o", "custom-columns=CODE"]).expect_exit(2).run();
     assert!(
         run.stderr.contains("unexpected custom-columns spec: CODE, expected <header>:<json-path-expr>"),
         "{}",

@@ -4,8 +4,9 @@
 //! kind of an object whose MR is gone as the run serves it, with the ID its kind's rule gives,
 //! and says (and counts) that the re-applied MR's next reconcile creates a second queue.
 
-use crate::support::{Cluster, Run, report, upjet};
+use crate::support::{Cluster, upjet};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 
 const SQS: &str = "sqs.aws.upbound.io/v1beta1";
 const ACCOUNT: &str = "111122223333";
@@ -46,14 +47,14 @@ fn tagged(object: &str, name: &str) -> Value {
         {"Key": "crossplane-providerconfig", "Value": "default"}]})
 }
 
-/// doctor over two healthy Queues, `orders` as given (re-applied: no external-name, no status
-/// yet), and an inventory that lists all three objects and `legacy`'s, whose MR is gone.
-fn doctor(orders: Value) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    let snapshot = dir.path().join("queues.json");
+/// A snapshot of two healthy Queues and `orders` as given (re-applied: no external-name, no status
+/// yet), and an inventory that lists all three objects and `legacy`'s, whose MR is gone, written
+/// into `dir`: the paths of the snapshot and of the inventory.
+fn queues_and_inventory(dir: &Path, orders: Value) -> (PathBuf, PathBuf) {
+    let snapshot = dir.join("queues.json");
     let items = json!([healthy("billing"), healthy("invoices"), orders]);
     std::fs::write(&snapshot, json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string()).unwrap();
-    let inventory = dir.path().join("aws.json");
+    let inventory = dir.join("aws.json");
     let objects = json!([
         tagged("billing", "billing"),
         tagged("invoices", "invoices"),
@@ -61,12 +62,14 @@ fn doctor(orders: Value) -> Run {
         tagged(LEGACY, "legacy")
     ]);
     std::fs::write(&inventory, json!({"ResourceTagMappingList": objects}).to_string()).unwrap();
-    upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).run()
+    (snapshot, inventory)
 }
 
 #[test]
 fn an_object_without_its_mr_is_named_by_the_served_kind_and_its_kind_s_id_rule() {
-    let run = doctor(queue("orders", "uid-orders-2"));
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, inventory) = queues_and_inventory(dir.path(), queue("orders", "uid-orders-2"));
+    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).expect_exit(1).run();
     let report = run.report();
     let gone = report.finding("InventoryObjectWithoutMr", "legacy");
     assert_eq!(
@@ -86,10 +89,10 @@ fn on_a_live_cluster_discovery_names_the_kind_of_an_object_without_its_mr() {
     let c = Cluster::builder().crd_files("provider-upjet-aws", &["sqs.aws.upbound.io_queues.yaml"]).start();
     let inventory = c.dir().join("aws.json");
     std::fs::write(&inventory, json!({"ResourceTagMappingList": [tagged(LEGACY, "legacy")]}).to_string()).unwrap();
-    let out = c.upjet().args(["doctor", "-o", "json", "--inventory"]).arg(&inventory).output();
-    let r = report(&out);
+    let run = c.upjet().arg("doctor").json().arg("--inventory").arg(&inventory).run();
+    let r = run.report();
     let gone = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "InventoryObjectWithoutMr");
-    let gone = gone.unwrap_or_else(|| panic!("{r:#} {}", String::from_utf8_lossy(&out.stderr)));
+    let gone = gone.unwrap_or_else(|| panic!("{:#} {}", r.0, run.stderr));
     assert_eq!(
         (&gone["resource"]["apiVersion"], &gone["resource"]["kind"]),
         (&json!(SQS), &json!("Queue")),
@@ -102,7 +105,9 @@ fn on_a_live_cluster_discovery_names_the_kind_of_an_object_without_its_mr() {
 
 #[test]
 fn a_reapplied_mr_that_will_duplicate_says_so_and_is_counted() {
-    let run = doctor(queue("orders", "uid-orders-2"));
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, inventory) = queues_and_inventory(dir.path(), queue("orders", "uid-orders-2"));
+    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).expect_exit(1).run();
     let report = run.report();
     let orphan = report.finding("InventoryOrphan", "orders");
     let message = orphan["message"].as_str().unwrap();
@@ -115,7 +120,8 @@ fn a_reapplied_mr_that_will_duplicate_says_so_and_is_counted() {
     // Paused, it creates nothing: neither said nor counted.
     let mut paused = queue("orders", "uid-orders-2");
     paused["metadata"]["annotations"]["crossplane.io/paused"] = json!("true");
-    let run = doctor(paused);
+    let (snapshot, inventory) = queues_and_inventory(dir.path(), paused);
+    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).expect_exit(1).run();
     let report = run.report();
     let orphan = report.finding("InventoryOrphan", "orders");
     assert!(!orphan["message"].as_str().unwrap().contains("second object"), "{orphan:#}");
@@ -138,7 +144,7 @@ fn entry(ts: &str, kind: &str, name: &str, op: &str, external_name: &str, uid: &
 /// The re-applied Queue `orders` (created 2024-11-30T10:30:00Z) and Bucket `audit-logs`, and the
 /// sidecar's entries about their earlier selves: the Queue's first create failed, the second made
 /// the queue whose URL shows in the next entry; the Bucket's name was chosen before its create.
-fn reapplied_with_change_log(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+fn reapplied_with_change_log(dir: &Path) -> (PathBuf, PathBuf) {
     let mut orders = queue("orders", "uid-orders-2");
     orders["metadata"]["creationTimestamp"] = json!("2024-11-30T10:30:00Z");
     let mut bucket = orders.clone();

@@ -206,11 +206,6 @@ impl Run {
     pub fn report(&self) -> Report {
         Report(self.json())
     }
-
-    /// Standard output as a doctor report, or `null` when it printed none (a refused run).
-    pub fn report_or_null(&self) -> Report {
-        Report(serde_json::from_str(&self.stdout).unwrap_or(Value::Null))
-    }
 }
 
 /// A doctor JSON report (indexes like the JSON it is: `report["summary"]["byCode"]`).

@@ -1,9 +1,7 @@
 //! A quick performance figure (printed, not asserted):
-//! `cargo test -p testapi --test perf -- --nocapture`
+//! `cargo test -p testapi --test it perf:: -- --nocapture`
 
-mod common;
-
-use common::{Client, GCP};
+use crate::common::{Client, GCP};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;

@@ -1,8 +1,6 @@
 //! A minimal blocking HTTP/1.1 client (keep-alive, Content-Length and chunked
 //! bodies) so the tests need no HTTP client dependency.
 
-#![allow(dead_code)]
-
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -1,8 +1,6 @@
 //! End-to-end tests of the fake API server over real HTTP.
 
-mod common;
-
-use common::{Client, GCP, KUBE_AGGREGATED_ACCEPT, crds_with_category};
+use crate::common::{Client, GCP, KUBE_AGGREGATED_ACCEPT, crds_with_category};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

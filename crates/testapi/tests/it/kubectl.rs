@@ -1,8 +1,6 @@
 //! kubectl (if installed) against the fake server: the strictest client we have.
 
-mod common;
-
-use common::GCP;
+use crate::common::GCP;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;

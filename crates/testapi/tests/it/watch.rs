@@ -1,8 +1,6 @@
 //! Watch streams over real HTTP.
 
-mod common;
-
-use common::Client;
+use crate::common::Client;
 use serde_json::{Value, json};
 use std::time::Duration;
 use testapi::TestApi;
