@@ -28,10 +28,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l color -d 'W
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -39,8 +39,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s s -l server
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_needs_command" -s V -l version -d 'Print version'
@@ -104,10 +104,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l c
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -119,8 +119,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l f
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l logs -d 'Read the live provider pods\' logs (current and previous container) for evidence'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l no-headers -d 'Do not print the table header'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l refresh-discovery -d 'Ask the API server which kinds exist instead of reusing the discovery cache (and refresh it)'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand doctor" -s V -l version -d 'Print version'
@@ -147,10 +147,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -160,8 +160,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l as-group -d 'Impersonate this group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l no-logs -d 'Do not read the live provider pods\' logs'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l workspace -d 'Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand history" -s V -l version -d 'Print version'
@@ -170,10 +170,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -181,8 +181,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand completion" -s V -l version -d 'Print version'
@@ -200,10 +200,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l co
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -217,8 +217,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s y 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l dry-run -d 'Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l add-late-initialize -d 'Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an external-name it learns later'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l probe -d 'With -f and --import: try each item\'s candidate IDs in rank order (its "id", then its "candidates") and keep the first the provider finds; after each miss the MR is put back exactly as it was before the next candidate is tried. Without it only the first is used'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand adopt" -s V -l version -d 'Print version'
@@ -226,10 +226,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -239,8 +239,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l as-group -d 'Impersonate this group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l dry-run -d 'Print the patch and send it with server-side dryRun=All; nothing is changed'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore" -s V -l version -d 'Print version'
@@ -259,10 +259,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -271,8 +271,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l as-group -d 'Impersonate this group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l force -d 'Overwrite --modifiers and --plan when they exist'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand restore-plan" -s V -l version -d 'Print version'
@@ -284,10 +284,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -298,8 +298,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l dry-run -d 'Print every patch and send it with server-side dryRun=All: nothing is changed and no backup is written'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l source-released -d 'The source cluster no longer manages the objects of RestoreIntoFight items (you paused or removed those MRs there): promote them too'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand promote" -s V -l version -d 'Print version'
@@ -307,10 +307,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -318,8 +318,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and not __fish_seen_subcommand_from plan apply status help" -s V -l version -d 'Print version'
@@ -337,10 +337,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -350,8 +350,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l as-group -d 'Impersonate this group (repeatable)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l all -d 'Every legacy MR of every provider'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l force -d 'Overwrite the plan file when it exists'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
@@ -363,10 +363,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -378,8 +378,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s y -l yes -d 'Do not ask for confirmation (required when there is no terminal)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l keep-legacy -d 'Leave each legacy MR in place, paused and unable to delete, instead of deleting it'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l observe-only -d 'Stop once each namespaced MR\'s Observe found its object: it stays observing only, the legacy MR stays paused. A later apply without this flag finishes'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
@@ -388,10 +388,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -399,8 +399,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand migrate; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -416,10 +416,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l col
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -427,8 +427,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s s -
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand rbac" -s V -l version -d 'Print version'
@@ -436,10 +436,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -447,8 +447,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and not __fish_seen_subcommand_from argocd flux help" -s V -l version -d 'Print version'
@@ -465,10 +465,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -476,8 +476,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from argocd" -s V -l version -d 'Print version'
@@ -489,10 +489,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -500,8 +500,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and 
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l token -d 'Bearer token, overriding the kubeconfig' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l as -d 'Impersonate this user' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l as-group -d 'Impersonate this group (repeatable)' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand health; and __fish_seen_subcommand_from flux" -s V -l version -d 'Print version'
@@ -519,10 +519,10 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l co
 always\t'Colour unless NO_COLOR is set'
 never\t'Never colour'"
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l kubeconfig -d 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l context -d 'The name of the kubeconfig context to use; doctor accepts several (repeatable), scans them concurrently and prints one report with a CLUSTER column' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l context -d 'The name of the kubeconfig context to use; doctor and watch take several' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l cluster -d 'The name of the kubeconfig cluster to use' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s n -l namespace -d 'Only this namespace (namespaced MRs); cluster-scoped MRs are always included' -r
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s n -l namespace -d 'The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs are always included)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s l -l selector -d 'Label selector, e.g. `crossplane.io/claim-name=db` (kubectl\'s -l)' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l request-timeout -d 'Time limit for each request: `0` (none), `30s`, `1m`; a bare number is seconds' -r
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s v -l v -d 'Log verbosity like kubectl\'s -v: 4 shows requests, 6+ shows HTTP details' -r
@@ -534,8 +534,8 @@ complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l no
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l logs -d 'Follow the provider pods\' logs (current container, and the previous one after each restart) and journal every ID a provider logs as created (source `log`)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l events -d 'Record a Kubernetes Event (type Warning, reason = the code) on the MR each time an error finding appears, deduplicated as client-go\'s recorder does (a repeat raises the Event\'s count); needs deploy/clusterrole-watch-events.yaml'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l no-headers -d 'Do not print the header line'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l all-contexts -d 'doctor: every context of the merged kubeconfig, scanned concurrently into one report'
-complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s A -l all-namespaces -d 'All namespaces (the default for doctor, which is fleet-wide)'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l all-contexts -d 'Every context of the merged kubeconfig, for doctor and watch'
+complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s A -l all-namespaces -d 'All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -l insecure-skip-tls-verify -d 'Do not verify the API server\'s certificate (insecure)'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-upjet -n "__fish_kubectl_upjet_using_subcommand watch" -s V -l version -d 'Print version'

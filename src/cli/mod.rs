@@ -210,11 +210,16 @@ pub struct KubeFlags {
     /// Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).
     #[arg(long, global = true, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
-    /// The name of the kubeconfig context to use; doctor accepts several (repeatable), scans
-    /// them concurrently and prints one report with a CLUSTER column.
+    /// The name of the kubeconfig context to use; doctor and watch take several.
+    ///
+    /// Repeatable for the commands that read a fleet (doctor, watch): they read the clusters at
+    /// once and report them together. A command that acts on one cluster refuses several.
     #[arg(long = "context", global = true, value_name = "NAME")]
     pub contexts: Vec<String>,
-    /// doctor: every context of the merged kubeconfig, scanned concurrently into one report.
+    /// Every context of the merged kubeconfig, for doctor and watch.
+    ///
+    /// The commands that read a fleet (doctor, watch) read every context at once and report them
+    /// together. A command that acts on one cluster refuses it.
     #[arg(long, global = true, conflicts_with = "contexts")]
     pub all_contexts: bool,
     /// The name of the kubeconfig cluster to use.
@@ -223,10 +228,11 @@ pub struct KubeFlags {
     /// The name of the kubeconfig user to use.
     #[arg(long, global = true)]
     pub user: Option<String>,
-    /// Only this namespace (namespaced MRs); cluster-scoped MRs are always included.
+    /// The namespace of the MR a command names, or the only one a scan reads (cluster-scoped MRs
+    /// are always included).
     #[arg(short = 'n', long, global = true)]
     pub namespace: Option<String>,
-    /// All namespaces (the default for doctor, which is fleet-wide).
+    /// All namespaces, even with -n (what a scan reads by default: MRs are fleet-wide).
     #[arg(short = 'A', long, global = true)]
     pub all_namespaces: bool,
     /// Label selector, e.g. `crossplane.io/claim-name=db` (kubectl's -l).

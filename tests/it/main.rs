@@ -22,6 +22,7 @@ mod create_in_flight;
 mod crossplane_v2;
 mod deploy;
 mod discovery_cache;
+mod docs;
 mod doctor_cluster;
 mod evidence_cluster;
 mod examples;
