@@ -5,11 +5,13 @@
 //! every event goes through the one pure state (`domain::watch::State`), which judges the MR
 //! with doctor's rule book and answers with the findings that appeared or cleared. Those are
 //! printed as lines, exported as metrics (`serve`) and the identities seen are appended to the
-//! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
+//! ID journal (`local::journal`). A kind's phase is the state's (`domain::watch::kinds`), the
+//! loop only does what its transitions ask (`kinds`). SIGINT and SIGTERM end it with exit 0.
 
 mod clock;
 mod crds;
 mod events;
+mod kinds;
 mod probes;
 mod providers;
 mod serve;
@@ -18,14 +20,13 @@ use crate::cli::watch::{WatchArgs, WatchFormat};
 use crate::cluster::connect::{self, ConnectOptions, Connection};
 use crate::cluster::discover;
 use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Failure, Probe, Scope, Seen};
+use crate::cluster::watch::{self as watching, Probe, Scope, Seen};
 use crate::domain::gotime::GoTime;
-use crate::domain::journal;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::ProviderStarts;
 use crate::domain::watch::exposition::Counters;
 use crate::domain::watch::restarts::RestartCounter;
-use crate::domain::watch::{Change, KindId, MrKey, State};
+use crate::domain::watch::{Change, KindId, State};
 use crate::error::{Error, Exit, one_line};
 use crate::local::journal::{Journal, context_dir, default_dir};
 use crate::output::style;
@@ -34,6 +35,7 @@ use crate::settings::Settings;
 use clock::Clock;
 use clock::sleep_for;
 use futures::StreamExt;
+use kinds::Followed;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -160,16 +162,11 @@ async fn watch_one(
         clock,
         journal: target.journal,
         recorder: None,
-        tasks: HashMap::new(),
-        kinds: HashMap::new(),
-        crd_names: HashMap::new(),
+        followed: HashMap::new(),
         crds_seen: HashSet::new(),
         probing: None,
-        waiting: Default::default(),
-        first_lists: HashSet::new(),
         restarts: RestartCounter::default(),
         starts_given: HashMap::new(),
-        failures: HashMap::new(),
         announced: HashSet::new(),
         ready_said: false,
         json: sink.json,
@@ -275,7 +272,8 @@ fn open_journal(
     Journal::open(&dir).map(Some).map_err(|e| Error::usage(e.to_string()).into())
 }
 
-/// The loop's own state: the watcher tasks, and what it already told the user.
+/// The loop's own state: how to reach the cluster, the one map of the kinds it follows (the
+/// phase of each is in the shared state), and what it already told the user.
 struct Loop {
     conn: Arc<Connection>,
     scope: Scope,
@@ -285,27 +283,17 @@ struct Loop {
     journal: Option<Journal>,
     /// `--events`: records an Event on the MR when an error finding appears.
     recorder: Option<events::Recorder>,
-    /// The watchers, one per kind that held MRs when looked at.
-    tasks: HashMap<KindId, JoinHandle<()>>,
-    /// Every managed kind followed (watched or looked at each resync), as discovery or its CRD
-    /// described it (which provider serves each).
-    kinds: HashMap<KindId, ApiKind>,
-    /// The followed kinds by CRD name (`<plural>.<group>`), for the CRD watcher's names.
-    crd_names: HashMap<String, KindId>,
+    /// Every managed kind followed: as discovery or its CRD described it, and its watcher while
+    /// one runs (the state's phase says when: `domain::watch::kinds`).
+    followed: HashMap<KindId, Followed>,
     /// CRD names already judged (fetched, or known from discovery): fetched once each.
     crds_seen: HashSet<String>,
     /// The looks at kinds that are not watched, while they run (one round at a time).
     probing: Option<JoinHandle<()>>,
-    /// Kinds to watch that wait for a first-list slot (`probes::FIRST_LISTS`).
-    waiting: std::collections::VecDeque<KindId>,
-    /// Kinds whose watcher has not finished (nor failed) its first list.
-    first_lists: HashSet<KindId>,
     /// The provider pods' restarts, look after look.
     restarts: RestartCounter,
     /// By provider: the starts last given to the state, so a change re-judges its MRs.
     starts_given: HashMap<String, ProviderStarts>,
-    /// By kind: the last failure since its last successful event (for the relist's reason).
-    failures: HashMap<KindId, Failure>,
     /// Failures already printed, so a retried failure is said once.
     announced: HashSet<String>,
     ready_said: bool,
@@ -315,53 +303,6 @@ struct Loop {
 }
 
 impl Loop {
-    /// Follows one kind from now on (no-op when it is followed already); whether it is watched
-    /// depends on what a look at it finds. Returns whether it was new.
-    fn track(&mut self, kind: ApiKind) -> bool {
-        let id: KindId = (kind.group.clone(), kind.kind.clone());
-        if self.kinds.contains_key(&id) {
-            return false;
-        }
-        self.lock().state.add_kind(id.clone());
-        let crd_name = format!("{}.{}", kind.plural, kind.group);
-        self.crds_seen.insert(crd_name.clone());
-        self.crd_names.insert(crd_name, id.clone());
-        self.kinds.insert(id, kind);
-        true
-    }
-
-    /// Starts the watcher of one followed kind (see `probes.rs` for when).
-    fn start_watch(&mut self, id: &KindId) {
-        let Some(kind) = self.kinds.get(id) else { return };
-        let stream = watching::managed(&self.conn, kind, &self.scope);
-        let tx = self.tx.clone();
-        let key = id.clone();
-        let task = tokio::spawn(async move {
-            let mut stream = std::pin::pin!(stream);
-            while let Some(seen) = stream.next().await {
-                if tx.send(Msg::Kind(key.clone(), Box::new(seen))).await.is_err() {
-                    return;
-                }
-            }
-        });
-        self.first_lists.insert(id.clone());
-        self.tasks.insert(id.clone(), task);
-    }
-
-    /// Stops following one kind (its CRD was deleted); returns the findings that cleared.
-    fn unfollow(&mut self, id: &KindId) -> Vec<Change> {
-        if let Some(task) = self.tasks.remove(id) {
-            task.abort();
-        }
-        self.waiting.retain(|w| w != id);
-        self.first_list_over(id);
-        self.failures.remove(id);
-        if let Some(kind) = self.kinds.remove(id) {
-            self.crd_names.remove(&format!("{}.{}", kind.plural, kind.group));
-        }
-        self.lock().state.remove_kind(id)
-    }
-
     fn spawn_crds(&self) {
         let stream = watching::crds(&self.conn);
         let tx = self.tx.clone();
@@ -455,7 +396,8 @@ impl Loop {
         let ready = self.lock().state.ready();
         if ready && !self.ready_said {
             self.ready_said = true;
-            let (kinds, idle) = (self.tasks.len(), self.kinds.len().saturating_sub(self.tasks.len()));
+            let kinds = self.followed.values().filter(|f| f.watched()).count();
+            let idle = self.followed.len() - kinds;
             eprintln!(
                 "{}watching {kinds} managed resource kind{}: every first list judged{}",
                 self.context.as_deref().map(|c| format!("{}: ", style::sanitize(c))).unwrap_or_default(),
@@ -467,62 +409,6 @@ impl Loop {
             );
         }
         Ok(())
-    }
-
-    fn on_kind(
-        &mut self,
-        kind: &KindId,
-        seen: Seen<ManagedResource>,
-        now: GoTime,
-        stamp: &str,
-        records: &mut Vec<journal::Record>,
-    ) -> Vec<Change> {
-        if !self.tasks.contains_key(kind) {
-            return Vec::new();
-        }
-        if matches!(seen, Seen::ListDone | Seen::Failed(_)) {
-            self.first_list_over(kind);
-        }
-        let shared = self.shared.clone();
-        let mut w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match seen {
-            Seen::Listing => {
-                let failure = self.failures.remove(kind);
-                if w.state.was_listed(kind) {
-                    let reason = match failure {
-                        Some(f) if f.relists => "expired",
-                        _ => "error",
-                    };
-                    *w.counters.relists.entry(reason.to_string()).or_default() += 1;
-                }
-                w.state.list_started(kind);
-                Vec::new()
-            }
-            Seen::Applied(mr) => {
-                w.counters.events += 1;
-                records.extend(journal::identities(&mr, stamp));
-                w.state.apply(mr, now)
-            }
-            Seen::Deleted(mr) => {
-                w.counters.events += 1;
-                w.state.delete(&MrKey::of(&mr), now)
-            }
-            Seen::ListDone => w.state.list_done(kind),
-            Seen::Failed(f) => {
-                if f.status == Some(403) {
-                    w.state.deny(kind);
-                }
-                drop(w);
-                self.say(format!("watch of {}.{}: {}", kind.1.to_lowercase(), kind.0, f.reason));
-                self.failures.insert(kind.clone(), f);
-                Vec::new()
-            }
-            Seen::Unreadable(why) => {
-                drop(w);
-                self.say(format!("{}.{}: {why}", kind.1.to_lowercase(), kind.0));
-                Vec::new()
-            }
-        }
     }
 
     /// With `--events`, an Event on each MR whose error finding appeared.

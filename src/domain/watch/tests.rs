@@ -1,4 +1,7 @@
+//! The state's answers to MR events, readiness over the kinds' phases, and its metric families.
+
 use super::exposition::{Counters, by_context, families};
+use super::kinds::{Event, Look};
 use super::*;
 use crate::domain::managed::keys;
 use crate::domain::testing::Mr;
@@ -25,12 +28,24 @@ fn incomplete(name: &str) -> ManagedResource {
         .build()
 }
 
+/// A state following one kind, found to hold MRs and in its watcher's first list.
 fn listed() -> State {
     let mut s = State::default();
     s.add_kind(kind());
     s.discovered();
-    s.list_started(&kind());
+    watch(&mut s, &kind());
+    s.kind_event(&kind(), Event::Listing);
     s
+}
+
+/// A look at the kind finds MRs: its watcher starts (a first-list slot is free).
+fn watch(s: &mut State, kind: &KindId) {
+    assert_eq!(s.kind_event(kind, Event::Look(Look::Populated)).start, std::slice::from_ref(kind));
+}
+
+/// The kind's list ends; returns what cleared.
+fn list_done(s: &mut State, kind: &KindId) -> Vec<Change> {
+    s.kind_event(kind, Event::ListDone).changes
 }
 
 /// The changes, without `KstatusMisleading`, which accompanies every stuck create (kstatus reads
@@ -89,16 +104,18 @@ fn readiness_waits_for_every_kinds_first_list_and_a_relist_makes_it_blind() {
     s.add_kind(("s3.aws.upbound.io".into(), "Bucket".into()));
     s.discovered();
     assert!(!s.ready());
-    s.list_started(&kind());
-    s.list_done(&kind());
+    watch(&mut s, &kind());
+    s.kind_event(&kind(), Event::Listing);
+    list_done(&mut s, &kind());
     assert!(!s.ready(), "one kind still unlisted");
     let bucket = ("s3.aws.upbound.io".to_string(), "Bucket".to_string());
-    s.list_started(&bucket);
-    s.list_done(&bucket);
+    watch(&mut s, &bucket);
+    s.kind_event(&bucket, Event::Listing);
+    list_done(&mut s, &bucket);
     assert!(s.ready() && s.synced());
-    s.list_started(&bucket);
+    s.kind_event(&bucket, Event::Listing);
     assert!(s.ready() && !s.synced(), "relisting: ready, but blind");
-    s.list_done(&bucket);
+    list_done(&mut s, &bucket);
     assert!(s.synced());
 }
 
@@ -107,10 +124,10 @@ fn a_relist_clears_the_mrs_deleted_while_the_watch_was_blind() {
     let mut s = listed();
     s.apply(incomplete("a"), now());
     s.apply(incomplete("b"), now());
-    s.list_done(&kind());
-    s.list_started(&kind());
+    list_done(&mut s, &kind());
+    s.kind_event(&kind(), Event::Listing);
     s.apply(incomplete("b"), now());
-    let gone = s.list_done(&kind());
+    let gone = list_done(&mut s, &kind());
     assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
 }
 
@@ -118,9 +135,9 @@ fn a_relist_clears_the_mrs_deleted_while_the_watch_was_blind() {
 fn a_deleted_kind_clears_every_finding_of_its_mrs() {
     let mut s = listed();
     s.apply(incomplete("a"), now());
-    let gone = s.remove_kind(&kind());
+    let gone = s.remove_kind(&kind()).changes;
     assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
-    assert!(!s.has_kind(&kind()));
+    assert_eq!(s.phase(&kind()), None);
 }
 
 #[test]
@@ -166,7 +183,7 @@ fn only_mrs_with_findings_get_series_of_their_own() {
         s.apply(healthy(&format!("ok-{i}")), now());
     }
     s.apply(incomplete("bad"), now());
-    s.list_done(&kind());
+    list_done(&mut s, &kind());
     s.resync(now());
     let fams = families(&s, &Counters::default(), now());
     let total: usize = fams.iter().map(|f| f.series.len()).sum();
@@ -187,14 +204,13 @@ fn only_mrs_with_findings_get_series_of_their_own() {
 fn a_kind_found_empty_is_judged_without_a_list_and_exports_no_series_until_watched() {
     let other: KindId = ("s3.aws.upbound.io".into(), "Bucket".into());
     let mut s = listed();
-    s.watch_kind(&kind());
     s.add_kind(other.clone());
     s.apply(healthy("a"), now());
-    s.list_done(&kind());
+    list_done(&mut s, &kind());
     assert!(!s.ready(), "the other kind has not been looked at yet");
-    s.found_empty(&other);
+    s.kind_event(&other, Event::Look(Look::Empty));
     assert!(s.ready() && s.synced(), "a kind found empty is judged: nothing to judge");
-    assert!(s.is_watched(&kind()) && !s.is_watched(&other));
+    assert!(s.phase(&kind()).is_some_and(Phase::watched) && !s.phase(&other).is_some_and(Phase::watched));
     let fams = families(&s, &Counters::default(), now());
     let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
     let kinds: Vec<&str> = count.series.iter().map(|x| x.labels[1].1.as_str()).collect();
@@ -205,10 +221,10 @@ fn a_kind_found_empty_is_judged_without_a_list_and_exports_no_series_until_watch
     assert_eq!(followed.series[0].value, 2.0, "both kinds are followed");
 
     // A later look finds MRs: once watched, its first list is awaited like any other's.
-    s.watch_kind(&other);
-    s.list_started(&other);
+    watch(&mut s, &other);
+    s.kind_event(&other, Event::Listing);
     assert!(!s.synced(), "blind while its list runs");
-    s.list_done(&other);
+    list_done(&mut s, &other);
     let fams = families(&s, &Counters::default(), now());
     let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
     assert_eq!(count.series.len(), 2);
@@ -263,7 +279,7 @@ fn a_legacy_mr_and_its_twin_fight_then_the_parked_legacy_one_is_named() {
 fn several_contexts_share_one_exposition_each_series_labelled_with_its_context() {
     let mut a = listed();
     a.apply(incomplete("stuck"), now());
-    a.list_done(&kind());
+    list_done(&mut a, &kind());
     let b = State::default();
     let per = vec![
         ("a".to_string(), families(&a, &Counters::default(), now())),
