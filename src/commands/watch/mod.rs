@@ -53,9 +53,10 @@ pub(crate) struct Watched {
 }
 
 impl Watched {
-    /// A fresh state whose rules allow the providers' reconciles `--create-timeout`.
+    /// A fresh state whose rules allow the providers' reconciles `--create-timeout` and read
+    /// what the watch knows beyond each MR through the one evidence constructor.
     fn shared(settings: &Settings) -> Shared {
-        let state = State::new(settings.reconcile_timeout);
+        let state = State::new(settings.reconcile_timeout).judging_with(crate::evidence::watch::evidence);
         Arc::new(Mutex::new(Watched { state, counters: Counters::default() }))
     }
 }

@@ -2,7 +2,9 @@
 //! last judged with, per kind its phase ([`kinds`]: looked at, queued for a first list, or
 //! followed by its watcher), and the fleet-wide facts a single object cannot tell (external-names
 //! held twice). Every event goes through [`judge`], which is doctor's rule book
-//! (`rules::findings_with`): the watch writes no rule of its own.
+//! (`rules::findings_with`): the watch writes no rule of its own, and builds no evidence of its
+//! own either: what it knows beyond the object becomes `MrEvidence` through the constructor the
+//! shell hands it ([`EvidenceOf`]).
 //!
 //! The state answers each event with the findings that appeared or cleared ([`Change`]); the
 //! shell prints them and the exposition ([`exposition`]) turns the state into metrics.
@@ -31,6 +33,17 @@ pub type KindId = (String, String);
 /// the object. The one place the watch asks for findings.
 pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, at: JudgedAt) -> Vec<Finding> {
     rules::findings_with(mr, evidence, at)
+}
+
+/// How what the watch knows of one MR beyond the object (when its provider's pods started, what
+/// the shared-names index says of it) becomes the rules' evidence: `None` when there is nothing
+/// to tell. The shell hands the state the one constructor under `evidence/` ([`State::judging_with`]);
+/// a state without one judges the object alone.
+pub type EvidenceOf = fn(Option<ProviderStarts>, SharedWith) -> Option<MrEvidence>;
+
+/// The evidence of a state given no constructor: nothing beyond the object.
+fn object_alone(_: Option<ProviderStarts>, _: SharedWith) -> Option<MrEvidence> {
+    None
 }
 
 pub use super::shared_names::MrKey;
@@ -80,7 +93,7 @@ pub struct Change {
 }
 
 /// The watch's state over every kind of one cluster.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct State {
     mrs: HashMap<Arc<MrKey>, Tracked>,
     /// By kind: its phase and how many MRs it holds.
@@ -103,12 +116,37 @@ pub struct State {
     restart_duplicates: BTreeMap<String, usize>,
     /// The kinds to watch are known (discovery answered): before, no kind can be waited for.
     discovered: bool,
+    /// What the watch knows beyond an MR object, as the rules' evidence.
+    evidence: EvidenceOf,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State::new(ReconcileTimeout::default())
+    }
 }
 
 impl State {
     /// An empty state whose rules allow the providers' reconciles `reconcile_timeout`.
     pub fn new(reconcile_timeout: ReconcileTimeout) -> State {
-        State { reconcile_timeout, ..State::default() }
+        State {
+            mrs: HashMap::new(),
+            kinds: BTreeMap::new(),
+            tickets: 0,
+            pending: BTreeMap::new(),
+            reconcile_timeout,
+            names: SharedNames::default(),
+            starts: HashMap::new(),
+            restart_duplicates: BTreeMap::new(),
+            discovered: false,
+            evidence: object_alone,
+        }
+    }
+
+    /// The same state, judging each MR with what the watch knows beyond the object, turned into
+    /// evidence by `evidence`.
+    pub fn judging_with(self, evidence: EvidenceOf) -> State {
+        State { evidence, ..self }
     }
 
     /// The earliest time a create now judged in flight has its result due: then it is judged
@@ -263,19 +301,11 @@ impl State {
         out
     }
 
-    /// What the watch knows about one MR beyond the object, or `None` when it knows nothing.
+    /// What the watch knows about one MR beyond the object, as evidence, or `None` when it
+    /// knows nothing.
     fn evidence_for(&self, key: &MrKey) -> Option<MrEvidence> {
         let starts = self.starts.get(&(key.group.clone(), key.kind.clone())).cloned();
-        let shared = self.names.about(key);
-        if starts.is_none() && shared == SharedWith::default() {
-            return None;
-        }
-        Some(MrEvidence {
-            provider_starts: starts,
-            shared_external_name: shared.fighting,
-            migration_twin: shared.twin,
-            ..MrEvidence::default()
-        })
+        (self.evidence)(starts, self.names.about(key))
     }
 
     /// Judges one held MR again and records its findings; returns what changed.
@@ -347,4 +377,4 @@ impl State {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,4 +1,6 @@
 //! The state's answers to MR events, readiness over the kinds' phases, and its metric families.
+//! The findings that need what the watch knows beyond the object (a provider restart, a shared
+//! external-name) are tested with the one evidence constructor, in `evidence::watch`.
 
 use super::exposition::{Counters, by_context, families};
 use super::kinds::{Event, Look};
@@ -8,11 +10,11 @@ use crate::domain::testing::Mr;
 
 const GROUP: &str = "dns.gcp.upbound.io";
 
-fn now() -> GoTime {
+pub(crate) fn now() -> GoTime {
     GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap()
 }
 
-fn kind() -> KindId {
+pub(crate) fn kind() -> KindId {
     (GROUP.to_string(), "RecordSet".to_string())
 }
 
@@ -20,7 +22,7 @@ fn healthy(name: &str) -> ManagedResource {
     Mr::new("RecordSet", name).external_name(name).at_provider_id(name).healthy().build()
 }
 
-fn incomplete(name: &str) -> ManagedResource {
+pub(crate) fn incomplete(name: &str) -> ManagedResource {
     Mr::new("RecordSet", name)
         .annotation(keys::CREATE_PENDING, "2024-11-30T10:50:00Z")
         .cond("Ready", "False", "Creating", "")
@@ -29,7 +31,7 @@ fn incomplete(name: &str) -> ManagedResource {
 }
 
 /// A state following one kind, found to hold MRs and in its watcher's first list.
-fn listed() -> State {
+pub(crate) fn listed() -> State {
     let mut s = State::default();
     s.add_kind(kind());
     s.discovered();
@@ -50,7 +52,7 @@ fn list_done(s: &mut State, kind: &KindId) -> Vec<Change> {
 
 /// The changes, without `KstatusMisleading`, which accompanies every stuck create (kstatus reads
 /// it as still in progress).
-fn summary(changes: &[Change]) -> Vec<(Transition, String, Code)> {
+pub(crate) fn summary(changes: &[Change]) -> Vec<(Transition, String, Code)> {
     changes
         .iter()
         .filter(|c| c.finding.code != Code::KstatusMisleading)
@@ -141,42 +143,6 @@ fn a_deleted_kind_clears_every_finding_of_its_mrs() {
 }
 
 #[test]
-fn a_shared_external_name_marks_both_holders_and_clears_when_one_moves() {
-    let mut s = listed();
-    let named =
-        |name: &str, ext: &str| Mr::new("RecordSet", name).external_name(ext).at_provider_id(ext).healthy().build();
-    assert!(s.apply(named("a", "www"), now()).is_empty());
-    let both = s.apply(named("b", "www"), now());
-    let mut got = summary(&both);
-    got.sort_by(|x, y| x.1.cmp(&y.1));
-    assert_eq!(
-        got,
-        vec![
-            (Transition::Appeared, "a".into(), Code::ExternalNameShared),
-            (Transition::Appeared, "b".into(), Code::ExternalNameShared)
-        ]
-    );
-    let fams = families(&s, &Counters::default(), now());
-    let shared = fams.iter().find(|f| f.name == "upjet_external_name_shared").unwrap();
-    assert_eq!(shared.series[0].value, 1.0);
-    let moved = s.apply(named("b", "api"), now());
-    assert_eq!(moved.len(), 2, "both clear: {moved:?}");
-    assert!(moved.iter().all(|c| c.transition == Transition::Cleared));
-}
-
-#[test]
-fn a_provider_restart_rejudges_its_kinds_at_once() {
-    let mut s = listed();
-    assert_eq!(summary(&s.apply(incomplete("a"), now())).len(), 1);
-    let starts = ProviderStarts {
-        provider: "provider-gcp-dns".into(),
-        starts: vec![GoTime::parse_rfc3339("2024-11-30T10:55:00Z").unwrap()],
-    };
-    let changes = s.provider_started(&[kind()], starts, now());
-    assert_eq!(summary(&changes), vec![(Transition::Appeared, "a".into(), Code::ProviderRestartedDuringCreate)]);
-}
-
-#[test]
 fn only_mrs_with_findings_get_series_of_their_own() {
     let mut s = listed();
     for i in 0..500 {
@@ -244,35 +210,6 @@ fn the_pending_create_ages_follow_the_events_not_a_scan() {
     s.apply(healthy("a"), now());
     s.delete(&MrKey::of(&incomplete("b")), now());
     assert!(ages(&s).is_empty(), "a finished create and a deleted MR leave no age behind");
-}
-
-/// A legacy MR and its namespaced `.m.` twin are one kind for the index: both acting is a
-/// fight; pausing the legacy one with `deletionPolicy: Orphan` turns it into an unfinished
-/// migration, and deleting it clears that.
-#[test]
-fn a_legacy_mr_and_its_twin_fight_then_the_parked_legacy_one_is_named() {
-    let mut s = State::default();
-    let legacy = |paused: bool| {
-        let mr = Mr::new("Subnet", "a").api_version("ec2.aws.upbound.io/v1beta1").external_name("subnet-1");
-        let mr = mr.deletion_policy("Orphan").healthy();
-        if paused { mr.annotation(keys::PAUSED, "true").build() } else { mr.build() }
-    };
-    let twin = Mr::new("Subnet", "a")
-        .api_version("ec2.aws.m.upbound.io/v1beta1")
-        .namespace("infra")
-        .external_name("subnet-1")
-        .healthy()
-        .build();
-    s.apply(legacy(false), now());
-    let fight = s.apply(twin, now());
-    let codes: Vec<Code> = fight.iter().map(|c| c.finding.code).collect();
-    assert_eq!(codes, vec![Code::ExternalNameShared, Code::ExternalNameShared], "{fight:?}");
-    let parked = s.apply(legacy(true), now());
-    let got: Vec<(Transition, Code)> = parked.iter().map(|c| (c.transition, c.finding.code)).collect();
-    assert!(got.contains(&(Transition::Appeared, Code::MigrationUnfinished)), "{got:?}");
-    assert_eq!(got.iter().filter(|(t, c)| *t == Transition::Cleared && *c == Code::ExternalNameShared).count(), 2);
-    let gone = s.delete(&MrKey::of(&legacy(true)), now());
-    assert!(gone.iter().any(|c| c.transition == Transition::Cleared && c.finding.code == Code::MigrationUnfinished));
 }
 
 #[test]
