@@ -5,8 +5,9 @@
 //! every event goes through the one pure state (`domain::watch::State`), which judges the MR
 //! with doctor's rule book and answers with the findings that appeared or cleared. Those are
 //! printed as lines, exported as metrics (`serve`) and the identities seen are appended to the
-//! ID journal (`local::journal`). A kind's phase is the state's (`domain::watch::kinds`), the
-//! loop only does what its transitions ask (`kinds`). SIGINT and SIGTERM end it with exit 0.
+//! ID journal (`local::journal`). The flags are resolved once (`resolve`); a kind's phase is the
+//! state's (`domain::watch::kinds`), the loop only does what its transitions ask (`kinds`).
+//! SIGINT and SIGTERM end it with exit 0.
 
 mod clock;
 mod crds;
@@ -14,21 +15,23 @@ mod events;
 mod kinds;
 mod probes;
 mod providers;
+mod resolve;
 mod serve;
 
-use crate::cli::watch::{WatchArgs, WatchFormat};
+use crate::cli::watch::WatchArgs;
 use crate::cluster::connect::{self, ConnectOptions, Connection};
 use crate::cluster::discover;
 use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Probe, Scope, Seen};
+use crate::cluster::watch::{self as watching, Scope, Seen};
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
+use crate::domain::reconcile_timeout::ReconcileTimeout;
 use crate::domain::rules::ProviderStarts;
 use crate::domain::watch::exposition::Counters;
 use crate::domain::watch::restarts::RestartCounter;
 use crate::domain::watch::{Change, KindId, State};
 use crate::error::{Error, Exit, one_line};
-use crate::local::journal::{Journal, context_dir, default_dir};
+use crate::local::journal::Journal;
 use crate::output::style;
 use crate::output::watch as lines;
 use crate::settings::Settings;
@@ -36,6 +39,7 @@ use clock::Clock;
 use clock::sleep_for;
 use futures::StreamExt;
 use kinds::Followed;
+use resolve::{Each, Target};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -44,7 +48,6 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 /// What the loop and the metrics server share: the state and the counters, under one lock.
-#[derive(Default)]
 pub(crate) struct Watched {
     /// The pure state.
     pub(crate) state: State,
@@ -53,10 +56,10 @@ pub(crate) struct Watched {
 }
 
 impl Watched {
-    /// A fresh state whose rules allow the providers' reconciles `--create-timeout` and read
+    /// A fresh state whose rules allow the providers' reconciles `reconcile_timeout` and read
     /// what the watch knows beyond each MR through the one evidence constructor.
-    fn shared(settings: &Settings) -> Shared {
-        let state = State::new(settings.reconcile_timeout).judging_with(crate::evidence::watch::evidence);
+    fn shared(reconcile_timeout: ReconcileTimeout) -> Shared {
+        let state = State::new(reconcile_timeout).judging_with(crate::evidence::watch::evidence);
         Arc::new(Mutex::new(Watched { state, counters: Counters::default() }))
     }
 }
@@ -73,25 +76,16 @@ enum Msg {
     /// A CRD not seen before, fetched by name (or why it could not be).
     CrdFetched(String, Result<Option<Box<crate::evidence::crd::CrdSummary>>, String>),
     /// What a look at a kind that is not watched found.
-    Probed(KindId, Probe),
+    Probed(KindId, watching::Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).
     Providers(Box<providers::Look>),
 }
 
-/// One cluster under watch: the name it carries in the output (only when several are watched),
-/// how to reach it, its journal, and the state its loop shares with the metrics server.
-struct Target {
-    label: Option<String>,
-    connect: ConnectOptions,
-    journal: Option<Journal>,
-    shared: Shared,
-}
-
 /// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
-/// `--all-contexts`), one metrics server over all of them.
+/// `--all-contexts`), one metrics server over all of them. The flags are resolved once, here.
 pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let targets = targets(settings, args)?;
-    let listener = match &args.metrics_addr {
+    let watch = resolve::resolve(settings, args)?;
+    let listener = match &watch.metrics_addr {
         Some(addr) => {
             let listener = serve::bind(addr).await?;
             if let Ok(local) = listener.local_addr() {
@@ -101,19 +95,18 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         }
         None => None,
     };
-    let clock = Clock::of(settings);
     if let Some(listener) = listener {
-        let watched = targets.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
-        tokio::spawn(serve::serve(listener, watched.collect(), clock));
+        let watched =
+            watch.targets.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
+        tokio::spawn(serve::serve(listener, watched.collect(), watch.clock));
     }
-    let json = args.output == WatchFormat::Json;
-    let sink = Sink { out: RefCell::new(out), json };
-    if !json && !args.no_headers {
+    let sink = Sink { out: RefCell::new(out), json: watch.output.json };
+    if watch.output.header {
         let mut out = sink.out.borrow_mut();
-        lines::write_header(*out, settings.several_contexts())?;
+        lines::write_header(*out, watch.output.several)?;
         out.flush()?;
     }
-    let loops = targets.into_iter().map(|t| watch_one(settings, args, t, clock, &sink));
+    let loops = watch.targets.into_iter().map(|t| watch_one(t, &watch.each, watch.clock, &sink));
     tokio::select! {
         done = futures::future::try_join_all(loops) => { done?; }
         _ = stop_signal() => {}
@@ -121,43 +114,18 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
     Ok(Exit::Ok)
 }
 
-/// The clusters to watch, each with its journal opened (exit 2 naming a folder that cannot be
-/// written, before anything is watched).
-fn targets(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Vec<Target>> {
-    if !settings.several_contexts() {
-        let context = connect::current_context(&settings.connect).ok().flatten();
-        let journal = open_journal(settings, args, context.as_deref(), false)?;
-        let shared = Watched::shared(settings);
-        return Ok(vec![Target { label: None, connect: settings.connect.clone(), journal, shared }]);
-    }
-    let names = crate::commands::doctor::contexts(settings)?;
-    let mut targets = Vec::with_capacity(names.len());
-    for name in names {
-        let journal = open_journal(settings, args, Some(&name), true)?;
-        let connect = settings.connect_to(&name);
-        targets.push(Target { label: Some(name), connect, journal, shared: Watched::shared(settings) });
-    }
-    Ok(targets)
-}
-
 /// Watches one cluster until the process ends. One cluster of several that cannot be reached
 /// is named and tried again each `--resync` while the others go on; a lone cluster that cannot
 /// be reached ends the run.
-async fn watch_one(
-    settings: &Settings,
-    args: &WatchArgs,
-    target: Target,
-    clock: Clock,
-    sink: &Sink<'_>,
-) -> anyhow::Result<()> {
+async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -> anyhow::Result<()> {
     let (conn, kinds) = match &target.label {
         None => reach(&target.connect).await?,
-        Some(name) => reach_again(name, &target.connect, args.resync).await,
+        Some(name) => reach_again(name, &target.connect, each.resync).await,
     };
     let (tx, rx) = mpsc::channel(4096);
     let mut lp = Loop {
         conn,
-        scope: Scope { namespace: settings.namespace.clone(), selector: settings.selector.clone(), page_size: 500 },
+        scope: each.scope.clone(),
         tx,
         shared: target.shared,
         clock,
@@ -173,7 +141,7 @@ async fn watch_one(
         json: sink.json,
         context: target.label,
     };
-    if args.events {
+    if each.events {
         lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
     }
     for kind in kinds {
@@ -182,9 +150,8 @@ async fn watch_one(
     lp.lock().state.discovered();
     lp.spawn_probes();
     lp.spawn_crds();
-    let follow = providers::Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync };
-    providers::spawn(lp.conn.clone(), follow, lp.tx.clone());
-    lp.run(rx, args.resync, sink).await
+    providers::spawn(lp.conn.clone(), each.providers.clone(), lp.tx.clone());
+    lp.run(rx, each.resync, sink).await
 }
 
 /// Connects and discovers the managed kinds served.
@@ -246,31 +213,6 @@ impl Sink<'_> {
         }
         out.flush()
     }
-}
-
-/// Opens the journal where the flags say (exit 2 naming the folder when it cannot be written).
-/// With several contexts, `--journal DIR` holds one folder per context (`DIR/<context>/`).
-fn open_journal(
-    settings: &Settings,
-    args: &WatchArgs,
-    context: Option<&str>,
-    several: bool,
-) -> anyhow::Result<Option<Journal>> {
-    if args.no_journal {
-        return Ok(None);
-    }
-    let dir = match (&args.journal, &settings.home) {
-        (Some(dir), _) if several => context_dir(dir, context),
-        (Some(dir), _) => dir.clone(),
-        (None, Some(home)) => default_dir(home, context),
-        (None, None) => {
-            return Err(Error::usage(
-                "cannot find the home directory for the ID journal; pass --journal DIR or --no-journal",
-            )
-            .into());
-        }
-    };
-    Journal::open(&dir).map(Some).map_err(|e| Error::usage(e.to_string()).into())
 }
 
 /// The loop's own state: how to reach the cluster, the one map of the kinds it follows (the
