@@ -24,4 +24,5 @@ pub mod sniff;
 pub mod source;
 pub mod timeline;
 pub mod velero;
+pub mod watch;
 pub mod workspace;

@@ -7,6 +7,7 @@ use super::{Loop, Msg, Seen};
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::watch::{self as watching, FromJson};
 use crate::domain::watch::Change;
+use crate::domain::watch::kinds::{Event, Look};
 use crate::evidence::crd::{self, CrdSummary};
 
 /// A CRD fetched by name is read by the schema-skipping reader.
@@ -46,7 +47,10 @@ impl Loop {
             }
             Seen::Deleted(name) => {
                 self.crds_seen.remove(&name);
-                let Some(id) = self.crd_names.get(&name).cloned() else { return Vec::new() };
+                let Some(id) = self.followed.iter().find(|(_, f)| f.crd_name() == name).map(|(id, _)| id.clone())
+                else {
+                    return Vec::new();
+                };
                 self.say(format!("the CRD {name} was deleted: no longer watching its kind"));
                 self.unfollow(&id)
             }
@@ -75,7 +79,7 @@ impl Loop {
                 let plural = kind.plural.clone();
                 if self.track(kind) {
                     self.say(format!("new managed kind {plural}.{}: watching it", id.0));
-                    self.follow(&id);
+                    self.kind_event(&id, Event::Look(Look::Populated));
                 }
             }
             Err(why) => {

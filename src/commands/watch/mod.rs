@@ -5,35 +5,41 @@
 //! every event goes through the one pure state (`domain::watch::State`), which judges the MR
 //! with doctor's rule book and answers with the findings that appeared or cleared. Those are
 //! printed as lines, exported as metrics (`serve`) and the identities seen are appended to the
-//! ID journal (`local::journal`). SIGINT and SIGTERM end it with exit 0.
+//! ID journal (`local::journal`). The flags are resolved once (`resolve`); a kind's phase is the
+//! state's (`domain::watch::kinds`), the loop only does what its transitions ask (`kinds`).
+//! SIGINT and SIGTERM end it with exit 0.
 
 mod clock;
 mod crds;
 mod events;
+mod kinds;
 mod probes;
 mod providers;
+mod resolve;
 mod serve;
 
-use crate::cli::watch::{WatchArgs, WatchFormat};
+use crate::cli::watch::WatchArgs;
 use crate::cluster::connect::{self, ConnectOptions, Connection};
 use crate::cluster::discover;
 use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Failure, Probe, Scope, Seen};
+use crate::cluster::watch::{self as watching, Scope, Seen};
 use crate::domain::gotime::GoTime;
-use crate::domain::journal;
 use crate::domain::managed::ManagedResource;
+use crate::domain::reconcile_timeout::ReconcileTimeout;
 use crate::domain::rules::ProviderStarts;
 use crate::domain::watch::exposition::Counters;
 use crate::domain::watch::restarts::RestartCounter;
-use crate::domain::watch::{Change, KindId, MrKey, State};
+use crate::domain::watch::{Change, KindId, State};
 use crate::error::{Error, Exit, one_line};
-use crate::local::journal::{Journal, context_dir, default_dir};
+use crate::local::journal::Journal;
 use crate::output::style;
 use crate::output::watch as lines;
 use crate::settings::Settings;
 use clock::Clock;
 use clock::sleep_for;
 use futures::StreamExt;
+use kinds::Followed;
+use resolve::{Each, Target};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -42,7 +48,6 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 /// What the loop and the metrics server share: the state and the counters, under one lock.
-#[derive(Default)]
 pub(crate) struct Watched {
     /// The pure state.
     pub(crate) state: State,
@@ -51,9 +56,10 @@ pub(crate) struct Watched {
 }
 
 impl Watched {
-    /// A fresh state whose rules allow the providers' reconciles `--create-timeout`.
-    fn shared(settings: &Settings) -> Shared {
-        let state = State::new(settings.reconcile_timeout);
+    /// A fresh state whose rules allow the providers' reconciles `reconcile_timeout` and read
+    /// what the watch knows beyond each MR through the one evidence constructor.
+    fn shared(reconcile_timeout: ReconcileTimeout) -> Shared {
+        let state = State::new(reconcile_timeout).judging_with(crate::evidence::watch::evidence);
         Arc::new(Mutex::new(Watched { state, counters: Counters::default() }))
     }
 }
@@ -70,25 +76,16 @@ enum Msg {
     /// A CRD not seen before, fetched by name (or why it could not be).
     CrdFetched(String, Result<Option<Box<crate::evidence::crd::CrdSummary>>, String>),
     /// What a look at a kind that is not watched found.
-    Probed(KindId, Probe),
+    Probed(KindId, watching::Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).
     Providers(Box<providers::Look>),
 }
 
-/// One cluster under watch: the name it carries in the output (only when several are watched),
-/// how to reach it, its journal, and the state its loop shares with the metrics server.
-struct Target {
-    label: Option<String>,
-    connect: ConnectOptions,
-    journal: Option<Journal>,
-    shared: Shared,
-}
-
 /// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
-/// `--all-contexts`), one metrics server over all of them.
+/// `--all-contexts`), one metrics server over all of them. The flags are resolved once, here.
 pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let targets = targets(settings, args)?;
-    let listener = match &args.metrics_addr {
+    let watch = resolve::resolve(settings, args)?;
+    let listener = match &watch.metrics_addr {
         Some(addr) => {
             let listener = serve::bind(addr).await?;
             if let Ok(local) = listener.local_addr() {
@@ -98,19 +95,18 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         }
         None => None,
     };
-    let clock = Clock::of(settings);
     if let Some(listener) = listener {
-        let watched = targets.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
-        tokio::spawn(serve::serve(listener, watched.collect(), clock));
+        let watched =
+            watch.targets.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
+        tokio::spawn(serve::serve(listener, watched.collect(), watch.clock));
     }
-    let json = args.output == WatchFormat::Json;
-    let sink = Sink { out: RefCell::new(out), json };
-    if !json && !args.no_headers {
+    let sink = Sink { out: RefCell::new(out), json: watch.output.json };
+    if watch.output.header {
         let mut out = sink.out.borrow_mut();
-        lines::write_header(*out, settings.several_contexts())?;
+        lines::write_header(*out, watch.output.several)?;
         out.flush()?;
     }
-    let loops = targets.into_iter().map(|t| watch_one(settings, args, t, clock, &sink));
+    let loops = watch.targets.into_iter().map(|t| watch_one(t, &watch.each, watch.clock, &sink));
     tokio::select! {
         done = futures::future::try_join_all(loops) => { done?; }
         _ = stop_signal() => {}
@@ -118,64 +114,34 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
     Ok(Exit::Ok)
 }
 
-/// The clusters to watch, each with its journal opened (exit 2 naming a folder that cannot be
-/// written, before anything is watched).
-fn targets(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Vec<Target>> {
-    if !settings.several_contexts() {
-        let context = connect::current_context(&settings.connect).ok().flatten();
-        let journal = open_journal(settings, args, context.as_deref(), false)?;
-        let shared = Watched::shared(settings);
-        return Ok(vec![Target { label: None, connect: settings.connect.clone(), journal, shared }]);
-    }
-    let names = crate::commands::doctor::contexts(settings)?;
-    let mut targets = Vec::with_capacity(names.len());
-    for name in names {
-        let journal = open_journal(settings, args, Some(&name), true)?;
-        let connect = settings.connect_to(&name);
-        targets.push(Target { label: Some(name), connect, journal, shared: Watched::shared(settings) });
-    }
-    Ok(targets)
-}
-
 /// Watches one cluster until the process ends. One cluster of several that cannot be reached
 /// is named and tried again each `--resync` while the others go on; a lone cluster that cannot
 /// be reached ends the run.
-async fn watch_one(
-    settings: &Settings,
-    args: &WatchArgs,
-    target: Target,
-    clock: Clock,
-    sink: &Sink<'_>,
-) -> anyhow::Result<()> {
+async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -> anyhow::Result<()> {
     let (conn, kinds) = match &target.label {
         None => reach(&target.connect).await?,
-        Some(name) => reach_again(name, &target.connect, args.resync).await,
+        Some(name) => reach_again(name, &target.connect, each.resync).await,
     };
     let (tx, rx) = mpsc::channel(4096);
     let mut lp = Loop {
         conn,
-        scope: Scope { namespace: settings.namespace.clone(), selector: settings.selector.clone(), page_size: 500 },
+        scope: each.scope.clone(),
         tx,
         shared: target.shared,
         clock,
         journal: target.journal,
         recorder: None,
-        tasks: HashMap::new(),
-        kinds: HashMap::new(),
-        crd_names: HashMap::new(),
+        followed: HashMap::new(),
         crds_seen: HashSet::new(),
         probing: None,
-        waiting: Default::default(),
-        first_lists: HashSet::new(),
         restarts: RestartCounter::default(),
         starts_given: HashMap::new(),
-        failures: HashMap::new(),
         announced: HashSet::new(),
         ready_said: false,
         json: sink.json,
         context: target.label,
     };
-    if args.events {
+    if each.events {
         lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
     }
     for kind in kinds {
@@ -184,9 +150,8 @@ async fn watch_one(
     lp.lock().state.discovered();
     lp.spawn_probes();
     lp.spawn_crds();
-    let follow = providers::Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync };
-    providers::spawn(lp.conn.clone(), follow, lp.tx.clone());
-    lp.run(rx, args.resync, sink).await
+    providers::spawn(lp.conn.clone(), each.providers.clone(), lp.tx.clone());
+    lp.run(rx, each.resync, sink).await
 }
 
 /// Connects and discovers the managed kinds served.
@@ -250,32 +215,8 @@ impl Sink<'_> {
     }
 }
 
-/// Opens the journal where the flags say (exit 2 naming the folder when it cannot be written).
-/// With several contexts, `--journal DIR` holds one folder per context (`DIR/<context>/`).
-fn open_journal(
-    settings: &Settings,
-    args: &WatchArgs,
-    context: Option<&str>,
-    several: bool,
-) -> anyhow::Result<Option<Journal>> {
-    if args.no_journal {
-        return Ok(None);
-    }
-    let dir = match (&args.journal, &settings.home) {
-        (Some(dir), _) if several => context_dir(dir, context),
-        (Some(dir), _) => dir.clone(),
-        (None, Some(home)) => default_dir(home, context),
-        (None, None) => {
-            return Err(Error::usage(
-                "cannot find the home directory for the ID journal; pass --journal DIR or --no-journal",
-            )
-            .into());
-        }
-    };
-    Journal::open(&dir).map(Some).map_err(|e| Error::usage(e.to_string()).into())
-}
-
-/// The loop's own state: the watcher tasks, and what it already told the user.
+/// The loop's own state: how to reach the cluster, the one map of the kinds it follows (the
+/// phase of each is in the shared state), and what it already told the user.
 struct Loop {
     conn: Arc<Connection>,
     scope: Scope,
@@ -285,27 +226,17 @@ struct Loop {
     journal: Option<Journal>,
     /// `--events`: records an Event on the MR when an error finding appears.
     recorder: Option<events::Recorder>,
-    /// The watchers, one per kind that held MRs when looked at.
-    tasks: HashMap<KindId, JoinHandle<()>>,
-    /// Every managed kind followed (watched or looked at each resync), as discovery or its CRD
-    /// described it (which provider serves each).
-    kinds: HashMap<KindId, ApiKind>,
-    /// The followed kinds by CRD name (`<plural>.<group>`), for the CRD watcher's names.
-    crd_names: HashMap<String, KindId>,
+    /// Every managed kind followed: as discovery or its CRD described it, and its watcher while
+    /// one runs (the state's phase says when: `domain::watch::kinds`).
+    followed: HashMap<KindId, Followed>,
     /// CRD names already judged (fetched, or known from discovery): fetched once each.
     crds_seen: HashSet<String>,
     /// The looks at kinds that are not watched, while they run (one round at a time).
     probing: Option<JoinHandle<()>>,
-    /// Kinds to watch that wait for a first-list slot (`probes::FIRST_LISTS`).
-    waiting: std::collections::VecDeque<KindId>,
-    /// Kinds whose watcher has not finished (nor failed) its first list.
-    first_lists: HashSet<KindId>,
     /// The provider pods' restarts, look after look.
     restarts: RestartCounter,
     /// By provider: the starts last given to the state, so a change re-judges its MRs.
     starts_given: HashMap<String, ProviderStarts>,
-    /// By kind: the last failure since its last successful event (for the relist's reason).
-    failures: HashMap<KindId, Failure>,
     /// Failures already printed, so a retried failure is said once.
     announced: HashSet<String>,
     ready_said: bool,
@@ -315,53 +246,6 @@ struct Loop {
 }
 
 impl Loop {
-    /// Follows one kind from now on (no-op when it is followed already); whether it is watched
-    /// depends on what a look at it finds. Returns whether it was new.
-    fn track(&mut self, kind: ApiKind) -> bool {
-        let id: KindId = (kind.group.clone(), kind.kind.clone());
-        if self.kinds.contains_key(&id) {
-            return false;
-        }
-        self.lock().state.add_kind(id.clone());
-        let crd_name = format!("{}.{}", kind.plural, kind.group);
-        self.crds_seen.insert(crd_name.clone());
-        self.crd_names.insert(crd_name, id.clone());
-        self.kinds.insert(id, kind);
-        true
-    }
-
-    /// Starts the watcher of one followed kind (see `probes.rs` for when).
-    fn start_watch(&mut self, id: &KindId) {
-        let Some(kind) = self.kinds.get(id) else { return };
-        let stream = watching::managed(&self.conn, kind, &self.scope);
-        let tx = self.tx.clone();
-        let key = id.clone();
-        let task = tokio::spawn(async move {
-            let mut stream = std::pin::pin!(stream);
-            while let Some(seen) = stream.next().await {
-                if tx.send(Msg::Kind(key.clone(), Box::new(seen))).await.is_err() {
-                    return;
-                }
-            }
-        });
-        self.first_lists.insert(id.clone());
-        self.tasks.insert(id.clone(), task);
-    }
-
-    /// Stops following one kind (its CRD was deleted); returns the findings that cleared.
-    fn unfollow(&mut self, id: &KindId) -> Vec<Change> {
-        if let Some(task) = self.tasks.remove(id) {
-            task.abort();
-        }
-        self.waiting.retain(|w| w != id);
-        self.first_list_over(id);
-        self.failures.remove(id);
-        if let Some(kind) = self.kinds.remove(id) {
-            self.crd_names.remove(&format!("{}.{}", kind.plural, kind.group));
-        }
-        self.lock().state.remove_kind(id)
-    }
-
     fn spawn_crds(&self) {
         let stream = watching::crds(&self.conn);
         let tx = self.tx.clone();
@@ -455,7 +339,8 @@ impl Loop {
         let ready = self.lock().state.ready();
         if ready && !self.ready_said {
             self.ready_said = true;
-            let (kinds, idle) = (self.tasks.len(), self.kinds.len().saturating_sub(self.tasks.len()));
+            let kinds = self.followed.values().filter(|f| f.watched()).count();
+            let idle = self.followed.len() - kinds;
             eprintln!(
                 "{}watching {kinds} managed resource kind{}: every first list judged{}",
                 self.context.as_deref().map(|c| format!("{}: ", style::sanitize(c))).unwrap_or_default(),
@@ -467,62 +352,6 @@ impl Loop {
             );
         }
         Ok(())
-    }
-
-    fn on_kind(
-        &mut self,
-        kind: &KindId,
-        seen: Seen<ManagedResource>,
-        now: GoTime,
-        stamp: &str,
-        records: &mut Vec<journal::Record>,
-    ) -> Vec<Change> {
-        if !self.tasks.contains_key(kind) {
-            return Vec::new();
-        }
-        if matches!(seen, Seen::ListDone | Seen::Failed(_)) {
-            self.first_list_over(kind);
-        }
-        let shared = self.shared.clone();
-        let mut w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match seen {
-            Seen::Listing => {
-                let failure = self.failures.remove(kind);
-                if w.state.was_listed(kind) {
-                    let reason = match failure {
-                        Some(f) if f.relists => "expired",
-                        _ => "error",
-                    };
-                    *w.counters.relists.entry(reason.to_string()).or_default() += 1;
-                }
-                w.state.list_started(kind);
-                Vec::new()
-            }
-            Seen::Applied(mr) => {
-                w.counters.events += 1;
-                records.extend(journal::identities(&mr, stamp));
-                w.state.apply(mr, now)
-            }
-            Seen::Deleted(mr) => {
-                w.counters.events += 1;
-                w.state.delete(&MrKey::of(&mr), now)
-            }
-            Seen::ListDone => w.state.list_done(kind),
-            Seen::Failed(f) => {
-                if f.status == Some(403) {
-                    w.state.deny(kind);
-                }
-                drop(w);
-                self.say(format!("watch of {}.{}: {}", kind.1.to_lowercase(), kind.0, f.reason));
-                self.failures.insert(kind.clone(), f);
-                Vec::new()
-            }
-            Seen::Unreadable(why) => {
-                drop(w);
-                self.say(format!("{}.{}: {why}", kind.1.to_lowercase(), kind.0));
-                Vec::new()
-            }
-        }
     }
 
     /// With `--events`, an Event on each MR whose error finding appeared.

@@ -190,8 +190,8 @@ impl super::Loop {
         let starts = pods::provider_starts(&look.pods);
         let names: Vec<String> = starts.keys().cloned().collect();
         let mut served: HashMap<String, Vec<KindId>> = HashMap::new();
-        for (id, kind) in &self.kinds {
-            if let Some(p) = provider_for_kind(kind, &look.owners, &names) {
+        for (id, followed) in &self.followed {
+            if let Some(p) = provider_for_kind(&followed.api, &look.owners, &names) {
                 served.entry(p).or_default().push(id.clone());
             }
         }

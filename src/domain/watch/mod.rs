@@ -1,13 +1,17 @@
 //! The pure state of `kubectl upjet watch`: per MR only its compact view and the codes it was
-//! last judged with, per kind whether its first list was judged, and the fleet-wide facts a
-//! single object cannot tell (external-names held twice). Every event goes through [`judge`],
-//! which is doctor's rule book (`rules::findings_with`): the watch writes no rule of its own.
+//! last judged with, per kind its phase ([`kinds`]: looked at, queued for a first list, or
+//! followed by its watcher), and the fleet-wide facts a single object cannot tell (external-names
+//! held twice). Every event goes through [`judge`], which is doctor's rule book
+//! (`rules::findings_with`): the watch writes no rule of its own, and builds no evidence of its
+//! own either: what it knows beyond the object becomes `MrEvidence` through the constructor the
+//! shell hands it ([`EvidenceOf`]).
 //!
 //! The state answers each event with the findings that appeared or cleared ([`Change`]); the
 //! shell prints them and the exposition ([`exposition`]) turns the state into metrics.
 
 pub mod events;
 pub mod exposition;
+pub mod kinds;
 pub mod restarts;
 
 use super::create_marks::CreateMarks;
@@ -18,6 +22,7 @@ use super::managed::ManagedResource;
 use super::reconcile_timeout::{JudgedAt, ReconcileTimeout};
 use super::rules::{self, MrEvidence, ProviderStarts};
 use super::shared_names::{Holder, SharedNames, SharedWith};
+use kinds::{KindState, Phase, Watcher};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -28,6 +33,17 @@ pub type KindId = (String, String);
 /// the object. The one place the watch asks for findings.
 pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, at: JudgedAt) -> Vec<Finding> {
     rules::findings_with(mr, evidence, at)
+}
+
+/// How what the watch knows of one MR beyond the object (when its provider's pods started, what
+/// the shared-names index says of it) becomes the rules' evidence: `None` when there is nothing
+/// to tell. The shell hands the state the one constructor under `evidence/` ([`State::judging_with`]);
+/// a state without one judges the object alone.
+pub type EvidenceOf = fn(Option<ProviderStarts>, SharedWith) -> Option<MrEvidence>;
+
+/// The evidence of a state given no constructor: nothing beyond the object.
+fn object_alone(_: Option<ProviderStarts>, _: SharedWith) -> Option<MrEvidence> {
+    None
 }
 
 pub use super::shared_names::MrKey;
@@ -76,35 +92,14 @@ pub struct Change {
     pub finding: Seen,
 }
 
-/// What the watch knows of one kind.
-#[derive(Clone, Debug, Default)]
-struct KindState {
-    /// Its first list has been judged.
-    listed: bool,
-    /// During a (re)list: the MRs the list returned so far.
-    relisting: Option<BTreeSet<MrKey>>,
-    /// MRs held now.
-    count: usize,
-    /// The API server refused to list it (403): named, not waited for, and the watch is blind
-    /// to it.
-    denied: bool,
-    /// A watcher follows it (it held MRs when last looked at); a kind that held none is only
-    /// looked at again each resync, and exports no series of its own.
-    watched: bool,
-}
-
-impl KindState {
-    /// Whether the kind gets per-kind series: it is watched, or still holds MRs.
-    fn exported(&self) -> bool {
-        self.watched || self.count > 0
-    }
-}
-
 /// The watch's state over every kind of one cluster.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct State {
     mrs: HashMap<Arc<MrKey>, Tracked>,
+    /// By kind: its phase and how many MRs it holds.
     kinds: BTreeMap<KindId, KindState>,
+    /// The next place in line for a first-list slot.
+    tickets: u64,
     /// By MR: when its create was marked pending, for each MR whose create has no result yet
     /// (kept as events arrive, so a scrape does not read every MR's annotations), whether it may
     /// still be running or is stuck.
@@ -121,12 +116,37 @@ pub struct State {
     restart_duplicates: BTreeMap<String, usize>,
     /// The kinds to watch are known (discovery answered): before, no kind can be waited for.
     discovered: bool,
+    /// What the watch knows beyond an MR object, as the rules' evidence.
+    evidence: EvidenceOf,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State::new(ReconcileTimeout::default())
+    }
 }
 
 impl State {
     /// An empty state whose rules allow the providers' reconciles `reconcile_timeout`.
     pub fn new(reconcile_timeout: ReconcileTimeout) -> State {
-        State { reconcile_timeout, ..State::default() }
+        State {
+            mrs: HashMap::new(),
+            kinds: BTreeMap::new(),
+            tickets: 0,
+            pending: BTreeMap::new(),
+            reconcile_timeout,
+            names: SharedNames::default(),
+            starts: HashMap::new(),
+            restart_duplicates: BTreeMap::new(),
+            discovered: false,
+            evidence: object_alone,
+        }
+    }
+
+    /// The same state, judging each MR with what the watch knows beyond the object, turned into
+    /// evidence by `evidence`.
+    pub fn judging_with(self, evidence: EvidenceOf) -> State {
+        State { evidence, ..self }
     }
 
     /// The earliest time a create now judged in flight has its result due: then it is judged
@@ -168,79 +188,14 @@ impl State {
         self.mrs.get(key).is_some_and(|t| t.findings.iter().any(|f| f.code == code))
     }
 
-    /// The kinds served at start are all added: from now on readiness waits for their lists.
-    pub fn discovered(&mut self) {
-        self.discovered = true;
-    }
-
-    /// Starts following a kind (no MR yet, not listed).
-    pub fn add_kind(&mut self, kind: KindId) {
-        self.kinds.entry(kind).or_default();
-    }
-
-    /// A watcher follows the kind from now on (its list is awaited).
-    pub fn watch_kind(&mut self, kind: &KindId) {
-        let state = self.kinds.entry(kind.clone()).or_default();
-        state.watched = true;
-    }
-
-    /// A look found the kind without MRs in scope: judged (nothing to judge), not waited for.
-    pub fn found_empty(&mut self, kind: &KindId) {
-        let state = self.kinds.entry(kind.clone()).or_default();
-        state.listed = true;
-        state.denied = false;
-    }
-
-    /// Whether a watcher follows the kind.
-    pub fn is_watched(&self, kind: &KindId) -> bool {
-        self.kinds.get(kind).is_some_and(|k| k.watched)
-    }
-
-    /// Whether the kind is followed.
-    pub fn has_kind(&self, kind: &KindId) -> bool {
-        self.kinds.contains_key(kind)
-    }
-
-    /// Stops following a kind (its CRD was deleted): every finding of its MRs clears.
-    pub fn remove_kind(&mut self, kind: &KindId) -> Vec<Change> {
-        if self.kinds.remove(kind).is_none_or(|k| k.count == 0) {
-            return Vec::new();
-        }
-        let gone: Vec<MrKey> =
-            self.mrs.keys().filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1)).map(|k| MrKey::clone(k)).collect();
-        gone.iter().flat_map(|k| self.forget(k)).collect()
-    }
-
-    /// A (re)list of the kind begins: until [`State::list_done`] the watch is blind to it.
-    pub fn list_started(&mut self, kind: &KindId) {
-        self.kinds.entry(kind.clone()).or_default().relisting = Some(BTreeSet::new());
-    }
-
-    /// The (re)list of the kind ended: MRs it did not return were deleted while the watch was
-    /// blind, and their findings clear.
-    pub fn list_done(&mut self, kind: &KindId) -> Vec<Change> {
-        let state = self.kinds.entry(kind.clone()).or_default();
-        state.listed = true;
-        state.denied = false;
-        let Some(seen) = state.relisting.take() else { return Vec::new() };
-        if state.count == seen.len() {
-            return Vec::new();
-        }
-        let gone: Vec<MrKey> = self
-            .mrs
-            .keys()
-            .filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1) && !seen.contains(&***k))
-            .map(|k| MrKey::clone(k))
-            .collect();
-        gone.iter().flat_map(|k| self.forget(k)).collect()
-    }
-
     /// An MR was listed, added or modified: it is judged again, with the MRs that share its
     /// external-name (they gain or lose that finding too).
     pub fn apply(&mut self, mr: ManagedResource, now: GoTime) -> Vec<Change> {
         let key = MrKey::of(&mr);
         let kind = (key.group.clone(), key.kind.clone());
-        if let Some(seen) = self.kinds.get_mut(&kind).and_then(|k| k.relisting.as_mut()) {
+        if let Some(Phase::Watched(Watcher { listing: Some(seen), .. })) =
+            self.kinds.get_mut(&kind).map(|k| &mut k.phase)
+        {
             seen.insert(key.clone());
         }
         // One copy of the key for the map of MRs and the shared-names index.
@@ -307,7 +262,7 @@ impl State {
         }
         peers.learn();
         let mut duplicates: BTreeMap<String, usize> =
-            self.kinds.iter().filter(|(_, k)| k.watched).map(|((g, _), _)| (g.clone(), 0)).collect();
+            self.kinds.iter().filter(|(_, k)| k.phase.watched()).map(|((g, _), _)| (g.clone(), 0)).collect();
         let at = JudgedAt::new(now, self.reconcile_timeout);
         for t in self.mrs.values() {
             if rules::restore_verdict::restart_duplicates(&t.mr, None, &peers, at) {
@@ -318,35 +273,6 @@ impl State {
         let mut keys: Vec<MrKey> = self.mrs.keys().map(|k| MrKey::clone(k)).collect();
         keys.sort();
         keys.iter().flat_map(|k| self.rejudge(k, now)).collect()
-    }
-
-    /// Whether the kind's first list was judged (a later list is a relist).
-    pub fn was_listed(&self, kind: &KindId) -> bool {
-        self.kinds.get(kind).is_some_and(|k| k.listed)
-    }
-
-    /// The API server refused to list the kind: readiness does not wait for it, but the watch
-    /// is not synced while it is blind to it.
-    pub fn deny(&mut self, kind: &KindId) {
-        if let Some(k) = self.kinds.get_mut(kind) {
-            k.denied = true;
-            k.relisting = None;
-        }
-    }
-
-    /// Every kind's first list has been judged (or refused, and named).
-    pub fn ready(&self) -> bool {
-        self.discovered && self.kinds.values().all(|k| k.listed || k.denied)
-    }
-
-    /// Ready, no kind refused and none relisting: the watch sees every change as it happens.
-    pub fn synced(&self) -> bool {
-        self.ready() && self.kinds.values().all(|k| k.relisting.is_none() && !k.denied)
-    }
-
-    /// How many kinds are followed.
-    pub fn kind_count(&self) -> usize {
-        self.kinds.len()
     }
 
     /// The MR held under `key`.
@@ -375,19 +301,11 @@ impl State {
         out
     }
 
-    /// What the watch knows about one MR beyond the object, or `None` when it knows nothing.
+    /// What the watch knows about one MR beyond the object, as evidence, or `None` when it
+    /// knows nothing.
     fn evidence_for(&self, key: &MrKey) -> Option<MrEvidence> {
         let starts = self.starts.get(&(key.group.clone(), key.kind.clone())).cloned();
-        let shared = self.names.about(key);
-        if starts.is_none() && shared == SharedWith::default() {
-            return None;
-        }
-        Some(MrEvidence {
-            provider_starts: starts,
-            shared_external_name: shared.fighting,
-            migration_twin: shared.twin,
-            ..MrEvidence::default()
-        })
+        (self.evidence)(starts, self.names.about(key))
     }
 
     /// Judges one held MR again and records its findings; returns what changed.
@@ -420,6 +338,21 @@ impl State {
         changes
     }
 
+    /// A list of the kind ended having returned `seen`: its other MRs were deleted while the
+    /// watch was blind, and their findings clear.
+    fn forget_unlisted(&mut self, kind: &KindId, seen: &BTreeSet<MrKey>) -> Vec<Change> {
+        if self.kinds.get(kind).is_none_or(|k| k.count == seen.len()) {
+            return Vec::new();
+        }
+        let gone: Vec<MrKey> = self
+            .mrs
+            .keys()
+            .filter(|k| (&k.group, &k.kind) == (&kind.0, &kind.1) && !seen.contains(&***k))
+            .map(|k| MrKey::clone(k))
+            .collect();
+        gone.iter().flat_map(|k| self.forget(k)).collect()
+    }
+
     /// Drops one MR: its findings clear.
     fn forget(&mut self, key: &MrKey) -> Vec<Change> {
         let Some(tracked) = self.mrs.remove(key) else { return Vec::new() };
@@ -444,4 +377,4 @@ impl State {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

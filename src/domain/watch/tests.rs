@@ -1,15 +1,20 @@
+//! The state's answers to MR events, readiness over the kinds' phases, and its metric families.
+//! The findings that need what the watch knows beyond the object (a provider restart, a shared
+//! external-name) are tested with the one evidence constructor, in `evidence::watch`.
+
 use super::exposition::{Counters, by_context, families};
+use super::kinds::{Event, Look};
 use super::*;
 use crate::domain::managed::keys;
 use crate::domain::testing::Mr;
 
 const GROUP: &str = "dns.gcp.upbound.io";
 
-fn now() -> GoTime {
+pub(crate) fn now() -> GoTime {
     GoTime::parse_rfc3339("2024-11-30T11:00:00Z").unwrap()
 }
 
-fn kind() -> KindId {
+pub(crate) fn kind() -> KindId {
     (GROUP.to_string(), "RecordSet".to_string())
 }
 
@@ -17,7 +22,7 @@ fn healthy(name: &str) -> ManagedResource {
     Mr::new("RecordSet", name).external_name(name).at_provider_id(name).healthy().build()
 }
 
-fn incomplete(name: &str) -> ManagedResource {
+pub(crate) fn incomplete(name: &str) -> ManagedResource {
     Mr::new("RecordSet", name)
         .annotation(keys::CREATE_PENDING, "2024-11-30T10:50:00Z")
         .cond("Ready", "False", "Creating", "")
@@ -25,17 +30,29 @@ fn incomplete(name: &str) -> ManagedResource {
         .build()
 }
 
-fn listed() -> State {
+/// A state following one kind, found to hold MRs and in its watcher's first list.
+pub(crate) fn listed() -> State {
     let mut s = State::default();
     s.add_kind(kind());
     s.discovered();
-    s.list_started(&kind());
+    watch(&mut s, &kind());
+    s.kind_event(&kind(), Event::Listing);
     s
+}
+
+/// A look at the kind finds MRs: its watcher starts (a first-list slot is free).
+fn watch(s: &mut State, kind: &KindId) {
+    assert_eq!(s.kind_event(kind, Event::Look(Look::Populated)).start, std::slice::from_ref(kind));
+}
+
+/// The kind's list ends; returns what cleared.
+fn list_done(s: &mut State, kind: &KindId) -> Vec<Change> {
+    s.kind_event(kind, Event::ListDone).changes
 }
 
 /// The changes, without `KstatusMisleading`, which accompanies every stuck create (kstatus reads
 /// it as still in progress).
-fn summary(changes: &[Change]) -> Vec<(Transition, String, Code)> {
+pub(crate) fn summary(changes: &[Change]) -> Vec<(Transition, String, Code)> {
     changes
         .iter()
         .filter(|c| c.finding.code != Code::KstatusMisleading)
@@ -89,16 +106,18 @@ fn readiness_waits_for_every_kinds_first_list_and_a_relist_makes_it_blind() {
     s.add_kind(("s3.aws.upbound.io".into(), "Bucket".into()));
     s.discovered();
     assert!(!s.ready());
-    s.list_started(&kind());
-    s.list_done(&kind());
+    watch(&mut s, &kind());
+    s.kind_event(&kind(), Event::Listing);
+    list_done(&mut s, &kind());
     assert!(!s.ready(), "one kind still unlisted");
     let bucket = ("s3.aws.upbound.io".to_string(), "Bucket".to_string());
-    s.list_started(&bucket);
-    s.list_done(&bucket);
+    watch(&mut s, &bucket);
+    s.kind_event(&bucket, Event::Listing);
+    list_done(&mut s, &bucket);
     assert!(s.ready() && s.synced());
-    s.list_started(&bucket);
+    s.kind_event(&bucket, Event::Listing);
     assert!(s.ready() && !s.synced(), "relisting: ready, but blind");
-    s.list_done(&bucket);
+    list_done(&mut s, &bucket);
     assert!(s.synced());
 }
 
@@ -107,10 +126,10 @@ fn a_relist_clears_the_mrs_deleted_while_the_watch_was_blind() {
     let mut s = listed();
     s.apply(incomplete("a"), now());
     s.apply(incomplete("b"), now());
-    s.list_done(&kind());
-    s.list_started(&kind());
+    list_done(&mut s, &kind());
+    s.kind_event(&kind(), Event::Listing);
     s.apply(incomplete("b"), now());
-    let gone = s.list_done(&kind());
+    let gone = list_done(&mut s, &kind());
     assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
 }
 
@@ -118,45 +137,9 @@ fn a_relist_clears_the_mrs_deleted_while_the_watch_was_blind() {
 fn a_deleted_kind_clears_every_finding_of_its_mrs() {
     let mut s = listed();
     s.apply(incomplete("a"), now());
-    let gone = s.remove_kind(&kind());
+    let gone = s.remove_kind(&kind()).changes;
     assert_eq!(summary(&gone), vec![(Transition::Cleared, "a".into(), Code::CreateIncomplete)]);
-    assert!(!s.has_kind(&kind()));
-}
-
-#[test]
-fn a_shared_external_name_marks_both_holders_and_clears_when_one_moves() {
-    let mut s = listed();
-    let named =
-        |name: &str, ext: &str| Mr::new("RecordSet", name).external_name(ext).at_provider_id(ext).healthy().build();
-    assert!(s.apply(named("a", "www"), now()).is_empty());
-    let both = s.apply(named("b", "www"), now());
-    let mut got = summary(&both);
-    got.sort_by(|x, y| x.1.cmp(&y.1));
-    assert_eq!(
-        got,
-        vec![
-            (Transition::Appeared, "a".into(), Code::ExternalNameShared),
-            (Transition::Appeared, "b".into(), Code::ExternalNameShared)
-        ]
-    );
-    let fams = families(&s, &Counters::default(), now());
-    let shared = fams.iter().find(|f| f.name == "upjet_external_name_shared").unwrap();
-    assert_eq!(shared.series[0].value, 1.0);
-    let moved = s.apply(named("b", "api"), now());
-    assert_eq!(moved.len(), 2, "both clear: {moved:?}");
-    assert!(moved.iter().all(|c| c.transition == Transition::Cleared));
-}
-
-#[test]
-fn a_provider_restart_rejudges_its_kinds_at_once() {
-    let mut s = listed();
-    assert_eq!(summary(&s.apply(incomplete("a"), now())).len(), 1);
-    let starts = ProviderStarts {
-        provider: "provider-gcp-dns".into(),
-        starts: vec![GoTime::parse_rfc3339("2024-11-30T10:55:00Z").unwrap()],
-    };
-    let changes = s.provider_started(&[kind()], starts, now());
-    assert_eq!(summary(&changes), vec![(Transition::Appeared, "a".into(), Code::ProviderRestartedDuringCreate)]);
+    assert_eq!(s.phase(&kind()), None);
 }
 
 #[test]
@@ -166,7 +149,7 @@ fn only_mrs_with_findings_get_series_of_their_own() {
         s.apply(healthy(&format!("ok-{i}")), now());
     }
     s.apply(incomplete("bad"), now());
-    s.list_done(&kind());
+    list_done(&mut s, &kind());
     s.resync(now());
     let fams = families(&s, &Counters::default(), now());
     let total: usize = fams.iter().map(|f| f.series.len()).sum();
@@ -187,14 +170,13 @@ fn only_mrs_with_findings_get_series_of_their_own() {
 fn a_kind_found_empty_is_judged_without_a_list_and_exports_no_series_until_watched() {
     let other: KindId = ("s3.aws.upbound.io".into(), "Bucket".into());
     let mut s = listed();
-    s.watch_kind(&kind());
     s.add_kind(other.clone());
     s.apply(healthy("a"), now());
-    s.list_done(&kind());
+    list_done(&mut s, &kind());
     assert!(!s.ready(), "the other kind has not been looked at yet");
-    s.found_empty(&other);
+    s.kind_event(&other, Event::Look(Look::Empty));
     assert!(s.ready() && s.synced(), "a kind found empty is judged: nothing to judge");
-    assert!(s.is_watched(&kind()) && !s.is_watched(&other));
+    assert!(s.phase(&kind()).is_some_and(Phase::watched) && !s.phase(&other).is_some_and(Phase::watched));
     let fams = families(&s, &Counters::default(), now());
     let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
     let kinds: Vec<&str> = count.series.iter().map(|x| x.labels[1].1.as_str()).collect();
@@ -205,10 +187,10 @@ fn a_kind_found_empty_is_judged_without_a_list_and_exports_no_series_until_watch
     assert_eq!(followed.series[0].value, 2.0, "both kinds are followed");
 
     // A later look finds MRs: once watched, its first list is awaited like any other's.
-    s.watch_kind(&other);
-    s.list_started(&other);
+    watch(&mut s, &other);
+    s.kind_event(&other, Event::Listing);
     assert!(!s.synced(), "blind while its list runs");
-    s.list_done(&other);
+    list_done(&mut s, &other);
     let fams = families(&s, &Counters::default(), now());
     let count = fams.iter().find(|f| f.name == "upjet_managed_resources").unwrap();
     assert_eq!(count.series.len(), 2);
@@ -230,40 +212,11 @@ fn the_pending_create_ages_follow_the_events_not_a_scan() {
     assert!(ages(&s).is_empty(), "a finished create and a deleted MR leave no age behind");
 }
 
-/// A legacy MR and its namespaced `.m.` twin are one kind for the index: both acting is a
-/// fight; pausing the legacy one with `deletionPolicy: Orphan` turns it into an unfinished
-/// migration, and deleting it clears that.
-#[test]
-fn a_legacy_mr_and_its_twin_fight_then_the_parked_legacy_one_is_named() {
-    let mut s = State::default();
-    let legacy = |paused: bool| {
-        let mr = Mr::new("Subnet", "a").api_version("ec2.aws.upbound.io/v1beta1").external_name("subnet-1");
-        let mr = mr.deletion_policy("Orphan").healthy();
-        if paused { mr.annotation(keys::PAUSED, "true").build() } else { mr.build() }
-    };
-    let twin = Mr::new("Subnet", "a")
-        .api_version("ec2.aws.m.upbound.io/v1beta1")
-        .namespace("infra")
-        .external_name("subnet-1")
-        .healthy()
-        .build();
-    s.apply(legacy(false), now());
-    let fight = s.apply(twin, now());
-    let codes: Vec<Code> = fight.iter().map(|c| c.finding.code).collect();
-    assert_eq!(codes, vec![Code::ExternalNameShared, Code::ExternalNameShared], "{fight:?}");
-    let parked = s.apply(legacy(true), now());
-    let got: Vec<(Transition, Code)> = parked.iter().map(|c| (c.transition, c.finding.code)).collect();
-    assert!(got.contains(&(Transition::Appeared, Code::MigrationUnfinished)), "{got:?}");
-    assert_eq!(got.iter().filter(|(t, c)| *t == Transition::Cleared && *c == Code::ExternalNameShared).count(), 2);
-    let gone = s.delete(&MrKey::of(&legacy(true)), now());
-    assert!(gone.iter().any(|c| c.transition == Transition::Cleared && c.finding.code == Code::MigrationUnfinished));
-}
-
 #[test]
 fn several_contexts_share_one_exposition_each_series_labelled_with_its_context() {
     let mut a = listed();
     a.apply(incomplete("stuck"), now());
-    a.list_done(&kind());
+    list_done(&mut a, &kind());
     let b = State::default();
     let per = vec![
         ("a".to_string(), families(&a, &Counters::default(), now())),

@@ -1,0 +1,204 @@
+//! `watch`'s flags and the run's settings, resolved once into one value ([`Resolved`]) that holds
+//! the collaborators: the clusters to watch with their journals and states, the metrics
+//! address, the clock, what every cluster's loop is told and how lines are printed. Refusals
+//! (a journal folder that cannot be written, no home for the default one, `--all-contexts` over
+//! a kubeconfig without contexts) are all here, before anything is watched; nothing below
+//! [`super::run`] reads a flag.
+
+use super::Watched;
+use super::clock::Clock;
+use super::providers::Follow;
+use crate::cli::watch::{WatchArgs, WatchFormat};
+use crate::cluster::connect::{self, ConnectOptions};
+use crate::cluster::watch::Scope;
+use crate::error::Error;
+use crate::local::journal::{Journal, context_dir, default_dir};
+use crate::settings::Settings;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Items per list page of a watcher's list.
+const PAGE_SIZE: u32 = 500;
+
+/// `kubectl upjet watch` as its flags and the settings resolve.
+pub(super) struct Resolved {
+    /// The clusters to watch, each with its journal opened and its fresh state.
+    pub(super) targets: Vec<Target>,
+    /// `--metrics-addr`: where to serve `/metrics`, `/healthz` and `/readyz`.
+    pub(super) metrics_addr: Option<String>,
+    /// The watch's clock.
+    pub(super) clock: Clock,
+    /// What every cluster's loop is told.
+    pub(super) each: Each,
+    /// How the lines are printed.
+    pub(super) output: Output,
+}
+
+/// One cluster under watch: the name it carries in the output (only when several are watched),
+/// how to reach it, its journal, and the state its loop shares with the metrics server.
+pub(super) struct Target {
+    pub(super) label: Option<String>,
+    pub(super) connect: ConnectOptions,
+    pub(super) journal: Option<Journal>,
+    pub(super) shared: super::Shared,
+}
+
+/// What every cluster's loop is told, the same for each.
+#[derive(Clone)]
+pub(super) struct Each {
+    /// `-n`, `-l` and the page size of the watchers' lists and of the looks.
+    pub(super) scope: Scope,
+    /// `--resync`: how often every MR is judged again, the kinds without a watcher looked at,
+    /// and a cluster that could not be reached tried again.
+    pub(super) resync: Duration,
+    /// `--events`: an Event on each MR whose error finding appeared.
+    pub(super) events: bool,
+    /// How the provider pods (and with `--logs` their logs) are followed.
+    pub(super) providers: Follow,
+}
+
+/// How the watch prints.
+#[derive(Clone, Copy)]
+pub(super) struct Output {
+    /// `-o json`: one JSON object per line.
+    pub(super) json: bool,
+    /// The header line (text only, without `--no-headers`).
+    pub(super) header: bool,
+    /// Several clusters: every line names its context.
+    pub(super) several: bool,
+}
+
+/// Resolves the flags once (exit 2 naming a journal folder that cannot be written).
+pub(super) fn resolve(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Resolved> {
+    let several = settings.several_contexts();
+    let names = if several { crate::commands::doctor::contexts(settings)? } else { Vec::new() };
+    let journal = JournalAt::of(settings, args)?;
+    let timeout = settings.reconcile_timeout;
+    let targets = if several {
+        let mut targets = Vec::with_capacity(names.len());
+        for name in names {
+            let journal = journal.open(Some(&name), true)?;
+            let connect = settings.connect_to(&name);
+            targets.push(Target { label: Some(name), connect, journal, shared: Watched::shared(timeout) });
+        }
+        targets
+    } else {
+        let context = connect::current_context(&settings.connect).ok().flatten();
+        let journal = journal.open(context.as_deref(), false)?;
+        vec![Target { label: None, connect: settings.connect.clone(), journal, shared: Watched::shared(timeout) }]
+    };
+    let json = args.output == WatchFormat::Json;
+    Ok(Resolved {
+        targets,
+        metrics_addr: args.metrics_addr.clone(),
+        clock: Clock::of(settings),
+        each: Each {
+            scope: Scope {
+                namespace: settings.namespace.clone(),
+                selector: settings.selector.clone(),
+                page_size: PAGE_SIZE,
+            },
+            resync: args.resync,
+            events: args.events,
+            providers: Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync },
+        },
+        output: Output { json, header: !json && !args.no_headers, several },
+    })
+}
+
+/// Where the ID journal goes: nowhere (`--no-journal`), `--journal DIR`, or the home's default.
+enum JournalAt {
+    None,
+    Dir(PathBuf),
+    Home(PathBuf),
+}
+
+impl JournalAt {
+    /// The flags' answer (exit 2 when no home is known for the default folder).
+    fn of(settings: &Settings, args: &WatchArgs) -> anyhow::Result<JournalAt> {
+        Ok(match (args.no_journal, &args.journal, &settings.home) {
+            (true, _, _) => JournalAt::None,
+            (false, Some(dir), _) => JournalAt::Dir(dir.clone()),
+            (false, None, Some(home)) => JournalAt::Home(home.clone()),
+            (false, None, None) => {
+                return Err(Error::usage(
+                    "cannot find the home directory for the ID journal; pass --journal DIR or --no-journal",
+                )
+                .into());
+            }
+        })
+    }
+
+    /// Opens one context's journal (exit 2 naming the folder when it cannot be written). With
+    /// several contexts, `--journal DIR` holds one folder per context (`DIR/<context>/`).
+    fn open(&self, context: Option<&str>, several: bool) -> anyhow::Result<Option<Journal>> {
+        let dir = match self {
+            JournalAt::None => return Ok(None),
+            JournalAt::Dir(dir) if several => context_dir(dir, context),
+            JournalAt::Dir(dir) => dir.clone(),
+            JournalAt::Home(home) => default_dir(home, context),
+        };
+        Journal::open(&dir).map(Some).map_err(|e| Error::usage(e.to_string()).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use crate::error::{Exit, exit_for};
+    use crate::settings::{Environment, Terminal};
+    use clap::Parser;
+    use std::path::Path;
+
+    /// `watch ARGS` resolved under an environment whose home is `home`.
+    fn resolved(args: &[&str], home: Option<&Path>) -> anyhow::Result<Resolved> {
+        let cli = Cli::try_parse_from(["kubectl-upjet", "watch"].into_iter().chain(args.iter().copied())).unwrap();
+        let env = Environment { home: home.map(Path::to_path_buf), ..Environment::default() };
+        let settings = Settings::resolve(&cli, &env, std::time::SystemTime::UNIX_EPOCH, Terminal::default());
+        let Command::Watch(watch) = &cli.command else { panic!("not a watch: {args:?}") };
+        resolve(&settings, watch)
+    }
+
+    #[test]
+    fn every_flag_lands_in_the_one_value_the_loops_read() {
+        let args = ["--no-journal", "-o", "json", "-n", "team-a", "-l", "app=x", "--resync", "5s", "--logs"];
+        let more = ["--provider-namespace", "crossplane-system", "--events", "--metrics-addr", ":0"];
+        let got = resolved(&[&args[..], &more[..]].concat(), None).unwrap();
+        let [target] = &got.targets[..] else { panic!("one cluster") };
+        assert!(target.label.is_none() && target.journal.is_none(), "--no-journal needs no home");
+        let (out, each) = (got.output, &got.each);
+        assert_eq!((out.json, out.header, out.several), (true, false, false));
+        assert_eq!((each.scope.namespace.as_deref(), each.scope.selector.as_deref()), (Some("team-a"), Some("app=x")));
+        assert_eq!((each.scope.page_size, each.resync, each.events), (PAGE_SIZE, Duration::from_secs(5), true));
+        let follow = &each.providers;
+        assert_eq!(
+            (follow.namespace.as_deref(), follow.logs, follow.every),
+            (Some("crossplane-system"), true, each.resync)
+        );
+        assert_eq!(got.metrics_addr.as_deref(), Some(":0"));
+    }
+
+    #[test]
+    fn several_contexts_each_get_a_journal_folder_of_their_own_and_tagged_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        let got = resolved(&["--context", "a/b", "--context", "c", "--journal", root], None).unwrap();
+        let labels: Vec<Option<&str>> = got.targets.iter().map(|t| t.label.as_deref()).collect();
+        assert_eq!(labels, [Some("a/b"), Some("c")]);
+        assert!(got.targets.iter().all(|t| t.journal.is_some()));
+        assert!(dir.path().join("a_b").is_dir() && dir.path().join("c").is_dir());
+        assert_eq!((got.output.json, got.output.header, got.output.several), (false, true, true));
+    }
+
+    #[test]
+    fn without_a_home_the_default_journal_is_refused_naming_both_ways_out() {
+        let err = resolved(&[], None).err().expect("refused");
+        assert_eq!(exit_for(&err), Exit::Usage);
+        assert!(err.to_string().contains("pass --journal DIR or --no-journal"), "{err}");
+        let home = tempfile::tempdir().unwrap();
+        let got = resolved(&[], Some(home.path())).unwrap();
+        assert!(got.targets[0].journal.is_some());
+        assert!(home.path().join(".kube/upjet/journal/default").is_dir(), "no current context: the default folder");
+    }
+}
