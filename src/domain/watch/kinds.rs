@@ -69,8 +69,10 @@ pub struct Watcher {
     pub listing: Option<BTreeSet<MrKey>>,
     /// It holds a first-list slot: its first list has neither ended nor failed.
     pub slot: bool,
-    /// What its next list counts as: what its last failure since its last list began says.
-    pub next_list: Relist,
+    /// What its next list counts as: what its last failure since its last list began says; `None`
+    /// until one of this watcher's lists has ended, so that its first list (after a failed try,
+    /// too) is no relist, even of a kind found empty before it held MRs.
+    pub next_list: Option<Relist>,
 }
 
 /// Where one kind is in its life under watch.
@@ -157,24 +159,29 @@ pub fn next(phase: Phase, event: Event, ticket: u64) -> (Phase, Effect) {
         (Phase::Looked(_), Event::Look(Look::Empty)) => (Phase::Looked(Known::Judged), NoAction),
         (Phase::Looked(known), Event::Look(Look::Refused)) => (Phase::Looked(known.refused()), NoAction),
         (Phase::Queued { known, .. }, Event::Turn) => {
-            let watcher = Watcher { known, listing: None, slot: true, next_list: Relist::Error };
+            let watcher = Watcher { known, listing: None, slot: true, next_list: None };
             (Phase::Watched(watcher), Effect::Start)
         }
         (Phase::Watched(mut w), Event::Listing) => {
-            let effect = if w.known.judged() { Effect::Relist(w.next_list) } else { NoAction };
+            let effect = match w.next_list {
+                Some(reason) if w.known.judged() => Effect::Relist(reason),
+                _ => NoAction,
+            };
             w.listing = Some(BTreeSet::new());
-            w.next_list = Relist::Error;
+            w.next_list = w.next_list.map(|_| Relist::Error);
             (Phase::Watched(w), effect)
         }
         (Phase::Watched(mut w), Event::ListDone) => {
             let listed = w.listing.take();
             w.known = Known::Judged;
             w.slot = false;
+            w.next_list = w.next_list.or(Some(Relist::Error));
             (Phase::Watched(w), Effect::Listed(listed))
         }
         (Phase::Watched(mut w), Event::Failed(failure)) => {
             w.slot = false;
-            w.next_list = if failure == Failure::Expired { Relist::Expired } else { Relist::Error };
+            let reason = if failure == Failure::Expired { Relist::Expired } else { Relist::Error };
+            w.next_list = w.next_list.map(|_| reason);
             if failure == Failure::Refused {
                 w.known = w.known.refused();
                 w.listing = None;

@@ -35,7 +35,7 @@ fn queued(ticket: u64, known: Known) -> Phase {
 
 /// A watched kind: what is known, the MRs its list returned so far (`None`: no list running),
 /// whether it holds a slot, what its next list counts as.
-fn watched(known: Known, listing: Option<&[&str]>, slot: bool, next_list: Relist) -> Phase {
+fn watched(known: Known, listing: Option<&[&str]>, slot: bool, next_list: Option<Relist>) -> Phase {
     Phase::Watched(Watcher { known, listing: listing.map(keys), slot, next_list })
 }
 
@@ -78,7 +78,7 @@ fn looked_row(name: &'static str, known: Known, refused: Known) -> Row {
 fn queued_row(name: &'static str, known: Known) -> Row {
     let phase = queued(2, known);
     let i = ignores(&phase);
-    let started = (watched(known, None, true, Relist::Error), Effect::Start);
+    let started = (watched(known, None, true, None), Effect::Start);
     Row {
         name,
         answers: [i.clone(), i.clone(), i.clone(), i.clone(), started, i.clone(), i.clone(), i.clone(), i.clone(), i],
@@ -107,6 +107,7 @@ fn table() -> Vec<Row> {
         looked_row("refused after it was found empty", R1, R1),
         queued_row("queued at start", Nothing),
         queued_row("queued after a refusal", R1),
+        queued_row("queued after it was found empty", Judged),
     ];
     rows.extend(before_a_list());
     rows.extend(after_a_list());
@@ -115,50 +116,61 @@ fn table() -> Vec<Row> {
 
 /// A watcher whose kind was never judged: its first list is no relist.
 fn before_a_list() -> Vec<Row> {
-    use Relist::{Error, Expired};
+    use Relist::Error;
     vec![
         watched_row(
             "watched, its first list not begun",
-            watched(Nothing, None, true, Error),
+            watched(Nothing, None, true, None),
             [
-                (watched(Nothing, Some(&[]), true, Error), NoAction),
-                (watched(Judged, None, false, Error), Effect::Listed(None)),
-                (watched(R0, None, false, Error), NoAction),
-                (watched(Nothing, None, false, Expired), NoAction),
-                (watched(Nothing, None, false, Error), NoAction),
+                (watched(Nothing, Some(&[]), true, None), NoAction),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(None)),
+                (watched(R0, None, false, None), NoAction),
+                (watched(Nothing, None, false, None), NoAction),
+                (watched(Nothing, None, false, None), NoAction),
             ],
         ),
         watched_row(
             "in its first list",
-            watched(Nothing, Some(&["a"]), true, Error),
+            watched(Nothing, Some(&["a"]), true, None),
             [
-                (watched(Nothing, Some(&[]), true, Error), NoAction),
-                (watched(Judged, None, false, Error), Effect::Listed(Some(keys(&["a"])))),
-                (watched(R0, None, false, Error), NoAction),
-                (watched(Nothing, Some(&["a"]), false, Expired), NoAction),
-                (watched(Nothing, Some(&["a"]), false, Error), NoAction),
+                (watched(Nothing, Some(&[]), true, None), NoAction),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(Some(keys(&["a"])))),
+                (watched(R0, None, false, None), NoAction),
+                (watched(Nothing, Some(&["a"]), false, None), NoAction),
+                (watched(Nothing, Some(&["a"]), false, None), NoAction),
             ],
         ),
         watched_row(
             "its first list failed, retrying without a slot",
-            watched(Nothing, None, false, Error),
+            watched(Nothing, None, false, None),
             [
-                (watched(Nothing, Some(&[]), false, Error), NoAction),
-                (watched(Judged, None, false, Error), Effect::Listed(None)),
-                (watched(R0, None, false, Error), NoAction),
-                (watched(Nothing, None, false, Expired), NoAction),
-                (watched(Nothing, None, false, Error), NoAction),
+                (watched(Nothing, Some(&[]), false, None), NoAction),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(None)),
+                (watched(R0, None, false, None), NoAction),
+                (watched(Nothing, None, false, None), NoAction),
+                (watched(Nothing, None, false, None), NoAction),
             ],
         ),
         watched_row(
             "its watcher refused, never judged",
-            watched(R0, None, false, Error),
+            watched(R0, None, false, None),
             [
-                (watched(R0, Some(&[]), false, Error), NoAction),
-                (watched(Judged, None, false, Error), Effect::Listed(None)),
-                (watched(R0, None, false, Error), NoAction),
-                (watched(R0, None, false, Expired), NoAction),
-                (watched(R0, None, false, Error), NoAction),
+                (watched(R0, Some(&[]), false, None), NoAction),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(None)),
+                (watched(R0, None, false, None), NoAction),
+                (watched(R0, None, false, None), NoAction),
+                (watched(R0, None, false, None), NoAction),
+            ],
+        ),
+        watched_row(
+            "watched after it was found empty: its first list is no relist",
+            watched(Judged, None, true, None),
+            [
+                (watched(Judged, Some(&[]), true, None), NoAction),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(None)),
+                (watched(R1, None, false, None), NoAction),
+                (watched(Judged, None, false, None), NoAction),
+                (watched(Judged, None, false, None), NoAction),
             ],
         ),
     ]
@@ -170,46 +182,46 @@ fn after_a_list() -> Vec<Row> {
     vec![
         watched_row(
             "watching, listed",
-            watched(Judged, None, false, Error),
+            watched(Judged, None, false, Some(Error)),
             [
-                (watched(Judged, Some(&[]), false, Error), Effect::Relist(Error)),
-                (watched(Judged, None, false, Error), Effect::Listed(None)),
-                (watched(R1, None, false, Error), NoAction),
-                (watched(Judged, None, false, Expired), NoAction),
-                (watched(Judged, None, false, Error), NoAction),
+                (watched(Judged, Some(&[]), false, Some(Error)), Effect::Relist(Error)),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(None)),
+                (watched(R1, None, false, Some(Error)), NoAction),
+                (watched(Judged, None, false, Some(Expired)), NoAction),
+                (watched(Judged, None, false, Some(Error)), NoAction),
             ],
         ),
         watched_row(
             "its watch expired (410)",
-            watched(Judged, None, false, Expired),
+            watched(Judged, None, false, Some(Expired)),
             [
-                (watched(Judged, Some(&[]), false, Error), Effect::Relist(Expired)),
-                (watched(Judged, None, false, Expired), Effect::Listed(None)),
-                (watched(R1, None, false, Error), NoAction),
-                (watched(Judged, None, false, Expired), NoAction),
-                (watched(Judged, None, false, Error), NoAction),
+                (watched(Judged, Some(&[]), false, Some(Error)), Effect::Relist(Expired)),
+                (watched(Judged, None, false, Some(Expired)), Effect::Listed(None)),
+                (watched(R1, None, false, Some(Error)), NoAction),
+                (watched(Judged, None, false, Some(Expired)), NoAction),
+                (watched(Judged, None, false, Some(Error)), NoAction),
             ],
         ),
         watched_row(
             "relisting",
-            watched(Judged, Some(&["a"]), false, Error),
+            watched(Judged, Some(&["a"]), false, Some(Error)),
             [
-                (watched(Judged, Some(&[]), false, Error), Effect::Relist(Error)),
-                (watched(Judged, None, false, Error), Effect::Listed(Some(keys(&["a"])))),
-                (watched(R1, None, false, Error), NoAction),
-                (watched(Judged, Some(&["a"]), false, Expired), NoAction),
-                (watched(Judged, Some(&["a"]), false, Error), NoAction),
+                (watched(Judged, Some(&[]), false, Some(Error)), Effect::Relist(Error)),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(Some(keys(&["a"])))),
+                (watched(R1, None, false, Some(Error)), NoAction),
+                (watched(Judged, Some(&["a"]), false, Some(Expired)), NoAction),
+                (watched(Judged, Some(&["a"]), false, Some(Error)), NoAction),
             ],
         ),
         watched_row(
             "its watcher refused after a list",
-            watched(R1, None, false, Error),
+            watched(R1, None, false, Some(Error)),
             [
-                (watched(R1, Some(&[]), false, Error), Effect::Relist(Error)),
-                (watched(Judged, None, false, Error), Effect::Listed(None)),
-                (watched(R1, None, false, Error), NoAction),
-                (watched(R1, None, false, Expired), NoAction),
-                (watched(R1, None, false, Error), NoAction),
+                (watched(R1, Some(&[]), false, Some(Error)), Effect::Relist(Error)),
+                (watched(Judged, None, false, Some(Error)), Effect::Listed(None)),
+                (watched(R1, None, false, Some(Error)), NoAction),
+                (watched(R1, None, false, Some(Expired)), NoAction),
+                (watched(R1, None, false, Some(Error)), NoAction),
             ],
         ),
     ]
@@ -240,13 +252,13 @@ fn what_each_phase_means() {
         (queued(1, Nothing), true, false, true, true, false),
         (queued(1, Judged), false, false, true, true, false),
         (queued(1, R1), false, true, true, true, false),
-        (watched(Nothing, None, true, Error), true, false, true, false, true),
-        (watched(Nothing, Some(&[]), true, Error), true, true, true, false, true),
-        (watched(Nothing, None, false, Error), true, false, true, false, false),
-        (watched(Judged, None, false, Error), false, false, true, false, false),
-        (watched(Judged, Some(&["a"]), false, Error), false, true, true, false, false),
-        (watched(R0, None, false, Error), false, true, true, false, false),
-        (watched(R1, Some(&[]), false, Error), false, true, true, false, false),
+        (watched(Nothing, None, true, Some(Error)), true, false, true, false, true),
+        (watched(Nothing, Some(&[]), true, Some(Error)), true, true, true, false, true),
+        (watched(Nothing, None, false, Some(Error)), true, false, true, false, false),
+        (watched(Judged, None, false, Some(Error)), false, false, true, false, false),
+        (watched(Judged, Some(&["a"]), false, Some(Error)), false, true, true, false, false),
+        (watched(R0, None, false, Some(Error)), false, true, true, false, false),
+        (watched(R1, Some(&[]), false, Some(Error)), false, true, true, false, false),
     ];
     for (phase, awaited, blind, watched, looked_at, slot) in rows {
         let got = (phase.known() == Nothing, phase.blind(), phase.watched(), phase.looked_at(), phase.holds_slot());
