@@ -57,33 +57,33 @@ pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn 
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    let text = std::fs::read_to_string(&args.filename)
-        .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", args.filename.display())))?;
-    let plan = promote::parse(&text).map_err(|e| Error::usage(format!("{}: {e}", args.filename.display())))?;
+    let text = std::fs::read_to_string(&args.apply.filename)
+        .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", args.apply.filename.display())))?;
+    let plan = promote::parse(&text).map_err(|e| Error::usage(format!("{}: {e}", args.apply.filename.display())))?;
     if plan.items.is_empty() {
         writeln!(out, "the plan is empty; nothing to promote")?;
         return Ok(Exit::Ok);
     }
     let conn = connect::connect(&settings.connect).await?;
     let targets = locate(&conn, &plan.items).await?;
-    if !args.yes && !args.dry_run {
+    if !args.apply.yes && !args.apply.dry_run {
         let q = format!(
             "Promote the {} MRs of {} (restored from {})?",
             plan.items.len(),
-            args.filename.display(),
+            args.apply.filename.display(),
             plan.backup
         );
         ui.confirm_change(&q, format!("promote {} MRs", plan.items.len()), "patches")
             .map_err(super::AdoptError::into_anyhow)?;
     }
-    let dir = match &args.backup_dir {
+    let dir = match &args.apply.backup_dir {
         Some(d) => Some(BackupDir::chosen(d)),
         None => env.backup_dir.clone().ok(),
     };
-    if dir.is_none() && !args.dry_run {
+    if dir.is_none() && !args.apply.dry_run {
         return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
     }
-    let slots = tokio::sync::Semaphore::new(usize::from(args.parallel));
+    let slots = tokio::sync::Semaphore::new(usize::from(args.apply.parallel));
     let run =
         Run { conn: &conn, args, env: &env, dir, stop: AtomicBool::new(false), interrupt: ui.interrupt.clone(), slots };
     let mut tally = [0usize; 6];
@@ -93,7 +93,7 @@ pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn 
             let run = &run;
             async move { (item, run.one(item, &target).await) }
         })
-        .buffer_unordered(usize::from(args.parallel) * CONFIRMING_PER_SLOT);
+        .buffer_unordered(usize::from(args.apply.parallel) * CONFIRMING_PER_SLOT);
     while let Some((item, end)) = ends.next().await {
         if let End::NotFound(why) = &end {
             stopped_at.get_or_insert_with(|| format!("{}: {why}", item.display()));
@@ -184,7 +184,7 @@ impl Run<'_> {
         if self.stop.load(Ordering::SeqCst) || self.interrupt.is_set() {
             return End::NotStarted;
         }
-        if self.args.dry_run {
+        if self.args.apply.dry_run {
             return self.dry_run(item, target, &obj).await;
         }
         self.verify_and_promote(item, target, obj, id, slot).await
@@ -295,10 +295,10 @@ impl Run<'_> {
                 }
                 Err(e) => e.to_string(),
             };
-            if start.elapsed() >= self.args.timeout {
+            if start.elapsed() >= self.args.apply.timeout {
                 return Err(WaitEnd::Other(format!(
                     "the provider did not confirm within {:?} ({last})",
-                    self.args.timeout
+                    self.args.apply.timeout
                 )));
             }
             tokio::select! {

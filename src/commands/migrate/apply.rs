@@ -62,23 +62,23 @@ pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Wri
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    let plan = super::read_plan(&args.filename)?;
+    let plan = super::read_plan(&args.apply.filename)?;
     if plan.items.is_empty() {
         writeln!(out, "the plan is empty; nothing to migrate")?;
         return Ok(Exit::Ok);
     }
     let conn = connect::connect(&settings.connect).await?;
     let targets = super::locate_all(&conn, &plan).await?;
-    if !args.yes && !args.dry_run {
-        let q = format!("Migrate the {} MRs of {}?", plan.items.len(), args.filename.display());
+    if !args.apply.yes && !args.apply.dry_run {
+        let q = format!("Migrate the {} MRs of {}?", plan.items.len(), args.apply.filename.display());
         ui.confirm_change(&q, format!("migrate {} MRs", plan.items.len()), "writes")
             .map_err(crate::commands::adopt::AdoptError::into_anyhow)?;
     }
-    let dir = match &args.backup_dir {
+    let dir = match &args.apply.backup_dir {
         Some(d) => Some(BackupDir::chosen(d)),
         None => env.backup_dir.clone().ok(),
     };
-    if dir.is_none() && !args.dry_run {
+    if dir.is_none() && !args.apply.dry_run {
         return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
     }
     let run = Run { conn: &conn, args, env: &env, dir, interrupt: ui.interrupt.clone() };
@@ -88,7 +88,7 @@ pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Wri
             let run = &run;
             async move { (item, run.one(item, legacy, new).await) }
         })
-        .buffer_unordered(usize::from(args.parallel));
+        .buffer_unordered(usize::from(args.apply.parallel));
     while let Some((item, end)) = ends.next().await {
         writeln!(out, "{}", line(item, &end, &mut tally))?;
         out.flush()?;
@@ -159,7 +159,7 @@ impl Run<'_> {
                 (Err(e), _) | (_, Err(e)) => return End::Failed(e),
             };
             let stage = apply::stage(item, legacy.as_ref(), new.as_ref());
-            if self.args.dry_run {
+            if self.args.apply.dry_run {
                 return self.dry_run(item, legacy_t, new_t, &stage, legacy.as_ref()).await;
             }
             let step = match (stage, legacy, new) {
@@ -285,10 +285,10 @@ impl Run<'_> {
         test_hook(self.env, 4);
         let start = (self.env.instant)();
         while read_opt(self.conn, t).await?.is_some() {
-            if start.elapsed() >= self.args.timeout {
+            if start.elapsed() >= self.args.apply.timeout {
                 return Err(format!(
                     "the legacy MR is still being deleted after {:?}: its provider has not removed its finalizer",
-                    self.args.timeout
+                    self.args.apply.timeout
                 ));
             }
             tokio::time::sleep(POLL).await;
@@ -356,8 +356,11 @@ impl Run<'_> {
                 }
                 Err(e) => e.to_string(),
             };
-            if start.elapsed() >= self.args.timeout {
-                return Err((false, format!("the provider did not confirm within {:?} ({last})", self.args.timeout)));
+            if start.elapsed() >= self.args.apply.timeout {
+                return Err((
+                    false,
+                    format!("the provider did not confirm within {:?} ({last})", self.args.apply.timeout),
+                ));
             }
             tokio::select! {
                 _ = tokio::time::sleep(WAIT_POLL) => {}
