@@ -15,10 +15,10 @@
 //! 0 after a, 1 after b, 6 after c's reconcile request (before its wait), 2 after d, 3 after e's
 //! delete, 4 after e's release, 5 after f's delete of the namespaced MR.
 
-use crate::cli::migrate::MigrateApplyArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::adopt::{AdoptEnv, Interrupt, Ui, environment, test_hook};
+use crate::commands::flow::MigrateApply;
 use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
 use crate::domain::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
 use crate::domain::migrate::Item;
@@ -51,18 +51,18 @@ enum End {
 /// What every item shares.
 struct Run<'a> {
     conn: &'a Connection,
-    args: &'a MigrateApplyArgs,
+    args: &'a MigrateApply,
     env: &'a AdoptEnv,
     dir: Option<BackupDir>,
     interrupt: Interrupt,
 }
 
 /// Runs `migrate apply`.
-pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+pub async fn run(settings: &Settings, args: &MigrateApply, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    let plan = super::read_plan(&args.apply.filename)?;
+    let plan = super::read_plan(&args.apply.plan)?;
     if plan.items.is_empty() {
         writeln!(out, "the plan is empty; nothing to migrate")?;
         return Ok(Exit::Ok);
@@ -70,7 +70,7 @@ pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Wri
     let conn = connect::connect(&settings.connect).await?;
     let targets = super::locate_all(&conn, &plan).await?;
     if !args.apply.yes && !args.apply.dry_run {
-        let q = format!("Migrate the {} MRs of {}?", plan.items.len(), args.apply.filename.display());
+        let q = format!("Migrate the {} MRs of {}?", plan.items.len(), args.apply.plan.display());
         ui.confirm_change(&q, format!("migrate {} MRs", plan.items.len()), "writes")
             .map_err(crate::commands::adopt::AdoptError::into_anyhow)?;
     }
@@ -88,7 +88,7 @@ pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Wri
             let run = &run;
             async move { (item, run.one(item, legacy, new).await) }
         })
-        .buffer_unordered(usize::from(args.apply.parallel));
+        .buffer_unordered(args.apply.parallel);
     while let Some((item, end)) = ends.next().await {
         writeln!(out, "{}", line(item, &end, &mut tally))?;
         out.flush()?;
