@@ -1,12 +1,12 @@
 //! `doctor --from DIR|FILE|-` over GitOps manifests (`--from` once or several times: one lint
 //! over all of them, each file read once): the files (or stdin) read, every document
 //! parsed on its own with its line (`evidence::manifests`), the managed resources judged by the
-//! rules that need no cluster (`domain::lint`), and the report told which rules ran, what was
+//! rules that need no cluster (`evidence::manifests::lint` over `domain::lint`'s facts), and the report told which rules ran, what was
 //! skipped and where each finding's manifest is. See docs/lint.md.
 
 use crate::cluster::snapshot;
 use crate::domain::finding::SourceLocation;
-use crate::domain::lint::{Manifest, lint};
+use crate::domain::lint::Manifest;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::{LintSummary, Report, ReportBuilder};
 use crate::error::Error;
@@ -144,7 +144,7 @@ pub fn run(
         collected.take(&name, read, &keep, &mut builder);
     }
     let Collected { manifests, places, mut summary } = collected;
-    let judged = lint(&manifests, settings.now);
+    let judged = crate::evidence::manifests::lint(&manifests, settings.now);
     let kinds: std::collections::BTreeSet<(&str, &str)> =
         manifests.iter().map(|m| (m.mr.group(), m.mr.kind.as_str())).collect();
     for _ in &kinds {

@@ -29,7 +29,7 @@ async fn log_candidates(
     at: crate::domain::reconcile_timeout::JudgedAt,
 ) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
     use crate::cluster::kinds::ApiKind;
-    use crate::evidence::correlate::log_findings;
+    use crate::evidence::index::log_findings;
     use crate::evidence::logs::Retention;
     ui.say("reading provider logs for evidence…");
     use crate::commands::evidence::{LogReading, Pods, gather};

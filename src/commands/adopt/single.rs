@@ -161,9 +161,10 @@ async fn recorded_findings(
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(&n)));
     }
-    use crate::domain::rules::{Facts, MrEvidence, evidence_findings};
+    use crate::domain::rules::{Facts, evidence_findings};
+    use crate::evidence::index::{Shares, mr_evidence};
     // The only evidence given is the record's, so the evidence rules that fire are its own.
-    let evidence = MrEvidence { cloud_audit: check.for_mr(mr).cloned(), ..Default::default() };
+    let evidence = mr_evidence(mr, Shares { cloud_audit: Some(&check), ..Shares::default() });
     let facts = Facts::with_evidence(mr, Some(&evidence), at);
     Ok(evidence_findings(&facts).into_iter().filter(|f| f.suggested_id.is_some()).collect())
 }
