@@ -250,6 +250,23 @@ impl EvidenceSources {
             journal: super::journal::locate(settings, self.journal.as_deref(), context),
         }
     }
+
+    /// Reads the evidence about the MRs of `kinds` in a live cluster: the provider pods' logs
+    /// when asked, the files (an audit log filtered to the kinds' groups), the ID journal of the
+    /// connection's context. `acknowledges_requests`: what is known of the kinds' CRDs.
+    pub async fn read_live(
+        &self,
+        settings: &Settings,
+        conn: &Connection,
+        kinds: &[ApiKind],
+        acknowledges_requests: HashMap<KindKey, bool>,
+    ) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
+        let groups = Groups::of(kinds.iter().map(|k| k.group.clone()));
+        let mut request = self.request(settings, conn.context.as_deref(), groups);
+        request.live = Some(LiveEvidence { conn, kinds, pods_without_logs: false });
+        request.acknowledges_requests = acknowledges_requests;
+        Ok(request.read().await?.into_index())
+    }
 }
 
 /// What one run asks to be read about its MRs: its [`EvidenceSources`] and what the run knows

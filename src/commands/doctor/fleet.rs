@@ -6,23 +6,6 @@ use super::*;
 use crate::cluster::write::Target;
 use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 
-/// Reads the evidence about the MRs of `kinds` in a live cluster, as `sources` asks: the provider
-/// pods' logs, the log and audit files (the audit filtered to the kinds' groups), the ID journal
-/// of the connection's context. `acknowledges_requests`: what is known of the kinds' CRDs.
-pub(super) async fn live_evidence(
-    settings: &Settings,
-    conn: &Connection,
-    sources: &EvidenceSources,
-    kinds: &[ApiKind],
-    acknowledges_requests: HashMap<KindKey, bool>,
-) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
-    let groups = Groups::of(kinds.iter().map(|k| k.group.clone()));
-    let mut request = sources.request(settings, conn.context.as_deref(), groups);
-    request.live = Some(LiveEvidence { conn, kinds, pods_without_logs: false });
-    request.acknowledges_requests = acknowledges_requests;
-    Ok(request.read().await?.into_index())
-}
-
 /// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
 pub(super) async fn selected_kinds(
     conn: &Connection,
@@ -165,7 +148,7 @@ pub(super) async fn from_cluster(
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
         return Ok(LiveScan { report: builder.finish(), timings, context });
     }
-    let (evidence, mut notes) = live_evidence(settings, &conn, &doctor.evidence, &selected, HashMap::new()).await?;
+    let (evidence, mut notes) = doctor.evidence.read_live(settings, &conn, &selected, HashMap::new()).await?;
     notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory_notes);
     let evidence = Arc::new(evidence);

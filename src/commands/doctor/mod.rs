@@ -10,7 +10,7 @@ mod plan;
 mod print;
 mod timings;
 
-use fleet::{LiveScan, from_cluster, live_evidence};
+use fleet::{LiveScan, from_cluster};
 use offline::{find_in_snapshot, from_backup, from_snapshot};
 pub use one::locate;
 use one::one;
@@ -20,7 +20,7 @@ use timings::Timings;
 
 use super::backup;
 use super::cloud_audit;
-use super::evidence::{EvidenceSources, LiveEvidence, acknowledges_requests, snapshot_groups};
+use super::evidence::{acknowledges_requests, snapshot_groups};
 use super::flow::{Doctor, Flow, PathKind, Scan};
 use crate::cli::DoctorArgs;
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
@@ -41,7 +41,7 @@ use crate::domain::rules;
 use crate::error::{Error, Exit};
 use crate::evidence::audit::Groups;
 use crate::evidence::fleet::FleetFacts;
-use crate::evidence::index::{EvidenceIndex, KindKey};
+use crate::evidence::index::EvidenceIndex;
 use crate::output::style;
 use crate::settings::Settings;
 
@@ -79,7 +79,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     {
         eprintln!("{}", scan.timings.line(printing.elapsed(), started.elapsed()));
     }
-    Ok(doctor.exit.code(report.worst(), report.summary.incomplete()))
+    Ok(print::exit_code(&doctor.exit, report.worst(), report.summary.incomplete()))
 }
 
 /// What a fleet flow produced: one live cluster's scan also says where the time went and which

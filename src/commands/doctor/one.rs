@@ -44,7 +44,7 @@ pub(super) async fn one(
             if let Some(acks_requests) = acknowledges_requests(conn, kind, &mr).await {
                 acks.insert((mr.group().to_string(), mr.kind.clone()), acks_requests);
             }
-            live_evidence(settings, conn, &doctor.evidence, std::slice::from_ref(kind), acks).await?
+            doctor.evidence.read_live(settings, conn, std::slice::from_ref(kind), acks).await?
         }
         None => {
             let groups = Groups::of([mr.group().to_string()]);

@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::cli::OutputFormat;
-use crate::commands::flow::DoctorPrinter;
+use crate::commands::flow::{DoctorPrinter, ExitRule};
+use crate::domain::finding::Severity;
 use crate::domain::summary;
 use crate::output::{self, detail, structured, table};
 
@@ -144,5 +145,50 @@ pub(super) fn one_mr(
         }
         _ => detail::write_detail(out, mr, &findings, settings.now)?,
     }
-    Ok(doctor.exit.code(findings.iter().map(|f| f.severity).max(), false))
+    Ok(exit_code(&doctor.exit, findings.iter().map(|f| f.severity).max(), false))
+}
+
+/// The exit code of a finished run (the table in docs/reliability.md). By default findings at or
+/// above `--fail-on` win, then an incomplete scan, then success: findings from a partial scan are
+/// still real. With `--fail-on-incomplete` an incomplete scan wins, because CI that demands a
+/// complete scan must not read "findings" as "the fleet was read".
+pub(super) fn exit_code(rule: &ExitRule, worst: Option<Severity>, incomplete: bool) -> Exit {
+    match (rule.fail_on, worst) {
+        _ if incomplete && rule.fail_on_incomplete => Exit::Incomplete,
+        (Some(t), Some(w)) if w >= t => Exit::Findings,
+        _ if incomplete => Exit::Incomplete,
+        _ => Exit::Ok,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exit-code table of docs/reliability.md, row by row: (fail-on, worst finding,
+    /// incomplete) → (default, with --fail-on-incomplete).
+    #[test]
+    fn exit_codes_follow_the_documented_table() {
+        use crate::cli::FailOn;
+        use Severity::*;
+        for (fail_on, worst, incomplete, want, strict) in [
+            (FailOn::Error, None, false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Warning), false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Error), false, Exit::Findings, Exit::Findings),
+            (FailOn::Error, None, true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Warning), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Error), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Warning, Some(Warning), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Never, Some(Error), false, Exit::Ok, Exit::Ok),
+            (FailOn::Never, Some(Error), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Info, None, false, Exit::Ok, Exit::Ok),
+        ] {
+            let case = format!("{fail_on:?} {worst:?} incomplete={incomplete}");
+            let rule = |fail_on_incomplete| ExitRule { fail_on: fail_on.threshold(), fail_on_incomplete };
+            assert_eq!(exit_code(&rule(false), worst, incomplete), want, "{case}");
+            assert_eq!(exit_code(&rule(true), worst, incomplete), strict, "{case} --fail-on-incomplete");
+        }
+    }
 }

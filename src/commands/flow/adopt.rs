@@ -73,7 +73,7 @@ impl Adopt {
             concurrency: usize::from(args.concurrency),
             probe: args.probe,
             id_templates: args.id_templates.clone(),
-            cloud: super::cloud_files(&args.cloud),
+            cloud: super::shared::cloud_files(&args.cloud),
             journal: args.journal.journal.clone(),
         })
     }

@@ -2,7 +2,8 @@
 //! backup, several clusters, a lint), every refusal of a combination checked in a fixed order,
 //! and the collaborators every flow is built from ([`Doctor`]).
 
-use super::{KindSelection, Refusal};
+use super::Refusal;
+use super::shared::{KindSelection, cloud_files, evidence_sources};
 use crate::cli::output::FormSpec;
 use crate::cli::{DoctorArgs, OutputFormat};
 use crate::cluster::discovery_cache::{self, CacheOptions};
@@ -14,7 +15,6 @@ use crate::domain::finding::Severity;
 use crate::domain::identity::UserTemplate;
 use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::report::Filter;
-use crate::error::Exit;
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -248,14 +248,8 @@ impl Doctor {
         Ok(Doctor {
             at: settings.judged_at(),
             scan: Scan::of(args, settings),
-            evidence: super::evidence_sources(
-                &args.log_files,
-                &args.log_opts,
-                args.logs,
-                &args.audit_logs,
-                &args.journal,
-            ),
-            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: super::cloud_files(&args.cloud) },
+            evidence: evidence_sources(&args.log_files, &args.log_opts, args.logs, &args.audit_logs, &args.journal),
+            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: cloud_files(&args.cloud) },
             id_templates: args.id_templates.clone(),
             target_context: args.target_context.clone(),
             filter: Filter {
@@ -318,28 +312,14 @@ impl Scan {
     }
 }
 
-/// Which exit code a finished report makes (`--fail-on`, `--fail-on-incomplete`).
+/// Which exit code a finished report makes (`--fail-on`, `--fail-on-incomplete`;
+/// `commands::doctor` applies it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExitRule {
     /// The lowest severity that exits 1; `None`: findings never do.
     pub fail_on: Option<Severity>,
     /// An incomplete scan exits 4 even when findings reached `fail_on`.
     pub fail_on_incomplete: bool,
-}
-
-impl ExitRule {
-    /// The exit code of a finished run (the table in docs/reliability.md). By default findings at
-    /// or above `--fail-on` win, then an incomplete scan, then success: findings from a partial
-    /// scan are still real. With `--fail-on-incomplete` an incomplete scan wins, because CI that
-    /// demands a complete scan must not read "findings" as "the fleet was read".
-    pub fn code(&self, worst: Option<Severity>, incomplete: bool) -> Exit {
-        match (self.fail_on, worst) {
-            _ if incomplete && self.fail_on_incomplete => Exit::Incomplete,
-            (Some(t), Some(w)) if w >= t => Exit::Findings,
-            _ if incomplete => Exit::Incomplete,
-            _ => Exit::Ok,
-        }
-    }
 }
 
 /// How doctor prints its report (`-o`, `--no-headers`), and what its suggested commands repeat.

@@ -136,33 +136,6 @@ fn every_refused_combination_is_refused_before_anything_is_read() {
     }
 }
 
-/// The exit-code table of docs/reliability.md, row by row: (fail-on, worst finding,
-/// incomplete) → (default, with --fail-on-incomplete).
-#[test]
-fn exit_codes_follow_the_documented_table() {
-    use crate::cli::FailOn;
-    use Severity::*;
-    for (fail_on, worst, incomplete, want, strict) in [
-        (FailOn::Error, None, false, Exit::Ok, Exit::Ok),
-        (FailOn::Error, Some(Warning), false, Exit::Ok, Exit::Ok),
-        (FailOn::Error, Some(Error), false, Exit::Findings, Exit::Findings),
-        (FailOn::Error, None, true, Exit::Incomplete, Exit::Incomplete),
-        (FailOn::Error, Some(Warning), true, Exit::Incomplete, Exit::Incomplete),
-        (FailOn::Error, Some(Error), true, Exit::Findings, Exit::Incomplete),
-        (FailOn::Warning, Some(Warning), false, Exit::Findings, Exit::Findings),
-        (FailOn::Info, Some(Info), false, Exit::Findings, Exit::Findings),
-        (FailOn::Info, Some(Info), true, Exit::Findings, Exit::Incomplete),
-        (FailOn::Never, Some(Error), false, Exit::Ok, Exit::Ok),
-        (FailOn::Never, Some(Error), true, Exit::Incomplete, Exit::Incomplete),
-        (FailOn::Info, None, false, Exit::Ok, Exit::Ok),
-    ] {
-        let case = format!("{fail_on:?} {worst:?} incomplete={incomplete}");
-        let rule = |fail_on_incomplete| ExitRule { fail_on: fail_on.threshold(), fail_on_incomplete };
-        assert_eq!(rule(false).code(worst, incomplete), want, "{case}");
-        assert_eq!(rule(true).code(worst, incomplete), strict, "{case} --fail-on-incomplete");
-    }
-}
-
 /// What the flags build besides the flow: the scan, the evidence and fleet-wide sources, the
 /// filter, the printer and the exit rule, each from its flags alone.
 #[test]

@@ -57,14 +57,14 @@ impl History {
             target: args.target.clone(),
             from: args.from.clone(),
             at: settings.judged_at(),
-            evidence: super::evidence_sources(
+            evidence: super::shared::evidence_sources(
                 &args.log_files,
                 &args.log_opts,
                 !args.no_logs,
                 &args.audit_logs,
                 &args.journal,
             ),
-            cloud: super::cloud_files(&args.cloud),
+            cloud: super::shared::cloud_files(&args.cloud),
             workspace: args.workspace,
             output,
         }

@@ -1,7 +1,8 @@
 //! migrate's flags, resolved once: which legacy MRs `plan` moves where (its refusals of a
 //! combination here, before anything is read), and how `apply` carries a plan out.
 
-use super::{Apply, Refusal};
+use super::Refusal;
+use super::shared::Apply;
 use crate::cli::migrate::{MigrateApplyArgs, MigratePlanArgs};
 use crate::domain::migrate::NamespaceRule;
 use crate::domain::reconcile_timeout::JudgedAt;

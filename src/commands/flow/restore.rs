@@ -1,7 +1,8 @@
 //! restore-plan's and promote's flags, resolved once: a Velero restore staged (the backup, the
 //! two outputs, what it is judged with), then finished from its promote plan.
 
-use super::{Apply, Refusal};
+use super::Refusal;
+use super::shared::Apply;
 use crate::cli::restore::{PromoteArgs, RestorePlanArgs};
 use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;
@@ -70,7 +71,7 @@ impl RestorePlan {
             source_context: args.source_context.clone(),
             target_context: args.target_context.clone(),
             id_templates: args.id_templates.clone(),
-            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: super::cloud_files(&args.cloud) },
+            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: super::shared::cloud_files(&args.cloud) },
             evidence: EvidenceSources { journal: args.journal.journal.clone(), ..EvidenceSources::default() },
         })
     }

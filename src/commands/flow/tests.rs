@@ -5,6 +5,7 @@
 use super::*;
 use crate::cli::Cli;
 use clap::Parser;
+use std::time::Duration;
 
 fn command(words: &[&str]) -> Command {
     Cli::try_parse_from(["kubectl-upjet"].iter().chain(words)).expect("the row's flags parse").command

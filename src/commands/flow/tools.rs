@@ -1,7 +1,7 @@
 //! The flags of the commands that print configuration for other tools — `rbac` (ClusterRoles)
 //! and `health` (Argo CD's and Flux's health checks) — resolved once.
 
-use super::KindSelection;
+use super::shared::KindSelection;
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs, HealthTool};
 use crate::cli::rbac::{RbacArgs, RbacFormat};
 use crate::domain::reconcile_timeout::ReconcileTimeout;
