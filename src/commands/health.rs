@@ -3,8 +3,9 @@
 //! group glob); `flux` lists the managed kinds the cluster serves, since Flux matches each entry
 //! by exact apiVersion and kind.
 
-use super::flow::{Health, KindSelection};
+use super::flow::Health;
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs};
+use crate::cluster::kinds::KindSelection;
 use crate::domain::health::{argocd, flux};
 use crate::domain::reconcile_timeout::ReconcileTimeout;
 use crate::error::{Error, Exit};

@@ -1,9 +1,10 @@
 //! `kubectl upjet rbac`: the managed kinds this cluster serves (discovery, `managed` category),
 //! turned into the ClusterRoles `deploy/` aggregates (`domain::rbac`), printed for `kubectl apply`.
 
-use super::flow::{KindSelection, Rbac};
+use super::flow::Rbac;
 use crate::cli::rbac::{RbacArgs, RbacFormat};
-use crate::cluster::{connect, discover, kinds};
+use crate::cluster::kinds::{self, KindSelection};
+use crate::cluster::{connect, discover};
 use crate::domain::rbac::{ManagedKind, managed_roles};
 use crate::error::{Error, Exit};
 use crate::output::structured;

@@ -13,8 +13,7 @@ pub(super) async fn selected_kinds(
     cache: &CacheOptions,
 ) -> anyhow::Result<(Vec<ApiKind>, discover::DiscoveryStats)> {
     let policy = RetryPolicy::within(scan.retry_budget).first_contact();
-    let selection = (scan.select.kinds.as_slice(), scan.select.providers.as_slice());
-    Ok(discover::select_managed(conn, scan.concurrency, cache, &policy, selection).await?)
+    Ok(discover::select_managed(conn, scan.concurrency, cache, &policy, &scan.select).await?)
 }
 
 /// What the scan keeps of an MR: the MR with its findings, if any, and its identity sample if it

@@ -3,10 +3,11 @@
 //! and the collaborators every flow is built from ([`Doctor`]).
 
 use super::Refusal;
-use super::shared::{KindSelection, cloud_files, evidence_sources};
+use super::shared::{cloud_files, evidence_sources};
 use crate::cli::output::FormSpec;
 use crate::cli::{DoctorArgs, OutputFormat};
 use crate::cluster::discovery_cache::{self, CacheOptions};
+use crate::cluster::kinds::KindSelection;
 use crate::cluster::scan::ScanOptions;
 use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;

@@ -1,13 +1,12 @@
 //! The flags several commands share, resolved one way for all of them: how provider logs are
-//! read, the evidence read beyond the MRs, the cloud's record, the kinds asked for, and how a
-//! plan file is carried out.
+//! read, the evidence read beyond the MRs, the cloud's record, and how a plan file is carried out
+//! (the kinds asked for are `cluster::kinds::KindSelection`).
 
 use crate::cli::apply::ApplyArgs;
 use crate::cli::{CloudAuditArgs, JournalArgs, LogOptions};
 use crate::cluster::logs::LogLimits;
 use crate::commands::cloud_audit::CloudAuditFiles;
 use crate::commands::evidence::{EvidenceSources, LogReading};
-use crate::domain::managed::ManagedResource;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -43,27 +42,6 @@ pub fn evidence_sources(
 /// `--cloud-audit` and `--cloud-principal`.
 pub fn cloud_files(args: &CloudAuditArgs) -> CloudAuditFiles {
     CloudAuditFiles { files: args.cloud_audit.clone(), principals: args.cloud_principal.clone() }
-}
-
-/// Which managed kinds a command covers (`--kind`, `--provider`; neither: every kind).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KindSelection {
-    /// `--kind`: kind, plural or kind.group.
-    pub kinds: Vec<String>,
-    /// `--provider`: a group suffix or a provider name.
-    pub providers: Vec<String>,
-}
-
-impl KindSelection {
-    /// The selection of these flags.
-    pub fn new(kinds: &[String], providers: &[String]) -> KindSelection {
-        KindSelection { kinds: kinds.to_vec(), providers: providers.to_vec() }
-    }
-
-    /// Whether an MR read from a file is of a kind asked for (`--kind`; none asked: every kind).
-    pub fn keeps(&self, mr: &ManagedResource) -> bool {
-        self.kinds.is_empty() || self.kinds.iter().any(|k| mr.matches_kind_spec(k))
-    }
 }
 
 /// How a plan file is carried out MR by MR (`promote`, `migrate apply`), resolved.

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::cli::Cli;
+use crate::cluster::kinds::KindSelection;
 use clap::Parser;
 use std::time::Duration;
 

@@ -1,9 +1,9 @@
 //! The flags of the commands that print configuration for other tools — `rbac` (ClusterRoles)
 //! and `health` (Argo CD's and Flux's health checks) — resolved once.
 
-use super::shared::KindSelection;
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs, HealthTool};
 use crate::cli::rbac::{RbacArgs, RbacFormat};
+use crate::cluster::kinds::KindSelection;
 use crate::domain::reconcile_timeout::ReconcileTimeout;
 use crate::settings::Settings;
 
