@@ -7,8 +7,8 @@
 //!
 //! A new command (a `guard`) adds its clap struct in `cli/`, a file here with its resolved value
 //! and `resolve`, its refusals as [`Refusal`] variants, and an entry point that resolves and
-//! runs; it reuses the resolvers of `shared.rs` ([`evidence_sources`], [`cloud_files`],
-//! [`Apply`], and `cluster::kinds::KindSelection`) for the flags it shares with other commands.
+//! runs; it reuses the resolvers of `shared.rs` (`evidence_sources`, `cloud_files`, [`Apply`]) and
+//! `cluster::kinds::KindSelection` for the flags it shares with other commands.
 
 mod adopt;
 mod doctor;
@@ -23,7 +23,7 @@ pub use doctor::{Doctor, DoctorPrinter, ExitRule, Flow, NamedInput, OneMr, PathK
 pub use history::{History, HistoryOutput};
 pub use migrate::{MigrateApply, MigratePlan};
 pub use restore::{Promote, RestorePlan};
-pub use shared::{Apply, cloud_files, evidence_sources, log_reading};
+pub use shared::Apply;
 pub use tools::{Health, Rbac};
 
 use crate::cli::Command;
