@@ -24,7 +24,7 @@ pub use ui::Ui;
 
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::cli::restore::PromoteArgs;
-use crate::commands::flow::{Adopt, AdoptWhat, Promote, Restore};
+use crate::commands::flow::{Adopt, AdoptWhat, Apply, Promote, Restore};
 use crate::domain::adopt::Options;
 use crate::domain::reconcile_timeout::JudgedAt;
 use crate::error::{Error, Exit};
@@ -123,6 +123,20 @@ pub async fn restore_with(
 /// Runs `promote` on the terminal: its flags resolved once ([`Promote`]), then the plan.
 pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     promote::promote(settings, &Promote::resolve(args), out).await
+}
+
+/// Where the backups of a plan carried out with adopt's guarantees go (`promote`, `migrate
+/// apply`): `--backup-dir`, else the default folder; with neither (no home folder) only a dry
+/// run, which writes none, may go on.
+pub(crate) fn plan_backups(apply: &Apply, env: &AdoptEnv) -> Result<Option<BackupDir>, Error> {
+    let dir = match &apply.backup_dir {
+        Some(d) => Some(BackupDir::chosen(d)),
+        None => env.backup_dir.clone().ok(),
+    };
+    if dir.is_none() && !apply.dry_run {
+        return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed());
+    }
+    Ok(dir)
 }
 
 /// The test hooks (`UPJET_TEST_STOP_AFTER_STEP`, `UPJET_TEST_HANG_AFTER_STEP`): exit abruptly, or

@@ -76,13 +76,7 @@ pub(super) async fn promote(settings: &Settings, args: &Promote, out: &mut dyn W
         ui.confirm_change(&q, format!("promote {} MRs", plan.items.len()), "patches")
             .map_err(super::AdoptError::into_anyhow)?;
     }
-    let dir = match &args.apply.backup_dir {
-        Some(d) => Some(BackupDir::chosen(d)),
-        None => env.backup_dir.clone().ok(),
-    };
-    if dir.is_none() && !args.apply.dry_run {
-        return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
-    }
+    let dir = super::plan_backups(&args.apply, &env)?;
     let slots = tokio::sync::Semaphore::new(args.apply.parallel);
     let run =
         Run { conn: &conn, args, env: &env, dir, stop: AtomicBool::new(false), interrupt: ui.interrupt.clone(), slots };

@@ -23,7 +23,7 @@ use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
 use crate::domain::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
 use crate::domain::migrate::Item;
 use crate::domain::migrate::apply::{self, Stage};
-use crate::error::{Error, Exit};
+use crate::error::Exit;
 use crate::local::backup::{self, BackupDir};
 use crate::output::style::sanitize;
 use crate::settings::Settings;
@@ -74,13 +74,7 @@ pub async fn run(settings: &Settings, args: &MigrateApply, out: &mut dyn Write) 
         ui.confirm_change(&q, format!("migrate {} MRs", plan.items.len()), "writes")
             .map_err(crate::commands::adopt::AdoptError::into_anyhow)?;
     }
-    let dir = match &args.apply.backup_dir {
-        Some(d) => Some(BackupDir::chosen(d)),
-        None => env.backup_dir.clone().ok(),
-    };
-    if dir.is_none() && !args.apply.dry_run {
-        return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
-    }
+    let dir = crate::commands::adopt::plan_backups(&args.apply, &env)?;
     let run = Run { conn: &conn, args, env: &env, dir, interrupt: ui.interrupt.clone() };
     let mut tally = [0usize; 4];
     let mut ends = futures::stream::iter(plan.items.iter().zip(&targets))
