@@ -1442,7 +1442,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__migrate__subcmd__apply)
-            opts="-f -y -n -A -l -v -s -h -V --filename --dry-run --yes --parallel --keep-legacy --observe-only --timeout --backup-dir --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --filename --dry-run --yes --parallel --timeout --backup-dir --keep-legacy --observe-only --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

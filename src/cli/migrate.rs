@@ -3,7 +3,6 @@
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `kubectl upjet migrate`.
 #[derive(Debug, Clone, Args)]
@@ -65,19 +64,11 @@ pub struct MigratePlanArgs {
 
 /// `kubectl upjet migrate apply`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(|a| APPLY_WORDS.word(a)))]
 pub struct MigrateApplyArgs {
-    /// The plan `migrate plan` wrote.
-    #[arg(short = 'f', long = "filename", value_name = "PLAN", help_heading = super::INPUTS)]
-    pub filename: PathBuf,
-    /// Send every write with server-side dryRun=All: nothing is changed and no backup is written.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required when there is no terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// How many MRs are migrated at the same time (1-64).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
-    pub parallel: u16,
+    /// The plan, and how it is carried out.
+    #[command(flatten)]
+    pub apply: super::apply::ApplyArgs,
     /// Leave each legacy MR in place, paused and unable to delete, instead of deleting it.
     #[arg(long)]
     pub keep_legacy: bool,
@@ -85,13 +76,15 @@ pub struct MigrateApplyArgs {
     /// legacy MR stays paused. A later apply without this flag finishes.
     #[arg(long)]
     pub observe_only: bool,
-    /// How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout)]
-    pub timeout: Duration,
-    /// Where to write the backup of each legacy MR before its first change (default: ~/.kube/upjet/backups).
-    #[arg(long, value_name = "DIR")]
-    pub backup_dir: Option<PathBuf>,
 }
+
+/// How `migrate apply` words the flags it shares with `promote`.
+const APPLY_WORDS: super::apply::Wording = super::apply::Wording {
+    plan: "The plan `migrate plan` wrote",
+    dry_run: "Send every write with server-side dryRun=All: nothing is changed and no backup is written",
+    parallel: "How many MRs are migrated at the same time (1-64)",
+    backup_dir: "Where to write the backup of each legacy MR before its first change (default: ~/.kube/upjet/backups)",
+};
 
 /// `kubectl upjet migrate status`.
 #[derive(Debug, Clone, Args)]

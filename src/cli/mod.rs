@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub mod adopt;
+pub mod apply;
 mod duration;
 pub mod health;
 pub mod migrate;

@@ -3,7 +3,6 @@
 
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `kubectl upjet restore-plan`.
 #[derive(Debug, Clone, Args)]
@@ -57,32 +56,24 @@ pub struct RestorePlanArgs {
 
 /// `kubectl upjet promote`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = PROMOTE_EXAMPLES)]
+#[command(after_help = PROMOTE_EXAMPLES, mut_args(|a| PROMOTE_WORDS.word(a)))]
 pub struct PromoteArgs {
-    /// The promote plan `restore-plan` wrote.
-    #[arg(short = 'f', long = "filename", value_name = "PLAN", help_heading = super::INPUTS)]
-    pub filename: PathBuf,
-    /// Print every patch and send it with server-side dryRun=All: nothing is changed and no
-    /// backup is written.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required when there is no terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// How many MRs are verified and promoted at the same time (1-64).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
-    pub parallel: u16,
-    /// How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout)]
-    pub timeout: Duration,
-    /// Where to write the backup taken before each MR's first change (default: ~/.kube/upjet/backups).
-    #[arg(long, value_name = "DIR")]
-    pub backup_dir: Option<PathBuf>,
+    /// The plan, and how it is carried out.
+    #[command(flatten)]
+    pub apply: super::apply::ApplyArgs,
     /// The source cluster no longer manages the objects of RestoreIntoFight items (you paused or
     /// removed those MRs there): promote them too.
-    #[arg(long)]
+    #[arg(long, display_order = super::apply::AFTER_WAITS)]
     pub source_released: bool,
 }
+
+/// How promote words the flags it shares with `migrate apply`.
+const PROMOTE_WORDS: super::apply::Wording = super::apply::Wording {
+    plan: "The promote plan `restore-plan` wrote",
+    dry_run: "Print every patch and send it with server-side dryRun=All: nothing is changed and no backup is written",
+    parallel: "How many MRs are verified and promoted at the same time (1-64)",
+    backup_dir: "Where to write the backup taken before each MR's first change (default: ~/.kube/upjet/backups)",
+};
 
 const RESTORE_PLAN_EXAMPLES: &str = "Examples:
   # Stage the restore of a downloaded backup (velero backup download nightly)

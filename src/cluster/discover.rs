@@ -3,7 +3,7 @@
 
 use super::connect::Connection;
 use super::discovery_cache::{self, CacheOptions};
-use super::kinds::{ApiKind, DiscoveryDoc, dedup_by_preference, parse_apis, parse_resource_list, select};
+use super::kinds::{ApiKind, DiscoveryDoc, KindSelection, dedup_by_preference, parse_apis, parse_resource_list};
 use super::request::{self, RequestError};
 use super::retry::RetryPolicy;
 use super::scan::KindScan;
@@ -121,23 +121,23 @@ pub async fn discover_managed_cached(
     Ok((kinds, stats))
 }
 
-/// The managed kinds `kind_specs` and `providers` select (`--kind`, `--provider`), discovered or
-/// recalled from the cache. A `--kind` the cached kinds do not know may be a kind installed since
+/// The managed kinds `selection` selects (`--kind`, `--provider`), discovered or recalled from
+/// the cache. A `--kind` the cached kinds do not know may be a kind installed since
 /// the cache was written: the server is asked before the selection fails (a usage error).
 pub async fn select_managed(
     conn: &Connection,
     concurrency: usize,
     cache: &CacheOptions,
     policy: &RetryPolicy,
-    (kind_specs, providers): (&[String], &[String]),
+    selection: &KindSelection,
 ) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
     let (all, stats) = discover_managed_cached(conn, concurrency, cache, policy).await?;
-    match select(all, kind_specs, providers) {
+    match selection.select(all) {
         Ok(selected) => Ok((selected, stats)),
         Err(_) if stats.from_cache => {
             let fresh = CacheOptions { refresh: true, ..cache.clone() };
             let (all, stats) = discover_managed_cached(conn, concurrency, &fresh, policy).await?;
-            let selected = select(all, kind_specs, providers).map_err(|e| Error::usage(e.to_string()))?;
+            let selected = selection.select(all).map_err(|e| Error::usage(e.to_string()))?;
             Ok((selected, stats))
         }
         Err(e) => Err(Error::usage(e.to_string())),

@@ -296,6 +296,33 @@ pub fn resolve<'a>(kinds: &'a [ApiKind], spec: &str) -> Result<&'a ApiKind, Reso
     }
 }
 
+/// Which managed kinds a command covers (`--kind`, `--provider`; neither: every kind), as
+/// `commands::flow` resolves them once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KindSelection {
+    /// `--kind`: kind, plural or kind.group.
+    pub kinds: Vec<String>,
+    /// `--provider`: a group suffix or a provider name.
+    pub providers: Vec<String>,
+}
+
+impl KindSelection {
+    /// The selection of these flags.
+    pub fn new(kinds: &[String], providers: &[String]) -> KindSelection {
+        KindSelection { kinds: kinds.to_vec(), providers: providers.to_vec() }
+    }
+
+    /// The kinds it selects among those served ([`select`]).
+    pub fn select(&self, served: Vec<ApiKind>) -> Result<Vec<ApiKind>, ResolveError> {
+        select(served, &self.kinds, &self.providers)
+    }
+
+    /// Whether an MR read from a file is of a kind asked for (`--kind`; none asked: every kind).
+    pub fn keeps(&self, mr: &crate::domain::managed::ManagedResource) -> bool {
+        self.kinds.is_empty() || self.kinds.iter().any(|k| mr.matches_kind_spec(k))
+    }
+}
+
 /// Selects the kinds named by `--kind` (each may match several groups) and `--provider`.
 pub fn select(kinds: Vec<ApiKind>, kind_specs: &[String], providers: &[String]) -> Result<Vec<ApiKind>, ResolveError> {
     for spec in kind_specs {

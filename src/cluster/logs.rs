@@ -9,8 +9,8 @@ use super::retry::{self, Budget, RetryPolicy};
 use futures::AsyncReadExt;
 use std::io::Read;
 
-/// How much of each container's log to read.
-#[derive(Clone, Copy, Debug)]
+/// How much of each container's log to read (the default: all the API server kept).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct LogLimits {
     /// Only lines newer than this many seconds (`--since`).
     pub since_seconds: Option<i64>,

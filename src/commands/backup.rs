@@ -2,8 +2,7 @@
 //! `evidence::velero` (from the archive, or from the unpacked folder), and judging every MR in it
 //! with the restore rules, which doctor and restore-plan share.
 
-use super::evidence::EvidenceRequest;
-use crate::cli::LogOptions;
+use super::evidence::EvidenceSources;
 use crate::cluster::connect;
 use crate::cluster::discover;
 use crate::cluster::scan::{self, ScanOptions};
@@ -103,14 +102,11 @@ pub fn managed_resources(path: &Path) -> Result<(Vec<ManagedResource>, Vec<Strin
     Ok((snap.items.into_iter().filter_map(|i| ManagedResource::from_json(&i.json).ok()).collect(), snap.skipped))
 }
 
-/// What else a backup is judged with: the evidence flags doctor and restore-plan share.
+/// What else a backup is judged with: the evidence flags doctor and restore-plan share, resolved.
 pub struct Inputs<'a> {
-    /// `--log-file`.
-    pub log_files: &'a [PathBuf],
-    /// Log limits.
-    pub log_opts: &'a LogOptions,
-    /// `--audit-log`.
-    pub audit_logs: &'a [PathBuf],
+    /// The evidence files (`--log-file`, `--audit-log`) and the ID journal (`--journal`, else
+    /// the source cluster's default folder).
+    pub evidence: &'a EvidenceSources,
     /// `--id-template`.
     pub id_templates: &'a [UserTemplate],
     /// `--source-context`: the live cluster the backup was taken from.
@@ -120,8 +116,6 @@ pub struct Inputs<'a> {
     /// The inventory (`--inventory`) and the cloud's record of what the provider created
     /// (`--cloud-audit`, `--cloud-principal`), read by the caller, with the inventory's notes.
     pub fleet: (FleetInputs, Vec<String>),
-    /// The ID journal of the source cluster, when one is to be read.
-    pub journal: Option<super::journal::JournalAt>,
 }
 
 /// One MR of the backup with every finding about it (restore verdict included), suggestions
@@ -181,7 +175,7 @@ pub async fn judge(
         skipped.extend(unread);
     }
     let groups = Groups::of(items.iter().map(|i| i.mr.group().to_string()));
-    let mut request = EvidenceRequest::files(inputs.log_files, inputs.log_opts, inputs.audit_logs, groups);
+    let mut request = inputs.evidence.request(settings, inputs.source_context, groups);
     request.acknowledges_requests =
         backup.crds.iter().map(|c| ((c.group.clone(), c.kind.clone()), c.acknowledges_requests)).collect();
     let mut target_note = None;
@@ -191,8 +185,7 @@ pub async fn judge(
         model.target = states;
     }
     request.restore = Some(model);
-    request.journal = inputs.journal;
-    let (evidence, log_notes) = request.read().await?;
+    let (evidence, log_notes) = request.read().await?.into_index();
     let mut notes = [log_notes, inventory_notes, backup.notes].concat();
     if let Some(v) = &backup.format_version {
         notes.insert(0, format!("Velero backup {} (format {v}): {} managed resources", backup_name(path), items.len()));

@@ -4,7 +4,6 @@
 //! snapshot) for commands about one MR. [`for_one`] is the one call a command about one MR needs.
 
 use super::evidence::open_input;
-use crate::cli::CloudAuditArgs;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::retry::RetryPolicy;
@@ -13,16 +12,27 @@ use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::managed::ManagedResource;
 use crate::evidence::cloud_audit::{self, CloudRecord};
 use crate::evidence::sniff::Reader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The cloud's record a command reads (`--cloud-audit`, `--cloud-principal`), resolved once
+/// from its flags (`commands::flow`).
+#[derive(Clone, Debug, Default)]
+pub struct CloudAuditFiles {
+    /// The export files (`-` is stdin).
+    pub files: Vec<PathBuf>,
+    /// The provider's cloud identities given by hand, for the provider configs whose healthy
+    /// MRs' creates are not in the record.
+    pub principals: Vec<String>,
+}
 
 /// Reads every `--cloud-audit` file; `None` without any. A file that cannot be opened is a usage
 /// error (exit 2); what its content lacks becomes notes ([`CloudRecord::notes`]).
-pub async fn read(args: &CloudAuditArgs) -> anyhow::Result<Option<CloudRecord>> {
-    if args.cloud_audit.is_empty() {
+pub async fn read(asked: &CloudAuditFiles) -> anyhow::Result<Option<CloudRecord>> {
+    if asked.files.is_empty() {
         return Ok(None);
     }
-    let files = args.cloud_audit.clone();
+    let files = asked.files.clone();
     tokio::task::spawn_blocking(move || {
         let mut read = Vec::new();
         for path in &files {
@@ -44,8 +54,8 @@ pub async fn read(args: &CloudAuditArgs) -> anyhow::Result<Option<CloudRecord>> 
 
 /// Ties the record's calls to `mrs` (every MR known: healthy peers teach, and a create naming two
 /// MRs must be seen naming both).
-pub fn check(record: &CloudRecord, mrs: &[&ManagedResource], args: &CloudAuditArgs) -> CloudAuditCheck {
-    record.check(mrs, &args.cloud_principal)
+pub fn check(record: &CloudRecord, mrs: &[&ManagedResource], asked: &CloudAuditFiles) -> CloudAuditCheck {
+    record.check(mrs, &asked.principals)
 }
 
 /// The record tied to one MR (look it up with [`CloudAuditCheck::for_mr`]) and the notes on the
@@ -53,12 +63,12 @@ pub fn check(record: &CloudRecord, mrs: &[&ManagedResource], args: &CloudAuditAr
 /// of its kind listed from the cluster over the command's own connection (`live`). `None`
 /// without files.
 pub async fn for_one(
-    args: &CloudAuditArgs,
+    asked: &CloudAuditFiles,
     mr: &ManagedResource,
     from: Option<&Path>,
     live: Option<(&Connection, &ApiKind)>,
 ) -> anyhow::Result<Option<(CloudAuditCheck, Vec<String>)>> {
-    let Some(record) = read(args).await? else { return Ok(None) };
+    let Some(record) = read(asked).await? else { return Ok(None) };
     let (peers, mut notes) = match (from, live) {
         (Some(path), _) => (snapshot_mrs(path)?, Vec::new()),
         (None, Some((conn, kind))) => live_kind(conn, kind).await,
@@ -69,7 +79,7 @@ pub async fn for_one(
     };
     let mut mrs: Vec<&ManagedResource> = peers.iter().filter(|p| !same(p)).collect();
     mrs.push(mr);
-    let result = check(&record, &mrs, args);
+    let result = check(&record, &mrs, asked);
     notes.extend(record.notes());
     notes.extend(result.notes.iter().cloned());
     Ok(Some((result, notes)))

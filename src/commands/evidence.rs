@@ -1,10 +1,11 @@
 //! Gathering evidence beyond the MR objects (provider logs, pods, events, the Terraform
-//! workspace) for doctor, history and adopt: the cluster layer fetches, the evidence layer parses,
-//! and [`EvidenceRequest::read`], the one evidence constructor, indexes what a flow asks for.
+//! workspace) for doctor, history, adopt and restore-plan: the cluster layer fetches, the evidence
+//! layer parses, and [`EvidenceRequest::read`], the one evidence reader, indexes what a command
+//! asks for ([`EvidenceSources`], resolved once from its flags by `commands::flow`) so that
+//! `evidence::index` hands each MR its share, one MR or a fleet alike.
 
 use super::inputs::{explain, misplaced};
 use super::journal::JournalAt;
-use crate::cli::LogOptions;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::logs::{self, ContainerLog, LogLimits};
@@ -24,6 +25,7 @@ use crate::evidence::pods::{self, ProviderPod};
 use crate::evidence::sniff::Reader;
 use crate::evidence::source::scan_reader;
 use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
+use crate::settings::Settings;
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -41,15 +43,42 @@ pub struct Gathered {
     pub changelog: Vec<crate::domain::changelog::ChangeEntry>,
 }
 
-/// Reads log files and, with `live`, every provider pod's current and previous container logs.
+/// What a live read covers of the provider pods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pods {
+    /// Nothing.
+    Skip,
+    /// The pods alone, for their starts (`history` shows a restart without the logs).
+    List,
+    /// The pods and their logs (current and previous container, and the changelogs sidecar).
+    Logs,
+}
+
+/// Reads log files and, with `conn`, the provider pods as `pods` asks.
 pub async fn gather(
     conn: Option<&Connection>,
-    live: bool,
+    pods: Pods,
     files: &[PathBuf],
-    opts: &LogOptions,
+    reading: &LogReading,
     retention: Retention,
 ) -> anyhow::Result<Gathered> {
     let mut g = Gathered::default();
+    let live = pods == Pods::Logs;
+    if pods == Pods::Skip && files.is_empty() {
+        return Ok(g);
+    }
+    if let (Pods::List | Pods::Logs, Some(conn)) = (pods, conn) {
+        match provider_pods(conn, reading.provider_namespace.as_deref()).await {
+            Ok(pods) => g.pods = pods,
+            Err(e) => g.notes.push(format!("cannot list provider pods: {}", e.reason())),
+        }
+        if live && g.pods.is_empty() && g.notes.is_empty() {
+            g.notes.push(
+                "no provider pods found (label pkg.crossplane.io/provider); use --provider-namespace or --log-file"
+                    .into(),
+            );
+        }
+    }
     if !live && files.is_empty() {
         return Ok(g);
     }
@@ -62,25 +91,14 @@ pub async fn gather(
         sources.push(summary);
     }
     if let (true, Some(conn)) = (live, conn) {
-        match provider_pods(conn, opts.provider_namespace.as_deref()).await {
-            Ok(pods) => g.pods = pods,
-            Err(e) => g.notes.push(format!("cannot list provider pods: {}", e.reason())),
-        }
-        if g.pods.is_empty() && g.notes.is_empty() {
-            g.notes.push(
-                "no provider pods found (label pkg.crossplane.io/provider); use --provider-namespace or --log-file"
-                    .into(),
-            );
-        }
-        read_pod_logs(conn, &g.pods, opts, retention, &mut evidence, &mut sources, &mut g.notes).await;
+        read_pod_logs(conn, &g.pods, reading.limits, retention, &mut evidence, &mut sources, &mut g.notes).await;
     }
     // Entries are lines the log scanner could not use: only such files are read again for them.
     let mixed: Vec<PathBuf> =
         files.iter().zip(&sources).filter(|(_, s)| s.unknown > 0).map(|(f, _)| f.clone()).collect();
     let found = super::changelog::read_files(&mixed, keep.clone(), &mut g.changelog, &mut g.notes).await?;
     if let (true, Some(conn)) = (live, conn) {
-        let limits = log_limits(opts);
-        super::changelog::read_sidecars(conn, &g.pods, limits, keep, &mut g.changelog, &mut g.notes).await;
+        super::changelog::read_sidecars(conn, &g.pods, reading.limits, keep, &mut g.changelog, &mut g.notes).await;
     }
     let entries_of = |s: &SourceSummary| found.iter().find(|(n, _)| *n == s.name).map_or(0, |(_, n)| *n);
     // A file of change-log entries only is a sidecar's log, not a provider log: no rule about
@@ -106,13 +124,12 @@ pub async fn gather(
 async fn read_pod_logs(
     conn: &Connection,
     pods: &[ProviderPod],
-    opts: &LogOptions,
+    limits: LogLimits,
     retention: Retention,
     evidence: &mut Vec<Evidence>,
     sources: &mut Vec<SourceSummary>,
     notes: &mut Vec<String>,
 ) {
-    let limits = log_limits(opts);
     let jobs: Vec<(ProviderPod, bool)> = pods
         .iter()
         .flat_map(|p| {
@@ -144,14 +161,6 @@ async fn read_pod_logs(
 pub fn unreadable_log(pod: &ProviderPod, previous: bool, e: &RequestError) -> String {
     let which = if previous { " (previous container)" } else { "" };
     format!("cannot read logs of {}/{}{which}: {}", pod.namespace, pod.name, e.reason())
-}
-
-/// `--since` and `--limit-bytes` as the API server takes them.
-fn log_limits(opts: &LogOptions) -> LogLimits {
-    LogLimits {
-        since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
-        limit_bytes: Some(opts.limit_bytes),
-    }
 }
 
 /// Reads a log file (`-` is stdin; gzip accepted).
@@ -200,21 +209,79 @@ pub async fn read_pod_log_with(
     Ok((s.take_evidence(), summary))
 }
 
-/// What one flow asks to be read about its MRs beyond the objects, resolved from its flags: the
-/// one request [`EvidenceRequest::read`] turns into an [`EvidenceIndex`]. A new flow (a watch, a migration)
-/// builds one of these and gets the same evidence, read the same way, as doctor's.
-pub struct EvidenceRequest<'a> {
-    /// The live cluster, when there is one; with `provider_logs`, its provider pods are read: their
-    /// logs, and their starts for the kinds each serves.
-    pub live: Option<LiveEvidence<'a>>,
+/// How provider logs are read (`--since`, `--limit-bytes`, `--provider-namespace`, resolved).
+#[derive(Clone, Debug, Default)]
+pub struct LogReading {
+    /// What of each container's log the API server sends.
+    pub limits: LogLimits,
+    /// Where the provider pods run (`None`: found from their labels in any namespace).
+    pub provider_namespace: Option<String>,
+}
+
+/// What a command reads about its MRs beyond the objects, resolved once from its flags
+/// (`commands::flow`): the files, how live provider logs are read, and the ID journal. A run
+/// turns it into an [`EvidenceRequest`] once it knows the MRs' groups and cluster.
+#[derive(Clone, Debug, Default)]
+pub struct EvidenceSources {
     /// `--log-file`.
-    pub log_files: &'a [PathBuf],
-    /// Limits on what of a live log is read.
-    pub log_opts: &'a LogOptions,
+    pub log_files: Vec<PathBuf>,
+    /// How live logs are read.
+    pub logs: LogReading,
+    /// Read the live provider pods' logs (`doctor --logs`, `history` without `--no-logs`).
+    pub provider_logs: bool,
+    /// `--audit-log`.
+    pub audit_logs: Vec<PathBuf>,
+    /// `--journal`: the ID journal's folder, when named.
+    pub journal: Option<PathBuf>,
+}
+
+impl EvidenceSources {
+    /// The request of a run about the MRs of `groups`, without a cluster (set
+    /// [`EvidenceRequest::live`] for one): the ID journal is `--journal`, else the default folder
+    /// of `context` (`None`: the kubeconfig's current context).
+    pub fn request<'a>(&'a self, settings: &Settings, context: Option<&str>, groups: Groups) -> EvidenceRequest<'a> {
+        EvidenceRequest {
+            live: None,
+            sources: self,
+            retention: Retention::Compact,
+            groups,
+            acknowledges_requests: HashMap::new(),
+            restore: None,
+            journal: super::journal::locate(settings, self.journal.as_deref(), context),
+        }
+    }
+
+    /// Reads the evidence about the MRs of `kinds` in a live cluster: the provider pods' logs
+    /// when asked, the files (an audit log filtered to the kinds' groups), the ID journal of the
+    /// connection's context. `acknowledges_requests`: what is known of the kinds' CRDs.
+    pub async fn read_live(
+        &self,
+        settings: &Settings,
+        conn: &Connection,
+        kinds: &[ApiKind],
+        acknowledges_requests: HashMap<KindKey, bool>,
+    ) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
+        let groups = Groups::of(kinds.iter().map(|k| k.group.clone()));
+        let mut request = self.request(settings, conn.context.as_deref(), groups);
+        request.live = Some(LiveEvidence { conn, kinds, pods_without_logs: false });
+        request.acknowledges_requests = acknowledges_requests;
+        Ok(request.read().await?.into_index())
+    }
+}
+
+/// What one run asks to be read about its MRs: its [`EvidenceSources`] and what the run knows
+/// of the MRs (their groups, cluster, kinds' CRDs, a backup's restore model). The one request
+/// [`EvidenceRequest::read`] turns into an [`EvidenceIndex`], one MR's (`history`) or a fleet's
+/// (`doctor`, `restore-plan`) alike.
+pub struct EvidenceRequest<'a> {
+    /// The live cluster, when there is one: its provider pods (and, with
+    /// [`EvidenceSources::provider_logs`], their logs) are read, and their starts tied to the
+    /// kinds each serves.
+    pub live: Option<LiveEvidence<'a>>,
+    /// The files and how logs are read.
+    pub sources: &'a EvidenceSources,
     /// What of each log line is kept.
     pub retention: Retention,
-    /// `--audit-log`.
-    pub audit_logs: &'a [PathBuf],
     /// The API groups of the MRs judged: the audit log is filtered to them before decoding.
     pub groups: Groups,
     /// What is already known of each kind's CRD (a backup holds the CRDs; a live one-MR run reads
@@ -230,61 +297,59 @@ pub struct EvidenceRequest<'a> {
 pub struct LiveEvidence<'a> {
     /// The cluster.
     pub conn: &'a Connection,
-    /// `--logs`: read every provider pod's logs (and the ProviderRevisions that say which provider
-    /// serves which kind).
-    pub provider_logs: bool,
     /// The kinds judged, mapped to the provider that serves each.
     pub kinds: &'a [ApiKind],
+    /// List the provider pods for their starts even when their logs are not read (`history`).
+    pub pods_without_logs: bool,
 }
 
-impl<'a> EvidenceRequest<'a> {
-    /// A request for the evidence files only (no cluster), about the MRs of `groups`.
-    pub fn files(
-        log_files: &'a [PathBuf],
-        log_opts: &'a LogOptions,
-        audit_logs: &'a [PathBuf],
-        groups: Groups,
-    ) -> Self {
-        EvidenceRequest {
-            live: None,
-            log_files,
-            log_opts,
-            retention: Retention::Compact,
-            audit_logs,
-            groups,
-            acknowledges_requests: HashMap::new(),
-            restore: None,
-            journal: None,
-        }
-    }
+/// What [`EvidenceRequest::read`] read.
+pub struct Read {
+    /// Each MR's share of it ([`EvidenceIndex::evidence_for`]).
+    pub index: EvidenceIndex,
+    /// The provider pods listed (live).
+    pub pods: Vec<ProviderPod>,
+    /// Which provider serves which CRD (ProviderRevisions), when the pods were listed.
+    pub owners: HashMap<String, String>,
+    /// What could not be read of the logs, the pods and the change log.
+    pub notes: Vec<String>,
+    /// The ID journal's skipped lines.
+    pub journal_notes: Vec<String>,
+}
 
-    /// The one evidence constructor: reads what the request asks for (logs, provider pods, audit
-    /// logs) and indexes it. Returns the index and the notes on what could not be read.
-    pub async fn read(self) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
-        let EvidenceRequest {
-            live,
-            log_files,
-            log_opts,
-            retention,
-            audit_logs,
-            groups,
-            acknowledges_requests,
-            restore,
-            journal,
-        } = self;
+impl Read {
+    /// The index and every note (the journal's last): what a fleet's report takes.
+    pub fn into_index(self) -> (EvidenceIndex, Vec<String>) {
+        (self.index, [self.notes, self.journal_notes].concat())
+    }
+}
+
+impl EvidenceRequest<'_> {
+    /// The one evidence reader: reads what the request asks for (logs, provider pods, audit
+    /// logs, change-log entries, the ID journal) and indexes it.
+    pub async fn read(self) -> anyhow::Result<Read> {
+        let EvidenceRequest { live, sources, retention, groups, acknowledges_requests, restore, journal } = self;
         let conn = live.as_ref().map(|l| l.conn);
-        let provider_logs = live.as_ref().is_some_and(|l| l.provider_logs);
-        let gathered = gather(conn, provider_logs, log_files, log_opts, retention).await?;
-        let starts = match &live {
-            Some(l) if l.provider_logs => provider_starts(&gathered.pods, l.kinds, &crd_owners(l.conn).await),
-            _ => HashMap::new(),
+        let pods = match &live {
+            Some(_) if sources.provider_logs => Pods::Logs,
+            Some(l) if l.pods_without_logs => Pods::List,
+            _ => Pods::Skip,
         };
-        let audit = read_audit_logs(audit_logs, groups).await?;
+        let gathered = gather(conn, pods, &sources.log_files, &sources.logs, retention).await?;
+        let (starts, owners) = match &live {
+            Some(l) if pods != Pods::Skip => {
+                let owners = crd_owners(l.conn).await;
+                (provider_starts(&gathered.pods, l.kinds, &owners), owners)
+            }
+            _ => (HashMap::new(), HashMap::new()),
+        };
+        let audit = read_audit_logs(&sources.audit_logs, groups).await?;
         let changelog = crate::domain::changelog::ChangeLogIndex::new(gathered.changelog);
         let (journal, journal_notes) = super::journal::read(journal.as_ref())?;
         let parts =
             EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog, journal };
-        Ok((EvidenceIndex::new(parts), [gathered.notes, journal_notes].concat()))
+        let index = EvidenceIndex::new(parts);
+        Ok(Read { index, pods: gathered.pods, owners, notes: gathered.notes, journal_notes })
     }
 }
 

@@ -1,9 +1,9 @@
 //! The fleet-wide inputs of a run (`--inventory`, `--cloud-audit`), read before any MR: what they
 //! say about an MR is known only once every MR is (`evidence::fleet`).
 
+use super::cloud_audit::CloudAuditFiles;
 use super::evidence::open_input;
 use super::inputs::explain;
-use crate::cli::CloudAuditArgs;
 use crate::domain::inventory::InventoryObject;
 use crate::evidence::fleet::{FleetInputs, InventoryInput};
 use crate::evidence::inventory;
@@ -11,16 +11,25 @@ use crate::evidence::sniff::Reader;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Reads the fleet-wide inputs (`--inventory`, then `--cloud-audit`), before any MR. Returns them
-/// and the inventory's notes.
-pub async fn read_fleet_inputs(
-    inventory: &[PathBuf],
-    cloud: &CloudAuditArgs,
-) -> anyhow::Result<(FleetInputs, Vec<String>)> {
-    let Inventories { objects, notes, truncated } = read_inventories(inventory).await?;
-    let inventory = (!inventory.is_empty()).then_some(InventoryInput { objects, truncated });
-    let record = super::cloud_audit::read(cloud).await?.map(|r| (r, cloud.cloud_principal.clone()));
-    Ok((FleetInputs::new(inventory, record), notes))
+/// The fleet-wide inputs a command reads (`--inventory`, `--cloud-audit`, `--cloud-principal`),
+/// resolved once from its flags (`commands::flow`).
+#[derive(Clone, Debug, Default)]
+pub struct FleetFiles {
+    /// `--inventory`.
+    pub inventory: Vec<PathBuf>,
+    /// The cloud's record.
+    pub cloud: CloudAuditFiles,
+}
+
+impl FleetFiles {
+    /// Reads the fleet-wide inputs (`--inventory`, then `--cloud-audit`), before any MR. Returns
+    /// them and the inventory's notes.
+    pub async fn read(&self) -> anyhow::Result<(FleetInputs, Vec<String>)> {
+        let Inventories { objects, notes, truncated } = read_inventories(&self.inventory).await?;
+        let inventory = (!self.inventory.is_empty()).then_some(InventoryInput { objects, truncated });
+        let record = super::cloud_audit::read(&self.cloud).await?.map(|r| (r, self.cloud.principals.clone()));
+        Ok((FleetInputs::new(inventory, record), notes))
+    }
 }
 
 /// Every `--inventory` file read: their objects, a note per file, and the files cut short.

@@ -3,37 +3,51 @@
 //! group glob); `flux` lists the managed kinds the cluster serves, since Flux matches each entry
 //! by exact apiVersion and kind.
 
-use crate::cli::health::{ArgocdArgs, ArgocdFormat, FluxArgs, FluxFormat, HealthArgs, HealthTool};
+use super::flow::Health;
+use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs};
+use crate::cluster::kinds::KindSelection;
 use crate::domain::health::{argocd, flux};
+use crate::domain::reconcile_timeout::ReconcileTimeout;
 use crate::error::{Error, Exit};
 use crate::output::structured;
 use crate::settings::Settings;
 use std::io::Write;
 
-/// Prints the asked-for tool's health check.
+/// Prints the asked-for tool's health check, its flags resolved once ([`Health`]).
 pub async fn run(settings: &Settings, args: &HealthArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    match &args.tool {
-        HealthTool::Argocd(a) => run_argocd(settings, a, out),
-        HealthTool::Flux(a) => run_flux(settings, a, out).await,
+    match Health::resolve(args, settings) {
+        Health::Argocd { groups, namespace, timeout, format } => {
+            run_argocd((&groups, timeout), &namespace, format, out)
+        }
+        Health::Flux { kinds, format } => run_flux(settings, &kinds, format, out).await,
     }
 }
 
-fn run_argocd(settings: &Settings, args: &ArgocdArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let text =
-        argocd::customizations(&args.groups, settings.reconcile_timeout).map_err(|e| Error::usage(e.to_string()))?;
-    match args.output {
+fn run_argocd(
+    (groups, timeout): (&[String], ReconcileTimeout),
+    namespace: &str,
+    format: ArgocdFormat,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let text = argocd::customizations(groups, timeout).map_err(|e| Error::usage(e.to_string()))?;
+    match format {
         ArgocdFormat::Entry => out.write_all(argocd::data_entry(&text).as_bytes())?,
-        ArgocdFormat::Yaml => structured::write_yaml(out, &argocd::config_map(&args.argocd_namespace, &text))?,
-        ArgocdFormat::Json => structured::write_json(out, &argocd::config_map(&args.argocd_namespace, &text))?,
+        ArgocdFormat::Yaml => structured::write_yaml(out, &argocd::config_map(namespace, &text))?,
+        ArgocdFormat::Json => structured::write_json(out, &argocd::config_map(namespace, &text))?,
     }
     Ok(Exit::Ok)
 }
 
-async fn run_flux(settings: &Settings, args: &FluxArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let selected = super::rbac::served_kinds(settings, &args.kinds, &args.providers).await?;
+async fn run_flux(
+    settings: &Settings,
+    kinds: &KindSelection,
+    format: FluxFormat,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let selected = super::rbac::served_kinds(settings, kinds).await?;
     let pairs: Vec<(String, String)> = selected.iter().map(|k| (k.api_version(), k.kind.clone())).collect();
     let doc = serde_json::json!({"spec": {"healthCheckExprs": flux::entries(&pairs)}});
-    match args.output {
+    match format {
         FluxFormat::Yaml => structured::write_yaml(out, &doc)?,
         FluxFormat::Json => structured::write_json(out, &doc)?,
     }

@@ -3,11 +3,9 @@
 
 use super::cloud_audit;
 use super::doctor::locate;
-use super::evidence::{
-    Gathered, acknowledges_requests, crd_owners, events_of, gather, provider_pods, read_audit_logs, read_workspace,
-};
-use crate::cli::output::Output;
-use crate::cli::{HistoryArgs, HistoryFormat};
+use super::evidence::{LiveEvidence, Read, acknowledges_requests, events_of, read_workspace};
+use super::flow::{History, HistoryOutput};
+use crate::cli::HistoryArgs;
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::providers;
@@ -15,16 +13,19 @@ use crate::domain::adopt::{self, Candidate, EventName};
 use crate::domain::audit::highlights;
 use crate::domain::finding::Finding;
 use crate::domain::managed::ManagedResource;
-use crate::domain::rules::{self, MrEvidence};
+use crate::domain::rules;
 use crate::error::Exit;
 use crate::evidence::audit::Groups;
+use crate::evidence::correlate::LogEvidence;
 use crate::evidence::events::EventRecord;
+use crate::evidence::fleet::FleetFacts;
 use crate::evidence::logs::Retention;
-use crate::evidence::pods::{self, ProviderPod};
+use crate::evidence::pods::ProviderPod;
 use crate::evidence::timeline::{Inputs, build};
 use crate::evidence::workspace::WorkspaceState;
 use crate::output::{history, structured};
 use crate::settings::Settings;
+use std::collections::HashMap;
 use std::io::Write;
 
 /// What only a live cluster can tell about the MR: its events, its provider's pods, its workspace.
@@ -36,49 +37,39 @@ struct Live {
     workspace: Option<WorkspaceState>,
 }
 
-/// Runs history.
+/// Runs history: its flags resolved once ([`History`]), then the timeline of the MR they name.
 pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let (mr, live) = locate(settings, args.from.as_deref(), &args.target).await?;
-    // Only this MR's lines are kept, so a long log costs time, not memory.
-    let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
-    let live_logs = live.is_some() && !args.no_logs;
-    let gathered = gather(live.as_ref().map(|(c, _)| c), live_logs, &args.log_files, &args.log_opts, focus).await?;
-    let mut notes = gathered.notes.clone();
+    timeline(settings, &History::resolve(args, settings), out).await
+}
+
+/// The MR's timeline: its evidence read as one MR's share (`EvidenceRequest::read`, the rules'
+/// findings on it as highlights), its events and provider pods when live, printed.
+async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let (mr, live) = locate(settings, asked.from.as_deref(), &asked.target).await?;
+    let read = read_evidence(settings, asked, &mr, live.as_ref()).await?;
+    let mut notes = read.notes.clone();
     let seen = match &live {
-        Some((conn, kind)) => read_live(conn, kind, &mr, args, &gathered, &mut notes).await,
-        None if args.workspace => {
+        Some((conn, kind)) => read_live(conn, kind, &mr, asked.workspace, &read, &mut notes).await,
+        None if asked.workspace => {
             notes.push("--workspace needs a live cluster (not --from)".into());
             Live::default()
         }
         None => Live::default(),
     };
-    // The highlights are the rules' findings on this MR's logs and its provider's restarts.
-    let starts = pods::provider_starts(&seen.pods).into_values().next();
-    let mut evidence = match &gathered.logs {
-        Some(l) => l.mr_evidence(&mr, starts),
-        None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
+    let live_kind = live.as_ref().map(|(c, k)| (c, k));
+    let (fleet, cloud_notes) = match cloud_audit::for_one(&asked.cloud, &mr, asked.from.as_deref(), live_kind).await? {
+        Some((check, cloud_notes)) => (FleetFacts::of_cloud_audit(check), cloud_notes),
+        None => (FleetFacts::default(), Vec::new()),
     };
-    if let Some((conn, kind)) = &live {
-        evidence.acknowledges_requests = acknowledges_requests(conn, kind, &mr).await;
-    }
-    // Only this MR's group is decoded; the rest of the audit log is skipped by byte checks.
-    let audit = read_audit_logs(&args.audit_logs, Groups::of([mr.group().to_string()])).await?;
-    evidence.audit = audit.as_ref().and_then(|a| a.for_mr(&mr));
-    notes.extend(audit.as_ref().map(|a| a.notes()).unwrap_or_default());
-    let cloud =
-        cloud_audit::for_one(&args.cloud, &mr, args.from.as_deref(), live.as_ref().map(|(c, k)| (c, k))).await?;
-    if let Some((check, cloud_notes)) = &cloud {
-        evidence.cloud_audit = check.for_mr(&mr).cloned();
-        notes.extend(cloud_notes.iter().cloned());
-    }
-    evidence.changelog = crate::domain::changelog::MrChangeLog::for_mr(&gathered.changelog, &mr);
-    let context = live.as_ref().and_then(|(c, _)| c.context.as_deref());
-    let (journal, journal_notes) =
-        super::journal::read(super::journal::locate(settings, args.journal.journal.as_deref(), context).as_ref())?;
-    evidence.journal = journal.for_uid(&mr.uid);
-    notes.extend(journal_notes);
-    let findings = rules::findings_with(&mr, Some(&evidence), settings.judged_at());
-    let mut candidates = candidates_of(&mr, &findings, &seen, &gathered, &evidence.journal);
+    // The highlights are the rules' findings on this MR's evidence, as doctor judges it.
+    let evidence = read.index.evidence_for(&mr, &fleet);
+    // The audit log's notes say which of its writes no MR read claimed: after the lookup.
+    notes.extend(read.index.audit_notes());
+    notes.extend(cloud_notes);
+    notes.extend(read.journal_notes.iter().cloned());
+    let findings = rules::findings_with(&mr, Some(&evidence), asked.at);
+    let logs = read.index.logs();
+    let mut candidates = candidates_of(&mr, &findings, &seen, logs, &evidence.journal);
     if let Some(a) = &evidence.audit {
         candidates =
             crate::domain::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
@@ -87,7 +78,7 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
     let inputs = Inputs {
         events: &seen.events,
         pods: &seen.pods,
-        logs: gathered.logs.as_ref().map(|l| l.about(&mr)).unwrap_or_default(),
+        logs: logs.map(|l| l.about(&mr)).unwrap_or_default(),
         workspace: seen.workspace.as_ref(),
         events_read: seen.events_read,
         findings: &findings,
@@ -103,17 +94,43 @@ pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -
             "apiVersion": "upjet.doctor/v1", "kind": "History",
             "resource": crate::domain::finding::ResourceRef::of(&mr),
             "timeline": timeline, "notes": notes,
-            "lastLoggedId": gathered.logs.as_ref().and_then(|l| l.last_logged_ref(&mr.uid)),
+            "lastLoggedId": logs.and_then(|l| l.last_logged_ref(&mr.uid)),
             "audit": audit_history,
         })
     };
-    match (&args.output, args.format()) {
-        (Some(Output::Form(spec)), _) => super::forms::print_history(out, spec, &doc())?,
-        (_, Some(HistoryFormat::Json)) => structured::write_json(out, &doc())?,
-        (_, Some(HistoryFormat::Html)) => crate::output::html::history::write_history(out, &mr, &timeline, &notes)?,
-        _ => history::write_history(out, &mr, &timeline, &notes)?,
+    match &asked.output {
+        HistoryOutput::Form(spec) => super::forms::print_history(out, spec, &doc())?,
+        HistoryOutput::Json => structured::write_json(out, &doc())?,
+        HistoryOutput::Html => crate::output::html::history::write_history(out, &mr, &timeline, &notes)?,
+        HistoryOutput::Text => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)
+}
+
+/// Reads what the MR's timeline is made of, as one MR's share of the evidence: only its log
+/// lines are kept (a long log costs time, not memory), only its group of an audit log is decoded,
+/// and when live its provider pods are listed for their starts even without their logs, and its
+/// kind's CRD read when it carries a reconcile request not yet acknowledged.
+async fn read_evidence(
+    settings: &Settings,
+    asked: &History,
+    mr: &ManagedResource,
+    live: Option<&(Connection, ApiKind)>,
+) -> anyhow::Result<Read> {
+    let groups = Groups::of([mr.group().to_string()]);
+    let context = live.and_then(|(c, _)| c.context.as_deref());
+    let mut request = asked.evidence.request(settings, context, groups);
+    request.retention =
+        Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
+    if let Some((conn, kind)) = live {
+        request.live = Some(LiveEvidence { conn, kinds: std::slice::from_ref(kind), pods_without_logs: true });
+        let mut acks = HashMap::new();
+        if let Some(acks_requests) = acknowledges_requests(conn, kind, mr).await {
+            acks.insert((mr.group().to_string(), mr.kind.clone()), acks_requests);
+        }
+        request.acknowledges_requests = acks;
+    }
+    request.read().await
 }
 
 /// The ranked candidate IDs from everything history read: the findings' suggestions,
@@ -123,7 +140,7 @@ fn candidates_of(
     mr: &ManagedResource,
     findings: &[Finding],
     seen: &Live,
-    gathered: &Gathered,
+    logs: Option<&LogEvidence>,
     journaled: &[crate::domain::journal::Record],
 ) -> Vec<Candidate> {
     let events: Vec<EventName> = seen
@@ -134,19 +151,19 @@ fn candidates_of(
             Some(EventName { id, reason: e.reason.clone(), time: e.last.clone(), message: e.message.clone() })
         })
         .collect();
-    let mut extra: Vec<Candidate> = gathered.logs.as_ref().map(|l| l.candidates(mr)).unwrap_or_default();
+    let mut extra: Vec<Candidate> = logs.map(|l| l.candidates(mr)).unwrap_or_default();
     extra.extend(seen.workspace.as_ref().and_then(|w| w.candidate()));
     adopt::candidates(mr, findings, &events, extra, journaled)
 }
 
-/// Reads the MR's events, its provider's pods and (with `--workspace`) its workspace, noting what
-/// cannot be read.
+/// Reads the MR's events and (with `--workspace`) its workspace, and keeps the pods of its
+/// provider among those `read` listed, noting what cannot be read.
 async fn read_live(
     conn: &Connection,
     kind: &ApiKind,
     mr: &ManagedResource,
-    args: &HistoryArgs,
-    gathered: &Gathered,
+    workspace: bool,
+    read: &Read,
     notes: &mut Vec<String>,
 ) -> Live {
     let mut live = Live::default();
@@ -157,26 +174,14 @@ async fn read_live(
         }
         Err(e) => notes.push(format!("cannot read events: {}", e.reason())),
     }
-    let owners = crd_owners(conn).await;
     // Pod starts and restarts belong in the history even when logs are not read.
-    let all_pods = if gathered.pods.is_empty() {
-        match provider_pods(conn, args.log_opts.provider_namespace.as_deref()).await {
-            Ok(p) => p,
-            Err(e) => {
-                notes.push(format!("cannot list provider pods: {}", e.reason()));
-                Vec::new()
-            }
-        }
-    } else {
-        gathered.pods.clone()
-    };
-    let names: Vec<String> = all_pods.iter().map(|p| p.provider.clone()).collect();
-    match providers::provider_for_kind(kind, &owners, &names) {
-        Some(p) => live.pods = all_pods.into_iter().filter(|x| x.provider == p).collect(),
-        None if args.workspace => notes.push(format!("no provider pod found for {}", kind.resource_name())),
+    let names: Vec<String> = read.pods.iter().map(|p| p.provider.clone()).collect();
+    match providers::provider_for_kind(kind, &read.owners, &names) {
+        Some(p) => live.pods = read.pods.iter().filter(|x| x.provider == p).cloned().collect(),
+        None if workspace => notes.push(format!("no provider pod found for {}", kind.resource_name())),
         None => {}
     }
-    if args.workspace {
+    if workspace {
         live.workspace = read_any_workspace(conn, &live.pods, &mr.uid, notes).await;
     }
     live

@@ -1,13 +1,12 @@
 //! `doctor --from DIR|FILE|-` over GitOps manifests (`--from` once or several times: one lint
 //! over all of them, each file read once): the files (or stdin) read, every document
 //! parsed on its own with its line (`evidence::manifests`), the managed resources judged by the
-//! rules that need no cluster (`domain::lint`), and the report told which rules ran, what was
+//! rules that need no cluster (`evidence::manifests::lint` over `domain::lint`'s facts), and the report told which rules ran, what was
 //! skipped and where each finding's manifest is. See docs/lint.md.
 
-use crate::cli::DoctorArgs;
 use crate::cluster::snapshot;
 use crate::domain::finding::SourceLocation;
-use crate::domain::lint::{Manifest, lint};
+use crate::domain::lint::Manifest;
 use crate::domain::managed::ManagedResource;
 use crate::domain::report::{LintSummary, Report, ReportBuilder};
 use crate::error::Error;
@@ -98,7 +97,13 @@ struct Collected {
 }
 
 impl Collected {
-    fn take(&mut self, name: &str, read: FileRead, args: &DoctorArgs, builder: &mut ReportBuilder) {
+    fn take(
+        &mut self,
+        name: &str,
+        read: FileRead,
+        keep: &impl Fn(&ManagedResource) -> bool,
+        builder: &mut ReportBuilder,
+    ) {
         self.summary.files += 1;
         self.summary.syntax_errors += read.errors.len();
         for e in read.errors {
@@ -110,7 +115,7 @@ impl Collected {
                 Shape::NotObject => self.summary.skipped_not_objects += 1,
                 Shape::NotManaged => self.summary.skipped_not_managed += 1,
                 Shape::Manifest | Shape::Live => match ManagedResource::from_value(&object.value) {
-                    Ok(mr) if !kept(&mr, args) => {}
+                    Ok(mr) if !keep(&mr) => {}
                     Ok(mr) => {
                         self.summary.live_objects += usize::from(shape == Shape::Live);
                         let refs = manifests::references(&object.value);
@@ -124,15 +129,11 @@ impl Collected {
     }
 }
 
-/// `--kind` as offline runs read it.
-fn kept(mr: &ManagedResource, args: &DoctorArgs) -> bool {
-    args.kinds.is_empty() || args.kinds.iter().any(|k| mr.matches_kind_spec(k))
-}
-
-/// Lints the manifests at `paths` (`-`: stdin), all as one set, into a report.
+/// Lints the manifests at `paths` (`-`: stdin), all as one set, into a report; `keep` says which
+/// managed resources are asked for (`--kind`).
 pub fn run(
     paths: &[PathBuf],
-    args: &DoctorArgs,
+    keep: impl Fn(&ManagedResource) -> bool,
     settings: &Settings,
     filter: crate::domain::report::Filter,
 ) -> anyhow::Result<Report> {
@@ -140,10 +141,10 @@ pub fn run(
     let mut collected = Collected::default();
     for (name, json, text) in texts(paths, settings.current_dir.as_deref(), &mut builder)? {
         let read = if json { manifests::read_json(&text) } else { manifests::read_yaml(&text) };
-        collected.take(&name, read, args, &mut builder);
+        collected.take(&name, read, &keep, &mut builder);
     }
     let Collected { manifests, places, mut summary } = collected;
-    let judged = lint(&manifests, settings.now);
+    let judged = crate::evidence::manifests::lint(&manifests, settings.now);
     let kinds: std::collections::BTreeSet<(&str, &str)> =
         manifests.iter().map(|m| (m.mr.group(), m.mr.kind.as_str())).collect();
     for _ in &kinds {

@@ -1,8 +1,10 @@
 //! `kubectl upjet rbac`: the managed kinds this cluster serves (discovery, `managed` category),
 //! turned into the ClusterRoles `deploy/` aggregates (`domain::rbac`), printed for `kubectl apply`.
 
+use super::flow::Rbac;
 use crate::cli::rbac::{RbacArgs, RbacFormat};
-use crate::cluster::{connect, discover, kinds};
+use crate::cluster::kinds::{self, KindSelection};
+use crate::cluster::{connect, discover};
 use crate::domain::rbac::{ManagedKind, managed_roles};
 use crate::error::{Error, Exit};
 use crate::output::structured;
@@ -11,14 +13,10 @@ use std::io::Write;
 
 /// The managed kinds the cluster serves, narrowed by `--kind` and `--provider`: what `rbac` and
 /// `health flux` write an entry for. No kind at all is a usage error naming the fix.
-pub(crate) async fn served_kinds(
-    settings: &Settings,
-    wanted: &[String],
-    providers: &[String],
-) -> anyhow::Result<Vec<kinds::ApiKind>> {
+pub(crate) async fn served_kinds(settings: &Settings, wanted: &KindSelection) -> anyhow::Result<Vec<kinds::ApiKind>> {
     let conn = connect::connect(&settings.connect).await?;
     let (all, _) = discover::discover_managed(&conn, 8).await?;
-    let selected = kinds::select(all, wanted, providers).map_err(|e| Error::usage(e.to_string()))?;
+    let selected = kinds::select(all, &wanted.kinds, &wanted.providers).map_err(|e| Error::usage(e.to_string()))?;
     if selected.is_empty() {
         return Err(Error::usage(
             "the cluster serves no managed kinds (no CRD in the `managed` category): install a provider first",
@@ -28,9 +26,11 @@ pub(crate) async fn served_kinds(
     Ok(selected)
 }
 
-/// Discovers the managed kinds and prints their read and patch roles as one `List`.
+/// Discovers the managed kinds and prints their read and patch roles as one `List`, the flags
+/// resolved once ([`Rbac`]).
 pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let selected = served_kinds(settings, &args.kinds, &args.providers).await?;
+    let asked = Rbac::resolve(args);
+    let selected = served_kinds(settings, &asked.kinds).await?;
     let managed: Vec<ManagedKind> =
         selected.iter().map(|k| ManagedKind { group: k.group.clone(), plural: k.plural.clone() }).collect();
     let mut items = managed_roles(&managed);
@@ -38,7 +38,7 @@ pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> a
         selected.iter().zip(&managed).map(|(k, m)| (m.clone(), k.namespaced)).collect();
     items.push(crate::domain::migrate::rbac::migrate_role(&scoped));
     let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
-    match args.output {
+    match asked.format {
         RbacFormat::Yaml => structured::write_yaml(out, &list)?,
         RbacFormat::Json => structured::write_json(out, &list)?,
     }

@@ -3,7 +3,7 @@
 //! restores, and the promote plan `kubectl upjet promote` finishes it with.
 
 use super::backup::{self, Inputs};
-use crate::cli::LogOptions;
+use super::flow::RestorePlan;
 use crate::cli::restore::RestorePlanArgs;
 use crate::domain::restore::modifiers::{self, Target};
 use crate::domain::restore::promote::{self, PromoteItem, PromotePlan};
@@ -15,26 +15,22 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-/// Runs restore-plan.
+/// Runs restore-plan: its flags resolved once ([`RestorePlan`]; the outputs and the backup
+/// refused here, before anything is read), then the staged restore.
 pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    check_outputs(args)?;
-    if !backup::is_backup(&args.backup) {
-        let why = format!(
-            "{} is not a Velero backup (the .tar.gz `velero backup download` writes, or a folder with resources/ and metadata/version)",
-            args.backup.display()
-        );
-        return Err(Error::usage(why).into());
-    }
-    let log_opts = LogOptions { since: Default::default(), limit_bytes: 0, provider_namespace: None };
+    let exists = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    let asked = RestorePlan::resolve(args, exists, backup::is_backup).map_err(Error::from)?;
+    stage(settings, &asked, out).await
+}
+
+/// Judges the backup and writes the modifiers and the promote plan that stage its restore.
+async fn stage(settings: &Settings, args: &RestorePlan, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let inputs = Inputs {
-        log_files: &[],
-        log_opts: &log_opts,
-        audit_logs: &[],
+        evidence: &args.evidence,
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
         target_context: args.target_context.as_deref(),
-        fleet: super::fleet_inputs::read_fleet_inputs(&args.inventory, &args.cloud).await?,
-        journal: super::journal::locate(settings, args.journal.journal.as_deref(), args.source_context.as_deref()),
+        fleet: args.fleet.read().await?,
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;
     let mut kind_counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -116,22 +112,6 @@ fn config_map_name(backup: &str) -> String {
     name.chars().take(63).collect::<String>().trim_end_matches(['-', '.']).to_string()
 }
 
-/// Refuses before any work when an output exists (without --force) or two paths are one file.
-fn check_outputs(args: &RestorePlanArgs) -> Result<(), Error> {
-    if args.modifiers == args.plan {
-        return Err(Error::usage("--modifiers and --plan name the same file"));
-    }
-    for p in [&args.modifiers, &args.plan] {
-        if *p == args.backup {
-            return Err(Error::usage(format!("{} is the backup itself; choose another output", p.display())));
-        }
-        if !args.force && std::fs::symlink_metadata(p).is_ok() {
-            return Err(Error::usage(format!("{} exists; pass --force to overwrite it", p.display())).nothing_changed());
-        }
-    }
-    Ok(())
-}
-
 /// Writes `text` to `path`: a new file, or (with --force) over the old one.
 fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Error> {
     let mut f =
@@ -145,7 +125,7 @@ fn describe(
     plan: &PromotePlan,
     total: usize,
     rules: usize,
-    args: &RestorePlanArgs,
+    args: &RestorePlan,
 ) -> std::io::Result<()> {
     let count = |code: &str| plan.items.iter().filter(|i| i.verdict == code).count();
     let paused = plan.items.iter().filter(|i| i.restored.paused).count();

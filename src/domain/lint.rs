@@ -1,15 +1,16 @@
-//! The lint of GitOps manifests (`doctor --from` over desired state): each manifest judged by the
-//! rules that need no status (`rules::desired_findings`), with what only the whole set of
-//! manifests shows handed to it first — the external-names two manifests of a kind share, the
-//! format a kind's manifests agree on (`identity::infer`, as a cluster's healthy peers teach
-//! it), and the references that name no manifest of the set.
+//! The lint of GitOps manifests (`doctor --from` over desired state): what only the whole set of
+//! manifests shows each one — the cloud objects two manifests both act on (the shared-names
+//! index a cluster's scan and the watch keep, `shared_names`), the format a kind's manifests
+//! agree on (`identity::infer`, as a cluster's healthy peers teach it), and the references that
+//! name no manifest of the set. These facts are the lint's evidence: `evidence::manifests::lint`
+//! builds each manifest's `MrEvidence` from them and runs the rules that need no status
+//! (`rules::desired_findings`).
 
 use super::finding::{Code, Finding};
-use super::gotime::GoTime;
 use super::identity::{Identity, Peers, Sample};
 use super::managed::ManagedResource;
-use super::reconcile_timeout::JudgedAt;
-use super::rules::{self, DesiredFacts, Facts, MrEvidence};
+use super::rules::DesiredFacts;
+use super::shared_names::{Holder, MrKey, SharedNames, SharedWith};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One reference a manifest makes to another MR (`spec.forProvider.vpcIdRef: {name: main}`).
@@ -43,15 +44,15 @@ pub struct Lint {
     pub need_cluster: Vec<Code>,
 }
 
-/// Judges every manifest, judged at `now` (the rules about time find nothing without status, so
-/// no reconcile timeout matters: upjet's is assumed).
-pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
-    let at = JudgedAt::upjet(now);
-    let shared = shared_external_names(manifests);
+/// What the whole set shows each manifest, in the order given: what the shared-names index says
+/// of it (another manifest acting on its cloud object), and its desired-state facts (an
+/// external-name off its kind's format, references to no manifest of the set).
+pub fn facts(manifests: &[Manifest]) -> Vec<(SharedWith, DesiredFacts)> {
+    let shared = SharedNames::of(manifests.iter().filter_map(|m| Holder::of(&m.mr)));
     let formats = off_formats(manifests);
     let defined: BTreeSet<(Option<&str>, &str)> =
         manifests.iter().map(|m| (m.mr.namespace.as_deref(), m.mr.name.as_str())).collect();
-    let findings = manifests
+    manifests
         .iter()
         .enumerate()
         .map(|(i, m)| {
@@ -61,35 +62,10 @@ pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
                 .filter(|r| !defined.contains(&(r.namespace.as_deref().or(m.mr.namespace.as_deref()), r.name.as_str())))
                 .map(|r| format!("{} → {}", r.field, r.name))
                 .collect();
-            let evidence = MrEvidence {
-                shared_external_name: shared.get(&i).cloned().unwrap_or_default(),
-                desired: Some(DesiredFacts { off_format: formats.get(&i).cloned(), dangling_refs }),
-                ..MrEvidence::default()
-            };
-            rules::desired_findings(&Facts::with_evidence(&m.mr, Some(&evidence), at))
+            let desired = DesiredFacts { off_format: formats.get(&i).cloned(), dangling_refs };
+            (shared.about(&MrKey::of(&m.mr)), desired)
         })
-        .collect();
-    let (ran, need_cluster) = rules::lint_codes();
-    Lint { findings, ran, need_cluster }
-}
-
-/// For each manifest whose external-name another manifest of its kind (and namespace scope)
-/// holds too, the others as `kind.group/name`.
-fn shared_external_names(manifests: &[Manifest]) -> BTreeMap<usize, Vec<String>> {
-    let mut holders: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
-    for (i, m) in manifests.iter().enumerate() {
-        if let Some(name) = m.mr.external_name() {
-            holders.entry((m.mr.group(), m.mr.kind.as_str(), name)).or_default().push(i);
-        }
-    }
-    let mut out = BTreeMap::new();
-    for held in holders.values().filter(|h| h.len() > 1) {
-        for &i in held {
-            let others = held.iter().filter(|&&j| j != i).map(|&j| manifests[j].mr.reference()).collect();
-            out.insert(i, others);
-        }
-    }
-    out
+        .collect()
 }
 
 /// For each manifest whose external-name the format its kind's manifests agree on does not give:
@@ -124,50 +100,32 @@ mod tests {
     use super::*;
     use crate::domain::testing::Mr;
 
-    fn manifest(mr: Mr, refs: &[(&str, &str)]) -> Manifest {
-        let refs = refs
-            .iter()
-            .map(|(f, n)| Reference { field: f.to_string(), name: n.to_string(), namespace: None })
-            .collect();
-        Manifest { mr: mr.no_status().build(), refs }
-    }
-
-    fn codes(lint: &Lint) -> Vec<Vec<&str>> {
-        lint.findings.iter().map(|fs| fs.iter().map(|f| f.code.as_str()).collect()).collect()
-    }
-
+    /// What the set shows each manifest: a shared external-name only between manifests that
+    /// both act (a paused one acts on nothing), a legacy kind and its `.m.` twin as one kind; an
+    /// external-name off the format nine others agree on; a reference to no manifest.
     #[test]
-    fn judges_each_manifest_with_what_the_set_shows() {
-        let zone = |name: &str, id: &str| {
-            Mr::new("Zone", name).param("region", "eu").external_name(id).policies(&["*"]).no_status()
-        };
-        // Nine manifests agree on `{forProvider.region}/{name}`: a supermajority (90%) of ten.
-        let mut set: Vec<Manifest> =
-            "abcdefghi".chars().map(|c| manifest(zone(&c.to_string(), &format!("eu/{c}")), &[])).collect();
+    fn the_set_shows_each_manifest_its_shared_names_formats_and_references() {
+        let mut set = crate::domain::testing::zones_one_off_format();
         set.extend([
-            manifest(zone("j", "us/typo"), &[("spec.forProvider.parentRef", "a"), ("spec.forProvider.peerRef", "zz")]),
-            manifest(Mr::new("Vpc", "v").policies(&["Observe"]), &[]),
-            manifest(
-                Mr::new("Vpc", "w").policies(&["Observe", "Create", "Update", "Delete"]).external_name("vpc-1"),
-                &[],
-            ),
-            manifest(Mr::new("Vpc", "x").external_name("vpc-1"), &[]),
+            Mr::new("Vpc", "w").external_name("vpc-1").manifest(&[]),
+            Mr::new("Vpc", "x").external_name("vpc-1").manifest(&[]),
+            Mr::new("Vpc", "y").external_name("vpc-1").annotation("crossplane.io/paused", "true").manifest(&[]),
+            Mr::new("Vpc", "w")
+                .api_version("ec2.aws.m.upbound.io/v1beta1")
+                .namespace("n")
+                .external_name("vpc-2")
+                .manifest(&[]),
+            Mr::new("Vpc", "v").api_version("ec2.aws.upbound.io/v1beta1").external_name("vpc-2").manifest(&[]),
         ]);
-        let lint = lint(&set, GoTime::parse_rfc3339("2024-11-30T12:00:00Z").unwrap());
-        assert!(codes(&lint)[..9].iter().all(Vec::is_empty), "{:?}", codes(&lint));
-        assert_eq!(
-            codes(&lint)[9..],
-            [
-                vec!["ExternalNameOffFormat", "ReferenceOutsideManifests"],
-                vec!["ObserveOnlyWithoutExternalName"],
-                vec!["LateInitializeMissing", "ExternalNameShared"],
-                vec!["ExternalNameShared"],
-            ]
-        );
-        assert_eq!(lint.findings[9][0].suggested_id.as_deref(), Some("eu/j"));
-        assert!(lint.findings[9][1].message.contains("spec.forProvider.peerRef → zz"), "{:?}", lint.findings[9][1]);
-        assert!(lint.ran.contains(&Code::LateInitializeMissing) && !lint.ran.contains(&Code::CreateIncomplete));
-        assert!(lint.need_cluster.contains(&Code::CreateIncomplete));
-        assert_eq!(lint.ran.len() + lint.need_cluster.len(), Code::ALL.len());
+        let facts = facts(&set);
+        assert!(facts[..9].iter().all(|(s, d)| *s == SharedWith::default() && *d == DesiredFacts::default()));
+        let (_, j) = &facts[9];
+        assert_eq!(j.off_format.as_ref().map(|(_, want)| want.as_str()), Some("eu/j"));
+        assert_eq!(j.dangling_refs, ["spec.forProvider.peerRef → zz"]);
+        let fighting = |i: usize| facts[i].0.fighting.clone();
+        assert_eq!(fighting(10), [Mr::new("Vpc", "x").build().reference()]);
+        assert_eq!(fighting(11), [Mr::new("Vpc", "w").build().reference()]);
+        assert!(fighting(12).is_empty(), "a paused manifest acts on nothing");
+        assert_eq!(fighting(14), ["vpc.ec2.aws.m.upbound.io/w"], "a legacy kind and its twin hold one object");
     }
 }

@@ -134,4 +134,21 @@ impl Mr {
     pub fn json(self) -> Value {
         self.0
     }
+    /// Its manifest (no status), with these references (`field`, name) to other MRs.
+    pub fn manifest(self, refs: &[(&str, &str)]) -> crate::domain::lint::Manifest {
+        let refs = refs
+            .iter()
+            .map(|(f, n)| crate::domain::lint::Reference { field: f.to_string(), name: n.to_string(), namespace: None })
+            .collect();
+        crate::domain::lint::Manifest { mr: self.no_status().build(), refs }
+    }
+}
+
+/// A lint's set of ten Zone manifests: nine agree on `{forProvider.region}/{name}` (a
+/// supermajority), the tenth (`j`) is off it and references `a` and `zz`, which no manifest is.
+pub fn zones_one_off_format() -> Vec<crate::domain::lint::Manifest> {
+    let zone = |name: &str, id: &str| Mr::new("Zone", name).param("region", "eu").external_name(id).policies(&["*"]);
+    let mut set: Vec<_> = "abcdefghi".chars().map(|c| zone(&c.to_string(), &format!("eu/{c}")).manifest(&[])).collect();
+    set.push(zone("j", "us/typo").manifest(&[("spec.forProvider.parentRef", "a"), ("spec.forProvider.peerRef", "zz")]));
+    set
 }

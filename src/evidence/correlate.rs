@@ -3,14 +3,10 @@
 
 use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids};
 use crate::domain::candidate::{Candidate, Confidence};
-use crate::domain::finding::Finding;
 use crate::domain::gotime::GoTime;
 use crate::domain::managed::ManagedResource;
-use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::report::LoggedIdRef;
-use crate::domain::rules::{
-    self, CallbackFailure, Facts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts,
-};
+use crate::domain::rules::{CallbackFailure, LogSource, LoggedCreate, LoggedLine, MrEvidence};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
@@ -126,8 +122,9 @@ impl LogEvidence {
         self.sources.iter().any(|s| s.saw_debug)
     }
 
-    /// What the logs say about one MR, in the rules' terms, with its provider's starts if known.
-    pub fn mr_evidence(&self, mr: &ManagedResource, provider_starts: Option<ProviderStarts>) -> MrEvidence {
+    /// Fills what the logs say about one MR into its evidence, in the rules' terms (the one
+    /// constructor, `index::mr_evidence`, calls it).
+    pub fn fill(&self, mr: &ManagedResource, evidence: &mut MrEvidence) {
         let created = self
             .created(&mr.uid)
             .into_iter()
@@ -154,15 +151,11 @@ impl LogEvidence {
                 })
                 .collect()
         };
-        MrEvidence {
-            created,
-            callback_failure,
-            provider_starts,
-            creates_started: lines(EvidenceKind::AsyncCreateStarting),
-            state_rebuilt: lines(EvidenceKind::StateReconstructing),
-            gate_bypassed: lines(EvidenceKind::CreateGateBypassed).pop(),
-            ..MrEvidence::default()
-        }
+        evidence.created = created;
+        evidence.callback_failure = callback_failure;
+        evidence.creates_started = lines(EvidenceKind::AsyncCreateStarting);
+        evidence.state_rebuilt = lines(EvidenceKind::StateReconstructing);
+        evidence.gate_bypassed = lines(EvidenceKind::CreateGateBypassed).pop();
     }
 
     /// Every source read, as the debug-level rule sees it.
@@ -179,26 +172,13 @@ impl LogEvidence {
     }
 }
 
-/// The findings that logs and provider restarts support for one MR, without the ones its object
-/// alone supports: what `adopt` adds to its diagnosis when choosing an ID.
-pub fn log_findings(
-    mr: &ManagedResource,
-    logs: Option<&LogEvidence>,
-    starts: Option<&ProviderStarts>,
-    at: JudgedAt,
-) -> Vec<Finding> {
-    let evidence = match logs {
-        Some(logs) => logs.mr_evidence(mr, starts.cloned()),
-        None => MrEvidence { provider_starts: starts.cloned(), ..MrEvidence::default() },
-    };
-    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence), at))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::finding::Code;
+    use crate::domain::finding::{Code, Finding};
+    use crate::domain::reconcile_timeout::JudgedAt;
     use crate::domain::testing::Mr;
+    use crate::evidence::index::{Shares, log_findings, mr_evidence};
     use crate::evidence::logs::scan_slice;
 
     fn logs(lines: &str) -> LogEvidence {
@@ -250,7 +230,7 @@ mod tests {
         let mr = Mr::new("Key", "k").at_provider_id("mrk-2").build();
         let merged = log.about(&mr).iter().any(|e| e.kind == EvidenceKind::StateReconstructing && e.repeats == 1);
         assert!(merged, "the compact scan merged the two markers into one run");
-        let ev = log.mr_evidence(&mr, None);
+        let ev = mr_evidence(&mr, Shares { logs: Some(&log), ..Shares::default() });
         let times: Vec<String> = ev.state_rebuilt.iter().filter_map(|l| l.time).map(|t| t.to_string()).collect();
         assert_eq!(times, ["2024-11-30T10:40:02Z", "2024-11-30T10:51:12Z"]);
         let f = log_findings(&mr, Some(&log), None, JudgedAt::upjet(NOW));

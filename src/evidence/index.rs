@@ -3,19 +3,28 @@
 //! can be looked up MR by MR (logs, provider starts, audit writes, CRDs, a backup's restore
 //! model); what only the whole fleet tells is [`super::fleet::FleetFacts`], handed to the judge
 //! beside it. Both are built once, before any MR is judged, so judging one MR needs no other.
+//!
+//! [`mr_evidence`] is the one constructor of the rules' [`MrEvidence`]: every source's share of
+//! one MR ([`Shares`]), each field filled the same way whoever asks — a fleet or one MR through
+//! [`EvidenceIndex::evidence_for`] (doctor, restore-plan, history), the cloud's record alone
+//! (adopt), a lint's facts (`manifests::lint`), or what a watch keeps (provider starts, the
+//! shared-names index). A new evidence source is a field of [`Shares`] and one line here.
 
 use super::audit::AuditIndex;
 use super::correlate::LogEvidence;
 use super::fleet::FleetFacts;
 use crate::domain::changelog::ChangeLogIndex;
+use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::finding::Finding;
+use crate::domain::inventory::CrossCheck;
 use crate::domain::inventory::matching::mr_key;
 use crate::domain::journal::JournalIndex;
 use crate::domain::managed::ManagedResource;
 use crate::domain::reconcile_timeout::JudgedAt;
 use crate::domain::report::ResourceState;
 use crate::domain::restore::RestoreModel;
-use crate::domain::rules::{self, LogSource, MrEvidence, ProviderStarts};
+use crate::domain::rules::{self, DesiredFacts, Facts, LogSource, MrEvidence, ProviderStarts};
+use crate::domain::shared_names::SharedWith;
 use std::collections::HashMap;
 
 /// A kind's key in the per-kind maps: (API group, kind).
@@ -60,24 +69,20 @@ impl EvidenceIndex {
     /// means empty evidence, which every rule treats as no evidence.
     pub fn evidence_for(&self, mr: &ManagedResource, fleet: &FleetFacts) -> MrEvidence {
         let p = &self.parts;
-        let starts = by_kind(&p.starts, mr).cloned();
-        let mut evidence = match &p.logs {
-            Some(logs) => logs.mr_evidence(mr, starts),
-            None => MrEvidence { provider_starts: starts, ..MrEvidence::default() },
+        let shares = Shares {
+            logs: p.logs.as_ref(),
+            starts: by_kind(&p.starts, mr).cloned(),
+            audit: p.audit.as_ref(),
+            acknowledges_requests: by_kind(&p.acknowledges_requests, mr).copied(),
+            restore: p.restore.as_ref(),
+            changelog: Some(&p.changelog),
+            journal: Some(&p.journal),
+            inventory: fleet.inventory(),
+            cloud_audit: fleet.cloud_audit(),
+            shared: fleet.shared(mr),
+            desired: None,
         };
-        evidence.inventory = fleet.inventory().and_then(|c| c.per_mr.get(&mr_key(mr))).cloned();
-        evidence.audit = p.audit.as_ref().and_then(|a| a.for_mr(mr));
-        evidence.acknowledges_requests = by_kind(&p.acknowledges_requests, mr).copied();
-        evidence.restore = p.restore.as_ref().map(|m| m.for_mr(mr));
-        evidence.cloud_audit = fleet.cloud_audit().and_then(|c| c.for_mr(mr)).cloned();
-        evidence.changelog = p.changelog.for_mr(mr);
-        if !p.journal.is_empty() {
-            evidence.journal = p.journal.for_uid(&mr.uid);
-        }
-        let shared = fleet.shared(mr);
-        evidence.shared_external_name = shared.fighting;
-        evidence.migration_twin = shared.twin;
-        evidence
+        mr_evidence(mr, shares)
     }
 
     /// Every rule's findings for one MR, its evidence and its share of `fleet`, judged at `at`
@@ -117,4 +122,65 @@ fn by_kind<'a, T>(map: &'a HashMap<KindKey, T>, mr: &ManagedResource) -> Option<
         return None;
     }
     map.get(&(mr.group().to_string(), mr.kind.clone()))
+}
+
+/// Every source's share of one MR, as [`mr_evidence`] takes them: the readers' indexes (looked up
+/// for the MR there), and what is already the MR's own (its kind's provider starts and CRD, what
+/// the shared-names index and a lint's set say of it). A source not read is `None` (or empty).
+#[derive(Default)]
+pub struct Shares<'a> {
+    /// The provider logs read.
+    pub logs: Option<&'a LogEvidence>,
+    /// When the provider serving the MR's kind (re)started.
+    pub starts: Option<ProviderStarts>,
+    /// The audit-log writes read (`--audit-log`).
+    pub audit: Option<&'a AuditIndex>,
+    /// Whether the MR's kind acknowledges reconcile requests, when its CRD was read.
+    pub acknowledges_requests: Option<bool>,
+    /// A backup's restore model.
+    pub restore: Option<&'a RestoreModel>,
+    /// The providers' change-log entries read.
+    pub changelog: Option<&'a ChangeLogIndex>,
+    /// The ID journal read.
+    pub journal: Option<&'a JournalIndex>,
+    /// The inventory cross-check, once tied over the fleet.
+    pub inventory: Option<&'a CrossCheck>,
+    /// The cloud's record, once tied to the MR and its peers.
+    pub cloud_audit: Option<&'a CloudAuditCheck>,
+    /// What the index of objects several MRs hold says of it (`domain::shared_names`).
+    pub shared: SharedWith,
+    /// What the other manifests of a lint show about it.
+    pub desired: Option<DesiredFacts>,
+}
+
+/// The one constructor of an MR's [`MrEvidence`]: each source's share of it, looked up and
+/// filled the same way for one MR or a fleet.
+pub fn mr_evidence(mr: &ManagedResource, s: Shares) -> MrEvidence {
+    let mut evidence = MrEvidence { provider_starts: s.starts, ..MrEvidence::default() };
+    if let Some(logs) = s.logs {
+        logs.fill(mr, &mut evidence);
+    }
+    evidence.inventory = s.inventory.and_then(|c| c.per_mr.get(&mr_key(mr))).cloned();
+    evidence.audit = s.audit.and_then(|a| a.for_mr(mr));
+    evidence.acknowledges_requests = s.acknowledges_requests;
+    evidence.restore = s.restore.map(|m| m.for_mr(mr));
+    evidence.cloud_audit = s.cloud_audit.and_then(|c| c.for_mr(mr)).cloned();
+    evidence.changelog = s.changelog.and_then(|c| c.for_mr(mr));
+    evidence.journal = s.journal.filter(|j| !j.is_empty()).map(|j| j.for_uid(&mr.uid)).unwrap_or_default();
+    evidence.shared_external_name = s.shared.fighting;
+    evidence.migration_twin = s.shared.twin;
+    evidence.desired = s.desired;
+    evidence
+}
+
+/// The findings that logs and provider restarts support for one MR, without the ones its object
+/// alone supports: what `adopt` adds to its diagnosis when choosing an ID.
+pub fn log_findings(
+    mr: &ManagedResource,
+    logs: Option<&LogEvidence>,
+    starts: Option<&ProviderStarts>,
+    at: JudgedAt,
+) -> Vec<Finding> {
+    let evidence = mr_evidence(mr, Shares { logs, starts: starts.cloned(), ..Shares::default() });
+    rules::evidence_findings(&Facts::with_evidence(mr, Some(&evidence), at))
 }

@@ -15,7 +15,10 @@
 //! managed kinds have and Crossplane's other objects (compositions, MRDs, provider configs) and
 //! Kubernetes' own kinds do not.
 
-use crate::domain::lint::Reference;
+use crate::domain::gotime::GoTime;
+use crate::domain::lint::{Lint, Manifest, Reference};
+use crate::domain::reconcile_timeout::JudgedAt;
+use crate::domain::rules::{self, Facts};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -292,6 +295,25 @@ pub fn head_looks_live(head: &str) -> bool {
             || value("creationTimestamp").is_some_and(|v| v != "null" && v != "~" && !v.is_empty())
             || value("status").is_some() && indent <= 2
     })
+}
+
+/// Judges every manifest of a lint at `now` by the rules that need no status, each with the
+/// evidence what the whole set shows makes of it (`domain::lint::facts`, through the one
+/// constructor, `index::mr_evidence`). The rules about time find nothing without status, so no
+/// reconcile timeout matters: upjet's is assumed.
+pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
+    let at = JudgedAt::upjet(now);
+    let findings = crate::domain::lint::facts(manifests)
+        .into_iter()
+        .zip(manifests)
+        .map(|((shared, desired), m)| {
+            let shares = super::index::Shares { shared, desired: Some(desired), ..Default::default() };
+            let evidence = super::index::mr_evidence(&m.mr, shares);
+            rules::desired_findings(&Facts::with_evidence(&m.mr, Some(&evidence), at))
+        })
+        .collect();
+    let (ran, need_cluster) = rules::lint_codes();
+    Lint { findings, ran, need_cluster }
 }
 
 #[cfg(test)]

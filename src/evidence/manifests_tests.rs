@@ -108,3 +108,35 @@ fn references_name_mrs_at_any_depth_but_not_secrets() {
         ]
     );
 }
+
+/// Each manifest judged with what the set shows it: nine manifests agree on
+/// `{forProvider.region}/{name}` (a supermajority of ten), the tenth is off it and names a
+/// manifest that is not there; two VPCs act on one object.
+#[test]
+fn a_lint_judges_each_manifest_with_what_the_set_shows() {
+    use crate::domain::finding::Code;
+    use crate::domain::testing::Mr;
+    let mut set = crate::domain::testing::zones_one_off_format();
+    set.extend([
+        Mr::new("Vpc", "v").policies(&["Observe"]).manifest(&[]),
+        Mr::new("Vpc", "w").policies(&["Observe", "Create", "Update", "Delete"]).external_name("vpc-1").manifest(&[]),
+        Mr::new("Vpc", "x").external_name("vpc-1").manifest(&[]),
+    ]);
+    let lint = lint(&set, GoTime::parse_rfc3339("2024-11-30T12:00:00Z").unwrap());
+    let codes: Vec<Vec<&str>> = lint.findings.iter().map(|fs| fs.iter().map(|f| f.code.as_str()).collect()).collect();
+    assert!(codes[..9].iter().all(Vec::is_empty), "{codes:?}");
+    assert_eq!(
+        codes[9..],
+        [
+            vec!["ExternalNameOffFormat", "ReferenceOutsideManifests"],
+            vec!["ObserveOnlyWithoutExternalName"],
+            vec!["LateInitializeMissing", "ExternalNameShared"],
+            vec!["ExternalNameShared"],
+        ]
+    );
+    assert_eq!(lint.findings[9][0].suggested_id.as_deref(), Some("eu/j"));
+    assert!(lint.findings[9][1].message.contains("spec.forProvider.peerRef → zz"), "{:?}", lint.findings[9][1]);
+    assert!(lint.ran.contains(&Code::LateInitializeMissing) && !lint.ran.contains(&Code::CreateIncomplete));
+    assert!(lint.need_cluster.contains(&Code::CreateIncomplete));
+    assert_eq!(lint.ran.len() + lint.need_cluster.len(), Code::ALL.len());
+}

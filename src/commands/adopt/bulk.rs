@@ -7,11 +7,11 @@ use super::error::AdoptError;
 use super::parallel::{Item, Runner, Tally};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
-use crate::cli::adopt::AdoptArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::target::{self, Kinds, TargetSpec};
 use crate::cluster::write::{self, WriteError};
+use crate::commands::flow::Adopt;
 use crate::commands::inputs::explain;
 use crate::domain::adopt::{self, Context, Options, Verdict, probe};
 use crate::domain::managed::ManagedResource;
@@ -32,7 +32,7 @@ type ToAdopt = (Item, bool);
 /// Adopts the plan at `path`.
 pub(super) async fn bulk(
     settings: &Settings,
-    args: &AdoptArgs,
+    args: &Adopt,
     path: &Path,
     out: &mut dyn Write,
     ui: &mut Ui,
@@ -53,7 +53,7 @@ pub(super) async fn bulk(
     let by_name = duplicates(&conn, &ready, ui).await;
     let opts = options(args, env);
     let to_adopt = preview(ready, &by_name, &opts, out, &mut tally)?;
-    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(usize::from(args.concurrency)));
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(args.concurrency));
     let runner =
         Runner { conn: &conn, args, opts: &opts, env, by_name: &by_name, interrupt: ui.interrupt.clone(), slots };
     if args.dry_run {
@@ -87,7 +87,7 @@ fn summary(tally: &Tally, planned: usize, backups: Option<&str>) -> String {
 }
 
 /// The folder this run's backups are written to.
-fn backup_folder(args: &AdoptArgs, env: &AdoptEnv) -> Option<String> {
+fn backup_folder(args: &Adopt, env: &AdoptEnv) -> Option<String> {
     match &args.backup_dir {
         Some(d) => Some(d.display().to_string()),
         None => env.backup_dir.as_ref().ok().map(|d| d.path.display().to_string()),
@@ -123,7 +123,7 @@ fn this_cluster(
 /// Locates and reads every item; any problem refuses the whole plan (nothing is changed).
 async fn read_all(
     settings: &Settings,
-    args: &AdoptArgs,
+    args: &Adopt,
     conn: &Arc<Connection>,
     items: &[PlanItem],
     path: &Path,
@@ -156,7 +156,7 @@ async fn read_all(
                 }
             }
         })
-        .buffered(usize::from(args.concurrency).max(4))
+        .buffered(args.concurrency.max(4))
         .collect()
         .await;
     let mut ready = Vec::new();
@@ -246,7 +246,7 @@ async fn dry_run_all(
     Ok(if tally.refused > 0 { Exit::Failed } else { Exit::Ok })
 }
 
-fn confirm_all(args: &AdoptArgs, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<(), AdoptError> {
+fn confirm_all(args: &Adopt, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<(), AdoptError> {
     if !ui.interactive {
         return Err(AdoptError::NoTerminal { what: format!("adopt {} MRs", to_adopt.len()), preview: "plans" });
     }

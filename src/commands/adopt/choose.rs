@@ -9,7 +9,6 @@ use crate::domain::managed::ManagedResource;
 use crate::domain::rules::diagnose;
 use crate::output::{detail, style};
 use std::io::Write;
-use std::time::Duration;
 
 /// The `external-name` annotations of the MR's events (best effort: events expire after 1h).
 async fn event_names(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventName>, String> {
@@ -30,13 +29,14 @@ async fn log_candidates(
     at: crate::domain::reconcile_timeout::JudgedAt,
 ) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
     use crate::cluster::kinds::ApiKind;
-    use crate::evidence::correlate::log_findings;
+    use crate::evidence::index::log_findings;
     use crate::evidence::logs::Retention;
     ui.say("reading provider logs for evidence…");
-    let opts =
-        crate::cli::LogOptions { since: Duration::ZERO, limit_bytes: 64 * 1024 * 1024, provider_namespace: None };
+    use crate::commands::evidence::{LogReading, Pods, gather};
+    let limits = crate::cluster::logs::LogLimits { since_seconds: None, limit_bytes: Some(64 * 1024 * 1024) };
+    let reading = LogReading { limits, provider_namespace: None };
     let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
-    let gathered = match crate::commands::evidence::gather(Some(conn), true, &[], &opts, focus).await {
+    let gathered = match gather(Some(conn), Pods::Logs, &[], &reading, focus).await {
         Ok(g) => g,
         Err(e) => {
             ui.say(format!("note: could not read provider logs: {}", style::sanitize(&format!("{e:#}"))));

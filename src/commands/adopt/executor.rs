@@ -5,9 +5,9 @@ use super::AdoptEnv;
 use super::error::{AdoptError, Unchanged};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
-use crate::cli::adopt::AdoptArgs;
 use crate::cluster::connect::Connection;
 use crate::cluster::write::{self, Target, WriteError};
+use crate::commands::flow::Adopt;
 use crate::domain::adopt::machine::{self, Next, Observation, Phase, State, StepKind, Stop, TimedOut};
 use crate::domain::adopt::{self, Baseline, Context, Event, Observed, Options, Plan, Step, Verdict};
 use crate::domain::managed::{ManagedResource, keys};
@@ -106,7 +106,7 @@ enum WriteEnd {
 pub(super) struct Job<'a> {
     pub conn: &'a Connection,
     pub target: &'a Target,
-    pub args: &'a AdoptArgs,
+    pub args: &'a Adopt,
     pub opts: &'a Options,
     pub env: &'a AdoptEnv,
     pub sink: Sink<'a>,

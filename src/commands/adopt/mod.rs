@@ -20,10 +20,11 @@ mod ui;
 
 pub use error::{AdoptError, Unchanged};
 pub use interrupt::Interrupt;
-pub use promote::run_promote;
 pub use ui::Ui;
 
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
+use crate::cli::restore::PromoteArgs;
+use crate::commands::flow::{Adopt, AdoptWhat, Apply, Promote, Restore};
 use crate::domain::adopt::Options;
 use crate::domain::reconcile_timeout::JudgedAt;
 use crate::error::{Error, Exit};
@@ -71,35 +72,33 @@ pub fn environment(settings: &Settings) -> AdoptEnv {
     }
 }
 
-/// Runs `adopt` on the terminal, with Ctrl-C handling.
+/// Runs `adopt` on the terminal, with Ctrl-C handling: its flags resolved once ([`Adopt`]), then
+/// one MR or a plan.
 pub async fn run(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let asked = Adopt::resolve(args).map_err(Error::from)?;
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    adopt(settings, args, out, &mut ui, &env).await.map_err(AdoptError::into_anyhow)
+    adopt(settings, &asked, out, &mut ui, &env).await.map_err(AdoptError::into_anyhow)
 }
 
 /// Runs `adopt` with the given UI (the testable entry point).
 pub async fn run_with(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
+    let asked = Adopt::resolve(args).map_err(Error::from)?;
     let env = environment(settings);
-    adopt(settings, args, out, ui, &env).await.map_err(AdoptError::into_anyhow)
+    adopt(settings, &asked, out, ui, &env).await.map_err(AdoptError::into_anyhow)
 }
 
 async fn adopt(
     settings: &Settings,
-    args: &AdoptArgs,
+    asked: &Adopt,
     out: &mut dyn Write,
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<Exit, AdoptError> {
-    match (&args.filename, &args.target) {
-        (Some(_), _) if !args.cloud.cloud_audit.is_empty() => Err(Error::usage(
-            "--cloud-audit with -f: a plan already holds each MR's ranked IDs; give the record to `doctor --plan` instead",
-        )
-        .into()),
-        (Some(path), _) => bulk::bulk(settings, args, path, out, ui, env).await,
-        (None, Some(target)) => single::single(settings, args, target, out, ui, env).await,
-        (None, None) => Err(Error::usage("name the MR (KIND/NAME) or a plan file (-f)").into()),
+    match &asked.what {
+        AdoptWhat::Plan(path) => bulk::bulk(settings, asked, path, out, ui, env).await,
+        AdoptWhat::One(target) => single::single(settings, asked, target, out, ui, env).await,
     }
 }
 
@@ -118,7 +117,26 @@ pub async fn restore_with(
     out: &mut dyn Write,
     ui: &mut Ui,
 ) -> anyhow::Result<Exit> {
-    restore::restore(settings, args, out, ui, &environment(settings)).await
+    restore::restore(settings, &Restore::resolve(args), out, ui, &environment(settings)).await
+}
+
+/// Runs `promote` on the terminal: its flags resolved once ([`Promote`]), then the plan.
+pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    promote::promote(settings, &Promote::resolve(args), out).await
+}
+
+/// Where the backups of a plan carried out with adopt's guarantees go (`promote`, `migrate
+/// apply`): `--backup-dir`, else the default folder; with neither (no home folder) only a dry
+/// run, which writes none, may go on.
+pub(crate) fn plan_backups(apply: &Apply, env: &AdoptEnv) -> Result<Option<BackupDir>, Error> {
+    let dir = match &apply.backup_dir {
+        Some(d) => Some(BackupDir::chosen(d)),
+        None => env.backup_dir.clone().ok(),
+    };
+    if dir.is_none() && !apply.dry_run {
+        return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed());
+    }
+    Ok(dir)
 }
 
 /// The test hooks (`UPJET_TEST_STOP_AFTER_STEP`, `UPJET_TEST_HANG_AFTER_STEP`): exit abruptly, or
@@ -136,13 +154,13 @@ pub(crate) fn test_hook(env: &AdoptEnv, step: usize) {
     }
 }
 
-/// The adoption options from the flags and the clock.
-fn options(args: &AdoptArgs, env: &AdoptEnv) -> Options {
+/// The adoption options from the resolved flags and the clock.
+fn options(asked: &Adopt, env: &AdoptEnv) -> Options {
     Options {
-        import: args.import,
-        force: args.force,
-        add_late_initialize: args.add_late_initialize,
-        dry_run: args.dry_run,
+        import: asked.import,
+        force: asked.force,
+        add_late_initialize: asked.add_late_initialize,
+        dry_run: asked.dry_run,
         now: (env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         judged_at: Some(env.judged_at),
     }

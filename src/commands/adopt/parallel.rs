@@ -14,9 +14,9 @@ use super::error::AdoptError;
 use super::executor::{Job, Outcome, Recorder, Sink, Tee};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
-use crate::cli::adopt::AdoptArgs;
 use crate::cluster::connect::Connection;
 use crate::cluster::write::{self, Target};
+use crate::commands::flow::Adopt;
 use crate::domain::adopt::machine::TimedOut;
 use crate::domain::adopt::{Options, probe};
 use crate::domain::managed::ManagedResource;
@@ -95,7 +95,7 @@ const VERIFYING_PER_SLOT: usize = 4;
 /// What every job of a plan shares.
 pub(super) struct Runner<'a> {
     pub conn: &'a Connection,
-    pub args: &'a AdoptArgs,
+    pub args: &'a Adopt,
     pub opts: &'a Options,
     pub env: &'a AdoptEnv,
     /// Other MRs of the items' kinds by external-name (for each candidate's duplicate check).
@@ -142,7 +142,7 @@ impl Runner<'_> {
                 }
             })
             // Items in their final verification hold no slot, so more of them may be under way.
-            .buffer_unordered(usize::from(self.args.concurrency) * VERIFYING_PER_SLOT);
+            .buffer_unordered(self.args.concurrency * VERIFYING_PER_SLOT);
         let mut done = 0;
         loop {
             tokio::select! {

@@ -7,10 +7,10 @@
 
 use super::ui::Ui;
 use super::{AdoptEnv, environment, test_hook};
-use crate::cli::restore::PromoteArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::target::{self, Kinds, TargetSpec};
 use crate::cluster::write::{self, Target, WriteError};
+use crate::commands::flow::Promote;
 use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
 use crate::domain::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
 use crate::domain::restore::promote::{self, PromoteItem, Start};
@@ -38,7 +38,7 @@ enum End {
 /// What every item shares.
 struct Run<'a> {
     conn: &'a Connection,
-    args: &'a PromoteArgs,
+    args: &'a Promote,
     env: &'a AdoptEnv,
     dir: Option<BackupDir>,
     /// Set by the first item whose object was not found, and by Ctrl-C: no further item starts.
@@ -53,37 +53,31 @@ struct Run<'a> {
 const CONFIRMING_PER_SLOT: usize = 4;
 
 /// Runs promote on the terminal, with Ctrl-C handling.
-pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(super) async fn promote(settings: &Settings, args: &Promote, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    let text = std::fs::read_to_string(&args.filename)
-        .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", args.filename.display())))?;
-    let plan = promote::parse(&text).map_err(|e| Error::usage(format!("{}: {e}", args.filename.display())))?;
+    let text = std::fs::read_to_string(&args.apply.plan)
+        .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", args.apply.plan.display())))?;
+    let plan = promote::parse(&text).map_err(|e| Error::usage(format!("{}: {e}", args.apply.plan.display())))?;
     if plan.items.is_empty() {
         writeln!(out, "the plan is empty; nothing to promote")?;
         return Ok(Exit::Ok);
     }
     let conn = connect::connect(&settings.connect).await?;
     let targets = locate(&conn, &plan.items).await?;
-    if !args.yes && !args.dry_run {
+    if !args.apply.yes && !args.apply.dry_run {
         let q = format!(
             "Promote the {} MRs of {} (restored from {})?",
             plan.items.len(),
-            args.filename.display(),
+            args.apply.plan.display(),
             plan.backup
         );
         ui.confirm_change(&q, format!("promote {} MRs", plan.items.len()), "patches")
             .map_err(super::AdoptError::into_anyhow)?;
     }
-    let dir = match &args.backup_dir {
-        Some(d) => Some(BackupDir::chosen(d)),
-        None => env.backup_dir.clone().ok(),
-    };
-    if dir.is_none() && !args.dry_run {
-        return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
-    }
-    let slots = tokio::sync::Semaphore::new(usize::from(args.parallel));
+    let dir = super::plan_backups(&args.apply, &env)?;
+    let slots = tokio::sync::Semaphore::new(args.apply.parallel);
     let run =
         Run { conn: &conn, args, env: &env, dir, stop: AtomicBool::new(false), interrupt: ui.interrupt.clone(), slots };
     let mut tally = [0usize; 6];
@@ -93,7 +87,7 @@ pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn 
             let run = &run;
             async move { (item, run.one(item, &target).await) }
         })
-        .buffer_unordered(usize::from(args.parallel) * CONFIRMING_PER_SLOT);
+        .buffer_unordered(args.apply.parallel * CONFIRMING_PER_SLOT);
     while let Some((item, end)) = ends.next().await {
         if let End::NotFound(why) = &end {
             stopped_at.get_or_insert_with(|| format!("{}: {why}", item.display()));
@@ -184,7 +178,7 @@ impl Run<'_> {
         if self.stop.load(Ordering::SeqCst) || self.interrupt.is_set() {
             return End::NotStarted;
         }
-        if self.args.dry_run {
+        if self.args.apply.dry_run {
             return self.dry_run(item, target, &obj).await;
         }
         self.verify_and_promote(item, target, obj, id, slot).await
@@ -295,10 +289,10 @@ impl Run<'_> {
                 }
                 Err(e) => e.to_string(),
             };
-            if start.elapsed() >= self.args.timeout {
+            if start.elapsed() >= self.args.apply.timeout {
                 return Err(WaitEnd::Other(format!(
                     "the provider did not confirm within {:?} ({last})",
-                    self.args.timeout
+                    self.args.apply.timeout
                 )));
             }
             tokio::select! {

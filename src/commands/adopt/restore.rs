@@ -5,10 +5,10 @@ use super::AdoptEnv;
 use super::error::AdoptError;
 use super::single::decode;
 use super::ui::Ui;
-use crate::cli::adopt::RestoreArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::target::{self, Kinds, check_name};
 use crate::cluster::write::{self, Target, WriteError};
+use crate::commands::flow::Restore;
 use crate::commands::inputs::explain;
 use crate::domain::adopt;
 use crate::domain::adopt::machine::{self, Next, Observation, State, Stop};
@@ -26,7 +26,7 @@ use std::io::Write;
 /// Restores the annotations and management policies of a backup.
 pub(super) async fn restore(
     settings: &Settings,
-    args: &RestoreArgs,
+    args: &Restore,
     out: &mut dyn Write,
     ui: &mut Ui,
     env: &AdoptEnv,
@@ -110,7 +110,7 @@ fn same_object(who: &str, backup: &Value, current: &Value) -> Result<(), Error> 
 }
 
 /// What the restore changes, one line per field.
-fn preview(who: &str, args: &RestoreArgs, current: &Value, patch: &Value) -> String {
+fn preview(who: &str, args: &Restore, current: &Value, patch: &Value) -> String {
     let mut after = current.clone();
     adopt::apply_merge_patch(&mut after, patch);
     let mut text = format!("Restore {who} from {}:\n", args.backup_file.display());
@@ -141,7 +141,7 @@ fn after_conflict(
     conflicts: State,
     who: &str,
     target: &Target,
-    args: &RestoreArgs,
+    args: &Restore,
     ui: &mut Ui,
     current: &Value,
     fresh: &Value,

@@ -6,10 +6,10 @@ use super::error::AdoptError;
 use super::executor::{Job, Outcome, Sink};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
-use crate::cli::adopt::AdoptArgs;
 use crate::cluster::connect;
 use crate::cluster::target::{self, TargetSpec};
 use crate::cluster::write;
+use crate::commands::flow::Adopt;
 use crate::domain::adopt;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::diagnose;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// Adopts the MR `spec` names.
 pub(super) async fn single(
     settings: &Settings,
-    args: &AdoptArgs,
+    args: &Adopt,
     spec: &str,
     out: &mut dyn Write,
     ui: &mut Ui,
@@ -86,7 +86,7 @@ pub(super) async fn single(
 /// this MR, else the one object the cloud's audit record names, else the user template's; on a
 /// terminal, the user's pick among every candidate (the journal's first).
 async fn id_without_flag(
-    args: &AdoptArgs,
+    args: &Adopt,
     conn: &crate::cluster::connect::Connection,
     mr: &ManagedResource,
     kind: &crate::cluster::kinds::ApiKind,
@@ -128,14 +128,14 @@ async fn id_without_flag(
 /// What the ID journal recorded for this very MR (its uid), best ID first; the notes on its
 /// skipped lines are said.
 fn journaled(
-    args: &AdoptArgs,
+    args: &Adopt,
     conn: &crate::cluster::connect::Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<Vec<crate::domain::journal::Record>, AdoptError> {
     use crate::commands::journal::{JournalAt, read};
-    let at = JournalAt::resolve(args.journal.journal.as_deref(), env.home.as_deref(), conn.context.as_deref());
+    let at = JournalAt::resolve(args.journal.as_deref(), env.home.as_deref(), conn.context.as_deref());
     let (index, notes) = read(at.as_ref())?;
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(&n)));
@@ -147,7 +147,7 @@ fn journaled(
 /// of its kind, listed over adopt's own connection; the notes on the files are said. Empty
 /// without the flag.
 async fn recorded_findings(
-    args: &AdoptArgs,
+    args: &Adopt,
     conn: &crate::cluster::connect::Connection,
     mr: &ManagedResource,
     kind: &crate::cluster::kinds::ApiKind,
@@ -161,9 +161,10 @@ async fn recorded_findings(
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(&n)));
     }
-    use crate::domain::rules::{Facts, MrEvidence, evidence_findings};
+    use crate::domain::rules::{Facts, evidence_findings};
+    use crate::evidence::index::{Shares, mr_evidence};
     // The only evidence given is the record's, so the evidence rules that fire are its own.
-    let evidence = MrEvidence { cloud_audit: check.for_mr(mr).cloned(), ..Default::default() };
+    let evidence = mr_evidence(mr, Shares { cloud_audit: Some(&check), ..Shares::default() });
     let facts = Facts::with_evidence(mr, Some(&evidence), at);
     Ok(evidence_findings(&facts).into_iter().filter(|f| f.suggested_id.is_some()).collect())
 }

@@ -11,18 +11,18 @@ use crate::error::{exit_for, one_line};
 
 /// Scans every context asked for (several `--context`, or `--all-contexts`) and merges their
 /// reports.
-pub(super) async fn live(settings: &Settings, args: &DoctorArgs) -> anyhow::Result<Report> {
-    merged(scan_contexts(settings, args).await?)
+pub(super) async fn live(settings: &Settings, doctor: &Doctor) -> anyhow::Result<Report> {
+    merged(scan_contexts(settings, doctor).await?)
 }
 
 /// Reads every snapshot or backup (several `--from`), each as its own cluster, and merges their
 /// reports. A snapshot that cannot be read fails the run: the user named it.
-pub(super) async fn offline(settings: &Settings, args: &DoctorArgs, named: &[NamedInput]) -> anyhow::Result<Report> {
+pub(super) async fn offline(settings: &Settings, doctor: &Doctor, named: &[NamedInput]) -> anyhow::Result<Report> {
     let mut outcomes = Vec::new();
     for input in named {
         let report = match input.backup {
-            true => from_backup(&input.path, None, args, settings).await?,
-            false => from_snapshot(&input.path, args, settings).await?,
+            true => from_backup(&input.path, None, doctor, settings).await?,
+            false => from_snapshot(&input.path, doctor, settings).await?,
         };
         outcomes.push((input.name.clone(), Ok(report)));
     }
@@ -62,19 +62,16 @@ pub(crate) fn contexts(settings: &Settings) -> Result<Vec<String>, Error> {
 }
 
 /// Scans every context at once; the requests of all of them share `--concurrency` permits.
-async fn scan_contexts(
-    settings: &Settings,
-    args: &DoctorArgs,
-) -> anyhow::Result<Vec<(String, anyhow::Result<Report>)>> {
+async fn scan_contexts(settings: &Settings, doctor: &Doctor) -> anyhow::Result<Vec<(String, anyhow::Result<Report>)>> {
     let names = contexts(settings)?;
-    let limiter: Limiter = Arc::new(tokio::sync::Semaphore::new(usize::from(args.concurrency).max(1)));
+    let limiter: Limiter = Arc::new(tokio::sync::Semaphore::new(doctor.scan.concurrency.max(1)));
     // One bar for every cluster, its length growing as each one's kinds are discovered.
     let bar = settings.progress.then(|| fleet::progress_bar(0));
     let scans = names.iter().map(|name| {
         let shared = Shared { limiter: Some(limiter.clone()), bar: bar.clone(), label: format!("{name}: ") };
         async move {
             let connect = settings.connect_to(name);
-            let result = from_cluster(settings, args, &connect, &shared).await.map(|scan| scan.report);
+            let result = from_cluster(settings, doctor, &connect, &shared).await.map(|scan| scan.report);
             (name.clone(), result)
         }
     });

@@ -6,43 +6,14 @@ use super::*;
 use crate::cluster::write::Target;
 use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 
-/// Reads the evidence about the MRs of `kinds` in a live cluster: `--logs` (the provider pods),
-/// `--log-file`, `--audit-log` filtered to the kinds' groups, the ID journal. `acknowledges_requests`:
-/// what is known of the kinds' CRDs.
-pub(super) async fn live_evidence(
-    conn: &Connection,
-    args: &DoctorArgs,
-    kinds: &[ApiKind],
-    acknowledges_requests: HashMap<KindKey, bool>,
-    journal: Option<crate::commands::journal::JournalAt>,
-) -> anyhow::Result<(EvidenceIndex, Vec<String>)> {
-    let groups = Groups::of(kinds.iter().map(|k| k.group.clone()));
-    let mut request = EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups);
-    request.live = Some(LiveEvidence { conn, provider_logs: args.logs, kinds });
-    request.acknowledges_requests = acknowledges_requests;
-    request.journal = journal;
-    request.read().await
-}
-
-/// The discovery cache as the flags ask for it.
-pub(super) fn cache_options(settings: &Settings, args: &DoctorArgs) -> CacheOptions {
-    CacheOptions {
-        dir: args.discovery_cache_dir.clone().or_else(|| settings.home.as_deref().map(discovery_cache::default_dir)),
-        ttl: args.discovery_cache_ttl,
-        refresh: args.refresh_discovery,
-        now: settings.wall_clock,
-    }
-}
-
 /// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
 pub(super) async fn selected_kinds(
     conn: &Connection,
-    args: &DoctorArgs,
+    scan: &Scan,
     cache: &CacheOptions,
 ) -> anyhow::Result<(Vec<ApiKind>, discover::DiscoveryStats)> {
-    let policy = RetryPolicy::within(args.retry_budget).first_contact();
-    let selection = (args.kinds.as_slice(), args.providers.as_slice());
-    Ok(discover::select_managed(conn, args.concurrency as usize, cache, &policy, selection).await?)
+    let policy = RetryPolicy::within(scan.retry_budget).first_contact();
+    Ok(discover::select_managed(conn, scan.concurrency, cache, &policy, &scan.select).await?)
 }
 
 /// What the scan keeps of an MR: the MR itself when the report will show it, its identity
@@ -99,8 +70,7 @@ pub(super) async fn scan_kinds(
     conn: &Arc<Connection>,
     evidence: &Arc<EvidenceIndex>,
     kinds: Vec<ApiKind>,
-    opts: ScanOptions,
-    (args, settings, shared): (&DoctorArgs, &Settings, &Shared),
+    (doctor, settings, shared): (&Doctor, &Settings, &Shared),
     keep_all: bool,
 ) -> Vec<scan::KindScan<Kept>> {
     let own = shared.bar.is_none() && settings.progress;
@@ -112,12 +82,12 @@ pub(super) async fn scan_kinds(
         None => own.then(|| progress_bar(kinds.len() as u64)),
     };
     let label = shared.label.clone();
-    let (per_mr, at) = (evidence.clone(), settings.judged_at());
+    let (per_mr, at) = (evidence.clone(), doctor.at);
     let results = scan::scan_with(
         conn.clone(),
         kinds,
-        opts,
-        RetryPolicy::within(args.retry_budget),
+        doctor.scan.lists.clone(),
+        RetryPolicy::within(doctor.scan.retry_budget),
         move |mr| {
             let sample = Sample::of(&mr);
             let holder = Holder::of(&mr);
@@ -176,12 +146,12 @@ pub(super) struct LiveScan {
 /// permits shared with the other clusters of the run.
 pub(super) async fn from_cluster(
     settings: &Settings,
-    args: &DoctorArgs,
+    doctor: &Doctor,
     connect: &ConnectOptions,
     shared: &Shared,
 ) -> anyhow::Result<LiveScan> {
     let mut timings = Timings::default();
-    let (fleet_inputs, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
+    let (fleet_inputs, inventory_notes) = doctor.fleet.read().await?;
     let mut clock = std::time::Instant::now();
     let mut lap = |t: &mut std::time::Duration| {
         *t = clock.elapsed();
@@ -189,39 +159,32 @@ pub(super) async fn from_cluster(
     };
     let conn = connected(connect, shared.limiter.clone()).await?;
     lap(&mut timings.connect);
-    let cache = cache_options(settings, args);
-    let (selected, dstats) = selected_kinds(&conn, args, &cache).await?;
+    let (selected, dstats) = selected_kinds(&conn, &doctor.scan, &doctor.scan.cache).await?;
     lap(&mut timings.discovery);
     timings.discovery_requests = dstats.requests;
     timings.discovery_cached = dstats.from_cache;
-    let mut builder = ReportBuilder::new(filter(args));
+    let mut builder = ReportBuilder::new(doctor.filter.clone());
     let context = conn.context.clone();
     if selected.is_empty() {
         builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
         return Ok(LiveScan { report: builder.finish(), timings, context });
     }
-    let journal = crate::commands::journal::locate(settings, args.journal.journal.as_deref(), context.as_deref());
-    let (evidence, mut notes) = live_evidence(&conn, args, &selected, HashMap::new(), journal).await?;
+    let (evidence, mut notes) = doctor.evidence.read_live(settings, &conn, &selected, HashMap::new()).await?;
     notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory_notes);
     let evidence = Arc::new(evidence);
     lap(&mut timings.evidence);
-    let opts = ScanOptions {
-        namespace: settings.namespace.clone(),
-        label_selector: settings.selector.clone(),
-        page_size: 500,
-        concurrency: args.concurrency as usize,
-    };
     let keep_all = fleet_inputs.need_every_mr();
-    let run = (args, settings, shared);
-    let mut results = scan_kinds(&conn, &evidence, selected, opts.clone(), run, keep_all).await;
+    let run = (doctor, settings, shared);
+    let mut results = scan_kinds(&conn, &evidence, selected, run, keep_all).await;
     if discover::cache_was_stale(&dstats, &results) {
         tracing::debug!("a cached kind answered 404: refreshing discovery");
-        let (fresh, stats) = selected_kinds(&conn, args, &CacheOptions { refresh: true, ..cache }).await?;
+        let fresh_cache = CacheOptions { refresh: true, ..doctor.scan.cache.clone() };
+        let (fresh, stats) = selected_kinds(&conn, &doctor.scan, &fresh_cache).await?;
         timings.discovery_requests += stats.requests;
         let rest = discover::forget_stale(&mut results, fresh);
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &evidence, rest, opts, run, keep_all).await);
+            results.extend(scan_kinds(&conn, &evidence, rest, run, keep_all).await);
         }
     }
     lap(&mut timings.listing);
@@ -240,15 +203,10 @@ pub(super) async fn from_cluster(
     }
     .with_shared(SharedNames::of(holders));
     notes.extend(involve(&conn, &evidence, &mut results, &fleet).await);
-    let judge = Judge {
-        evidence: &evidence,
-        fleet: &fleet,
-        at: settings.judged_at(),
-        peers: &peers,
-        templates: &args.id_templates,
-    };
+    let judge =
+        Judge { evidence: &evidence, fleet: &fleet, at: doctor.at, peers: &peers, templates: &doctor.id_templates };
     add_results(&mut builder, results, &mut timings, &judge);
-    let report = finish(builder, (&evidence, &fleet), notes, (&peers, &args.id_templates));
+    let report = finish(builder, (&evidence, &fleet), notes, (&peers, &doctor.id_templates));
     lap(&mut timings.report);
     Ok(LiveScan { report, timings, context })
 }

@@ -7,9 +7,10 @@ mod fleet;
 mod offline;
 mod one;
 mod plan;
+mod print;
 mod timings;
 
-use fleet::{LiveScan, from_cluster, live_evidence};
+use fleet::{LiveScan, from_cluster};
 use offline::{find_in_snapshot, from_backup, from_snapshot};
 pub use one::locate;
 use one::one;
@@ -19,82 +20,66 @@ use timings::Timings;
 
 use super::backup;
 use super::cloud_audit;
-use super::evidence::{EvidenceRequest, LiveEvidence, acknowledges_requests, snapshot_groups};
-use super::fleet_inputs::read_fleet_inputs;
-use super::flow::{Flow, PathKind};
-use crate::cli::{DoctorArgs, FailOn, OutputFormat};
+use super::evidence::{acknowledges_requests, snapshot_groups};
+use super::flow::{Doctor, Flow, PathKind, Scan};
+use crate::cli::DoctorArgs;
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
 use crate::cluster::discover;
-use crate::cluster::discovery_cache::{self, CacheOptions};
+use crate::cluster::discovery_cache::CacheOptions;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::retry::RetryPolicy;
-use crate::cluster::scan::{self, ScanOptions};
+use crate::cluster::scan;
 use crate::cluster::target::{self, TargetSpec};
-use crate::domain::finding::{Finding, Severity};
+use crate::domain::finding::Finding;
 use crate::domain::identity::{self, Peers, Sample, UserTemplate};
 use crate::domain::inventory::{CrossCheck, Scope, ServedKind};
 use crate::domain::managed::ManagedResource;
 use crate::domain::plan::PlanItem;
 use crate::domain::reconcile_timeout::JudgedAt;
-use crate::domain::report::{Filter, Report, ReportBuilder};
+use crate::domain::report::{Report, ReportBuilder};
 use crate::domain::rules;
-use crate::domain::summary;
 use crate::error::{Error, Exit};
 use crate::evidence::audit::Groups;
 use crate::evidence::fleet::FleetFacts;
-use crate::evidence::index::{EvidenceIndex, KindKey};
-use crate::output::{self, detail, structured, style, table};
+use crate::evidence::index::EvidenceIndex;
+use crate::output::style;
 use crate::settings::Settings;
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
-fn filter(args: &DoctorArgs) -> Filter {
-    Filter { min_severity: args.severity.map(Into::into), only: args.only.clone(), ignore: args.ignore.clone() }
-}
-
-/// The exit code of a finished doctor run (the table in docs/reliability.md). By default findings
-/// at or above `--fail-on` win, then an incomplete scan, then success: findings from a partial
-/// scan are still real. With `--fail-on-incomplete` an incomplete scan wins, because CI that
-/// demands a complete scan must not read "findings" as "the fleet was read".
-pub fn exit_code(fail_on: FailOn, worst: Option<Severity>, incomplete: bool, fail_on_incomplete: bool) -> Exit {
-    match (fail_on.threshold(), worst) {
-        _ if incomplete && fail_on_incomplete => Exit::Incomplete,
-        (Some(t), Some(w)) if w >= t => Exit::Findings,
-        _ if incomplete => Exit::Incomplete,
-        _ => Exit::Ok,
-    }
-}
-
-/// Runs doctor: the flags are resolved into one [`Flow`] (every refused combination fails here,
-/// before anything is read), the flow runs, and its report is printed.
+/// Runs doctor: the flags are resolved once into a [`Doctor`] (every refused combination fails
+/// here, before anything is read), its flow runs, and the report is printed.
 pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let flow = Flow::of_doctor(args, settings.several_contexts(), PathKind::on_disk).map_err(Error::from)?;
+    let doctor = Doctor::resolve(args, settings, PathKind::on_disk).map_err(Error::from)?;
     let started = std::time::Instant::now();
-    let fleet = match &flow {
-        Flow::OneMr { target, from } => return one(settings, args, target, from.as_deref(), out).await,
-        Flow::Cluster => Fleet::Live(from_cluster(settings, args, &settings.connect, &Default::default()).await?),
-        Flow::Snapshot(path) => Fleet::ReportOnly(from_snapshot(path, args, settings).await?),
+    let fleet = match &doctor.flow {
+        Flow::OneMr(asked) => return one(settings, &doctor, asked, out).await,
+        Flow::Cluster => Fleet::Live(from_cluster(settings, &doctor, &settings.connect, &Default::default()).await?),
+        Flow::Snapshot(path) => Fleet::ReportOnly(from_snapshot(path, &doctor, settings).await?),
         Flow::Backup { path, source_context } => {
-            Fleet::ReportOnly(from_backup(path, source_context.as_deref(), args, settings).await?)
+            Fleet::ReportOnly(from_backup(path, source_context.as_deref(), &doctor, settings).await?)
         }
-        Flow::Contexts => Fleet::ReportOnly(clusters::live(settings, args).await?),
-        Flow::Snapshots(named) => Fleet::ReportOnly(clusters::offline(settings, args, named).await?),
-        Flow::Lint(paths) => Fleet::ReportOnly(super::lint::run(paths, args, settings, filter(args))?),
+        Flow::Contexts => Fleet::ReportOnly(clusters::live(settings, &doctor).await?),
+        Flow::Snapshots(named) => Fleet::ReportOnly(clusters::offline(settings, &doctor, named).await?),
+        Flow::Lint(paths) => {
+            let keep = |mr: &ManagedResource| doctor.scan.select.keeps(mr);
+            Fleet::ReportOnly(super::lint::run(paths, keep, settings, doctor.filter.clone())?)
+        }
     };
     let report = fleet.report();
-    if let Some(path) = &args.plan {
+    if let Some(path) = &doctor.plan {
         write_plan(path, report, fleet.context())?;
     }
     let printing = std::time::Instant::now();
-    print_report(settings, args, &flow, report, out)?;
+    print::report(settings, &doctor.printer, report, out)?;
     if let Fleet::Live(scan) = &fleet
         && settings.timings
     {
         eprintln!("{}", scan.timings.line(printing.elapsed(), started.elapsed()));
     }
-    Ok(exit_code(args.fail_on, report.worst(), report.summary.incomplete(), args.fail_on_incomplete))
+    Ok(print::exit_code(&doctor.exit, report.worst(), report.summary.incomplete()))
 }
 
 /// What a fleet flow produced: one live cluster's scan also says where the time went and which
@@ -122,103 +107,6 @@ impl Fleet {
             Fleet::ReportOnly(_) => None,
         }
     }
-}
-
-fn print_report(
-    settings: &Settings,
-    args: &DoctorArgs,
-    flow: &Flow,
-    report: &Report,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
-    let out: &mut dyn Write = &mut out;
-    match args.format() {
-        OutputFormat::Json => structured::write_json(out, report)?,
-        OutputFormat::Yaml => structured::write_yaml(out, report)?,
-        OutputFormat::Summary => write_fleet_summary(args, flow, report, settings.color_stdout, false, out)?,
-        OutputFormat::Sarif => output::sarif::write_sarif(out, report)?,
-        OutputFormat::Junit => output::junit::write_junit(out, report)?,
-        OutputFormat::Html => output::html::doctor::write_doctor(out, report)?,
-        OutputFormat::Form => {
-            let spec = args.form().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
-            crate::commands::forms::print_report(out, spec, report, args.no_headers)?
-        }
-        OutputFormat::Table | OutputFormat::Wide => {
-            let lines =
-                if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!args.no_headers) };
-            if summary::summary_first(args.output.is_some(), settings.stdout_terminal, lines, settings.screen_rows) {
-                write_fleet_summary(args, flow, report, settings.color_stdout, true, out)?;
-            } else {
-                let opts = table::TableOptions {
-                    wide: args.format() == OutputFormat::Wide,
-                    no_headers: args.no_headers,
-                    color: settings.color_stdout,
-                    now: settings.now,
-                };
-                table::write_table(out, report, &opts)?;
-            }
-        }
-    }
-    out.flush()?;
-    if let Some(step_summary) = &settings.github_actions {
-        crate::commands::forms::github_actions(report, step_summary.as_deref())?;
-    }
-    let mut err = std::io::stderr().lock();
-    for skipped in &report.summary.kinds_skipped {
-        writeln!(err, "skipped {}: {}", skipped.resource, style::sanitize(&skipped.reason))?;
-    }
-    for (i, what) in report.summary.unreadable.iter().enumerate() {
-        if i == 10 {
-            writeln!(err, "… and {} more unreadable objects", report.summary.unreadable.len() - 10)?;
-            break;
-        }
-        writeln!(err, "{}", style::sanitize(what))?;
-    }
-    for note in &report.summary.notes {
-        writeln!(err, "{}", style::sanitize(note))?;
-    }
-    for cluster in &report.summary.clusters {
-        if let Some(why) = &cluster.error {
-            writeln!(err, "cluster {} not scanned: {}", style::sanitize(&cluster.name), style::sanitize(why))?;
-        }
-    }
-    writeln!(err, "{}", table::summary_line(report))?;
-    Ok(())
-}
-
-/// The fleet summary, its suggested commands scoped to what this run read (`--from`, logs).
-fn write_fleet_summary(
-    args: &DoctorArgs,
-    flow: &Flow,
-    report: &Report,
-    color: bool,
-    table_hint: bool,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    let mut logs = String::new();
-    for log in &args.log_files {
-        logs.push_str(&format!(" --log-file {}", log.display()));
-    }
-    let snapshots = flow.snapshot_names();
-    let scope = |cluster: Option<&str>| {
-        let from = match cluster {
-            Some(name) if args.from.is_empty() => format!(" --context {name}"),
-            Some(name) => snapshots
-                .iter()
-                .find(|s| s.name == name)
-                .map(|s| s.path.display().to_string())
-                .map_or(String::new(), |p| format!(" --from {p}")),
-            None => args.from.first().map(|p| format!(" --from {}", p.display())).unwrap_or_default(),
-        };
-        format!("{from}{logs}")
-    };
-    let groups = summary::summarize_scoped(report, scope);
-    let save =
-        format!("kubectl upjet doctor{} --plan ids.json && kubectl upjet adopt -f ids.json --import", scope(None));
-    let restart = Some((report.summary.restart_duplicates, save));
-    output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint, restart })
 }
 
 /// Closes a fleet's report: the findings and notes about the run as a whole (log sources, the
@@ -280,34 +168,4 @@ fn inventory_note(check: &CrossCheck) -> String {
         ));
     }
     note
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The exit-code table of docs/reliability.md, row by row: (fail-on, worst finding,
-    /// incomplete) → (default, with --fail-on-incomplete).
-    #[test]
-    fn exit_codes_follow_the_documented_table() {
-        use Severity::*;
-        for (fail_on, worst, incomplete, want, strict) in [
-            (FailOn::Error, None, false, Exit::Ok, Exit::Ok),
-            (FailOn::Error, Some(Warning), false, Exit::Ok, Exit::Ok),
-            (FailOn::Error, Some(Error), false, Exit::Findings, Exit::Findings),
-            (FailOn::Error, None, true, Exit::Incomplete, Exit::Incomplete),
-            (FailOn::Error, Some(Warning), true, Exit::Incomplete, Exit::Incomplete),
-            (FailOn::Error, Some(Error), true, Exit::Findings, Exit::Incomplete),
-            (FailOn::Warning, Some(Warning), false, Exit::Findings, Exit::Findings),
-            (FailOn::Info, Some(Info), false, Exit::Findings, Exit::Findings),
-            (FailOn::Info, Some(Info), true, Exit::Findings, Exit::Incomplete),
-            (FailOn::Never, Some(Error), false, Exit::Ok, Exit::Ok),
-            (FailOn::Never, Some(Error), true, Exit::Incomplete, Exit::Incomplete),
-            (FailOn::Info, None, false, Exit::Ok, Exit::Ok),
-        ] {
-            let case = format!("{fail_on:?} {worst:?} incomplete={incomplete}");
-            assert_eq!(exit_code(fail_on, worst, incomplete, false), want, "{case}");
-            assert_eq!(exit_code(fail_on, worst, incomplete, true), strict, "{case} --fail-on-incomplete");
-        }
-    }
 }

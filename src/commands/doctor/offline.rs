@@ -8,28 +8,26 @@ use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
-pub(super) fn snapshot_scope(args: &DoctorArgs, mrs: &[ManagedResource]) -> Scope {
+pub(super) fn snapshot_scope(scan: &Scan, mrs: &[ManagedResource]) -> Scope {
     let kinds = Scope::of_kinds(mrs.iter().map(ServedKind::of));
-    Scope { kinds, all_kinds: args.kinds.is_empty(), complete: true, truncated: Vec::new() }
+    Scope { kinds, all_kinds: scan.select.kinds.is_empty(), complete: true, truncated: Vec::new() }
 }
 
 /// doctor over one snapshot: each MR judged as it is decoded, or (with fleet-wide inputs) once
 /// every MR is known.
 pub(super) async fn from_snapshot(
     path: &std::path::Path,
-    args: &DoctorArgs,
+    doctor: &Doctor,
     settings: &Settings,
 ) -> anyhow::Result<Report> {
-    let now = settings.judged_at();
+    let now = doctor.at;
     let Snapshot { items, skipped } = read_snapshot(path)?;
-    let (fleet_inputs, inventory_notes) = read_fleet_inputs(&args.inventory, &args.cloud).await?;
+    let (fleet_inputs, inventory_notes) = doctor.fleet.read().await?;
     let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
-    let mut request = EvidenceRequest::files(&args.log_files, &args.log_opts, &args.audit_logs, groups);
-    request.journal = crate::commands::journal::locate(settings, args.journal.journal.as_deref(), None);
-    let (evidence, log_notes) = request.read().await?;
+    let (evidence, log_notes) = doctor.evidence.request(settings, None, groups).read().await?.into_index();
     let notes = [skipped, log_notes, inventory_notes].concat();
     let wait = fleet_inputs.need_every_mr();
-    let mut builder = ReportBuilder::new(filter(args));
+    let mut builder = ReportBuilder::new(doctor.filter.clone());
     let mut pass = FirstPass::default();
     // Without fleet-wide inputs each MR is judged as it is decoded, so only the broken ones and
     // the healthy peers' identity samples stay in memory; the fleet's facts need them all first.
@@ -38,7 +36,7 @@ pub(super) async fn from_snapshot(
     let mut holders = Vec::new();
     for item in &items {
         match ManagedResource::from_json(&item.json) {
-            Ok(mr) if !args.kinds.is_empty() && !args.kinds.iter().any(|k| mr.matches_kind_spec(k)) => {}
+            Ok(mr) if !doctor.scan.select.keeps(&mr) => {}
             Ok(mr) => {
                 holders.extend(Holder::of(&mr));
                 match wait {
@@ -52,7 +50,7 @@ pub(super) async fn from_snapshot(
     let fleet = match wait {
         true => {
             let mrs: Vec<&ManagedResource> = waiting.iter().collect();
-            fleet_inputs.tie(&mrs, &snapshot_scope(args, &waiting))
+            fleet_inputs.tie(&mrs, &snapshot_scope(&doctor.scan, &waiting))
         }
         false => alone,
     }
@@ -65,7 +63,7 @@ pub(super) async fn from_snapshot(
     pass.peers.learn();
     let mut restart = 0;
     let judge =
-        Judge { evidence: &evidence, fleet: &fleet, at: now, peers: &pass.peers, templates: &args.id_templates };
+        Judge { evidence: &evidence, fleet: &fleet, at: now, peers: &pass.peers, templates: &doctor.id_templates };
     for (mr, mut findings) in pass.kept {
         restart += usize::from(judge.complete(&mr, &mut findings));
         builder.add(&mr, findings, || evidence.state(&mr));
@@ -74,20 +72,19 @@ pub(super) async fn from_snapshot(
     for _ in &pass.kinds {
         builder.kind_scanned();
     }
-    Ok(finish(builder, (&evidence, &fleet), notes, (&pass.peers, &args.id_templates)))
+    Ok(finish(builder, (&evidence, &fleet), notes, (&pass.peers, &doctor.id_templates)))
 }
 
 /// doctor over a Velero backup: every MR judged as a restore would leave it (`backup::judge`).
 pub(super) async fn from_backup(
     path: &std::path::Path,
     source_context: Option<&str>,
-    args: &DoctorArgs,
+    doctor: &Doctor,
     settings: &Settings,
 ) -> anyhow::Result<Report> {
-    let inputs = backup_inputs(settings, args, source_context).await?;
-    let keep = |mr: &ManagedResource| args.kinds.is_empty() || args.kinds.iter().any(|k| mr.matches_kind_spec(k));
-    let judged = backup::judge(settings, path, inputs, keep).await?;
-    let mut builder = ReportBuilder::new(filter(args));
+    let inputs = backup_inputs(doctor, source_context).await?;
+    let judged = backup::judge(settings, path, inputs, |mr| doctor.scan.select.keeps(mr)).await?;
+    let mut builder = ReportBuilder::new(doctor.filter.clone());
     let mut kinds = std::collections::BTreeSet::new();
     for j in judged.judged {
         let mr = j.item.mr;
@@ -101,24 +98,20 @@ pub(super) async fn from_backup(
     for s in judged.skipped {
         builder.unreadable(s);
     }
-    Ok(finish(builder, (&judged.evidence, &judged.fleet), judged.notes, (&judged.peers, &args.id_templates)))
+    Ok(finish(builder, (&judged.evidence, &judged.fleet), judged.notes, (&judged.peers, &doctor.id_templates)))
 }
 
-/// What a backup is judged with, from doctor's flags (the fleet-wide inputs read here).
+/// What a backup is judged with, from doctor's resolved flags (the fleet-wide inputs read here).
 pub(super) async fn backup_inputs<'a>(
-    settings: &Settings,
-    args: &'a DoctorArgs,
+    doctor: &'a Doctor,
     source_context: Option<&'a str>,
 ) -> anyhow::Result<backup::Inputs<'a>> {
     Ok(backup::Inputs {
-        log_files: &args.log_files,
-        log_opts: &args.log_opts,
-        audit_logs: &args.audit_logs,
-        id_templates: &args.id_templates,
+        evidence: &doctor.evidence,
+        id_templates: &doctor.id_templates,
         source_context,
-        target_context: args.target_context.as_deref(),
-        fleet: read_fleet_inputs(&args.inventory, &args.cloud).await?,
-        journal: crate::commands::journal::locate(settings, args.journal.journal.as_deref(), source_context),
+        target_context: doctor.target_context.as_deref(),
+        fleet: doctor.fleet.read().await?,
     })
 }
 

@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn one_item_per_mr_with_every_suggestion_ranked() {
-        let mut b = ReportBuilder::new(Filter { min_severity: None, only: vec![], ignore: vec![] });
+        let mut b = ReportBuilder::new(crate::domain::report::Filter::default());
         let www = Mr::new("RecordSet", "www").api_version("dns.gcp.upbound.io/v1beta2").build();
         let api = Mr::new("RecordSet", "api").api_version("dns.gcp.upbound.io/v1beta2").build();
         let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));

@@ -15,15 +15,15 @@
 //! 0 after a, 1 after b, 6 after c's reconcile request (before its wait), 2 after d, 3 after e's
 //! delete, 4 after e's release, 5 after f's delete of the namespaced MR.
 
-use crate::cli::migrate::MigrateApplyArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::adopt::{AdoptEnv, Interrupt, Ui, environment, test_hook};
+use crate::commands::flow::MigrateApply;
 use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
 use crate::domain::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
 use crate::domain::migrate::Item;
 use crate::domain::migrate::apply::{self, Stage};
-use crate::error::{Error, Exit};
+use crate::error::Exit;
 use crate::local::backup::{self, BackupDir};
 use crate::output::style::sanitize;
 use crate::settings::Settings;
@@ -51,36 +51,30 @@ enum End {
 /// What every item shares.
 struct Run<'a> {
     conn: &'a Connection,
-    args: &'a MigrateApplyArgs,
+    args: &'a MigrateApply,
     env: &'a AdoptEnv,
     dir: Option<BackupDir>,
     interrupt: Interrupt,
 }
 
 /// Runs `migrate apply`.
-pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+pub async fn run(settings: &Settings, args: &MigrateApply, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    let plan = super::read_plan(&args.filename)?;
+    let plan = super::read_plan(&args.apply.plan)?;
     if plan.items.is_empty() {
         writeln!(out, "the plan is empty; nothing to migrate")?;
         return Ok(Exit::Ok);
     }
     let conn = connect::connect(&settings.connect).await?;
     let targets = super::locate_all(&conn, &plan).await?;
-    if !args.yes && !args.dry_run {
-        let q = format!("Migrate the {} MRs of {}?", plan.items.len(), args.filename.display());
+    if !args.apply.yes && !args.apply.dry_run {
+        let q = format!("Migrate the {} MRs of {}?", plan.items.len(), args.apply.plan.display());
         ui.confirm_change(&q, format!("migrate {} MRs", plan.items.len()), "writes")
             .map_err(crate::commands::adopt::AdoptError::into_anyhow)?;
     }
-    let dir = match &args.backup_dir {
-        Some(d) => Some(BackupDir::chosen(d)),
-        None => env.backup_dir.clone().ok(),
-    };
-    if dir.is_none() && !args.dry_run {
-        return Err(Error::usage("no home folder for the backups: pass --backup-dir").nothing_changed().into());
-    }
+    let dir = crate::commands::adopt::plan_backups(&args.apply, &env)?;
     let run = Run { conn: &conn, args, env: &env, dir, interrupt: ui.interrupt.clone() };
     let mut tally = [0usize; 4];
     let mut ends = futures::stream::iter(plan.items.iter().zip(&targets))
@@ -88,7 +82,7 @@ pub async fn run(settings: &Settings, args: &MigrateApplyArgs, out: &mut dyn Wri
             let run = &run;
             async move { (item, run.one(item, legacy, new).await) }
         })
-        .buffer_unordered(usize::from(args.parallel));
+        .buffer_unordered(args.apply.parallel);
     while let Some((item, end)) = ends.next().await {
         writeln!(out, "{}", line(item, &end, &mut tally))?;
         out.flush()?;
@@ -159,7 +153,7 @@ impl Run<'_> {
                 (Err(e), _) | (_, Err(e)) => return End::Failed(e),
             };
             let stage = apply::stage(item, legacy.as_ref(), new.as_ref());
-            if self.args.dry_run {
+            if self.args.apply.dry_run {
                 return self.dry_run(item, legacy_t, new_t, &stage, legacy.as_ref()).await;
             }
             let step = match (stage, legacy, new) {
@@ -285,10 +279,10 @@ impl Run<'_> {
         test_hook(self.env, 4);
         let start = (self.env.instant)();
         while read_opt(self.conn, t).await?.is_some() {
-            if start.elapsed() >= self.args.timeout {
+            if start.elapsed() >= self.args.apply.timeout {
                 return Err(format!(
                     "the legacy MR is still being deleted after {:?}: its provider has not removed its finalizer",
-                    self.args.timeout
+                    self.args.apply.timeout
                 ));
             }
             tokio::time::sleep(POLL).await;
@@ -356,8 +350,11 @@ impl Run<'_> {
                 }
                 Err(e) => e.to_string(),
             };
-            if start.elapsed() >= self.args.timeout {
-                return Err((false, format!("the provider did not confirm within {:?} ({last})", self.args.timeout)));
+            if start.elapsed() >= self.args.apply.timeout {
+                return Err((
+                    false,
+                    format!("the provider did not confirm within {:?} ({last})", self.args.apply.timeout),
+                ));
             }
             tokio::select! {
                 _ = tokio::time::sleep(WAIT_POLL) => {}

@@ -39,18 +39,6 @@ impl Selection<'_> {
     }
 }
 
-/// `-l a=b,c=d` as pairs (set-based selectors are not read offline).
-pub fn equality_selector(selector: Option<&str>) -> Result<Vec<(String, String)>, Error> {
-    let Some(s) = selector.filter(|s| !s.is_empty()) else { return Ok(vec![]) };
-    s.split(',')
-        .map(|p| {
-            p.split_once('=')
-                .map(|(k, v)| (k.trim().trim_end_matches('=').to_string(), v.trim().to_string()))
-                .ok_or_else(|| Error::usage(format!("-l {s:?}: migrate plan reads key=value selectors only")))
-        })
-        .collect()
-}
-
 fn group_of(obj: &Value) -> String {
     let api = obj.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
     api.rsplit_once('/').map(|(g, _)| g.to_string()).unwrap_or_default()

@@ -13,6 +13,7 @@ use crate::cli::migrate::{MigrateArgs, MigrateCommand};
 use crate::cluster::connect::Connection;
 use crate::cluster::target::Kinds;
 use crate::cluster::write::Target;
+use crate::commands::flow::{MigrateApply, MigratePlan};
 use crate::domain::migrate::{Item, MigrationPlan, not_served};
 use crate::domain::mrd::MrdStates;
 use crate::error::{Error, Exit};
@@ -20,12 +21,16 @@ use crate::settings::Settings;
 use std::io::Write;
 use std::path::Path;
 
-/// Runs one of the migrate commands.
+/// Runs one of the migrate commands, its flags resolved once ([`MigratePlan`], [`MigrateApply`];
+/// a refused combination of `plan`'s fails here, before anything is read).
 pub async fn run(settings: &Settings, args: &MigrateArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     match &args.command {
-        MigrateCommand::Plan(a) => plan::run(settings, a, out).await,
-        MigrateCommand::Apply(a) => apply::run(settings, a, out).await,
-        MigrateCommand::Status(a) => status::run(settings, a, out).await,
+        MigrateCommand::Plan(a) => {
+            let asked = MigratePlan::resolve(a, settings, Path::exists).map_err(Error::from)?;
+            plan::run(settings, &asked, out).await
+        }
+        MigrateCommand::Apply(a) => apply::run(settings, &MigrateApply::resolve(a), out).await,
+        MigrateCommand::Status(a) => status::run(settings, &a.filename, out).await,
     }
 }
 

@@ -4,41 +4,26 @@
 //! plan file is written.
 
 use super::inputs::{self, Selection};
-use crate::cli::migrate::MigratePlanArgs;
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::target::Kinds;
 use crate::cluster::write::{self, Target, WriteError};
+use crate::commands::flow::MigratePlan;
 use crate::domain::managed::keys;
-use crate::domain::migrate::{self, MIGRATED_FROM, MigrationPlan, NamespaceRule, Options, Refusal};
+use crate::domain::migrate::{self, MIGRATED_FROM, MigrationPlan, Options, Refusal};
 use crate::error::{Error, Exit};
 use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::io::Write;
 
 /// Runs `migrate plan`.
-pub async fn run(settings: &Settings, args: &MigratePlanArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let namespace = match (&args.to_namespace, &args.namespace_from) {
-        (Some(ns), _) => NamespaceRule::To(ns.clone()),
-        (None, Some((w, key))) if w == "label" => NamespaceRule::Label(key.clone()),
-        (None, Some((_, key))) => NamespaceRule::Annotation(key.clone()),
-        (None, None) => {
-            return Err(Error::usage("say where the MRs go: --to-namespace NS or --namespace-from label=KEY").into());
-        }
-    };
-    let selector = settings.selector.as_deref();
-    if args.targets.is_empty() && !args.all && selector.is_none() {
-        return Err(Error::usage("name the legacy MRs (KIND/NAME), select them with -l, or pass --all").into());
-    }
-    if args.output.exists() && !args.force {
-        return Err(Error::usage(format!("{} exists; pass --force to overwrite it", args.output.display())).into());
-    }
-    let labels = inputs::equality_selector(selector)?;
-    let sel = Selection { targets: &args.targets, all: args.all, labels };
+pub async fn run(settings: &Settings, args: &MigratePlan, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let selector = args.selector.as_deref();
+    let sel = Selection { targets: &args.targets, all: args.all, labels: args.labels.clone() };
     let opts = Options {
-        namespace,
+        namespace: args.namespace.clone(),
         drop_fields: args.drop_fields.clone(),
         provider_config_kind: args.provider_config_kind.clone(),
-        at: settings.judged_at(),
+        at: args.at,
         mrds: Default::default(),
     };
     let mut plan = if args.from.is_empty() {

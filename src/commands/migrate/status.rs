@@ -1,6 +1,5 @@
 //! `kubectl upjet migrate status -f PLAN`: each item's stage, read from its two MRs.
 
-use crate::cli::migrate::MigrateStatusArgs;
 use crate::cluster::connect;
 use crate::cluster::write::{self, WriteError};
 use crate::domain::migrate::apply::{self, Stage};
@@ -9,9 +8,9 @@ use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::io::Write;
 
-/// Runs `migrate status`.
-pub async fn run(settings: &Settings, args: &MigrateStatusArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let plan = super::read_plan(&args.filename)?;
+/// Runs `migrate status` over the plan at `path`.
+pub async fn run(settings: &Settings, path: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let plan = super::read_plan(path)?;
     let conn = connect::connect(&settings.connect).await?;
     let targets = super::locate_all(&conn, &plan).await?;
     let mut tally = std::collections::BTreeMap::new();

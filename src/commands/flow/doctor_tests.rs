@@ -3,8 +3,9 @@
 //! backups, paths ending in `/` are folders, `-` and paths starting `repo` hold manifests:
 //! resolution never touches the disk.
 
+use super::super::Refusal;
 use super::*;
-use crate::cli::Cli;
+use crate::cli::{Cli, Command};
 use clap::Parser;
 
 fn doctor(words: &[&str]) -> DoctorArgs {
@@ -33,18 +34,24 @@ fn named(name: &str, path: &str, backup: bool) -> NamedInput {
 #[test]
 fn every_flow_is_resolved_from_its_flags() {
     let lint = |paths: &[&str]| Flow::Lint(paths.iter().map(PathBuf::from).collect());
-    let one = |target: &str, from: Option<&str>| Flow::OneMr { target: target.into(), from: from.map(PathBuf::from) };
+    let one = |target: &str, from: Option<&str>, source: Option<&str>| {
+        Flow::OneMr(OneMr {
+            target: target.into(),
+            from: from.map(PathBuf::from),
+            source_context: source.map(Into::into),
+        })
+    };
     let backup =
         |path: &str, source: Option<&str>| Flow::Backup { path: path.into(), source_context: source.map(Into::into) };
     for (words, several, want) in [
         (&[][..], false, Flow::Cluster),
         (&["--logs", "--inventory", "inv.json", "--cloud-audit", "trail.json"][..], false, Flow::Cluster),
-        (&["vpc/main"][..], false, one("vpc/main", None)),
-        (&["vpc/main", "--from", "fleet.json"][..], false, one("vpc/main", Some("fleet.json"))),
+        (&["vpc/main"][..], false, one("vpc/main", None, None)),
+        (&["vpc/main", "--from", "fleet.json"][..], false, one("vpc/main", Some("fleet.json"), None)),
         (
             &["vpc/main", "--from", "nightly.tar.gz", "--source-context", "prod"][..],
             false,
-            one("vpc/main", Some("nightly.tar.gz")),
+            one("vpc/main", Some("nightly.tar.gz"), Some("prod")),
         ),
         (&["--from", "fleet.json", "--inventory", "inv.json"][..], false, Flow::Snapshot("fleet.json".into())),
         (&["--from", "nightly.tar.gz"][..], false, backup("nightly.tar.gz", None)),
@@ -129,30 +136,41 @@ fn every_refused_combination_is_refused_before_anything_is_read() {
     }
 }
 
+/// What the flags build besides the flow: the scan, the evidence and fleet-wide sources, the
+/// filter, the printer and the exit rule, each from its flags alone.
 #[test]
-fn refusals_read_as_usage_errors_naming_what_to_do() {
-    let e: crate::error::Error = Refusal::SourceContextNotABackup("fleet.json".into()).into();
-    assert_eq!(crate::error::exit_for(&e.into()), crate::error::Exit::Usage);
-    assert_eq!(
-        Refusal::SourceContextNotABackup("fleet.json".into()).to_string(),
-        "--source-context compares a Velero backup with its source cluster; fleet.json is not a backup"
+fn the_flags_build_each_collaborator_once() {
+    let resolve = |words: &[&str], home: Option<&str>| {
+        let cli = Cli::try_parse_from(["kubectl-upjet", "doctor"].iter().chain(words)).expect("parses");
+        let env = crate::settings::Environment { home: home.map(Into::into), ..Default::default() };
+        let settings = crate::settings::Settings::resolve(&cli, &env, std::time::UNIX_EPOCH, Default::default());
+        let Command::Doctor(args) = cli.command else { unreachable!("doctor") };
+        Doctor::resolve(&args, &settings, kind_of).expect("resolves")
+    };
+    let d = resolve(
+        &["-n", "team-a", "--kind", "vpc", "--concurrency", "4", "--logs", "--log-file", "p.log", "--since", "2m"],
+        Some("/home/u"),
     );
+    assert_eq!((d.scan.lists.namespace.as_deref(), d.scan.lists.concurrency), (Some("team-a"), 4));
+    assert_eq!(d.scan.select.kinds, ["vpc"]);
+    assert_eq!(d.scan.cache.dir, Some("/home/u/.kube/cache/upjet/discovery".into()));
+    assert!(d.evidence.provider_logs && d.evidence.logs.limits.since_seconds == Some(120));
     assert_eq!(
-        Refusal::SeveralClusters("history").to_string(),
-        "history acts on one cluster: give at most one --context (several clusters and --all-contexts are for doctor)"
+        (d.printer.format, d.printer.chosen, &d.printer.scope.log_files),
+        (OutputFormat::Table, false, &vec!["p.log".into()])
     );
-}
-
-#[test]
-fn only_doctor_and_restore_plan_scan_several_clusters() {
-    let cli = |words: &[&str]| Cli::try_parse_from(["kubectl-upjet"].iter().chain(words)).expect("parses").command;
-    for (words, refused) in [
-        (&["history", "vpc/main"][..], Some("history")),
-        (&["rbac"][..], Some("rbac")),
-        (&["doctor"][..], None),
-        (&["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json"][..], None),
-    ] {
-        assert_eq!(one_cluster_only(&cli(words), true).err(), refused.map(Refusal::SeveralClusters), "{words:?}");
-        assert_eq!(one_cluster_only(&cli(words), false), Ok(()), "{words:?} with one context");
-    }
+    assert_eq!(d.exit, ExitRule { fail_on: Some(Severity::Error), fail_on_incomplete: false });
+    let d = resolve(
+        &["-A", "-n", "x", "-o", "name", "--severity", "warning", "--fail-on", "never", "--cloud-audit", "t.json"],
+        None,
+    );
+    assert_eq!((d.scan.lists.namespace, d.scan.cache.dir), (None, None), "-A wins; no home, no cache");
+    assert_eq!(
+        (d.printer.format, d.printer.form, d.printer.chosen),
+        (OutputFormat::Form, Some(crate::cli::output::FormSpec::Name), true)
+    );
+    assert_eq!((d.filter.min_severity, d.exit.fail_on), (Some(Severity::Warning), None));
+    assert_eq!(d.fleet.cloud.files, [PathBuf::from("t.json")]);
+    let named = resolve(&["--from", "prod.json", "--from", "staging/"], None);
+    assert_eq!(named.printer.scope.snapshots, named.flow.snapshot_names(), "the summary names each cluster's --from");
 }

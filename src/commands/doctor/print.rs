@@ -1,0 +1,194 @@
+//! How doctor's report is printed, as its resolved printer says (`flow::DoctorPrinter`): the
+//! format asked for on stdout, what could not be read and the notes on stderr, the GitHub
+//! Actions annotations when in a step; and one MR's findings in depth (`doctor KIND/NAME`).
+
+use super::*;
+use crate::cli::OutputFormat;
+use crate::commands::flow::{DoctorPrinter, ExitRule};
+use crate::domain::finding::Severity;
+use crate::domain::summary;
+use crate::output::{self, detail, structured, table};
+
+/// Prints a fleet's report in the printer's format, then what stderr says about the run.
+pub(super) fn report(
+    settings: &Settings,
+    printer: &DoctorPrinter,
+    report: &Report,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
+    let out: &mut dyn Write = &mut out;
+    match printer.format {
+        OutputFormat::Json => structured::write_json(out, report)?,
+        OutputFormat::Yaml => structured::write_yaml(out, report)?,
+        OutputFormat::Summary => fleet_summary(printer, report, settings.color_stdout, false, out)?,
+        OutputFormat::Sarif => output::sarif::write_sarif(out, report)?,
+        OutputFormat::Junit => output::junit::write_junit(out, report)?,
+        OutputFormat::Html => output::html::doctor::write_doctor(out, report)?,
+        OutputFormat::Form => {
+            let spec = printer.form.as_ref().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
+            crate::commands::forms::print_report(out, spec, report, printer.no_headers)?
+        }
+        OutputFormat::Table | OutputFormat::Wide => {
+            let lines =
+                if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!printer.no_headers) };
+            if summary::summary_first(printer.chosen, settings.stdout_terminal, lines, settings.screen_rows) {
+                fleet_summary(printer, report, settings.color_stdout, true, out)?;
+            } else {
+                let opts = table::TableOptions {
+                    wide: printer.format == OutputFormat::Wide,
+                    no_headers: printer.no_headers,
+                    color: settings.color_stdout,
+                    now: settings.now,
+                };
+                table::write_table(out, report, &opts)?;
+            }
+        }
+    }
+    out.flush()?;
+    if let Some(step_summary) = &settings.github_actions {
+        crate::commands::forms::github_actions(report, step_summary.as_deref())?;
+    }
+    stderr_lines(report)
+}
+
+/// What could not be read, the notes, the clusters not scanned and the summary line, on stderr.
+fn stderr_lines(report: &Report) -> anyhow::Result<()> {
+    let mut err = std::io::stderr().lock();
+    for skipped in &report.summary.kinds_skipped {
+        writeln!(err, "skipped {}: {}", skipped.resource, style::sanitize(&skipped.reason))?;
+    }
+    for (i, what) in report.summary.unreadable.iter().enumerate() {
+        if i == 10 {
+            writeln!(err, "… and {} more unreadable objects", report.summary.unreadable.len() - 10)?;
+            break;
+        }
+        writeln!(err, "{}", style::sanitize(what))?;
+    }
+    for note in &report.summary.notes {
+        writeln!(err, "{}", style::sanitize(note))?;
+    }
+    for cluster in &report.summary.clusters {
+        if let Some(why) = &cluster.error {
+            writeln!(err, "cluster {} not scanned: {}", style::sanitize(&cluster.name), style::sanitize(why))?;
+        }
+    }
+    writeln!(err, "{}", table::summary_line(report))?;
+    Ok(())
+}
+
+/// The fleet summary, its suggested commands scoped to what this run read (`--from`, logs).
+fn fleet_summary(
+    printer: &DoctorPrinter,
+    report: &Report,
+    color: bool,
+    table_hint: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let read = &printer.scope;
+    let mut logs = String::new();
+    for log in &read.log_files {
+        logs.push_str(&format!(" --log-file {}", log.display()));
+    }
+    let scope = |cluster: Option<&str>| {
+        let from = match cluster {
+            Some(name) if read.from.is_empty() => format!(" --context {name}"),
+            Some(name) => read
+                .snapshots
+                .iter()
+                .find(|s| s.name == name)
+                .map(|s| s.path.display().to_string())
+                .map_or(String::new(), |p| format!(" --from {p}")),
+            None => read.from.first().map(|p| format!(" --from {}", p.display())).unwrap_or_default(),
+        };
+        format!("{from}{logs}")
+    };
+    let groups = summary::summarize_scoped(report, scope);
+    let save =
+        format!("kubectl upjet doctor{} --plan ids.json && kubectl upjet adopt -f ids.json --import", scope(None));
+    let restart = Some((report.summary.restart_duplicates, save));
+    output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint, restart })
+}
+
+/// Prints one MR's findings (those the filter keeps) and returns the exit code they make.
+pub(super) fn one_mr(
+    settings: &Settings,
+    doctor: &Doctor,
+    mr: &ManagedResource,
+    findings: Vec<Finding>,
+    evidence: &EvidenceIndex,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let findings: Vec<Finding> = findings.into_iter().filter(|f| doctor.filter.keeps(f)).collect();
+    let printer = &doctor.printer;
+    match printer.format {
+        OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Form
+        | OutputFormat::Sarif
+        | OutputFormat::Junit
+        | OutputFormat::Html => {
+            let mut b = ReportBuilder::new(doctor.filter.clone());
+            b.scanned(1);
+            b.kind_scanned();
+            b.add(mr, findings.clone(), || evidence.state(mr));
+            let report = b.finish();
+            match (&printer.form, printer.format) {
+                (Some(spec), _) => crate::commands::forms::print_report(out, spec, &report, printer.no_headers)?,
+                (None, OutputFormat::Sarif) => output::sarif::write_sarif(out, &report)?,
+                (None, OutputFormat::Junit) => output::junit::write_junit(out, &report)?,
+                (None, OutputFormat::Html) => output::html::doctor::write_doctor(out, &report)?,
+                (None, OutputFormat::Json) => structured::write_json(out, &report)?,
+                (None, _) => structured::write_yaml(out, &report)?,
+            }
+        }
+        _ => detail::write_detail(out, mr, &findings, settings.now)?,
+    }
+    Ok(exit_code(&doctor.exit, findings.iter().map(|f| f.severity).max(), false))
+}
+
+/// The exit code of a finished run (the table in docs/reliability.md). By default findings at or
+/// above `--fail-on` win, then an incomplete scan, then success: findings from a partial scan are
+/// still real. With `--fail-on-incomplete` an incomplete scan wins, because CI that demands a
+/// complete scan must not read "findings" as "the fleet was read".
+pub(super) fn exit_code(rule: &ExitRule, worst: Option<Severity>, incomplete: bool) -> Exit {
+    match (rule.fail_on, worst) {
+        _ if incomplete && rule.fail_on_incomplete => Exit::Incomplete,
+        (Some(t), Some(w)) if w >= t => Exit::Findings,
+        _ if incomplete => Exit::Incomplete,
+        _ => Exit::Ok,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exit-code table of docs/reliability.md, row by row: (fail-on, worst finding,
+    /// incomplete) → (default, with --fail-on-incomplete).
+    #[test]
+    fn exit_codes_follow_the_documented_table() {
+        use crate::cli::FailOn;
+        use Severity::*;
+        for (fail_on, worst, incomplete, want, strict) in [
+            (FailOn::Error, None, false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Warning), false, Exit::Ok, Exit::Ok),
+            (FailOn::Error, Some(Error), false, Exit::Findings, Exit::Findings),
+            (FailOn::Error, None, true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Warning), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Error, Some(Error), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Warning, Some(Warning), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), false, Exit::Findings, Exit::Findings),
+            (FailOn::Info, Some(Info), true, Exit::Findings, Exit::Incomplete),
+            (FailOn::Never, Some(Error), false, Exit::Ok, Exit::Ok),
+            (FailOn::Never, Some(Error), true, Exit::Incomplete, Exit::Incomplete),
+            (FailOn::Info, None, false, Exit::Ok, Exit::Ok),
+        ] {
+            let case = format!("{fail_on:?} {worst:?} incomplete={incomplete}");
+            let rule = |fail_on_incomplete| ExitRule { fail_on: fail_on.threshold(), fail_on_incomplete };
+            assert_eq!(exit_code(&rule(false), worst, incomplete), want, "{case}");
+            assert_eq!(exit_code(&rule(true), worst, incomplete), strict, "{case} --fail-on-incomplete");
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! history's flags, resolved once: which MR, where it is read, what evidence is read about it
+//! and how the timeline is printed.
+
+use crate::cli::output::{FormSpec, Output};
+use crate::cli::{HistoryArgs, HistoryFormat};
+use crate::commands::cloud_audit::CloudAuditFiles;
+use crate::commands::evidence::EvidenceSources;
+use crate::domain::reconcile_timeout::JudgedAt;
+use crate::settings::Settings;
+use std::path::PathBuf;
+
+/// `kubectl upjet history`, resolved.
+#[derive(Debug, Clone)]
+pub struct History {
+    /// KIND/NAME as typed.
+    pub target: String,
+    /// The snapshot or backup it is read from (`--from`); `None`: the live cluster.
+    pub from: Option<PathBuf>,
+    /// What the highlights are judged against: now, and the providers' reconcile timeout.
+    pub at: JudgedAt,
+    /// What is read about it beyond the object: the live provider pods' logs unless `--no-logs`,
+    /// `--log-file`, `--audit-log`, the ID journal.
+    pub evidence: EvidenceSources,
+    /// The cloud's record (`--cloud-audit`).
+    pub cloud: CloudAuditFiles,
+    /// `--workspace`: read the live Terraform workspace.
+    pub workspace: bool,
+    /// How the timeline is printed.
+    pub output: HistoryOutput,
+}
+
+/// How history prints (`-o`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HistoryOutput {
+    /// The timeline for a person.
+    Text,
+    /// One JSON document.
+    Json,
+    /// One HTML page.
+    Html,
+    /// One of kubectl's forms over the JSON document.
+    Form(FormSpec),
+}
+
+impl History {
+    /// Resolves history's flags.
+    pub fn resolve(args: &HistoryArgs, settings: &Settings) -> History {
+        let output = match &args.output {
+            Some(Output::Form(spec)) => HistoryOutput::Form(spec.clone()),
+            _ => match args.format() {
+                Some(HistoryFormat::Json) => HistoryOutput::Json,
+                Some(HistoryFormat::Html) => HistoryOutput::Html,
+                _ => HistoryOutput::Text,
+            },
+        };
+        History {
+            target: args.target.clone(),
+            from: args.from.clone(),
+            at: settings.judged_at(),
+            evidence: super::shared::evidence_sources(
+                &args.log_files,
+                &args.log_opts,
+                !args.no_logs,
+                &args.audit_logs,
+                &args.journal,
+            ),
+            cloud: super::shared::cloud_files(&args.cloud),
+            workspace: args.workspace,
+            output,
+        }
+    }
+}

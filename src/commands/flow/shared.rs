@@ -1,0 +1,76 @@
+//! The flags several commands share, resolved one way for all of them: how provider logs are
+//! read, the evidence read beyond the MRs, the cloud's record, and how a plan file is carried out
+//! (the kinds asked for are `cluster::kinds::KindSelection`).
+
+use crate::cli::apply::ApplyArgs;
+use crate::cli::{CloudAuditArgs, JournalArgs, LogOptions};
+use crate::cluster::logs::LogLimits;
+use crate::commands::cloud_audit::CloudAuditFiles;
+use crate::commands::evidence::{EvidenceSources, LogReading};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `--since`, `--limit-bytes` and `--provider-namespace` as the API server takes them.
+pub fn log_reading(opts: &LogOptions) -> LogReading {
+    LogReading {
+        limits: LogLimits {
+            since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
+            limit_bytes: Some(opts.limit_bytes),
+        },
+        provider_namespace: opts.provider_namespace.clone(),
+    }
+}
+
+/// The evidence a command reads beyond its MRs: `--log-file` (`log_files`), how live logs are
+/// read, whether they are (`provider_logs`), `--audit-log` and `--journal`.
+pub fn evidence_sources(
+    log_files: &[PathBuf],
+    logs: &LogOptions,
+    provider_logs: bool,
+    audit_logs: &[PathBuf],
+    journal: &JournalArgs,
+) -> EvidenceSources {
+    EvidenceSources {
+        log_files: log_files.to_vec(),
+        logs: log_reading(logs),
+        provider_logs,
+        audit_logs: audit_logs.to_vec(),
+        journal: journal.journal.clone(),
+    }
+}
+
+/// `--cloud-audit` and `--cloud-principal`.
+pub fn cloud_files(args: &CloudAuditArgs) -> CloudAuditFiles {
+    CloudAuditFiles { files: args.cloud_audit.clone(), principals: args.cloud_principal.clone() }
+}
+
+/// How a plan file is carried out MR by MR (`promote`, `migrate apply`), resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Apply {
+    /// `-f`: the plan.
+    pub plan: PathBuf,
+    /// `--dry-run`: every write sent with dryRun=All; nothing changes, no backup is written.
+    pub dry_run: bool,
+    /// `--yes`: no confirmation asked.
+    pub yes: bool,
+    /// `--parallel`: MRs carried out at the same time.
+    pub parallel: usize,
+    /// `--timeout`: how long each wait for the provider may take.
+    pub timeout: Duration,
+    /// `--backup-dir`, else the default folder under the home folder.
+    pub backup_dir: Option<PathBuf>,
+}
+
+impl Apply {
+    /// The shared apply flags, resolved.
+    pub(super) fn of(args: &ApplyArgs) -> Apply {
+        Apply {
+            plan: args.filename.clone(),
+            dry_run: args.dry_run,
+            yes: args.yes,
+            parallel: usize::from(args.parallel),
+            timeout: args.timeout,
+            backup_dir: args.backup_dir.clone(),
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! The flags of the commands that print configuration for other tools — `rbac` (ClusterRoles)
+//! and `health` (Argo CD's and Flux's health checks) — resolved once.
+
+use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs, HealthTool};
+use crate::cli::rbac::{RbacArgs, RbacFormat};
+use crate::cluster::kinds::KindSelection;
+use crate::domain::reconcile_timeout::ReconcileTimeout;
+use crate::settings::Settings;
+
+/// `kubectl upjet rbac`, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rbac {
+    /// Which managed kinds get roles.
+    pub kinds: KindSelection,
+    /// `-o`.
+    pub format: RbacFormat,
+}
+
+impl Rbac {
+    /// Resolves rbac's flags.
+    pub fn resolve(args: &RbacArgs) -> Rbac {
+        Rbac { kinds: KindSelection::new(&args.kinds, &args.providers), format: args.output }
+    }
+}
+
+/// `kubectl upjet health`, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Health {
+    /// `health argocd`: one Lua script for the kinds of some API group globs.
+    Argocd {
+        /// `--group`.
+        groups: Vec<String>,
+        /// `--argocd-namespace`.
+        namespace: String,
+        /// The providers' reconcile timeout, written into the script.
+        timeout: ReconcileTimeout,
+        /// `-o`.
+        format: ArgocdFormat,
+    },
+    /// `health flux`: an expression per managed kind the cluster serves.
+    Flux {
+        /// Which of them.
+        kinds: KindSelection,
+        /// `-o`.
+        format: FluxFormat,
+    },
+}
+
+impl Health {
+    /// Resolves health's flags (the reconcile timeout is `Settings`', from `--create-timeout`).
+    pub fn resolve(args: &HealthArgs, settings: &Settings) -> Health {
+        match &args.tool {
+            HealthTool::Argocd(a) => Health::Argocd {
+                groups: a.groups.clone(),
+                namespace: a.argocd_namespace.clone(),
+                timeout: settings.reconcile_timeout,
+                format: a.output,
+            },
+            HealthTool::Flux(a) => Health::Flux { kinds: KindSelection::new(&a.kinds, &a.providers), format: a.output },
+        }
+    }
+}
