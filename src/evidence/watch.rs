@@ -5,21 +5,19 @@
 //! constructor for the evidence (`domain::watch::State::judging_with`), so the watch fills those
 //! fields exactly as the other commands do and builds no `MrEvidence` of its own.
 
+use super::index::{Shares, mr_evidence};
+use crate::domain::managed::ManagedResource;
 use crate::domain::rules::{MrEvidence, ProviderStarts};
 use crate::domain::shared_names::SharedWith;
 
-/// The evidence of one MR under watch, or `None` when the watch knows nothing beyond the object
-/// (no provider start seen, its external-name held by no other MR).
-pub fn evidence(provider_starts: Option<ProviderStarts>, shared: SharedWith) -> Option<MrEvidence> {
-    if provider_starts.is_none() && shared == SharedWith::default() {
+/// The evidence of one MR under watch, through the one constructor every command uses
+/// ([`mr_evidence`], with the watch's two shares), or `None` when the watch knows nothing beyond
+/// the object (no provider start seen, its external-name held by no other MR).
+pub fn evidence(mr: &ManagedResource, starts: Option<ProviderStarts>, shared: SharedWith) -> Option<MrEvidence> {
+    if starts.is_none() && shared == SharedWith::default() {
         return None;
     }
-    Some(MrEvidence {
-        provider_starts,
-        shared_external_name: shared.fighting,
-        migration_twin: shared.twin,
-        ..MrEvidence::default()
-    })
+    Some(mr_evidence(mr, Shares { starts, shared, ..Shares::default() }))
 }
 
 #[cfg(test)]
@@ -41,11 +39,12 @@ mod tests {
     fn the_watch_knows_nothing_beyond_the_object_until_a_provider_starts_or_a_name_is_shared() {
         let starts = ProviderStarts { provider: "provider-gcp-dns".into(), starts: vec![now()] };
         let twin = MrKey { group: "g".into(), kind: "K".into(), namespace: Some("ns".into()), name: "a".into() };
-        assert_eq!(evidence(None, SharedWith::default()), None);
-        let got = evidence(Some(starts.clone()), SharedWith::default()).unwrap();
+        let mr = Mr::new("RecordSet", "a").build();
+        assert_eq!(evidence(&mr, None, SharedWith::default()), None);
+        let got = evidence(&mr, Some(starts.clone()), SharedWith::default()).unwrap();
         assert_eq!((got.provider_starts, got.shared_external_name, got.migration_twin), (Some(starts), vec![], None));
         let shared = SharedWith { fighting: vec!["k.g/b".into()], twin: Some(twin.clone()) };
-        let got = evidence(None, shared).unwrap();
+        let got = evidence(&mr, None, shared).unwrap();
         assert_eq!(
             (got.provider_starts, got.shared_external_name, got.migration_twin),
             (None, vec!["k.g/b".into()], Some(twin))

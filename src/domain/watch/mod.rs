@@ -39,10 +39,10 @@ pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, at: JudgedAt) 
 /// the shared-names index says of it) becomes the rules' evidence: `None` when there is nothing
 /// to tell. The shell hands the state the one constructor under `evidence/` ([`State::judging_with`]);
 /// a state without one judges the object alone.
-pub type EvidenceOf = fn(Option<ProviderStarts>, SharedWith) -> Option<MrEvidence>;
+pub type EvidenceOf = fn(&ManagedResource, Option<ProviderStarts>, SharedWith) -> Option<MrEvidence>;
 
 /// The evidence of a state given no constructor: nothing beyond the object.
-fn object_alone(_: Option<ProviderStarts>, _: SharedWith) -> Option<MrEvidence> {
+fn object_alone(_: &ManagedResource, _: Option<ProviderStarts>, _: SharedWith) -> Option<MrEvidence> {
     None
 }
 
@@ -303,15 +303,15 @@ impl State {
 
     /// What the watch knows about one MR beyond the object, as evidence, or `None` when it
     /// knows nothing.
-    fn evidence_for(&self, key: &MrKey) -> Option<MrEvidence> {
+    fn evidence_for(&self, key: &MrKey, mr: &ManagedResource) -> Option<MrEvidence> {
         let starts = self.starts.get(&(key.group.clone(), key.kind.clone())).cloned();
-        (self.evidence)(starts, self.names.about(key))
+        (self.evidence)(mr, starts, self.names.about(key))
     }
 
     /// Judges one held MR again and records its findings; returns what changed.
     fn rejudge(&mut self, key: &MrKey, now: GoTime) -> Vec<Change> {
         let Some(tracked) = self.mrs.get(key) else { return Vec::new() };
-        let evidence = self.evidence_for(key);
+        let evidence = self.evidence_for(key, &tracked.mr);
         let mut fresh: Vec<Seen> = Vec::new();
         for f in judge(&tracked.mr, evidence.as_ref(), JudgedAt::new(now, self.reconcile_timeout)) {
             if !fresh.iter().any(|s| s.code == f.code) {
