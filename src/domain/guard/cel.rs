@@ -161,9 +161,10 @@ impl Cel {
         )
     }
 
-    /// `item in self`, for a list whose size is bounded: one comparison per element.
-    pub fn contains(&self, item: &Cel) -> Cel {
-        let compare = 1 + tenth(item.size);
+    /// `item in self`, for a list whose size is bounded and whose elements are at most `elem`
+    /// bytes: one comparison per element.
+    pub fn contains(&self, item: &Cel, elem: u64) -> Cel {
+        let compare = 1 + tenth(item.size.min(elem));
         Cel::new(format!("({} in {})", item.text, self.text), self.cost + item.cost + self.size * compare, 1)
     }
 
@@ -189,15 +190,15 @@ impl Cel {
 
     /// `a && b && …` (`true` when empty).
     pub fn and(parts: Vec<Cel>) -> Cel {
-        Cel::join(parts, " && ", "true")
+        Cel::chain(parts, " && ", "true")
     }
 
     /// `a || b || …` (`false` when empty).
     pub fn or(parts: Vec<Cel>) -> Cel {
-        Cel::join(parts, " || ", "false")
+        Cel::chain(parts, " || ", "false")
     }
 
-    fn join(parts: Vec<Cel>, op: &str, empty: &str) -> Cel {
+    fn chain(parts: Vec<Cel>, op: &str, empty: &str) -> Cel {
         match parts.len() {
             0 => Cel::constant(empty),
             1 => parts.into_iter().next().expect("one part"),
@@ -286,6 +287,39 @@ impl Cel {
         let b = body(&Cel::path(var, elem));
         let cost = self.cost + 1 + self.size * (b.cost + 2);
         Cel::new(format!("{}.{macro_}({var}, {})", self.text, b.text), cost, 1)
+    }
+
+    /// `self.filter(VAR, body)`: a list of at most as many elements.
+    pub fn filter(&self, var: &str, elem: u64, body: impl Fn(&Cel) -> Cel) -> Cel {
+        let mut out = self.comprehension("filter", var, elem, body);
+        out.size = self.size;
+        out
+    }
+
+    /// `self.map(VAR, body)`: as many elements as `self`.
+    pub fn map_each(&self, var: &str, elem: u64, body: impl Fn(&Cel) -> Cel) -> Cel {
+        let b = body(&Cel::path(var, elem));
+        let cost = self.cost + 1 + self.size * (b.cost + 2);
+        Cel::new(format!("{}.map({var}, {})", self.text, b.text), cost, self.size)
+    }
+
+    /// `self.join()` over a list of strings joined into at most `bytes` bytes: the strings
+    /// extension's `join`, traversing every byte.
+    pub fn join(&self, bytes: u64) -> Cel {
+        Cel::new(format!("{}.join()", self.text), self.cost + 1 + tenth(bytes), bytes)
+    }
+
+    /// `self[i]`, an element of a list.
+    pub fn nth(&self, i: usize, size: u64) -> Cel {
+        Cel::new(format!("{}[{i}]", self.text), self.cost + 1, size)
+    }
+
+    /// A map literal from string keys to expressions.
+    pub fn map_of(entries: Vec<(String, Cel)>) -> Cel {
+        let cost = 30 + entries.iter().map(|(_, v)| v.cost).sum::<u64>();
+        let size = entries.len() as u64;
+        let body: Vec<String> = entries.iter().map(|(k, v)| format!("{}: {}", quote(k), v.text)).collect();
+        Cel::new(format!("{{{}}}", body.join(", ")), cost, size)
     }
 
     /// The same expression with its size replaced: for a list whose size the expression's

@@ -53,7 +53,7 @@ impl Sets<'_> {
 
     /// Whether the list holds `action` (read only behind the size guard).
     fn holds(&self, action: &'static str) -> Cel {
-        self.v.get(holds_var(action), |_| self.list().bounded(bound::LIST).contains(&Cel::lit(action)))
+        self.v.get(holds_var(action), |_| self.list().bounded(bound::LIST).contains(&Cel::lit(action), bound::KIND))
     }
 
     /// `size(list) <= LIST`: the guard in front of every other read.

@@ -7,14 +7,14 @@
 //! resource, and two forms cover an object with or without annotations. A MutatingAdmissionPolicy
 //! is evaluated per shard like the validating one; its match conditions (which may read
 //! `params`) select the one shard that holds the key. Match conditions cannot read variables,
-//! so the expressions are written out.
+//! so they are written out; the patch reads the policy's variables.
 
 use super::admission::{self, API_VERSION, Policy};
 use super::cel::{Cel, bound, quote};
 use super::identity_locked::{holds, lock_key, recorded};
 use super::rule::Rule;
 use super::settings::GuardSettings;
-use super::vars::{IDENTITY_CHANGE, IDENTITY_RESTORED, annotation};
+use super::vars::{IDENTITY_CHANGE, IDENTITY_RESTORED, Vars, annotation};
 use crate::domain::managed::keys;
 use serde_json::{Value, json};
 
@@ -29,46 +29,43 @@ pub fn missing_id() -> Cel {
     Cel::and(vec![holds(&key), ext.ne(&id), by_initializer.not(), declared.not()])
 }
 
-/// The patch: the recorded ID as the external-name, and a note of where it came from.
-pub fn patch() -> Cel {
-    let id = recorded(&lock_key());
-    let ext = annotation("object", keys::EXTERNAL_NAME, false);
-    let note = Cel::concat(vec![
-        Cel::lit("external-name restored from the guard lock "),
-        Cel::path("params.metadata.name", bound::NAME),
-        Cel::cond(
-            &ext.eq(&Cel::lit("")),
-            &Cel::lit(""),
-            &Cel::concat(vec![Cel::lit("; the create carried \""), ext, Cel::lit("\"")]),
-        ),
-    ]);
+/// The mutation's variables and its patch: the recorded ID as the external-name, and a note of
+/// where it came from.
+pub fn patch() -> (Vec<(&'static str, Cel)>, Cel) {
+    let v = Vars::default();
+    let key = v.get("lockKey", |_| lock_key());
+    let id = v.get("recordedId", |_| recorded(&key));
+    let ext = v.ext();
+    let note = v.get("note", |_| {
+        Cel::concat(vec![
+            Cel::lit("external-name restored from the guard lock "),
+            Cel::path("params.metadata.name", bound::NAME),
+            Cel::cond(
+                &ext.eq(&Cel::lit("")),
+                &Cel::lit(""),
+                &Cel::concat(vec![Cel::lit("; the create carried \""), ext.clone(), Cel::lit("\"")]),
+            ),
+        ])
+    });
     let op = |path: &str, value: &str| format!("JSONPatch{{op: 'add', path: {}, value: {value}}}", quote(path));
     let pointer = |key: &str| format!("/metadata/annotations/{}", key.replace('~', "~0").replace('/', "~1"));
     let each =
         format!("[{}, {}]", op(&pointer(keys::EXTERNAL_NAME), id.text()), op(&pointer(IDENTITY_RESTORED), note.text()));
-    let whole = format!(
-        "[{}]",
-        op(
-            "/metadata/annotations",
-            &format!(
-                "{{{}: {}, {}: {}}}",
-                quote(keys::EXTERNAL_NAME),
-                id.text(),
-                quote(IDENTITY_RESTORED),
-                note.text()
-            )
-        )
-    );
+    let both =
+        format!("{{{}: {}, {}: {}}}", quote(keys::EXTERNAL_NAME), id.text(), quote(IDENTITY_RESTORED), note.text());
+    let whole = format!("[{}]", op("/metadata/annotations", &both));
     let has = Cel::path("object.metadata.annotations", 1).has();
-    // Two patch objects (40 each, cel-go's message creation) and a list, over the operands.
+    // At most two patch objects (40 each, cel-go's message creation), their list and the map,
+    // over the operands.
     let cost = has.cost() + 1 + 10 + 2 * 40 + 30 + id.cost() + note.cost();
-    Cel::raw(format!("({} ? {each} : {whole})", has.text()), cost, 2)
+    (v.into_defs(), Cel::raw(format!("({} ? {each} : {whole})", has.text()), cost, 2))
 }
 
 /// The MutatingAdmissionPolicy and its binding, for the kinds of `locked` (the identity-locked
 /// policy).
 pub fn objects(locked: &Policy, settings: &GuardSettings) -> (Value, Value) {
     let name = Rule::IdentityLocked.policy_name();
+    let (variables, expression) = patch();
     let labels = admission::labels(Some(Rule::IdentityLocked));
     let conditions: Vec<Value> = admission::exemption(settings)
         .into_iter()
@@ -85,7 +82,8 @@ pub fn objects(locked: &Policy, settings: &GuardSettings) -> (Value, Value) {
             "paramKind": admission::param_kind(),
             "matchConstraints": admission::match_resources(&locked.kinds, &["CREATE"]),
             "matchConditions": conditions,
-            "mutations": [{"patchType": "JSONPatch", "jsonPatch": {"expression": patch().text()}}],
+            "variables": variables.iter().map(|(n, c)| json!({"name": n, "expression": c.text()})).collect::<Vec<_>>(),
+            "mutations": [{"patchType": "JSONPatch", "jsonPatch": {"expression": expression.text()}}],
         },
     });
     let binding = json!({
@@ -104,7 +102,7 @@ pub fn estimate(locked: &Policy, settings: &GuardSettings) -> super::cost::Polic
         .map(|(n, c)| (n, c.cost()))
         .chain([("kubectl-upjet.io/locked-id-missing", missing_id().cost())])
         .collect();
-    let patch = patch().cost();
+    let patch = patch().1.cost();
     let (worst, worst_cost) = conditions
         .iter()
         .map(|(n, c)| (format!("matchConditions[{n}]"), *c))
