@@ -214,3 +214,13 @@ fn every_expression_parses_and_every_policy_stays_within_the_cost_limits() {
     let big = build(&many, &settings, &[]);
     assert!(big.validating.iter().all(|p| p.cost.within_limits()), "{:?}", big.worst());
 }
+
+#[test]
+fn docs_name_every_rule_with_its_default_action() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guard.md")).unwrap();
+    for rule in Rule::ALL {
+        let action = format!("{:?}", rule.default_action());
+        let row = format!("| `{}` | {action} |", rule.name());
+        assert!(docs.contains(&row), "docs/guard.md lacks the row {row}");
+    }
+}

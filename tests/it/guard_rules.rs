@@ -90,6 +90,28 @@ fn external_name_format_warns_when_the_known_format_gives_another_id() {
     assert!(guard().validating.iter().all(|p| p.rule != Rule::ExternalNameFormat), "no kind with a format, no policy");
 }
 
+#[test]
+fn the_format_of_each_of_many_kinds_is_found_by_its_own_key() {
+    let kinds: Vec<GuardKind> = (0..40)
+        .map(|i| {
+            let mut k = GuardKind::new(&format!("g{}.example.io", i % 7), &format!("Kind{i:02}"), &format!("kind{i:02}s"), false);
+            k.id_templates = vec![Template::parse(&format!("k{i:02}-{{name}}")).unwrap()];
+            k
+        })
+        .collect();
+    let set = build(&kinds, &GuardSettings::default(), &[]);
+    for i in [0usize, 1, 7, 8, 19, 20, 38, 39] {
+        let mr = |ext: &str| {
+            M(json!({"apiVersion": format!("g{}.example.io/v1", i % 7), "kind": format!("Kind{i:02}"),
+                "metadata": {"name": "x", "annotations": {EXT: ext}}, "spec": {"forProvider": {}}}))
+        };
+        let req = |m: M| crate::support::guard_cel::Request::create(m.0, &format!("kind{i:02}s"));
+        assert_eq!(judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&format!("k{i:02}-x")))), Outcome::Allowed, "Kind{i:02}");
+        let other = format!("k{:02}-x", (i + 1) % 40);
+        refused(&judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&other))), "Warn", &[&format!("follow k{i:02}-{{name}},"), &format!("gives \"k{i:02}-x\"")]);
+    }
+}
+
 const UNIVERSE: [&str; 6] = ["*", "Observe", "Create", "Update", "LateInitialize", "Delete"];
 
 fn now() -> GoTime {

@@ -44,6 +44,9 @@ pub mod bound {
     /// A list the guard iterates or compares (management policies, conditions): the expressions
     /// check `size(list) <= LIST` first and judge nothing beyond it, so no list costs more.
     pub const LIST: u64 = 64;
+    /// Any list in a request, before the guard's own check: the request's 3 MiB
+    /// (`MaxRequestSizeBytes`), two bytes an element.
+    pub const OBJECT_LIST: u64 = 3 * 1024 * 1024 / 2;
     /// A `spec.forProvider` scalar the format rule reads (what doctor's format inference keeps).
     pub const SCALAR: u64 = 512;
     /// The groups of a requesting user: no authenticator gives more (an assumption, stated).
@@ -178,9 +181,21 @@ impl Cel {
         self.compare("!=", other)
     }
 
+    /// `self < other` (strings: lexicographic).
+    pub fn lt(&self, other: &Cel) -> Cel {
+        self.compare("<", other)
+    }
+
     fn compare(&self, op: &str, other: &Cel) -> Cel {
         let cost = self.cost + other.cost + 1 + tenth(self.size.min(other.size));
         Cel::new(format!("({} {op} {})", self.text, other.text), cost, 1)
+    }
+
+    /// `self != other` over two lists of bounded size whose elements are at most `elem` bytes:
+    /// one comparison per element.
+    pub fn list_ne(&self, other: &Cel, elem: u64) -> Cel {
+        let cost = self.cost + other.cost + 1 + self.size.min(other.size) * (1 + tenth(elem));
+        Cel::new(format!("({} != {})", self.text, other.text), cost, 1)
     }
 
     /// `self OP n` for an integer comparison (`<=`, `>`).
@@ -307,6 +322,11 @@ impl Cel {
     /// extension's `join`, traversing every byte.
     pub fn join(&self, bytes: u64) -> Cel {
         Cel::new(format!("{}.join()", self.text), self.cost + 1 + tenth(bytes), bytes)
+    }
+
+    /// `self.join(SEP)`, as [`Cel::join`].
+    pub fn join_with(&self, sep: &str, bytes: u64) -> Cel {
+        Cel::new(format!("{}.join({})", self.text, quote(sep)), self.cost + 1 + tenth(bytes), bytes)
     }
 
     /// `self[i]`, an element of a list.

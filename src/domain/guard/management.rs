@@ -46,7 +46,7 @@ impl Sets<'_> {
     /// The written list (absent: the API default `["*"]`).
     fn list(&self) -> Cel {
         self.v.get("policies", |_| {
-            let p = Cel::path("object.spec.managementPolicies", bound::LIST * 1024);
+            let p = Cel::path("object.spec.managementPolicies", bound::OBJECT_LIST);
             Cel::cond(&Cel::and(vec![Cel::path("object.spec", 1).has(), p.has()]), &p, &Cel::list(vec![Cel::lit(ALL)]))
         })
     }
@@ -80,7 +80,7 @@ impl Sets<'_> {
     /// Whether the write creates the MR or changes its policies.
     fn changed(&self) -> Cel {
         self.v.get("policiesChanged", |_| {
-            let old = Cel::path("oldObject.spec.managementPolicies", bound::LIST * 1024);
+            let old = Cel::path("oldObject.spec.managementPolicies", bound::OBJECT_LIST);
             let old_has = Cel::and(vec![
                 Cel::path("oldObject", 1).ne(&Cel::constant("null")),
                 Cel::path("oldObject.spec", 1).has(),
@@ -90,7 +90,7 @@ impl Sets<'_> {
             Cel::or(vec![
                 Cel::path("request.operation", 1).eq(&Cel::lit("CREATE")),
                 old_list.size_of().int_cmp(">", bound::LIST),
-                self.list().bounded(bound::LIST).ne(&old_list.bounded(bound::LIST)),
+                self.list().bounded(bound::LIST).list_ne(&old_list.bounded(bound::LIST), bound::KIND),
             ])
         })
     }

@@ -48,7 +48,7 @@ fn annotation_parts(root: &str, key: &str, nullable: bool) -> (Cel, Cel) {
 /// [`bound::LIST`] conditions; an MR has a handful).
 pub fn ready(root: &str) -> Cel {
     let status = Cel::path(&format!("{root}.status"), 1);
-    let conditions = status.dot("conditions", bound::LIST * 1000);
+    let conditions = status.dot("conditions", bound::OBJECT_LIST);
     let field = |c: &Cel, name: &str, want: &str| {
         let f = c.dot(name, 64);
         Cel::and(vec![f.has(), f.eq(&Cel::lit(want))])

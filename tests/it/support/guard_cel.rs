@@ -2,18 +2,24 @@
 //! `pkg/admission/plugin/policy`), run with the `cel` crate (cel-rust) on the variables the API
 //! server gives: `object`, `oldObject`, `request` (an AdmissionRequest as unstructured JSON,
 //! fields absent when empty), `params` (each selected parameter object in turn) and
-//! `variables` (each evaluated once, in order; an expression that reads a variable which
-//! failed fails). The order is the server's: the resource rules, then per parameter the match
-//! conditions (false skips, an error skips under `failurePolicy: Ignore`), then the
-//! validations (false fails with the message expression's string when it is a non-empty single
-//! line, else the `message`; an error is ignored). JSON numbers become CEL `int`s, as
-//! Kubernetes' unstructured integers are int64.
+//! `variables` (each evaluated at its first use and kept, as Kubernetes' lazy variables are: an
+//! expression that reads one that fails fails, one that never reads it does not). The order is
+//! the server's: the resource rules, then per parameter the match conditions (false skips, an
+//! error skips under `failurePolicy: Ignore`), then the validations (false fails with the
+//! message expression's string when it is a non-empty single line, else the `message`; an
+//! error is ignored). JSON numbers become CEL `int`s, as Kubernetes' unstructured integers are
+//! int64. The request's values are converted once per write and the parameter objects once,
+//! as the server holds them.
 
+use cel::common::traits::Indexer;
+use cel::common::types::{CelString, DYN_TYPE, Type};
+use cel::common::value::{CowVal, Val};
+use cel::context::VariableResolver;
 use cel::objects::{Key, Map};
-use cel::{Context, Env, Program, Value as Cel};
+use cel::{Context, Env, ExecutionError, Program, Value as Cel};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One write as the API server sees it.
 #[derive(Clone, Debug)]
@@ -118,10 +124,14 @@ pub fn to_cel(v: &Value) -> Cel {
     }
 }
 
+fn to_val(v: &Value) -> Box<dyn Val> {
+    Box::<dyn Val>::try_from(to_cel(v)).expect("JSON converts")
+}
+
 /// The environment of the expressions: the standard library and the strings extension
 /// (cel-go's `ext.Strings`, part of Kubernetes' CEL environment), built once.
 fn env() -> Arc<Env> {
-    static ENV: std::sync::OnceLock<Arc<Env>> = std::sync::OnceLock::new();
+    static ENV: OnceLock<Arc<Env>> = OnceLock::new();
     ENV.get_or_init(build_env).clone()
 }
 
@@ -139,71 +149,173 @@ fn run(program: &Program, context: &Context) -> Result<Cel, String> {
     program.execute(context).map_err(|e| format!("{e}"))
 }
 
-fn rule_matches(rule: &Value, req: &Request) -> bool {
-    let has = |field: &str, want: &str| rule[field].as_array().is_some_and(|l| l.iter().any(|x| x == want || x == "*"));
-    let scope_ok = match rule["scope"].as_str().unwrap_or("*") {
-        "Namespaced" => req.namespace().is_some(),
-        "Cluster" => req.namespace().is_none(),
-        _ => true,
-    };
-    let (group, _, _) = req.group_version_kind();
-    has("operations", req.operation) && has("apiGroups", &group) && has("resources", &req.plural) && scope_ok
+/// The values of one write, converted once: `object`, `oldObject`, `request`.
+pub struct Bound {
+    values: Vec<(&'static str, Box<dyn Val>)>,
+    namespaced: bool,
+    operation: String,
+    group: String,
+    plural: String,
 }
 
-/// Whether a policy's `matchConstraints` take the request.
-pub fn matches(policy: &Value, req: &Request) -> bool {
-    let rules = policy["spec"]["matchConstraints"]["resourceRules"].as_array().cloned().unwrap_or_default();
-    rules.iter().any(|r| rule_matches(r, req))
+impl Bound {
+    /// The request's values.
+    pub fn of(req: &Request) -> Bound {
+        let (group, _, _) = req.group_version_kind();
+        Bound {
+            values: vec![
+                ("object", to_val(&req.object)),
+                ("oldObject", req.old_object.as_ref().map_or_else(|| to_val(&Value::Null), to_val)),
+                ("request", to_val(&req.as_json())),
+            ],
+            namespaced: req.namespace().is_some(),
+            operation: req.operation.to_string(),
+            group,
+            plural: req.plural.clone(),
+        }
+    }
 }
 
 /// Parameter objects as the API server's informer holds them: decoded once.
 pub struct Params {
-    objects: Vec<(Value, Cel)>,
+    objects: Vec<(Value, Box<dyn Val>)>,
 }
 
 impl Params {
     /// The shards (or none).
     pub fn new(objects: &[Value]) -> Params {
-        Params { objects: objects.iter().map(|o| (o.clone(), to_cel(o))).collect() }
+        Params { objects: objects.iter().map(|o| (o.clone(), to_val(o))).collect() }
     }
 
     /// The ones a binding selects (by `matchLabels`), in name order.
-    fn selected(&self, binding: &Value) -> Vec<&Cel> {
+    fn selected(&self, binding: &Value) -> Vec<&dyn Val> {
         let want = binding["spec"]["paramRef"]["selector"]["matchLabels"].as_object().cloned().unwrap_or_default();
-        let mut out: Vec<&(Value, Cel)> =
-            self.objects.iter().filter(|(p, _)| want.iter().all(|(k, v)| &p["metadata"]["labels"][k] == v)).collect();
+        let mut out: Vec<&(Value, Box<dyn Val>)> = self
+            .objects
+            .iter()
+            .filter(|(p, _)| want.iter().all(|(k, v)| &p["metadata"]["labels"][k] == v))
+            .collect();
         out.sort_by_key(|(p, _)| p["metadata"]["name"].as_str().unwrap_or_default().to_string());
-        out.into_iter().map(|(_, c)| c).collect()
+        out.into_iter().map(|(_, c)| c.as_ref()).collect()
     }
 }
 
-/// The base context of one evaluation: `object`, `oldObject`, `request`, `params`.
-fn context(req: &Request, param: Option<&Cel>) -> Context<'static, 'static> {
-    let mut c = Context::with_env(env());
-    c.add_variable_from_value("object", to_cel(&req.object));
-    c.add_variable_from_value("oldObject", req.old_object.as_ref().map(to_cel).unwrap_or(Cel::Null));
-    c.add_variable_from_value("request", to_cel(&req.as_json()));
-    c.add_variable_from_value("params", param.cloned().unwrap_or(Cel::Null));
-    c
+/// One evaluation: the write's values, the parameter, and `variables`, each computed at its
+/// first use and kept (value or error).
+struct Scope<'a> {
+    bound: &'a Bound,
+    param: Option<&'a dyn Val>,
+    variables: &'a [(String, Program)],
+    cache: Vec<OnceLock<Result<Box<dyn Val>, String>>>,
+}
+
+impl std::fmt::Debug for Scope<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("variables")
+    }
+}
+
+impl<'a> Scope<'a> {
+    fn new(bound: &'a Bound, param: Option<&'a dyn Val>, variables: &'a [(String, Program)]) -> Scope<'a> {
+        Scope { bound, param, variables, cache: variables.iter().map(|_| OnceLock::new()).collect() }
+    }
+
+    fn run(&self, program: &Program) -> Result<Cel, String> {
+        let mut c = Context::with_env(env());
+        c.set_variable_resolver(self);
+        run(program, &c)
+    }
+}
+
+impl VariableResolver for Scope<'_> {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
+        match variable {
+            "variables" => Some(CowVal::Borrowed(self as &dyn Val)),
+            "params" => Some(self.param.map_or_else(|| CowVal::owned(cel::common::types::CelNull), CowVal::Borrowed)),
+            name => self.bound.values.iter().find(|(n, _)| *n == name).map(|(_, v)| CowVal::Borrowed(v.as_ref())),
+        }
+    }
+}
+
+impl Val for Scope<'_> {
+    fn get_type(&self) -> &Type {
+        &DYN_TYPE
+    }
+
+    fn cel_type() -> &'static Type {
+        &DYN_TYPE
+    }
+
+    fn as_indexer<'b, 'v>(&'b self) -> Option<&'b (dyn Indexer + 'v)>
+    where
+        Self: 'v,
+    {
+        Some(self)
+    }
+
+    fn clone_as_boxed<'v>(&self) -> Box<dyn Val + 'v>
+    where
+        Self: 'v,
+    {
+        Box::new(Scope::new(self.bound, self.param, self.variables))
+    }
+}
+
+impl Indexer for Scope<'_> {
+    fn get<'b, 'v>(&'b self, idx: &dyn Val) -> Result<CowVal<'b, 'v>, ExecutionError>
+    where
+        Self: 'v,
+    {
+        let name = idx.downcast_ref::<CelString>().map(|s| s.inner().to_string()).unwrap_or_default();
+        let i = self.variables.iter().position(|(n, _)| *n == name).ok_or_else(|| ExecutionError::no_such_key(&name))?;
+        let value = self.cache[i].get_or_init(|| {
+            self.run(&self.variables[i].1).and_then(|v| Box::<dyn Val>::try_from(v).map_err(|e| format!("{e}")))
+        });
+        match value {
+            Ok(v) => Ok(CowVal::Borrowed(v.as_ref())),
+            Err(e) => Err(ExecutionError::function_error(&format!("variables.{name}"), e)),
+        }
+    }
+
+    fn steal<'v>(self: Box<Self>, idx: &dyn Val) -> Result<Box<dyn Val + 'v>, ExecutionError>
+    where
+        Self: 'v,
+    {
+        self.get(idx).map(|v| v.into_owned())
+    }
 }
 
 struct Check {
-    expression: (String, Program),
-    message_expression: Option<(String, Program)>,
+    expression: Program,
+    message_expression: Option<Program>,
     message: String,
     reason: String,
+}
+
+/// One resource rule, read once.
+struct ResourceRule {
+    operations: Vec<String>,
+    groups: Vec<String>,
+    resources: Vec<String>,
+    scope: String,
 }
 
 /// A policy compiled once, as the API server keeps it.
 pub struct Compiled {
     policy: Value,
+    rules: Vec<ResourceRule>,
     conditions: Vec<Program>,
     variables: Vec<(String, Program)>,
     checks: Vec<Check>,
+    mutations: Vec<Program>,
 }
 
 fn text(v: &Value) -> &str {
     v.as_str().unwrap_or_default()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().into_iter().flatten().map(|s| text(s).to_string()).collect()
 }
 
 impl Compiled {
@@ -216,123 +328,115 @@ impl Compiled {
         let checks = list("validations")
             .iter()
             .map(|v| Check {
-                expression: (text(&v["expression"]).to_string(), program(text(&v["expression"]))),
-                message_expression: v["messageExpression"].as_str().map(|m| (m.to_string(), program(m))),
+                expression: program(text(&v["expression"])),
+                message_expression: v["messageExpression"].as_str().map(program),
                 message: text(&v["message"]).to_string(),
                 reason: text(&v["reason"]).to_string(),
             })
             .collect();
+        let rules = spec["matchConstraints"]["resourceRules"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| ResourceRule {
+                operations: strings(&r["operations"]),
+                groups: strings(&r["apiGroups"]),
+                resources: strings(&r["resources"]),
+                scope: r["scope"].as_str().unwrap_or("*").to_string(),
+            })
+            .collect();
         Compiled {
             policy: policy.clone(),
+            rules,
             conditions: list("matchConditions").iter().map(|m| program(text(&m["expression"]))).collect(),
-            variables: list("variables")
-                .iter()
-                .map(|v| (text(&v["name"]).to_string(), program(text(&v["expression"]))))
-                .collect(),
+            variables: list("variables").iter().map(|v| (text(&v["name"]).to_string(), program(text(&v["expression"])))).collect(),
             checks,
+            mutations: list("mutations").iter().map(|m| program(&as_maps(text(&m["jsonPatch"]["expression"])))).collect(),
         }
     }
 
-    /// The match conditions: true when all hold; a false or failing one skips.
-    fn conditions_hold(&self, c: &Context) -> bool {
-        self.conditions.iter().all(|p| matches!(run(p, c), Ok(Cel::Bool(true))))
+    /// Whether the policy's `matchConstraints` take the request.
+    fn matches(&self, b: &Bound) -> bool {
+        let has = |l: &[String], want: &str| l.iter().any(|x| x == want || x == "*");
+        self.rules.iter().any(|r| {
+            let scope = match r.scope.as_str() {
+                "Namespaced" => b.namespaced,
+                "Cluster" => !b.namespaced,
+                _ => true,
+            };
+            scope && has(&r.operations, &b.operation) && has(&r.groups, &b.group) && has(&r.resources, &b.plural)
+        })
     }
 
-    /// Evaluates the variables in order into `variables`; the names that failed.
-    fn bind_variables(&self, c: &mut Context) -> Vec<String> {
-        let mut done: HashMap<Key, Cel> = HashMap::new();
-        let mut failed = Vec::new();
-        for (name, program) in &self.variables {
-            c.add_variable_from_value("variables", Cel::Map(Map::from(done.clone())));
-            match run(program, c) {
-                Ok(value) => {
-                    done.insert(Key::from(name.as_str()), value);
-                }
-                Err(_) => failed.push(name.clone()),
-            }
+    /// The parameters of one evaluation each; `None` when no parameter object is found.
+    fn chosen<'p>(&self, binding: &Value, params: &'p Params) -> Option<Vec<Option<&'p dyn Val>>> {
+        if self.policy["spec"]["paramKind"].is_null() {
+            return Some(vec![None]);
         }
-        c.add_variable_from_value("variables", Cel::Map(Map::from(done)));
-        failed
+        let chosen: Vec<Option<&dyn Val>> = params.selected(binding).into_iter().map(Some).collect();
+        if chosen.is_empty() {
+            assert_eq!(binding["spec"]["paramRef"]["parameterNotFoundAction"], "Allow");
+            return None;
+        }
+        Some(chosen)
     }
 
     /// The outcome of the validating policy and `binding` for `req`, over `params` (the shards;
     /// ignored when the policy has no `paramKind`).
     pub fn validate(&self, binding: &Value, params: &Params, req: &Request) -> Outcome {
-        if !matches(&self.policy, req) {
+        self.validate_bound(binding, params, &Bound::of(req))
+    }
+
+    /// [`Compiled::validate`] for a write whose values are already converted.
+    pub fn validate_bound(&self, binding: &Value, params: &Params, b: &Bound) -> Outcome {
+        if !self.matches(b) {
             return Outcome::NotMatched;
         }
-        let chosen: Vec<Option<&Cel>> = if self.policy["spec"]["paramKind"].is_null() {
-            vec![None]
-        } else {
-            params.selected(binding).into_iter().map(Some).collect()
-        };
-        if chosen.is_empty() {
-            assert_eq!(binding["spec"]["paramRef"]["parameterNotFoundAction"], "Allow");
-            return Outcome::NoParams;
-        }
+        let Some(chosen) = self.chosen(binding, params) else { return Outcome::NoParams };
         let mut evaluated = false;
         for param in chosen {
-            let mut c = context(req, param);
-            if !self.conditions_hold(&c) {
+            let scope = Scope::new(b, param, &self.variables);
+            if !self.conditions.iter().all(|p| matches!(scope.run(p), Ok(Cel::Bool(true)))) {
                 continue;
             }
             evaluated = true;
-            let failed = self.bind_variables(&mut c);
-            if let Some(outcome) = self.first_failure(&c, &failed, binding) {
+            if let Some(outcome) = self.first_failure(&scope, binding) {
                 return outcome;
             }
         }
         if evaluated { Outcome::Allowed } else { Outcome::Skipped }
     }
 
-    fn first_failure(&self, c: &Context, failed_vars: &[String], binding: &Value) -> Option<Outcome> {
-        let reads_failed = |e: &str| failed_vars.iter().any(|n| e.contains(&format!("variables.{n}")));
-        for check in &self.checks {
-            let (text, program) = &check.expression;
-            if reads_failed(text) || !matches!(run(program, c), Ok(Cel::Bool(false))) {
-                continue;
-            }
-            let from_expression =
-                check.message_expression.as_ref().filter(|(m, _)| !reads_failed(m)).and_then(|(_, p)| {
-                    match run(p, c) {
-                        Ok(Cel::String(s)) if !s.trim().is_empty() && !s.contains(['\n', '\r']) => Some(s.to_string()),
-                        _ => None,
-                    }
-                });
-            let actions = binding["spec"]["validationActions"].as_array().into_iter().flatten();
-            return Some(Outcome::Failed {
-                actions: actions.map(|a| text_of(a)).collect(),
-                from_expression: from_expression.is_some(),
-                message: from_expression.unwrap_or_else(|| check.message.clone()),
-                reason: check.reason.clone(),
-            });
-        }
-        None
+    fn first_failure(&self, scope: &Scope, binding: &Value) -> Option<Outcome> {
+        let check = self.checks.iter().find(|c| matches!(scope.run(&c.expression), Ok(Cel::Bool(false))))?;
+        let from_expression = check.message_expression.as_ref().and_then(|p| match scope.run(p) {
+            Ok(Cel::String(s)) if !s.trim().is_empty() && !s.contains(['\n', '\r']) => Some(s.to_string()),
+            _ => None,
+        });
+        Some(Outcome::Failed {
+            actions: strings(&binding["spec"]["validationActions"]),
+            from_expression: from_expression.is_some(),
+            message: from_expression.unwrap_or_else(|| check.message.clone()),
+            reason: check.reason.clone(),
+        })
     }
 
     /// The object after the mutating policy and `binding` (each selected shard in turn), and
     /// how many mutations applied.
     pub fn mutate(&self, binding: &Value, params: &Params, req: &Request) -> (Value, usize) {
         let mut object = req.object.clone();
-        if !matches(&self.policy, req) {
+        let mut applied = 0;
+        if !self.matches(&Bound::of(req)) {
             return (object, 0);
         }
-        let mutations: Vec<Program> = self.policy["spec"]["mutations"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|m| compile(&as_maps(text(&m["jsonPatch"]["expression"]))).expect("the patch parses"))
-            .collect();
-        let mut applied = 0;
         for param in params.selected(binding) {
-            let current = Request { object: object.clone(), ..req.clone() };
-            let mut c = context(&current, Some(param));
-            if !self.conditions_hold(&c) {
+            let b = Bound::of(&Request { object: object.clone(), ..req.clone() });
+            let scope = Scope::new(&b, Some(param), &self.variables);
+            if !self.conditions.iter().all(|p| matches!(scope.run(p), Ok(Cel::Bool(true)))) {
                 continue;
             }
-            assert!(self.bind_variables(&mut c).is_empty(), "a variable of the mutation failed");
-            for m in &mutations {
-                let patch = run(m, &c).expect("the patch evaluates");
+            for m in &self.mutations {
+                let patch = scope.run(m).expect("the patch evaluates");
                 let Value::Array(ops) = to_json(&patch) else { panic!("a list of patches") };
                 apply(&mut object, &ops);
                 applied += 1;
@@ -347,10 +451,6 @@ impl Compiled {
 /// shape, `JSONPatch{op: …, path: …, value: …}`, and no literal of it holds those separators.
 fn as_maps(patch: &str) -> String {
     patch.replace("JSONPatch{op: ", "{'op': ").replace(", path: ", ", 'path': ").replace(", value: ", ", 'value': ")
-}
-
-fn text_of(v: &Value) -> String {
-    v.as_str().unwrap_or_default().to_string()
 }
 
 fn to_json(v: &Cel) -> Value {
