@@ -41,9 +41,15 @@ fn env(name: &str, default: usize) -> usize {
 fn kinds(n: usize) -> Vec<GuardKind> {
     (0..n)
         .map(|i| {
-            let mut k = GuardKind::new(&format!("svc{}.aws.upbound.io", i % 150), &format!("Kind{i}"), &format!("kind{i}s"), i % 2 == 1);
+            let mut k = GuardKind::new(
+                &format!("svc{}.aws.upbound.io", i % 150),
+                &format!("Kind{i}"),
+                &format!("kind{i}s"),
+                i % 2 == 1,
+            );
             if i % 4 == 0 {
-                k.id_templates = vec![Template::parse(&format!("arn:aws:svc{i}:eu-west-1:123456789012:thing/{{name}}")).unwrap()];
+                k.id_templates =
+                    vec![Template::parse(&format!("arn:aws:svc{i}:eu-west-1:123456789012:thing/{{name}}")).unwrap()];
             }
             k
         })
@@ -55,7 +61,10 @@ fn lock(ids: usize, kinds: &[GuardKind]) -> Change {
         .map(|i| {
             let k = &kinds[i % kinds.len()];
             let ns = k.namespaced.then(|| format!("team-{}", i % 40));
-            (LockKey::new(&k.group, &k.kind, ns.as_deref(), &format!("mr-{i:06}")), format!("arn:aws:svc:eu-west-1:123456789012:thing/{i:06}-{:08x}", i * 2654435761 % (1 << 32)))
+            (
+                LockKey::new(&k.group, &k.kind, ns.as_deref(), &format!("mr-{i:06}")),
+                format!("arn:aws:svc:eu-west-1:123456789012:thing/{i:06}-{:08x}", i * 2654435761 % (1 << 32)),
+            )
         })
         .collect();
     Change { add, ..Change::default() }
@@ -78,11 +87,15 @@ fn mr(kind: &GuardKind, name: &str) -> Value {
 /// converted once); the refusals.
 fn admit(compiled: &[(Compiled, Value)], params: &Params, req: &Request) -> usize {
     let bound = Bound::of(req);
-    compiled.iter().filter(|(c, binding)| matches!(c.validate_bound(binding, params, &bound), Outcome::Failed { .. })).count()
+    compiled
+        .iter()
+        .filter(|(c, binding)| matches!(c.validate_bound(binding, params, &bound), Outcome::Failed { .. }))
+        .count()
 }
 
 fn time_writes(set: &GuardSet, shards: &[Value], kind: &GuardKind, writes: usize) -> (f64, f64) {
-    let compiled: Vec<(Compiled, Value)> = set.validating.iter().map(|p| (Compiled::new(&p.policy), p.binding.clone())).collect();
+    let compiled: Vec<(Compiled, Value)> =
+        set.validating.iter().map(|p| (Compiled::new(&p.policy), p.binding.clone())).collect();
     let params = Params::new(shards);
     let old = mr(kind, "mr-000000");
     let mut new = old.clone();
@@ -99,13 +112,22 @@ fn time_writes(set: &GuardSet, shards: &[Value], kind: &GuardKind, writes: usize
                 for _ in 0..20 {
                     std::hint::black_box(c.validate_bound(binding, &params, &bound));
                 }
-                eprintln!("{} {}: {:.3} ms", req.operation, binding["metadata"]["name"], start.elapsed().as_secs_f64() * 1e3 / 20.0);
+                eprintln!(
+                    "{} {}: {:.3} ms",
+                    req.operation,
+                    binding["metadata"]["name"],
+                    start.elapsed().as_secs_f64() * 1e3 / 20.0
+                );
             }
         }
     }
     let mut per = [0f64; 2];
     for (slot, req) in [update, create].iter().enumerate() {
-        assert_eq!(admit(&compiled, &params, req), usize::from(slot == 1), "a locked bare create is refused, the update passes");
+        assert_eq!(
+            admit(&compiled, &params, req),
+            usize::from(slot == 1),
+            "a locked bare create is refused, the update passes"
+        );
         let start = Instant::now();
         for _ in 0..writes {
             std::hint::black_box(admit(&compiled, &params, req));
@@ -128,10 +150,17 @@ fn main() {
     let writes = merge(&[], &change).writes;
     let merged = start.elapsed();
     let shards: Vec<Shard> = writes.iter().map(ShardWrite::shard).cloned().collect();
-    println!("| lock merge, {n_ids} IDs into empty shards | {:.0} ms, {} shards |", merged.as_secs_f64() * 1e3, shards.len());
+    println!(
+        "| lock merge, {n_ids} IDs into empty shards | {:.0} ms, {} shards |",
+        merged.as_secs_f64() * 1e3,
+        shards.len()
+    );
     let start = Instant::now();
     let again = merge(&shards, &change).writes.len();
-    println!("| lock merge, the same {n_ids} IDs over the written shards | {:.0} ms, {again} writes |", start.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "| lock merge, the same {n_ids} IDs over the written shards | {:.0} ms, {again} writes |",
+        start.elapsed().as_secs_f64() * 1e3
+    );
 
     let start = Instant::now();
     let set = build(&ks, &settings, &shards);
@@ -146,7 +175,14 @@ fn main() {
     );
     for p in &set.validating {
         let size = serde_json::to_string(&p.policy).map(|s| s.len()).unwrap_or(0);
-        println!("| {} policy | {} KiB, worst `{}` {}, total {} |", p.rule, size.div_ceil(1024), p.cost.worst, p.cost.worst_cost, p.cost.total);
+        println!(
+            "| {} policy | {} KiB, worst `{}` {}, total {} |",
+            p.rule,
+            size.div_ceil(1024),
+            p.cost.worst,
+            p.cost.worst_cost,
+            p.cost.total
+        );
     }
     let worst = set.worst().expect("a policy");
     println!(
@@ -158,5 +194,8 @@ fn main() {
     let n = env("UPJET_BENCH_GUARD_WRITES", 200);
     let (update, create) = time_writes(&set, &objects, &ks[0], n);
     println!("| admission CEL per MR update, every matching policy (aim < 1 ms) | {update:.3} ms |");
-    println!("| admission CEL per MR create, every policy over {} shards (aim < 1 ms) | {create:.3} ms |", objects.len());
+    println!(
+        "| admission CEL per MR create, every policy over {} shards (aim < 1 ms) | {create:.3} ms |",
+        objects.len()
+    );
 }

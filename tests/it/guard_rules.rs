@@ -94,7 +94,12 @@ fn external_name_format_warns_when_the_known_format_gives_another_id() {
 fn the_format_of_each_of_many_kinds_is_found_by_its_own_key() {
     let kinds: Vec<GuardKind> = (0..40)
         .map(|i| {
-            let mut k = GuardKind::new(&format!("g{}.example.io", i % 7), &format!("Kind{i:02}"), &format!("kind{i:02}s"), false);
+            let mut k = GuardKind::new(
+                &format!("g{}.example.io", i % 7),
+                &format!("Kind{i:02}"),
+                &format!("kind{i:02}s"),
+                false,
+            );
             k.id_templates = vec![Template::parse(&format!("k{i:02}-{{name}}")).unwrap()];
             k
         })
@@ -106,9 +111,17 @@ fn the_format_of_each_of_many_kinds_is_found_by_its_own_key() {
                 "metadata": {"name": "x", "annotations": {EXT: ext}}, "spec": {"forProvider": {}}}))
         };
         let req = |m: M| crate::support::guard_cel::Request::create(m.0, &format!("kind{i:02}s"));
-        assert_eq!(judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&format!("k{i:02}-x")))), Outcome::Allowed, "Kind{i:02}");
+        assert_eq!(
+            judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&format!("k{i:02}-x")))),
+            Outcome::Allowed,
+            "Kind{i:02}"
+        );
         let other = format!("k{:02}-x", (i + 1) % 40);
-        refused(&judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&other))), "Warn", &[&format!("follow k{i:02}-{{name}},"), &format!("gives \"k{i:02}-x\"")]);
+        refused(
+            &judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&other))),
+            "Warn",
+            &[&format!("follow k{i:02}-{{name}},"), &format!("gives \"k{i:02}-x\"")],
+        );
     }
 }
 

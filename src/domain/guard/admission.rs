@@ -13,6 +13,7 @@
 
 use super::cel::Cel;
 use super::kind::GuardKind;
+use super::labels::labels;
 use super::rule::{Action, Rule};
 use super::settings::GuardSettings;
 use serde_json::{Value, json};
@@ -36,15 +37,6 @@ pub const DEFAULTED: &[(&str, &str, &str)] = &[
     ("MutatingAdmissionPolicy", "spec.matchConstraints.objectSelector", "{}"),
     ("MutatingAdmissionPolicy", "spec.matchConstraints.resourceRules[].scope", "*"),
 ];
-
-/// The labels every printed object carries; `kubectl delete … -l` with them removes the guard.
-pub fn labels(rule: Option<Rule>) -> Value {
-    let mut l = json!({"app.kubernetes.io/name": "kubectl-upjet", "app.kubernetes.io/component": "guard"});
-    if let Some(r) = rule {
-        l["kubectl-upjet.io/guard-rule"] = json!(r.name());
-    }
-    l
-}
 
 /// `HTTP 403` or `422`: the reason a refusal carries (`Forbidden`, `Invalid`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

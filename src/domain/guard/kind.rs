@@ -62,7 +62,10 @@ mod tests {
         let t = |s: &str| Template::parse(s).unwrap();
         let learned = Identity::Templates {
             peers: 5,
-            agreed: vec![Agreed { template: t("{name}"), count: 5 }, Agreed { template: t("{forProvider.name}"), count: 5 }],
+            agreed: vec![
+                Agreed { template: t("{name}"), count: 5 },
+                Agreed { template: t("{forProvider.name}"), count: 5 },
+            ],
             id_equal: 0,
         };
         assert_eq!(templates(Some(&learned), None), [t("{name}"), t("{forProvider.name}")]);

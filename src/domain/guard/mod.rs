@@ -16,6 +16,7 @@ pub mod cost;
 pub mod identity_kept;
 pub mod identity_locked;
 pub mod kind;
+pub mod labels;
 pub mod lock;
 pub mod management;
 pub mod mutate;

@@ -66,7 +66,7 @@ pub fn patch() -> (Vec<(&'static str, Cel)>, Cel) {
 pub fn objects(locked: &Policy, settings: &GuardSettings) -> (Value, Value) {
     let name = Rule::IdentityLocked.policy_name();
     let (variables, expression) = patch();
-    let labels = admission::labels(Some(Rule::IdentityLocked));
+    let labels = super::labels::labels(Some(Rule::IdentityLocked));
     let conditions: Vec<Value> = admission::exemption(settings)
         .into_iter()
         .chain([("kubectl-upjet.io/locked-id-missing", missing_id())])

@@ -100,11 +100,7 @@ fn value(p: &Cel) -> Cel {
     let tag = p.nth(0, 16);
     let is = |t: &str| tag.eq(&Cel::lit(t));
     let fp = Cel::path("object.spec.forProvider", bound::ANNOTATION).at(&p.nth(1, bound::KIND), bound::SCALAR);
-    Cel::cond(
-        &is("t"),
-        &Cel::lit(""),
-        &Cel::cond(&is("l"), &p.nth(1, bound::SCALAR), &fields(p, fp)),
-    )
+    Cel::cond(&is("t"), &Cel::lit(""), &Cel::cond(&is("l"), &p.nth(1, bound::SCALAR), &fields(p, fp)))
 }
 
 /// The value of a field part.
@@ -117,7 +113,11 @@ fn fields(p: &Cel, fp: Cel) -> Cel {
         &Cel::cond(
             &is("namespace"),
             &Cel::path("object.metadata.namespace", bound::NAMESPACE),
-            &Cel::cond(&is("pc"), &Cel::path("object.spec.providerConfigRef.name", bound::NAME), &fp.to_str(bound::SCALAR)),
+            &Cel::cond(
+                &is("pc"),
+                &Cel::path("object.spec.providerConfigRef.name", bound::NAME),
+                &fp.to_str(bound::SCALAR),
+            ),
         ),
     )
 }
@@ -148,9 +148,11 @@ pub fn policy(kinds: &[GuardKind]) -> Option<Policy> {
     let kind = v.kind_key();
     let templates = v.get("templates", |_| search(&formats, &kind, &Cel::list(vec![])).bounded(most_templates));
     let rendered = v.get("rendered", |_| {
-        templates
-            .filter("t", most_parts, |t| t.clone().bounded(most_parts).all("p", 2, present))
-            .map_each("t", most_parts, |t| t.clone().bounded(most_parts).map_each("p", 2, value).join(longest))
+        templates.filter("t", most_parts, |t| t.clone().bounded(most_parts).all("p", 2, present)).map_each(
+            "t",
+            most_parts,
+            |t| t.clone().bounded(most_parts).map_each("p", 2, value).join(longest),
+        )
     });
     let ext = v.ext();
     let expression = Cel::or(vec![
@@ -159,7 +161,8 @@ pub fn policy(kinds: &[GuardKind]) -> Option<Policy> {
         rendered.size_of().eq(&Cel::constant("0")),
         rendered.contains(&ext, longest),
     ]);
-    let names = templates.map_each("t", most_parts, |t| t.nth(0, 2).nth(1, longest_name)).join_with(" or ", longest_name);
+    let names =
+        templates.map_each("t", most_parts, |t| t.nth(0, 2).nth(1, longest_name)).join_with(" or ", longest_name);
     let message_expression = Cel::concat(vec![
         Cel::lit("kubectl upjet guard: crossplane.io/external-name of "),
         v.target(),
@@ -177,7 +180,12 @@ pub fn policy(kinds: &[GuardKind]) -> Option<Policy> {
         rule: Rule::ExternalNameFormat,
         operations: &["CREATE", "UPDATE"],
         kinds: covered,
-        validations: vec![Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Invalid }],
+        validations: vec![Validation {
+            expression,
+            message: MESSAGE.into(),
+            message_expression,
+            reason: Reason::Invalid,
+        }],
         variables: v.into_defs(),
         conditions: Vec::new(),
         uses_lock: false,

@@ -190,11 +190,8 @@ impl Params {
     /// The ones a binding selects (by `matchLabels`), in name order.
     fn selected(&self, binding: &Value) -> Vec<&dyn Val> {
         let want = binding["spec"]["paramRef"]["selector"]["matchLabels"].as_object().cloned().unwrap_or_default();
-        let mut out: Vec<&(Value, Box<dyn Val>)> = self
-            .objects
-            .iter()
-            .filter(|(p, _)| want.iter().all(|(k, v)| &p["metadata"]["labels"][k] == v))
-            .collect();
+        let mut out: Vec<&(Value, Box<dyn Val>)> =
+            self.objects.iter().filter(|(p, _)| want.iter().all(|(k, v)| &p["metadata"]["labels"][k] == v)).collect();
         out.sort_by_key(|(p, _)| p["metadata"]["name"].as_str().unwrap_or_default().to_string());
         out.into_iter().map(|(_, c)| c.as_ref()).collect()
     }
@@ -267,7 +264,8 @@ impl Indexer for Scope<'_> {
         Self: 'v,
     {
         let name = idx.downcast_ref::<CelString>().map(|s| s.inner().to_string()).unwrap_or_default();
-        let i = self.variables.iter().position(|(n, _)| *n == name).ok_or_else(|| ExecutionError::no_such_key(&name))?;
+        let i =
+            self.variables.iter().position(|(n, _)| *n == name).ok_or_else(|| ExecutionError::no_such_key(&name))?;
         let value = self.cache[i].get_or_init(|| {
             self.run(&self.variables[i].1).and_then(|v| Box::<dyn Val>::try_from(v).map_err(|e| format!("{e}")))
         });
@@ -349,9 +347,15 @@ impl Compiled {
             policy: policy.clone(),
             rules,
             conditions: list("matchConditions").iter().map(|m| program(text(&m["expression"]))).collect(),
-            variables: list("variables").iter().map(|v| (text(&v["name"]).to_string(), program(text(&v["expression"])))).collect(),
+            variables: list("variables")
+                .iter()
+                .map(|v| (text(&v["name"]).to_string(), program(text(&v["expression"]))))
+                .collect(),
             checks,
-            mutations: list("mutations").iter().map(|m| program(&as_maps(text(&m["jsonPatch"]["expression"])))).collect(),
+            mutations: list("mutations")
+                .iter()
+                .map(|m| program(&as_maps(text(&m["jsonPatch"]["expression"]))))
+                .collect(),
         }
     }
 

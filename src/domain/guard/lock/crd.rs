@@ -29,7 +29,7 @@ pub fn crd() -> Value {
     json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": format!("{PLURAL}.{GROUP}"), "labels": super::super::admission::labels(None)},
+        "metadata": {"name": format!("{PLURAL}.{GROUP}"), "labels": super::super::labels::labels(None)},
         "spec": {
             "group": GROUP,
             "names": {"kind": KIND, "listKind": format!("{KIND}List"), "plural": PLURAL, "singular": KIND.to_lowercase()},
@@ -59,7 +59,7 @@ pub fn crd() -> Value {
 /// A shard as an object, for `kubectl apply` (no resourceVersion) or for a conditional write
 /// (its resourceVersion, the precondition).
 pub fn shard_object(shard: &Shard, with_version: bool) -> Value {
-    let mut labels = super::super::admission::labels(None);
+    let mut labels = super::super::labels::labels(None);
     labels[SHARD_LABEL] = json!("shard");
     let mut obj = json!({
         "apiVersion": API_VERSION,

@@ -13,6 +13,7 @@
 use super::key::LockKey;
 use super::shard::{self, BUDGET, Shard};
 use crate::domain::placeholder::is_placeholder;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What one run changes.
@@ -105,12 +106,15 @@ impl Work {
         for i in 0..self.shards.len() {
             let keys: Vec<String> = self.shards[i].entries.keys().cloned().collect();
             for k in keys {
-                if self.home.contains_key(&k) {
-                    let id = self.shards[i].entries.remove(&k).unwrap_or_default();
-                    self.sizes[i] -= shard::entry_bytes(&k, &id);
-                    self.changed[i] = true;
-                } else {
-                    self.home.insert(k, i);
+                match self.home.entry(k) {
+                    Entry::Occupied(held) => {
+                        let id = self.shards[i].entries.remove(held.key()).unwrap_or_default();
+                        self.sizes[i] -= shard::entry_bytes(held.key(), &id);
+                        self.changed[i] = true;
+                    }
+                    Entry::Vacant(free) => {
+                        free.insert(i);
+                    }
                 }
             }
         }
