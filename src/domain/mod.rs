@@ -13,6 +13,7 @@ pub mod deletion;
 pub mod finding;
 pub mod goduration;
 pub mod gotime;
+pub mod guard;
 pub mod health;
 pub mod identity;
 pub mod inventory;

@@ -59,9 +59,10 @@ impl Policies {
 }
 
 /// `xpv1.ManagementActionAll`.
-const ALL: &str = "*";
-/// The actions in the order this tool writes them (crossplane's own docs order).
-const ACTIONS: [&str; 5] = ["Observe", "Create", "Update", "LateInitialize", "Delete"];
+pub const ALL: &str = "*";
+/// The actions in the order this tool writes them (crossplane's own docs order); with [`ALL`]
+/// the values the CRDs' enum admits.
+pub const ACTIONS: [&str; 5] = ["Observe", "Create", "Update", "LateInitialize", "Delete"];
 
 /// `defaultSupportedManagementPolicies`: the only sets the reconciler accepts when management
 /// policies are enabled. Compared as sets, so order and duplicates in the MR do not matter. A

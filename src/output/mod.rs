@@ -4,6 +4,7 @@ pub mod adopt;
 pub mod detail;
 pub mod forms;
 pub mod github;
+pub mod guard;
 pub mod history;
 pub mod html;
 pub mod jsonpath;

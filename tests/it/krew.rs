@@ -303,7 +303,7 @@ fn release_archive_installs_like_krew() {
             .any(|e| license_like.contains(&e.unwrap().file_name().to_string_lossy().to_lowercase().as_str())),
         "krew requires a LICENSE file in the install directory"
     );
-    let help = std::process::Command::new(&bin).arg("--help").output().unwrap();
+    let help = run_fresh_executable(std::process::Command::new(&bin).arg("--help"));
     assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("kubectl upjet"));
 }
 
@@ -360,4 +360,18 @@ fn release_builds_the_watch_image_from_the_static_binary() {
     let missing = release(&out.path().join("no-such-docker"));
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such-docker"));
+}
+
+/// Runs a program this test just wrote. Another test's thread may fork while the file is still
+/// open for writing, and the child holds that descriptor until it execs: the kernel then refuses
+/// to run the file (ETXTBSY, "Text file busy") for that instant, so the run is tried again.
+fn run_fresh_executable(cmd: &mut std::process::Command) -> std::process::Output {
+    const ETXTBSY: i32 = 26;
+    for _ in 0..50 {
+        match cmd.output() {
+            Err(e) if e.raw_os_error() == Some(ETXTBSY) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            other => return other.unwrap(),
+        }
+    }
+    cmd.output().unwrap()
 }

@@ -7,6 +7,7 @@ pub mod adopt;
 pub mod argo_lua;
 pub mod cluster;
 pub mod flux_cel;
+pub mod guard_cel;
 pub mod tools;
 pub mod upjet;
 pub mod velero;

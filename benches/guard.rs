@@ -1,0 +1,201 @@
+//! `kubectl upjet guard` at fleet scale (issue 35's figures): the policies for
+//! `UPJET_BENCH_GUARD_KINDS` (2,000) managed kinds (a quarter with a known ID format) and a lock
+//! of `UPJET_BENCH_GUARD_IDS` (22,000) IDs, built and printed as YAML; the lock's merge (the
+//! pure part of `guard lock`); the worst rule's estimated CEL cost against the API server's
+//! limits; and the admission work per MR write, the policies' CEL run through the tests'
+//! evaluator (cel-rust, `tests/it/support/guard_cel.rs`) with every policy compiled once and the
+//! shards decoded once, as the API server keeps them. Prints one markdown table; asserts nothing.
+//!
+//! ```text
+//! cargo bench --bench guard
+//! UPJET_BENCH_GUARD_KINDS=200 UPJET_BENCH_GUARD_IDS=2000 cargo bench --bench guard   # a quick look
+//! ```
+//!
+//! `UPJET_BENCH_GUARD_WRITES` (200) writes are timed of each kind (an UPDATE that changes a label
+//! on a created MR, a CREATE of a locked MR with another ID, which the lock refuses);
+//! `UPJET_BENCH_GUARD_PROFILE=1` also prints each policy's time on stderr.
+
+#[path = "../tests/it/support/guard_cel.rs"]
+#[allow(dead_code)]
+mod guard_cel;
+
+use guard_cel::{Bound, Compiled, Outcome, Params, Request};
+use kubectl_upjet::domain::guard::kind::GuardKind;
+use kubectl_upjet::domain::guard::lock::crd::shard_object;
+use kubectl_upjet::domain::guard::lock::key::LockKey;
+use kubectl_upjet::domain::guard::lock::merge::{Change, ShardWrite, merge};
+use kubectl_upjet::domain::guard::lock::shard::Shard;
+use kubectl_upjet::domain::guard::settings::GuardSettings;
+use kubectl_upjet::domain::guard::{GuardSet, build};
+use kubectl_upjet::domain::identity::Template;
+use kubectl_upjet::output::guard::{GuardFormat, write};
+use serde_json::{Value, json};
+use std::time::Instant;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// `n` kinds over 150 groups, alternately cluster-scoped and namespaced; every fourth with an
+/// ARN-like format (an account constant and the name), as doctor learns them from peers.
+fn kinds(n: usize) -> Vec<GuardKind> {
+    (0..n)
+        .map(|i| {
+            let mut k = GuardKind::new(
+                &format!("svc{}.aws.upbound.io", i % 150),
+                &format!("Kind{i}"),
+                &format!("kind{i}s"),
+                i % 2 == 1,
+            );
+            if i % 4 == 0 {
+                k.id_templates =
+                    vec![Template::parse(&format!("arn:aws:svc{i}:eu-west-1:123456789012:thing/{{name}}")).unwrap()];
+            }
+            k
+        })
+        .collect()
+}
+
+fn lock(ids: usize, kinds: &[GuardKind]) -> Change {
+    let add = (0..ids)
+        .map(|i| {
+            let k = &kinds[i % kinds.len()];
+            let ns = k.namespaced.then(|| format!("team-{}", i % 40));
+            (
+                LockKey::new(&k.group, &k.kind, ns.as_deref(), &format!("mr-{i:06}")),
+                format!("arn:aws:svc:eu-west-1:123456789012:thing/{i:06}-{:08x}", i * 2654435761 % (1 << 32)),
+            )
+        })
+        .collect();
+    Change { add, ..Change::default() }
+}
+
+fn mr(kind: &GuardKind, name: &str) -> Value {
+    let mut m = json!({"apiVersion": format!("{}/v1beta1", kind.group), "kind": kind.kind,
+        "metadata": {"name": name, "annotations": {"crossplane.io/external-name": format!("arn:aws:svc0:eu-west-1:123456789012:thing/{name}"),
+            "crossplane.io/external-create-succeeded": "2024-11-30T10:53:06Z"}},
+        "spec": {"managementPolicies": ["Observe", "Create", "Update", "Delete", "LateInitialize"],
+            "forProvider": {"region": "eu-west-1", "tags": {"team": "a"}}},
+        "status": {"atProvider": {"id": name}, "conditions": [{"type": "Ready", "status": "True"}, {"type": "Synced", "status": "True"}]}});
+    if kind.namespaced {
+        m["metadata"]["namespace"] = json!("team-1");
+    }
+    m
+}
+
+/// Every policy that matches the write, evaluated as the API server does (the write's values
+/// converted once); the refusals.
+fn admit(compiled: &[(Compiled, Value)], params: &Params, req: &Request) -> usize {
+    let bound = Bound::of(req);
+    compiled
+        .iter()
+        .filter(|(c, binding)| matches!(c.validate_bound(binding, params, &bound), Outcome::Failed { .. }))
+        .count()
+}
+
+fn time_writes(set: &GuardSet, shards: &[Value], kind: &GuardKind, writes: usize) -> (f64, f64) {
+    let compiled: Vec<(Compiled, Value)> =
+        set.validating.iter().map(|p| (Compiled::new(&p.policy), p.binding.clone())).collect();
+    let params = Params::new(shards);
+    let old = mr(kind, "mr-000000");
+    let mut new = old.clone();
+    new["metadata"]["labels"] = json!({"team": "a"});
+    let update = Request::update(old, new, &kind.plural);
+    let mut fresh = mr(kind, "mr-000000");
+    fresh.as_object_mut().unwrap().remove("status");
+    let create = Request::create(fresh, &kind.plural);
+    if std::env::var("UPJET_BENCH_GUARD_PROFILE").is_ok() {
+        for req in [&update, &create] {
+            let bound = Bound::of(req);
+            for (c, binding) in &compiled {
+                let start = Instant::now();
+                for _ in 0..20 {
+                    std::hint::black_box(c.validate_bound(binding, &params, &bound));
+                }
+                eprintln!(
+                    "{} {}: {:.3} ms",
+                    req.operation,
+                    binding["metadata"]["name"],
+                    start.elapsed().as_secs_f64() * 1e3 / 20.0
+                );
+            }
+        }
+    }
+    let mut per = [0f64; 2];
+    for (slot, req) in [update, create].iter().enumerate() {
+        assert_eq!(
+            admit(&compiled, &params, req),
+            usize::from(slot == 1),
+            "a locked bare create is refused, the update passes"
+        );
+        let start = Instant::now();
+        for _ in 0..writes {
+            std::hint::black_box(admit(&compiled, &params, req));
+        }
+        per[slot] = start.elapsed().as_secs_f64() * 1e3 / writes as f64;
+    }
+    (per[0], per[1])
+}
+
+fn main() {
+    let (n_kinds, n_ids) = (env("UPJET_BENCH_GUARD_KINDS", 2000), env("UPJET_BENCH_GUARD_IDS", 22000));
+    let ks = kinds(n_kinds);
+    let mut settings = GuardSettings { mutate: true, ..GuardSettings::default() };
+    settings.exempt_service_account("crossplane-system", "provider-aws-ec2-1a2b3c");
+    let change = lock(n_ids, &ks);
+    println!("| measurement | value |");
+    println!("|---|---|");
+
+    let start = Instant::now();
+    let writes = merge(&[], &change).writes;
+    let merged = start.elapsed();
+    let shards: Vec<Shard> = writes.iter().map(ShardWrite::shard).cloned().collect();
+    println!(
+        "| lock merge, {n_ids} IDs into empty shards | {:.0} ms, {} shards |",
+        merged.as_secs_f64() * 1e3,
+        shards.len()
+    );
+    let start = Instant::now();
+    let again = merge(&shards, &change).writes.len();
+    println!(
+        "| lock merge, the same {n_ids} IDs over the written shards | {:.0} ms, {again} writes |",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+
+    let start = Instant::now();
+    let set = build(&ks, &settings, &shards);
+    let mut out = Vec::new();
+    write(&mut out, &set, GuardFormat::Yaml).expect("prints");
+    let printed = start.elapsed();
+    println!(
+        "| guard printed, {n_kinds} kinds and {n_ids} IDs (YAML, target < 2 s) | {:.2} s, {:.1} MiB, {} objects |",
+        printed.as_secs_f64(),
+        out.len() as f64 / (1 << 20) as f64,
+        set.objects().len()
+    );
+    for p in &set.validating {
+        let size = serde_json::to_string(&p.policy).map(|s| s.len()).unwrap_or(0);
+        println!(
+            "| {} policy | {} KiB, worst `{}` {}, total {} |",
+            p.rule,
+            size.div_ceil(1024),
+            p.cost.worst,
+            p.cost.worst_cost,
+            p.cost.total
+        );
+    }
+    let worst = set.worst().expect("a policy");
+    println!(
+        "| worst rule's estimated cost (limit 1,000,000 per expression) | {} ({}, `{}`) |",
+        worst.worst_cost, worst.rule, worst.worst
+    );
+
+    let objects: Vec<Value> = shards.iter().map(|s| shard_object(s, false)).collect();
+    let n = env("UPJET_BENCH_GUARD_WRITES", 200);
+    let (update, create) = time_writes(&set, &objects, &ks[0], n);
+    println!("| admission CEL per MR update, every matching policy (aim < 1 ms) | {update:.3} ms |");
+    println!(
+        "| admission CEL per MR create, every policy over {} shards (aim < 1 ms) | {create:.3} ms |",
+        objects.len()
+    );
+}

@@ -1,0 +1,49 @@
+//! identity kept: an UPDATE may not remove or change the external-name of an MR that created its
+//! cloud object (crossplane#2532: the provider would then create a second object, or adopt
+//! another one). A placeholder was never an identity; a repair that declares the new ID
+//! (`kubectl-upjet.io/identity-change`) passes.
+
+use super::admission::{Policy, Reason, Validation};
+use super::cel::Cel;
+use super::kind::GuardKind;
+use super::rule::Rule;
+use super::vars::Vars;
+
+/// The fallback message (when the message expression cannot be used).
+pub const MESSAGE: &str = "kubectl upjet guard: this write removes or changes crossplane.io/external-name of an MR that created its cloud object; keep the ID, or move the MR to another object with: kubectl upjet adopt KIND/NAME --id NEW_ID";
+
+/// The rule's policy over `kinds`.
+pub fn policy(kinds: &[GuardKind]) -> Policy {
+    let v = Vars::default();
+    let (ext, old_ext) = (v.ext(), v.old_ext());
+    let expression =
+        Cel::or(vec![Cel::and(vec![v.old_ext_is_id(), v.created()]).not(), ext.eq(&old_ext), v.change_declared()]);
+    let removed = ext.eq(&Cel::lit(""));
+    let message_expression = Cel::concat(vec![
+        Cel::lit("kubectl upjet guard: this write "),
+        Cel::cond(&removed, &Cel::lit("removes"), &Cel::lit("changes")),
+        Cel::lit(" crossplane.io/external-name of "),
+        v.target(),
+        Cel::lit(
+            ", an MR that created its cloud object: the provider would then create or adopt another one. Keep the ID; to move the MR to another object run: kubectl upjet adopt ",
+        ),
+        v.target(),
+        Cel::lit(" --id NEW_ID. Its ID: \""),
+        old_ext,
+        Cel::cond(&removed, &Cel::lit("\""), &Cel::concat(vec![Cel::lit("\", this write: \""), ext, Cel::lit("\"")])),
+    ]);
+    Policy {
+        rule: Rule::IdentityKept,
+        operations: &["UPDATE"],
+        kinds: kinds.to_vec(),
+        validations: vec![Validation {
+            expression,
+            message: MESSAGE.into(),
+            message_expression,
+            reason: Reason::Forbidden,
+        }],
+        variables: v.into_defs(),
+        conditions: Vec::new(),
+        uses_lock: false,
+    }
+}
