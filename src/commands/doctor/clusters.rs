@@ -12,7 +12,8 @@ use crate::error::{exit_for, one_line};
 /// Scans every context asked for (several `--context`, or `--all-contexts`) and merges their
 /// reports.
 pub(super) async fn live(settings: &Settings, doctor: &Doctor) -> anyhow::Result<Report> {
-    merged(scan_contexts(settings, doctor).await?)
+    let outcomes = scan_contexts(settings, doctor).await?;
+    merged(outcomes)
 }
 
 /// Reads every snapshot or backup (several `--from`), each as its own cluster, and merges their

@@ -163,12 +163,14 @@ pub(super) async fn from_cluster(
     lap(&mut timings.discovery);
     timings.discovery_requests = dstats.requests;
     timings.discovery_cached = dstats.from_cache;
-    let mut builder = ReportBuilder::new(doctor.filter.clone());
     let context = conn.context.clone();
     if selected.is_empty() {
-        builder.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
-        return Ok(LiveScan { report: builder.finish(), timings, context });
+        // Nothing to filter: a report of the one note.
+        let mut empty = ReportBuilder::new(crate::domain::report::Filter::default());
+        empty.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
+        return Ok(LiveScan { report: empty.finish(), timings, context });
     }
+    let mut builder = ReportBuilder::new(doctor.filter.clone());
     let (evidence, mut notes) = doctor.evidence.read_live(settings, &conn, &selected, HashMap::new()).await?;
     notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory_notes);

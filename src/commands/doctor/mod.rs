@@ -21,7 +21,7 @@ use timings::Timings;
 use super::backup;
 use super::cloud_audit;
 use super::evidence::{acknowledges_requests, snapshot_groups};
-use super::flow::{Doctor, Flow, PathKind, Scan};
+use super::flow::{Doctor, Flow, OneMr, PathKind, Scan};
 use crate::cli::DoctorArgs;
 use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
 use crate::cluster::discover;
@@ -55,6 +55,9 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     let doctor = Doctor::resolve(args, settings, PathKind::on_disk).map_err(Error::from)?;
     let started = std::time::Instant::now();
     let fleet = match &doctor.flow {
+        Flow::OneMr(asked @ OneMr { in_backup: true, from: Some(backup), .. }) => {
+            return one::in_backup(settings, &doctor, asked, backup.as_path(), out).await;
+        }
         Flow::OneMr(asked) => return one(settings, &doctor, asked, out).await,
         Flow::Cluster => Fleet::Live(from_cluster(settings, &doctor, &settings.connect, &Default::default()).await?),
         Flow::Snapshot(path) => Fleet::ReportOnly(from_snapshot(path, &doctor, settings).await?),

@@ -34,10 +34,6 @@ pub(super) async fn one(
 ) -> anyhow::Result<Exit> {
     let from = asked.from.as_deref();
     let (mr, live) = locate(settings, from, &asked.target).await?;
-    if let Some(path) = from.filter(|p| backup::is_backup(p)) {
-        let source_context = asked.source_context.as_deref();
-        return in_backup(settings, doctor, (path, source_context), mr, out).await;
-    }
     let (evidence, _) = match &live {
         Some((conn, kind)) => {
             let mut acks = HashMap::new();
@@ -65,16 +61,18 @@ pub(super) async fn one(
     print::one_mr(settings, doctor, &mr, findings, &evidence, out)
 }
 
-/// One MR of a Velero backup: judged with the whole backup (its peers teach the kind's identity)
-/// as a restore would leave it, so the restore verdict is among its findings.
-async fn in_backup(
+/// One MR of a Velero backup (`doctor KIND/NAME --from BACKUP`): judged with the whole backup
+/// (its peers teach the kind's identity) as a restore would leave it, so the restore verdict is
+/// among its findings.
+pub(super) async fn in_backup(
     settings: &Settings,
     doctor: &Doctor,
-    (path, source_context): (&std::path::Path, Option<&str>),
-    mr: ManagedResource,
+    asked: &OneMr,
+    path: &std::path::Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let inputs = super::offline::backup_inputs(doctor, source_context).await?;
+    let (mr, _) = locate(settings, Some(path), &asked.target).await?;
+    let inputs = super::offline::backup_inputs(doctor, asked.source_context.as_deref()).await?;
     let judged = backup::judge(settings, path, inputs, |_| true).await?;
     for n in &judged.notes {
         eprintln!("{}", crate::output::style::sanitize(n));

@@ -61,6 +61,8 @@ pub struct OneMr {
     pub from: Option<PathBuf>,
     /// `--source-context`: with a backup, the live cluster it was taken from.
     pub source_context: Option<String>,
+    /// `from` is a Velero backup: the MR is judged as a restore would leave it.
+    pub in_backup: bool,
 }
 
 /// The one flow a doctor run takes. Each variant carries what only it needs, so that the code
@@ -124,6 +126,7 @@ impl Flow {
                 target: target.clone(),
                 from: from.first().cloned(),
                 source_context: args.source_context.clone(),
+                in_backup: from.first().is_some_and(|p| kind_of(p).backup),
             }));
         }
         let kinds: Vec<PathKind> = from.iter().map(|p| kind_of(p)).collect();

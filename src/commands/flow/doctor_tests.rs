@@ -39,6 +39,7 @@ fn every_flow_is_resolved_from_its_flags() {
             target: target.into(),
             from: from.map(PathBuf::from),
             source_context: source.map(Into::into),
+            in_backup: from.is_some_and(|f| kind_of(Path::new(f)).backup),
         })
     };
     let backup =
