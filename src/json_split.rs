@@ -24,8 +24,10 @@
 //! as ranges, uncopied). It sits beside `error.rs` as a layer of its own, importing nothing, so
 //! that both `cluster/` and `evidence/` may use it.
 mod document;
+mod grammar;
 mod members;
 mod skim;
+mod values;
 
 pub use document::{DocEnd, Opened};
 pub use members::{MEMBER_BYTES, Member};
@@ -56,8 +58,13 @@ pub enum Piece<'a> {
     TooLong(u64),
     /// A top-level object that wrapped records ended: the string values it held beside them
     /// under the keys listened for ([`Splitter::listen`]). Only a splitter that listens hands
-    /// this on.
+    /// this on — or one telling each value apart ([`Splitter::each_value`]), which also ends
+    /// each top-level array with one, saying nothing.
     Wrapper(&'a [Member]),
+    /// A record that is a top-level value of its own (an object that wraps no records, a
+    /// string), and the line it starts on: only a splitter telling each value apart hands this
+    /// on instead of an [`Piece::Element`].
+    Whole(&'a [u8], u64),
 }
 
 /// What kind of top-level value is being read.
@@ -100,6 +107,10 @@ pub struct Splitter {
     said: Vec<Member>,
     /// The current top-level object holds a wrapper array.
     wrapped: bool,
+    /// Each top-level value told apart ([`values`]).
+    each_value: bool,
+    /// The bytes outside records held to JSON's grammar ([`grammar`]).
+    grammar: Option<grammar::Grammar>,
     buf: Vec<u8>,
     capturing: bool,
     overflow: bool,
@@ -153,6 +164,8 @@ impl Splitter {
             value_of: None,
             said: Vec::new(),
             wrapped: false,
+            each_value: false,
+            grammar: None,
             buf: Vec::new(),
             capturing: false,
             overflow: false,
@@ -304,6 +317,12 @@ impl Splitter {
         }
         let seen = self.seen;
         self.seen = seen || !c.is_ascii_whitespace();
+        if !matches!(c, b'"' | b'{' | b'[' | b'}' | b']') {
+            self.grammar_byte(c);
+            if self.grammar_broke(emit) {
+                return i + 1;
+            }
+        }
         match c {
             b'\n' => self.line += 1,
             b' ' | b'\t' | b'\r' => {}
@@ -331,10 +350,12 @@ impl Splitter {
                 }
             }
         }
+        self.grammar_broke(emit);
         i + 1
     }
 
     fn open_string(&mut self, i: usize, seg: &mut Option<usize>, key_seg: &mut Option<usize>) {
+        self.grammar_string();
         if self.depth == 0 {
             if self.resync {
                 self.resynced_lines += 1;
@@ -378,12 +399,13 @@ impl Splitter {
                 *seg = None;
                 self.record_depth = Some(2);
                 self.wrappers += 1;
-                self.wrapped = true;
+                self.wrapper_opens();
                 self.wrapper_span.0 = self.offset + i as u64;
             }
             self.wrapper_key = false;
             self.member = None;
         }
+        self.grammar_open(c);
         if !self.capturing && Some(self.depth) == self.record_depth {
             self.start(i, seg);
         }
@@ -394,7 +416,8 @@ impl Splitter {
     }
 
     fn close(&mut self, chunk: &[u8], i: usize, seg: &mut Option<usize>, emit: &mut dyn FnMut(Piece)) {
-        if self.depth == 0 {
+        self.grammar_close(chunk[i]);
+        if self.grammar_broke(emit) || self.depth == 0 {
             return;
         }
         self.depth -= 1;
@@ -433,21 +456,13 @@ impl Splitter {
         match seg.take() {
             Some(s) if self.buf.is_empty() && !self.overflow => {
                 let record = &chunk[s..=k];
-                emit(if record.len() > self.cap {
-                    Piece::TooLong(self.elem_line)
-                } else {
-                    Piece::Element(record, self.elem_line)
-                });
+                emit(if record.len() > self.cap { Piece::TooLong(self.elem_line) } else { self.record_piece(record) });
             }
             whole => {
                 if let Some(s) = whole {
                     self.keep(&chunk[s..=k]);
                 }
-                emit(if self.overflow {
-                    Piece::TooLong(self.elem_line)
-                } else {
-                    Piece::Element(&self.buf, self.elem_line)
-                });
+                emit(if self.overflow { Piece::TooLong(self.elem_line) } else { self.record_piece(&self.buf) });
             }
         }
         self.buf.clear();
@@ -490,6 +505,7 @@ impl Splitter {
         self.capturing = false;
         self.overflow = false;
         self.buf.clear();
+        self.grammar_reset();
     }
 }
 
