@@ -14,15 +14,18 @@
 //! newline inside a string, i.e. a truncated line or a hand-edited file ([`AfterBreak`]). The
 //! reader turns the [`Piece`]s into its own counters and notes. What a wrapping object says
 //! beside its records (a paging token after `lookup-events`' `Events`) is handed on when the
-//! object ends, for the keys a reader listens for ([`Splitter::listen`], [`members`]).
+//! object ends, for the keys a reader listens for ([`Splitter::listen`], [`members`]). A reader
+//! may have each top-level value told apart ([`Splitter::each_value`], [`values`]) and the bytes
+//! between records held to JSON's grammar ([`Splitter::strict`], [`grammar`]).
 //!
 //! Every JSON reader of the tool takes its records from here: the cloud-audit reader (a stream
 //! of records), the Kubernetes audit reader's documents (the CloudWatch `events` key, stop at a
-//! break), the provider-log scanner's documents met between log lines ([`document`]: a JSON
-//! array or a pretty-printed object that ends, or is left, in the middle of the stream), and the
-//! list bodies of `cluster/scan` and of snapshots ([`list_items`]: a body in memory, its items
-//! as ranges, uncopied). It sits beside `error.rs` as a layer of its own, importing nothing, so
-//! that both `cluster/` and `evidence/` may use it.
+//! break), the cloud inventory reader (AWS pages, Resource Graph answers and arrays back to
+//! back, each value told apart, strict), the provider-log scanner's documents met between log
+//! lines ([`document`]: a JSON array or a pretty-printed object that ends, or is left, in the
+//! middle of the stream), and the list bodies of `cluster/scan` and of snapshots
+//! ([`list_items`]: a body in memory, its items as ranges, uncopied). It sits beside `error.rs`
+//! as a layer of its own, importing nothing, so that both `cluster/` and `evidence/` may use it.
 mod document;
 mod grammar;
 mod members;

@@ -9,7 +9,9 @@
 //! sees each record (and each container inside an object that may itself be the record) as one
 //! value, and hands on a [`Piece::Broken`] at the first byte that cannot continue the JSON,
 //! then reads no further. A value where a record stands must be one: an object or an array, or
-//! a string that may hold one — a bare number or `null` there breaks the JSON too.
+//! a string that may hold one — a bare number or `null` there breaks the JSON too. Not checked:
+//! the letters of a bare value beside the records (`tru` passes for `true`) and what a string
+//! holds (its escapes): neither moves a record's bounds, and the records are decoded anyway.
 //!
 //! The walk costs a few steps per record, none inside one: a record's bytes are skimmed as
 //! always ([`super::skim`]).

@@ -7,16 +7,24 @@ fn pieces(text: &[u8], chunk: usize, cap: usize, after: AfterBreak) -> (Vec<Stri
     let mut s = Splitter::new(cap, KEYS, after);
     let mut r = io::BufReader::with_capacity(chunk, text);
     let mut bytes = 0;
-    let open = s
-        .run(&mut r, &mut bytes, &mut |p| {
-            out.push(match p {
-                Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                other => format!("{other:?}"),
-            })
-        })
-        .unwrap();
+    let open = s.run(&mut r, &mut bytes, &mut |p| out.push(shown(p))).unwrap();
     assert_eq!(bytes, text.len() as u64);
     (out, open)
+}
+
+/// A piece as the tables write it: a record as `line:text`, a record standing alone as
+/// `whole line:text`, a wrapper's end as `said[key=value,…]`, any other by its name.
+fn shown(p: Piece) -> String {
+    match p {
+        Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
+        Piece::Whole(b, l) => format!("whole {l}:{}", String::from_utf8_lossy(b)),
+        Piece::Wrapper(said) => {
+            let m: Vec<String> =
+                said.iter().map(|m| format!("{}={}", m.key, String::from_utf8_lossy(&m.value))).collect();
+            format!("said[{}]", m.join(","))
+        }
+        other => format!("{other:?}"),
+    }
 }
 
 /// (case, input, records as `line:text` or a piece's name, open at the end)
@@ -91,18 +99,7 @@ fn a_wrapper_says_what_it_holds_beside_its_records_at_any_chunk_size() {
             let mut out = Vec::new();
             let mut s = Splitter::new(64, KEYS, AfterBreak::Resync).listen(LISTEN);
             let mut r = io::BufReader::with_capacity(chunk, text.as_bytes());
-            s.run(&mut r, &mut 0, &mut |p| {
-                out.push(match p {
-                    Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                    Piece::Wrapper(said) => {
-                        let m: Vec<String> =
-                            said.iter().map(|m| format!("{}={}", m.key, String::from_utf8_lossy(&m.value))).collect();
-                        format!("said[{}]", m.join(","))
-                    }
-                    other => format!("{other:?}"),
-                })
-            })
-            .unwrap();
+            s.run(&mut r, &mut 0, &mut |p| out.push(shown(p))).unwrap();
             assert_eq!(out, *want, "{name} (chunk {chunk})");
         }
     }
@@ -164,14 +161,7 @@ fn document_run(opened: Opened, initial: &str, stream: &str, chunk: usize) -> (V
     let mut s = Splitter::document(64, opened, 5);
     let mut r = io::BufReader::with_capacity(chunk, stream.as_bytes());
     let mut bytes = 0;
-    let end = s
-        .run_document(&mut r, initial.as_bytes(), &mut bytes, &mut |p| {
-            out.push(match p {
-                Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                other => format!("{other:?}"),
-            })
-        })
-        .unwrap();
+    let end = s.run_document(&mut r, initial.as_bytes(), &mut bytes, &mut |p| out.push(shown(p))).unwrap();
     let mut rest = String::new();
     io::Read::read_to_string(&mut r, &mut rest).unwrap();
     assert_eq!(bytes as usize + rest.len(), stream.len(), "bytes used and left add up");
@@ -271,28 +261,14 @@ fn an_embedded_document_ends_or_is_left_where_the_log_goes_on_at_any_chunk_size(
 }
 
 /// Pieces of a splitter telling each value apart, strict, listening for `data` (a wrapper key)
-/// and `next`: records as `line:text`, a value standing alone as `whole line:text`, a wrapper's
-/// end as `said[key=value,…]`.
+/// and `next` ([`shown`]).
 fn each_value_pieces(text: &[u8], chunk: usize) -> (Vec<String>, Option<u64>) {
     const WRAP: &[&[u8]] = &[b"data"];
     const LISTEN: &[&[u8]] = &[b"data", b"next"];
     let mut out = Vec::new();
     let mut s = Splitter::new(64, WRAP, AfterBreak::Stop).listen(LISTEN).each_value().strict();
     let mut r = io::BufReader::with_capacity(chunk, text);
-    let open = s
-        .run(&mut r, &mut 0, &mut |p| {
-            out.push(match p {
-                Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                Piece::Whole(b, l) => format!("whole {l}:{}", String::from_utf8_lossy(b)),
-                Piece::Wrapper(said) => {
-                    let m: Vec<String> =
-                        said.iter().map(|m| format!("{}={}", m.key, String::from_utf8_lossy(&m.value))).collect();
-                    format!("said[{}]", m.join(","))
-                }
-                other => format!("{other:?}"),
-            })
-        })
-        .unwrap();
+    let open = s.run(&mut r, &mut 0, &mut |p| out.push(shown(p))).unwrap();
     (out, open)
 }
 
