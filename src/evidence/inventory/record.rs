@@ -109,6 +109,15 @@ pub(super) fn ended(said: &[Member]) -> (Shape, Option<&'static str>) {
     (shape, token)
 }
 
+/// Most keys the error about an object of another kind names.
+const NAMED_KEYS: usize = 5;
+
+/// The keys an error names of an object too long to read whole, from those its first bytes show
+/// (`keys`, in order): paging tokens left out, as when it is read whole.
+pub(super) fn named_keys<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<String> {
+    keys.filter(|k| !TOKEN_KEYS.contains(k)).take(NAMED_KEYS).map(str::to_string).collect()
+}
+
 /// One document: its shape and records.
 pub(super) struct Doc {
     pub shape: Shape,
@@ -155,7 +164,7 @@ impl<'de> Visitor<'de> for DocVisitor {
                     token = key.filter(|_| value.is_some_and(|v| !v.trim().is_empty()));
                 }
                 other => {
-                    if keys.len() < 5 {
+                    if keys.len() < NAMED_KEYS {
                         keys.push(other.to_string());
                     }
                     map.next_value::<IgnoredAny>()?;

@@ -10,7 +10,7 @@
 //! What is read is judged document by document as before: each names its format, and only the
 //! last document's token says the export was cut. The first problem ends the read, as an error.
 
-use super::record::{Doc, LISTEN, Record, Shape, WRAPPER_KEYS, ended};
+use super::record::{Doc, LISTEN, Record, Shape, WRAPPER_KEYS, ended, named_keys};
 use super::{Inventory, InventoryError, Malformation, object};
 use crate::domain::inventory::Cloud;
 use crate::json_split::{AfterBreak, Piece, Splitter};
@@ -18,8 +18,8 @@ use std::io::{self, BufRead};
 use std::sync::Arc;
 
 /// Longest record held in memory, and longest document read whole (an `az graph query` table
-/// of 1,000 rows): an inventory record is a few KiB.
-pub const MAX_RECORD_BYTES: usize = 16 << 20;
+/// of 1,000 rows of any size): an inventory record is a few KiB.
+pub const MAX_RECORD_BYTES: usize = 64 << 20;
 
 /// Reads every document of `input`.
 pub(super) fn read_json(mut input: impl BufRead, name: &str) -> Result<Inventory, InventoryError> {
@@ -52,18 +52,24 @@ struct Reader<'a> {
     docs: usize,
     /// The first problem: nothing after it is read.
     error: Option<InventoryError>,
+    /// A value over [`MAX_RECORD_BYTES`] on this line: a record if an array or a wrapper's list
+    /// goes on after it, else a document of its own (the next piece tells).
+    too_long: Option<u64>,
+    /// The first keys of the object the file starts with, as its first bytes show them.
+    first_keys: Vec<String>,
 }
 
 impl Reader<'_> {
     fn new(name: &str) -> Reader<'_> {
         let source = Arc::from(name);
-        Reader { name, source, inv: Inventory::default(), page: Page::default(), docs: 0, error: None }
+        let (inv, page) = (Inventory::default(), Page::default());
+        Reader { name, source, inv, page, docs: 0, error: None, too_long: None, first_keys: Vec::new() }
     }
 
     /// A file that starts with neither an array, an object nor a string: serde's word on its first
     /// value, since the splitter only says that a line is no JSON record (a scalar is JSON, but no
     /// inventory; anything else is no JSON).
-    fn first_value(&self, input: &mut impl BufRead) -> Option<InventoryError> {
+    fn first_value(&mut self, input: &mut impl BufRead) -> Option<InventoryError> {
         let head = loop {
             match input.fill_buf() {
                 Ok(head) => break head,
@@ -72,6 +78,9 @@ impl Reader<'_> {
             }
         };
         let first = head.iter().find(|c| !matches!(c, b' ' | b'\t' | b'\r' | b'\n'))?;
+        if *first == b'{' {
+            self.first_keys = named_keys(crate::evidence::sniff::Head::of(head).keys());
+        }
         if matches!(first, b'{' | b'[' | b'"' | 0xef) {
             return None;
         }
@@ -83,6 +92,11 @@ impl Reader<'_> {
     }
 
     fn piece(&mut self, p: Piece) {
+        if let Some(line) = self.too_long.take() {
+            let record = matches!(p, Piece::Element(..) | Piece::Wrapper(_));
+            let e = self.too_long_error(line, record);
+            self.error.get_or_insert(e);
+        }
         if self.error.is_some() {
             return;
         }
@@ -95,8 +109,10 @@ impl Reader<'_> {
             }
             Piece::Broken(line) => Err(self.malformed(Malformation::Break(line))),
             Piece::NotJson(line) => Err(self.malformed(Malformation::NotJson(line))),
-            Piece::TooLong(line) => Err(self
-                .unknown(format!("a record or document of more than {} MiB, on line {line}", MAX_RECORD_BYTES >> 20))),
+            Piece::TooLong(line) => {
+                self.too_long = Some(line);
+                Ok(())
+            }
         };
         if let Err(e) = read {
             self.error = Some(e);
@@ -146,7 +162,26 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn finish(self, end: io::Result<Option<u64>>) -> Result<Inventory, InventoryError> {
+    /// A value over [`MAX_RECORD_BYTES`] on `line`: a `record` of an array or a wrapper's list,
+    /// or a document of its own — named by its keys, as any object of another kind is, when it is
+    /// the file's first and its first bytes show them.
+    fn too_long_error(&self, line: u64, record: bool) -> InventoryError {
+        let mib = MAX_RECORD_BYTES >> 20;
+        let keys = &self.first_keys;
+        let known = keys.iter().any(|k| WRAPPER_KEYS.contains(&k.as_bytes()));
+        self.unknown(match () {
+            _ if record => format!("a record of more than {mib} MiB, on line {line}"),
+            _ if self.docs > 0 || keys.is_empty() => format!("a JSON value of more than {mib} MiB, on line {line}"),
+            _ if known => format!("a JSON object of more than {mib} MiB with keys {}", keys.join(", ")),
+            _ => format!("a JSON object with keys {}", keys.join(", ")),
+        })
+    }
+
+    fn finish(mut self, end: io::Result<Option<u64>>) -> Result<Inventory, InventoryError> {
+        if let Some(line) = self.too_long.take() {
+            let e = self.too_long_error(line, false);
+            self.error.get_or_insert(e);
+        }
         if let Some(e) = self.error {
             return Err(e);
         }

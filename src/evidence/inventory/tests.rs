@@ -198,9 +198,16 @@ fn the_awscli_example_arn_is_trimmed() {
 fn an_empty_array_and_a_record_over_the_cap_are_named() {
     let inv = parse(" [ ]\n").unwrap();
     assert_eq!((inv.records, inv.formats.as_slice()), (0, &["an empty array"][..]));
-    let big = format!(r#"[{{"ResourceARN": "arn:aws:s3:::b", "x": "{}"}}]"#, "a".repeat(MAX_RECORD_BYTES));
-    let err = parse(&big).unwrap_err().to_string();
-    assert!(err.contains("unknown format (a record or document of more than 16 MiB, on line 1)"), "{err}");
+    let long = "a".repeat(MAX_RECORD_BYTES);
+    for (text, found) in [
+        (format!(r#"[{{"ResourceARN": "arn:aws:s3:::b", "x": "{long}"}}]"#), "a record of more than 64 MiB, on line 1"),
+        (format!(r#"{{"Reservations": [{{"x": "{long}"}}]}}"#), "a JSON object with keys Reservations"),
+        (format!(r#"{{"data": {{"rows": [["{long}"]]}}}}"#), "a JSON object of more than 64 MiB with keys data"),
+        (format!("[]\n\"{long}\""), "a JSON value of more than 64 MiB, on line 2"),
+    ] {
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains(&format!("unknown format ({found})")), "{err}");
+    }
 }
 
 /// An AWS mapping, a GCP asset and an Azure resource, each tagged for MR `n`.
