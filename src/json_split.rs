@@ -14,18 +14,23 @@
 //! newline inside a string, i.e. a truncated line or a hand-edited file ([`AfterBreak`]). The
 //! reader turns the [`Piece`]s into its own counters and notes. What a wrapping object says
 //! beside its records (a paging token after `lookup-events`' `Events`) is handed on when the
-//! object ends, for the keys a reader listens for ([`Splitter::listen`], [`members`]).
+//! object ends, for the keys a reader listens for ([`Splitter::listen`], [`members`]). A reader
+//! may have each top-level value told apart ([`Splitter::each_value`], [`values`]) and the bytes
+//! between records held to JSON's grammar ([`Splitter::strict`], [`grammar`]).
 //!
 //! Every JSON reader of the tool takes its records from here: the cloud-audit reader (a stream
 //! of records), the Kubernetes audit reader's documents (the CloudWatch `events` key, stop at a
-//! break), the provider-log scanner's documents met between log lines ([`document`]: a JSON
-//! array or a pretty-printed object that ends, or is left, in the middle of the stream), and the
-//! list bodies of `cluster/scan` and of snapshots ([`list_items`]: a body in memory, its items
-//! as ranges, uncopied). It sits beside `error.rs` as a layer of its own, importing nothing, so
-//! that both `cluster/` and `evidence/` may use it.
+//! break), the cloud inventory reader (AWS pages, Resource Graph answers and arrays back to
+//! back, each value told apart, strict), the provider-log scanner's documents met between log
+//! lines ([`document`]: a JSON array or a pretty-printed object that ends, or is left, in the
+//! middle of the stream), and the list bodies of `cluster/scan` and of snapshots
+//! ([`list_items`]: a body in memory, its items as ranges, uncopied). It sits beside `error.rs`
+//! as a layer of its own, importing nothing, so that both `cluster/` and `evidence/` may use it.
 mod document;
+mod grammar;
 mod members;
 mod skim;
+mod values;
 
 pub use document::{DocEnd, Opened};
 pub use members::{MEMBER_BYTES, Member};
@@ -56,8 +61,13 @@ pub enum Piece<'a> {
     TooLong(u64),
     /// A top-level object that wrapped records ended: the string values it held beside them
     /// under the keys listened for ([`Splitter::listen`]). Only a splitter that listens hands
-    /// this on.
+    /// this on — or one telling each value apart ([`Splitter::each_value`]), which also ends
+    /// each top-level array with one, saying nothing.
     Wrapper(&'a [Member]),
+    /// A record that is a top-level value of its own (an object that wraps no records, a
+    /// string), and the line it starts on: only a splitter telling each value apart hands this
+    /// on instead of an [`Piece::Element`].
+    Whole(&'a [u8], u64),
 }
 
 /// What kind of top-level value is being read.
@@ -100,6 +110,10 @@ pub struct Splitter {
     said: Vec<Member>,
     /// The current top-level object holds a wrapper array.
     wrapped: bool,
+    /// Each top-level value told apart ([`values`]).
+    each_value: bool,
+    /// The bytes outside records held to JSON's grammar ([`grammar`]).
+    grammar: Option<grammar::Grammar>,
     buf: Vec<u8>,
     capturing: bool,
     overflow: bool,
@@ -153,6 +167,8 @@ impl Splitter {
             value_of: None,
             said: Vec::new(),
             wrapped: false,
+            each_value: false,
+            grammar: None,
             buf: Vec::new(),
             capturing: false,
             overflow: false,
@@ -304,6 +320,12 @@ impl Splitter {
         }
         let seen = self.seen;
         self.seen = seen || !c.is_ascii_whitespace();
+        if !matches!(c, b'"' | b'{' | b'[' | b'}' | b']') {
+            self.grammar_byte(c);
+            if self.grammar_broke(emit) {
+                return i + 1;
+            }
+        }
         match c {
             b'\n' => self.line += 1,
             b' ' | b'\t' | b'\r' => {}
@@ -331,10 +353,12 @@ impl Splitter {
                 }
             }
         }
+        self.grammar_broke(emit);
         i + 1
     }
 
     fn open_string(&mut self, i: usize, seg: &mut Option<usize>, key_seg: &mut Option<usize>) {
+        self.grammar_string();
         if self.depth == 0 {
             if self.resync {
                 self.resynced_lines += 1;
@@ -378,12 +402,13 @@ impl Splitter {
                 *seg = None;
                 self.record_depth = Some(2);
                 self.wrappers += 1;
-                self.wrapped = true;
+                self.wrapper_opens();
                 self.wrapper_span.0 = self.offset + i as u64;
             }
             self.wrapper_key = false;
             self.member = None;
         }
+        self.grammar_open(c);
         if !self.capturing && Some(self.depth) == self.record_depth {
             self.start(i, seg);
         }
@@ -394,7 +419,8 @@ impl Splitter {
     }
 
     fn close(&mut self, chunk: &[u8], i: usize, seg: &mut Option<usize>, emit: &mut dyn FnMut(Piece)) {
-        if self.depth == 0 {
+        self.grammar_close(chunk[i]);
+        if self.grammar_broke(emit) || self.depth == 0 {
             return;
         }
         self.depth -= 1;
@@ -433,21 +459,13 @@ impl Splitter {
         match seg.take() {
             Some(s) if self.buf.is_empty() && !self.overflow => {
                 let record = &chunk[s..=k];
-                emit(if record.len() > self.cap {
-                    Piece::TooLong(self.elem_line)
-                } else {
-                    Piece::Element(record, self.elem_line)
-                });
+                emit(if record.len() > self.cap { Piece::TooLong(self.elem_line) } else { self.record_piece(record) });
             }
             whole => {
                 if let Some(s) = whole {
                     self.keep(&chunk[s..=k]);
                 }
-                emit(if self.overflow {
-                    Piece::TooLong(self.elem_line)
-                } else {
-                    Piece::Element(&self.buf, self.elem_line)
-                });
+                emit(if self.overflow { Piece::TooLong(self.elem_line) } else { self.record_piece(&self.buf) });
             }
         }
         self.buf.clear();
@@ -490,6 +508,7 @@ impl Splitter {
         self.capturing = false;
         self.overflow = false;
         self.buf.clear();
+        self.grammar_reset();
     }
 }
 

@@ -15,7 +15,7 @@
 //!   one reader of it), and the wiring of one command from settings to exit code;
 //! - [`error`]: the exit-code contract;
 //! - [`json_split`]: the one bounded JSON record splitter every JSON reader (logs, audit logs,
-//!   the cloud's audit record, list pages, snapshots) takes its records from.
+//!   the cloud's audit record, cloud inventories, list pages, snapshots) takes its records from.
 
 pub mod cli;
 pub mod cluster;

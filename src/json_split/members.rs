@@ -8,7 +8,7 @@
 //! The keys are read on the splitter's full path, which already reads a wrapping object's keys
 //! (the skim starts below them), so listening costs nothing inside the records.
 
-use super::{Piece, Splitter, Top};
+use super::{Piece, Splitter};
 
 /// Longest prefix of a value kept: a paging token is only looked at, never used.
 pub const MEMBER_BYTES: usize = 256;
@@ -45,10 +45,7 @@ impl Splitter {
         match self.value_of.take() {
             Some(key) => {
                 let value = std::mem::take(&mut self.key);
-                match self.said.iter_mut().find(|m| m.key == key) {
-                    Some(m) => m.value = value,
-                    None => self.said.push(Member { key, value }),
-                }
+                self.say(key, value);
             }
             None => {
                 self.wrapper_key = self.wrapper_keys.contains(&self.key.as_slice());
@@ -57,9 +54,28 @@ impl Splitter {
         }
     }
 
-    /// The top-level value ends: a wrapping object says what it held, to a splitter listening.
+    /// The records' array opens under the key just read: a key listened for is said, with no
+    /// value, so that the reader knows which key held the records (an AWS page's
+    /// `ResourceTagMappingList`, a Resource Graph answer's `data`).
+    pub(super) fn wrapper_opens(&mut self) {
+        self.wrapped = true;
+        if let Some(key) = self.member {
+            self.say(key, Vec::new());
+        }
+    }
+
+    /// What the current object says under `members[key]`: the last value wins.
+    fn say(&mut self, key: usize, value: Vec<u8>) {
+        match self.said.iter_mut().find(|m| m.key == key) {
+            Some(m) => m.value = value,
+            None => self.said.push(Member { key, value }),
+        }
+    }
+
+    /// The top-level value ends: a wrapping object says what it held, to a splitter listening
+    /// (and an array its end, to one telling each value apart).
     pub(super) fn value_ends(&mut self, emit: &mut dyn FnMut(Piece)) {
-        if self.wrapped && self.top == Top::Object && !self.members.is_empty() {
+        if self.says_its_end() {
             emit(Piece::Wrapper(&self.said));
         }
         self.value_begins();

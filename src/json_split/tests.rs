@@ -7,16 +7,24 @@ fn pieces(text: &[u8], chunk: usize, cap: usize, after: AfterBreak) -> (Vec<Stri
     let mut s = Splitter::new(cap, KEYS, after);
     let mut r = io::BufReader::with_capacity(chunk, text);
     let mut bytes = 0;
-    let open = s
-        .run(&mut r, &mut bytes, &mut |p| {
-            out.push(match p {
-                Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                other => format!("{other:?}"),
-            })
-        })
-        .unwrap();
+    let open = s.run(&mut r, &mut bytes, &mut |p| out.push(shown(p))).unwrap();
     assert_eq!(bytes, text.len() as u64);
     (out, open)
+}
+
+/// A piece as the tables write it: a record as `line:text`, a record standing alone as
+/// `whole line:text`, a wrapper's end as `said[key=value,…]`, any other by its name.
+fn shown(p: Piece) -> String {
+    match p {
+        Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
+        Piece::Whole(b, l) => format!("whole {l}:{}", String::from_utf8_lossy(b)),
+        Piece::Wrapper(said) => {
+            let m: Vec<String> =
+                said.iter().map(|m| format!("{}={}", m.key, String::from_utf8_lossy(&m.value))).collect();
+            format!("said[{}]", m.join(","))
+        }
+        other => format!("{other:?}"),
+    }
 }
 
 /// (case, input, records as `line:text` or a piece's name, open at the end)
@@ -91,18 +99,7 @@ fn a_wrapper_says_what_it_holds_beside_its_records_at_any_chunk_size() {
             let mut out = Vec::new();
             let mut s = Splitter::new(64, KEYS, AfterBreak::Resync).listen(LISTEN);
             let mut r = io::BufReader::with_capacity(chunk, text.as_bytes());
-            s.run(&mut r, &mut 0, &mut |p| {
-                out.push(match p {
-                    Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                    Piece::Wrapper(said) => {
-                        let m: Vec<String> =
-                            said.iter().map(|m| format!("{}={}", m.key, String::from_utf8_lossy(&m.value))).collect();
-                        format!("said[{}]", m.join(","))
-                    }
-                    other => format!("{other:?}"),
-                })
-            })
-            .unwrap();
+            s.run(&mut r, &mut 0, &mut |p| out.push(shown(p))).unwrap();
             assert_eq!(out, *want, "{name} (chunk {chunk})");
         }
     }
@@ -164,14 +161,7 @@ fn document_run(opened: Opened, initial: &str, stream: &str, chunk: usize) -> (V
     let mut s = Splitter::document(64, opened, 5);
     let mut r = io::BufReader::with_capacity(chunk, stream.as_bytes());
     let mut bytes = 0;
-    let end = s
-        .run_document(&mut r, initial.as_bytes(), &mut bytes, &mut |p| {
-            out.push(match p {
-                Piece::Element(b, l) => format!("{l}:{}", String::from_utf8_lossy(b)),
-                other => format!("{other:?}"),
-            })
-        })
-        .unwrap();
+    let end = s.run_document(&mut r, initial.as_bytes(), &mut bytes, &mut |p| out.push(shown(p))).unwrap();
     let mut rest = String::new();
     io::Read::read_to_string(&mut r, &mut rest).unwrap();
     assert_eq!(bytes as usize + rest.len(), stream.len(), "bytes used and left add up");
@@ -268,4 +258,66 @@ fn an_embedded_document_ends_or_is_left_where_the_log_goes_on_at_any_chunk_size(
             );
         }
     }
+}
+
+/// Pieces of a splitter telling each value apart, strict, listening for `data` (a wrapper key)
+/// and `next` ([`shown`]).
+fn each_value_pieces(text: &[u8], chunk: usize) -> (Vec<String>, Option<u64>) {
+    const WRAP: &[&[u8]] = &[b"data"];
+    const LISTEN: &[&[u8]] = &[b"data", b"next"];
+    let mut out = Vec::new();
+    let mut s = Splitter::new(64, WRAP, AfterBreak::Stop).listen(LISTEN).each_value().strict();
+    let mut r = io::BufReader::with_capacity(chunk, text);
+    let open = s.run(&mut r, &mut 0, &mut |p| out.push(shown(p))).unwrap();
+    (out, open)
+}
+
+/// (case, input, pieces, open at the end)
+const EACH_VALUE_CASES: &[(&str, &str, &[&str], Option<u64>)] = &[
+    ("an array ends", "[{\"a\":1},\n\"s\"]", &["1:{\"a\":1}", "2:\"s\"", "said[]"], None),
+    ("an empty array ends too", " [ ] ", &["said[]"], None),
+    ("a wrapper names its key", "{\"next\":\"t\",\"data\":[{\"a\":1}]}", &["1:{\"a\":1}", "said[1=t,0=]"], None),
+    ("an object alone is whole", "{\"x\":[1,{\"y\":2}]}", &["whole 1:{\"x\":[1,{\"y\":2}]}"], None),
+    ("so is a string", "\"s\" {\"data\":null}", &["whole 1:\"s\"", "whole 1:{\"data\":null}"], None),
+    (
+        "documents back to back",
+        "{\"data\":[],\"next\":\"a\"}\n[]\n{\"k\":1}",
+        &["said[0=,1=a]", "said[]", "whole 3:{\"k\":1}"],
+        None,
+    ),
+    ("a cut array says no end", "[{\"a\":1},{\"b\"", &["1:{\"a\":1}"], Some(1)),
+    // Strict: every byte out of place outside records is a break, and the last word.
+    ("an array closed early", "{\"data\":[{\"a\":1}]{\"b\":2}]}", &["1:{\"a\":1}", "Broken(1)"], None),
+    ("a bracket that does not match", "{\"data\":[{\"a\":1}}", &["1:{\"a\":1}", "Broken(1)"], None),
+    ("a comma for a colon", "{\"data\":[],\"next\",\"t\"}", &["Broken(1)"], None),
+    ("a missing comma", "[{\"a\":1} {\"b\":2}]", &["1:{\"a\":1}", "Broken(1)"], None),
+    ("a trailing comma", "[{\"a\":1},]", &["1:{\"a\":1}", "Broken(1)"], None),
+    ("a bare value where a record stands", "[{\"a\":1},\n2]", &["1:{\"a\":1}", "Broken(2)"], None),
+    ("a stray closer at the top", "[] }", &["said[]", "Broken(1)"], None),
+    ("a comma at the top", "{\"k\":1},{\"j\":2}", &["whole 1:{\"k\":1}", "Broken(1)"], None),
+    ("bare values beside the records are fine", "{\"n\":-1.5e3,\"data\":[],\"b\":true}", &["said[0=]"], None),
+    (
+        "a record's own bytes are its reader's",
+        "[{\"a\":1 2},{\"b\":[}}]",
+        &["1:{\"a\":1 2}", "1:{\"b\":[}}", "said[]"],
+        None,
+    ),
+];
+
+#[test]
+fn each_value_is_told_apart_and_strict_checks_the_bytes_between_records_at_any_chunk_size() {
+    for (name, text, want, open) in EACH_VALUE_CASES {
+        for chunk in [1, 2, 3, 7, 4096] {
+            let (got, end) = each_value_pieces(text.as_bytes(), chunk);
+            assert_eq!(got, *want, "{name} (chunk {chunk})");
+            assert_eq!(end, *open, "{name} (chunk {chunk})");
+        }
+    }
+}
+
+#[test]
+fn strict_nesting_outside_records_is_bounded() {
+    let deep = format!("{{\"data\":[],\"x\":{}", "[".repeat(200));
+    let (got, _) = each_value_pieces(deep.as_bytes(), 4096);
+    assert_eq!(got, ["Broken(1)"], "the walk of what wraps the records goes 128 deep, as serde does");
 }

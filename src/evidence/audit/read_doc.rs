@@ -23,7 +23,7 @@ pub(super) fn documents<R: BufRead>(input: &mut R, r: &mut Reader) -> io::Result
     let mut bytes = 0;
     let mut broken = None;
     let open = split.run(input, &mut bytes, &mut |piece| match piece {
-        Piece::Element(b, line) => r.element(b, line),
+        Piece::Element(b, line) | Piece::Whole(b, line) => r.element(b, line),
         Piece::NotJson(_) => {
             r.read.documents += 1;
             r.read.malformed += 1;

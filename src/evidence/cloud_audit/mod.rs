@@ -238,7 +238,7 @@ impl Reader {
 
     fn piece(&mut self, p: Piece) {
         match p {
-            Piece::Element(b, line) => self.record(b, line),
+            Piece::Element(b, line) | Piece::Whole(b, line) => self.record(b, line),
             Piece::NotJson(line) => {
                 self.read.not_json += 1;
                 self.read.unreadable(line);

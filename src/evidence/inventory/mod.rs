@@ -1,23 +1,27 @@
 //! Cloud inventory exports (`doctor --inventory`): what a user can export without handing the
 //! plugin cloud credentials, read in one streaming pass per file into [`InventoryObject`]s (the
-//! cloud ID and crossplane tags, nothing else). The format is detected per file and per
-//! document: an AWS `get-resources` page envelope, an `az graph query` envelope, or an array
-//! whose records are AWS mappings (`ResourceARN`), GCP assets (`name` = `//service/...`) or Azure
-//! resources (`id` = `/subscriptions/...`). Several documents back to back (AWS pages
-//! concatenated) are read in order; gzip is detected by its magic bytes.
+//! cloud ID and crossplane tags, nothing else), record by record out of the one JSON splitter
+//! ([`stream`]). The format is detected per file and per document: an AWS `get-resources` page
+//! envelope, an `az graph query` envelope, or an array whose records are AWS mappings
+//! (`ResourceARN`), GCP assets (`name` = `//service/...`) or Azure resources (`id` =
+//! `/subscriptions/...`). Several documents back to back (AWS pages concatenated) are read in
+//! order; gzip is detected by its magic bytes.
 
 mod aws;
 mod azure;
 mod gcp;
 mod record;
+mod stream;
 mod tags;
 #[cfg(test)]
 mod tests;
 
-use crate::domain::inventory::{Cloud, InventoryObject};
-use record::{Doc, Record, Shape};
-use std::io::{BufRead, Read};
+use crate::domain::inventory::InventoryObject;
+use record::Record;
+use std::io::Read;
 use std::sync::Arc;
+
+pub use stream::MAX_RECORD_BYTES;
 
 /// What the formats look like, for the error that names an unknown one.
 pub const EXPECTED: &str = "AWS `aws resourcegroupstaggingapi get-resources` JSON ({\"ResourceTagMappingList\": [...]} pages, or that list alone), \
@@ -41,9 +45,9 @@ pub enum InventoryError {
     Malformed {
         /// The file.
         file: String,
-        /// Where and why parsing stopped.
+        /// Where and why reading stopped.
         #[source]
-        source: serde_json::Error,
+        source: Malformation,
     },
     /// JSON, but none of the formats.
     #[error("inventory {file}: unknown format ({found}); expected {EXPECTED}")]
@@ -53,6 +57,31 @@ pub enum InventoryError {
         /// What it held instead.
         found: String,
     },
+}
+
+/// Where an export stops being JSON the reader can use, for [`InventoryError::Malformed`].
+#[derive(Debug, thiserror::Error)]
+pub enum Malformation {
+    /// The file starts with no JSON value: serde's word on it.
+    #[error(transparent)]
+    Json(serde_json::Error),
+    /// A record (or a document read whole) that is not JSON, or no record.
+    #[error("the value that starts on line {line}: {error}")]
+    Record {
+        /// Where it starts.
+        line: u64,
+        /// serde's word on it (its lines counted from its start).
+        error: serde_json::Error,
+    },
+    /// A line break inside a string, or a bracket, comma or colon out of place between records.
+    #[error("the JSON breaks on line {0} (a line break inside a string, or a bracket, comma or colon out of place)")]
+    Break(u64),
+    /// A line that starts no JSON array or object.
+    #[error("line {0} holds no JSON array or object")]
+    NotJson(u64),
+    /// The stream ends inside a value.
+    #[error("it ends inside the value that starts on line {0}")]
+    Cut(u64),
 }
 
 /// One file read: its objects and what it held.
@@ -97,64 +126,7 @@ pub fn truncation_hint(token: &str) -> &'static str {
 /// Reads one inventory export; `name` names it in errors and findings.
 pub fn read(reader: impl Read, name: &str) -> Result<Inventory, InventoryError> {
     let io = |source| InventoryError::Io { file: name.to_string(), source };
-    read_json(crate::evidence::input::open(reader).map_err(io)?, name)
-}
-
-fn read_json(reader: impl BufRead, name: &str) -> Result<Inventory, InventoryError> {
-    let source: Arc<str> = Arc::from(name);
-    let mut inv = Inventory::default();
-    let mut docs = 0;
-    for doc in serde_json::Deserializer::from_reader(reader).into_iter::<Doc>() {
-        let doc = doc.map_err(|e| match e.classify() {
-            serde_json::error::Category::Io => InventoryError::Io { file: name.to_string(), source: e.into() },
-            _ => InventoryError::Malformed { file: name.to_string(), source: e },
-        })?;
-        docs += 1;
-        // Pages concatenated by hand chain their tokens: only the last page's says more remain.
-        inv.truncated = doc.token;
-        add(&mut inv, doc, &source).map_err(|found| InventoryError::Unknown { file: name.to_string(), found })?;
-    }
-    if docs == 0 {
-        return Err(InventoryError::Unknown { file: name.to_string(), found: "an empty file".into() });
-    }
-    Ok(inv)
-}
-
-/// Adds one document's records, or says what the document was instead.
-fn add(inv: &mut Inventory, doc: Doc, source: &Arc<str>) -> Result<(), String> {
-    let format = match &doc.shape {
-        Shape::AwsPage => "AWS get-resources",
-        Shape::Graph => "Azure Resource Graph",
-        Shape::Array => "",
-        Shape::Other(keys) => return Err(format!("a JSON object with keys {}", keys.join(", "))),
-        Shape::Scalar => return Err("a JSON scalar".into()),
-    };
-    let total = doc.records.len();
-    let before = inv.objects.len();
-    for mut r in doc.records {
-        match object(&mut r, source) {
-            Some(o) => inv.objects.push(o),
-            None => inv.without_id += 1,
-        }
-    }
-    inv.records += total;
-    let added = &inv.objects[before..];
-    let format = match (format, added.first().map(|o| o.cloud)) {
-        ("", None) if total > 0 => {
-            return Err(format!(
-                "an array of {total} records with no ResourceARN, //SERVICE/ name or /subscriptions/ id"
-            ));
-        }
-        ("", None) => "an empty array",
-        ("", Some(Cloud::Aws)) => "AWS get-resources (list only)",
-        ("", Some(Cloud::Gcp)) => "GCP Cloud Asset",
-        ("", Some(Cloud::Azure)) => "Azure resource list",
-        (f, _) => f,
-    };
-    if !inv.formats.contains(&format) {
-        inv.formats.push(format);
-    }
-    Ok(())
+    stream::read_json(crate::evidence::input::open(reader).map_err(io)?, name)
 }
 
 /// One record as an object, in whichever format it is.

@@ -1,9 +1,12 @@
-//! One JSON document of an inventory file, decoded in one streaming pass into records that hold
-//! only what any format needs (IDs and crossplane tags), and the shape that tells the formats
-//! apart: an AWS page envelope, a Resource Graph envelope, a bare array, or something else.
+//! An inventory file's records, decoded one at a time into what any format needs (IDs and
+//! crossplane tags), and the shape that tells the formats apart: an AWS page envelope, a Resource
+//! Graph envelope, a bare array, or something else — from what the splitter said when the
+//! document ended ([`ended`]), or, for a document that is one value of its own (an object that
+//! wraps no records' array, a string), from the document read whole ([`Doc`]).
 
 use super::tags::{crossplane_tags, lenient_string};
 use crate::domain::inventory::CrossplaneTags;
+use crate::json_split::Member;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -75,6 +78,46 @@ const GRAPH_DATA_KEY: &str = "data";
 /// by themselves and print no token.
 const TOKEN_KEYS: &[&str] = &["NextToken", "PaginationToken", "skip_token", "$skipToken", "skipToken"];
 
+/// Keys of a wrapping object whose array holds the records, streamed one by one: an AWS page's
+/// list, a Resource Graph answer's rows (its older table form, `data` as an object, is read
+/// whole, as a [`Doc`]).
+pub(super) const WRAPPER_KEYS: &[&[u8]] = &[AWS_LIST_KEY.as_bytes(), GRAPH_DATA_KEY.as_bytes()];
+
+/// Keys a wrapping object is listened for: the wrapper keys (the one that held the records names
+/// the page's format), then [`TOKEN_KEYS`].
+pub(super) const LISTEN: &[&[u8]] = &[
+    AWS_LIST_KEY.as_bytes(),
+    GRAPH_DATA_KEY.as_bytes(),
+    TOKEN_KEYS[0].as_bytes(),
+    TOKEN_KEYS[1].as_bytes(),
+    TOKEN_KEYS[2].as_bytes(),
+    TOKEN_KEYS[3].as_bytes(),
+    TOKEN_KEYS[4].as_bytes(),
+];
+const _: () = assert!(LISTEN.len() == WRAPPER_KEYS.len() + TOKEN_KEYS.len());
+
+/// What an array or a wrapping object that ended said: its shape, from the key that held its
+/// records (none: an array), and its paging token when one is not empty.
+pub(super) fn ended(said: &[Member]) -> (Shape, Option<&'static str>) {
+    let shape = match said.iter().find(|m| m.key < WRAPPER_KEYS.len()).map(|m| m.key) {
+        Some(0) => Shape::AwsPage,
+        Some(_) => Shape::Graph,
+        None => Shape::Array,
+    };
+    let tokens = said.iter().filter(|m| !m.value.trim_ascii().is_empty());
+    let token = tokens.filter_map(|m| TOKEN_KEYS.get(m.key.checked_sub(WRAPPER_KEYS.len())?)).next().copied();
+    (shape, token)
+}
+
+/// Most keys the error about an object of another kind names.
+const NAMED_KEYS: usize = 5;
+
+/// The keys an error names of an object too long to read whole, from those its first bytes show
+/// (`keys`, in order): paging tokens left out, as when it is read whole.
+pub(super) fn named_keys<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<String> {
+    keys.filter(|k| !TOKEN_KEYS.contains(k)).take(NAMED_KEYS).map(str::to_string).collect()
+}
+
 /// One document: its shape and records.
 pub(super) struct Doc {
     pub shape: Shape,
@@ -121,7 +164,7 @@ impl<'de> Visitor<'de> for DocVisitor {
                     token = key.filter(|_| value.is_some_and(|v| !v.trim().is_empty()));
                 }
                 other => {
-                    if keys.len() < 5 {
+                    if keys.len() < NAMED_KEYS {
                         keys.push(other.to_string());
                     }
                     map.next_value::<IgnoredAny>()?;

@@ -1,8 +1,9 @@
 //! The parsers over data written for these tests, and over every real sample in
 //! `../shared/fixtures/inventory/` (each must parse, or be rejected with a clear message).
 
-use super::{InventoryError, read};
+use super::{InventoryError, MAX_RECORD_BYTES, read};
 use crate::domain::inventory::Cloud;
+use proptest::prelude::*;
 
 fn parse(text: &str) -> Result<super::Inventory, InventoryError> {
     read(text.as_bytes(), "inv.json")
@@ -111,6 +112,15 @@ const BAD: &[(&str, &str, &str)] = &[
     ("EC2 describe output", r#"{"Reservations": []}"#, "keys Reservations"),
     ("array of strangers", r#"[{"foo": 1}]"#, "no ResourceARN"),
     ("scalar", "42", "a JSON scalar"),
+    ("a scalar after a page", "{\"ResourceTagMappingList\": []}\nnull", "line 2 holds no JSON array or object"),
+    (
+        "the list closed before its last record",
+        r#"{"ResourceTagMappingList": [{"ResourceARN": "arn:aws:s3:::a"}]{"ResourceARN": "arn:aws:s3:::b"}]}"#,
+        "the JSON breaks on line 1",
+    ),
+    ("a token read as a key", r#"{"ResourceTagMappingList": [], "PaginationToken", "t"}"#, "the JSON breaks on line 1"),
+    ("a bare value where a record stands", "[{\"ResourceARN\": \"arn:aws:s3:::a\"},\n7]", "breaks on line 2"),
+    ("a record that is no JSON", "[\n{\"ResourceARN\": tru}]", "the value that starts on line 2"),
 ];
 
 #[test]
@@ -182,4 +192,107 @@ fn the_awscli_example_arn_is_trimmed() {
     let Ok(f) = std::fs::File::open(path) else { return };
     let inv = read(f, "example").unwrap();
     assert!(inv.objects[0].id.starts_with("arn:aws:inspector"));
+}
+
+#[test]
+fn an_empty_array_and_a_record_over_the_cap_are_named() {
+    let inv = parse(" [ ]\n").unwrap();
+    assert_eq!((inv.records, inv.formats.as_slice()), (0, &["an empty array"][..]));
+    let long = "a".repeat(MAX_RECORD_BYTES);
+    for (text, found) in [
+        (format!(r#"[{{"ResourceARN": "arn:aws:s3:::b", "x": "{long}"}}]"#), "a record of more than 64 MiB, on line 1"),
+        (format!(r#"{{"Reservations": [{{"x": "{long}"}}]}}"#), "a JSON object with keys Reservations"),
+        (format!(r#"{{"data": {{"rows": [["{long}"]]}}}}"#), "a JSON object of more than 64 MiB with keys data"),
+        (format!("[]\n\"{long}\""), "a JSON value of more than 64 MiB, on line 2"),
+    ] {
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains(&format!("unknown format ({found})")), "{err}");
+    }
+}
+
+/// An AWS mapping, a GCP asset and an Azure resource, each tagged for MR `n`.
+fn records(cloud: usize, n: usize) -> serde_json::Value {
+    let tags = serde_json::json!({"crossplane-kind": "bucket.s3.aws.upbound.io", "crossplane-name": format!("b{n}")});
+    match cloud {
+        0 => serde_json::json!({"ResourceARN": format!("arn:aws:s3:::b{n}"), "Tags": [
+            {"Key": "crossplane-kind", "Value": "bucket.s3.aws.upbound.io"}, {"Key": "crossplane-name", "Value": format!("b{n}")}]}),
+        1 => serde_json::json!({"name": format!("//storage.googleapis.com/projects/_/buckets/b{n}"), "labels": tags}),
+        _ => {
+            serde_json::json!({"id": format!("/subscriptions/s/resourceGroups/rg{n}"), "name": format!("rg{n}"), "tags": tags})
+        }
+    }
+}
+
+/// A valid export of each layout, compact or pretty-printed: AWS pages by hand (each with its
+/// token), an AWS page cut at `--max-items`, a GCP array, a Resource Graph page, and arrays back
+/// to back.
+fn export(layout: usize, pretty: bool) -> String {
+    let rows = |cloud, from| (from..from + 3).map(|n| records(cloud, n)).collect::<Vec<_>>();
+    let docs: Vec<serde_json::Value> = match layout {
+        0 => (0..3)
+            .map(|p| serde_json::json!({"PaginationToken": format!("p{p}"), "ResourceTagMappingList": rows(0, p * 3)}))
+            .collect(),
+        1 => vec![serde_json::json!({"ResourceTagMappingList": rows(0, 0), "NextToken": "eyJ0b2tlbiI6IDF9"})],
+        2 => vec![serde_json::Value::Array(rows(1, 0))],
+        3 => vec![serde_json::json!({"count": 3, "data": rows(2, 0), "skip_token": "ew0K"})],
+        _ => vec![serde_json::Value::Array(rows(2, 0)), serde_json::json!([]), serde_json::Value::Array(rows(0, 3))],
+    };
+    let text = |d: &serde_json::Value| if pretty { serde_json::to_string_pretty(d) } else { serde_json::to_string(d) };
+    docs.iter().map(|d| text(d).unwrap() + "\n").collect()
+}
+
+/// Bytes a damaged export may hold instead of one of its own: JSON's punctuation, a blank, a
+/// line break, a letter and a digit.
+const GARBLE: &[u8] = b"{}[]\":, \nx7";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// An export cut anywhere is refused, or says it was cut (its last page's token), or is the
+    /// whole export but for trailing blanks: never fewer records read as the whole. (Arrays back
+    /// to back, layout 4, carry no token: one cut between them is a whole export to any reader.)
+    #[test]
+    fn a_cut_export_is_refused_or_says_so(layout in 0usize..4, pretty: bool, at in 0.0f64..1.0) {
+        let text = export(layout, pretty);
+        let whole = parse(&text).unwrap();
+        let cut = (text.len() as f64 * at) as usize;
+        if let Ok(inv) = parse(&text[..cut]) {
+            let only_blanks_left = text[cut..].trim().is_empty();
+            prop_assert!(inv.truncated.is_some() || only_blanks_left, "cut at {cut} read as whole: {inv:?}");
+            if only_blanks_left {
+                prop_assert_eq!(inv.records, whole.records);
+            }
+        }
+    }
+
+    /// A byte of an export replaced is refused, or every record is still read, and the verdict
+    /// on its last token is the same unless the damaged bytes are valid JSON (a key renamed, which
+    /// no reader can tell).
+    #[test]
+    fn a_garbled_export_is_refused_or_read_whole(layout in 0usize..5, pretty: bool, at in 0.0f64..1.0, b in 0usize..GARBLE.len()) {
+        let text = export(layout, pretty);
+        let whole = parse(&text).unwrap();
+        let mut bytes = text.into_bytes();
+        let i = ((bytes.len() - 1) as f64 * at) as usize;
+        bytes[i] = GARBLE[b];
+        if let Ok(inv) = read(bytes.as_slice(), "inv.json") {
+            prop_assert_eq!(inv.records, whole.records, "{}", String::from_utf8_lossy(&bytes));
+            let valid = serde_json::Deserializer::from_slice(&bytes).into_iter::<serde::de::IgnoredAny>().all(|v| v.is_ok());
+            prop_assert!(inv.truncated.is_some() == whole.truncated.is_some() || valid, "{}", String::from_utf8_lossy(&bytes));
+        }
+    }
+
+    /// Hostile bytes, and noise made of the formats' keys and JSON's punctuation, never panic,
+    /// and what is read adds up.
+    #[test]
+    fn hostile_input_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..1024), parts in prop::collection::vec(prop::sample::select(vec![
+        "{", "}", "[", "]", "\"", ":", ",", "\n", " ", "7", "null", "\"ResourceTagMappingList\"", "\"data\"", "\"PaginationToken\"",
+        "\"ResourceARN\"", "\"arn:aws:s3:::b\"", "\"name\"", "\"//storage.googleapis.com/b\"", "\"columns\"", "\"rows\"",
+    ]), 0..300)) {
+        for input in [bytes, parts.concat().into_bytes()] {
+            if let Ok(inv) = read(input.as_slice(), "inv.json") {
+                prop_assert_eq!(inv.objects.len() + inv.without_id, inv.records);
+            }
+        }
+    }
 }

@@ -235,7 +235,7 @@ impl Scanner<'_> {
     /// Counts and reads one element the document splitter handed on.
     fn doc_element(&mut self, piece: Piece) {
         let o = match piece {
-            Piece::Element(doc, line) => {
+            Piece::Element(doc, line) | Piece::Whole(doc, line) => {
                 self.record_line = line;
                 self.doc_payload(doc)
             }

@@ -64,6 +64,15 @@ impl Head {
         self.doc.as_ref().is_some_and(|d| !d.array)
     }
 
+    /// The keys of the first document when it is an object, in order (a key holding a dot or a
+    /// bracket left out): what an object too long to read whole was, for the error that names it.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        let object = self.doc.as_ref().filter(|d| !d.array);
+        let top = |p: &str| !p.contains(['.', '[']);
+        // A key is recorded when it is read (no value yet), and again with a string value.
+        object.into_iter().flat_map(|d| &d.fields).filter(move |(p, v)| v.is_none() && top(p)).map(|(p, _)| p.as_str())
+    }
+
     /// Whether the first document has the field at `path` (`a.b`, `a[].b`), counted from its
     /// first element when it is an array.
     pub fn has(&self, path: &str) -> bool {
