@@ -691,7 +691,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-upjet' -ScriptBlock {
         'kubectl-upjet;guard;lock' {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only these kinds: kind, plural or kind.group (repeatable)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2)')
-            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes for this context, ~/.kube/upjet/journal/<context>/, when it exists): an ID recorded for the MR (its uid) is suggested to the findings that want one and ranked first')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes for this context, ~/.kube/upjet/journal/<context>/, when it exists): for each MR it recorded that no live MR answers for, the newest external-name is locked too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (only on a terminal), always, never. NO_COLOR always wins')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use; doctor and watch take several')

@@ -131,9 +131,11 @@ pub struct LockArgs {
     /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
     #[arg(long = "provider", value_name = "PROVIDER")]
     pub providers: Vec<String>,
-    /// The ID journal.
-    #[command(flatten)]
-    pub journal: super::JournalArgs,
+    /// Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes
+    /// for this context, ~/.kube/upjet/journal/<context>/, when it exists): for each MR it
+    /// recorded that no live MR answers for, the newest external-name is locked too.
+    #[arg(long = "journal", value_name = "DIR", help_heading = super::INPUTS)]
+    pub journal: Option<PathBuf>,
 }
 
 /// `kubectl upjet guard unlock`.

@@ -90,7 +90,7 @@ impl Guard {
             None => GuardPrint::resolve(&args.print, settings).map(Guard::Print),
             Some(GuardAction::Lock(a)) => Ok(Guard::Lock(GuardLock {
                 kinds: KindSelection::new(&a.kinds, &a.providers),
-                journal: a.journal.journal.clone(),
+                journal: a.journal.clone(),
                 lists: lists(settings),
             })),
             Some(GuardAction::Unlock(a)) => match a.target.split_once('/') {
