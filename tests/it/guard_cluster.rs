@@ -131,40 +131,28 @@ fn a_cluster_older_than_v1_30_is_refused_naming_its_release_and_from_prints_anyw
     let out = v135.upjet().args(["guard", "--mutate"]).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("v1.35.2") && text(&out.stderr).contains("drop --mutate"));
-    // The same CRDs from files: the cluster is not asked (it would refuse).
-    let dir = tempfile::tempdir().unwrap();
-    for f in [VPC, VPC_M] {
-        std::fs::copy(crd_dir(AWS).join(f), dir.path().join(f)).unwrap();
-    }
-    let offline = old.upjet().args(["guard", "--from"]).arg(dir.path()).output();
+    // A CRD file, read in place: the cluster is not asked (it would refuse).
+    let offline = old.upjet().args(["guard", "--from"]).arg(crd_dir(AWS).join(VPC)).output();
     assert!(offline.status.success(), "{}", text(&offline.stderr));
     assert!(text(&offline.stderr).contains("--allow-group system:serviceaccounts:"), "{}", text(&offline.stderr));
-    // A cluster that serves the same CRDs, with no provider pod and no MR to learn from, prints
-    // the same bytes as its CRD files.
-    let bare = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "36", "v1.36.0").start();
-    assert_eq!(guard(&bare, &[]).0, text(&offline.stdout));
+    assert_eq!(groups(named(&items(&text(&offline.stdout)), "kubectl-upjet-guard-identity-kept")), ["ec2.aws.upbound.io"]);
 }
 
 #[test]
-fn from_reads_a_providers_crds_and_refuses_a_folder_without_managed_kinds() {
-    let run = |path: &std::path::Path, args: &[&str]| {
-        crate::support::upjet().arg("guard").arg("--from").arg(path).args(args).output()
-    };
-    let out =
-        run(&crd_dir(AWS), &["--provider", "provider-aws-ec2", "--id-template", "vpc.ec2.aws.upbound.io=vpc-{name}"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let items = items(&text(&out.stdout));
-    let format = named(&items, "kubectl-upjet-guard-external-name-format");
-    assert_eq!(format["spec"]["matchConstraints"]["resourceRules"][0]["resources"], json!(["vpcs"]));
-    let covered = groups(named(&items, "kubectl-upjet-guard-identity-kept"));
-    assert_eq!(covered, ["ec2.aws.m.upbound.io", "ec2.aws.upbound.io"], "--provider provider-aws-ec2");
-    let none = run(&crd_dir("crossplane"), &[]);
+fn from_prints_what_a_cluster_serving_the_same_crds_prints_and_refuses_a_folder_without_managed_kinds() {
+    let args = ["--kind", "vpc", "--id-template", "vpc.ec2.aws.upbound.io=vpc-{name}"];
+    let offline = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir(AWS)).args(args).output();
+    assert!(offline.status.success(), "{}", text(&offline.stderr));
+    // A cluster serving the same CRDs, with no provider pod and no MR to learn from.
+    let bare = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "36", "v1.36.0").start();
+    assert_eq!(guard(&bare, &args).0, text(&offline.stdout), "the same bytes from the files of the provider");
+    let items = items(&text(&offline.stdout));
+    assert_eq!(groups(named(&items, "kubectl-upjet-guard-identity-kept")), ["ec2.aws.m.upbound.io", "ec2.aws.upbound.io"]);
+    assert_eq!(groups(named(&items, "kubectl-upjet-guard-external-name-format")), ["ec2.aws.upbound.io"]);
+    let none = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir("crossplane")).output();
     assert_eq!(none.status.code(), Some(2));
-    assert!(
-        text(&none.stderr).contains("no CustomResourceDefinition of the `managed` category"),
-        "{}",
-        text(&none.stderr)
-    );
+    let said = text(&none.stderr);
+    assert!(said.contains("no CustomResourceDefinition of the `managed` category"), "{said}");
 }
 
 /// The VPC's CRD as a provider upgrade changes it: a new version, v1beta2, now the storage one,
