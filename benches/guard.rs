@@ -14,12 +14,24 @@
 //! `UPJET_BENCH_GUARD_WRITES` (200) writes are timed of each kind (an UPDATE that changes a label
 //! on a created MR, a CREATE of a locked MR with another ID, which the lock refuses);
 //! `UPJET_BENCH_GUARD_PROFILE=1` also prints each policy's time on stderr.
+//!
+//! Then the release binary against the in-process API server holding `UPJET_BENCH_GUARD_MRS`
+//! (22,000) MRs over twelve AWS kinds (the fleet benchmark's realistic MRs, a few percent broken)
+//! and the lock's CRD: `guard lock` into an empty lock
+//! (target < 10 s), the same again (nothing to write), and `guard` printed (the scan that learns
+//! each kind's format included); wall time from spawn to exit. `UPJET_BENCH_GUARD_MRS=0` skips it.
 
+#[path = "../tests/it/support/cluster.rs"]
+mod cluster;
 #[path = "../tests/it/support/guard_cel.rs"]
 #[allow(dead_code)]
 mod guard_cel;
+#[path = "fleet/seed.rs"]
+#[allow(dead_code)]
+mod seed;
 
 use guard_cel::{Bound, Compiled, Outcome, Params, Request};
+use kubectl_upjet::cluster::kinds::ApiKind;
 use kubectl_upjet::domain::guard::kind::GuardKind;
 use kubectl_upjet::domain::guard::lock::crd::shard_object;
 use kubectl_upjet::domain::guard::lock::key::LockKey;
@@ -137,6 +149,77 @@ fn time_writes(set: &GuardSet, shards: &[Value], kind: &GuardKind, writes: usize
     (per[0], per[1])
 }
 
+/// The kinds the lock's fleet is spread over (files of provider-upjet-aws), each with its kind.
+const FLEET_KINDS: [(&str, &str); 12] = [
+    ("ec2.aws.upbound.io_vpcs.yaml", "VPC"),
+    ("ec2.aws.upbound.io_subnets.yaml", "Subnet"),
+    ("ec2.aws.upbound.io_securitygroups.yaml", "SecurityGroup"),
+    ("ec2.aws.upbound.io_securitygrouprules.yaml", "SecurityGroupRule"),
+    ("ec2.aws.upbound.io_routes.yaml", "Route"),
+    ("ec2.aws.upbound.io_instances.yaml", "Instance"),
+    ("route53.aws.upbound.io_records.yaml", "Record"),
+    ("iam.aws.upbound.io_roles.yaml", "Role"),
+    ("iam.aws.upbound.io_policies.yaml", "Policy"),
+    ("iam.aws.upbound.io_rolepolicyattachments.yaml", "RolePolicyAttachment"),
+    ("s3.aws.upbound.io_buckets.yaml", "Bucket"),
+    ("ec2.aws.m.upbound.io_vpcs.yaml", "VPC"),
+];
+
+/// The kind a CRD file of [`FLEET_KINDS`] serves at v1beta1 (`group_plural.yaml`).
+fn fleet_kind((file, kind): (&str, &str)) -> ApiKind {
+    let (group, plural) = file.trim_end_matches(".yaml").split_once('_').expect("group_plural.yaml");
+    ApiKind {
+        group: group.into(),
+        version: "v1beta1".into(),
+        plural: plural.into(),
+        singular: kind.to_lowercase(),
+        kind: kind.into(),
+        namespaced: group.contains(".m."),
+        short_names: Vec::new(),
+        categories: vec!["managed".into()],
+    }
+}
+
+/// `guard lock` (twice) and `guard` through the release binary against `n` MRs: wall seconds and
+/// the line each printed.
+fn lock_fleet(n: usize) {
+    let files: Vec<&str> = FLEET_KINDS.iter().map(|(f, _)| *f).collect();
+    let c = cluster::Cluster::builder()
+        .crd_files("provider-upjet-aws", &files)
+        .guard_lock()
+        .version("1", "36", "v1.36.0")
+        .start();
+    for ns in seed::Fleet::namespaces() {
+        c.add(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}));
+    }
+    let kinds: Vec<ApiKind> = FLEET_KINDS.into_iter().map(fleet_kind).collect();
+    let fleet = seed::Fleet::with_kinds(&kinds, kinds.len());
+    for i in 0..n as u64 {
+        c.add(fleet.object(i));
+    }
+    let run = |args: &[&str]| {
+        let start = Instant::now();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-upjet"))
+            .args(args)
+            .env("KUBECONFIG", c.kubeconfig())
+            .env("HOME", c.dir())
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let said = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string();
+        (start.elapsed().as_secs_f64(), said, out.stdout.len())
+    };
+    let (first, said, _) = run(&["guard", "lock"]);
+    println!("| `guard lock`, {n} MRs into an empty lock (target < 10 s) | {first:.2} s: {said} |");
+    let (again, said, _) = run(&["guard", "lock"]);
+    println!("| `guard lock` again, nothing changed | {again:.2} s: {said} |");
+    let (printed, _, bytes) = run(&["guard"]);
+    println!(
+        "| `guard` printed from the cluster, its {n} MRs scanned for formats | {printed:.2} s, {} KiB |",
+        bytes.div_ceil(1024)
+    );
+}
+
 fn main() {
     let (n_kinds, n_ids) = (env("UPJET_BENCH_GUARD_KINDS", 2000), env("UPJET_BENCH_GUARD_IDS", 22000));
     let ks = kinds(n_kinds);
@@ -198,4 +281,8 @@ fn main() {
         "| admission CEL per MR create, every policy over {} shards (aim < 1 ms) | {create:.3} ms |",
         objects.len()
     );
+    let mrs = env("UPJET_BENCH_GUARD_MRS", 22000);
+    if mrs > 0 {
+        lock_fleet(mrs);
+    }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 pub mod adopt;
 pub mod apply;
 mod duration;
+pub mod guard;
 pub mod health;
 pub mod migrate;
 pub mod output;
@@ -105,6 +106,9 @@ pub enum Command {
     /// Print the health checks Argo CD (Lua) and Flux (CEL) should run on MRs, so that a GitOps
     /// UI shows a stuck create, a lost external-name or a pause for what it is.
     Health(health::HealthArgs),
+    /// Print admission policies the API server enforces so that one write cannot drop, change or
+    /// forget an MR's identity (Kubernetes v1.30+); `guard lock` records every MR's ID for them.
+    Guard(guard::GuardArgs),
     /// Watch every managed resource: a line when a finding appears or clears, Prometheus
     /// metrics, and a journal of every ID seen.
     Watch(watch::WatchArgs),

@@ -14,6 +14,9 @@ const WATCH_EXAMPLES: &str = "Examples:
   # JSON lines for a log shipper, one namespace
   kubectl upjet watch -n team-a -o json
 
+  # Keep the guard's lock current as MRs come and go
+  kubectl upjet watch --guard-lock
+
   # Two clusters under one watch and one metrics server (series labelled by context)
   kubectl upjet watch --context prod-eu --context prod-us --metrics-addr 127.0.0.1:9090
 
@@ -47,6 +50,10 @@ pub struct WatchArgs {
     /// count); needs deploy/clusterrole-watch-events.yaml.
     #[arg(long)]
     pub events: bool,
+    /// Keep the guard's lock current (`kubectl upjet guard lock`, docs/guard.md): each MR's ID
+    /// recorded as it is seen, an MR's entry removed when its deletion deleted its cloud object.
+    #[arg(long)]
+    pub guard_lock: bool,
     /// How often every MR is judged again without an event (findings that depend on time: an
     /// async operation's deadline passing, a create pending for too long), and the provider
     /// pods (and, with --logs, their logs) are looked at.

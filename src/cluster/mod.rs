@@ -5,6 +5,7 @@ pub mod connect;
 pub mod discover;
 pub mod discovery_cache;
 pub mod events;
+pub mod guard;
 pub mod kinds;
 pub mod logs;
 pub mod permission;

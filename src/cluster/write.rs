@@ -115,11 +115,14 @@ impl WriteError {
         }
     }
 
-    fn from_request(e: RequestError, verb: &'static str, target: &Target) -> WriteError {
+    /// How a request about `target` failed, as the caller acts on it (`verb`: `get`, `create`,
+    /// `update`, `delete`, `patch`).
+    pub(super) fn from_request(e: RequestError, verb: &'static str, target: &Target) -> WriteError {
         let t = target.display();
         let what = match verb {
             "get" => "reading",
             "create" => "creating",
+            "update" => "replacing",
             "delete" => "deleting",
             _ => "patching",
         };
@@ -141,7 +144,8 @@ impl WriteError {
     }
 }
 
-fn parse_object(body: &str, what: &'static str, target: &Target) -> Result<Value, WriteError> {
+/// The object an answer holds (an error naming `target` when it holds none).
+pub(super) fn parse_object(body: &str, what: &'static str, target: &Target) -> Result<Value, WriteError> {
     match serde_json::from_str::<Value>(body) {
         Ok(v) if v.is_object() => Ok(v),
         Ok(_) => Err(WriteError::Request {

@@ -388,6 +388,22 @@ pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
     }
 }
 
+/// The kind a CRD serves, at its storage version (every served version reads the same objects);
+/// `None` for a CRD that serves no version. The watch follows a CRD installed later by it, and
+/// `guard --from` reads a folder of CRDs with it.
+pub fn served_kind(summary: &crate::evidence::crd::CrdSummary) -> Option<ApiKind> {
+    Some(ApiKind {
+        group: summary.group.clone(),
+        version: summary.versions.first()?.clone(),
+        plural: summary.plural.clone(),
+        singular: summary.kind.to_lowercase(),
+        kind: summary.kind.clone(),
+        namespaced: summary.namespaced,
+        short_names: Vec::new(),
+        categories: summary.categories.clone(),
+    })
+}
+
 /// Whether an MR's kind acknowledges reconcile requests (its CRD declares
 /// `status.lastHandledReconcileAt`), read only when the MR carries a request the provider has not
 /// acknowledged: the one case a rule needs it. `None` when not needed or the CRD is unreadable.

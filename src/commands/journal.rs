@@ -4,7 +4,7 @@
 //! when it exists, since most clusters are never watched; a folder the user named must be
 //! readable, because a typo would otherwise silently drop the evidence asked for.
 
-use crate::domain::journal::JournalIndex;
+use crate::domain::journal::{JournalIndex, Record};
 use crate::error::Error;
 use crate::local::journal::{self, FILE};
 use crate::settings::Settings;
@@ -44,7 +44,14 @@ pub fn locate(settings: &Settings, flag: Option<&Path>, context: Option<&str>) -
 /// that cannot be read, or holds no journal, is a usage error naming it; the default folder is
 /// nothing when absent and a note when unreadable.
 pub fn read(at: Option<&JournalAt>) -> Result<(JournalIndex, Vec<String>), Error> {
-    let Some(at) = at else { return Ok((JournalIndex::default(), Vec::new())) };
+    let (records, notes) = records(at)?;
+    Ok((JournalIndex::new(records), notes))
+}
+
+/// The journal's records as [`read`] finds them, not indexed: `guard lock` locks the newest
+/// external-name recorded for each MR no live MR answers for.
+pub fn records(at: Option<&JournalAt>) -> Result<(Vec<Record>, Vec<String>), Error> {
+    let Some(at) = at else { return Ok((Vec::new(), Vec::new())) };
     let file = at.dir.join(FILE);
     if at.given {
         if let Err(e) = std::fs::read_dir(&at.dir) {
@@ -57,12 +64,12 @@ pub fn read(at: Option<&JournalAt>) -> Result<(JournalIndex, Vec<String>), Error
             )));
         }
     } else if !at.dir.is_dir() {
-        return Ok((JournalIndex::default(), Vec::new()));
+        return Ok((Vec::new(), Vec::new()));
     }
     let read = match journal::read(&at.dir) {
         Ok(read) => read,
         Err(e) if at.given => return Err(Error::usage(e.to_string())),
-        Err(e) => return Ok((JournalIndex::default(), vec![e.to_string()])),
+        Err(e) => return Ok((Vec::new(), vec![e.to_string()])),
     };
     let notes = match read.skipped.as_slice() {
         [] => Vec::new(),
@@ -73,7 +80,7 @@ pub fn read(at: Option<&JournalAt>) -> Result<(JournalIndex, Vec<String>), Error
             lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
         )],
     };
-    Ok((JournalIndex::new(read.records), notes))
+    Ok((read.records, notes))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod evidence;
 pub mod fleet_inputs;
 pub mod flow;
 pub mod forms;
+pub mod guard;
 pub mod health;
 pub mod history;
 pub mod inputs;
@@ -78,6 +79,7 @@ pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow:
         Command::Restore(args) => adopt::run_restore(settings, args, out).await,
         Command::Rbac(args) => rbac::run(settings, args, out).await,
         Command::Health(args) => health::run(settings, args, out).await,
+        Command::Guard(args) => guard::run(settings, args, out).await,
         Command::RestorePlan(args) => restore_plan::run(settings, args, out).await,
         Command::Promote(args) => adopt::run_promote(settings, args, out).await,
         Command::Watch(args) => watch::run(settings, args, out).await,

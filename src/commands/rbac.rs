@@ -3,6 +3,7 @@
 
 use super::flow::Rbac;
 use crate::cli::rbac::{RbacArgs, RbacFormat};
+use crate::cluster::connect::Connection;
 use crate::cluster::kinds::{self, KindSelection};
 use crate::cluster::{connect, discover};
 use crate::domain::rbac::{ManagedKind, managed_roles};
@@ -15,8 +16,13 @@ use std::io::Write;
 /// `health flux` write an entry for. No kind at all is a usage error naming the fix.
 pub(crate) async fn served_kinds(settings: &Settings, wanted: &KindSelection) -> anyhow::Result<Vec<kinds::ApiKind>> {
     let conn = connect::connect(&settings.connect).await?;
-    let (all, _) = discover::discover_managed(&conn, 8).await?;
-    let selected = kinds::select(all, &wanted.kinds, &wanted.providers).map_err(|e| Error::usage(e.to_string()))?;
+    served_kinds_on(&conn, wanted).await
+}
+
+/// [`served_kinds`] over a connection the caller holds (`guard` asks the same cluster more).
+pub(crate) async fn served_kinds_on(conn: &Connection, wanted: &KindSelection) -> anyhow::Result<Vec<kinds::ApiKind>> {
+    let (all, _) = discover::discover_managed(conn, 8).await?;
+    let selected = wanted.select(all).map_err(|e| Error::usage(e.to_string()))?;
     if selected.is_empty() {
         return Err(Error::usage(
             "the cluster serves no managed kinds (no CRD in the `managed` category): install a provider first",

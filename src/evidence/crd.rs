@@ -141,6 +141,69 @@ pub fn from_value(v: &serde_json::Value) -> Result<CrdSummary, NotACrd> {
     from_wire(Definition::deserialize(v).map_err(|e| NotACrd(e.to_string()))?)
 }
 
+/// The CRDs one file of a folder holds (`guard --from`): a YAML file's documents (a CRD each,
+/// or a `List` of them, as `kubectl get crd -o yaml` writes), a JSON object or List. Other
+/// documents are skipped unread; a CRD that does not read is named by its line, not dropped.
+#[derive(Debug, Default)]
+pub struct CrdFile {
+    /// Every CRD, in file order.
+    pub crds: Vec<CrdSummary>,
+    /// The documents that look like CRDs but do not read: their line and why.
+    pub errors: Vec<(usize, String)>,
+}
+
+/// A `List` of definitions.
+#[derive(Deserialize)]
+struct DefinitionList {
+    #[serde(default)]
+    items: Vec<Definition>,
+}
+
+/// A YAML document's top-level `kind:` (a line at column 0), read without parsing the document:
+/// a provider's CRD is hundreds of kilobytes, and most documents of a repository are not CRDs.
+fn top_level_kind(doc: &str) -> Option<&str> {
+    doc.lines().find_map(|l| l.strip_prefix("kind:")).map(|k| k.trim().trim_matches(['"', '\'']))
+}
+
+/// Reads the CRDs of one file's text (`yaml`: YAML documents, else JSON).
+pub fn read_file(text: &str, yaml: bool) -> CrdFile {
+    let mut out = CrdFile::default();
+    let mut take = |line: usize, read: Result<Vec<Definition>, String>| match read {
+        Ok(defs) => {
+            for d in defs {
+                match from_wire(d) {
+                    Ok(c) => out.crds.push(c),
+                    Err(e) => out.errors.push((line, e.to_string())),
+                }
+            }
+        }
+        Err(e) => out.errors.push((line, format!("not a CustomResourceDefinition: {e}"))),
+    };
+    if !yaml {
+        let read = serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string()).and_then(|v| {
+            let items = match v.get("items").and_then(|i| i.as_array()) {
+                Some(items) => items.clone(),
+                None if v.get("kind").and_then(|k| k.as_str()) == Some("CustomResourceDefinition") => vec![v],
+                None => Vec::new(),
+            };
+            items.iter().map(|i| Definition::deserialize(i).map_err(|e| e.to_string())).collect()
+        });
+        take(1, read);
+        return out;
+    }
+    for doc in super::manifests::split_documents(text) {
+        let read = match top_level_kind(doc.text) {
+            Some("CustomResourceDefinition") => serde_saphyr::from_str::<Definition>(doc.text).map(|d| vec![d]),
+            Some(k) if k.ends_with("List") && doc.text.contains("CustomResourceDefinition") => {
+                serde_saphyr::from_str::<DefinitionList>(doc.text).map(|l| l.items)
+            }
+            _ => continue,
+        };
+        take(doc.line, read.map_err(|e| e.to_string()));
+    }
+    out
+}
+
 fn from_wire(w: Definition) -> Result<CrdSummary, NotACrd> {
     if let Some(kind) = w.kind.as_deref().filter(|k| !k.is_empty() && *k != "CustomResourceDefinition") {
         return Err(NotACrd(format!("kind {kind:?}")));
@@ -183,6 +246,29 @@ mod tests {
         let aws = from_value(&fixture("provider-upjet-aws", "ec2.aws.m.upbound.io_vpcs.yaml")).unwrap();
         assert!(aws.is_managed() && aws.namespaced && !aws.acknowledges_requests);
         assert_eq!(aws.versions.first().map(String::as_str), Some("v1beta1"));
+    }
+
+    #[test]
+    fn a_files_crds_are_read_from_its_documents_and_lists() {
+        let path = format!(
+            "{}/../shared/fixtures/crds/provider-upjet-aws/ec2.aws.m.upbound.io_vpcs.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let vpc = std::fs::read_to_string(&path).unwrap();
+        let text = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n---\n{vpc}\n---\nkind: List\nitems:\n- kind: CustomResourceDefinition\n  metadata: {{name: xs.g}}\n  spec: {{group: g, names: {{kind: X, plural: xs}}, scope: Cluster}}\n---\nkind: CustomResourceDefinition\nmetadata: {{name: broken}}\n"
+        );
+        let read = read_file(&text, true);
+        let kinds: Vec<(&str, &str, bool)> =
+            read.crds.iter().map(|c| (c.group.as_str(), c.kind.as_str(), c.is_managed())).collect();
+        assert_eq!(kinds, [("ec2.aws.m.upbound.io", "VPC", true), ("g", "X", false)]);
+        let lines = vpc.lines().count();
+        assert_eq!(read.errors.len(), 1, "{:?}", read.errors);
+        assert_eq!(read.errors[0].0, lines + 13, "the broken document's line: {:?}", read.errors);
+        let json = r#"{"kind":"List","items":[{"metadata":{"name":"xs.g"},"spec":{"group":"g","names":{"kind":"X","plural":"xs"}}}]}"#;
+        assert_eq!(read_file(json, false).crds.len(), 1);
+        assert!(read_file(r#"{"kind":"Pod"}"#, false).crds.is_empty());
+        assert_eq!(read_file("{", false).errors.len(), 1);
     }
 
     #[test]

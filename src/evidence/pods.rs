@@ -32,6 +32,9 @@ pub struct ProviderPod {
     /// The ProviderRevision it runs (label `pkg.crossplane.io/revision`, which Crossplane puts on
     /// every pod of a revision's Deployment): a new one means a rollout.
     pub revision: Option<String>,
+    /// The service account it runs as (`spec.serviceAccountName`; Crossplane names it after
+    /// the revision): whose writes are the provider's own, which `guard` never refuses.
+    pub service_account: String,
 }
 
 /// A changelogs sidecar container: its log holds the provider's change-log entries.
@@ -92,9 +95,23 @@ struct PodMeta {
     labels: HashMap<String, String>,
 }
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct PodSpec {
     #[serde(default)]
     containers: Vec<NameOnly>,
+    #[serde(default)]
+    service_account_name: Option<String>,
+    /// The deprecated alias, still filled by the API server.
+    #[serde(default)]
+    service_account: Option<String>,
+}
+
+impl PodSpec {
+    /// The pod's service account: the API server's admission sets `default` when none is named.
+    fn account(&self) -> String {
+        let named = self.service_account_name.as_deref().or(self.service_account.as_deref());
+        named.filter(|n| !n.is_empty()).unwrap_or("default").to_string()
+    }
 }
 #[derive(Deserialize)]
 struct NameOnly {
@@ -166,6 +183,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
         .filter_map(|p| {
             let provider = p.metadata.labels.get("pkg.crossplane.io/provider")?.clone();
             let revision = p.metadata.labels.get("pkg.crossplane.io/revision").cloned();
+            let service_account = p.spec.as_ref().map_or_else(|| "default".to_string(), PodSpec::account);
             let all: Vec<NameOnly> = p.spec.map(|s| s.containers).unwrap_or_default();
             let sidecar = all.iter().find(|c| is_changelog_sidecar(c)).map(|c| c.name.clone());
             let containers: Vec<String> =
@@ -204,6 +222,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                 container,
                 changelog,
                 revision,
+                service_account,
             })
         })
         .collect())
@@ -274,14 +293,17 @@ mod tests {
     fn pods_and_restarts() {
         let body = r#"{"items":[{"metadata":{"name":"provider-aws-ec2-abc","namespace":"crossplane-system",
             "labels":{"pkg.crossplane.io/provider":"provider-aws-ec2","pkg.crossplane.io/revision":"provider-aws-ec2-1a2b"}},
-            "spec":{"containers":[{"name":"sidecar"},{"name":"package-runtime"}]},
+            "spec":{"serviceAccountName":"provider-aws-ec2-1a2b","containers":[{"name":"sidecar"},{"name":"package-runtime"}]},
             "status":{"startTime":"2024-11-30T09:00:00Z","containerStatuses":[{"name":"package-runtime","restartCount":2,
               "state":{"running":{"startedAt":"2024-11-30T11:00:03Z"}},
               "lastState":{"terminated":{"startedAt":"2024-11-30T10:00:00Z","finishedAt":"2024-11-30T11:00:01Z","reason":"OOMKilled","exitCode":137}}}]}},
-            {"metadata":{"name":"unrelated","namespace":"default","labels":{}}}]}"#;
+            {"metadata":{"name":"unrelated","namespace":"default","labels":{}}},
+            {"metadata":{"name":"no-spec","namespace":"x","labels":{"pkg.crossplane.io/provider":"p"}}}]}"#;
         let pods = parse_pods(body).unwrap();
-        assert_eq!(pods.len(), 1);
+        assert_eq!(pods.len(), 2);
+        assert_eq!(pods[1].service_account, "default", "the API server's default when none is named");
         let p = &pods[0];
+        assert_eq!(p.service_account, "provider-aws-ec2-1a2b");
         assert_eq!((p.container.as_str(), p.restart_count), ("package-runtime", 2));
         assert_eq!(p.last_termination.as_ref().unwrap().reason, "OOMKilled");
         assert_eq!(p.revision.as_deref(), Some("provider-aws-ec2-1a2b"));

@@ -26,6 +26,7 @@ fn pod() -> ProviderPod {
         last_termination: None,
         changelog: None,
         revision: None,
+        service_account: "default".into(),
     }
 }
 

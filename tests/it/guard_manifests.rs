@@ -44,7 +44,7 @@ impl jsonschema::Retrieve for Definitions {
     }
 }
 
-fn validator(file: &str) -> jsonschema::Validator {
+pub(crate) fn validator(file: &str) -> jsonschema::Validator {
     jsonschema::options().with_retriever(Definitions(schema("_definitions.json"))).build(&schema(file)).unwrap()
 }
 
@@ -62,7 +62,7 @@ fn full_set() -> GuardSet {
     build(&ks, &settings, &shards)
 }
 
-fn schema_file(kind: &str) -> &'static str {
+pub(crate) fn schema_file(kind: &str) -> &'static str {
     match kind {
         "ValidatingAdmissionPolicy" => "validatingadmissionpolicy-admissionregistration-v1.json",
         "ValidatingAdmissionPolicyBinding" => "validatingadmissionpolicybinding-admissionregistration-v1.json",
@@ -116,22 +116,28 @@ fn at<'a>(v: &'a Value, path: &str) -> Vec<&'a Value> {
     here
 }
 
+/// Asserts that `obj` carries every field the API server defaults on its kind
+/// (`admission::DEFAULTED`), each with the default where the guard does not choose another;
+/// returns how many values it checked.
+pub(crate) fn assert_defaulted(obj: &Value) -> usize {
+    let mut checked = 0;
+    for (kind, path, default) in DEFAULTED.iter().filter(|(k, _, _)| *k == obj["kind"]) {
+        let found = at(obj, path);
+        assert!(!found.is_empty() && found.iter().all(|v| !v.is_null()), "{kind} lacks {path}");
+        checked += found.len();
+        // Set on purpose: Ignore (fail open) and each group's own scope.
+        if !path.ends_with("failurePolicy") && !path.ends_with("scope") {
+            let want: Value = serde_json::from_str(default).unwrap_or(json!(default));
+            assert!(found.iter().all(|v| **v == want), "{kind} {path}: {found:?}");
+        }
+    }
+    checked
+}
+
 #[test]
 fn every_field_the_api_server_defaults_is_printed_so_a_second_apply_is_unchanged() {
     let set = full_set();
-    let mut checked = 0;
-    for obj in set.objects() {
-        for (kind, path, default) in DEFAULTED.iter().filter(|(k, _, _)| *k == obj["kind"]) {
-            let found = at(obj, path);
-            assert!(!found.is_empty() && found.iter().all(|v| !v.is_null()), "{kind} lacks {path}");
-            checked += found.len();
-            // Set on purpose: Ignore (fail open) and each group's own scope.
-            if !path.ends_with("failurePolicy") && !path.ends_with("scope") {
-                let want: Value = serde_json::from_str(default).unwrap_or(json!(default));
-                assert!(found.iter().all(|v| **v == want), "{kind} {path}: {found:?}");
-            }
-        }
-    }
+    let checked: usize = set.objects().into_iter().map(assert_defaulted).sum();
     assert!(checked > 20, "{checked}");
     // apiextensions v1 SetDefaults_CustomResourceDefinitionSpec.
     let names = &set.crd["spec"]["names"];

@@ -73,6 +73,19 @@ fn rbac_help() {
 }
 
 #[test]
+fn guard_help() {
+    let text = help(&["guard", "--help"]);
+    assert_eq!(headings(&text), ["Commands:", "Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_guard", text);
+    let text = help(&["guard", "lock", "--help"]);
+    assert_eq!(headings(&text), ["Options:", "Inputs:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_guard_lock", text);
+    let text = help(&["guard", "unlock", "--help"]);
+    assert_eq!(headings(&text), ["Arguments:", "Options:", "Output:", "Cluster connection:", "Examples:"]);
+    insta::assert_snapshot!("help_guard_unlock", text);
+}
+
+#[test]
 fn health_help() {
     let text = help(&["health", "argocd", "--help"]);
     assert_eq!(headings(&text), ["Options:", "Output:", "Cluster connection:", "Examples:"]);

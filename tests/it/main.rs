@@ -32,6 +32,8 @@ mod faults_evidence;
 mod fleet_summary;
 mod formats;
 mod guard;
+mod guard_cluster;
+mod guard_lock;
 mod guard_manifests;
 mod guard_rules;
 mod health;

@@ -10,7 +10,7 @@
 //!   files (every served version; scope, kind, names, categories, status
 //!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
 //!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
-//!   rbac.authorization.k8s.io/v1 kinds; `/version`; a minimal
+//!   rbac.authorization.k8s.io/v1 kinds; `/version` (what [`TestApi::set_version`] sets); a minimal
 //!   `/openapi/v3` (so `kubectl apply`/`create` validate via the server);
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
 //!   and field selectors; get, create (`generateName`), update, merge / JSON /
@@ -240,6 +240,8 @@ pub(crate) struct Inner {
     pub watch_epoch: tokio::sync::watch::Sender<u64>,
     /// How often open watches that asked for bookmarks (`allowWatchBookmarks=true`) get one.
     pub bookmark_every: Mutex<Option<std::time::Duration>>,
+    /// What `/version` answers: `major`, `minor`, `gitVersion` ([`TestApi::set_version`]).
+    pub version: Mutex<(String, String, String)>,
 }
 
 impl Inner {
@@ -300,6 +302,7 @@ impl TestApi {
             auth: RwLock::new(None),
             watch_epoch: tokio::sync::watch::channel(0).0,
             bookmark_every: Mutex::new(None),
+            version: Mutex::new(("1".into(), "32".into(), "v1.32.0".into())),
         });
         let api = Self { inner };
         for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
@@ -387,6 +390,12 @@ impl TestApi {
         let n = crds.len();
         self.register_crds(crds)?;
         Ok(n)
+    }
+
+    /// What `/version` answers from now on (default `1`, `32`, `v1.32.0`): a managed cluster's
+    /// `minor` may carry a `+` (`30+`), and its `gitVersion` a vendor suffix.
+    pub fn set_version(&self, major: &str, minor: &str, git_version: &str) {
+        *self.inner.version.lock().expect("version lock") = (major.into(), minor.into(), git_version.into());
     }
 
     /// Turns aggregated discovery on (default) or off. Off simulates an old

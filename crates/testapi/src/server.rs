@@ -549,9 +549,10 @@ fn obj_resp(code: u16, v: &serde_json::Value) -> Resp {
 fn dispatch(inner: &Inner, info: &ReqInfo, r: &Route, body: &Bytes, local: Option<SocketAddr>) -> Resp {
     let (group, version, plural, ns, name, sub) = match r {
         Route::Version => {
+            let (major, minor, git) = inner.version.lock().expect("version lock").clone();
             return Resp::json(
                 200,
-                &serde_json::json!({"major": "1", "minor": "32", "gitVersion": "v1.32.0", "gitCommit": "testapi", "gitTreeState": "clean", "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.23.4", "compiler": "gc", "platform": "linux/amd64"}),
+                &serde_json::json!({"major": major, "minor": minor, "gitVersion": git, "gitCommit": "testapi", "gitTreeState": "clean", "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.23.4", "compiler": "gc", "platform": "linux/amd64"}),
             );
         }
         Route::Unmatched => return Resp::no_route(),

@@ -122,11 +122,12 @@ pub(super) async fn scan_kinds(
 }
 
 /// The second pass: the identity formats are learned across the whole fleet before any is
-/// applied; the samples are moved out of the scan results and dropped once learned.
-pub(super) fn learn_peers(results: &mut [scan::KindScan<Kept>]) -> Peers {
+/// applied; the samples (`sample` takes one out of what the scan kept of an MR) are moved out
+/// of the scan results and dropped once learned. `guard` learns its kinds' formats so too.
+pub(crate) fn learn_peers<T>(results: &mut [scan::KindScan<T>], sample: impl Fn(&mut T) -> Option<Sample>) -> Peers {
     let mut peers = Peers::default();
     for r in results.iter_mut() {
-        for sample in r.kept.iter_mut().filter_map(|k| k.sample.take()) {
+        for sample in r.kept.iter_mut().filter_map(&sample) {
             peers.add(&r.kind.group, &r.kind.kind, sample);
         }
     }
@@ -192,7 +193,7 @@ pub(super) async fn from_cluster(
     lap(&mut timings.listing);
     credentials_accepted(&results, &conn)?;
     timings.kinds = results.len();
-    let peers = learn_peers(&mut results);
+    let peers = learn_peers(&mut results, |k| k.sample.take());
     let holders: Vec<Holder> =
         results.iter_mut().flat_map(|r| r.kept.iter_mut().filter_map(|k| k.holder.take())).collect();
     let fleet = match keep_all {

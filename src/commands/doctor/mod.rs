@@ -4,6 +4,8 @@ mod clusters;
 /// The contexts a run over several clusters covers (`watch` follows the same ones).
 pub(crate) use clusters::contexts;
 mod fleet;
+/// How a scan's healthy peers teach each kind's ID format (`guard` learns them so too).
+pub(crate) use fleet::learn_peers;
 mod offline;
 mod one;
 mod plan;

@@ -12,6 +12,7 @@
 
 mod adopt;
 mod doctor;
+mod guard;
 mod history;
 mod migrate;
 mod restore;
@@ -20,6 +21,7 @@ mod tools;
 
 pub use adopt::{Adopt, AdoptWhat, Restore};
 pub use doctor::{Doctor, DoctorPrinter, ExitRule, Flow, NamedInput, OneMr, PathKind, Scan, SummaryScope};
+pub use guard::{Guard, GuardLock, GuardPrint, GuardUnlock, KindSource};
 pub use history::{History, HistoryOutput};
 pub use migrate::{MigrateApply, MigratePlan};
 pub use restore::{Promote, RestorePlan};
@@ -126,6 +128,12 @@ pub enum Refusal {
         .0.display()
     )]
     NotABackup(PathBuf),
+    /// `guard` with one rule given both actions.
+    #[error("--warn {0} and --deny {0}: a rule has one action; give one of them")]
+    RuleWarnAndDeny(crate::domain::guard::rule::Rule),
+    /// `guard unlock` with something that is not KIND/NAME.
+    #[error("{0:?} is not KIND/NAME (for example vpc.ec2.aws.upbound.io/main)")]
+    NotKindName(String),
 }
 
 impl From<Refusal> for crate::error::Error {
@@ -146,6 +154,7 @@ pub fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(),
         Command::Promote(_) => "promote",
         Command::Migrate(_) => "migrate",
         Command::Health(_) => "health",
+        Command::Guard(_) => "guard",
         Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) | Command::Watch(_) => return Ok(()),
     };
     if several_contexts { Err(Refusal::SeveralClusters(name)) } else { Ok(()) }

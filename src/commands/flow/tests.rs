@@ -188,3 +188,60 @@ fn rbac_and_health_resolve_the_kinds_and_the_format() {
     let Health::Flux { kinds: got, .. } = Health::resolve(&h, &settings(&words)) else { panic!("flux") };
     assert_eq!(got, kinds);
 }
+
+/// `guard`: each rule's action, who is never refused, where the kinds come from, the lock and
+/// the one entry unlock names; its refusals.
+#[test]
+fn guard_resolves_what_it_prints_writes_or_removes() {
+    use crate::domain::guard::rule::{Action, Rule};
+    let guard = |words: &[&str]| {
+        let words = [&["guard"], words].concat();
+        let Command::Guard(args) = command(&words) else { unreachable!("guard") };
+        Guard::resolve(&args, &settings(&words))
+    };
+    let words = ["--warn", "identity-kept", "--deny", "placeholder", "--allow-group", "ops:break-glass", "--mutate"];
+    let Ok(Guard::Print(p)) = guard(&[&words[..], &["-o", "json", "--kind", "vpc", "-n", "team-a"]].concat()) else {
+        panic!("printed")
+    };
+    let s = &p.settings;
+    assert_eq!((s.action(Rule::IdentityKept), s.action(Rule::Placeholder)), (Action::Warn, Action::Deny));
+    assert_eq!(s.action(Rule::IdentityLocked), Action::Deny, "a rule not named keeps its default");
+    assert!(s.mutate && !s.audit && s.groups.contains("ops:break-glass") && s.users.is_empty());
+    assert_eq!((p.format, p.kinds.kinds.clone()), (crate::output::guard::GuardFormat::Json, vec!["vpc".to_string()]));
+    let KindSource::Cluster(lists) = &p.source else { panic!("a cluster") };
+    assert_eq!((lists.namespace.as_deref(), lists.page_size), (Some("team-a"), 500));
+    let Ok(Guard::Print(offline)) = guard(&["--from", "crds/", "--audit", "--id-template", "vpc=vpc-{name}"]) else {
+        panic!("offline")
+    };
+    assert_eq!(offline.source, KindSource::Files("crds/".into()));
+    assert!(Rule::ALL.iter().all(|r| offline.settings.action(*r) == Action::Audit));
+    assert_eq!(offline.id_templates.len(), 1);
+    let Ok(Guard::Lock(lock)) = guard(&["lock", "--provider", "aws.upbound.io", "--journal", "j/", "-A"]) else {
+        panic!("lock")
+    };
+    assert_eq!((lock.kinds.providers.clone(), lock.journal), (vec!["aws.upbound.io".to_string()], Some("j/".into())));
+    let Ok(Guard::Unlock(u)) = guard(&["unlock", "vpc.ec2.aws.m.upbound.io/web", "-n", "team-a"]) else {
+        panic!("unlock")
+    };
+    assert_eq!(
+        (u.kind.as_str(), u.name.as_str(), u.namespace.as_deref()),
+        ("vpc.ec2.aws.m.upbound.io", "web", Some("team-a"))
+    );
+    for (words, want) in [
+        (
+            &["--warn", "placeholder", "--deny", "identity-kept", "--deny", "placeholder"][..],
+            Refusal::RuleWarnAndDeny(Rule::Placeholder),
+        ),
+        (&["unlock", "vpc"][..], Refusal::NotKindName("vpc".into())),
+        (&["unlock", "/main"][..], Refusal::NotKindName("/main".into())),
+    ] {
+        assert_eq!(guard(words).err(), Some(want), "{words:?}");
+    }
+    assert_eq!(
+        Refusal::RuleWarnAndDeny(Rule::Placeholder).to_string(),
+        "--warn placeholder and --deny placeholder: a rule has one action; give one of them"
+    );
+    assert!(Cli::try_parse_from(["kubectl-upjet", "guard", "--warn", "identity"]).is_err(), "an unknown rule");
+    assert!(Cli::try_parse_from(["kubectl-upjet", "guard", "--audit", "lock"]).is_err(), "lock takes no print flag");
+    assert_eq!(one_cluster_only(&command(&["guard", "lock"]), true).err(), Some(Refusal::SeveralClusters("guard")));
+}

@@ -4,8 +4,8 @@
 //! kind is dropped with its findings.
 
 use super::{Loop, Msg, Seen};
-use crate::cluster::kinds::ApiKind;
 use crate::cluster::watch::{self as watching, FromJson};
+use crate::commands::evidence::served_kind;
 use crate::domain::watch::Change;
 use crate::domain::watch::kinds::{Event, Look};
 use crate::evidence::crd::{self, CrdSummary};
@@ -15,20 +15,6 @@ impl FromJson for CrdSummary {
     fn from_json(json: &str) -> Result<Self, String> {
         crd::parse(json).map_err(|e| e.to_string())
     }
-}
-
-/// The kind a CRD serves, at its storage version (every served version reads the same objects).
-fn kind_of(summary: &CrdSummary) -> Option<ApiKind> {
-    Some(ApiKind {
-        group: summary.group.clone(),
-        version: summary.versions.first()?.clone(),
-        plural: summary.plural.clone(),
-        singular: summary.kind.to_lowercase(),
-        kind: summary.kind.clone(),
-        namespaced: summary.namespaced,
-        short_names: Vec::new(),
-        categories: summary.categories.clone(),
-    })
 }
 
 impl Loop {
@@ -74,7 +60,7 @@ impl Loop {
                 self.crds_seen.remove(&name);
             }
             Ok(Some(summary)) => {
-                let Some(kind) = Some(&*summary).filter(|s| s.is_managed()).and_then(kind_of) else { return };
+                let Some(kind) = Some(&*summary).filter(|s| s.is_managed()).and_then(served_kind) else { return };
                 let id = (kind.group.clone(), kind.kind.clone());
                 let plural = kind.plural.clone();
                 if self.track(kind) {

@@ -125,12 +125,18 @@ impl Loop {
             Seen::Listing => self.kind_event(kind, Event::Listing).changes,
             Seen::ListDone => self.kind_event(kind, Event::ListDone).changes,
             Seen::Applied(mr) => {
+                if let Some(lock) = &mut self.guard_lock {
+                    lock.saw(&mr, false);
+                }
                 let mut w = self.lock();
                 w.counters.events += 1;
                 records.extend(journal::identities(&mr, stamp));
                 w.state.apply(mr, now)
             }
             Seen::Deleted(mr) => {
+                if let Some(lock) = &mut self.guard_lock {
+                    lock.saw(&mr, true);
+                }
                 let mut w = self.lock();
                 w.counters.events += 1;
                 w.state.delete(&MrKey::of(&mr), now)

@@ -12,6 +12,7 @@
 mod clock;
 mod crds;
 mod events;
+mod guard_lock;
 mod kinds;
 mod probes;
 mod providers;
@@ -79,6 +80,8 @@ enum Msg {
     Probed(KindId, watching::Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).
     Providers(Box<providers::Look>),
+    /// A note for stderr from a task that says each thing once itself (`--guard-lock`'s writer).
+    Said(String),
 }
 
 /// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
@@ -140,9 +143,13 @@ async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -
         ready_said: false,
         json: sink.json,
         context: target.label,
+        guard_lock: None,
     };
     if each.events {
         lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
+    }
+    if each.guard_lock {
+        lp.guard_lock = Some(guard_lock::Follower::start(lp.conn.clone(), lp.tx.clone(), each.resync));
     }
     for kind in kinds {
         lp.track(kind);
@@ -243,6 +250,8 @@ struct Loop {
     json: bool,
     /// The context, when several are watched: named in every note.
     context: Option<String>,
+    /// `--guard-lock`: what the events change in the guard's lock, and its writer.
+    guard_lock: Option<guard_lock::Follower>,
 }
 
 impl Loop {
@@ -282,6 +291,7 @@ impl Loop {
                 _ = tick.tick() => {
                     self.spawn_probes();
                     self.judge_again(State::resync, sink)?;
+                    self.refresh_lock();
                     continue;
                 }
                 _ = sleep_for(due) => {
@@ -328,7 +338,11 @@ impl Loop {
                 Msg::CrdFetched(name, found) => self.on_crd_fetched(name, found),
                 Msg::Probed(kind, probe) => self.on_probe(&kind, probe),
                 Msg::Providers(look) => changes.extend(self.on_providers(*look, now, &mut records, out)?),
+                Msg::Said(note) => self.tell(&note),
             }
+        }
+        if let Some(lock) = &mut self.guard_lock {
+            lock.flush();
         }
         if let Some(journal) = &mut self.journal {
             let written = journal.append(&records).map_err(|e| Error::failed(e.to_string()))?;
@@ -365,12 +379,25 @@ impl Loop {
 
     /// Prints a note on stderr once.
     fn say(&mut self, note: String) {
-        let note = match &self.context {
-            Some(context) => format!("{context}: {note}"),
-            None => note,
-        };
         if self.announced.insert(note.clone()) {
-            eprintln!("{}", style::sanitize(&note));
+            self.tell(&note);
+        }
+    }
+
+    /// Prints a note on stderr, naming the context when several are watched.
+    fn tell(&self, note: &str) {
+        match &self.context {
+            Some(context) => eprintln!("{}", style::sanitize(&format!("{context}: {note}"))),
+            None => eprintln!("{}", style::sanitize(note)),
+        }
+    }
+
+    /// `--guard-lock`, each `--resync`: every MR held sent to the lock's writer again.
+    fn refresh_lock(&mut self) {
+        let shared = self.shared.clone();
+        if let Some(lock) = &mut self.guard_lock {
+            let w = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            lock.refresh(w.state.mrs());
         }
     }
 

@@ -53,6 +53,8 @@ pub(super) struct Each {
     pub(super) resync: Duration,
     /// `--events`: an Event on each MR whose error finding appeared.
     pub(super) events: bool,
+    /// `--guard-lock`: the guard's lock kept current.
+    pub(super) guard_lock: bool,
     /// How the provider pods (and with `--logs` their logs) are followed.
     pub(super) providers: Follow,
 }
@@ -100,6 +102,7 @@ pub(super) fn resolve(settings: &Settings, args: &WatchArgs) -> anyhow::Result<R
             },
             resync: args.resync,
             events: args.events,
+            guard_lock: args.guard_lock,
             providers: Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync },
         },
         output: Output { json, header: !json && !args.no_headers, several },
@@ -163,7 +166,7 @@ mod tests {
     #[test]
     fn every_flag_lands_in_the_one_value_the_loops_read() {
         let args = ["--no-journal", "-o", "json", "-n", "team-a", "-l", "app=x", "--resync", "5s", "--logs"];
-        let more = ["--provider-namespace", "crossplane-system", "--events", "--metrics-addr", ":0"];
+        let more = ["--provider-namespace", "crossplane-system", "--events", "--metrics-addr", ":0", "--guard-lock"];
         let got = resolved(&[&args[..], &more[..]].concat(), None).unwrap();
         let [target] = &got.targets[..] else { panic!("one cluster") };
         assert!(target.label.is_none() && target.journal.is_none(), "--no-journal needs no home");
@@ -171,6 +174,7 @@ mod tests {
         assert_eq!((out.json, out.header, out.several), (true, false, false));
         assert_eq!((each.scope.namespace.as_deref(), each.scope.selector.as_deref()), (Some("team-a"), Some("app=x")));
         assert_eq!((each.scope.page_size, each.resync, each.events), (PAGE_SIZE, Duration::from_secs(5), true));
+        assert!(each.guard_lock);
         let follow = &each.providers;
         assert_eq!(
             (follow.namespace.as_deref(), follow.logs, follow.every),

@@ -26,6 +26,7 @@ pub mod placeholder;
 pub mod rule;
 pub mod settings;
 pub mod vars;
+pub mod version;
 
 use admission::Policy;
 use cost::PolicyCost;

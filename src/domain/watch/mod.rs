@@ -280,6 +280,11 @@ impl State {
         self.mrs.get(key).map(|t| &*t.mr)
     }
 
+    /// Every MR held (`watch --guard-lock` sends each one's lock entry again every resync).
+    pub fn mrs(&self) -> impl Iterator<Item = &ManagedResource> {
+        self.mrs.values().map(|t| &*t.mr)
+    }
+
     /// The MRs held, by uid: whom an ID a provider logged belongs to.
     pub fn mrs_by_uid(&self) -> HashMap<&str, &ManagedResource> {
         self.mrs.values().map(|t| (t.mr.uid.as_str(), &*t.mr)).collect()

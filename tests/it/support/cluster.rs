@@ -46,6 +46,18 @@ impl ClusterBuilder {
         }
         self
     }
+    /// Installs the guard's lock CRD (`identitylocks.guard.kubectl-upjet.io`), as
+    /// `kubectl upjet guard | kubectl apply -f -` does.
+    pub fn guard_lock(self) -> Self {
+        let crd = kubectl_upjet::domain::guard::lock::crd::crd();
+        self.api.add_crd_yaml(&crd.to_string()).expect("the lock's CRD loads");
+        self
+    }
+    /// What the API server's `/version` answers (`1`, `36`, `v1.36.0`).
+    pub fn version(self, major: &str, minor: &str, git_version: &str) -> Self {
+        self.api.set_version(major, minor, git_version);
+        self
+    }
     /// Serves discovery like a server without aggregated discovery.
     pub fn legacy_discovery(self) -> Self {
         self.api.set_aggregated_discovery(false);

@@ -1051,3 +1051,15 @@ fn rbac_grants_what_bindings_say_and_denies_like_the_apiserver() {
     assert_eq!(jane.get("/apis").json()["message"], "forbidden: User \"jane\" cannot get path \"/apis\"");
     assert_eq!(Client::new(&srv.url).get("/api/v1/namespaces/default/secrets/s").status, 200, "the admin token");
 }
+
+#[test]
+fn version_answers_what_the_test_sets() {
+    let api = TestApi::new();
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    assert_eq!(c.get_json("/version")["gitVersion"], "v1.32.0");
+    api.set_version("1", "29+", "v1.29.8-gke.1031000");
+    let v = c.get_json("/version");
+    assert_eq!((v["major"].as_str(), v["minor"].as_str()), (Some("1"), Some("29+")));
+    assert_eq!(v["gitVersion"], "v1.29.8-gke.1031000");
+}

@@ -22,22 +22,28 @@ pub fn locked_id(mr: &ManagedResource) -> Option<&str> {
     mr.external_name().filter(|_| created)
 }
 
+/// An MR's entry, when it has one: its key and [`locked_id`]. What a scan keeps of each MR, so
+/// that a fleet's lock is built without holding the fleet.
+pub fn held(mr: &ManagedResource) -> Option<(LockKey, String)> {
+    locked_id(mr).map(|id| (LockKey::of(mr), id.to_string()))
+}
+
 /// The entries a `guard lock` run holds: every live MR's locked ID, then, for the keys no live
 /// MR gave an ID, the newest external-name the journal recorded (by its time).
 pub fn entries(mrs: &[ManagedResource], journal: &[Record]) -> BTreeMap<LockKey, String> {
-    let mut out: BTreeMap<LockKey, String> = BTreeMap::new();
-    for mr in mrs {
-        if let Some(id) = locked_id(mr) {
-            out.insert(LockKey::of(mr), id.to_string());
-        }
-    }
+    with_journal(mrs.iter().filter_map(held).collect(), journal)
+}
+
+/// `live` (the entries of the live MRs, [`held`]) completed with the journal: for each key no
+/// live MR answers for, the newest external-name the journal recorded.
+pub fn with_journal(mut live: BTreeMap<LockKey, String>, journal: &[Record]) -> BTreeMap<LockKey, String> {
     let mut newest: BTreeMap<LockKey, (GoTime, &str)> = BTreeMap::new();
     for r in journal.iter().filter(|r| r.source == Source::ExternalName) {
         if r.id.is_empty() || is_placeholder(&r.id) {
             continue;
         }
         let key = LockKey::new(&r.group, &r.kind, r.namespace.as_deref(), &r.name);
-        if out.contains_key(&key) {
+        if live.contains_key(&key) {
             continue;
         }
         let at = GoTime::parse_or_zero(Some(&r.time));
@@ -45,13 +51,25 @@ pub fn entries(mrs: &[ManagedResource], journal: &[Record]) -> BTreeMap<LockKey,
             newest.insert(key, (at, &r.id));
         }
     }
-    out.extend(newest.into_iter().map(|(k, (_, id))| (k, id.to_string())));
-    out
+    live.extend(newest.into_iter().map(|(k, (_, id))| (k, id.to_string())));
+    live
 }
 
 /// The change of one `guard lock` run: hold every entry, remove none.
 pub fn change(mrs: &[ManagedResource], journal: &[Record]) -> Change {
     Change { add: entries(mrs, journal), ..Change::default() }
+}
+
+/// What one event of `watch --guard-lock` changes in the lock, added to `change`: an MR seen
+/// with a locked ID holds it; an MR deleted with its cloud object ([`retire_on_delete`])
+/// retires its entry; anything else (an MR without an ID yet, one deleted with
+/// `deletionPolicy: Orphan`) changes nothing.
+pub fn follow(change: &mut Change, mr: &ManagedResource, deleted: bool) {
+    match (deleted, held(mr)) {
+        (true, _) if retire_on_delete(mr) => change.release(LockKey::of(mr)),
+        (false, Some((key, id))) => change.hold(key, id),
+        _ => {}
+    }
 }
 
 /// Whether an MR's entry goes when the MR is deleted: when deleting it deletes the cloud object
@@ -101,6 +119,22 @@ mod tests {
         let got: Vec<(String, String)> = entries(&mrs, &journal).into_iter().map(|(k, v)| (k.name, v)).collect();
         let want = [("created", "vpc-1"), ("observed", "vpc-2"), ("ready", "vpc-3"), ("recreated-bare", "vpc-new")];
         assert_eq!(got, want.map(|(k, v)| (k.to_string(), v.to_string())));
+    }
+
+    #[test]
+    fn a_watch_holds_what_it_sees_and_retires_what_a_delete_deleted() {
+        let mr = |name: &str| Mr::new("VPC", name).api_version("ec2.aws.upbound.io/v1beta1");
+        let created = mr("a").external_name("vpc-a").healthy().build();
+        let mut change = Change::default();
+        follow(&mut change, &mr("bare").build(), false);
+        follow(&mut change, &mr("orphaned").external_name("vpc-o").healthy().deletion_policy("Orphan").build(), true);
+        assert_eq!(change, Change::default(), "no ID yet, or an orphaning delete: nothing changes");
+        follow(&mut change, &created, false);
+        assert_eq!(change.add.get(&LockKey::of(&created)).map(String::as_str), Some("vpc-a"));
+        follow(&mut change, &created, true);
+        assert!(change.add.is_empty() && change.remove.contains(&LockKey::of(&created)), "{change:?}");
+        follow(&mut change, &created, false);
+        assert!(change.remove.is_empty() && change.add.len() == 1, "the later event wins: {change:?}");
     }
 
     #[test]

@@ -25,6 +25,35 @@ pub struct Change {
     pub remove: BTreeSet<LockKey>,
 }
 
+impl Change {
+    /// Holds `id` for `key`, replacing whatever an earlier event asked for it.
+    pub fn hold(&mut self, key: LockKey, id: String) {
+        self.remove.remove(&key);
+        self.add.insert(key, id);
+    }
+
+    /// Drops `key`'s entry, replacing whatever an earlier event asked for it.
+    pub fn release(&mut self, key: LockKey) {
+        self.add.remove(&key);
+        self.remove.insert(key);
+    }
+
+    /// Adds a later change to this one: for each key it names, the later change wins.
+    pub fn absorb(&mut self, later: Change) {
+        for key in later.remove {
+            self.release(key);
+        }
+        for (key, id) in later.add {
+            self.hold(key, id);
+        }
+    }
+
+    /// Whether it changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.add.is_empty() && self.remove.is_empty()
+    }
+}
+
 /// One conditional write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShardWrite {

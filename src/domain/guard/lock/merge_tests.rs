@@ -75,6 +75,19 @@ fn a_moved_entry_is_written_to_its_new_shard_before_it_leaves_the_old() {
 }
 
 #[test]
+fn a_later_change_wins_for_each_key_it_names() {
+    let mut pending = add(&[("a", "vpc-a"), ("b", "vpc-b")]);
+    pending.release(key("c"));
+    let mut later = unlock(key("a"));
+    later.hold(key("c"), "vpc-c".into());
+    pending.absorb(later);
+    let held: Vec<(&str, &str)> = pending.add.iter().map(|(k, v)| (k.name.as_str(), v.as_str())).collect();
+    assert_eq!(held, [("b", "vpc-b"), ("c", "vpc-c")]);
+    assert_eq!(pending.remove, BTreeSet::from([key("a")]));
+    assert!(!pending.is_empty() && Change::default().is_empty());
+}
+
+#[test]
 fn ids_that_name_no_object_are_refused() {
     let plan = merge_within(&[], &add(&[("a", ""), ("b", "sgr-stub"), ("c", &"x".repeat(100))]), SMALL);
     let why: Vec<&str> = plan.rejected.iter().map(|(_, r)| r.as_str()).collect();

@@ -1,0 +1,101 @@
+//! `kubectl upjet guard`: the policies for the kinds asked for, printed for `kubectl apply -f -`.
+//! From a cluster: its release must serve the admission APIs (`/version`), its provider pods
+//! name the service accounts never refused, and a scan of its MRs teaches each kind's ID
+//! format. From `--from`: the CRD files alone, nothing asked of any cluster.
+
+use super::kinds::{from_files, guard_kinds, scan};
+use crate::cluster::connect::{self, Connection};
+use crate::cluster::guard::server_version;
+use crate::commands::doctor::learn_peers;
+use crate::commands::evidence::provider_pods;
+use crate::commands::flow::{GuardPrint, KindSource};
+use crate::commands::rbac::served_kinds_on;
+use crate::domain::guard::kind::GuardKind;
+use crate::domain::guard::settings::GuardSettings;
+use crate::domain::guard::{GuardSet, build};
+use crate::domain::identity::{Peers, Sample};
+use crate::error::{Error, Exit};
+use crate::output::guard::write;
+use crate::output::style;
+use crate::settings::Settings;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Prints the policies, with one summary line and the notes on stderr.
+pub(super) async fn run(settings: &Settings, asked: &GuardPrint, out: &mut dyn Write) -> anyhow::Result<Exit> {
+    let mut guard = asked.settings.clone();
+    let (kinds, notes) = match &asked.source {
+        KindSource::Files(path) => {
+            let selected = from_files(path, &asked.kinds)?;
+            let note = "--from: no cluster was asked, so no provider service account is exempt; pass --allow-group system:serviceaccounts:NAMESPACE (the providers' namespace) to exempt them";
+            (guard_kinds(&selected, &Peers::default(), &asked.id_templates), vec![note.to_string()])
+        }
+        KindSource::Cluster(lists) => {
+            let conn = Arc::new(connect::connect(&settings.connect).await?);
+            from_cluster(&conn, asked, lists, &mut guard).await?
+        }
+    };
+    let set = build(&kinds, &guard, &[]);
+    write(out, &set, asked.format)?;
+    out.flush()?;
+    for note in notes {
+        eprintln!("{}", style::sanitize(&note));
+    }
+    eprintln!("{}", summary(&set, &kinds, &guard));
+    Ok(Exit::Ok)
+}
+
+/// The cluster's kinds, each with what its healthy MRs teach; the providers' service accounts
+/// added to `guard`'s exempt users. Refused (exit 2) when the cluster cannot enforce the
+/// policies.
+async fn from_cluster(
+    conn: &Arc<Connection>,
+    asked: &GuardPrint,
+    lists: &crate::cluster::scan::ScanOptions,
+    guard: &mut GuardSettings,
+) -> anyhow::Result<(Vec<GuardKind>, Vec<String>)> {
+    let mut notes = Vec::new();
+    let version = server_version(conn).await.map_err(|e| e.explain(conn, "reading the API server's /version"))?;
+    match version {
+        Some(v) => {
+            if let Some(why) = v.refusal(guard.mutate) {
+                return Err(Error::usage(why).into());
+            }
+        }
+        None => notes.push("the API server's /version names no release: the policies need Kubernetes v1.30+".into()),
+    }
+    let selected = served_kinds_on(conn, &asked.kinds).await?;
+    let pods = provider_pods(conn, None)
+        .await
+        .map_err(|e| e.explain(conn, "listing the provider pods (whose service accounts the policies never refuse)"))?;
+    if pods.is_empty() {
+        notes.push("no provider pod found (label pkg.crossplane.io/provider): no provider service account is exempt; pass --allow-group system:serviceaccounts:NAMESPACE (the providers' namespace)".into());
+    }
+    for pod in &pods {
+        guard.exempt_service_account(&pod.namespace, &pod.service_account);
+    }
+    let (mut results, skipped) = scan(conn, selected.clone(), lists, |mr| Sample::of(&mr).map(Some)).await;
+    notes.extend(skipped.into_iter().map(|s| format!("{s}: its ID format is not learned from its MRs")));
+    let peers = learn_peers(&mut results, Option::take);
+    Ok((guard_kinds(&selected, &peers, &asked.id_templates), notes))
+}
+
+/// One line: the policies and their actions, the kinds covered, the formats known, who is
+/// never judged.
+fn summary(set: &GuardSet, kinds: &[GuardKind], guard: &GuardSettings) -> String {
+    let actions: Vec<String> =
+        set.validating.iter().map(|p| format!("{} {}", p.rule, guard.action(p.rule).as_str())).collect();
+    let groups: BTreeSet<&str> = kinds.iter().map(|k| k.group.as_str()).collect();
+    let formats = kinds.iter().filter(|k| !k.id_templates.is_empty()).count();
+    format!(
+        "{} policies ({}){} for {} managed kinds in {} API groups; an ID format for {formats}; never judged: {} users, {} groups",
+        set.validating.len(),
+        actions.join(", "),
+        if set.mutating.is_some() { " and identity-locked's MutatingAdmissionPolicy" } else { "" },
+        kinds.len(),
+        groups.len(),
+        guard.users.len(),
+        guard.groups.len()
+    )
+}
