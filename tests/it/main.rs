@@ -32,6 +32,7 @@ mod faults_evidence;
 mod fleet_summary;
 mod formats;
 mod guard;
+mod guard_findings;
 mod guard_manifests;
 mod guard_rules;
 mod health;

@@ -12,6 +12,7 @@
 mod clock;
 mod crds;
 mod events;
+mod guard_look;
 mod kinds;
 mod probes;
 mod providers;
@@ -79,6 +80,8 @@ enum Msg {
     Probed(KindId, watching::Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).
     Providers(Box<providers::Look>),
+    /// One read of the guard's admission policies and lock.
+    Guard(Box<crate::commands::admission::GuardRead>),
 }
 
 /// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
@@ -151,6 +154,7 @@ async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -
     lp.spawn_probes();
     lp.spawn_crds();
     providers::spawn(lp.conn.clone(), each.providers.clone(), lp.tx.clone());
+    guard_look::spawn(lp.conn.clone(), each.resync, lp.tx.clone());
     lp.run(rx, each.resync, sink).await
 }
 
@@ -328,6 +332,7 @@ impl Loop {
                 Msg::CrdFetched(name, found) => self.on_crd_fetched(name, found),
                 Msg::Probed(kind, probe) => self.on_probe(&kind, probe),
                 Msg::Providers(look) => changes.extend(self.on_providers(*look, now, &mut records, out)?),
+                Msg::Guard(read) => changes.extend(self.on_guard(*read)),
             }
         }
         if let Some(journal) = &mut self.journal {
