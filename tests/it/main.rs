@@ -34,6 +34,7 @@ mod formats;
 mod guard;
 mod guard_findings;
 mod guard_manifests;
+mod guard_repairs;
 mod guard_rules;
 mod health;
 mod help;
