@@ -243,7 +243,7 @@ mod tests {
         assert_eq!(installed.actions(Rule::IdentityLocked), ["Audit"]);
         // Someone else's objects are not the guard's.
         let other = json!({"metadata": {"name": "team-policy"}, "spec": {"policyName": "team-policy"}});
-        assert_eq!(Installed::of(&[other.clone()], &[other]), Installed::default());
+        assert_eq!(Installed::of(std::slice::from_ref(&other), std::slice::from_ref(&other)), Installed::default());
         assert!(!Installed::default().any_bound());
     }
 
