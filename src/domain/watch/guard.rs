@@ -18,13 +18,12 @@ impl State {
     pub fn guard(
         &mut self,
         admission: &Fetched<Installed>,
-        lock: Option<LockFacts>,
+        mut lock: Option<LockFacts>,
         kinds: &[GuardKind],
     ) -> Vec<Change> {
         if matches!(admission, Fetched::Failed(_)) {
             return Vec::new();
         }
-        let mut lock = lock;
         if let Some(lock) = &mut lock {
             for tracked in self.mrs.values() {
                 lock.check(&tracked.mr);
