@@ -1,5 +1,5 @@
 //! What `guard` asks the API server: its release (`/version`: the admission APIs it serves), and
-//! the lock's objects — every shard listed, a new shard created (the name is the precondition:
+//! the lock's objects — every shard listed (or only those the bindings select, for doctor), a new shard created (the name is the precondition:
 //! a create fails when it exists), a shard replaced with the resourceVersion it was read at (the
 //! precondition: a replace fails when someone wrote in between). Every refused precondition is
 //! [`WriteError::Conflict`] (409) or, for a shard deleted since it was read, `NotFound` (404):
@@ -11,7 +11,7 @@ use super::kinds::ApiKind;
 use super::request::{self, RequestError};
 use super::retry::RetryPolicy;
 use super::write::{FIELD_MANAGER, Target, WriteError, parse_object};
-use crate::domain::guard::lock::crd::{GROUP, KIND, PLURAL, VERSION};
+use crate::domain::guard::lock::crd::{GROUP, KIND, PLURAL, SHARD_LABEL, VERSION};
 use crate::domain::guard::version::ServerVersion;
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,7 +35,7 @@ pub fn lock_kind() -> ApiKind {
 pub enum LockError {
     /// The lock's CRD is not installed: nothing to read or write until `guard` is applied.
     #[error(
-        "the guard's lock is not installed (no CustomResourceDefinition {PLURAL}.{GROUP}): install it with `kubectl upjet guard | kubectl apply -f -` (apply twice the first time: the CRD must be established before its objects)"
+        "the guard's lock is not installed (no CustomResourceDefinition {PLURAL}.{GROUP}): install it with `kubectl upjet guard | kubectl apply -f -` (and wait until the CRD is established: `kubectl wait --for condition=established crd/{PLURAL}.{GROUP}`)"
     )]
     Missing,
     /// Any other failure of the list.
@@ -64,19 +64,33 @@ pub async fn server_version(conn: &Connection) -> Result<Option<ServerVersion>, 
 
 #[derive(Deserialize)]
 struct List {
+    /// `null` or absent in an empty list, as the API server may write it.
     #[serde(default)]
-    items: Vec<Value>,
+    items: Option<Vec<Value>>,
 }
 
-/// Every lock object, as the API server holds them (with their resourceVersions).
+/// Every lock object, as the API server holds them (with their resourceVersions): `guard lock`
+/// must know every name in use, labelled or not, before it creates one.
 pub async fn shards(conn: &Connection) -> Result<Vec<Value>, LockError> {
-    let path = lock_kind().collection_path(None);
-    let parse = |body: &str| serde_json::from_str::<List>(body);
-    match request::read(conn, &path, "application/json", &RetryPolicy::default(), parse).await {
-        Ok(list) => Ok(list.items),
+    match list(conn, &lock_kind().collection_path(None)).await {
+        Ok(items) => Ok(items),
         Err(e) if e.status_code() == Some(404) => Err(LockError::Missing),
         Err(e) => Err(LockError::Read(e)),
     }
+}
+
+/// The shards the API server enforces: the lock objects carrying the label the bindings'
+/// `paramRef` selects by. doctor and the watch judge the lock by these; a 403 or 404 is returned
+/// as it is, for the caller to note.
+pub async fn enforced_shards(conn: &Connection) -> Result<Vec<Value>, RequestError> {
+    let selector = format!("{SHARD_LABEL}=shard").replace('/', "%2F").replace('=', "%3D");
+    list(conn, &format!("{}?labelSelector={selector}", lock_kind().collection_path(None))).await
+}
+
+async fn list(conn: &Connection, path: &str) -> Result<Vec<Value>, RequestError> {
+    let parse = |body: &str| serde_json::from_str::<List>(body);
+    let list = request::read(conn, path, "application/json", &RetryPolicy::default(), parse).await?;
+    Ok(list.items.unwrap_or_default())
 }
 
 fn target(obj: &Value) -> Target {
@@ -99,4 +113,16 @@ pub async fn replace(conn: &Connection, shard: &Value) -> Result<Value, WriteErr
         .expect("static request parts are valid");
     let body = request::text(conn, req).await.map_err(|e| WriteError::from_request(e, "update", &target))?;
     parse_object(&body, "replacing", &target)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_empty_list_may_say_null() {
+        let items = |body: &str| serde_json::from_str::<super::List>(body).map(|l| l.items.unwrap_or_default());
+        assert_eq!(items(r#"{"kind":"List","items":[{"a":1}]}"#).unwrap().len(), 1);
+        assert!(items(r#"{"kind":"List","items":null}"#).unwrap().is_empty());
+        assert!(items(r#"{"kind":"List"}"#).unwrap().is_empty());
+        assert!(items("{").is_err());
+    }
 }

@@ -1,6 +1,7 @@
 //! The I/O shell around the domain: reaching the cluster, discovering MR kinds, scanning them,
 //! and reading offline snapshots.
 
+pub mod admission;
 pub mod connect;
 pub mod discover;
 pub mod discovery_cache;

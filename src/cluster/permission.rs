@@ -36,6 +36,9 @@ pub enum Role {
     /// `kubectl-upjet-migrate`: what adopt may do, plus create and delete on managed kinds and
     /// get on namespaces (`migrate`).
     Migrate,
+    /// `kubectl-upjet-guard-lock`: writes to the guard's lock (`guard lock`, `guard unlock`,
+    /// `watch --guard-lock`), beside the doctor role.
+    GuardLock,
 }
 
 impl Role {
@@ -46,6 +49,7 @@ impl Role {
             Role::Adopt => "kubectl-upjet-adopt",
             Role::Workspace => "kubectl-upjet-workspace",
             Role::Migrate => "kubectl-upjet-migrate",
+            Role::GuardLock => "kubectl-upjet-guard-lock",
         }
     }
 
@@ -56,6 +60,7 @@ impl Role {
             Role::Adopt => "deploy/clusterrole-adopt.yaml",
             Role::Workspace => "deploy/clusterrole-workspace.yaml",
             Role::Migrate => "deploy/clusterrole-migrate.yaml",
+            Role::GuardLock => "deploy/clusterrole-guard-lock.yaml",
         }
     }
 }
@@ -97,6 +102,7 @@ impl Missing {
     pub fn role(&self) -> Role {
         match (self.verb.as_str(), self.resource.as_str()) {
             ("create" | "get", "pods/exec") => Role::Workspace,
+            ("create" | "update" | "patch", "identitylocks") => Role::GuardLock,
             ("get", "namespaces") | ("create" | "delete", _) => Role::Migrate,
             ("get" | "list" | "watch", _) => Role::Doctor,
             _ => Role::Adopt,
@@ -178,6 +184,16 @@ mod tests {
                 "subnets.ec2.aws.m.upbound.io is forbidden: User \"jane\" cannot create resource \"subnets\" in API group \"ec2.aws.m.upbound.io\" in the namespace \"infra\"",
                 Role::Migrate,
                 "missing permission: create on subnets (ec2.aws.m.upbound.io) in namespace infra; the ClusterRole kubectl-upjet-migrate (deploy/clusterrole-migrate.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-migrate --clusterrole=kubectl-upjet-migrate --user=jane; a managed kind installed after the roles were applied needs `kubectl upjet rbac | kubectl apply -f -` again",
+            ),
+            (
+                "identitylocks.guard.kubectl-upjet.io \"kubectl-upjet-lock-0000\" is forbidden: User \"system:serviceaccount:crossplane-system:kubectl-upjet-watch\" cannot update resource \"identitylocks\" in API group \"guard.kubectl-upjet.io\" at the cluster scope",
+                Role::GuardLock,
+                "missing permission: update on identitylocks (guard.kubectl-upjet.io); the ClusterRole kubectl-upjet-guard-lock (deploy/clusterrole-guard-lock.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-guard-lock --clusterrole=kubectl-upjet-guard-lock --serviceaccount=crossplane-system:kubectl-upjet-watch",
+            ),
+            (
+                "validatingadmissionpolicies.admissionregistration.k8s.io is forbidden: User \"jane\" cannot list resource \"validatingadmissionpolicies\" in API group \"admissionregistration.k8s.io\" at the cluster scope",
+                Role::Doctor,
+                "missing permission: list on validatingadmissionpolicies (admissionregistration.k8s.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=jane",
             ),
             (
                 "forbidden: User \"jane\" cannot get path \"/apis\"",

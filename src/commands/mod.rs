@@ -1,6 +1,7 @@
 //! One function per command: settings in, exit code out. The only place that wires I/O to the
 //! core, and where errors become one printed line and an exit code.
 
+pub mod admission;
 pub mod adopt;
 pub mod backup;
 pub mod changelog;

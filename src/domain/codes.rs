@@ -77,6 +77,10 @@ pub enum Family {
     /// GitOps manifests (`doctor --from` over desired state, no status): what the manifest and
     /// the other manifests of the lint show before anything is applied.
     Manifest,
+    /// The cluster's admission policies and the guard's lock, read live (doctor over a cluster,
+    /// the watch) beside the served kinds and the MRs: what `kubectl upjet guard` installed.
+    /// Snapshots and backups hold none, so no offline flow reports these codes.
+    Guard,
 }
 
 /// What a code says about the MR's hold on its cloud object. The variants differ in what a
@@ -542,6 +546,25 @@ codes! {
     MigrationUnfinished {
         severity: Warning, family: Fleet, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, lint: false, docs: "findings.md#migrationunfinished",
+    },
+    /// (Live cluster) The guard's admission policies are not installed (none bound): the API
+    /// server lets a write drop or change an MR's external-name. Info: many clusters run
+    /// without it.
+    GuardMissing {
+        severity: Info, family: Guard, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#guardmissing",
+    },
+    /// (Live cluster) The guard runs, but a served managed kind is not judged by every identity
+    /// rule (a provider installed after it was printed, a rule's policy or binding missing).
+    GuardPartial {
+        severity: Warning, family: Guard, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#guardpartial",
+    },
+    /// (Live cluster) The guard's identity-locked rule is bound, but its lock lacks an MR's
+    /// identity or holds another ID under its key (or its CRD is not installed).
+    GuardLockStale {
+        severity: Warning, family: Guard, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#guardlockstale",
     },
 }
 

@@ -40,6 +40,7 @@ fn every_role_is_a_cluster_role_without_wildcards_or_secrets() {
         "clusterrole-workspace.yaml",
         "clusterrole-migrate.yaml",
         "clusterrole-watch-events.yaml",
+        "clusterrole-guard-lock.yaml",
     ] {
         let docs = docs(file);
         for d in &docs {
@@ -75,9 +76,33 @@ fn doctor_role_is_read_only_and_aggregates_the_managed_kinds() {
         }
     }
     let resources: Vec<&str> = rules(&docs).iter().flat_map(|r| strings(&r["resources"])).collect();
-    for needed in ["pods", "pods/log", "events", "providerrevisions", "customresourcedefinitions"] {
+    for needed in [
+        "pods",
+        "pods/log",
+        "events",
+        "providerrevisions",
+        "customresourcedefinitions",
+        "validatingadmissionpolicies",
+        "validatingadmissionpolicybindings",
+        "identitylocks",
+    ] {
         assert!(resources.contains(&needed), "doctor needs {needed}");
     }
+}
+
+/// The guard's lock is written under a role of its own, beside the doctor role: create, update
+/// and patch on identitylocks, nothing else (no delete, no read: the doctor role reads).
+#[test]
+fn the_guard_lock_role_writes_the_lock_and_nothing_else() {
+    let docs = docs("clusterrole-guard-lock.yaml");
+    assert_eq!((docs.len(), &docs[0]["metadata"]["name"]), (1, &json!("kubectl-upjet-guard-lock")));
+    assert!(docs[0].get("aggregationRule").is_none(), "bound beside the doctor role, it aggregates nothing");
+    let r = rules(&docs);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (strings(&r[0]["apiGroups"]), strings(&r[0]["resources"]), strings(&r[0]["verbs"])),
+        (vec!["guard.kubectl-upjet.io"], vec!["identitylocks"], vec!["create", "update", "patch"])
+    );
 }
 
 #[test]

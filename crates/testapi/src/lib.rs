@@ -10,7 +10,9 @@
 //!   files (every served version; scope, kind, names, categories, status
 //!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
 //!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
-//!   rbac.authorization.k8s.io/v1 kinds; `/version` (what [`TestApi::set_version`] sets); a minimal
+//!   rbac.authorization.k8s.io/v1 kinds, and on request (`serve_admission_policies`)
+//!   admissionregistration.k8s.io/v1's admission policies and bindings; `/version` (what
+//!   [`TestApi::set_version`] sets); a minimal
 //!   `/openapi/v3` (so `kubectl apply`/`create` validate via the server);
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
 //!   and field selectors; get, create (`generateName`), update, merge / JSON /
@@ -52,6 +54,7 @@
 
 #![warn(missing_docs)]
 
+mod admission;
 mod crd;
 mod exec;
 mod openapi;
@@ -411,6 +414,14 @@ impl TestApi {
     /// Returns the stored object. Panics if no resource serves that apiVersion/kind.
     pub fn insert(&self, obj: Value) -> Value {
         ops::insert(&self.inner, obj).unwrap_or_else(|e| panic!("testapi insert: {e}"))
+    }
+
+    /// Serves `admissionregistration.k8s.io/v1`'s ValidatingAdmissionPolicies, their bindings and
+    /// MutatingAdmissionPolicies (stored and listed, never enforced), as a kube-apiserver v1.30+
+    /// (v1.36 for the mutating ones) does; without it they answer 404, as before v1.30.
+    pub fn serve_admission_policies(&self) {
+        admission::register(&mut self.inner.registry.write().expect("registry lock"));
+        self.inner.disco.lock().expect("disco lock").clear();
     }
 
     /// Turns on authentication and RBAC authorization (see the `rbac` module): the kubeconfig's

@@ -428,9 +428,15 @@ impl Job<'_> {
     async fn not_found(&mut self, state: &mut State, plan: &Plan, current: &mut Value, msg: &str) -> Error {
         self.sink.emit(Event::ProviderReports(msg.to_string()));
         self.sink.emit(Event::PuttingBack);
-        let patch = strip_rv(adopt::undo_from_marker(&plan.marker, current));
+        // Putting an earlier external-name back is declared to the guard, and the declaration
+        // taken away by a second write (the marker recorded none).
+        let declared = adopt::declare(strip_rv(adopt::undo_from_marker(&plan.marker, current)), current);
         let backup = plan.marker.backup.as_deref().map(sanitize).unwrap_or_else(|| "(none)".into());
-        let why = match self.write(state, &patch, current, machine::Write::Undo).await {
+        let mut end = self.write(state, &declared.patch, current, machine::Write::Undo).await;
+        if let (WriteEnd::Stored(_), Some(then)) = (&end, &declared.then) {
+            end = self.write(state, then, current, machine::Write::Undo).await;
+        }
+        let why = match end {
             WriteEnd::Stored(_) => {
                 return Error::failed(format!(
                     "no cloud object has ID {:?} ({}); {} is back exactly as it was (backup: {backup})",

@@ -1,5 +1,8 @@
 //! `kubectl upjet restore`: puts the annotations and management policies of a backup back,
-//! conditionally on the object read, after showing exactly what changes.
+//! conditionally on the object read, after showing exactly what changes. A restore that writes
+//! another external-name declares it to the guard in the same write
+//! (`kubectl-upjet.io/identity-change`) and takes the declaration away in a second one, so the
+//! object ends exactly as backed up.
 
 use super::AdoptEnv;
 use super::error::AdoptError;
@@ -45,17 +48,23 @@ pub(super) async fn restore(
             writeln!(out, "{who} already has the annotations and management policies of the backup; nothing to do")?;
             return Ok(Exit::Ok);
         };
-        let text = preview(&who, args, &current, &patch);
+        let declared = adopt::declare(patch, &current);
+        let text = preview(&who, args, &current, &declared);
         if args.dry_run {
-            return dry_run(&conn, &target, &patch, &text, out).await;
+            return dry_run(&conn, &target, &declared, &text, out).await;
         }
         ui.say(text.trim_end());
         if !args.yes {
             ui.confirm_change(&format!("Restore {who}?"), format!("change {who}"), "patch")
                 .map_err(AdoptError::into_anyhow)?;
         }
-        match write::merge_patch(&conn, &target, &patch, false).await {
-            Ok(_) => break,
+        match write::merge_patch(&conn, &target, &declared.patch, false).await {
+            Ok(stored) => {
+                if let Some(then) = &declared.then {
+                    undeclare(&conn, &target, stored, then).await?;
+                }
+                break;
+            }
             Err(WriteError::Conflict { .. }) => {
                 let fresh = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
                 conflicts = after_conflict(conflicts, &who, &target, args, ui, &current, &fresh)?;
@@ -109,10 +118,38 @@ fn same_object(who: &str, backup: &Value, current: &Value) -> Result<(), Error> 
     }
 }
 
-/// What the restore changes, one line per field.
-fn preview(who: &str, args: &Restore, current: &Value, patch: &Value) -> String {
+/// The second write of a restore that declared its external-name: the declaration taken away,
+/// conditional on the object the first write stored (read again after a 409: it changes one
+/// annotation of ours, whatever else changed meanwhile).
+async fn undeclare(conn: &Connection, target: &Target, stored: Value, then: &Value) -> anyhow::Result<()> {
+    let mut current = stored;
+    for _ in 0..3 {
+        let body = adopt::with_resource_version(then.clone(), adopt::resource_version(&current));
+        match write::merge_patch(conn, target, &body, false).await {
+            Ok(_) => return Ok(()),
+            Err(WriteError::Conflict { .. }) => {
+                current = write::read(conn, target).await.map_err(|e| e.into_error(conn))?;
+            }
+            Err(e) => return Err(e.into_error(conn).into()),
+        }
+    }
+    Err(Error::failed(format!(
+        "{} was restored, but {} could not be removed (it kept changing): remove it with kubectl annotate … {}-",
+        target.display(),
+        adopt::IDENTITY_CHANGE,
+        adopt::IDENTITY_CHANGE
+    ))
+    .into())
+}
+
+/// What the restore changes, one line per field (the declaration to the guard, which the second
+/// write takes away, is no change).
+fn preview(who: &str, args: &Restore, current: &Value, declared: &adopt::Declared) -> String {
     let mut after = current.clone();
-    adopt::apply_merge_patch(&mut after, patch);
+    adopt::apply_merge_patch(&mut after, &declared.patch);
+    if let Some(then) = &declared.then {
+        adopt::apply_merge_patch(&mut after, then);
+    }
     let mut text = format!("Restore {who} from {}:\n", args.backup_file.display());
     for c in &adopt::diff(current, &after) {
         text.push_str(&format!("  {}\n", change_line(c)));
@@ -120,17 +157,19 @@ fn preview(who: &str, args: &Restore, current: &Value, patch: &Value) -> String 
     text
 }
 
-/// Shows the patch and has the API server judge it without applying it.
+/// Shows the patches and has the API server judge each without applying it.
 async fn dry_run(
     conn: &Connection,
     target: &Target,
-    patch: &Value,
+    declared: &adopt::Declared,
     text: &str,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     write!(out, "{text}")?;
-    writeln!(out, "  PATCH (application/merge-patch+json, dryRun=All)\n  {}", style::sanitize(&patch.to_string()))?;
-    write::merge_patch(conn, target, patch, true).await.map_err(|e| e.into_error(conn))?;
+    for patch in std::iter::once(&declared.patch).chain(&declared.then) {
+        writeln!(out, "  PATCH (application/merge-patch+json, dryRun=All)\n  {}", style::sanitize(&patch.to_string()))?;
+        write::merge_patch(conn, target, patch, true).await.map_err(|e| e.into_error(conn))?;
+    }
     writeln!(out, "accepted by the API server (dryRun=All); nothing was changed")?;
     Ok(Exit::Ok)
 }

@@ -4,7 +4,11 @@
 
 use super::*;
 use crate::cluster::write::Target;
+use crate::commands::admission::{GuardRead, guard_kinds, read as read_guard};
+use crate::domain::guard::facts::{Fetched, GuardFacts, LockFacts};
+use crate::domain::guard::installed::Installed;
 use crate::domain::shared_names::{Holder, MrKey, SharedNames};
+use std::sync::Mutex;
 
 /// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
 pub(super) async fn selected_kinds(
@@ -65,10 +69,15 @@ pub(super) struct Shared {
     pub(super) label: String,
 }
 
-/// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal.
+/// The guard's lock, checked against every MR the scan decodes (when its identity-locked rule is
+/// bound): the scan's tasks share it.
+pub(super) type LockCheck = Option<Arc<Mutex<LockFacts>>>;
+
+/// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal; each MR is
+/// checked against the guard's lock on the way (`lock`).
 pub(super) async fn scan_kinds(
     conn: &Arc<Connection>,
-    evidence: &Arc<EvidenceIndex>,
+    (evidence, lock): (&Arc<EvidenceIndex>, &LockCheck),
     kinds: Vec<ApiKind>,
     (doctor, settings, shared): (&Doctor, &Settings, &Shared),
     keep_all: bool,
@@ -82,13 +91,16 @@ pub(super) async fn scan_kinds(
         None => own.then(|| progress_bar(kinds.len() as u64)),
     };
     let label = shared.label.clone();
-    let (per_mr, at) = (evidence.clone(), doctor.at);
+    let (per_mr, at, lock) = (evidence.clone(), doctor.at, lock.clone());
     let results = scan::scan_with(
         conn.clone(),
         kinds,
         doctor.scan.lists.clone(),
         RetryPolicy::within(doctor.scan.retry_budget),
         move |mr| {
+            if let Some(lock) = &lock {
+                lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).check(&mr);
+            }
             let sample = Sample::of(&mr);
             let holder = Holder::of(&mr);
             if keep_all {
@@ -175,11 +187,14 @@ pub(super) async fn from_cluster(
     let (evidence, mut notes) = doctor.evidence.read_live(settings, &conn, &selected, HashMap::new()).await?;
     notes.extend(crate::commands::mrd::scan_note(&conn).await);
     notes.extend(inventory_notes);
+    let GuardRead { admission, lock, notes: guard_notes } = read_guard(&conn).await;
+    notes.extend(guard_notes);
+    let lock: LockCheck = lock.map(|l| Arc::new(Mutex::new(l)));
     let evidence = Arc::new(evidence);
     lap(&mut timings.evidence);
     let keep_all = fleet_inputs.need_every_mr();
     let run = (doctor, settings, shared);
-    let mut results = scan_kinds(&conn, &evidence, selected, run, keep_all).await;
+    let mut results = scan_kinds(&conn, (&evidence, &lock), selected, run, keep_all).await;
     if discover::cache_was_stale(&dstats, &results) {
         tracing::debug!("a cached kind answered 404: refreshing discovery");
         let fresh_cache = CacheOptions { refresh: true, ..doctor.scan.cache.clone() };
@@ -187,7 +202,7 @@ pub(super) async fn from_cluster(
         timings.discovery_requests += stats.requests;
         let rest = discover::forget_stale(&mut results, fresh);
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, &evidence, rest, run, keep_all).await);
+            results.extend(scan_kinds(&conn, (&evidence, &lock), rest, run, keep_all).await);
         }
     }
     lap(&mut timings.listing);
@@ -208,10 +223,26 @@ pub(super) async fn from_cluster(
     notes.extend(involve(&conn, &evidence, &mut results, &fleet).await);
     let judge =
         Judge { evidence: &evidence, fleet: &fleet, at: doctor.at, peers: &peers, templates: &doctor.id_templates };
+    judge_guard(&mut builder, &results, &admission, &lock);
     add_results(&mut builder, results, &mut timings, &judge);
     let report = finish(builder, (&evidence, &fleet), notes, (&peers, &doctor.id_templates));
     lap(&mut timings.report);
     Ok(LiveScan { report, timings, context })
+}
+
+/// The guard's findings, over the kinds listed and the MRs the scan checked against its lock.
+fn judge_guard(
+    builder: &mut ReportBuilder,
+    results: &[scan::KindScan<Kept>],
+    admission: &Fetched<Installed>,
+    lock: &LockCheck,
+) {
+    let kinds = guard_kinds(results.iter().map(|r| &r.kind));
+    let lock = lock.as_ref().map(|l| l.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    let facts = GuardFacts { kinds: &kinds, admission, lock: lock.as_deref() };
+    for f in rules::guard_findings(&facts) {
+        builder.push(f);
+    }
 }
 
 /// The MRs the index of shared objects names (a fight, a parked legacy MR beside its twin) are

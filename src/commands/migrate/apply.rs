@@ -304,7 +304,7 @@ impl Run<'_> {
                 if let Err(e) = write::merge_patch(self.conn, legacy_t, &body, true).await {
                     return End::Failed(format!("the hold was rejected: {e}"));
                 }
-                if let Err(e) = write::create(self.conn, new_t, &item.manifest, true).await {
+                if let Err(e) = write::create(self.conn, new_t, &apply::manifest(item), true).await {
                     return End::Failed(format!("the namespaced MR was rejected: {e}"));
                 }
                 End::DryRun("the hold and the create accepted")

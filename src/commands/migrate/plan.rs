@@ -139,7 +139,7 @@ async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -
         Err(WriteError::NotFound { .. }) => {}
         Err(e) => return Err(e.to_string()),
     }
-    write::create(conn, &target, &item.manifest, true)
+    write::create(conn, &target, &crate::domain::migrate::apply::manifest(item), true)
         .await
         .map(|_| ())
         .map_err(|e| format!("the server-side dry run refused it: {e}"))

@@ -13,6 +13,7 @@ mod clock;
 mod crds;
 mod events;
 mod guard_lock;
+mod guard_look;
 mod kinds;
 mod probes;
 mod providers;
@@ -82,6 +83,8 @@ enum Msg {
     Providers(Box<providers::Look>),
     /// A note for stderr from a task that says each thing once itself (`--guard-lock`'s writer).
     Said(String),
+    /// One read of the guard's admission policies and lock.
+    Guard(Box<crate::commands::admission::GuardRead>),
 }
 
 /// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
@@ -158,6 +161,7 @@ async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -
     lp.spawn_probes();
     lp.spawn_crds();
     providers::spawn(lp.conn.clone(), each.providers.clone(), lp.tx.clone());
+    guard_look::spawn(lp.conn.clone(), each.resync, lp.tx.clone());
     lp.run(rx, each.resync, sink).await
 }
 
@@ -339,6 +343,7 @@ impl Loop {
                 Msg::Probed(kind, probe) => self.on_probe(&kind, probe),
                 Msg::Providers(look) => changes.extend(self.on_providers(*look, now, &mut records, out)?),
                 Msg::Said(note) => self.tell(&note),
+                Msg::Guard(read) => changes.extend(self.on_guard(*read)),
             }
         }
         if let Some(lock) = &mut self.guard_lock {

@@ -26,6 +26,7 @@ use super::managed::{self, keys};
 use super::policies;
 
 mod candidates;
+pub mod declare;
 mod event;
 pub mod machine;
 mod marker;
@@ -38,6 +39,7 @@ mod verdict;
 mod wait;
 
 pub use candidates::{Candidate, Confidence, EventName, candidates};
+pub use declare::{Declared, IDENTITY_CHANGE, declare};
 pub use event::Event;
 pub use marker::Marker;
 pub use options::{Options, final_policies};
@@ -51,9 +53,16 @@ pub use wait::{Baseline, Observed, Progress, id_matches, progress};
 /// `crossplane.io/` prefix so that no controller interprets it.
 pub const MARKER: &str = "kubectl-upjet.io/adoption";
 
-/// The annotations an adoption may change; the marker records their original values.
-pub const TOUCHED: &[&str] =
-    &[keys::PAUSED, keys::EXTERNAL_NAME, keys::CREATE_PENDING, keys::CREATE_FAILED, keys::RECONCILE_REQUESTED_AT];
+/// The annotations an adoption may change; the marker records their original values. The
+/// guard's declaration ([`IDENTITY_CHANGE`]) is one: an undo from the marker takes it away.
+pub const TOUCHED: &[&str] = &[
+    keys::PAUSED,
+    keys::EXTERNAL_NAME,
+    keys::CREATE_PENDING,
+    keys::CREATE_FAILED,
+    keys::RECONCILE_REQUESTED_AT,
+    IDENTITY_CHANGE,
+];
 
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! completion rule.
 
 use super::create_marks::CreateMarks;
+use super::declare::IDENTITY_CHANGE;
 use super::managed::{ManagedResource, keys};
 use super::options::{Options, final_policies};
 use super::patch::{annotation, policies_differ, policies_value, with_resource_version};
@@ -147,11 +148,18 @@ pub(super) fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker
     // 1. Pause, and record what the adoption will touch.  2. Identity.
     steps.push(Action::Pause, pause_title(), pause_patch(obj, marker), None);
     let (title, patch) = identity(obj, id);
+    // The guard lets the identity through because the write declares it; the next write takes
+    // the declaration away (an interrupted run's too).
+    let undeclare = patch
+        .as_ref()
+        .is_some_and(|p| p.pointer("/metadata/annotations").is_some_and(|a| a.get(IDENTITY_CHANGE).is_some()))
+        || annotation(obj, IDENTITY_CHANGE).is_some();
     steps.push(Action::Identity, title, patch, None);
     // A pause the user set is never removed: the import lifts it only for its Observe-only phase
     // (nothing can be created or changed then) and puts it back; without an import the identity
     // is written and the MR stays paused, unverified, as the user left it.
     let user_paused = marker.annotations.get(keys::PAUSED).cloned().flatten().as_deref() == Some("true");
+    let first = steps.0.len();
     if opts.import {
         import_steps(&mut steps, id, (&token, &final_token), &final_policies, user_paused);
     } else if user_paused {
@@ -161,6 +169,9 @@ pub(super) fn build_steps(obj: &Value, id: &str, opts: &Options, marker: &Marker
         // 3. Unpause with the identity complete.
         let (title, patch) = unpause(obj, &final_token, &final_policies);
         steps.push(Action::Unpause, title, Some(patch), None);
+    }
+    if undeclare {
+        undeclare_in(&mut steps.0[first]);
     }
     if !user_paused {
         let wait = Wait::Ready { token: final_token };
@@ -195,13 +206,15 @@ fn pause_patch(obj: &Value, marker: &Marker) -> Option<Value> {
     annotations_patch(ann)
 }
 
-/// The identity write: the external-name, and the create marks that would block or mislead.
+/// The identity write: the external-name, declared to the guard in the same write, and the
+/// create marks that would block or mislead.
 fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
     let mut ann = Map::new();
     let mut what = Vec::new();
     if annotation(obj, keys::EXTERNAL_NAME) != Some(id) {
         ann.insert(keys::EXTERNAL_NAME.into(), json!(id));
-        what.push(format!("{} = {id:?}", keys::EXTERNAL_NAME));
+        ann.insert(IDENTITY_CHANGE.into(), json!(id));
+        what.push(format!("{} = {id:?}, declared to the guard ({IDENTITY_CHANGE})", keys::EXTERNAL_NAME));
     }
     if let Ok(mr) = ManagedResource::from_value(obj) {
         for key in marks_resolved_by_identity(&CreateMarks::of(&mr)) {
@@ -218,6 +231,14 @@ fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
         format!("set identity: {}", what.join("; "))
     };
     (title, annotations_patch(ann))
+}
+
+/// The write after the identity's takes its declaration away (and an interrupted run's).
+fn undeclare_in(step: &mut Step) {
+    if let Some(patch) = step.patch.as_mut() {
+        super::declare::set_annotation(patch, Value::Null);
+        step.title.push_str(&format!("; remove {IDENTITY_CHANGE}"));
+    }
 }
 
 /// The create marks that go once an identity is settled (an adoption, or a staged restore): they

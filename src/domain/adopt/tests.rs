@@ -245,12 +245,19 @@ fn steps_without_import() {
     );
     assert_eq!(
         plan.steps[1].patch_at("11").unwrap(),
-        json!({"metadata": {"resourceVersion": "11", "annotations": {keys::EXTERNAL_NAME: "www-id", keys::CREATE_PENDING: null}}})
+        json!({"metadata": {"resourceVersion": "11", "annotations": {keys::EXTERNAL_NAME: "www-id", IDENTITY_CHANGE: "www-id", keys::CREATE_PENDING: null}}})
     );
+    // The identity is declared to the guard in its own write and the declaration goes in the next.
     assert_eq!(
         plan.steps[2].patch_at("12").unwrap(),
-        json!({"metadata": {"resourceVersion": "12", "annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: "2024-11-30T12:00:00Z"}}})
+        json!({"metadata": {"resourceVersion": "12", "annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: "2024-11-30T12:00:00Z", IDENTITY_CHANGE: null}}})
     );
+    assert!(
+        plan.steps[1].title.contains("declared to the guard (kubectl-upjet.io/identity-change)"),
+        "{}",
+        plan.steps[1].title
+    );
+    assert!(plan.steps[2].title.ends_with("; remove kubectl-upjet.io/identity-change"), "{}", plan.steps[2].title);
     assert!(plan.steps[3].patch.is_none());
     assert_eq!(plan.steps[3].wait, Some(Wait::Ready { token: "2024-11-30T12:00:00Z".into() }));
     // The marker records the originals.
@@ -297,11 +304,11 @@ fn steps_with_import_and_late_initialize() {
     // read as "the last create failed", so it goes too.
     assert_eq!(
         plan.steps[1].patch.clone().unwrap(),
-        json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "www-id", keys::CREATE_PENDING: null, keys::CREATE_FAILED: null}}})
+        json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "www-id", IDENTITY_CHANGE: "www-id", keys::CREATE_PENDING: null, keys::CREATE_FAILED: null}}})
     );
     assert_eq!(
         plan.steps[2].patch.clone().unwrap(),
-        json!({"metadata": {"annotations": {keys::PAUSED: null, keys::RECONCILE_REQUESTED_AT: "2024-11-30T12:00:00Z"}},
+        json!({"metadata": {"annotations": {keys::PAUSED: null, keys::RECONCILE_REQUESTED_AT: "2024-11-30T12:00:00Z", IDENTITY_CHANGE: null}},
                "spec": {"managementPolicies": ["Observe"]}})
     );
     assert_eq!(plan.steps[3].wait, Some(Wait::Imported { id: "www-id".into(), token: "2024-11-30T12:00:00Z".into() }));
@@ -331,7 +338,10 @@ fn a_pause_the_user_set_survives_the_adoption() {
         plan.steps[0].patch.clone().unwrap(),
         json!({"metadata": {"annotations": {MARKER: serde_json::to_string(&plan.marker).unwrap()}}})
     );
-    assert_eq!(plan.steps[2].patch.clone().unwrap(), json!({"metadata": {"annotations": {MARKER: null}}}));
+    assert_eq!(
+        plan.steps[2].patch.clone().unwrap(),
+        json!({"metadata": {"annotations": {MARKER: null, IDENTITY_CHANGE: null}}})
+    );
     let end = run_all(&o, &plan);
     assert_eq!((annotation(&end, keys::PAUSED), annotation(&end, keys::EXTERNAL_NAME)), (Some("true"), Some("www-id")));
     assert!(plan.warnings.iter().any(|w| w.contains("the adoption keeps it")), "{:?}", plan.warnings);
@@ -380,7 +390,7 @@ fn no_create_mark_combination_is_left_blocking_or_failed() {
 
 #[test]
 fn failed_mark_removed_only_when_it_is_the_last_result() {
-    let both = json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id", keys::CREATE_PENDING: null, keys::CREATE_FAILED: null}}});
+    let both = json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id", IDENTITY_CHANGE: "id", keys::CREATE_PENDING: null, keys::CREATE_FAILED: null}}});
     // Failed at pending, after succeeded: the failed attempt goes, with its pending mark.
     let o = marks(Some("2024-11-30T11:00:00Z"), Some("2024-11-30T10:00:00Z"), Some("2024-11-30T11:00:00Z"));
     assert_eq!(plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap(), both);
@@ -390,11 +400,11 @@ fn failed_mark_removed_only_when_it_is_the_last_result() {
     // Failed before succeeded: history, kept.
     let o = marks(None, Some("2024-11-30T11:00:05Z"), Some("2024-11-30T11:00:00Z"));
     let patch = plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap();
-    assert_eq!(patch, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id"}}}));
+    assert_eq!(patch, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id", IDENTITY_CHANGE: "id"}}}));
     // Pending equal to succeeded: complete, nothing to remove.
     let o = marks(Some("2024-11-30T11:00:00Z"), Some("2024-11-30T11:00:00Z"), None);
     let patch = plan_of(&o, "id", &opts()).steps[1].patch.clone().unwrap();
-    assert_eq!(patch, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id"}}}));
+    assert_eq!(patch, json!({"metadata": {"annotations": {keys::EXTERNAL_NAME: "id", IDENTITY_CHANGE: "id"}}}));
 }
 
 #[test]
@@ -577,6 +587,36 @@ fn undo_patches() {
     let mut cur = no_pol.clone();
     cur["spec"]["managementPolicies"] = json!(["Observe"]);
     assert_eq!(undo_patch(&no_pol, &cur).unwrap()["spec"]["managementPolicies"], Value::Null);
+}
+
+/// The identity's declaration to the guard never outlives the run: the write after the identity
+/// takes it away; a run stopped after the identity takes it away in its safe stop; a run killed
+/// there leaves it (equal to the ID written, which vouches for nothing else) until the re-run,
+/// whose next write takes it away; an undo from the marker takes it away too.
+#[test]
+fn the_guard_declaration_outlives_no_run() {
+    let o = incomplete(obj());
+    let plan = plan_of(&o, "www-id", &opts());
+    assert_eq!(annotation(&run_all(&o, &plan), IDENTITY_CHANGE), None);
+    let mut cur = o.clone();
+    for s in &plan.steps[..2] {
+        apply_merge_patch(&mut cur, s.patch.as_ref().unwrap());
+    }
+    assert_eq!(annotation(&cur, IDENTITY_CHANGE), Some("www-id"));
+    let mut stopped = cur.clone();
+    apply_merge_patch(&mut stopped, &safe_stop_patch(&plan.marker, &cur));
+    assert_eq!(
+        (annotation(&stopped, IDENTITY_CHANGE), annotation(&stopped, keys::EXTERNAL_NAME)),
+        (None, Some("www-id"))
+    );
+    let again = plan_of(&cur, "www-id", &opts());
+    assert!(again.resumed && again.steps[1].patch.is_none(), "{:?}", again.steps);
+    let next = &again.steps[2].patch.as_ref().unwrap()["metadata"]["annotations"];
+    assert_eq!(next.get(IDENTITY_CHANGE), Some(&Value::Null), "{next}");
+    assert_eq!(annotation(&run_all(&cur, &again), IDENTITY_CHANGE), None);
+    let mut undone = cur.clone();
+    apply_merge_patch(&mut undone, &undo_from_marker(&plan.marker, &cur));
+    assert_eq!(annotations_raw(&undone), annotations_raw(&o), "back exactly as it was");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Differences between two states of an MR, the conflicts that must stop an adoption, and the
 //! patches that undo it (from the backup, from the marker) or stop it safely.
 
+use super::declare::IDENTITY_CHANGE;
 use super::managed::keys;
 use super::patch::{annotation, policies_differ, policies_value, resource_version, with_resource_version};
 use super::{MARKER, Marker, TOUCHED};
@@ -141,9 +142,15 @@ pub fn undo_from_marker(marker: &Marker, current: &Value) -> Value {
 }
 
 /// The patch that stops an adoption safely when it cannot finish (interrupted, timed out):
-/// paused again, original policies back, identity and marker kept so a re-run resumes.
+/// paused again, original policies back, identity and marker kept so a re-run resumes; the
+/// identity's declaration to the guard goes (back to what the marker recorded): it must not
+/// outlive the run that made it.
 pub fn safe_stop_patch(marker: &Marker, current: &Value) -> Value {
     let mut patch = json!({"metadata": {"annotations": {keys::PAUSED: "true"}}});
+    let declared = marker.annotations.get(IDENTITY_CHANGE).cloned().flatten();
+    if annotation(current, IDENTITY_CHANGE) != declared.as_deref() {
+        patch["metadata"]["annotations"][IDENTITY_CHANGE] = declared.map_or(Value::Null, Value::String);
+    }
     if policies_differ(current, &marker.policies) {
         patch["spec"] = json!({"managementPolicies": policies_value(&marker.policies)});
     }

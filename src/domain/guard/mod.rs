@@ -13,8 +13,10 @@
 pub mod admission;
 pub mod cel;
 pub mod cost;
+pub mod facts;
 pub mod identity_kept;
 pub mod identity_locked;
+pub mod installed;
 pub mod kind;
 pub mod labels;
 pub mod lock;

@@ -3,7 +3,8 @@
 //! each step sends.
 
 use super::{CONFIRMED, HELD_FOR, Item, MIGRATED_FROM};
-use crate::domain::adopt::{annotation, policies_of};
+use crate::domain::adopt::declare::set_annotation;
+use crate::domain::adopt::{IDENTITY_CHANGE, annotation, policies_of};
 use crate::domain::managed::keys;
 use serde_json::{Map, Value, json};
 
@@ -135,14 +136,20 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
     }
 }
 
-/// Step b's object, ready to create.
+/// Step b's object, ready to create: with its external-name declared to the guard
+/// (`kubectl-upjet.io/identity-change` equal to it), so that the identity-locked rule lets the
+/// twin through whatever the lock recorded under its new key; step c takes the declaration away.
 pub fn manifest(item: &Item) -> Value {
-    item.manifest.clone()
+    let mut obj = item.manifest.clone();
+    if !item.external_name.is_empty() {
+        set_annotation(&mut obj, json!(item.external_name));
+    }
+    obj
 }
 
-/// Step c: ask the namespaced MR for a fresh Observe.
+/// Step c: ask the namespaced MR for a fresh Observe, and take step b's declaration away.
 pub fn request_patch(token: &str) -> Value {
-    json!({"metadata": {"annotations": {keys::RECONCILE_REQUESTED_AT: token}}})
+    json!({"metadata": {"annotations": {keys::RECONCILE_REQUESTED_AT: token, IDENTITY_CHANGE: null}}})
 }
 
 /// Step d: the final policies (the legacy's pause, if its owner had paused it), and a fresh

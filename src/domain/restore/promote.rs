@@ -7,9 +7,14 @@
 //! flipping the pause), wait until the provider shows that its Observe found the object, then
 //! put the original policies back in one conditional write. Each state in between is safe and
 //! recognised, so a re-run resumes: restored (observing only), promoted (original policies).
+//!
+//! Under the guard (`kubectl upjet guard`), the restore's CREATE of an MR with its ID is declared
+//! (`kubectl-upjet.io/identity-change` equal to it, in the restore's patch: the identity-locked
+//! rule lets it through whatever the lock recorded), and promote's first write takes the
+//! declaration away.
 
 use super::modifiers::Target;
-use crate::domain::adopt::{annotation, policies_of};
+use crate::domain::adopt::{IDENTITY_CHANGE, annotation, policies_of};
 use crate::domain::candidate::from_findings;
 use crate::domain::codes::{Family, Severity};
 use crate::domain::create_marks::CreateMarks;
@@ -128,11 +133,12 @@ pub fn item(mr: &ManagedResource, group_resource: &str, findings: &[Finding]) ->
     if id.is_none() && !user_paused {
         ann.insert(keys::PAUSED.into(), json!("true"));
     }
-    if id.is_some() {
+    if let Some(id) = &id {
         // The gate would stop the MR before its Observe: the marks an adoption resolves go too.
         for key in crate::domain::adopt::marks_resolved_by_identity(&CreateMarks::of(mr)) {
             ann.insert(key.to_string(), Value::Null);
         }
+        ann.insert(IDENTITY_CHANGE.into(), json!(id));
     }
     let mut patch = json!({"spec": {"managementPolicies": ["Observe"]}});
     if !ann.is_empty() {
@@ -244,13 +250,16 @@ pub fn start(item: &PromoteItem, obj: &Value, source_released: bool) -> Start {
     }
 }
 
-/// The write that asks for a fresh Observe: the token, and the plan's pause lifted (observing
-/// only, nothing can be created).
+/// The write that asks for a fresh Observe: the token, the plan's pause lifted (observing
+/// only, nothing can be created), and the restore's declaration to the guard taken away.
 pub fn request_patch(item: &PromoteItem, token: &str) -> Value {
     let mut ann = Map::new();
     ann.insert(keys::RECONCILE_REQUESTED_AT.into(), json!(token));
     if item.plan_paused() {
         ann.insert(keys::PAUSED.into(), Value::Null);
+    }
+    if item.patch.pointer("/metadata/annotations").is_some_and(|a| a.get(IDENTITY_CHANGE).is_some()) {
+        ann.insert(IDENTITY_CHANGE.into(), Value::Null);
     }
     json!({"metadata": {"annotations": ann}})
 }

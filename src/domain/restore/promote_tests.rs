@@ -24,6 +24,13 @@ fn the_restore_patch_leaves_each_mr_observing_with_its_id_or_paused() {
         &[finding(Code::RestoreCreatesDuplicate, Some("mrk-1"))],
     );
     assert_eq!(annotation(&obj, keys::EXTERNAL_NAME), Some("mrk-1"));
+    assert_eq!(annotation(&obj, IDENTITY_CHANGE), Some("mrk-1"), "the restore's create declares its ID to the guard");
+    let request = request_patch(&item, "t1");
+    assert_eq!(
+        request["metadata"]["annotations"].get(IDENTITY_CHANGE),
+        Some(&Value::Null),
+        "promote's first write takes it away"
+    );
     assert_eq!(policies_of(&obj), Some(vec!["Observe".to_string()]));
     assert_eq!(annotation(&obj, keys::PAUSED), None);
     assert_eq!(
@@ -38,6 +45,8 @@ fn the_restore_patch_leaves_each_mr_observing_with_its_id_or_paused() {
     let (item, obj) = staged(Mr::new("Key", "k").healthy(), &[finding(Code::RestoreCreatesDuplicate, None)]);
     assert_eq!((annotation(&obj, keys::EXTERNAL_NAME), annotation(&obj, keys::PAUSED)), (None, Some("true")));
     assert!(item.restored.paused && item.plan_paused() && item.id.is_none());
+    assert_eq!(annotation(&obj, IDENTITY_CHANGE), None, "no ID, nothing to declare");
+    assert_eq!(request_patch(&item, "t1")["metadata"]["annotations"].get(IDENTITY_CHANGE), None);
     // The gate: the pending mark goes, the external-name stays.
     let (item, obj) = staged(
         Mr::new("Key", "k")
@@ -49,6 +58,7 @@ fn the_restore_patch_leaves_each_mr_observing_with_its_id_or_paused() {
     assert_eq!(annotation(&obj, keys::CREATE_PENDING), None);
     assert_eq!(annotation(&obj, keys::CREATE_SUCCEEDED), Some("2024-11-30T10:00:00Z"));
     assert_eq!(annotation(&obj, keys::EXTERNAL_NAME), Some("mrk-2"));
+    assert_eq!(annotation(&obj, IDENTITY_CHANGE), Some("mrk-2"), "the backup's own ID is declared too");
     assert!(
         item.patch.pointer("/metadata/annotations/crossplane.io~1external-name").is_none(),
         "already set: not patched"

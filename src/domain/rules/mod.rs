@@ -40,6 +40,9 @@ mod external_name_off_format;
 mod external_name_overwritten;
 mod external_name_shared;
 mod facts;
+mod guard_lock_stale;
+mod guard_missing;
+mod guard_partial;
 mod identity_lost_on_recreate;
 #[cfg(test)]
 mod inventory_cases;
@@ -80,6 +83,7 @@ pub use mr_evidence::{CallbackFailure, DesiredFacts, LogSource, LoggedCreate, Lo
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 
 use super::finding::{Code, Finding};
+use super::guard::facts::GuardFacts;
 use super::inventory::UnmatchedObject;
 use super::managed::ManagedResource;
 use super::reconcile_timeout::JudgedAt;
@@ -103,6 +107,9 @@ pub enum Check {
     /// A manifest (desired state) and what the other manifests of a lint show about it; run only
     /// by a lint ([`desired_findings`]): an MR read from a cluster says more than its manifest.
     Desired(fn(&Facts) -> Option<Finding>),
+    /// The guard's admission policies and lock beside the served kinds and the MRs: a finding
+    /// about the cluster, not an MR ([`guard_findings`]).
+    Guard(fn(&GuardFacts) -> Option<ReportFinding>),
 }
 
 impl Check {
@@ -112,7 +119,7 @@ impl Check {
         let found = match self {
             Check::Object(check) | Check::Evidence(check) => check(facts).into_iter().collect(),
             Check::EvidenceEach(check) => check(facts),
-            Check::Sources(_) | Check::Objects(_) | Check::Desired(_) => Vec::new(),
+            Check::Sources(_) | Check::Objects(_) | Check::Desired(_) | Check::Guard(_) => Vec::new(),
         };
         Self::mark_placeholder(facts, found)
     }
@@ -198,6 +205,9 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::ExternalNameOffFormat, check: Check::Desired(external_name_off_format::check) },
     Rule { code: Code::ReferenceOutsideManifests, check: Check::Desired(reference_outside_manifests::check) },
     Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
+    Rule { code: Code::GuardMissing, check: Check::Guard(guard_missing::check) },
+    Rule { code: Code::GuardPartial, check: Check::Guard(guard_partial::check) },
+    Rule { code: Code::GuardLockStale, check: Check::Guard(guard_lock_stale::check) },
 ];
 
 /// The codes a lint runs (their rows say `lint: true`), in [`ALL`] order, and those that need a
@@ -264,6 +274,17 @@ pub fn object_findings(objects: &[UnmatchedObject]) -> Vec<ReportFinding> {
         .collect()
 }
 
+/// Every rule over the guard's admission policies and lock, in [`ALL`] order: findings about the
+/// cluster (doctor over a live cluster, the watch).
+pub fn guard_findings(facts: &GuardFacts) -> Vec<ReportFinding> {
+    ALL.iter()
+        .filter_map(|rule| match rule.check {
+            Check::Guard(check) => check(facts),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::cases::{T0, at, base, check_cases};
@@ -293,8 +314,9 @@ mod tests {
                 Check::Desired(_) => ("a manifest", family == Family::Manifest),
                 Check::Sources(_) => ("the log sources", family == Family::ProviderLog),
                 Check::Objects(_) => ("the inventory's objects", family == Family::Inventory),
+                Check::Guard(_) => ("the guard's objects", family == Family::Guard),
                 Check::Evidence(_) | Check::EvidenceEach(_) => {
-                    ("the MR's evidence", !matches!(family, Family::Object | Family::Manifest))
+                    ("the MR's evidence", !matches!(family, Family::Object | Family::Manifest | Family::Guard))
                 }
             };
             assert!(agrees, "{}: its row says family {family:?}, its check reads {reads}", rule.code);

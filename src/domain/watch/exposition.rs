@@ -158,13 +158,17 @@ pub fn by_context(per_context: Vec<(String, Vec<Family>)>) -> Vec<Family> {
     merged
 }
 
-/// One series per (MR, code) present now.
+/// One series per (MR, code) present now, then per finding about the cluster (the guard's: no
+/// provider config).
 fn finding_series(state: &State) -> Vec<Series> {
     let mut keys: Vec<_> = state.mrs.iter().filter(|(_, t)| !t.findings.is_empty()).collect();
     keys.sort_by(|a, b| a.0.cmp(b.0));
+    let held =
+        keys.into_iter().map(|(key, t)| (&**key, &t.findings, t.mr.provider_config.as_ref().map(ToString::to_string)));
+    let others = state.others.iter().map(|(key, seen)| (key, seen, None));
     let mut out = Vec::new();
-    for (key, tracked) in keys {
-        for f in &tracked.findings {
+    for (key, findings, provider_config) in held.chain(others) {
+        for f in findings {
             out.push(Series {
                 labels: vec![
                     ("code", f.code.to_string()),
@@ -173,10 +177,7 @@ fn finding_series(state: &State) -> Vec<Series> {
                     ("kind", key.kind.clone()),
                     ("namespace", key.namespace.clone().unwrap_or_default()),
                     ("name", key.name.clone()),
-                    (
-                        "provider_config",
-                        tracked.mr.provider_config.as_ref().map(ToString::to_string).unwrap_or_default(),
-                    ),
+                    ("provider_config", provider_config.clone().unwrap_or_default()),
                 ],
                 value: 1.0,
             });
@@ -222,7 +223,7 @@ fn shared_series(state: &State) -> Vec<Series> {
 /// Findings present now by code and severity.
 fn totals(state: &State) -> Vec<Series> {
     let mut counts: BTreeMap<(Code, Severity), usize> = BTreeMap::new();
-    for f in state.mrs.values().flat_map(|t| &t.findings) {
+    for f in state.mrs.values().flat_map(|t| &t.findings).chain(state.others.values().flatten()) {
         *counts.entry((f.code, f.severity)).or_default() += 1;
     }
     counts

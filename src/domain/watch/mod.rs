@@ -11,6 +11,7 @@
 
 pub mod events;
 pub mod exposition;
+mod guard;
 pub mod kinds;
 pub mod restarts;
 
@@ -118,6 +119,9 @@ pub struct State {
     discovered: bool,
     /// What the watch knows beyond an MR object, as the rules' evidence.
     evidence: EvidenceOf,
+    /// Findings about the cluster rather than an MR (the guard, its lock: [`State::guard`]),
+    /// under the resource each names.
+    others: BTreeMap<MrKey, Vec<Seen>>,
 }
 
 impl Default for State {
@@ -140,6 +144,7 @@ impl State {
             restart_duplicates: BTreeMap::new(),
             discovered: false,
             evidence: object_alone,
+            others: BTreeMap::new(),
         }
     }
 

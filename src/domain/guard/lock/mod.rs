@@ -9,10 +9,12 @@
 //! resolving for the life of the process once the last binding that uses it is removed
 //! (kubernetes/kubernetes#130887), so a reinstall of the guard would silently disable the lock.
 //! [`merge`] computes the shards' new contents from what was read and what changes; [`entries`]
-//! decides what is locked from the MRs and the ID journal.
+//! decides what is locked from the MRs and the ID journal; [`stale`] whether the lock still holds
+//! every MR's identity (doctor's and the watch's `GuardLockStale`).
 
 pub mod crd;
 pub mod entries;
 pub mod key;
 pub mod merge;
 pub mod shard;
+pub mod stale;
