@@ -7,8 +7,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 const GUARD_EXAMPLES: &str = "Examples:
-  # Trial: every rule only audited (the first time, apply twice: the lock's CRD comes first)
+  # Trial: every rule only audited
   kubectl upjet guard --audit | kubectl apply -f -
+  kubectl wait --for condition=established crd/identitylocks.guard.kubectl-upjet.io
 
   # Record every MR's ID in the lock, then enforce each rule's default action
   kubectl upjet guard lock
