@@ -3,10 +3,10 @@
 //! the role may not make (403) or an API or CRD the cluster does not serve (404) becomes a note,
 //! and the findings say what they could not read (`domain::guard::facts`).
 
-use crate::cluster::{admission, guard};
 use crate::cluster::connect::Connection;
 use crate::cluster::kinds::ApiKind;
 use crate::cluster::request::RequestError;
+use crate::cluster::{admission, guard};
 use crate::domain::guard::facts::{Fetched, LOCK_CRD, LockFacts};
 use crate::domain::guard::installed::Installed;
 use crate::domain::guard::kind::GuardKind;

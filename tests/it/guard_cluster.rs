@@ -135,7 +135,10 @@ fn a_cluster_older_than_v1_30_is_refused_naming_its_release_and_from_prints_anyw
     let offline = old.upjet().args(["guard", "--from"]).arg(crd_dir(AWS).join(VPC)).output();
     assert!(offline.status.success(), "{}", text(&offline.stderr));
     assert!(text(&offline.stderr).contains("--allow-group system:serviceaccounts:"), "{}", text(&offline.stderr));
-    assert_eq!(groups(named(&items(&text(&offline.stdout)), "kubectl-upjet-guard-identity-kept")), ["ec2.aws.upbound.io"]);
+    assert_eq!(
+        groups(named(&items(&text(&offline.stdout)), "kubectl-upjet-guard-identity-kept")),
+        ["ec2.aws.upbound.io"]
+    );
 }
 
 #[test]
@@ -147,7 +150,10 @@ fn from_prints_what_a_cluster_serving_the_same_crds_prints_and_refuses_a_folder_
     let bare = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "36", "v1.36.0").start();
     assert_eq!(guard(&bare, &args).0, text(&offline.stdout), "the same bytes from the files of the provider");
     let items = items(&text(&offline.stdout));
-    assert_eq!(groups(named(&items, "kubectl-upjet-guard-identity-kept")), ["ec2.aws.m.upbound.io", "ec2.aws.upbound.io"]);
+    assert_eq!(
+        groups(named(&items, "kubectl-upjet-guard-identity-kept")),
+        ["ec2.aws.m.upbound.io", "ec2.aws.upbound.io"]
+    );
     assert_eq!(groups(named(&items, "kubectl-upjet-guard-external-name-format")), ["ec2.aws.upbound.io"]);
     let none = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir("crossplane")).output();
     assert_eq!(none.status.code(), Some(2));

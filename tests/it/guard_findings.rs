@@ -109,6 +109,29 @@ fn doctor_says_which_kinds_the_guard_leaves_out_and_which_identities_its_lock_la
     assert_eq!(guard_codes(&run.report()), [], "{}", run.stderr);
 }
 
+/// The lock `guard lock` writes is the one doctor judges: its keys and IDs are read back as
+/// written, so the lock is stale before the first run, current after it, stale again once a
+/// shard is deleted by hand and current once `guard lock` ran again.
+#[test]
+fn the_lock_guard_lock_writes_is_the_lock_doctor_judges() {
+    let c = cluster(true);
+    install_guard(&c);
+    install_lock(&c, &[]);
+    let codes = |c: &Cluster| {
+        let run = c.upjet().args(["doctor", "--kind", "vpc.ec2.aws.upbound.io"]).json().expect_exit(0).run();
+        guard_codes(&run.report())
+    };
+    let stale = [("GuardLockStale".to_string(), "kubectl-upjet-lock".to_string())];
+    assert_eq!(codes(&c), stale, "an empty lock lacks every identity");
+    let lock = c.upjet().args(["guard", "lock"]).expect_exit(0).run();
+    assert!(lock.stdout.contains("the lock holds 3 IDs"), "{}", lock.stdout);
+    assert_eq!(codes(&c), [], "guard lock wrote what doctor reads");
+    c.api.remove("guard.kubectl-upjet.io/v1alpha1", "IdentityLock", None, &name(0)).unwrap();
+    assert_eq!(codes(&c), stale, "a shard deleted by hand");
+    c.upjet().args(["guard", "lock"]).expect_exit(0).run();
+    assert_eq!(codes(&c), [], "written again");
+}
+
 #[test]
 fn a_cluster_before_v1_30_and_a_lock_without_its_crd_are_notes_not_failures() {
     let c = cluster(false);
