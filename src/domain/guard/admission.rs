@@ -16,6 +16,7 @@ use super::kind::GuardKind;
 use super::labels::labels;
 use super::rule::{Action, Rule};
 use super::settings::GuardSettings;
+use super::vars::Vars;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -77,6 +78,28 @@ pub struct Policy {
     pub validations: Vec<Validation>,
     /// Whether it reads the lock's shards as parameters.
     pub uses_lock: bool,
+}
+
+impl Policy {
+    /// A policy of one validation over `v`'s variables, without extra match conditions and
+    /// without the lock: what every rule but the lock's is, and the lock's sets `uses_lock`.
+    pub fn single(
+        rule: Rule,
+        operations: &'static [&'static str],
+        kinds: Vec<GuardKind>,
+        v: Vars,
+        validation: Validation,
+    ) -> Policy {
+        Policy {
+            rule,
+            operations,
+            kinds,
+            variables: v.into_defs(),
+            conditions: Vec::new(),
+            validations: vec![validation],
+            uses_lock: false,
+        }
+    }
 }
 
 /// The policy's `matchConstraints`: one resource rule per API group and scope, its plurals

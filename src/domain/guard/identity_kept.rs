@@ -32,18 +32,11 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         old_ext,
         Cel::cond(&removed, &Cel::lit("\""), &Cel::concat(vec![Cel::lit("\", this write: \""), ext, Cel::lit("\"")])),
     ]);
-    Policy {
-        rule: Rule::IdentityKept,
-        operations: &["UPDATE"],
-        kinds: kinds.to_vec(),
-        validations: vec![Validation {
-            expression,
-            message: MESSAGE.into(),
-            message_expression,
-            reason: Reason::Forbidden,
-        }],
-        variables: v.into_defs(),
-        conditions: Vec::new(),
-        uses_lock: false,
-    }
+    Policy::single(
+        Rule::IdentityKept,
+        &["UPDATE"],
+        kinds.to_vec(),
+        v,
+        Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Forbidden },
+    )
 }

@@ -84,17 +84,13 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         Cel::cond(&bare, &Cel::lit("\""), &Cel::concat(vec![Cel::lit("\", this create: \""), ext, Cel::lit("\"")])),
     ]);
     Policy {
-        rule: Rule::IdentityLocked,
-        operations: &["CREATE"],
-        kinds: kinds.to_vec(),
-        validations: vec![Validation {
-            expression,
-            message: MESSAGE.into(),
-            message_expression,
-            reason: Reason::Forbidden,
-        }],
-        variables: v.into_defs(),
-        conditions: Vec::new(),
         uses_lock: true,
+        ..Policy::single(
+            Rule::IdentityLocked,
+            &["CREATE"],
+            kinds.to_vec(),
+            v,
+            Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Forbidden },
+        )
     }
 }

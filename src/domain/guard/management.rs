@@ -96,6 +96,9 @@ impl Sets<'_> {
     }
 }
 
+/// Both rules judge what a create or an update would set.
+const BOTH: &[&str] = &["CREATE", "UPDATE"];
+
 /// The unsupported-set rule over `kinds`.
 pub fn unsupported(kinds: &[GuardKind]) -> Policy {
     let v = Vars::default();
@@ -112,7 +115,7 @@ pub fn unsupported(kinds: &[GuardKind]) -> Policy {
     ]);
     let validation =
         Validation { expression, message: UNSUPPORTED.into(), message_expression, reason: Reason::Invalid };
-    finish(Rule::ManagementPolicies, kinds.to_vec(), v, validation)
+    Policy::single(Rule::ManagementPolicies, BOTH, kinds.to_vec(), v, validation)
 }
 
 /// The LateInitialize rule over the kinds that create asynchronously; `None` when none does.
@@ -150,17 +153,5 @@ pub fn late_initialize(kinds: &[GuardKind]) -> Option<Policy> {
     ]);
     let validation =
         Validation { expression, message: NO_LATE_INITIALIZE.into(), message_expression, reason: Reason::Invalid };
-    Some(finish(Rule::LateInitialize, kinds, v, validation))
-}
-
-fn finish(rule: Rule, kinds: Vec<GuardKind>, v: Vars, validation: Validation) -> Policy {
-    Policy {
-        rule,
-        operations: &["CREATE", "UPDATE"],
-        kinds,
-        validations: vec![validation],
-        variables: v.into_defs(),
-        conditions: Vec::new(),
-        uses_lock: false,
-    }
+    Some(Policy::single(Rule::LateInitialize, BOTH, kinds, v, validation))
 }

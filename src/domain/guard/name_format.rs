@@ -176,18 +176,11 @@ pub fn policy(kinds: &[GuardKind]) -> Option<Policy> {
         ext,
         Cel::lit("\""),
     ]);
-    Some(Policy {
-        rule: Rule::ExternalNameFormat,
-        operations: &["CREATE", "UPDATE"],
-        kinds: covered,
-        validations: vec![Validation {
-            expression,
-            message: MESSAGE.into(),
-            message_expression,
-            reason: Reason::Invalid,
-        }],
-        variables: v.into_defs(),
-        conditions: Vec::new(),
-        uses_lock: false,
-    })
+    Some(Policy::single(
+        Rule::ExternalNameFormat,
+        &["CREATE", "UPDATE"],
+        covered,
+        v,
+        Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Invalid },
+    ))
 }

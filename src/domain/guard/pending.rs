@@ -38,18 +38,11 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         v.target(),
         Cel::lit(" --id ID"),
     ]);
-    Policy {
-        rule: Rule::PendingResolved,
-        operations: &["UPDATE"],
-        kinds: kinds.to_vec(),
-        validations: vec![Validation {
-            expression,
-            message: MESSAGE.into(),
-            message_expression,
-            reason: Reason::Forbidden,
-        }],
-        variables: v.into_defs(),
-        conditions: Vec::new(),
-        uses_lock: false,
-    }
+    Policy::single(
+        Rule::PendingResolved,
+        &["UPDATE"],
+        kinds.to_vec(),
+        v,
+        Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Forbidden },
+    )
 }

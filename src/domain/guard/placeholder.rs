@@ -27,18 +27,11 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         ext,
         Cel::lit("\""),
     ]);
-    Policy {
-        rule: Rule::Placeholder,
-        operations: &["CREATE", "UPDATE"],
-        kinds: kinds.to_vec(),
-        validations: vec![Validation {
-            expression,
-            message: MESSAGE.into(),
-            message_expression,
-            reason: Reason::Invalid,
-        }],
-        variables: v.into_defs(),
-        conditions: Vec::new(),
-        uses_lock: false,
-    }
+    Policy::single(
+        Rule::Placeholder,
+        &["CREATE", "UPDATE"],
+        kinds.to_vec(),
+        v,
+        Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Invalid },
+    )
 }
