@@ -161,6 +161,14 @@ fn a_shard_deleted_or_edited_by_hand_is_written_again() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("spec.entries is not a map of strings"), "{err}");
     assert!(out.contains("the lock holds 3 IDs"), "{out}");
+    // The label the bindings select by removed: no binding reads the shard, so it is written
+    // again, labelled.
+    c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| s["metadata"]["labels"] = json!({}));
+    let (code, out, err) = run(&c, &["guard", "lock"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("no binding reads it") && out.contains("1 shards written"), "{err}\n{out}");
+    let shard = c.api.get(LOCK, "IdentityLock", None, SHARD).unwrap();
+    assert_eq!(shard["metadata"]["labels"]["kubectl-upjet.io/guard-lock"], "shard", "{shard}");
 }
 
 /// Waits until the lock's entries satisfy `pred`.

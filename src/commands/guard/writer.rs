@@ -3,12 +3,13 @@
 //! replaced one the resourceVersion it was read at), and a write refused on it (409, or 404 for
 //! a shard deleted since it was read) means every shard is read again and the same change
 //! merged again. So two writers at once lose no entry, a shard deleted by hand is created again
-//! with what the change holds, and one edited by hand is merged from its edited content.
+//! with what the change holds, and one edited by hand is merged from its edited content (one
+//! whose entries cannot be read, or that lost the label the bindings select by, as empty).
 
 use crate::cluster::connect::Connection;
 use crate::cluster::guard::{self as api, LockError};
 use crate::cluster::write::WriteError;
-use crate::domain::guard::lock::crd::shard_object;
+use crate::domain::guard::lock::crd::{SHARD_LABEL, shard_object};
 use crate::domain::guard::lock::key::LockKey;
 use crate::domain::guard::lock::merge::{Change, ShardWrite, merge};
 use crate::domain::guard::lock::shard::{Shard, ShardError};
@@ -78,16 +79,28 @@ impl LockWriter {
         let mut notes = Vec::new();
         let shards = objects
             .iter()
-            .filter_map(|o| match Shard::from_object(o) {
-                Ok(s) => Some(s),
-                Err(ShardError::Entries(name)) => {
-                    notes.push(format!(
-                        "lock object {name}: spec.entries is not a map of strings; read as empty, its entries are written again from the MRs"
-                    ));
+            .filter_map(|o| {
+                let unread = |name: String| {
                     let rv = o["metadata"]["resourceVersion"].as_str().map(str::to_string);
                     Some(Shard { resource_version: rv, ..Shard::new(name) })
+                };
+                match Shard::from_object(o) {
+                    Ok(s) if o["metadata"]["labels"][SHARD_LABEL] == "shard" => Some(s),
+                    Ok(s) => {
+                        notes.push(format!(
+                            "lock object {}: without the label {SHARD_LABEL}=shard no binding reads it; read as empty, its entries are written again from the MRs",
+                            s.name
+                        ));
+                        unread(s.name)
+                    }
+                    Err(ShardError::Entries(name)) => {
+                        notes.push(format!(
+                            "lock object {name}: spec.entries is not a map of strings; read as empty, its entries are written again from the MRs"
+                        ));
+                        unread(name)
+                    }
+                    Err(ShardError::NoName) => None,
                 }
-                Err(ShardError::NoName) => None,
             })
             .collect();
         Ok((self.shards.insert(shards), notes))
