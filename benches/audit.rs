@@ -18,8 +18,8 @@
 mod child;
 
 use child::{run_measured, write_repeated};
-use kubectl_upjet::evidence::audit::{Groups, read_slice};
 use std::time::Instant;
+use upjet_evidence::audit::{Groups, read_slice};
 
 struct Rng(u64);
 

@@ -13,7 +13,7 @@
 mod child;
 
 use child::{run_measured, write_repeated};
-use kubectl_upjet::evidence::changelog;
+use upjet_evidence::changelog;
 
 /// About `bytes` of sidecar output.
 fn synthetic(bytes: usize) -> Vec<u8> {

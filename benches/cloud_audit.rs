@@ -26,9 +26,9 @@
 mod child;
 
 use child::{run_measured, write_file};
-use kubectl_upjet::evidence::cloud_audit::read_slice;
 use std::path::Path;
 use std::time::Instant;
+use upjet_evidence::cloud_audit::read_slice;
 
 const MRS: usize = 20_000;
 const ACCOUNT: &str = "111122223333";

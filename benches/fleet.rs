@@ -36,13 +36,13 @@
 mod seed;
 
 use futures::StreamExt;
-use kubectl_upjet::cluster::kinds::ApiKind;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use testapi::{Fault, TestApi};
+use upjet_cluster::kinds::ApiKind;
 
 const PAGE: u32 = 500;
 
@@ -203,7 +203,7 @@ struct Bench {
     dir: tempfile::TempDir,
     kubeconfig: PathBuf,
     rt: tokio::runtime::Runtime,
-    conn: kubectl_upjet::cluster::connect::Connection,
+    conn: upjet_cluster::connect::Connection,
     managed: Vec<ApiKind>,
 }
 
@@ -318,7 +318,7 @@ impl Bench {
     /// Single-core decode throughput on one real 500-item page of the most popular kind: where
     /// doctor's CPU goes, without a profiler. `None` when that kind has no full page.
     fn decode_profile(&self, fleet: &seed::Fleet) -> Option<String> {
-        use kubectl_upjet::domain::managed::ManagedResource;
+        use upjet_core::managed::ManagedResource;
         #[derive(serde::Deserialize)]
         struct RawPage<'a> {
             #[serde(borrow)]
@@ -358,7 +358,7 @@ impl Bench {
             (
                 "scan::decode_page: items delimited by the bracket splitter (the new first pass)",
                 time(&|| {
-                    std::hint::black_box(kubectl_upjet::cluster::scan::decode_page(&body).ok());
+                    std::hint::black_box(upjet_cluster::scan::decode_page(&body).ok());
                 }),
             ),
             (
@@ -372,7 +372,7 @@ impl Bench {
             (
                 "doctor's whole page decode: decode_page + from_json",
                 time(&|| {
-                    if let Ok((items, _)) = kubectl_upjet::cluster::scan::decode_page(&body) {
+                    if let Ok((items, _)) = upjet_cluster::scan::decode_page(&body) {
                         for i in items {
                             std::hint::black_box(ManagedResource::from_json(i).ok());
                         }
@@ -497,10 +497,10 @@ fn main() {
     let kubeconfig = dir.path().join("kubeconfig");
     server.write_kubeconfig(&kubeconfig, None).expect("kubeconfig");
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-    let flags = kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(kubeconfig.clone());
+    let flags = upjet_cluster::connect::ConnectOptions::kubeconfig(kubeconfig.clone());
     let (conn, managed) = rt.block_on(async {
-        let conn = kubectl_upjet::cluster::connect::connect(&flags).await.expect("connect");
-        let (managed, _) = kubectl_upjet::cluster::discover::discover_managed(&conn, 16).await.expect("discovery");
+        let conn = upjet_cluster::connect::connect(&flags).await.expect("connect");
+        let (managed, _) = upjet_cluster::discover::discover_managed(&conn, 16).await.expect("discovery");
         (conn, managed)
     });
     let fleet = seed::Fleet::new(&managed);

@@ -31,18 +31,18 @@ mod guard_cel;
 mod seed;
 
 use guard_cel::{Bound, Compiled, Outcome, Params, Request};
-use kubectl_upjet::cluster::kinds::ApiKind;
-use kubectl_upjet::domain::guard::kind::GuardKind;
-use kubectl_upjet::domain::guard::lock::crd::shard_object;
-use kubectl_upjet::domain::guard::lock::key::LockKey;
-use kubectl_upjet::domain::guard::lock::merge::{Change, ShardWrite, merge};
-use kubectl_upjet::domain::guard::lock::shard::Shard;
-use kubectl_upjet::domain::guard::settings::GuardSettings;
-use kubectl_upjet::domain::guard::{GuardSet, build};
-use kubectl_upjet::domain::identity::Template;
-use kubectl_upjet::output::guard::{GuardFormat, write};
 use serde_json::{Value, json};
 use std::time::Instant;
+use upjet_cluster::kinds::ApiKind;
+use upjet_core::guard::kind::GuardKind;
+use upjet_core::guard::lock::crd::shard_object;
+use upjet_core::guard::lock::key::LockKey;
+use upjet_core::guard::lock::merge::{Change, ShardWrite, merge};
+use upjet_core::guard::lock::shard::Shard;
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::guard::{GuardSet, build};
+use upjet_core::identity::Template;
+use upjet_output::guard::{GuardFormat, write};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)

@@ -189,9 +189,9 @@ fn main() {
     server.write_kubeconfig(&kubeconfig, None).expect("kubeconfig");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let managed = rt.block_on(async {
-        let flags = kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(kubeconfig.clone());
-        let conn = kubectl_upjet::cluster::connect::connect(&flags).await.expect("connect");
-        kubectl_upjet::cluster::discover::discover_managed(&conn, 16).await.expect("discovery").0
+        let flags = upjet_cluster::connect::ConnectOptions::kubeconfig(kubeconfig.clone());
+        let conn = upjet_cluster::connect::connect(&flags).await.expect("connect");
+        upjet_cluster::discover::discover_managed(&conn, 16).await.expect("discovery").0
     });
     let fleet = seed::Fleet::with_kinds(&managed, kinds);
     let t = Instant::now();

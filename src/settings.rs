@@ -6,13 +6,13 @@
 //! tested with any "now", any home folder and any terminal, and `cli/` stays plain clap.
 
 use crate::cli::{Cli, ColorChoice, Command};
-use crate::cluster::connect::ConnectOptions;
-use crate::domain::gotime::GoTime;
-use crate::domain::reconcile_timeout::{JudgedAt, ReconcileTimeout};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
+use upjet_cluster::connect::ConnectOptions;
+use upjet_core::gotime::GoTime;
+use upjet_core::reconcile_timeout::{JudgedAt, ReconcileTimeout};
 
 /// Pins "now" for ages and deadlines (RFC 3339), so snapshot tests and examples are stable.
 pub const NOW_ENV: &str = "UPJET_NOW";

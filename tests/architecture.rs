@@ -1,9 +1,13 @@
-//! The architecture of ARCHITECTURE.md, checked: which top-level module may import which, no
-//! import cycles, where the environment and the clock may be read, and the size limits.
+//! The architecture of ARCHITECTURE.md, checked where the compiler cannot: Cargo holds each
+//! crate to the layers below it, and this test holds the manifests to that order, the pure core
+//! to its dependencies, the binary's own modules (cli, settings, commands) to their arrows, each
+//! crate to no circle between its folders or files, the environment, the clock and the terminal
+//! to `settings.rs`, file writes to `upjet-local`, and every file and function to its size.
 //!
-//! The checks read `src/` as text (`use crate::…` paths and `crate::…` expressions), the way a
-//! reviewer would, so they need no extra tooling: `cargo test --test architecture`. A name reached
-//! through a re-export (`pub use`) counts as an import of the file that defines it (`files.rs`).
+//! The checks read the sources as text (`use crate::…` paths and `crate::…` expressions), the
+//! way a reviewer would, so they need no extra tooling: `cargo test --test architecture`. A name
+//! reached through a re-export (`pub use`) counts as an import of the file that defines it
+//! (`files.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -11,27 +15,42 @@ use std::path::{Path, PathBuf};
 #[path = "architecture/files.rs"]
 mod files;
 
-/// What each top-level module may import from the crate (besides itself). Anything not listed
-/// is forbidden; `commands` is the wiring and may import every layer.
-const ALLOWED: &[(&str, &[&str])] = &[
-    ("domain", &[]),
-    ("evidence", &["domain", "json_split"]),
-    ("cluster", &["domain", "error", "local", "json_split"]),
-    ("output", &["domain", "evidence", "error"]),
-    ("local", &["domain", "output", "error"]),
-    ("cli", &["domain"]),
-    ("settings", &["cli", "cluster", "domain"]),
-    ("error", &[]),
-    ("json_split", &[]),
-    ("commands", &["cli", "settings", "cluster", "domain", "evidence", "output", "local", "error"]),
+/// The workspace's crates from the bottom up: its folder, and the crates of the workspace it may
+/// depend on (a `[dependencies]` entry; tests may use more). `kubectl-upjet` is the binary.
+const LAYERS: &[(&str, &str, &[&str])] = &[
+    ("json-split", "crates/json-split", &[]),
+    ("upjet-core", "crates/core", &[]),
+    ("upjet-evidence", "crates/evidence", &["upjet-core", "json-split"]),
+    ("upjet-output", "crates/output", &["upjet-core", "upjet-evidence"]),
+    ("upjet-local", "crates/local", &["upjet-core", "upjet-output"]),
+    ("upjet-cluster", "crates/cluster", &["upjet-core", "upjet-local", "json-split"]),
+    (
+        "kubectl-upjet",
+        ".",
+        &["upjet-core", "json-split", "upjet-evidence", "upjet-output", "upjet-local", "upjet-cluster"],
+    ),
+    ("testapi", "crates/testapi", &[]),
 ];
 
-/// The longest function (from its `fn` line to its closing brace) and file `src/` may hold.
+/// What the pure core may depend on: serialisation and text, nothing that reaches a file, a
+/// network, a clock or a runtime.
+const CORE_DEPENDENCIES: &[&str] = &["percent-encoding", "serde", "serde-saphyr", "serde_json", "thiserror"];
+
+/// What each module of the binary's crate may import from the crate (besides itself); `commands`
+/// is the wiring and may import the other two.
+const BINARY_ARROWS: &[(&str, &[&str])] = &[("cli", &[]), ("settings", &["cli"]), ("commands", &["cli", "settings"])];
+
+/// The longest function (from its `fn` line to its closing brace) and file a crate may hold.
 const MAX_FN_LINES: usize = 80;
 const MAX_FILE_LINES: usize = 600;
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `src/` folder of a crate's folder.
+fn src_of(dir: &str) -> PathBuf {
+    root().join(dir).join("src")
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -45,12 +64,80 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `src/domain/rules/x.rs` → `domain`; `src/settings.rs` → `settings`; `main.rs`/`lib.rs` → None.
-fn top_module(path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(src()).ok()?;
+/// `crates/core/src/rules/x.rs` → `rules`; `src/settings.rs` → `settings`; a crate root → None.
+fn top_module(src: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(src).ok()?;
     let first = rel.components().next()?.as_os_str().to_string_lossy().into_owned();
     let name = first.trim_end_matches(".rs").to_string();
     (name != "main" && name != "lib").then_some(name)
+}
+
+/// A file of tests alone (`tests.rs`, `*_tests.rs`) or of what tests share (`testing.rs`, a
+/// `fixtures.rs`, compiled only for tests and the `testing` feature): what tests import is no
+/// dependency of the code.
+fn is_test_code(src: &Path, file: &Path) -> bool {
+    let stem = file.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    stem == "tests"
+        || stem.ends_with("_tests")
+        || stem == "fixtures"
+        || top_module(src, file).as_deref() == Some("testing")
+}
+
+/// The names of the `[dependencies]` of a manifest (not dev- or build-dependencies).
+fn dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut in_section = false;
+    let mut names = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_section = line == "[dependencies]";
+            continue;
+        }
+        if in_section && let Some((name, _)) = line.split_once('=') {
+            names.insert(name.trim().trim_end_matches(".workspace").to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn every_crate_depends_only_on_the_layers_below_it() {
+    let ours: BTreeSet<&str> = LAYERS.iter().map(|(name, _, _)| *name).collect();
+    let mut wrong = Vec::new();
+    for (name, dir, below) in LAYERS {
+        let manifest = std::fs::read_to_string(root().join(dir).join("Cargo.toml")).expect("manifest");
+        for dep in dependencies(&manifest) {
+            if ours.contains(dep.as_str()) && !below.contains(&dep.as_str()) {
+                wrong.push(format!("{name} depends on {dep}"));
+            }
+            if dep.starts_with("clap") && *name != "kubectl-upjet" {
+                wrong.push(format!("{name} depends on {dep}: flags are the binary's"));
+            }
+            if *name == "upjet-core" && !CORE_DEPENDENCIES.contains(&dep.as_str()) {
+                wrong.push(format!("the pure core depends on {dep}"));
+            }
+        }
+    }
+    let mut members: Vec<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .map(|e| format!("crates/{}", e.expect("entry").file_name().to_string_lossy()))
+        .collect();
+    members.retain(|m| !LAYERS.iter().any(|(_, dir, _)| dir == m));
+    assert!(members.is_empty(), "crates without a layer (add them to LAYERS and ARCHITECTURE.md): {members:?}");
+    assert!(wrong.is_empty(), "dependencies the layers forbid:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_core_does_no_io() {
+    const IO: &[&str] = &["std::fs", "std::net", "std::process", "std::env", "std::time::SystemTime", "std::io::stdin"];
+    let mut wrong = Vec::new();
+    for (rel, code) in production_code("crates/core") {
+        for (n, line) in code.lines().enumerate() {
+            if IO.iter().any(|io| line.contains(io)) {
+                wrong.push(format!("crates/core/src/{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "I/O in the pure core:\n{}", wrong.join("\n"));
 }
 
 /// Code without comments and string literals, so a path in a doc comment or a message is not an
@@ -142,24 +229,30 @@ fn leading_ident(s: &str) -> Option<String> {
     (!ident.is_empty() && ident != "self").then_some(ident)
 }
 
-/// Module → modules it imports, over all of `src/`: the modules a file names, and those the
-/// files it imports lie in (a name another module re-exports leads to the module defining it).
-fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> {
+/// Top-level module → top-level modules it imports, within one crate's `src/`: the modules a
+/// file names through `crate::`, and those the files it imports lie in (a name another module
+/// re-exports leads to the module defining it). A top-level module is a folder or a file beside
+/// the crate root.
+fn import_graph(src: &Path) -> BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> {
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    rust_files(src, &mut files);
     let mut graph: BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> = BTreeMap::new();
+    files.retain(|f| !is_test_code(src, f));
     for file in files {
-        let Some(from) = top_module(&file) else { continue };
-        let text = std::fs::read_to_string(&file).expect("readable source");
+        let Some(from) = top_module(src, &file) else { continue };
+        let text = without_test_modules(&std::fs::read_to_string(&file).expect("readable source"));
         let entry = graph.entry(from.clone()).or_default();
         for to in imports_of(&text).into_iter().filter(|to| *to != from) {
             entry.entry(to).or_default().push(file.clone());
         }
     }
-    for (from_file, to_files) in files::file_graph(&src()) {
-        let from_path = src().join(&from_file);
-        let Some(from) = top_module(&from_path) else { continue };
-        for to in to_files.iter().filter_map(|f| top_module(&src().join(f))).filter(|to| *to != from) {
+    for (from_file, to_files) in files::file_graph(src) {
+        let from_path = src.join(&from_file);
+        if is_test_code(src, &from_path) {
+            continue;
+        }
+        let Some(from) = top_module(src, &from_path) else { continue };
+        for to in to_files.iter().filter_map(|f| top_module(src, &src.join(f))).filter(|to| *to != from) {
             graph.entry(from.clone()).or_default().entry(to).or_default().push(from_path.clone());
         }
     }
@@ -167,12 +260,12 @@ fn import_graph() -> BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> {
 }
 
 #[test]
-fn every_top_level_module_imports_only_what_architecture_md_allows() {
-    let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
+fn the_binarys_modules_import_only_what_architecture_md_allows() {
+    let allowed: BTreeMap<&str, &[&str]> = BINARY_ARROWS.iter().copied().collect();
     let mut wrong = Vec::new();
-    for (from, tos) in import_graph() {
+    for (from, tos) in import_graph(&src_of(".")) {
         let Some(ok) = allowed.get(from.as_str()) else {
-            wrong.push(format!("{from}: a new top-level module; add it to ARCHITECTURE.md and ALLOWED"));
+            wrong.push(format!("{from}: a new module of the binary; add it to ARCHITECTURE.md and BINARY_ARROWS"));
             continue;
         };
         for (to, files) in tos {
@@ -184,9 +277,8 @@ fn every_top_level_module_imports_only_what_architecture_md_allows() {
     assert!(wrong.is_empty(), "imports the architecture forbids:\n{}", wrong.join("\n"));
 }
 
-#[test]
-fn top_level_modules_have_no_import_cycle() {
-    let graph = import_graph();
+/// The first circle of `graph`, as the nodes it runs through, if any.
+fn first_cycle(graph: &BTreeMap<String, BTreeMap<String, Vec<PathBuf>>>) -> Option<Vec<String>> {
     fn visit(
         node: &str,
         graph: &BTreeMap<String, BTreeMap<String, Vec<PathBuf>>>,
@@ -209,11 +301,31 @@ fn top_level_modules_have_no_import_cycle() {
         None
     }
     let mut done = BTreeSet::new();
-    for node in graph.keys() {
-        if let Some(cycle) = visit(node, &graph, &mut Vec::new(), &mut done) {
-            panic!("import cycle: {}", cycle.join(" → "));
-        }
-    }
+    graph.keys().find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_crate_has_a_circle_between_its_folders() {
+    let circles: Vec<String> = LAYERS
+        .iter()
+        .filter_map(|(name, dir, _)| {
+            first_cycle(&import_graph(&src_of(dir))).map(|c| format!("{name}: {}", c.join(" → ")))
+        })
+        .collect();
+    assert!(circles.is_empty(), "import circles between the folders of a crate:\n{}", circles.join("\n"));
+}
+
+#[test]
+fn no_crate_has_a_circle_between_its_files() {
+    let circles: Vec<String> = LAYERS
+        .iter()
+        .flat_map(|(name, dir, _)| {
+            files::file_circles(&files::file_graph(&src_of(dir)))
+                .into_iter()
+                .map(move |c| format!("{name}: {}", c.into_iter().collect::<Vec<_>>().join(" ↔ ")))
+        })
+        .collect();
+    assert!(circles.is_empty(), "import circles between files:\n{}", circles.join("\n"));
 }
 
 /// Lines of code that read the process environment, the working folder, the wall clock or the
@@ -232,20 +344,34 @@ const AMBIENT: &[&str] = &[
     "Local::now",
 ];
 
-/// The non-test code of every file under `src/`, by its path relative to `src/` (files of tests
-/// alone, `tests.rs` and `*_tests.rs`, left out).
-fn production_code() -> Vec<(String, String)> {
+/// The non-test code of every file of one crate's `src/`, by its path relative to it (files of
+/// tests alone, `tests.rs` and `*_tests.rs`, left out).
+fn production_code(dir: &str) -> Vec<(String, String)> {
+    let src = src_of(dir);
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    rust_files(&src, &mut files);
     let test_file =
         |f: &PathBuf| f.file_stem().is_some_and(|n| n == "tests" || n.to_string_lossy().ends_with("_tests"));
     files
         .into_iter()
         .filter(|f| !test_file(f))
         .map(|file| {
-            let rel = file.strip_prefix(src()).expect("under src").to_string_lossy().replace('\\', "/");
+            let rel = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
             let code = without_test_modules(&code_only(&std::fs::read_to_string(&file).expect("readable")));
             (rel, code)
+        })
+        .collect()
+}
+
+/// The non-test code of every crate of the application (the test API server aside), each file
+/// named by its path from the repository root.
+fn all_production_code() -> Vec<(String, String)> {
+    LAYERS
+        .iter()
+        .filter(|(name, _, _)| *name != "testapi")
+        .flat_map(|(_, dir, _)| {
+            let prefix = if *dir == "." { "src/".to_string() } else { format!("{dir}/src/") };
+            production_code(dir).into_iter().map(move |(rel, code)| (format!("{prefix}{rel}"), code))
         })
         .collect()
 }
@@ -253,8 +379,8 @@ fn production_code() -> Vec<(String, String)> {
 #[test]
 fn only_the_settings_layer_reads_the_environment_the_clock_and_the_terminal() {
     let mut wrong = Vec::new();
-    for (rel, code) in production_code() {
-        if rel == "settings.rs" {
+    for (rel, code) in all_production_code() {
+        if rel == "src/settings.rs" {
             continue;
         }
         for (n, line) in code.lines().enumerate() {
@@ -289,7 +415,7 @@ fn clap_env_uses(code: &str) -> Vec<String> {
 
 #[test]
 fn no_flag_reads_an_environment_variable_through_clap() {
-    let wrong: Vec<String> = production_code()
+    let wrong: Vec<String> = all_production_code()
         .into_iter()
         .flat_map(|(rel, code)| clap_env_uses(&code).into_iter().map(move |u| format!("{rel}: {u}")))
         .collect();
@@ -315,8 +441,8 @@ const FILE_WRITES: &[&str] = &[
 #[test]
 fn only_local_writes_files() {
     let mut wrong = Vec::new();
-    for (rel, code) in production_code() {
-        if rel.starts_with("local/") {
+    for (rel, code) in all_production_code() {
+        if rel.starts_with("crates/local/") {
             continue;
         }
         for (n, line) in code.lines().enumerate() {
@@ -325,21 +451,7 @@ fn only_local_writes_files() {
             }
         }
     }
-    assert!(wrong.is_empty(), "files written outside src/local/:\n{}", wrong.join("\n"));
-}
-
-#[test]
-fn the_core_does_not_know_clap() {
-    let mut files = Vec::new();
-    rust_files(&src().join("domain"), &mut files);
-    rust_files(&src().join("evidence"), &mut files);
-    rust_files(&src().join("cluster"), &mut files);
-    let users: Vec<String> = files
-        .iter()
-        .filter(|f| code_only(&std::fs::read_to_string(f).expect("readable")).contains("clap::"))
-        .map(|f| f.display().to_string())
-        .collect();
-    assert!(users.is_empty(), "clap types below the command line: {users:?}");
+    assert!(wrong.is_empty(), "files written outside crates/local/ (upjet-local):\n{}", wrong.join("\n"));
 }
 
 /// Line count of each `fn` in `text`, from its `fn` line to its closing brace.
@@ -392,7 +504,9 @@ fn fn_name(line: &str) -> Option<String> {
 #[test]
 fn functions_and_files_stay_small() {
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    for (_, dir, _) in LAYERS {
+        rust_files(&src_of(dir), &mut files);
+    }
     let mut wrong = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable");

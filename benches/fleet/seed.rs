@@ -4,8 +4,8 @@
 //! Everything is a pure function of the MR's index, so the fleet of N MRs is the first N MRs of
 //! the fleet of M > N, and every run of the benchmark seeds the same objects.
 
-use kubectl_upjet::cluster::kinds::ApiKind;
 use serde_json::{Value, json};
+use upjet_cluster::kinds::ApiKind;
 
 /// How many kinds hold objects (of about 2,000): the rest stay empty, as on a real cluster.
 pub const POPULATED_KINDS: usize = 120;

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use kubectl_upjet::evidence::logs::{LogScan, scan_slice};
+use upjet_evidence::logs::{LogScan, scan_slice};
 
 /// Scans `data` once and returns the scan result with the throughput in MB/s
 /// (10^6 bytes per second of wall time).

@@ -53,7 +53,7 @@ pub struct AdoptArgs {
     /// --id, the ID it gives for the MR is offered among the candidates on a terminal, and used
     /// otherwise (add --import to have the provider confirm it first).
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename", help_heading = super::INPUTS)]
-    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
     /// With -f: how many MRs are being changed at the same time (1-64), each under its own
     /// backup, conditional writes and verification; an MR whose adoption is written is verified
     /// without holding a slot.

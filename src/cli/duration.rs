@@ -19,7 +19,7 @@ fn read(s: &str, rule: Rule) -> Result<Duration, String> {
         s.parse::<i64>().map_err(|e| e.to_string())?.saturating_mul(1_000_000_000)
     } else {
         let examples = if rule.zero { "0, 30, 30s, 1m" } else { "30, 90s, 5m, 1h" };
-        crate::domain::goduration::parse_go_duration(s)
+        upjet_core::goduration::parse_go_duration(s)
             .ok_or_else(|| format!("{s:?} is not a duration (examples: {examples})"))?
     };
     if nanos < 0 {

@@ -1,10 +1,10 @@
 //! Flags of `kubectl upjet guard`: the admission policies the API server enforces so that an
 //! MR's identity cannot be dropped, changed or forgotten by one write, and the lock they read.
 
-use crate::domain::guard::rule::Rule;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use upjet_core::guard::rule::Rule;
 
 const GUARD_EXAMPLES: &str = "Examples:
   # Trial: every rule only audited
@@ -108,7 +108,7 @@ pub struct PrintArgs {
     /// as doctor takes it; wins over the format learned from healthy peers. See
     /// docs/id-templates.md.
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = super::INPUTS)]
-    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = GuardOutput::Yaml, help_heading = super::OUTPUT)]
     pub output: GuardOutput,

@@ -3,10 +3,10 @@
 //! kubectl passes every argument to a plugin untouched, so the plugin implements kubectl's own
 //! global flags itself. Doc comments on fields become `--help` text.
 
-use crate::domain::finding::{Code, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use upjet_core::finding::{Code, Severity};
 
 pub mod adopt;
 pub mod apply;
@@ -412,7 +412,7 @@ pub struct DoctorArgs {
     /// accepted) and {providerConfig.name}; wins over the format learned from healthy peers.
     /// See docs/id-templates.md.
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = INPUTS)]
-    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
     /// The ID journal.
     #[command(flatten)]
     pub journal: JournalArgs,
@@ -550,13 +550,6 @@ impl From<SeverityArg> for Severity {
             SeverityArg::Warning => Severity::Warning,
             SeverityArg::Error => Severity::Error,
         }
-    }
-}
-
-impl clap::builder::ValueParserFactory for Code {
-    type Parser = clap::builder::ValueParser;
-    fn value_parser() -> Self::Parser {
-        clap::builder::ValueParser::new(|s: &str| s.parse::<Code>())
     }
 }
 

@@ -41,7 +41,7 @@ pub struct RestorePlanArgs {
     pub target_context: Option<String>,
     /// A kind's cloud ID format for MRs restored without one (repeatable; see doctor --id-template).
     #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = super::INPUTS)]
-    pub id_templates: Vec<crate::domain::identity::UserTemplate>,
+    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
     /// A cloud inventory export to find IDs in (repeatable; see doctor --inventory).
     #[arg(long = "inventory", value_name = "FILE", help_heading = super::INPUTS)]
     pub inventory: Vec<PathBuf>,

@@ -70,5 +70,5 @@ fn negative_durations_are_refused_as_what_they_are() {
 fn the_create_timeout_defaults_to_upjets_reconcile_timeout() {
     let cli = Cli::try_parse_from(["kubectl-upjet", "doctor"]).unwrap();
     let default = cli.create_timeout().expect("doctor judges creates");
-    assert_eq!(default.as_secs() as i64, crate::domain::reconcile_timeout::ReconcileTimeout::UPJET.secs());
+    assert_eq!(default.as_secs() as i64, upjet_core::reconcile_timeout::ReconcileTimeout::UPJET.secs());
 }

@@ -3,15 +3,15 @@
 //! the role may not make (403) or an API or CRD the cluster does not serve (404) becomes a note,
 //! and the findings say what they could not read (`domain::guard::facts`).
 
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::request::RequestError;
-use crate::cluster::{admission, guard};
-use crate::domain::guard::facts::{Fetched, LOCK_CRD, LockFacts};
-use crate::domain::guard::installed::Installed;
-use crate::domain::guard::kind::GuardKind;
-use crate::domain::guard::lock::stale::{LockView, Stale};
-use crate::domain::guard::rule::Rule;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::request::RequestError;
+use upjet_cluster::{admission, guard};
+use upjet_core::guard::facts::{Fetched, LOCK_CRD, LockFacts};
+use upjet_core::guard::installed::Installed;
+use upjet_core::guard::kind::GuardKind;
+use upjet_core::guard::lock::stale::{LockView, Stale};
+use upjet_core::guard::rule::Rule;
 
 /// The guard as read, and the notes about what could not be.
 #[derive(Debug)]

@@ -3,24 +3,24 @@
 //! with the restore rules, which doctor and restore-plan share.
 
 use super::evidence::EvidenceSources;
-use crate::cluster::connect;
-use crate::cluster::discover;
-use crate::cluster::scan::{self, ScanOptions};
-use crate::domain::finding::Finding;
-use crate::domain::identity::{self, Peers, UserTemplate};
-use crate::domain::inventory::{Scope, ServedKind};
-use crate::domain::managed::ManagedResource;
-use crate::domain::restore::{RestoreModel, can_change_cloud};
-use crate::error::Error;
-use crate::evidence::audit::Groups;
-use crate::evidence::fleet::{FleetFacts, FleetInputs};
-use crate::evidence::index::EvidenceIndex;
-use crate::evidence::velero::{self, Backup, BackupItem, Reader};
 use crate::settings::Settings;
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use upjet_cluster::connect;
+use upjet_cluster::discover;
+use upjet_cluster::scan::{self, ScanOptions};
+use upjet_core::error::Error;
+use upjet_core::finding::Finding;
+use upjet_core::identity::{self, Peers, UserTemplate};
+use upjet_core::inventory::{Scope, ServedKind};
+use upjet_core::managed::ManagedResource;
+use upjet_core::restore::{RestoreModel, can_change_cloud};
+use upjet_evidence::audit::Groups;
+use upjet_evidence::fleet::{FleetFacts, FleetInputs};
+use upjet_evidence::index::EvidenceIndex;
+use upjet_evidence::velero::{self, Backup, BackupItem, Reader};
 
 /// Whether `path` is a Velero backup: a file that starts as gzip or tar (what `velero backup
 /// download` writes), or a folder with `resources/` and `metadata/version` (that file unpacked).
@@ -33,7 +33,7 @@ pub fn is_backup(path: &Path) -> bool {
     match std::fs::File::open(path) {
         Ok(f) => {
             let _ = f.take(512).read_to_end(&mut head);
-            crate::evidence::input::is_gzip(&head) || velero::is_tar(&head)
+            upjet_evidence::input::is_gzip(&head) || velero::is_tar(&head)
         }
         Err(_) => false,
     }
@@ -78,7 +78,7 @@ fn read_folder(root: &Path) -> Result<Result<Backup, velero::BackupError>, Error
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>, reader: &mut Reader) -> Result<(), Error> {
-    for p in crate::cluster::snapshot::sorted_entries(dir)? {
+    for p in upjet_cluster::snapshot::sorted_entries(dir)? {
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
                 reader.skip(format!("{}: a symbolic link; not followed", p.display()))
@@ -210,7 +210,7 @@ pub async fn judge(
         .into_iter()
         .map(|item| {
             let mut findings = evidence.findings(&item.mr, &fleet, settings.judged_at());
-            crate::domain::candidate::share_observed(&mut findings);
+            upjet_core::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &item.mr, &peers, inputs.id_templates);
             Judged { item, findings }
         })

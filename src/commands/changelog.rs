@@ -2,16 +2,16 @@
 //! provider pod (and its previous container after a restart), and every `--log-file` that holds
 //! entries among its lines.
 
-use crate::cluster::connect::Connection;
-use crate::cluster::logs::{self, ContainerLog, LogLimits};
-use crate::cluster::retry::RetryPolicy;
-use crate::domain::changelog::ChangeEntry;
-use crate::evidence::changelog::{self, ChangeLogRead};
-use crate::evidence::logs::Retention;
-use crate::evidence::pods::ProviderPod;
 use futures::StreamExt;
 use std::path::PathBuf;
 use std::sync::Arc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::logs::{self, ContainerLog, LogLimits};
+use upjet_cluster::retry::RetryPolicy;
+use upjet_core::changelog::ChangeEntry;
+use upjet_evidence::changelog::{self, ChangeLogRead};
+use upjet_evidence::logs::Retention;
+use upjet_evidence::pods::ProviderPod;
 
 /// Which entries a run keeps: all of them for a fleet, one MR's (by name) for a command about it.
 pub type Keep = Arc<dyn Fn(&ChangeEntry) -> bool + Send + Sync>;
@@ -93,7 +93,7 @@ pub async fn read_files(
             .collect::<Vec<_>>()
     })
     .await
-    .map_err(|e| crate::error::Error::failed(format!("change-log reader stopped: {e}")))?;
+    .map_err(|e| upjet_core::error::Error::failed(format!("change-log reader stopped: {e}")))?;
     let mut found = Vec::new();
     for (result, name) in read {
         match result {

@@ -4,16 +4,16 @@
 //! snapshot) for commands about one MR. [`for_one`] is the one call a command about one MR needs.
 
 use super::evidence::open_input;
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::retry::RetryPolicy;
-use crate::cluster::scan::{self, ScanOptions};
-use crate::domain::cloud_audit::CloudAuditCheck;
-use crate::domain::managed::ManagedResource;
-use crate::evidence::cloud_audit::{self, CloudRecord};
-use crate::evidence::sniff::Reader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::retry::RetryPolicy;
+use upjet_cluster::scan::{self, ScanOptions};
+use upjet_core::cloud_audit::CloudAuditCheck;
+use upjet_core::managed::ManagedResource;
+use upjet_evidence::cloud_audit::{self, CloudRecord};
+use upjet_evidence::format::Reader;
 
 /// The cloud's record a command reads (`--cloud-audit`, `--cloud-principal`), resolved once
 /// from its flags (`commands::flow`).
@@ -49,7 +49,7 @@ pub async fn read(asked: &CloudAuditFiles) -> anyhow::Result<Option<CloudRecord>
         Ok(Some(CloudRecord::new(read)))
     })
     .await
-    .map_err(|e| crate::error::Error::failed(format!("cloud audit reader stopped: {e}")))?
+    .map_err(|e| upjet_core::error::Error::failed(format!("cloud audit reader stopped: {e}")))?
 }
 
 /// Ties the record's calls to `mrs` (every MR known: healthy peers teach, and a create naming two

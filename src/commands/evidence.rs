@@ -6,29 +6,29 @@
 
 use super::inputs::{explain, misplaced};
 use super::journal::JournalAt;
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::logs::{self, ContainerLog, LogLimits};
-use crate::cluster::request::RequestError;
-use crate::cluster::retry::RetryPolicy;
-use crate::cluster::workspace::{self, WorkspaceError};
-use crate::cluster::{events, providers};
-use crate::domain::managed::ManagedResource;
-use crate::domain::restore::RestoreModel;
-use crate::domain::rules::ProviderStarts;
-use crate::evidence::audit::{self, AuditIndex, Groups};
-use crate::evidence::correlate::{LogEvidence, SourceSummary};
-use crate::evidence::events::{EventRecord, parse_events};
-use crate::evidence::index::{EvidenceIndex, EvidenceParts, KindKey};
-use crate::evidence::logs::{Evidence, Retention};
-use crate::evidence::pods::{self, ProviderPod};
-use crate::evidence::sniff::Reader;
-use crate::evidence::source::scan_reader;
-use crate::evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 use crate::settings::Settings;
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::logs::{self, ContainerLog, LogLimits};
+use upjet_cluster::request::RequestError;
+use upjet_cluster::retry::RetryPolicy;
+use upjet_cluster::workspace::{self, WorkspaceError};
+use upjet_cluster::{events, providers};
+use upjet_core::managed::ManagedResource;
+use upjet_core::restore::RestoreModel;
+use upjet_core::rules::ProviderStarts;
+use upjet_evidence::audit::{self, AuditIndex, Groups};
+use upjet_evidence::correlate::{LogEvidence, SourceSummary};
+use upjet_evidence::events::{EventRecord, parse_events};
+use upjet_evidence::format::Reader;
+use upjet_evidence::index::{EvidenceIndex, EvidenceParts, KindKey};
+use upjet_evidence::logs::{Evidence, Retention};
+use upjet_evidence::pods::{self, ProviderPod};
+use upjet_evidence::source::scan_reader;
+use upjet_evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 
 /// What was gathered, and notes on what could not be.
 #[derive(Default)]
@@ -40,7 +40,7 @@ pub struct Gathered {
     /// Things the user should know (unreadable logs, no provider pods…).
     pub notes: Vec<String>,
     /// Change-log entries from the pods' changelogs sidecars and the log files.
-    pub changelog: Vec<crate::domain::changelog::ChangeEntry>,
+    pub changelog: Vec<upjet_core::changelog::ChangeEntry>,
 }
 
 /// What a live read covers of the provider pods.
@@ -164,7 +164,10 @@ pub fn unreadable_log(pod: &ProviderPod, previous: bool, e: &RequestError) -> St
 }
 
 /// Reads a log file (`-` is stdin; gzip accepted).
-async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, SourceSummary), crate::error::Error> {
+async fn read_file(
+    path: &Path,
+    retention: Retention,
+) -> Result<(Vec<Evidence>, SourceSummary), upjet_core::error::Error> {
     let path = path.to_path_buf();
     let name = path.display().to_string();
     tokio::task::spawn_blocking(move || {
@@ -174,7 +177,11 @@ async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, 
             std::fs::File::open(&path).and_then(|f| scan_reader(f, &name, retention))
         };
         let mut s = result.map_err(|e| {
-            explain(&path, Reader::LogFile, crate::error::Error::usage(format!("cannot read log file {name}: {e}")))
+            explain(
+                &path,
+                Reader::LogFile,
+                upjet_core::error::Error::usage(format!("cannot read log file {name}: {e}")),
+            )
         })?;
         // Not one line was a log record: if the file is another input, say which flag takes it.
         if s.lines > 0
@@ -187,7 +194,7 @@ async fn read_file(path: &Path, retention: Retention) -> Result<(Vec<Evidence>, 
         Ok((s.take_evidence(), summary))
     })
     .await
-    .map_err(|e| crate::error::Error::failed(format!("log reader stopped: {e}")))?
+    .map_err(|e| upjet_core::error::Error::failed(format!("log reader stopped: {e}")))?
 }
 
 /// Reads and scans one container log of a provider pod (`previous`: the container before the
@@ -344,7 +351,7 @@ impl EvidenceRequest<'_> {
             _ => (HashMap::new(), HashMap::new()),
         };
         let audit = read_audit_logs(&sources.audit_logs, groups).await?;
-        let changelog = crate::domain::changelog::ChangeLogIndex::new(gathered.changelog);
+        let changelog = upjet_core::changelog::ChangeLogIndex::new(gathered.changelog);
         let (journal, journal_notes) = super::journal::read(journal.as_ref())?;
         let parts =
             EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog, journal };
@@ -391,7 +398,7 @@ pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
 /// The kind a CRD serves, at its storage version (every served version reads the same objects);
 /// `None` for a CRD that serves no version. The watch follows a CRD installed later by it, and
 /// `guard --from` reads a folder of CRDs with it.
-pub fn served_kind(summary: &crate::evidence::crd::CrdSummary) -> Option<ApiKind> {
+pub fn served_kind(summary: &upjet_evidence::crd::CrdSummary) -> Option<ApiKind> {
     Some(ApiKind {
         group: summary.group.clone(),
         version: summary.versions.first()?.clone(),
@@ -408,13 +415,13 @@ pub fn served_kind(summary: &crate::evidence::crd::CrdSummary) -> Option<ApiKind
 /// `status.lastHandledReconcileAt`), read only when the MR carries a request the provider has not
 /// acknowledged: the one case a rule needs it. `None` when not needed or the CRD is unreadable.
 pub async fn acknowledges_requests(conn: &Connection, kind: &ApiKind, mr: &ManagedResource) -> Option<bool> {
-    use crate::domain::managed::keys::RECONCILE_REQUESTED_AT;
+    use upjet_core::managed::keys::RECONCILE_REQUESTED_AT;
     let token = mr.annotation(RECONCILE_REQUESTED_AT)?;
     if mr.last_handled_reconcile_at.as_deref() == Some(token) {
         return None;
     }
     let body = providers::crd(conn, &kind.resource_name()).await.ok()?;
-    crate::evidence::crd::parse(&body).ok().map(|c| c.acknowledges_requests)
+    upjet_evidence::crd::parse(&body).ok().map(|c| c.acknowledges_requests)
 }
 
 /// The events of one MR (by UID).
@@ -446,12 +453,12 @@ pub async fn read_workspace(
 /// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,
 /// cannot be opened or is a folder is a usage error (exit 2) naming it and `what` it was meant to
 /// be. Returns the reader and the name the file's notes use.
-pub fn open_input(path: &Path, what: &str) -> Result<(Box<dyn std::io::Read>, String), crate::error::Error> {
+pub fn open_input(path: &Path, what: &str) -> Result<(Box<dyn std::io::Read>, String), upjet_core::error::Error> {
     if path.as_os_str() == "-" {
         return Ok((Box::new(std::io::stdin().lock()), "stdin".into()));
     }
     let name = path.display().to_string();
-    let unreadable = |e: std::io::Error| crate::error::Error::usage(format!("cannot read {what} {name}: {e}"));
+    let unreadable = |e: std::io::Error| upjet_core::error::Error::usage(format!("cannot read {what} {name}: {e}"));
     let f = std::fs::File::open(path).map_err(unreadable)?;
     if f.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(unreadable(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
@@ -484,7 +491,7 @@ pub async fn read_audit_logs(files: &[PathBuf], groups: Groups) -> anyhow::Resul
         Ok(Some(AuditIndex::new(read)))
     })
     .await
-    .map_err(|e| crate::error::Error::failed(format!("audit log reader stopped: {e}")))?
+    .map_err(|e| upjet_core::error::Error::failed(format!("audit log reader stopped: {e}")))?
 }
 
 /// The API groups of the MRs in a snapshot (from each item's `apiVersion`), so that an audit

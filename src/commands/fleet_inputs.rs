@@ -4,12 +4,12 @@
 use super::cloud_audit::CloudAuditFiles;
 use super::evidence::open_input;
 use super::inputs::explain;
-use crate::domain::inventory::InventoryObject;
-use crate::evidence::fleet::{FleetInputs, InventoryInput};
-use crate::evidence::inventory;
-use crate::evidence::sniff::Reader;
 use std::path::PathBuf;
 use std::sync::Arc;
+use upjet_core::inventory::InventoryObject;
+use upjet_evidence::fleet::{FleetInputs, InventoryInput};
+use upjet_evidence::format::Reader;
+use upjet_evidence::inventory;
 
 /// The fleet-wide inputs a command reads (`--inventory`, `--cloud-audit`, `--cloud-principal`),
 /// resolved once from its flags (`commands::flow`).
@@ -55,11 +55,11 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<Inventories> 
         for path in &files {
             let (reader, name) = open_input(path, "inventory")?;
             let inv = inventory::read(reader, &name)
-                .map_err(|e| explain(path, Reader::Inventory, crate::error::Error::usage(e.to_string())))?;
+                .map_err(|e| explain(path, Reader::Inventory, upjet_core::error::Error::usage(e.to_string())))?;
             if let Some(token) = inv.truncated {
                 eprintln!(
                     "{}",
-                    crate::output::style::sanitize(&format!(
+                    upjet_output::style::sanitize(&format!(
                         "warning: inventory {name} ends with {token}: the export was cut short, so objects on its missing pages are unknown and the report is partial ({})",
                         inventory::truncation_hint(token)
                     ))
@@ -82,5 +82,5 @@ pub async fn read_inventories(files: &[PathBuf]) -> anyhow::Result<Inventories> 
         Ok(out)
     })
     .await
-    .map_err(|e| crate::error::Error::failed(format!("inventory reader stopped: {e}")))?
+    .map_err(|e| upjet_core::error::Error::failed(format!("inventory reader stopped: {e}")))?
 }

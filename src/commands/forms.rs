@@ -3,11 +3,11 @@
 //! words), and the document each command prints as JSON handed to `output::forms`.
 
 use crate::cli::output::FormSpec;
-use crate::domain::report::Report;
-use crate::error::Error;
-use crate::output::forms::{Form, FormError, object_name, render};
 use serde_json::Value;
 use std::io::Write;
+use upjet_core::error::Error;
+use upjet_core::report::Report;
+use upjet_output::forms::{Form, FormError, object_name, render};
 
 fn usage(e: FormError) -> Error {
     Error::usage(e.0)
@@ -75,9 +75,9 @@ pub fn print_history(out: &mut dyn Write, spec: &FormSpec, doc: &Value) -> anyho
 /// summary appended to the step's summary file.
 pub fn github_actions(report: &Report, step_summary: Option<&std::path::Path>) -> anyhow::Result<()> {
     use anyhow::Context;
-    eprint!("{}", crate::output::github::annotations(report));
+    eprint!("{}", upjet_output::github::annotations(report));
     if let Some(path) = step_summary {
-        crate::local::store::append(path, crate::output::github::step_summary(report).as_bytes())
+        upjet_local::store::append(path, upjet_output::github::step_summary(report).as_bytes())
             .with_context(|| format!("cannot write $GITHUB_STEP_SUMMARY {}", path.display()))?;
     }
     Ok(())

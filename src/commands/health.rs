@@ -5,13 +5,13 @@
 
 use super::flow::Health;
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs};
-use crate::cluster::kinds::KindSelection;
-use crate::domain::health::{argocd, flux};
-use crate::domain::reconcile_timeout::ReconcileTimeout;
-use crate::error::{Error, Exit};
-use crate::output::structured;
 use crate::settings::Settings;
 use std::io::Write;
+use upjet_cluster::kinds::KindSelection;
+use upjet_core::error::{Error, Exit};
+use upjet_core::health::{argocd, flux};
+use upjet_core::reconcile_timeout::ReconcileTimeout;
+use upjet_output::structured;
 
 /// Prints the asked-for tool's health check, its flags resolved once ([`Health`]).
 pub async fn run(settings: &Settings, args: &HealthArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {

@@ -6,27 +6,27 @@ use super::doctor::locate;
 use super::evidence::{LiveEvidence, Read, acknowledges_requests, events_of, read_workspace};
 use super::flow::{History, HistoryOutput};
 use crate::cli::HistoryArgs;
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::providers;
-use crate::domain::adopt::{self, Candidate, EventName};
-use crate::domain::audit::highlights;
-use crate::domain::finding::Finding;
-use crate::domain::managed::ManagedResource;
-use crate::domain::rules;
-use crate::error::Exit;
-use crate::evidence::audit::Groups;
-use crate::evidence::correlate::LogEvidence;
-use crate::evidence::events::EventRecord;
-use crate::evidence::fleet::FleetFacts;
-use crate::evidence::logs::Retention;
-use crate::evidence::pods::ProviderPod;
-use crate::evidence::timeline::{Inputs, build};
-use crate::evidence::workspace::WorkspaceState;
-use crate::output::{history, structured};
 use crate::settings::Settings;
 use std::collections::HashMap;
 use std::io::Write;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::providers;
+use upjet_core::adopt::{self, Candidate, EventName};
+use upjet_core::audit::highlights;
+use upjet_core::error::Exit;
+use upjet_core::finding::Finding;
+use upjet_core::managed::ManagedResource;
+use upjet_core::rules;
+use upjet_evidence::audit::Groups;
+use upjet_evidence::correlate::LogEvidence;
+use upjet_evidence::events::EventRecord;
+use upjet_evidence::fleet::FleetFacts;
+use upjet_evidence::logs::Retention;
+use upjet_evidence::pods::ProviderPod;
+use upjet_evidence::timeline::{Inputs, build};
+use upjet_evidence::workspace::WorkspaceState;
+use upjet_output::{history, structured};
 
 /// What only a live cluster can tell about the MR: its events, its provider's pods, its workspace.
 #[derive(Default)]
@@ -71,8 +71,7 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
     let logs = read.index.logs();
     let mut candidates = candidates_of(&mr, &findings, &seen, logs, &evidence.journal);
     if let Some(a) = &evidence.audit {
-        candidates =
-            crate::domain::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
+        candidates = upjet_core::candidate::rank(candidates.into_iter().chain(highlights::candidates(&a.history, &mr)));
     }
     let audit_history = evidence.audit.as_ref().map(|a| &a.history);
     let inputs = Inputs {
@@ -92,7 +91,7 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
     let doc = || {
         serde_json::json!({
             "apiVersion": "upjet.doctor/v1", "kind": "History",
-            "resource": crate::domain::finding::ResourceRef::of(&mr),
+            "resource": upjet_core::finding::ResourceRef::of(&mr),
             "timeline": timeline, "notes": notes,
             "lastLoggedId": logs.and_then(|l| l.last_logged_ref(&mr.uid)),
             "audit": audit_history,
@@ -101,7 +100,7 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
     match &asked.output {
         HistoryOutput::Form(spec) => super::forms::print_history(out, spec, &doc())?,
         HistoryOutput::Json => structured::write_json(out, &doc())?,
-        HistoryOutput::Html => crate::output::html::history::write_history(out, &mr, &timeline, &notes)?,
+        HistoryOutput::Html => upjet_output::html::history::write_history(out, &mr, &timeline, &notes)?,
         HistoryOutput::Text => history::write_history(out, &mr, &timeline, &notes)?,
     }
     Ok(Exit::Ok)
@@ -141,7 +140,7 @@ fn candidates_of(
     findings: &[Finding],
     seen: &Live,
     logs: Option<&LogEvidence>,
-    journaled: &[crate::domain::journal::Record],
+    journaled: &[upjet_core::journal::Record],
 ) -> Vec<Candidate> {
     let events: Vec<EventName> = seen
         .events

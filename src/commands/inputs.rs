@@ -1,12 +1,13 @@
 //! Files given to the wrong flag. When a reader cannot use a file, the sniffer
-//! ([`crate::evidence::sniff`]) is asked what the file is; if it is another input, the user is
+//! ([`upjet_evidence::sniff`]) is asked what the file is; if it is another input, the user is
 //! told which flag takes it (a usage error, exit 2) instead of the reader's own complaint. A
 //! `--from` folder skips such files, one stderr line each, instead of failing the run.
 
-use crate::cluster::snapshot::{self, SnapshotItem};
-use crate::error::Error;
-use crate::evidence::sniff::{self, Reader};
 use std::path::Path;
+use upjet_cluster::snapshot::{self, SnapshotItem};
+use upjet_core::error::Error;
+use upjet_evidence::format::Reader;
+use upjet_evidence::sniff;
 
 /// "looks like …; pass it with …" for `path` given to `reader`, when its first bytes are another
 /// input. Stdin (`-`), folders and files that cannot be opened say nothing: the reader's own
@@ -84,15 +85,15 @@ fn drop_crossplane_objects(snap: &mut Snapshot) {
     let mut mrds = Vec::new();
     snap.items.retain(|i| {
         let ours =
-            serde_json::from_str::<Head>(&i.json).is_ok_and(|h| crate::domain::mrd::is_crossplane_api(&h.api_version));
+            serde_json::from_str::<Head>(&i.json).is_ok_and(|h| upjet_core::mrd::is_crossplane_api(&h.api_version));
         if ours {
-            mrds.extend(crate::evidence::mrd::parse_one(&i.json));
+            mrds.extend(upjet_evidence::mrd::parse_one(&i.json));
         }
         !ours
     });
     let dropped = before - snap.items.len();
     if dropped > 0 {
-        let (all, inactive) = crate::domain::mrd::MrdStates::new(mrds).counts();
+        let (all, inactive) = upjet_core::mrd::MrdStates::new(mrds).counts();
         snap.skipped.push(format!(
             "{dropped} Crossplane API objects are not managed resources and were not diagnosed ({all} ManagedResourceDefinitions, {inactive} inactive)"
         ));

@@ -4,11 +4,11 @@
 //! when it exists, since most clusters are never watched; a folder the user named must be
 //! readable, because a typo would otherwise silently drop the evidence asked for.
 
-use crate::domain::journal::{JournalIndex, Record};
-use crate::error::Error;
-use crate::local::journal::{self, FILE};
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
+use upjet_core::error::Error;
+use upjet_core::journal::{JournalIndex, Record};
+use upjet_local::journal::{self, FILE};
 
 /// The journal folder one command reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ impl JournalAt {
 /// The journal a command reads: `--journal`, else the default folder of `context` (`None`: the
 /// kubeconfig's current context, as `watch` names the folder it writes).
 pub fn locate(settings: &Settings, flag: Option<&Path>, context: Option<&str>) -> Option<JournalAt> {
-    let current = || crate::cluster::connect::current_context(&settings.connect).ok().flatten();
+    let current = || upjet_cluster::connect::current_context(&settings.connect).ok().flatten();
     let context = context.map(str::to_owned).or_else(current);
     JournalAt::resolve(flag, settings.home.as_deref(), context.as_deref())
 }

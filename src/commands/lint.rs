@@ -4,16 +4,16 @@
 //! rules that need no cluster (`evidence::manifests::lint` over `domain::lint`'s facts), and the report told which rules ran, what was
 //! skipped and where each finding's manifest is. See docs/lint.md.
 
-use crate::cluster::snapshot;
-use crate::domain::finding::SourceLocation;
-use crate::domain::lint::Manifest;
-use crate::domain::managed::ManagedResource;
-use crate::domain::report::{LintSummary, Report, ReportBuilder};
-use crate::error::Error;
-use crate::evidence::manifests::{self, FileRead, Shape};
 use crate::settings::Settings;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use upjet_cluster::snapshot;
+use upjet_core::error::Error;
+use upjet_core::finding::SourceLocation;
+use upjet_core::lint::Manifest;
+use upjet_core::managed::ManagedResource;
+use upjet_core::report::{LintSummary, Report, ReportBuilder};
+use upjet_evidence::manifests::{self, FileRead, Shape};
 
 /// How much of a `--from` input's first file is looked at to tell manifests from a snapshot.
 const HEAD_BYTES: usize = 64 * 1024;
@@ -135,7 +135,7 @@ pub fn run(
     paths: &[PathBuf],
     keep: impl Fn(&ManagedResource) -> bool,
     settings: &Settings,
-    filter: crate::domain::report::Filter,
+    filter: upjet_core::report::Filter,
 ) -> anyhow::Result<Report> {
     let mut builder = ReportBuilder::new(filter);
     let mut collected = Collected::default();
@@ -144,7 +144,7 @@ pub fn run(
         collected.take(&name, read, &keep, &mut builder);
     }
     let Collected { manifests, places, mut summary } = collected;
-    let judged = crate::evidence::manifests::lint(&manifests, settings.now);
+    let judged = upjet_evidence::manifests::lint(&manifests, settings.now);
     let kinds: std::collections::BTreeSet<(&str, &str)> =
         manifests.iter().map(|m| (m.mr.group(), m.mr.kind.as_str())).collect();
     for _ in &kinds {

@@ -9,6 +9,7 @@ pub mod cloud_audit;
 pub mod completion;
 pub mod doctor;
 pub mod evidence;
+pub mod exit;
 pub mod fleet_inputs;
 pub mod flow;
 pub mod forms;
@@ -25,9 +26,10 @@ pub mod restore_plan;
 pub mod watch;
 
 use crate::cli::{Cli, Command, Invocation};
-use crate::error::{Exit, exit_for, one_line};
 use crate::settings::{Environment, Settings};
+use exit::{exit_for, one_line};
 use std::io::Write;
+use upjet_core::error::Exit;
 
 /// Carries out what the command line asked for and returns the process's exit code. Nothing
 /// escapes as a Rust error: every failure is printed as one line on stderr.
@@ -71,7 +73,7 @@ fn run_cli(cli: Cli, env: &Environment) -> Exit {
 
 /// Runs the parsed command, writing results to `out`.
 pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    flow::one_cluster_only(&cli.command, settings.several_contexts()).map_err(crate::error::Error::from)?;
+    flow::one_cluster_only(&cli.command, settings.several_contexts()).map_err(upjet_core::error::Error::from)?;
     match &cli.command {
         Command::Doctor(args) => doctor::run(settings, args, out).await,
         Command::History(args) => history::run(settings, args, out).await,

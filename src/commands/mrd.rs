@@ -1,16 +1,16 @@
 //! ManagedResourceDefinitions of a live cluster: one list call, read where Crossplane v2 serves
 //! them and skipped without error where the API is absent (Crossplane v1) or denied.
 
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::providers;
-use crate::domain::mrd::MrdStates;
 use crate::settings::Settings;
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::providers;
+use upjet_core::mrd::MrdStates;
 
 /// The cluster's MRDs; `Ok(None)` when the MRD API is absent (404) or the caller may not list it
 /// (403), `Err` with the reason otherwise.
 pub async fn read(conn: &Connection) -> Result<Option<MrdStates>, String> {
     match providers::managed_resource_definitions(conn).await {
-        Ok(body) => crate::evidence::mrd::parse_list(&body)
+        Ok(body) => upjet_evidence::mrd::parse_list(&body)
             .map(|m| Some(MrdStates::new(m)))
             .map_err(|e| format!("unreadable ManagedResourceDefinition list: {e}")),
         Err(e) if matches!(e.status_code(), Some(403 | 404)) => Ok(None),

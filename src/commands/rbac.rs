@@ -3,14 +3,14 @@
 
 use super::flow::Rbac;
 use crate::cli::rbac::{RbacArgs, RbacFormat};
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::{self, KindSelection};
-use crate::cluster::{connect, discover};
-use crate::domain::rbac::{ManagedKind, managed_roles};
-use crate::error::{Error, Exit};
-use crate::output::structured;
 use crate::settings::Settings;
 use std::io::Write;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::{self, KindSelection};
+use upjet_cluster::{connect, discover};
+use upjet_core::error::{Error, Exit};
+use upjet_core::rbac::{ManagedKind, managed_roles};
+use upjet_output::structured;
 
 /// The managed kinds the cluster serves, narrowed by `--kind` and `--provider`: what `rbac` and
 /// `health flux` write an entry for. No kind at all is a usage error naming the fix.
@@ -42,7 +42,7 @@ pub async fn run(settings: &Settings, args: &RbacArgs, out: &mut dyn Write) -> a
     let mut items = managed_roles(&managed);
     let scoped: Vec<(ManagedKind, bool)> =
         selected.iter().zip(&managed).map(|(k, m)| (m.clone(), k.namespaced)).collect();
-    items.push(crate::domain::migrate::rbac::migrate_role(&scoped));
+    items.push(upjet_core::migrate::rbac::migrate_role(&scoped));
     let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
     match asked.format {
         RbacFormat::Yaml => structured::write_yaml(out, &list)?,

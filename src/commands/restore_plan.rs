@@ -5,15 +5,15 @@
 use super::backup::{self, Inputs};
 use super::flow::RestorePlan;
 use crate::cli::restore::RestorePlanArgs;
-use crate::domain::restore::modifiers::{self, Target};
-use crate::domain::restore::promote::{self, PromoteItem, PromotePlan};
-use crate::error::{Error, Exit};
-use crate::local::store;
-use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
+use upjet_core::error::{Error, Exit};
+use upjet_core::promote::{self, PromoteItem, PromotePlan};
+use upjet_core::restore::modifiers::{self, Target};
+use upjet_local::store;
+use upjet_output::style::sanitize;
 
 /// Runs restore-plan: its flags resolved once ([`RestorePlan`]; the outputs and the backup
 /// refused here, before anything is read), then the staged restore.
@@ -82,7 +82,7 @@ async fn stage(settings: &Settings, args: &RestorePlan, out: &mut dyn Write) -> 
 fn write_inactive(out: &mut dyn Write, judged: &[backup::Judged]) -> std::io::Result<usize> {
     let mut kinds: BTreeMap<(String, String), usize> = BTreeMap::new();
     for j in judged {
-        for f in j.findings.iter().filter(|f| f.code == crate::domain::finding::Code::RestoreKindInactive) {
+        for f in j.findings.iter().filter(|f| f.code == upjet_core::finding::Code::RestoreKindInactive) {
             let kind = format!("{}.{}", j.item.mr.kind, j.item.mr.group());
             *kinds.entry((kind, f.next.clone())).or_default() += 1;
         }

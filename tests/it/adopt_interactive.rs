@@ -5,14 +5,14 @@ use crate::support::adopt::*;
 use crate::support::{Cluster, Mr, text};
 use kubectl_upjet::cli::{Cli, Command};
 use kubectl_upjet::commands::adopt::{Interrupt, Ui, run_with};
-use kubectl_upjet::error::Exit;
-use kubectl_upjet::local::prompt::{Answer, ScriptedPrompter};
 use kubectl_upjet::settings::{Environment, Settings, Terminal};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 use std::time::{Duration, Instant};
+use upjet_core::error::Exit;
+use upjet_local::prompt::{Answer, ScriptedPrompter};
 
 fn cluster() -> Cluster {
     Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start()
@@ -112,14 +112,14 @@ fn typed_id_and_a_no_change_nothing() {
     let original = seed(&c);
     let (r, _, err, transcript) = scripted(&c, &[], vec![Answer::Type("typed-id".into()), Answer::Confirm(false)]);
     let e = r.unwrap_err();
-    assert_eq!(kubectl_upjet::error::exit_for(&e), Exit::Failed);
-    assert_eq!(kubectl_upjet::error::one_line(&e), "cancelled; nothing changed");
+    assert_eq!(kubectl_upjet::commands::exit::exit_for(&e), Exit::Failed);
+    assert_eq!(kubectl_upjet::commands::exit::one_line(&e), "cancelled; nothing changed");
     assert!(err.contains("\"typed-id\""), "{err}");
     assert!(transcript.join("\n").contains("> typed-id"));
     assert_eq!(c.api.get(RS, "RecordSet", None, "www").unwrap(), original);
     // Cancelling the choice changes nothing either.
     let (r, ..) = scripted(&c, &[], vec![Answer::Cancel]);
-    assert_eq!(kubectl_upjet::error::one_line(&r.unwrap_err()), "cancelled; nothing changed");
+    assert_eq!(kubectl_upjet::commands::exit::one_line(&r.unwrap_err()), "cancelled; nothing changed");
     assert_eq!(c.api.get(RS, "RecordSet", None, "www").unwrap(), original);
 }
 

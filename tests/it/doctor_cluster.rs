@@ -62,7 +62,7 @@ fn discovery_from_real_crds_finds_every_managed_kind_and_no_providerconfig() {
     let conn = rt.block_on(cluster.connect());
     for aggregated in [true, false] {
         cluster.api.set_aggregated_discovery(aggregated);
-        let (kinds, stats) = rt.block_on(kubectl_upjet::cluster::discover::discover_managed(&conn, 8)).unwrap();
+        let (kinds, stats) = rt.block_on(upjet_cluster::discover::discover_managed(&conn, 8)).unwrap();
         let got: std::collections::BTreeSet<String> = kinds.iter().map(|k| k.resource_name()).collect();
         assert_eq!(got, want, "aggregated={aggregated}");
         assert!(pcs.iter().all(|pc| !got.contains(pc)), "no ProviderConfig kind is managed");

@@ -5,8 +5,8 @@
 //! (tests/it/guard_findings.rs).
 
 use crate::support::upjet;
-use kubectl_upjet::domain::codes::Family;
-use kubectl_upjet::domain::finding::Code;
+use upjet_core::codes::Family;
+use upjet_core::finding::Code;
 
 #[test]
 fn example_fleet_shows_every_code() {

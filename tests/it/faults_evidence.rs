@@ -4,15 +4,15 @@
 //! client, with the retry delays shrunk so the tests stay fast.
 
 use crate::support::Cluster;
-use kubectl_upjet::cluster::logs::LogLimits;
-use kubectl_upjet::cluster::request;
-use kubectl_upjet::cluster::retry::RetryPolicy;
 use kubectl_upjet::commands::evidence::read_pod_log_with;
-use kubectl_upjet::evidence::events::parse_events;
-use kubectl_upjet::evidence::logs::Retention;
-use kubectl_upjet::evidence::pods::ProviderPod;
 use serde_json::json;
 use testapi::Fault;
+use upjet_cluster::logs::LogLimits;
+use upjet_cluster::request;
+use upjet_cluster::retry::RetryPolicy;
+use upjet_evidence::events::parse_events;
+use upjet_evidence::logs::Retention;
+use upjet_evidence::pods::ProviderPod;
 
 fn cluster() -> Cluster {
     Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start()

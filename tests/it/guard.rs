@@ -4,14 +4,14 @@
 //! shape in `guard_manifests.rs`.
 
 use crate::support::guard_cel::{Compiled, Outcome, Params, Request};
-use kubectl_upjet::domain::guard::kind::GuardKind;
-use kubectl_upjet::domain::guard::lock::key::LockKey;
-use kubectl_upjet::domain::guard::lock::merge::{Change, merge};
-use kubectl_upjet::domain::guard::lock::{crd, shard::Shard};
-use kubectl_upjet::domain::guard::rule::Rule;
-use kubectl_upjet::domain::guard::settings::GuardSettings;
-use kubectl_upjet::domain::guard::{GuardSet, build};
 use serde_json::{Value, json};
+use upjet_core::guard::kind::GuardKind;
+use upjet_core::guard::lock::key::LockKey;
+use upjet_core::guard::lock::merge::{Change, merge};
+use upjet_core::guard::lock::{crd, shard::Shard};
+use upjet_core::guard::rule::Rule;
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::guard::{GuardSet, build};
 
 pub const EXT: &str = "crossplane.io/external-name";
 pub const SUCCEEDED: &str = "crossplane.io/external-create-succeeded";
@@ -255,7 +255,7 @@ fn every_shard_is_a_parameter_and_only_the_one_holding_the_key_refuses() {
     for s in &shards {
         let stored = serde_json::to_string(s).unwrap().len();
         assert!(stored < 256 * 1024, "a shard of {stored} bytes does not fit kubectl apply's annotation");
-        assert!(Shard::from_object(s).unwrap().bytes() <= kubectl_upjet::domain::guard::lock::shard::BUDGET);
+        assert!(Shard::from_object(s).unwrap().bytes() <= upjet_core::guard::lock::shard::BUDGET);
     }
 }
 

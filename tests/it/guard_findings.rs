@@ -7,12 +7,12 @@
 use crate::rbac::{bind, install_roles};
 use crate::support::{Cluster, Mr};
 use crate::watch::{BUCKET, Watch};
-use kubectl_upjet::domain::guard::build;
-use kubectl_upjet::domain::guard::kind::GuardKind;
-use kubectl_upjet::domain::guard::lock::crd::{crd, shard_object};
-use kubectl_upjet::domain::guard::lock::shard::{Shard, name};
-use kubectl_upjet::domain::guard::settings::GuardSettings;
 use serde_json::{Value, json};
+use upjet_core::guard::build;
+use upjet_core::guard::kind::GuardKind;
+use upjet_core::guard::lock::crd::{crd, shard_object};
+use upjet_core::guard::lock::shard::{Shard, name};
+use upjet_core::guard::settings::GuardSettings;
 
 const VPC: &str = "ec2.aws.upbound.io_vpcs.yaml";
 
@@ -207,14 +207,13 @@ async fn the_lock_is_written_under_the_guard_lock_role_only() {
     bind(&c, "locker", "kubectl-upjet-guard-lock");
     let path = format!("/apis/guard.kubectl-upjet.io/v1alpha1/identitylocks/{}", name(0));
     for (user, allowed) in [("viewer", false), ("locker", true)] {
-        let opts =
-            kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(c.dir().join(format!("{user}.kubeconfig")));
-        let conn = kubectl_upjet::cluster::connect::connect(&opts).await.unwrap();
+        let opts = upjet_cluster::connect::ConnectOptions::kubeconfig(c.dir().join(format!("{user}.kubeconfig")));
+        let conn = upjet_cluster::connect::connect(&opts).await.unwrap();
         let patch = http::Request::patch(path.as_str())
             .header(http::header::CONTENT_TYPE, "application/merge-patch+json")
             .body(br#"{"spec":{"entries":{"ec2.aws.upbound.io/VPC//main":"vpc-main"}}}"#.to_vec())
             .unwrap();
-        let got = kubectl_upjet::cluster::request::text(&conn, patch).await;
+        let got = upjet_cluster::request::text(&conn, patch).await;
         match (allowed, got) {
             (true, Ok(_)) => {}
             (false, Err(e)) => {
@@ -223,7 +222,7 @@ async fn the_lock_is_written_under_the_guard_lock_role_only() {
             }
             (_, other) => panic!("{user}: {other:?}"),
         }
-        let list = kubectl_upjet::cluster::guard::enforced_shards(&conn).await.unwrap();
+        let list = upjet_cluster::guard::enforced_shards(&conn).await.unwrap();
         assert_eq!(list.len(), 1, "{user} reads the lock");
     }
 }

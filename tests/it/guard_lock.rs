@@ -43,7 +43,7 @@ fn journal_with_odd_name(c: &Cluster) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let line = json!({"time": "2024-11-30T10:00:00Z", "uid": "u-gone", "group": "ec2.aws.upbound.io", "kind": "VPC",
         "name": "Gone VPC/é", "source": "external-name", "id": "vpc-0gone"});
-    std::fs::write(dir.join(kubectl_upjet::local::journal::FILE), format!("{line}\n")).unwrap();
+    std::fs::write(dir.join(upjet_local::journal::FILE), format!("{line}\n")).unwrap();
     dir
 }
 
@@ -194,7 +194,7 @@ fn watch_keeps_the_lock_current_and_goes_on_through_its_failures() {
         failing.contains("kubectl upjet guard | kubectl apply -f -") && failing.contains("the watch goes on"),
         "{failing}"
     );
-    c.api.add_crd_yaml(&kubectl_upjet::domain::guard::lock::crd::crd().to_string()).unwrap();
+    c.api.add_crd_yaml(&upjet_core::guard::lock::crd::crd().to_string()).unwrap();
     w.stderr_until(|l| l.contains("written again, the lock is current"));
     lock_until(&c, "both VPCs", |h| h.len() == 2);
     c.add(Mr::new(V1, "VPC", "new").json());

@@ -5,16 +5,16 @@
 
 use crate::guard::{kinds, lock};
 use crate::support::guard_cel::{Compiled, parses};
-use kubectl_upjet::domain::guard::admission::DEFAULTED;
-use kubectl_upjet::domain::guard::cel::limit;
-use kubectl_upjet::domain::guard::lock::key::LockKey;
-use kubectl_upjet::domain::guard::lock::shard::Shard;
-use kubectl_upjet::domain::guard::rule::{Action, Rule};
-use kubectl_upjet::domain::guard::settings::GuardSettings;
-use kubectl_upjet::domain::guard::{GuardSet, build};
-use kubectl_upjet::domain::identity::Template;
-use kubectl_upjet::output::guard::{GuardFormat, write};
 use serde_json::{Value, json};
+use upjet_core::guard::admission::DEFAULTED;
+use upjet_core::guard::cel::limit;
+use upjet_core::guard::lock::key::LockKey;
+use upjet_core::guard::lock::shard::Shard;
+use upjet_core::guard::rule::{Action, Rule};
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::guard::{GuardSet, build};
+use upjet_core::identity::Template;
+use upjet_output::guard::{GuardFormat, write};
 
 const SCHEMAS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/k8s-schema/v1.36.0");
 
@@ -207,7 +207,7 @@ fn every_expression_parses_and_every_policy_stays_within_the_cost_limits() {
     settings.groups.extend((0..200).map(|i| format!("group-{i}")));
     let many: Vec<_> = (0..2000)
         .map(|i| {
-            let mut k = kubectl_upjet::domain::guard::kind::GuardKind::new(
+            let mut k = upjet_core::guard::kind::GuardKind::new(
                 &format!("g{}.example.io", i % 150),
                 &format!("Kind{i}"),
                 &format!("kind{i}s"),

@@ -8,18 +8,20 @@
 
 use crate::guard::{CHANGE, EXT, M, SUCCEEDED, judge, kinds, lock, refused};
 use crate::support::guard_cel::Outcome;
-use kubectl_upjet::domain::adopt::{self, Action, Context, Options, Plan, Verdict, apply_merge_patch};
-use kubectl_upjet::domain::finding::{Code, Finding};
-use kubectl_upjet::domain::gotime::GoTime;
-use kubectl_upjet::domain::guard::lock::key::LockKey;
-use kubectl_upjet::domain::guard::rule::Rule;
-use kubectl_upjet::domain::guard::settings::GuardSettings;
-use kubectl_upjet::domain::guard::{GuardSet, build};
-use kubectl_upjet::domain::managed::ManagedResource;
-use kubectl_upjet::domain::migrate::{self, NamespaceRule, schema::TargetKind};
-use kubectl_upjet::domain::reconcile_timeout::JudgedAt;
-use kubectl_upjet::domain::restore::promote;
 use serde_json::{Value, json};
+use upjet_core::adopt::{self, Action, Context, Options, Plan, Verdict};
+use upjet_core::finding::{Code, Finding};
+use upjet_core::gotime::GoTime;
+use upjet_core::guard::lock::key::LockKey;
+use upjet_core::guard::rule::Rule;
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::guard::{GuardSet, build};
+use upjet_core::managed::ManagedResource;
+use upjet_core::migrate::{self, NamespaceRule, schema::TargetKind};
+use upjet_core::patch;
+use upjet_core::patch::apply_merge_patch;
+use upjet_core::promote;
+use upjet_core::reconcile_timeout::JudgedAt;
 
 const NOW: &str = "2024-11-30T12:00:00Z";
 
@@ -114,7 +116,7 @@ fn putting_the_earlier_id_back_after_a_miss_is_declared_and_ends_exactly_as_befo
     // The adoption reached its Observe-only phase, and the provider found no object `vpc-new`.
     let observing = written(&set, &start, &writes(&plan)[..3]);
     let undo = adopt::undo_from_marker(&plan.marker, &observing);
-    let declared = adopt::declare(undo, &observing);
+    let declared = patch::declare(undo, &observing);
     let then = declared.then.clone().expect("a declared write is followed by its removal");
     let end = written(&set, &observing, &[("undo".into(), declared.patch.clone()), ("undeclare".into(), then)]);
     assert_eq!(annotations(&end), annotations(&start), "back exactly as it was");
@@ -127,7 +129,7 @@ fn restore_from_a_backup_declares_the_backed_up_id_and_ends_exactly_as_backed_up
     let backup = created();
     let adopted = written(&set, &backup, &writes(&plan(&backup, false)));
     let undo = adopt::undo_patch(&backup, &adopted).expect("something to restore");
-    let declared = adopt::declare(undo, &adopted);
+    let declared = patch::declare(undo, &adopted);
     let then = declared.then.clone().unwrap();
     let end = written(&set, &adopted, &[("restore".into(), declared.patch.clone()), ("undeclare".into(), then)]);
     assert_eq!(annotations(&end), annotations(&backup));
@@ -137,7 +139,7 @@ fn restore_from_a_backup_declares_the_backed_up_id_and_ends_exactly_as_backed_up
     // can declare; the guard refuses it in Deny (an exempt user or group may, or Warn for a time).
     let mut bare_backup = backup.clone();
     bare_backup["metadata"]["annotations"].as_object_mut().unwrap().remove(EXT);
-    let removal = adopt::declare(adopt::undo_patch(&bare_backup, &adopted).unwrap(), &adopted);
+    let removal = patch::declare(adopt::undo_patch(&bare_backup, &adopted).unwrap(), &adopted);
     assert!(removal.then.is_none());
     let outcome =
         judge(&set, Rule::IdentityKept, &[], &M(adopted.clone()).update_to(&M(applied(&adopted, &removal.patch))));

@@ -4,16 +4,16 @@
 
 use crate::guard::{EXT, M, SUCCEEDED, judge, kinds, refused};
 use crate::support::guard_cel::Outcome;
-use kubectl_upjet::domain::finding::Code;
-use kubectl_upjet::domain::gotime::GoTime;
-use kubectl_upjet::domain::guard::kind::GuardKind;
-use kubectl_upjet::domain::guard::rule::Rule;
-use kubectl_upjet::domain::guard::settings::GuardSettings;
-use kubectl_upjet::domain::guard::{GuardSet, build};
-use kubectl_upjet::domain::identity::Template;
-use kubectl_upjet::domain::managed::ManagedResource;
-use kubectl_upjet::domain::rules::{Facts, findings};
 use serde_json::json;
+use upjet_core::finding::Code;
+use upjet_core::gotime::GoTime;
+use upjet_core::guard::kind::GuardKind;
+use upjet_core::guard::rule::Rule;
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::guard::{GuardSet, build};
+use upjet_core::identity::Template;
+use upjet_core::managed::ManagedResource;
+use upjet_core::rules::{Facts, findings};
 
 const PENDING: &str = "crossplane.io/external-create-pending";
 const FAILED: &str = "crossplane.io/external-create-failed";
@@ -133,9 +133,7 @@ fn now() -> GoTime {
 
 fn doctor_says(object: &serde_json::Value, code: Code) -> bool {
     let mr = ManagedResource::from_value(object).unwrap();
-    findings(&Facts::of(&mr, kubectl_upjet::domain::reconcile_timeout::JudgedAt::upjet(now())))
-        .iter()
-        .any(|f| f.code == code)
+    findings(&Facts::of(&mr, upjet_core::reconcile_timeout::JudgedAt::upjet(now()))).iter().any(|f| f.code == code)
 }
 
 /// Every subset of the six values, in order, reversed with a duplicate, and with a value the

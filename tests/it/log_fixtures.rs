@@ -8,7 +8,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use kubectl_upjet::evidence::logs::{
+use upjet_evidence::logs::{
     Envelope, Evidence, EvidenceKind, Level, LogScan, RecordFormat, created_ids, decode_line, last_logged_ids, same_id,
     scan,
 };
@@ -487,7 +487,7 @@ fn memory_constant_over_1gib_stream() {
     big.push(b'\n');
     let mut sc = LogScan::new();
     // Warm up (allocations of the first pass), then measure growth over 1 GiB.
-    kubectl_upjet::evidence::logs::scan_slice(&chunk, "warm", &mut sc);
+    upjet_evidence::logs::scan_slice(&chunk, "warm", &mut sc);
     let before = vm_hwm_kb();
     let g = Gen { chunk, big, pos: 0, emitted: 0, limit: 1 << 30 };
     scan(BufReader::with_capacity(64 << 10, g), "gen", &mut sc).unwrap();
@@ -507,9 +507,9 @@ fn memory_constant_over_1gib_stream() {
 /// NetworkACLRule, and history puts it on the MR's timeline as the restart marker it is.
 #[test]
 fn the_restart_marker_of_a_real_log_is_on_the_timeline() {
-    use kubectl_upjet::domain::managed::ManagedResource;
-    use kubectl_upjet::evidence::correlate::{LogEvidence, SourceSummary};
-    use kubectl_upjet::evidence::timeline::{Inputs, Source, build};
+    use upjet_core::managed::ManagedResource;
+    use upjet_evidence::correlate::{LogEvidence, SourceSummary};
+    use upjet_evidence::timeline::{Inputs, Source, build};
     let mut sc = scan_file("upjet-aws-1482-console.log");
     let summary = SourceSummary::of("upjet-aws-1482-console.log", None, &sc);
     let logs = LogEvidence::new(sc.take_evidence(), vec![summary]);

@@ -1,14 +1,14 @@
 //! Property and hostile-input tests: parsers never panic, and agree with an independent model.
 
-use kubectl_upjet::domain::gotime::GoTime;
-use kubectl_upjet::domain::managed::ManagedResource;
-use kubectl_upjet::domain::plan::parse_plan;
-use kubectl_upjet::domain::rules::diagnose;
-use kubectl_upjet::evidence::logs::{LogScan, scan_slice};
-use kubectl_upjet::json_split::{AfterBreak, Piece, Splitter};
-use kubectl_upjet::output::style::sanitize;
+use json_split::{AfterBreak, Piece, Splitter};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use upjet_core::gotime::GoTime;
+use upjet_core::managed::ManagedResource;
+use upjet_core::plan::parse_plan;
+use upjet_core::rules::diagnose;
+use upjet_evidence::logs::{LogScan, scan_slice};
+use upjet_output::style::sanitize;
 
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -77,7 +77,7 @@ proptest! {
     #[test]
     fn mr_decoding_never_panics(v in arb_json()) {
         if let Ok(mr) = ManagedResource::from_json(&v.to_string()) {
-            let _ = diagnose(&mr, kubectl_upjet::domain::reconcile_timeout::JudgedAt::upjet(GoTime::from_unix(1_733_000_000, 0)));
+            let _ = diagnose(&mr, upjet_core::reconcile_timeout::JudgedAt::upjet(GoTime::from_unix(1_733_000_000, 0)));
         }
     }
 
@@ -124,7 +124,7 @@ fn absurd_annotation_values_are_handled() {
     )
     .unwrap();
     let codes: Vec<String> =
-        diagnose(&mr, kubectl_upjet::domain::reconcile_timeout::JudgedAt::upjet(GoTime::from_unix(1_733_000_000, 0)))
+        diagnose(&mr, upjet_core::reconcile_timeout::JudgedAt::upjet(GoTime::from_unix(1_733_000_000, 0)))
             .into_iter()
             .map(|f| f.code.to_string())
             .collect();

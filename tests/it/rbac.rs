@@ -95,7 +95,7 @@ fn as_user(c: &Cluster, user: &str, args: &[&str]) -> std::process::Output {
 /// What `user` gets for one request, through the plugin's own kube client over real HTTP:
 /// `Ok(body)` or the API's `(code, message)`.
 async fn request(c: &Cluster, user: &str, method: &str, path: &str) -> Result<String, (u16, String)> {
-    use kubectl_upjet::cluster::{connect, request};
+    use upjet_cluster::{connect, request};
     let opts = connect::ConnectOptions::kubeconfig(c.dir().join(format!("{user}.kubeconfig")));
     let conn = connect::connect(&opts).await.unwrap();
     let req = match method {

@@ -3,12 +3,12 @@
 
 use super::error::{AdoptError, Unchanged};
 use super::ui::Ui;
-use crate::cluster::connect::Connection;
-use crate::domain::adopt::{self, Candidate, EventName};
-use crate::domain::managed::ManagedResource;
-use crate::domain::rules::diagnose;
-use crate::output::{detail, style};
 use std::io::Write;
+use upjet_cluster::connect::Connection;
+use upjet_core::adopt::{self, Candidate, EventName};
+use upjet_core::managed::ManagedResource;
+use upjet_core::rules::diagnose;
+use upjet_output::{detail, style};
 
 /// The `external-name` annotations of the MR's events (best effort: events expire after 1h).
 async fn event_names(conn: &Connection, mr: &ManagedResource) -> Result<Vec<EventName>, String> {
@@ -26,14 +26,14 @@ async fn log_candidates(
     conn: &Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
-    at: crate::domain::reconcile_timeout::JudgedAt,
-) -> (Vec<crate::domain::finding::Finding>, Vec<Candidate>) {
-    use crate::cluster::kinds::ApiKind;
-    use crate::evidence::index::log_findings;
-    use crate::evidence::logs::Retention;
+    at: upjet_core::reconcile_timeout::JudgedAt,
+) -> (Vec<upjet_core::finding::Finding>, Vec<Candidate>) {
+    use upjet_cluster::kinds::ApiKind;
+    use upjet_evidence::index::log_findings;
+    use upjet_evidence::logs::Retention;
     ui.say("reading provider logs for evidence…");
     use crate::commands::evidence::{LogReading, Pods, gather};
-    let limits = crate::cluster::logs::LogLimits { since_seconds: None, limit_bytes: Some(64 * 1024 * 1024) };
+    let limits = upjet_cluster::logs::LogLimits { since_seconds: None, limit_bytes: Some(64 * 1024 * 1024) };
     let reading = LogReading { limits, provider_namespace: None };
     let focus = Retention::Focus { uid: mr.uid.clone(), name: mr.name.clone(), namespace: mr.namespace.clone() };
     let gathered = match gather(Some(conn), Pods::Logs, &[], &reading, focus).await {
@@ -56,7 +56,7 @@ async fn log_candidates(
         short_names: Vec::new(),
         categories: Vec::new(),
     };
-    for pod in gathered.pods.iter().filter(|p| crate::cluster::kinds::provider_matches(&kind, &p.provider)) {
+    for pod in gathered.pods.iter().filter(|p| upjet_cluster::kinds::provider_matches(&kind, &p.provider)) {
         if let Ok(ws) = crate::commands::evidence::read_workspace(conn, pod, &mr.uid).await {
             extra.extend(ws.candidate());
             break;
@@ -70,10 +70,10 @@ pub(super) async fn choose_interactively(
     conn: &Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
-    at: crate::domain::reconcile_timeout::JudgedAt,
+    at: upjet_core::reconcile_timeout::JudgedAt,
     templated: Option<Candidate>,
-    recorded: Vec<crate::domain::finding::Finding>,
-    journaled: &[crate::domain::journal::Record],
+    recorded: Vec<upjet_core::finding::Finding>,
+    journaled: &[upjet_core::journal::Record],
 ) -> Result<String, AdoptError> {
     let findings = diagnose(mr, at);
     let mut state = Vec::new();
@@ -99,7 +99,7 @@ pub(super) async fn choose_interactively(
     } else {
         ui.say("Candidate IDs (best evidence first):");
         for c in &candidates {
-            ui.say(format!("  {}", crate::local::prompt::candidate_line(c)));
+            ui.say(format!("  {}", upjet_local::prompt::candidate_line(c)));
         }
     }
     ui.prompter.choose_id(&candidates)?.ok_or_else(|| Unchanged::Cancelled.into())

@@ -1,11 +1,11 @@
 //! Other MRs that already track an ID, for the duplicate guardrail.
 
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::scan::{self, ScanOptions};
-use crate::domain::managed::ManagedResource;
 use std::collections::HashMap;
 use std::sync::Arc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::scan::{self, ScanOptions};
+use upjet_core::managed::ManagedResource;
 
 /// Other MRs of the given kinds by external-name (for the duplicate guardrail), best effort.
 pub(super) async fn external_names(

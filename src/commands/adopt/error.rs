@@ -1,9 +1,9 @@
 //! Why `adopt` or `restore` stopped, typed, with the exit-code mapping at the command boundary.
 
-use crate::domain::adopt::Refusal;
-use crate::error::Error;
-use crate::local::backup::BackupError;
-use crate::local::prompt::PromptError;
+use upjet_core::adopt::Refusal;
+use upjet_core::error::Error;
+use upjet_local::backup::BackupError;
+use upjet_local::prompt::PromptError;
 
 /// Why a command stopped before changing anything; rendered with "; nothing changed".
 #[derive(Debug, thiserror::Error)]

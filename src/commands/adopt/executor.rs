@@ -5,18 +5,19 @@ use super::AdoptEnv;
 use super::error::{AdoptError, Unchanged};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
-use crate::cluster::connect::Connection;
-use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::flow::Adopt;
-use crate::domain::adopt::machine::{self, Next, Observation, Phase, State, StepKind, Stop, TimedOut};
-use crate::domain::adopt::{self, Baseline, Context, Event, Observed, Options, Plan, Step, Verdict};
-use crate::domain::managed::{ManagedResource, keys};
-use crate::error::Error;
-use crate::local::backup;
-use crate::output::adopt::{event_line, left_in, stop_reason, write_plan};
-use crate::output::style::sanitize;
 use serde_json::Value;
 use std::io::Write;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::write::{self, Target, WriteError};
+use upjet_core::adopt::machine::{self, Next, Observation, Phase, State, StepKind, Stop, TimedOut};
+use upjet_core::adopt::{self, Baseline, Context, Event, Observed, Options, Plan, Step, Verdict};
+use upjet_core::error::Error;
+use upjet_core::managed::{ManagedResource, keys};
+use upjet_core::patch;
+use upjet_local::backup;
+use upjet_output::adopt::{event_line, left_in, stop_reason, write_plan};
+use upjet_output::style::sanitize;
 
 /// Where a job's progress goes: straight to the UI (one MR), or recorded (plans print one line
 /// per MR, plus the recorded lines when it failed).
@@ -200,7 +201,7 @@ impl Job<'_> {
             return Ok(path.clone());
         }
         let dir = match &self.args.backup_dir {
-            Some(d) => crate::local::backup::BackupDir::chosen(d),
+            Some(d) => upjet_local::backup::BackupDir::chosen(d),
             None => self.env.backup_dir.clone().map_err(Unchanged::NoBackupDir)?,
         };
         let path = backup::write(&dir, obj, (self.env.now)())?;
@@ -213,7 +214,7 @@ impl Job<'_> {
     async fn dry_run(&mut self, plan: &Plan, obj: &Value, out: &mut dyn Write) -> Result<(), AdoptError> {
         write_plan(out, plan, Some(&self.target.path()), obj)?;
         for step in plan.writes() {
-            let patch = step.patch_at(adopt::resource_version(obj)).unwrap_or_default();
+            let patch = step.patch_at(patch::resource_version(obj)).unwrap_or_default();
             match write::merge_patch(self.conn, self.target, &patch, true).await {
                 Ok(_) => {
                     writeln!(out, "step {}: accepted by the API server (dryRun=All; nothing changed)", step.number)?
@@ -233,7 +234,7 @@ impl Job<'_> {
     async fn write(&mut self, state: &mut State, patch: &Value, current: &mut Value, what: machine::Write) -> WriteEnd {
         let recovering = !matches!(what, machine::Write::Step(_));
         loop {
-            let body = adopt::with_resource_version(patch.clone(), adopt::resource_version(current));
+            let body = patch::with_resource_version(patch.clone(), patch::resource_version(current));
             let fresh = match write::merge_patch(self.conn, self.target, &body, false).await {
                 Ok(new) => {
                     *state = machine::next(state, Observation::Written(what)).0;
@@ -256,7 +257,7 @@ impl Job<'_> {
             *state = s;
             match next {
                 Next::Retry => {
-                    let resource_version = adopt::resource_version(&fresh).to_string();
+                    let resource_version = patch::resource_version(&fresh).to_string();
                     self.sink.emit(Event::RetryingStatusOnly { resource_version });
                     *current = fresh;
                 }
@@ -320,9 +321,9 @@ impl Job<'_> {
         let patch = step.patch.as_ref().expect("a write step has a patch");
         match self.write(state, patch, current, machine::Write::Step(step.action)).await {
             WriteEnd::Stored(before) => {
-                let token = adopt::annotation(current, keys::RECONCILE_REQUESTED_AT).unwrap_or_default().to_string();
+                let token = patch::annotation(current, keys::RECONCILE_REQUESTED_AT).unwrap_or_default().to_string();
                 *baseline = Baseline::after_write(&before, &Observed::new(current.clone()), &token);
-                let resource_version = adopt::resource_version(current).to_string();
+                let resource_version = patch::resource_version(current).to_string();
                 self.sink.emit(Event::Written { resource_version });
                 Ok(None)
             }
@@ -334,7 +335,7 @@ impl Job<'_> {
             WriteEnd::Failed(e) => {
                 let stopped = self.stop(state, plan, current, &e.to_string()).await;
                 Err(match e {
-                    e if e.kind == crate::error::Kind::Cluster => Error::cluster(stopped.to_string()),
+                    e if e.kind == upjet_core::error::Kind::Cluster => Error::cluster(stopped.to_string()),
                     _ => stopped,
                 }
                 .into())
@@ -360,7 +361,7 @@ impl Job<'_> {
                 Ok(obj) => {
                     let observed = Observed::new(obj);
                     let progress = adopt::progress(wait, baseline, &observed);
-                    let external_name = adopt::annotation(&observed.obj, keys::EXTERNAL_NAME).map(str::to_owned);
+                    let external_name = patch::annotation(&observed.obj, keys::EXTERNAL_NAME).map(str::to_owned);
                     *current = observed.obj;
                     Observation::Polled { progress, external_name, elapsed: start.elapsed(), timeout }
                 }
@@ -430,7 +431,7 @@ impl Job<'_> {
         self.sink.emit(Event::PuttingBack);
         // Putting an earlier external-name back is declared to the guard, and the declaration
         // taken away by a second write (the marker recorded none).
-        let declared = adopt::declare(strip_rv(adopt::undo_from_marker(&plan.marker, current)), current);
+        let declared = patch::declare(strip_rv(adopt::undo_from_marker(&plan.marker, current)), current);
         let backup = plan.marker.backup.as_deref().map(sanitize).unwrap_or_else(|| "(none)".into());
         let mut end = self.write(state, &declared.patch, current, machine::Write::Undo).await;
         if let (WriteEnd::Stored(_), Some(then)) = (&end, &declared.then) {

@@ -1,4 +1,4 @@
-//! `kubectl upjet adopt` and `kubectl upjet restore`: the shell around [`crate::domain::adopt`].
+//! `kubectl upjet adopt` and `kubectl upjet restore`: the shell around [`upjet_core::adopt`].
 //!
 //! The core decides every write and, through its state machine, what comes next; this module
 //! reads the MR, asks the user, writes the backup, sends each step as a conditional merge patch,
@@ -25,12 +25,12 @@ pub use ui::Ui;
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::cli::restore::PromoteArgs;
 use crate::commands::flow::{Adopt, AdoptWhat, Apply, Promote, Restore};
-use crate::domain::adopt::Options;
-use crate::domain::reconcile_timeout::JudgedAt;
-use crate::error::{Error, Exit};
-use crate::local::backup::BackupDir;
 use crate::settings::Settings;
 use std::io::Write;
+use upjet_core::adopt::Options;
+use upjet_core::error::{Error, Exit};
+use upjet_core::reconcile_timeout::JudgedAt;
+use upjet_local::backup::BackupDir;
 
 /// Everything adopt takes from its environment (terminal, colour, home folder, clock, test
 /// hooks), read in one place so that the rest of adopt is given it and reads nothing itself.

@@ -14,20 +14,20 @@ use super::error::AdoptError;
 use super::executor::{Job, Outcome, Recorder, Sink, Tee};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
-use crate::cluster::connect::Connection;
-use crate::cluster::write::{self, Target};
 use crate::commands::flow::Adopt;
-use crate::domain::adopt::machine::TimedOut;
-use crate::domain::adopt::{Options, probe};
-use crate::domain::managed::ManagedResource;
-use crate::domain::plan::PlanItem;
-use crate::output::adopt::timed_out;
-use crate::output::style;
 use futures::StreamExt;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
 use tokio::sync::mpsc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::write::{self, Target};
+use upjet_core::adopt::machine::TimedOut;
+use upjet_core::adopt::{Options, probe};
+use upjet_core::managed::ManagedResource;
+use upjet_core::plan::PlanItem;
+use upjet_output::adopt::timed_out;
+use upjet_output::style;
 
 /// One plan item, located and read.
 pub(super) struct Item {

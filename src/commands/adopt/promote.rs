@@ -7,21 +7,22 @@
 
 use super::ui::Ui;
 use super::{AdoptEnv, environment, test_hook};
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::target::{self, Kinds, TargetSpec};
-use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::flow::Promote;
-use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
-use crate::domain::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
-use crate::domain::restore::promote::{self, PromoteItem, Start};
-use crate::error::{Error, Exit};
-use crate::local::backup::{self, BackupDir};
-use crate::output::style::sanitize;
 use crate::settings::Settings;
 use futures::StreamExt;
 use serde_json::Value;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::target::{self, Kinds, TargetSpec};
+use upjet_cluster::write::{self, Target, WriteError};
+use upjet_core::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
+use upjet_core::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
+use upjet_core::error::{Error, Exit};
+use upjet_core::patch;
+use upjet_core::promote::{self, PromoteItem, Start};
+use upjet_local::backup::{self, BackupDir};
+use upjet_output::style::sanitize;
 
 /// How one item ended.
 enum End {
@@ -188,7 +189,7 @@ impl Run<'_> {
         let token = self.token();
         for patch in [promote::request_patch(item, &token), promote::promote_patch(item, &token)] {
             eprintln!("{}: would send {patch}", sanitize(&item.display()));
-            let body = adopt::with_resource_version(patch, adopt::resource_version(obj));
+            let body = patch::with_resource_version(patch, patch::resource_version(obj));
             if let Err(e) = write::merge_patch(self.conn, target, &body, true).await {
                 return End::Failed(format!("rejected by the API server: {e}"));
             }
@@ -255,7 +256,7 @@ impl Run<'_> {
     /// change to what matters refuses the MR (left as the other writer made it).
     async fn write(&self, target: &Target, mut current: Value, patch: Value) -> Result<(Value, Value), End> {
         for _ in 0..MAX_BENIGN_CONFLICTS {
-            let body = adopt::with_resource_version(patch.clone(), adopt::resource_version(&current));
+            let body = patch::with_resource_version(patch.clone(), patch::resource_version(&current));
             match write::merge_patch(self.conn, target, &body, false).await {
                 Ok(stored) => return Ok((current, stored)),
                 Err(WriteError::Conflict { .. }) => {}

@@ -8,23 +8,24 @@ use super::AdoptEnv;
 use super::error::AdoptError;
 use super::single::decode;
 use super::ui::Ui;
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::target::{self, Kinds, check_name};
-use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::flow::Restore;
 use crate::commands::inputs::explain;
-use crate::domain::adopt;
-use crate::domain::adopt::machine::{self, Next, Observation, State, Stop};
-use crate::domain::rules::diagnose;
-use crate::error::{Error, Exit};
-use crate::evidence::sniff::Reader;
-use crate::local::backup;
-use crate::output::adopt::{change_line, stop_reason};
-use crate::output::{detail, style};
 use crate::settings::Settings;
 use anyhow::Context as _;
 use serde_json::Value;
 use std::io::Write;
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::target::{self, Kinds, check_name};
+use upjet_cluster::write::{self, Target, WriteError};
+use upjet_core::adopt;
+use upjet_core::adopt::machine::{self, Next, Observation, State, Stop};
+use upjet_core::error::{Error, Exit};
+use upjet_core::patch;
+use upjet_core::rules::diagnose;
+use upjet_evidence::format::Reader;
+use upjet_local::backup;
+use upjet_output::adopt::{change_line, stop_reason};
+use upjet_output::{detail, style};
 
 /// Restores the annotations and management policies of a backup.
 pub(super) async fn restore(
@@ -48,7 +49,7 @@ pub(super) async fn restore(
             writeln!(out, "{who} already has the annotations and management policies of the backup; nothing to do")?;
             return Ok(Exit::Ok);
         };
-        let declared = adopt::declare(patch, &current);
+        let declared = patch::declare(patch, &current);
         let text = preview(&who, args, &current, &declared);
         if args.dry_run {
             return dry_run(&conn, &target, &declared, &text, out).await;
@@ -124,7 +125,7 @@ fn same_object(who: &str, backup: &Value, current: &Value) -> Result<(), Error> 
 async fn undeclare(conn: &Connection, target: &Target, stored: Value, then: &Value) -> anyhow::Result<()> {
     let mut current = stored;
     for _ in 0..3 {
-        let body = adopt::with_resource_version(then.clone(), adopt::resource_version(&current));
+        let body = patch::with_resource_version(then.clone(), patch::resource_version(&current));
         match write::merge_patch(conn, target, &body, false).await {
             Ok(_) => return Ok(()),
             Err(WriteError::Conflict { .. }) => {
@@ -136,19 +137,19 @@ async fn undeclare(conn: &Connection, target: &Target, stored: Value, then: &Val
     Err(Error::failed(format!(
         "{} was restored, but {} could not be removed (it kept changing): remove it with kubectl annotate … {}-",
         target.display(),
-        adopt::IDENTITY_CHANGE,
-        adopt::IDENTITY_CHANGE
+        patch::IDENTITY_CHANGE,
+        patch::IDENTITY_CHANGE
     ))
     .into())
 }
 
 /// What the restore changes, one line per field (the declaration to the guard, which the second
 /// write takes away, is no change).
-fn preview(who: &str, args: &Restore, current: &Value, declared: &adopt::Declared) -> String {
+fn preview(who: &str, args: &Restore, current: &Value, declared: &patch::Declared) -> String {
     let mut after = current.clone();
-    adopt::apply_merge_patch(&mut after, &declared.patch);
+    patch::apply_merge_patch(&mut after, &declared.patch);
     if let Some(then) = &declared.then {
-        adopt::apply_merge_patch(&mut after, then);
+        patch::apply_merge_patch(&mut after, then);
     }
     let mut text = format!("Restore {who} from {}:\n", args.backup_file.display());
     for c in &adopt::diff(current, &after) {
@@ -161,7 +162,7 @@ fn preview(who: &str, args: &Restore, current: &Value, declared: &adopt::Declare
 async fn dry_run(
     conn: &Connection,
     target: &Target,
-    declared: &adopt::Declared,
+    declared: &patch::Declared,
     text: &str,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {

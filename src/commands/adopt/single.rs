@@ -6,20 +6,20 @@ use super::error::AdoptError;
 use super::executor::{Job, Outcome, Sink};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
-use crate::cluster::connect;
-use crate::cluster::target::{self, TargetSpec};
-use crate::cluster::write;
 use crate::commands::flow::Adopt;
-use crate::domain::adopt;
-use crate::domain::managed::ManagedResource;
-use crate::domain::rules::diagnose;
-use crate::error::{Error, Exit};
-use crate::output::adopt::timed_out;
-use crate::output::{detail, style};
 use crate::settings::Settings;
 use serde_json::Value;
 use std::io::Write;
 use std::sync::Arc;
+use upjet_cluster::connect;
+use upjet_cluster::target::{self, TargetSpec};
+use upjet_cluster::write;
+use upjet_core::adopt;
+use upjet_core::error::{Error, Exit};
+use upjet_core::managed::ManagedResource;
+use upjet_core::rules::diagnose;
+use upjet_output::adopt::timed_out;
+use upjet_output::{detail, style};
 
 /// Adopts the MR `spec` names.
 pub(super) async fn single(
@@ -87,16 +87,16 @@ pub(super) async fn single(
 /// terminal, the user's pick among every candidate (the journal's first).
 async fn id_without_flag(
     args: &Adopt,
-    conn: &crate::cluster::connect::Connection,
+    conn: &upjet_cluster::connect::Connection,
     mr: &ManagedResource,
-    kind: &crate::cluster::kinds::ApiKind,
+    kind: &upjet_cluster::kinds::ApiKind,
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<String, AdoptError> {
     let templated = user_template_candidate(mr, &args.id_templates)?;
     let recorded = recorded_findings(args, conn, mr, kind, ui, env.judged_at).await?;
     let journaled = journaled(args, conn, mr, ui, env)?;
-    let from_journal = crate::domain::candidate::journaled(&journaled).into_iter().next();
+    let from_journal = upjet_core::candidate::journaled(&journaled).into_iter().next();
     match templated {
         _ if !ui.interactive && from_journal.is_some() => {
             let c = from_journal.expect("checked");
@@ -129,11 +129,11 @@ async fn id_without_flag(
 /// skipped lines are said.
 fn journaled(
     args: &Adopt,
-    conn: &crate::cluster::connect::Connection,
+    conn: &upjet_cluster::connect::Connection,
     mr: &ManagedResource,
     ui: &mut Ui,
     env: &AdoptEnv,
-) -> Result<Vec<crate::domain::journal::Record>, AdoptError> {
+) -> Result<Vec<upjet_core::journal::Record>, AdoptError> {
     use crate::commands::journal::{JournalAt, read};
     let at = JournalAt::resolve(args.journal.as_deref(), env.home.as_deref(), conn.context.as_deref());
     let (index, notes) = read(at.as_ref())?;
@@ -148,12 +148,12 @@ fn journaled(
 /// without the flag.
 async fn recorded_findings(
     args: &Adopt,
-    conn: &crate::cluster::connect::Connection,
+    conn: &upjet_cluster::connect::Connection,
     mr: &ManagedResource,
-    kind: &crate::cluster::kinds::ApiKind,
+    kind: &upjet_cluster::kinds::ApiKind,
     ui: &mut Ui,
-    at: crate::domain::reconcile_timeout::JudgedAt,
-) -> Result<Vec<crate::domain::finding::Finding>, AdoptError> {
+    at: upjet_core::reconcile_timeout::JudgedAt,
+) -> Result<Vec<upjet_core::finding::Finding>, AdoptError> {
     let found = crate::commands::cloud_audit::for_one(&args.cloud, mr, None, Some((conn, kind)))
         .await
         .map_err(|e| Error::usage(format!("{e:#}")))?;
@@ -161,8 +161,8 @@ async fn recorded_findings(
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(&n)));
     }
-    use crate::domain::rules::{Facts, evidence_findings};
-    use crate::evidence::index::{Shares, mr_evidence};
+    use upjet_core::rules::{Facts, evidence_findings};
+    use upjet_evidence::index::{Shares, mr_evidence};
     // The only evidence given is the record's, so the evidence rules that fire are its own.
     let evidence = mr_evidence(mr, Shares { cloud_audit: Some(&check), ..Shares::default() });
     let facts = Facts::with_evidence(mr, Some(&evidence), at);
@@ -170,7 +170,7 @@ async fn recorded_findings(
 }
 
 /// The finding to adopt from without asking: the record's findings name exactly one ID.
-fn one_recorded_id(findings: &[crate::domain::finding::Finding]) -> Option<&crate::domain::finding::Finding> {
+fn one_recorded_id(findings: &[upjet_core::finding::Finding]) -> Option<&upjet_core::finding::Finding> {
     let first = findings.first()?;
     findings.iter().all(|f| f.suggested_id == first.suggested_id).then_some(first)
 }
@@ -183,10 +183,10 @@ pub(super) fn decode(obj: &Value) -> Result<ManagedResource, Error> {
 /// The ID an `--id-template` gives for this MR; a template that matches the kind but cannot be
 /// filled (a field the MR does not set) is a usage error rather than a silent fallback.
 fn user_template_candidate(
-    mr: &crate::domain::managed::ManagedResource,
-    users: &[crate::domain::identity::UserTemplate],
+    mr: &upjet_core::managed::ManagedResource,
+    users: &[upjet_core::identity::UserTemplate],
 ) -> Result<Option<adopt::Candidate>, AdoptError> {
-    use crate::domain::identity::{Peers, Prediction, predict};
+    use upjet_core::identity::{Peers, Prediction, predict};
     if !users.iter().any(|u| u.matches(&mr.kind, mr.group())) {
         return Ok(None);
     }

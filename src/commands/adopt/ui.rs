@@ -3,8 +3,8 @@
 use super::AdoptEnv;
 use super::error::{AdoptError, Unchanged};
 use super::interrupt::Interrupt;
-use crate::local::prompt::{Prompter, TerminalPrompter};
 use std::io::Write;
+use upjet_local::prompt::{Prompter, TerminalPrompter};
 
 /// Where questions and progress go; tests substitute a scripted prompter and a buffer.
 pub struct Ui {

@@ -5,15 +5,15 @@
 //! stay silent on any failure: completion must never print errors.
 
 use crate::cli::Cli;
-use crate::cluster::connect::{self, ConnectOptions};
-use crate::cluster::{discover, kinds, target};
-use crate::domain::finding::Code;
 use crate::settings::Environment;
 use clap::CommandFactory;
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, CompletionCandidate};
 use std::ffi::OsStr;
 use std::sync::Arc;
 use std::time::Duration;
+use upjet_cluster::connect::{self, ConnectOptions};
+use upjet_cluster::{discover, kinds, target};
+use upjet_core::finding::Code;
 
 /// How long a completion may wait for the cluster.
 const CLUSTER_BUDGET: Duration = Duration::from_secs(3);

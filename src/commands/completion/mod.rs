@@ -5,12 +5,12 @@ pub mod candidates;
 pub mod kubectl;
 
 use crate::cli::{Cli, CompletionArgs, CompletionShell};
-use crate::error::{Error, Exit};
-use crate::local::store;
 use clap::CommandFactory;
 use clap_complete::Shell;
 use kubectl::{KUBECTL_COMPLETER, kubectl_completer_script};
 use std::io::Write;
+use upjet_core::error::{Error, Exit};
+use upjet_local::store;
 
 /// The static script for one shell (also what `completions/` holds).
 pub fn script(shell: Shell) -> Vec<u8> {

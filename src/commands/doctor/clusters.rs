@@ -5,9 +5,9 @@
 
 use super::fleet::{self, Shared};
 use super::*;
+use crate::commands::exit::{exit_for, one_line};
 use crate::commands::flow::NamedInput;
-use crate::domain::clusters::{self, Outcome};
-use crate::error::{exit_for, one_line};
+use upjet_core::clusters::{self, Outcome};
 
 /// Scans every context asked for (several `--context`, or `--all-contexts`) and merges their
 /// reports.

@@ -3,12 +3,12 @@
 //! is known.
 
 use super::*;
-use crate::cluster::write::Target;
 use crate::commands::admission::{GuardRead, guard_kinds, read as read_guard};
-use crate::domain::guard::facts::{Fetched, GuardFacts, LockFacts};
-use crate::domain::guard::installed::Installed;
-use crate::domain::shared_names::{Holder, MrKey, SharedNames};
 use std::sync::Mutex;
+use upjet_cluster::write::Target;
+use upjet_core::guard::facts::{Fetched, GuardFacts, LockFacts};
+use upjet_core::guard::installed::Installed;
+use upjet_core::shared_names::{Holder, MrKey, SharedNames};
 
 /// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
 pub(super) async fn selected_kinds(
@@ -39,7 +39,7 @@ pub(super) struct KeptMr {
     /// The MR, in the compact view.
     mr: ManagedResource,
     /// What the report says of its state.
-    state: crate::domain::report::ResourceState,
+    state: upjet_core::report::ResourceState,
     /// Its findings; `None` while it waits to be judged once what the whole fleet tells is known
     /// (fleet-wide inputs, or an object it shares; see [`Judge`]).
     findings: Option<Vec<Finding>>,
@@ -49,7 +49,7 @@ impl KeptMr {
     /// A `Kept`'s MR, boxed.
     fn boxed(
         mr: ManagedResource,
-        state: crate::domain::report::ResourceState,
+        state: upjet_core::report::ResourceState,
         findings: Option<Vec<Finding>>,
     ) -> Option<Box<KeptMr>> {
         Some(Box::new(KeptMr { mr, state, findings }))
@@ -179,7 +179,7 @@ pub(super) async fn from_cluster(
     let context = conn.context.clone();
     if selected.is_empty() {
         // Nothing to filter: a report of the one note.
-        let mut empty = ReportBuilder::new(crate::domain::report::Filter::default());
+        let mut empty = ReportBuilder::new(upjet_core::report::Filter::default());
         empty.note("no managed resource kinds found: is Crossplane installed with an upjet provider?".into());
         return Ok(LiveScan { report: empty.finish(), timings, context });
     }
@@ -270,7 +270,7 @@ async fn involve(
             continue;
         };
         let target = Target::new(r.kind.clone(), key.namespace.as_deref(), &key.name);
-        match crate::cluster::write::read(conn, &target).await.map(|v| ManagedResource::from_value(&v)) {
+        match upjet_cluster::write::read(conn, &target).await.map(|v| ManagedResource::from_value(&v)) {
             Ok(Ok(mr)) => {
                 let state = evidence.state(&mr);
                 r.kept.push(Kept { mr: KeptMr::boxed(mr, state, None), sample: None, holder: None });
@@ -333,10 +333,10 @@ impl Judge<'_> {
     /// the provider would create its cloud object again (the summary's restart count), which the
     /// evidence gathered for it may show as well as the object.
     pub(super) fn complete(&self, mr: &ManagedResource, findings: &mut [Finding]) -> bool {
-        crate::domain::candidate::share_observed(findings);
+        upjet_core::candidate::share_observed(findings);
         identity::fill(findings, mr, self.peers, self.templates);
         let evidence = self.evidence.evidence_for(mr, self.fleet);
-        crate::domain::rules::restore_verdict::restart_duplicates(mr, Some(&evidence), self.peers, self.at)
+        upjet_core::rules::restore_verdict::restart_duplicates(mr, Some(&evidence), self.peers, self.at)
     }
 }
 

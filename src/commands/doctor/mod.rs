@@ -25,27 +25,27 @@ use super::cloud_audit;
 use super::evidence::{acknowledges_requests, snapshot_groups};
 use super::flow::{Doctor, Flow, OneMr, PathKind, Scan};
 use crate::cli::DoctorArgs;
-use crate::cluster::connect::{self, ConnectOptions, Connection, Limiter};
-use crate::cluster::discover;
-use crate::cluster::discovery_cache::CacheOptions;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::retry::RetryPolicy;
-use crate::cluster::scan;
-use crate::cluster::target::{self, TargetSpec};
-use crate::domain::finding::Finding;
-use crate::domain::identity::{self, Peers, Sample, UserTemplate};
-use crate::domain::inventory::{CrossCheck, Scope, ServedKind};
-use crate::domain::managed::ManagedResource;
-use crate::domain::plan::PlanItem;
-use crate::domain::reconcile_timeout::JudgedAt;
-use crate::domain::report::{Report, ReportBuilder};
-use crate::domain::rules;
-use crate::error::{Error, Exit};
-use crate::evidence::audit::Groups;
-use crate::evidence::fleet::FleetFacts;
-use crate::evidence::index::EvidenceIndex;
-use crate::output::style;
 use crate::settings::Settings;
+use upjet_cluster::connect::{self, ConnectOptions, Connection, Limiter};
+use upjet_cluster::discover;
+use upjet_cluster::discovery_cache::CacheOptions;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::retry::RetryPolicy;
+use upjet_cluster::scan;
+use upjet_cluster::target::{self, TargetSpec};
+use upjet_core::error::{Error, Exit};
+use upjet_core::finding::Finding;
+use upjet_core::identity::{self, Peers, Sample, UserTemplate};
+use upjet_core::inventory::{CrossCheck, Scope, ServedKind};
+use upjet_core::managed::ManagedResource;
+use upjet_core::plan::PlanItem;
+use upjet_core::reconcile_timeout::JudgedAt;
+use upjet_core::report::{Report, ReportBuilder};
+use upjet_core::rules;
+use upjet_evidence::audit::Groups;
+use upjet_evidence::fleet::FleetFacts;
+use upjet_evidence::index::EvidenceIndex;
+use upjet_output::style;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -139,7 +139,7 @@ fn finish(
     }
     if let Some(check) = fleet.inventory() {
         let mut objects = check.unmatched.clone();
-        crate::domain::inventory::name_by_identity(&mut objects, naming.0, naming.1);
+        upjet_core::inventory::name_by_identity(&mut objects, naming.0, naming.1);
         for f in rules::object_findings(&objects) {
             builder.push(f);
         }

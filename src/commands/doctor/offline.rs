@@ -2,9 +2,9 @@
 
 use super::fleet::Judge;
 use super::*;
-use crate::cluster::snapshot::SnapshotItem;
 use crate::commands::inputs::{Snapshot, read_snapshot};
-use crate::domain::shared_names::{Holder, MrKey, SharedNames};
+use upjet_cluster::snapshot::SnapshotItem;
+use upjet_core::shared_names::{Holder, MrKey, SharedNames};
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
@@ -182,7 +182,7 @@ pub(super) fn find_in_snapshot(
     let (kind_spec, name) = (spec.kind.as_str(), spec.name.as_str());
     let (found, skipped) = backup::managed_resources(path)?;
     for line in &skipped {
-        eprintln!("{}", crate::output::style::sanitize(line));
+        eprintln!("{}", upjet_output::style::sanitize(line));
     }
     let found: Vec<ManagedResource> = found
         .into_iter()

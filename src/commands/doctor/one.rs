@@ -50,7 +50,7 @@ pub(super) async fn one(
     let fleet = match cloud_audit::for_one(&doctor.fleet.cloud, &mr, from, live.as_ref().map(|(c, k)| (c, k))).await? {
         Some((check, notes)) => {
             for n in notes {
-                eprintln!("{}", crate::output::style::sanitize(&n));
+                eprintln!("{}", upjet_output::style::sanitize(&n));
             }
             FleetFacts::of_cloud_audit(check)
         }
@@ -75,7 +75,7 @@ pub(super) async fn in_backup(
     let inputs = super::offline::backup_inputs(doctor, asked.source_context.as_deref()).await?;
     let judged = backup::judge(settings, path, inputs, |_| true).await?;
     for n in &judged.notes {
-        eprintln!("{}", crate::output::style::sanitize(n));
+        eprintln!("{}", upjet_output::style::sanitize(n));
     }
     let same = |m: &ManagedResource| m.uid == mr.uid && m.name == mr.name && m.kind == mr.kind;
     let findings = judged.judged.into_iter().find(|j| same(&j.item.mr)).map(|j| j.findings).unwrap_or_default();

@@ -1,9 +1,9 @@
 //! The adoption plan `doctor --plan` writes for `adopt -f`.
 
 use super::*;
-use crate::domain::candidate;
-use crate::domain::report::ReportFinding;
 use std::collections::HashMap;
+use upjet_core::candidate;
+use upjet_core::report::ReportFinding;
 
 /// One MR of a plan: cluster, `kind.group/name`, namespace.
 type PlanKey = (Option<String>, String, Option<String>);
@@ -48,7 +48,7 @@ pub fn plan_of(report: &Report, cluster: Option<&str>) -> Vec<PlanItem> {
 pub(super) fn write_plan(path: &std::path::Path, report: &Report, cluster: Option<&str>) -> anyhow::Result<()> {
     let plan = plan_of(report, cluster);
     let text = serde_json::to_string_pretty(&plan)? + "\n";
-    crate::local::store::write(path, text.as_bytes())
+    upjet_local::store::write(path, text.as_bytes())
         .map_err(|e| Error::usage(format!("cannot write plan {}: {e}", path.display())))?;
     eprintln!(
         "wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)",
@@ -62,12 +62,12 @@ pub(super) fn write_plan(path: &std::path::Path, report: &Report, cluster: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::finding::Code;
-    use crate::domain::testing::Mr;
+    use upjet_core::finding::Code;
+    use upjet_core::testing::Mr;
 
     #[test]
     fn one_item_per_mr_with_every_suggestion_ranked() {
-        let mut b = ReportBuilder::new(crate::domain::report::Filter::default());
+        let mut b = ReportBuilder::new(upjet_core::report::Filter::default());
         let www = Mr::new("RecordSet", "www").api_version("dns.gcp.upbound.io/v1beta2").build();
         let api = Mr::new("RecordSet", "api").api_version("dns.gcp.upbound.io/v1beta2").build();
         let f = |code: Code, id: &str| Finding::new(code, "m", "n").suggest(Some(id));
@@ -78,9 +78,9 @@ mod tests {
         assert_eq!(plan.len(), 1, "an MR without a suggestion is not planned: {plan:?}");
         assert_eq!(plan[0].cluster, None);
         assert_eq!(plan_of(&report, Some("prod"))[0].cluster.as_deref(), Some("prod"), "the one context scanned");
-        let merged = crate::domain::clusters::merge(vec![
-            ("staging".into(), crate::domain::clusters::Outcome::Scanned(Box::new(report.clone()))),
-            ("prod".into(), crate::domain::clusters::Outcome::Scanned(Box::new(report))),
+        let merged = upjet_core::clusters::merge(vec![
+            ("staging".into(), upjet_core::clusters::Outcome::Scanned(Box::new(report.clone()))),
+            ("prod".into(), upjet_core::clusters::Outcome::Scanned(Box::new(report))),
         ]);
         let both: Vec<Option<String>> = plan_of(&merged, None).into_iter().map(|i| i.cluster).collect();
         assert_eq!(both, vec![Some("prod".into()), Some("staging".into())], "the same MR in two clusters is two items");

@@ -5,9 +5,9 @@
 use super::*;
 use crate::cli::OutputFormat;
 use crate::commands::flow::{DoctorPrinter, ExitRule};
-use crate::domain::finding::Severity;
-use crate::domain::summary;
-use crate::output::{self, detail, structured, table};
+use upjet_core::finding::Severity;
+use upjet_core::summary;
+use upjet_output::{self as output, detail, structured, table};
 
 /// Prints a fleet's report in the printer's format, then what stderr says about the run.
 pub(super) fn report(

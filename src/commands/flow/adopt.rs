@@ -4,9 +4,9 @@
 use super::Refusal;
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::commands::cloud_audit::CloudAuditFiles;
-use crate::domain::identity::UserTemplate;
 use std::path::PathBuf;
 use std::time::Duration;
+use upjet_core::identity::UserTemplate;
 
 /// `kubectl upjet adopt`, resolved.
 #[derive(Debug, Clone)]

@@ -6,19 +6,19 @@ use super::Refusal;
 use super::shared::{cloud_files, evidence_sources};
 use crate::cli::output::FormSpec;
 use crate::cli::{DoctorArgs, OutputFormat};
-use crate::cluster::discovery_cache::{self, CacheOptions};
-use crate::cluster::kinds::KindSelection;
-use crate::cluster::scan::ScanOptions;
 use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;
-use crate::domain::clusters::names_of_snapshots;
-use crate::domain::finding::Severity;
-use crate::domain::identity::UserTemplate;
-use crate::domain::reconcile_timeout::JudgedAt;
-use crate::domain::report::Filter;
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use upjet_cluster::discovery_cache::{self, CacheOptions};
+use upjet_cluster::kinds::KindSelection;
+use upjet_cluster::scan::ScanOptions;
+use upjet_core::clusters::names_of_snapshots;
+use upjet_core::finding::Severity;
+use upjet_core::identity::UserTemplate;
+use upjet_core::reconcile_timeout::JudgedAt;
+use upjet_core::report::Filter;
 
 /// What a `--from` path is, as far as choosing a flow needs to know.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

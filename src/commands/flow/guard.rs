@@ -3,14 +3,14 @@
 
 use super::Refusal;
 use crate::cli::guard::{GuardAction, GuardArgs, GuardOutput, PrintArgs};
-use crate::cluster::kinds::KindSelection;
-use crate::cluster::scan::ScanOptions;
-use crate::domain::guard::rule::Action;
-use crate::domain::guard::settings::GuardSettings;
-use crate::domain::identity::UserTemplate;
-use crate::output::guard::GuardFormat;
 use crate::settings::Settings;
 use std::path::PathBuf;
+use upjet_cluster::kinds::KindSelection;
+use upjet_cluster::scan::ScanOptions;
+use upjet_core::guard::rule::Action;
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::identity::UserTemplate;
+use upjet_output::guard::GuardFormat;
 
 /// `kubectl upjet guard`, resolved: what it does.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,9 +5,9 @@ use crate::cli::output::{FormSpec, Output};
 use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::commands::cloud_audit::CloudAuditFiles;
 use crate::commands::evidence::EvidenceSources;
-use crate::domain::reconcile_timeout::JudgedAt;
 use crate::settings::Settings;
 use std::path::PathBuf;
+use upjet_core::reconcile_timeout::JudgedAt;
 
 /// `kubectl upjet history`, resolved.
 #[derive(Debug, Clone)]

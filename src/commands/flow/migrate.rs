@@ -4,10 +4,10 @@
 use super::Refusal;
 use super::shared::Apply;
 use crate::cli::migrate::{MigrateApplyArgs, MigratePlanArgs};
-use crate::domain::migrate::NamespaceRule;
-use crate::domain::reconcile_timeout::JudgedAt;
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
+use upjet_core::migrate::NamespaceRule;
+use upjet_core::reconcile_timeout::JudgedAt;
 
 /// `kubectl upjet migrate plan`, resolved.
 #[derive(Debug, Clone)]

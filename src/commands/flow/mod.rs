@@ -130,15 +130,15 @@ pub enum Refusal {
     NotABackup(PathBuf),
     /// `guard` with one rule given both actions.
     #[error("--warn {0} and --deny {0}: a rule has one action; give one of them")]
-    RuleWarnAndDeny(crate::domain::guard::rule::Rule),
+    RuleWarnAndDeny(upjet_core::guard::rule::Rule),
     /// `guard unlock` with something that is not KIND/NAME.
     #[error("{0:?} is not KIND/NAME (for example vpc.ec2.aws.upbound.io/main)")]
     NotKindName(String),
 }
 
-impl From<Refusal> for crate::error::Error {
+impl From<Refusal> for upjet_core::error::Error {
     fn from(r: Refusal) -> Self {
-        let e = crate::error::Error::usage(r.to_string());
+        let e = upjet_core::error::Error::usage(r.to_string());
         if matches!(r, Refusal::OutputExists(_)) { e.nothing_changed() } else { e }
     }
 }

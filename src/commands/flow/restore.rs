@@ -6,8 +6,8 @@ use super::shared::Apply;
 use crate::cli::restore::{PromoteArgs, RestorePlanArgs};
 use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;
-use crate::domain::identity::UserTemplate;
 use std::path::{Path, PathBuf};
+use upjet_core::identity::UserTemplate;
 
 /// `kubectl upjet restore-plan`, resolved.
 #[derive(Debug, Clone)]

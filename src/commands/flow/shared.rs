@@ -4,11 +4,11 @@
 
 use crate::cli::apply::ApplyArgs;
 use crate::cli::{CloudAuditArgs, JournalArgs, LogOptions};
-use crate::cluster::logs::LogLimits;
 use crate::commands::cloud_audit::CloudAuditFiles;
 use crate::commands::evidence::{EvidenceSources, LogReading};
 use std::path::PathBuf;
 use std::time::Duration;
+use upjet_cluster::logs::LogLimits;
 
 /// `--since`, `--limit-bytes` and `--provider-namespace` as the API server takes them.
 pub fn log_reading(opts: &LogOptions) -> LogReading {

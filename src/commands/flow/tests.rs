@@ -4,9 +4,9 @@
 
 use super::*;
 use crate::cli::Cli;
-use crate::cluster::kinds::KindSelection;
 use clap::Parser;
 use std::time::Duration;
+use upjet_cluster::kinds::KindSelection;
 
 fn command(words: &[&str]) -> Command {
     Cli::try_parse_from(["kubectl-upjet"].iter().chain(words)).expect("the row's flags parse").command
@@ -14,8 +14,8 @@ fn command(words: &[&str]) -> Command {
 
 #[test]
 fn refusals_read_as_usage_errors_naming_what_to_do() {
-    let e: crate::error::Error = Refusal::SourceContextNotABackup("fleet.json".into()).into();
-    assert_eq!(crate::error::exit_for(&e.into()), crate::error::Exit::Usage);
+    let e: upjet_core::error::Error = Refusal::SourceContextNotABackup("fleet.json".into()).into();
+    assert_eq!(crate::commands::exit::exit_for(&e.into()), upjet_core::error::Exit::Usage);
     assert_eq!(
         Refusal::SourceContextNotABackup("fleet.json".into()).to_string(),
         "--source-context compares a Velero backup with its source cluster; fleet.json is not a backup"
@@ -64,7 +64,7 @@ fn adopt_refuses_a_plan_with_the_cloud_record() {
 /// `migrate plan`'s refusals, each alone and two at once (the first in the fixed order wins).
 #[test]
 fn migrate_plan_refuses_what_it_cannot_plan_before_anything_is_read() {
-    use crate::domain::migrate::NamespaceRule;
+    use upjet_core::migrate::NamespaceRule;
     let plan = |words: &[&str], exists: bool| {
         let words = [&["migrate", "plan", "-o", "plan.json"], words].concat();
         let Command::Migrate(m) = command(&words) else { unreachable!("migrate") };
@@ -122,7 +122,7 @@ fn restore_plan_refuses_its_outputs_and_a_backup_that_is_none() {
     ] {
         assert_eq!(staged(words, exists, backup).err(), Some(want), "{words:?} exists: {exists:?}");
     }
-    let said = |r: Refusal| crate::error::one_line(&crate::error::Error::from(r).into());
+    let said = |r: Refusal| crate::commands::exit::one_line(&upjet_core::error::Error::from(r).into());
     assert_eq!(
         said(Refusal::OutputExists("p.json".into())),
         "p.json exists; pass --force to overwrite it; nothing changed"
@@ -193,7 +193,7 @@ fn rbac_and_health_resolve_the_kinds_and_the_format() {
 /// the one entry unlock names; its refusals.
 #[test]
 fn guard_resolves_what_it_prints_writes_or_removes() {
-    use crate::domain::guard::rule::{Action, Rule};
+    use upjet_core::guard::rule::{Action, Rule};
     let guard = |words: &[&str]| {
         let words = [&["guard"], words].concat();
         let Command::Guard(args) = command(&words) else { unreachable!("guard") };
@@ -207,7 +207,7 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
     assert_eq!((s.action(Rule::IdentityKept), s.action(Rule::Placeholder)), (Action::Warn, Action::Deny));
     assert_eq!(s.action(Rule::IdentityLocked), Action::Deny, "a rule not named keeps its default");
     assert!(s.mutate && !s.audit && s.groups.contains("ops:break-glass") && s.users.is_empty());
-    assert_eq!((p.format, p.kinds.kinds.clone()), (crate::output::guard::GuardFormat::Json, vec!["vpc".to_string()]));
+    assert_eq!((p.format, p.kinds.kinds.clone()), (upjet_output::guard::GuardFormat::Json, vec!["vpc".to_string()]));
     let KindSource::Cluster(lists) = &p.source else { panic!("a cluster") };
     assert_eq!((lists.namespace.as_deref(), lists.page_size), (Some("team-a"), 500));
     let Ok(Guard::Print(offline)) = guard(&["--from", "crds/", "--audit", "--id-template", "vpc=vpc-{name}"]) else {

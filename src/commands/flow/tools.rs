@@ -3,9 +3,9 @@
 
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs, HealthTool};
 use crate::cli::rbac::{RbacArgs, RbacFormat};
-use crate::cluster::kinds::KindSelection;
-use crate::domain::reconcile_timeout::ReconcileTimeout;
 use crate::settings::Settings;
+use upjet_cluster::kinds::KindSelection;
+use upjet_core::reconcile_timeout::ReconcileTimeout;
 
 /// `kubectl upjet rbac`, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]

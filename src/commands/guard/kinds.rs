@@ -3,18 +3,18 @@
 //! `identity::Peers`) or `--id-template`; or the CRDs of the `managed` category in files
 //! (`--from`), with `--id-template` alone. The MRs are listed by doctor's scan.
 
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::{ApiKind, KindSelection};
-use crate::cluster::scan::{self, KindScan, ScanOptions};
-use crate::cluster::snapshot;
 use crate::commands::evidence::served_kind;
-use crate::domain::guard::kind::{self, GuardKind};
-use crate::domain::identity::{Peers, UserTemplate};
-use crate::domain::managed::ManagedResource;
-use crate::error::Error;
-use crate::evidence::crd;
 use std::path::Path;
 use std::sync::Arc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::{ApiKind, KindSelection};
+use upjet_cluster::scan::{self, KindScan, ScanOptions};
+use upjet_cluster::snapshot;
+use upjet_core::error::Error;
+use upjet_core::guard::kind::{self, GuardKind};
+use upjet_core::identity::{Peers, UserTemplate};
+use upjet_core::managed::ManagedResource;
+use upjet_evidence::crd;
 
 /// Each kind as the guard takes it, with the formats its peers taught (`peers`, learned) or the
 /// last `--id-template` that names it, as doctor picks them.

@@ -6,22 +6,22 @@
 
 use super::kinds::scan;
 use super::writer::LockWriter;
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::discover;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::write::{self, Target};
 use crate::commands::flow::{GuardLock, GuardUnlock};
 use crate::commands::journal;
 use crate::commands::rbac::served_kinds_on;
-use crate::domain::guard::lock::entries;
-use crate::domain::guard::lock::key::LockKey;
-use crate::domain::guard::lock::merge::{Change, unlock as unlocking};
-use crate::error::{Error, Exit};
-use crate::output::style;
 use crate::settings::Settings;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Arc;
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::discover;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::write::{self, Target};
+use upjet_core::error::{Error, Exit};
+use upjet_core::guard::lock::entries;
+use upjet_core::guard::lock::key::LockKey;
+use upjet_core::guard::lock::merge::{Change, unlock as unlocking};
+use upjet_output::style;
 
 fn say(notes: impl IntoIterator<Item = String>) {
     for note in notes {

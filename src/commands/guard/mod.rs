@@ -11,9 +11,9 @@ pub(crate) mod writer;
 
 use super::flow::Guard;
 use crate::cli::guard::GuardArgs;
-use crate::error::{Error, Exit};
 use crate::settings::Settings;
 use std::io::Write;
+use upjet_core::error::{Error, Exit};
 
 /// Runs `guard`, `guard lock` or `guard unlock`, the flags resolved once ([`Guard`]).
 pub async fn run(settings: &Settings, args: &GuardArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {

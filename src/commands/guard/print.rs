@@ -4,23 +4,23 @@
 //! format. From `--from`: the CRD files alone, nothing asked of any cluster.
 
 use super::kinds::{from_files, guard_kinds, scan};
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::guard::server_version;
 use crate::commands::doctor::learn_peers;
 use crate::commands::evidence::provider_pods;
 use crate::commands::flow::{GuardPrint, KindSource};
 use crate::commands::rbac::served_kinds_on;
-use crate::domain::guard::kind::GuardKind;
-use crate::domain::guard::settings::GuardSettings;
-use crate::domain::guard::{GuardSet, build};
-use crate::domain::identity::{Peers, Sample};
-use crate::error::{Error, Exit};
-use crate::output::guard::write;
-use crate::output::style;
 use crate::settings::Settings;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::sync::Arc;
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::guard::server_version;
+use upjet_core::error::{Error, Exit};
+use upjet_core::guard::kind::GuardKind;
+use upjet_core::guard::settings::GuardSettings;
+use upjet_core::guard::{GuardSet, build};
+use upjet_core::identity::{Peers, Sample};
+use upjet_output::guard::write;
+use upjet_output::style;
 
 /// Prints the policies, with one summary line and the notes on stderr.
 pub(super) async fn run(settings: &Settings, asked: &GuardPrint, out: &mut dyn Write) -> anyhow::Result<Exit> {
@@ -52,7 +52,7 @@ pub(super) async fn run(settings: &Settings, asked: &GuardPrint, out: &mut dyn W
 async fn from_cluster(
     conn: &Arc<Connection>,
     asked: &GuardPrint,
-    lists: &crate::cluster::scan::ScanOptions,
+    lists: &upjet_cluster::scan::ScanOptions,
     guard: &mut GuardSettings,
 ) -> anyhow::Result<(Vec<GuardKind>, Vec<String>)> {
     let mut notes = Vec::new();

@@ -6,15 +6,15 @@
 //! with what the change holds, and one edited by hand is merged from its edited content (one
 //! whose entries cannot be read, or that lost the label the bindings select by, as empty).
 
-use crate::cluster::connect::Connection;
-use crate::cluster::guard::{self as api, LockError};
-use crate::cluster::write::WriteError;
-use crate::domain::guard::lock::crd::{SHARD_LABEL, shard_object};
-use crate::domain::guard::lock::key::LockKey;
-use crate::domain::guard::lock::merge::{Change, ShardWrite, merge};
-use crate::domain::guard::lock::shard::{Shard, ShardError};
-use crate::error::Error;
 use std::time::Duration;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::guard::{self as api, LockError};
+use upjet_cluster::write::WriteError;
+use upjet_core::error::Error;
+use upjet_core::guard::lock::crd::{SHARD_LABEL, shard_object};
+use upjet_core::guard::lock::key::LockKey;
+use upjet_core::guard::lock::merge::{Change, ShardWrite, merge};
+use upjet_core::guard::lock::shard::{Shard, ShardError};
 
 /// How many times a change is merged again after a refused precondition before giving up:
 /// each round, some writer's write succeeded, so only a lock rewritten this often is lost.

@@ -15,21 +15,22 @@
 //! 0 after a, 1 after b, 6 after c's reconcile request (before its wait), 2 after d, 3 after e's
 //! delete, 4 after e's release, 5 after f's delete of the namespaced MR.
 
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::adopt::{AdoptEnv, Interrupt, Ui, environment, test_hook};
 use crate::commands::flow::MigrateApply;
-use crate::domain::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
-use crate::domain::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
-use crate::domain::migrate::Item;
-use crate::domain::migrate::apply::{self, Stage};
-use crate::error::Exit;
-use crate::local::backup::{self, BackupDir};
-use crate::output::style::sanitize;
 use crate::settings::Settings;
 use futures::StreamExt;
 use serde_json::Value;
 use std::io::Write;
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::write::{self, Target, WriteError};
+use upjet_core::adopt::machine::{MAX_BENIGN_CONFLICTS, POLL};
+use upjet_core::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_changes};
+use upjet_core::error::Exit;
+use upjet_core::migrate::Item;
+use upjet_core::migrate::apply::{self, Stage};
+use upjet_core::patch;
+use upjet_local::backup::{self, BackupDir};
+use upjet_output::style::sanitize;
 
 /// How often step c reads the namespaced MR while its Observe is awaited: a fifth of adopt's
 /// poll. The wait is what an item's time is made of (the provider answers in seconds), and at
@@ -300,7 +301,7 @@ impl Run<'_> {
     ) -> End {
         match (stage, legacy) {
             (Stage::Planned, Some(l)) => {
-                let body = adopt::with_resource_version(item.hold.clone(), adopt::resource_version(l));
+                let body = patch::with_resource_version(item.hold.clone(), patch::resource_version(l));
                 if let Err(e) = write::merge_patch(self.conn, legacy_t, &body, true).await {
                     return End::Failed(format!("the hold was rejected: {e}"));
                 }
@@ -319,7 +320,7 @@ impl Run<'_> {
     /// change to what matters stops the item, left as the other writer made it.
     async fn write(&self, t: &Target, mut current: Value, patch: &Value) -> Result<(Value, Value), String> {
         for _ in 0..MAX_BENIGN_CONFLICTS {
-            let body = adopt::with_resource_version(patch.clone(), adopt::resource_version(&current));
+            let body = patch::with_resource_version(patch.clone(), patch::resource_version(&current));
             match write::merge_patch(self.conn, t, &body, false).await {
                 Ok(stored) => return Ok((current, stored)),
                 Err(WriteError::Conflict { .. }) => {}

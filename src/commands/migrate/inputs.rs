@@ -1,16 +1,17 @@
 //! What `migrate plan` reads: the legacy MRs asked for and the namespaced kinds' CRDs, from
 //! snapshot files and CRD files given with `--from`, or from the cluster.
 
-use crate::cluster::connect::Connection;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::request;
-use crate::cluster::snapshot;
-use crate::cluster::target::Kinds;
-use crate::domain::migrate::schema::{TargetKind, legacy_group};
-use crate::error::Error;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::request;
+use upjet_cluster::snapshot;
+use upjet_cluster::target::Kinds;
+use upjet_core::error::Error;
+use upjet_core::managed::legacy_group;
+use upjet_core::migrate::schema::TargetKind;
 
 /// Which legacy MRs the user asked for.
 pub struct Selection<'a> {

@@ -1,4 +1,4 @@
-//! `kubectl upjet migrate {plan,apply,status}`: the shell around [`crate::domain::migrate`].
+//! `kubectl upjet migrate {plan,apply,status}`: the shell around [`upjet_core::migrate`].
 //! `plan` reads the legacy MRs and the namespaced kinds' CRDs (from the cluster or from
 //! `--from`), asks the core for the plan and, with a cluster, has the API server dry-run every
 //! new manifest; `apply` carries the plan out with adopt's guarantees; `status` reads where
@@ -10,16 +10,16 @@ mod plan;
 mod status;
 
 use crate::cli::migrate::{MigrateArgs, MigrateCommand};
-use crate::cluster::connect::Connection;
-use crate::cluster::target::Kinds;
-use crate::cluster::write::Target;
 use crate::commands::flow::{MigrateApply, MigratePlan};
-use crate::domain::migrate::{Item, MigrationPlan, not_served};
-use crate::domain::mrd::MrdStates;
-use crate::error::{Error, Exit};
 use crate::settings::Settings;
 use std::io::Write;
 use std::path::Path;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::target::Kinds;
+use upjet_cluster::write::Target;
+use upjet_core::error::{Error, Exit};
+use upjet_core::migrate::{Item, MigrationPlan, not_served};
+use upjet_core::mrd::MrdStates;
 
 /// Runs one of the migrate commands, its flags resolved once ([`MigratePlan`], [`MigrateApply`];
 /// a refused combination of `plan`'s fails here, before anything is read).
@@ -38,7 +38,7 @@ pub async fn run(settings: &Settings, args: &MigrateArgs, out: &mut dyn Write) -
 fn read_plan(path: &Path) -> Result<MigrationPlan, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::usage(format!("cannot read the plan {}: {e}", path.display())))?;
-    crate::domain::migrate::parse(&text).map_err(|e| Error::usage(format!("{}: {e}", path.display())))
+    upjet_core::migrate::parse(&text).map_err(|e| Error::usage(format!("{}: {e}", path.display())))
 }
 
 /// The addresses of one item's two MRs: the legacy MR, and the namespaced MR at the version the

@@ -4,16 +4,16 @@
 //! plan file is written.
 
 use super::inputs::{self, Selection};
-use crate::cluster::connect::{self, Connection};
-use crate::cluster::target::Kinds;
-use crate::cluster::write::{self, Target, WriteError};
 use crate::commands::flow::MigratePlan;
-use crate::domain::managed::keys;
-use crate::domain::migrate::{self, MIGRATED_FROM, MigrationPlan, Options, Refusal};
-use crate::error::{Error, Exit};
-use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::io::Write;
+use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::target::Kinds;
+use upjet_cluster::write::{self, Target, WriteError};
+use upjet_core::error::{Error, Exit};
+use upjet_core::managed::keys;
+use upjet_core::migrate::{self, MIGRATED_FROM, MigrationPlan, Options, Refusal};
+use upjet_output::style::sanitize;
 
 /// Runs `migrate plan`.
 pub async fn run(settings: &Settings, args: &MigratePlan, out: &mut dyn Write) -> anyhow::Result<Exit> {
@@ -55,7 +55,7 @@ pub async fn run(settings: &Settings, args: &MigratePlan, out: &mut dyn Write) -
 
 fn write_plan(path: &std::path::Path, plan: &MigrationPlan) -> Result<(), Error> {
     let text = serde_json::to_string_pretty(plan).map_err(|e| Error::failed(format!("cannot encode the plan: {e}")))?;
-    crate::local::store::write(path, (text + "\n").as_bytes())
+    upjet_local::store::write(path, (text + "\n").as_bytes())
         .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))
 }
 
@@ -106,8 +106,7 @@ async fn check_live(conn: &Connection, plan: &mut MigrationPlan) -> anyhow::Resu
 async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -> Result<(), String> {
     let (_, target) = super::addresses(kinds, item, &Default::default()).map_err(|e| e.to_string())?;
     let ns_path = format!("/api/v1/namespaces/{}", item.target.namespace);
-    if let Err(e) =
-        crate::cluster::request::text(conn, crate::cluster::request::get(&ns_path, "application/json")).await
+    if let Err(e) = upjet_cluster::request::text(conn, upjet_cluster::request::get(&ns_path, "application/json")).await
     {
         return Err(match e.status_code() {
             Some(404) => format!(
@@ -119,17 +118,16 @@ async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -
     }
     match write::read(conn, &target).await {
         Ok(existing) => {
-            let ours =
-                crate::domain::adopt::annotation(&existing, MIGRATED_FROM) == Some(item.legacy.resource.as_str());
+            let ours = upjet_core::patch::annotation(&existing, MIGRATED_FROM) == Some(item.legacy.resource.as_str());
             let same_id =
-                crate::domain::adopt::annotation(&existing, keys::EXTERNAL_NAME) == Some(item.external_name.as_str());
+                upjet_core::patch::annotation(&existing, keys::EXTERNAL_NAME) == Some(item.external_name.as_str());
             if !same_id {
                 return Err(taken(&target, &existing));
             }
             // The twin already tracks this object (created by hand, or by a run that stopped):
             // apply finishes around it and leaves its policies as they are, unless it is still
             // observing only (then this plan's final policies follow its Observe, as in step d).
-            let policies = crate::domain::adopt::policies_of(&existing);
+            let policies = upjet_core::patch::policies_of(&existing);
             if !ours || policies.as_deref() != Some(&["Observe".to_string()][..]) {
                 item.twin_exists = true;
                 item.final_policies = policies;
@@ -139,14 +137,14 @@ async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -
         Err(WriteError::NotFound { .. }) => {}
         Err(e) => return Err(e.to_string()),
     }
-    write::create(conn, &target, &crate::domain::migrate::apply::manifest(item), true)
+    write::create(conn, &target, &upjet_core::migrate::apply::manifest(item), true)
         .await
         .map(|_| ())
         .map_err(|e| format!("the server-side dry run refused it: {e}"))
 }
 
 fn taken(target: &Target, existing: &serde_json::Value) -> String {
-    let ext = crate::domain::adopt::annotation(existing, keys::EXTERNAL_NAME).unwrap_or("");
+    let ext = upjet_core::patch::annotation(existing, keys::EXTERNAL_NAME).unwrap_or("");
     format!(
         "{} already exists, tracking {ext:?}: the name is taken in the target namespace by an MR with another identity",
         target.display()

@@ -1,12 +1,12 @@
 //! `kubectl upjet migrate status -f PLAN`: each item's stage, read from its two MRs.
 
-use crate::cluster::connect;
-use crate::cluster::write::{self, WriteError};
-use crate::domain::migrate::apply::{self, Stage};
-use crate::error::Exit;
-use crate::output::style::sanitize;
 use crate::settings::Settings;
 use std::io::Write;
+use upjet_cluster::connect;
+use upjet_cluster::write::{self, WriteError};
+use upjet_core::error::Exit;
+use upjet_core::migrate::apply::{self, Stage};
+use upjet_output::style::sanitize;
 
 /// Runs `migrate status` over the plan at `path`.
 pub async fn run(settings: &Settings, path: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<Exit> {

@@ -1,8 +1,8 @@
 //! The watch's sense of time: a clock that starts at `Settings::now` (pinned in tests) and runs
 //! with the real one, and the sleep until the next create in flight comes due.
 
-use crate::domain::gotime::GoTime;
 use crate::settings::Settings;
+use upjet_core::gotime::GoTime;
 
 /// The watch's clock: the real clock shifted so that it starts at `Settings::now` (pinned by
 /// `UPJET_NOW` in tests, the real time otherwise).

@@ -4,16 +4,21 @@
 //! kind is dropped with its findings.
 
 use super::{Loop, Msg, Seen};
-use crate::cluster::watch::{self as watching, FromJson};
 use crate::commands::evidence::served_kind;
-use crate::domain::watch::Change;
-use crate::domain::watch::kinds::{Event, Look};
-use crate::evidence::crd::{self, CrdSummary};
+use upjet_cluster::watch::{self as watching, FromJson};
+use upjet_core::watch::Change;
+use upjet_core::watch::kinds::{Event, Look};
+use upjet_evidence::crd::{self, CrdSummary};
 
-/// A CRD fetched by name is read by the schema-skipping reader.
-impl FromJson for CrdSummary {
+/// A CRD fetched by name, read by the schema-skipping reader: the cluster shell's watch decodes
+/// through `FromJson`, and neither it nor the evidence reader may name the other, so the wiring
+/// joins them here.
+#[derive(Clone, Debug)]
+struct Fetched(CrdSummary);
+
+impl FromJson for Fetched {
     fn from_json(json: &str) -> Result<Self, String> {
-        crd::parse(json).map_err(|e| e.to_string())
+        crd::parse(json).map(Fetched).map_err(|e| e.to_string())
     }
 }
 
@@ -25,7 +30,7 @@ impl Loop {
                 if self.crds_seen.insert(name.clone()) {
                     let (conn, tx) = (self.conn.clone(), self.tx.clone());
                     tokio::spawn(async move {
-                        let found = watching::crd::<CrdSummary>(&conn, &name).await.map(|c| c.map(Box::new));
+                        let found = watching::crd::<Fetched>(&conn, &name).await.map(|c| c.map(|f| Box::new(f.0)));
                         let _ = tx.send(Msg::CrdFetched(name, found)).await;
                     });
                 }

@@ -3,15 +3,15 @@
 //! writes go through one task, in order (a patch follows the create it patches), so a slow or
 //! refusing API server never holds up the watch; a refusal is said once.
 
-use crate::cluster::connect::Connection;
-use crate::cluster::events::{create_event, patch_event};
-use crate::domain::finding::Severity;
-use crate::domain::gotime::GoTime;
-use crate::domain::watch::events::{Correlator, Draft, Involved, Write};
-use crate::domain::watch::{Change, State, Transition};
 use std::collections::HashSet;
 use std::sync::Arc;
 use tokio::sync::mpsc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::events::{create_event, patch_event};
+use upjet_core::finding::Severity;
+use upjet_core::gotime::GoTime;
+use upjet_core::watch::events::{Correlator, Draft, Involved, Write};
+use upjet_core::watch::{Change, State, Transition};
 
 /// Records the Events of the error findings that appear.
 pub(super) struct Recorder {
@@ -29,7 +29,7 @@ impl Recorder {
                 if let Err(why) = send(&conn, write).await
                     && said.insert(why.clone())
                 {
-                    eprintln!("{}", crate::output::style::sanitize(&why));
+                    eprintln!("{}", upjet_output::style::sanitize(&why));
                 }
             }
         });

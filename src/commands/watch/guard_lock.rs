@@ -8,15 +8,15 @@
 //! for it.
 
 use super::Msg;
-use crate::cluster::connect::Connection;
+use crate::commands::exit::one_line;
 use crate::commands::guard::writer::LockWriter;
-use crate::domain::guard::lock::entries;
-use crate::domain::guard::lock::merge::Change;
-use crate::domain::managed::ManagedResource;
-use crate::error::one_line;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
+use upjet_cluster::connect::Connection;
+use upjet_core::guard::lock::entries;
+use upjet_core::guard::lock::merge::Change;
+use upjet_core::managed::ManagedResource;
 
 /// What the loop hands the writer.
 struct Batch {
@@ -96,7 +96,7 @@ async fn write(
                 (said, false)
             }
             Err(e) => {
-                let why = one_line(&crate::error::Error::from(e).into());
+                let why = one_line(&upjet_core::error::Error::from(e).into());
                 let first = failing.as_deref() != Some(why.as_str());
                 failing = Some(why.clone());
                 writer.forget();

@@ -4,12 +4,12 @@
 //! guard over the kinds followed (`State::guard`); what could not be read is said once on stderr.
 
 use super::{Loop, Msg};
-use crate::cluster::connect::Connection;
 use crate::commands::admission::{self, GuardRead};
-use crate::domain::watch::Change;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
+use upjet_cluster::connect::Connection;
+use upjet_core::watch::Change;
 
 /// Reads the guard every `every` until the loop goes away.
 pub(super) fn spawn(conn: Arc<Connection>, every: Duration, tx: mpsc::Sender<Msg>) {

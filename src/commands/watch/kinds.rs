@@ -5,15 +5,15 @@
 //! cleared. A kind dropped from the map stops its watcher.
 
 use super::{Loop, Msg};
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Failure, Seen};
-use crate::domain::gotime::GoTime;
-use crate::domain::journal;
-use crate::domain::managed::ManagedResource;
-use crate::domain::watch::kinds::{self as phases, Event, Outcome};
-use crate::domain::watch::{Change, KindId, MrKey};
 use futures::StreamExt;
 use tokio::task::JoinHandle;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::watch::{self as watching, Failure, Seen};
+use upjet_core::gotime::GoTime;
+use upjet_core::journal;
+use upjet_core::managed::ManagedResource;
+use upjet_core::watch::kinds::{self as phases, Event, Outcome};
+use upjet_core::watch::{Change, KindId, MrKey};
 
 /// One followed kind: as discovery or its CRD described it (which provider serves it), and its
 /// watcher while one runs.

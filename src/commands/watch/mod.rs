@@ -21,21 +21,7 @@ mod resolve;
 mod serve;
 
 use crate::cli::watch::WatchArgs;
-use crate::cluster::connect::{self, ConnectOptions, Connection};
-use crate::cluster::discover;
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Scope, Seen};
-use crate::domain::gotime::GoTime;
-use crate::domain::managed::ManagedResource;
-use crate::domain::reconcile_timeout::ReconcileTimeout;
-use crate::domain::rules::ProviderStarts;
-use crate::domain::watch::exposition::Counters;
-use crate::domain::watch::restarts::RestartCounter;
-use crate::domain::watch::{Change, KindId, State};
-use crate::error::{Error, Exit, one_line};
-use crate::local::journal::Journal;
-use crate::output::style;
-use crate::output::watch as lines;
+use crate::commands::exit::one_line;
 use crate::settings::Settings;
 use clock::Clock;
 use clock::sleep_for;
@@ -48,6 +34,21 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use upjet_cluster::connect::{self, ConnectOptions, Connection};
+use upjet_cluster::discover;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::watch::{self as watching, Scope, Seen};
+use upjet_core::error::{Error, Exit};
+use upjet_core::gotime::GoTime;
+use upjet_core::managed::ManagedResource;
+use upjet_core::reconcile_timeout::ReconcileTimeout;
+use upjet_core::rules::ProviderStarts;
+use upjet_core::watch::exposition::Counters;
+use upjet_core::watch::restarts::RestartCounter;
+use upjet_core::watch::{Change, KindId, State};
+use upjet_local::journal::Journal;
+use upjet_output::style;
+use upjet_output::watch as lines;
 
 /// What the loop and the metrics server share: the state and the counters, under one lock.
 pub(crate) struct Watched {
@@ -61,7 +62,7 @@ impl Watched {
     /// A fresh state whose rules allow the providers' reconciles `reconcile_timeout` and read
     /// what the watch knows beyond each MR through the one evidence constructor.
     fn shared(reconcile_timeout: ReconcileTimeout) -> Shared {
-        let state = State::new(reconcile_timeout).judging_with(crate::evidence::watch::evidence);
+        let state = State::new(reconcile_timeout).judging_with(upjet_evidence::watch::evidence);
         Arc::new(Mutex::new(Watched { state, counters: Counters::default() }))
     }
 }
@@ -76,7 +77,7 @@ enum Msg {
     /// What the CRD watcher saw: CRD names.
     Crd(Seen<String>),
     /// A CRD not seen before, fetched by name (or why it could not be).
-    CrdFetched(String, Result<Option<Box<crate::evidence::crd::CrdSummary>>, String>),
+    CrdFetched(String, Result<Option<Box<upjet_evidence::crd::CrdSummary>>, String>),
     /// What a look at a kind that is not watched found.
     Probed(KindId, watching::Probe),
     /// One look at the provider pods (and, with `--logs`, their logs).

@@ -6,11 +6,11 @@
 //! wait their turn (the state hands the slots out).
 
 use super::{Loop, Msg};
-use crate::cluster::kinds::ApiKind;
-use crate::cluster::watch::{self as watching, Probe};
-use crate::domain::watch::KindId;
-use crate::domain::watch::kinds::{Event, Look};
 use futures::StreamExt;
+use upjet_cluster::kinds::ApiKind;
+use upjet_cluster::watch::{self as watching, Probe};
+use upjet_core::watch::KindId;
+use upjet_core::watch::kinds::{Event, Look};
 
 /// Looks in flight at once: doctor's default `--concurrency`.
 const LOOKS: usize = 16;

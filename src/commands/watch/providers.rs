@@ -7,23 +7,23 @@
 //! before a restart is missed. An ID seen twice is written once by the journal.
 
 use super::Msg;
-use crate::cluster::connect::Connection;
-use crate::cluster::logs::LogLimits;
-use crate::cluster::providers::provider_for_kind;
-use crate::cluster::retry::RetryPolicy;
 use crate::commands::evidence::{crd_owners, provider_pods, read_pod_log_with, unreadable_log};
-use crate::domain::gotime::GoTime;
-use crate::domain::journal::{self, Record, Source};
-use crate::domain::watch::restarts::PodSeen;
-use crate::domain::watch::{Change, KindId};
-use crate::evidence::logs::Retention;
-use crate::evidence::pods::{self, ProviderPod};
-use crate::output::watch as lines;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
+use upjet_cluster::connect::Connection;
+use upjet_cluster::logs::LogLimits;
+use upjet_cluster::providers::provider_for_kind;
+use upjet_cluster::retry::RetryPolicy;
+use upjet_core::gotime::GoTime;
+use upjet_core::journal::{self, Record, Source};
+use upjet_core::watch::restarts::PodSeen;
+use upjet_core::watch::{Change, KindId};
+use upjet_evidence::logs::Retention;
+use upjet_evidence::pods::{self, ProviderPod};
+use upjet_output::watch as lines;
 
 /// One look at the providers.
 pub(super) struct Look {
@@ -141,12 +141,12 @@ impl LogReader {
 }
 
 /// The IDs a log's evidence reports as just created, with the MR they were created for.
-fn created(evidence: Vec<crate::evidence::logs::Evidence>) -> impl Iterator<Item = Logged> {
+fn created(evidence: Vec<upjet_evidence::logs::Evidence>) -> impl Iterator<Item = Logged> {
     evidence.into_iter().filter(|e| !e.uid.is_empty()).flat_map(|e| {
         let time = e.time.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
         e.created
             .into_iter()
-            .filter(|id| crate::domain::candidate::usable(id))
+            .filter(|id| upjet_core::candidate::usable(id))
             .map(move |id| Logged {
                 uid: e.uid.clone(),
                 id,

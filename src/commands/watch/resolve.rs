@@ -9,13 +9,13 @@ use super::Watched;
 use super::clock::Clock;
 use super::providers::Follow;
 use crate::cli::watch::{WatchArgs, WatchFormat};
-use crate::cluster::connect::{self, ConnectOptions};
-use crate::cluster::watch::Scope;
-use crate::error::Error;
-use crate::local::journal::{Journal, context_dir, default_dir};
 use crate::settings::Settings;
 use std::path::PathBuf;
 use std::time::Duration;
+use upjet_cluster::connect::{self, ConnectOptions};
+use upjet_cluster::watch::Scope;
+use upjet_core::error::Error;
+use upjet_local::journal::{Journal, context_dir, default_dir};
 
 /// Items per list page of a watcher's list.
 const PAGE_SIZE: u32 = 500;
@@ -149,10 +149,11 @@ impl JournalAt {
 mod tests {
     use super::*;
     use crate::cli::{Cli, Command};
-    use crate::error::{Exit, exit_for};
+    use crate::commands::exit::exit_for;
     use crate::settings::{Environment, Terminal};
     use clap::Parser;
     use std::path::Path;
+    use upjet_core::error::Exit;
 
     /// `watch ARGS` resolved under an environment whose home is `home`.
     fn resolved(args: &[&str], home: Option<&Path>) -> anyhow::Result<Resolved> {

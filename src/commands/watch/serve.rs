@@ -4,10 +4,6 @@
 
 use super::Shared;
 use super::clock::Clock;
-use crate::domain::gotime::GoTime;
-use crate::domain::watch::exposition;
-use crate::error::Error;
-use crate::output::metrics;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -17,6 +13,10 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use tokio::net::TcpListener;
+use upjet_core::error::Error;
+use upjet_core::gotime::GoTime;
+use upjet_core::watch::exposition;
+use upjet_output::metrics;
 
 /// Binds `HOST:PORT` (`:PORT` for every interface); a port in use or a bad address is a usage
 /// error that names it (exit 2), before anything else starts.

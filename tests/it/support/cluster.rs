@@ -49,7 +49,7 @@ impl ClusterBuilder {
     /// Installs the guard's lock CRD (`identitylocks.guard.kubectl-upjet.io`), as
     /// `kubectl upjet guard | kubectl apply -f -` does.
     pub fn guard_lock(self) -> Self {
-        let crd = kubectl_upjet::domain::guard::lock::crd::crd();
+        let crd = upjet_core::guard::lock::crd::crd();
         self.api.add_crd_yaml(&crd.to_string()).expect("the lock's CRD loads");
         self
     }
@@ -96,9 +96,9 @@ impl Cluster {
     }
     /// A kube connection through the real client, for library-level checks (await it on the
     /// runtime that will use it: the client's worker lives there).
-    pub async fn connect(&self) -> kubectl_upjet::cluster::connect::Connection {
-        let flags = kubectl_upjet::cluster::connect::ConnectOptions::kubeconfig(self.kubeconfig());
-        kubectl_upjet::cluster::connect::connect(&flags).await.unwrap()
+    pub async fn connect(&self) -> upjet_cluster::connect::Connection {
+        let flags = upjet_cluster::connect::ConnectOptions::kubeconfig(self.kubeconfig());
+        upjet_cluster::connect::connect(&flags).await.unwrap()
     }
 }
 

@@ -2,11 +2,11 @@
 //! applies resource-modifier rules the way Velero does and resets what
 //! `pkg/restore/restore.go` `resetMetadataAndStatus` resets.
 
-use kubectl_upjet::domain::adopt::apply_merge_patch;
-use kubectl_upjet::domain::restore::modifiers::{Rule, exact_name};
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
+use upjet_core::patch::apply_merge_patch;
+use upjet_core::restore::modifiers::{Rule, exact_name};
 
 /// Every entry of a gzip tar: name → bytes.
 pub fn entries(path: &Path) -> Vec<(String, Vec<u8>)> {
@@ -92,5 +92,5 @@ pub fn rules_from_printed_command(stdout: &str, dir: &Path) -> Vec<Rule> {
     assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
     let cm = String::from_utf8(out.stdout).unwrap();
     assert!(cm.contains("namespace: velero") && cm.contains("kind: ConfigMap"), "{cm}");
-    kubectl_upjet::domain::restore::modifiers::from_config_map(&cm).expect("Velero accepts it").resource_modifier_rules
+    upjet_core::restore::modifiers::from_config_map(&cm).expect("Velero accepts it").resource_modifier_rules
 }

@@ -1,0 +1,168 @@
+//! The values several rules read from a write (the external-name before and after, whether the
+//! MR created its object, the MR as a command argument), each a named policy variable so that
+//! the printed policy says what it computes. A rule asks for the variables it needs; they are
+//! listed in the order of first use, as the API server requires (a variable may only read the
+//! ones before it).
+
+use super::cel::{Cel, bound};
+use crate::managed::keys;
+use crate::placeholder;
+use std::cell::RefCell;
+
+/// The annotation kubectl-upjet's own repairs (adopt, restore, promote, migrate) set, in the
+/// same write, to the external-name they write: the identity rules let such a write through
+/// when, and only when, its value equals the external-name written.
+pub const IDENTITY_CHANGE: &str = "kubectl-upjet.io/identity-change";
+
+/// The annotation `guard --mutate` leaves on an MR whose create got its locked ID back.
+pub const IDENTITY_RESTORED: &str = "kubectl-upjet.io/identity-restored";
+
+/// The variables one policy uses, in order of first use.
+#[derive(Debug, Default)]
+pub struct Vars {
+    defs: RefCell<Vec<(&'static str, Cel)>>,
+}
+
+/// `root.metadata.annotations[key]`, or `''` when absent. `nullable` roots (`oldObject`) are
+/// checked against null first.
+pub fn annotation(root: &str, key: &str, nullable: bool) -> Cel {
+    let (present, value) = annotation_parts(root, key, nullable);
+    Cel::cond(&present, &value, &Cel::lit(""))
+}
+
+/// Whether `root` carries the annotation `key` (with any value).
+pub fn has_annotation(root: &str, key: &str, nullable: bool) -> Cel {
+    annotation_parts(root, key, nullable).0
+}
+
+fn annotation_parts(root: &str, key: &str, nullable: bool) -> (Cel, Cel) {
+    let annotations = Cel::path(&format!("{root}.metadata.annotations"), bound::ANNOTATION);
+    let mut present = vec![annotations.has(), annotations.has_key(&Cel::lit(key))];
+    if nullable {
+        present.insert(0, Cel::path(root, 1).ne(&Cel::constant("null")));
+    }
+    (Cel::and(present), annotations.at(&Cel::lit(key), bound::ANNOTATION))
+}
+
+/// Whether `root` shows a condition `Ready` with status `True` (among its first
+/// [`bound::LIST`] conditions; an MR has a handful).
+pub fn ready(root: &str) -> Cel {
+    let status = Cel::path(&format!("{root}.status"), 1);
+    let conditions = status.dot("conditions", bound::OBJECT_LIST);
+    let field = |c: &Cel, name: &str, want: &str| {
+        let f = c.dot(name, 64);
+        Cel::and(vec![f.has(), f.eq(&Cel::lit(want))])
+    };
+    Cel::and(vec![
+        status.has(),
+        conditions.has(),
+        conditions.size_of().int_cmp("<=", bound::LIST),
+        conditions
+            .clone()
+            .bounded(bound::LIST)
+            .exists("c", 1, |c| Cel::and(vec![field(c, "type", "Ready"), field(c, "status", "True")])),
+    ])
+}
+
+/// The placeholder values a provider writes in place of an ID (`domain::placeholder::KNOWN`).
+pub fn placeholders() -> Vec<&'static str> {
+    placeholder::KNOWN.iter().map(|p| p.value).collect()
+}
+
+impl Vars {
+    /// The variables asked for, in order, as the policy's `variables`.
+    pub fn into_defs(self) -> Vec<(&'static str, Cel)> {
+        self.defs.into_inner()
+    }
+
+    /// The reference to variable `name`, defined by `def` at its first use.
+    pub fn get(&self, name: &'static str, def: impl FnOnce(&Vars) -> Cel) -> Cel {
+        if let Some((_, d)) = self.defs.borrow().iter().find(|(n, _)| *n == name) {
+            return Cel::var(name, d);
+        }
+        let d = def(self);
+        let reference = Cel::var(name, &d);
+        self.defs.borrow_mut().push((name, d));
+        reference
+    }
+
+    /// The external-name the write carries (`''` when none).
+    pub fn ext(&self) -> Cel {
+        self.get("externalName", |_| annotation("object", keys::EXTERNAL_NAME, false))
+    }
+
+    /// The external-name before the write (`''` on a create or when none).
+    pub fn old_ext(&self) -> Cel {
+        self.get("oldExternalName", |_| annotation("oldObject", keys::EXTERNAL_NAME, true))
+    }
+
+    /// Whether the written external-name names an object: set and not a placeholder.
+    pub fn ext_is_id(&self) -> Cel {
+        self.get("externalNameIsId", |v| is_id(&v.ext()))
+    }
+
+    /// Whether the external-name before the write named an object.
+    pub fn old_ext_is_id(&self) -> Cel {
+        self.get("oldExternalNameIsId", |v| is_id(&v.old_ext()))
+    }
+
+    /// Whether the write changes the external-name (a create always does).
+    pub fn ext_changed(&self) -> Cel {
+        self.get("externalNameChanged", |v| {
+            Cel::or(vec![Cel::path("request.operation", 1).eq(&Cel::lit("CREATE")), v.ext().ne(&v.old_ext())])
+        })
+    }
+
+    /// Whether one of kubectl-upjet's repairs says it writes this very external-name
+    /// ([`IDENTITY_CHANGE`] equal to it, and not empty).
+    pub fn change_declared(&self) -> Cel {
+        self.get("identityChangeDeclared", |v| {
+            let declared = annotation("object", IDENTITY_CHANGE, false);
+            Cel::and(vec![v.ext().ne(&Cel::lit("")), declared.eq(&v.ext())])
+        })
+    }
+
+    /// Whether the MR had created its cloud object before the write: a create-succeeded mark,
+    /// a non-empty `status.atProvider`, or Ready=True.
+    pub fn created(&self) -> Cel {
+        self.get("createdBefore", |_| {
+            let succeeded = annotation("oldObject", keys::CREATE_SUCCEEDED, true).ne(&Cel::lit(""));
+            let status = Cel::path("oldObject.status", 1);
+            let at_provider = status.dot("atProvider", 1);
+            let observed = Cel::and(vec![status.has(), at_provider.has(), at_provider.size_of().int_cmp(">", 0)]);
+            let not_null = Cel::path("oldObject", 1).ne(&Cel::constant("null"));
+            Cel::and(vec![not_null, Cel::or(vec![succeeded, observed, ready("oldObject")])])
+        })
+    }
+
+    /// The MR as kubectl-upjet's commands take it: `plural.group/name [-n namespace]`.
+    pub fn target(&self) -> Cel {
+        self.get("target", |_| {
+            let ns = Cel::path("object.metadata.namespace", bound::NAMESPACE);
+            Cel::concat(vec![
+                Cel::path("request.resource.resource", bound::KIND),
+                Cel::lit("."),
+                Cel::path("request.resource.group", bound::GROUP),
+                Cel::lit("/"),
+                Cel::path("object.metadata.name", bound::NAME),
+                Cel::cond(&ns.has(), &Cel::concat(vec![Cel::lit(" -n "), ns.clone()]), &Cel::lit("")),
+            ])
+        })
+    }
+
+    /// `group/Kind` of the written object.
+    pub fn kind_key(&self) -> Cel {
+        self.get("kindKey", |_| {
+            Cel::concat(vec![
+                Cel::path("request.kind.group", bound::GROUP),
+                Cel::lit("/"),
+                Cel::path("request.kind.kind", bound::KIND),
+            ])
+        })
+    }
+}
+
+/// Whether an external-name names an object: set, and not a placeholder.
+pub fn is_id(ext: &Cel) -> Cel {
+    Cel::and(vec![ext.ne(&Cel::lit("")), ext.one_of(&placeholders()).not()])
+}

@@ -1,0 +1,122 @@
+//! `CloudAuditOrphan`: the cloud's own audit record (CloudTrail, GCP Cloud Audit Logs, the Azure
+//! Activity Log) shows the provider's identity creating one object for this MR, inside its create
+//! window, and the MR does not track it. crossplane-runtime writes the pending mark before
+//! `ExternalClient.Create`; upjet's async create returns at once and sets the external-name only
+//! when a later Observe persists it (`external_async_tfpluginsdk.go`, the managed reconciler's
+//! late-init update): a restart or a missing `LateInitialize` in between leaves the object made
+//! and the MR without its ID. The record names the object even when the cloud assigned the ID and
+//! nothing tagged it.
+
+use super::facts::Facts;
+use crate::cloud_audit::{MrCloudAudit, Observed};
+use crate::finding::{Code, Finding};
+use crate::managed::keys;
+
+/// One finding when the provider's creates for the MR made exactly one object and the MR does not
+/// track it (several are `CloudAuditDuplicate`'s). The ID is suggested when the MR tracks none, or
+/// tracks one that does not work (not Ready), and only when the kind's healthy peers prove how a
+/// create's ID reads as an external-name: never to replace a working identity, never a guess.
+pub(super) fn check(facts: &Facts) -> Option<Finding> {
+    let audit = facts.evidence?.cloud_audit.as_ref()?;
+    let objects = audit.objects();
+    let [o] = objects.as_slice() else { return None };
+    if o.tracked {
+        return None;
+    }
+    let mr = facts.mr;
+    let arg = facts.arg();
+    let object = o.object().unwrap_or_default();
+    let may_adopt = audit.tracked.is_none() || !mr.is_true("Ready");
+    let message = match &audit.tracked {
+        None => format!(
+            "the cloud's audit record shows the provider creating {object:?} for this MR ({}), and the MR tracks no ID: it is the object this MR lost",
+            when(o)
+        ),
+        Some(t) => format!(
+            "the cloud's audit record shows the provider creating {object:?} for this MR ({}), which tracks {t:?}: {object:?} is an orphan nothing tracks",
+            when(o)
+        ),
+    };
+    let next = match (may_adopt, &o.id) {
+        (true, Some(id)) => format!("kubectl upjet adopt {arg} --id {id} --import"),
+        _ => format!("kubectl upjet history {arg} --cloud-audit {}", o.call.file),
+    };
+    let f = Finding::new(Code::CloudAuditOrphan, message, next).with_opt(keys::EXTERNAL_NAME, mr.external_name());
+    Some(with_call(f, o, audit).suggest(o.id.as_deref().filter(|_| may_adopt)))
+}
+
+/// `CreateVpc at 2024-11-30T10:00:01Z`.
+pub(super) fn when(o: &Observed) -> String {
+    match o.call.at {
+        Some(t) => format!("{} at {t}", o.call.action),
+        None => o.call.action.to_string(),
+    }
+}
+
+/// The evidence every cloud-audit finding carries about one create: the call (action, principal,
+/// account, time, outcome, request ID, `file:line`), the cloud's ID, why it is this MR's, and
+/// how the provider's identity and the ID's form are known.
+pub(super) fn with_call(f: Finding, o: &Observed, audit: &MrCloudAudit) -> Finding {
+    let f = f
+        .with("cloudCall", o.call.describe())
+        .with("matchedBy", &*o.by)
+        .with_opt("cloudId", o.raw_id.clone())
+        .with_opt("providerIdentity", audit.identity.as_deref())
+        .with("idRule", &*audit.id_rule)
+        .with_opt("userAgent", o.call.user_agent.as_deref());
+    match &o.id {
+        Some(_) => f,
+        None => f.with(
+            "idForm",
+            "unproven: no healthy peer of this kind shows how a create's ID reads as an external-name; verify the cloud ID with `adopt --import`",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::cloud_audit_cases::{Case, audit, check_cloud_cases, obs};
+    use crate::finding::Code;
+    use crate::testing::Mr;
+
+    /// The upstream basis: the async create of `external_async_tfpluginsdk.go` and the late-init
+    /// update of crossplane-runtime's managed reconciler; a CloudTrail `CreateHostedZone` (or any
+    /// create) by the provider's role in the window names the zone it made.
+    const CASES: &[Case] = &[
+        (
+            "tracks none: suggest the created object",
+            || Mr::new("Zone", "z"),
+            || audit(vec![obs("Z1", false, Some("Z1"))], None),
+            &[(Code::CloudAuditOrphan, Some("Z1"))],
+        ),
+        (
+            "tracks none, the ID's form unproven: report, suggest nothing",
+            || Mr::new("Zone", "z"),
+            || audit(vec![obs("/hostedzone/Z1", false, None)], None),
+            &[(Code::CloudAuditOrphan, None)],
+        ),
+        (
+            "healthy and tracking another ID: an orphan, the identity kept",
+            || Mr::new("Zone", "z").external_name("Z0").healthy(),
+            || audit(vec![obs("Z1", false, Some("Z1"))], Some("Z0")),
+            &[(Code::CloudAuditOrphan, None)],
+        ),
+        (
+            "the create made the tracked object: nothing",
+            || Mr::new("Zone", "z").external_name("Z1").healthy(),
+            || audit(vec![obs("Z1", true, Some("Z1"))], Some("Z1")),
+            &[],
+        ),
+        (
+            "two objects are a duplicate, not this",
+            || Mr::new("Zone", "z"),
+            || audit(vec![obs("Z1", false, Some("Z1")), obs("Z2", false, Some("Z2"))], None),
+            &[(Code::CloudAuditDuplicate, Some("Z1"))],
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        check_cloud_cases(CASES);
+    }
+}
