@@ -254,15 +254,17 @@ fn the_literal_check_refuses_what_kubernetes_refuses() {
 /// elements, a map's keys and its values must each have one type, or `kubectl apply` refuses the
 /// policy. cel-rust does not enforce it, so every list and map literal of every printed
 /// expression — validating and mutating, variables, match conditions, validations and their
-/// messages, the patch — is checked here, under every setting that changes what is printed.
+/// messages, the patch — is checked here, under every setting that changes what is printed
+/// (exemptions, `--mutate`, `--authorize-declarations`).
 #[test]
 fn every_list_and_map_literal_of_every_expression_has_one_type() {
     let mut settings = GuardSettings { mutate: true, ..GuardSettings::default() };
     settings.groups.insert("platform:break-glass".into());
     let mut sets = vec![full_set(), build(&kinds(), &settings, &[])];
-    let mut bare = GuardSettings::default();
-    bare.mutate = true;
+    let bare = GuardSettings { mutate: true, ..GuardSettings::default() };
     sets.push(build(&kinds(), &bare, &[]));
+    let authorized = GuardSettings { authorize_declarations: true, ..bare };
+    sets.push(build(&kinds(), &authorized, &[]));
     let mut checked = 0;
     for set in &sets {
         for p in set.validating.iter().chain(&set.mutating) {
