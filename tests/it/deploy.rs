@@ -80,6 +80,7 @@ fn doctor_role_is_read_only_and_aggregates_the_managed_kinds() {
     for needed in [
         "pods",
         "pods/log",
+        "deployments",
         "events",
         "providerrevisions",
         "customresourcedefinitions",

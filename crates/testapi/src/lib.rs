@@ -9,7 +9,7 @@
 //!   aggregated (`apidiscovery.k8s.io/v2` and `v2beta1`), built from real CRD
 //!   files (every served version; scope, kind, names, categories, status
 //!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
-//!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
+//!   configmaps, apps/v1 deployments, apiextensions.k8s.io/v1 customresourcedefinitions and the
 //!   rbac.authorization.k8s.io/v1 kinds, and on request (`serve_admission_policies`)
 //!   admissionregistration.k8s.io/v1's admission policies and bindings; `/version` (what
 //!   [`TestApi::set_version`] sets); a minimal
@@ -287,7 +287,7 @@ impl std::fmt::Debug for TestApi {
 
 impl TestApi {
     /// An empty server state: core v1 (pods, pods/log, pods/exec, events,
-    /// namespaces, secrets, configmaps), rbac.authorization.k8s.io/v1 (cluster)roles and
+    /// namespaces, secrets, configmaps), apps/v1 deployments, rbac.authorization.k8s.io/v1 (cluster)roles and
     /// (cluster)rolebindings, apiextensions.k8s.io/v1 customresourcedefinitions, and the
     /// namespaces `default`, `kube-system`, `kube-public`, `kube-node-lease`.
     pub fn new() -> Self {
