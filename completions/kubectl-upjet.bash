@@ -670,7 +670,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__guard)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --warn --deny --audit --mutate --allow-user --allow-group --from --id-template --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version lock unlock help"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --warn --deny --audit --mutate --authorize-declarations --allow-user --allow-group --from --id-template --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version lock unlock help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

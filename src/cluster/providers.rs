@@ -22,6 +22,50 @@ pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result
         .await
 }
 
+/// The Deployments of one namespace or every one, page by page (500 a page), each page reduced
+/// by `keep` as it arrives. Crossplane puts the provider label on a provider Deployment's
+/// selector and pod template, not on the Deployment itself, so no label selector finds them:
+/// every Deployment is listed and `keep` (`evidence::pods::parse_deployments`) keeps the
+/// providers'. A provider scaled to zero (safe-start) has its Deployment and no pod.
+pub async fn deployments<T, E: std::fmt::Display>(
+    conn: &Connection,
+    namespace: Option<&str>,
+    keep: impl Fn(&str) -> Result<Vec<T>, E>,
+) -> Result<Vec<T>, RequestError> {
+    #[derive(serde::Deserialize)]
+    struct Page {
+        #[serde(default)]
+        metadata: Meta,
+    }
+    #[derive(serde::Deserialize, Default)]
+    struct Meta {
+        #[serde(rename = "continue", default)]
+        continue_: Option<String>,
+    }
+    let base = match namespace {
+        Some(ns) => format!("/apis/apps/v1/namespaces/{}/deployments?limit=500", super::kinds::segment(ns)),
+        None => "/apis/apps/v1/deployments?limit=500".to_string(),
+    };
+    let (mut out, mut token) = (Vec::new(), None::<String>);
+    let keep = &keep;
+    loop {
+        let path = match &token {
+            Some(t) => format!("{base}&continue={}", super::kinds::segment(t)),
+            None => base.clone(),
+        };
+        let (items, next) = request::read(conn, &path, "application/json", &RetryPolicy::default(), |body| {
+            let page: Page = serde_json::from_str(body).map_err(|e| e.to_string())?;
+            keep(body).map(|items| (items, page.metadata.continue_)).map_err(|e| e.to_string())
+        })
+        .await?;
+        out.extend(items);
+        match next.filter(|t| !t.is_empty()) {
+            Some(t) => token = Some(t),
+            None => return Ok(out),
+        }
+    }
+}
+
 /// Lists ProviderRevisions (the body), whose `status.objectRefs` say which provider owns a CRD.
 pub async fn provider_revisions(conn: &Connection) -> Result<String, RequestError> {
     request::json_text(conn, "/apis/pkg.crossplane.io/v1/providerrevisions", &RetryPolicy::default()).await

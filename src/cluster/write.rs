@@ -71,6 +71,16 @@ pub enum WriteError {
         /// The API server's message.
         message: String,
     },
+    /// 403 from admission, not RBAC: an admission policy or webhook judged the write and refused
+    /// it (`ValidatingAdmissionPolicy '…' with binding '…' denied request: …`). Its message says
+    /// why, and what would let it through (the guard's names the permission and the role).
+    #[error("the API server's admission refused the write to {target}: {message}")]
+    Denied {
+        /// The object.
+        target: String,
+        /// The API server's message.
+        message: String,
+    },
     /// 404: the object does not exist (any more).
     #[error("{target} not found")]
     NotFound {
@@ -102,12 +112,21 @@ pub enum WriteError {
     },
 }
 
+/// Whether a 403's message is an admission plugin's refusal rather than RBAC's (whose wording
+/// is `User "…" cannot …`): a ValidatingAdmissionPolicy's (k8s.io/apiserver
+/// `pkg/admission/plugin/policy/validating/dispatcher.go`) or a webhook's.
+fn admission_denial(message: &str) -> bool {
+    message.contains("ValidatingAdmissionPolicy '")
+        || message.contains("denied request:")
+        || message.contains("admission webhook")
+}
+
 impl WriteError {
     /// Converts into the shell's error with the right exit code: permission and transport
     /// problems are cluster problems (3); everything else is a failed write (5).
     pub fn into_error(self, conn: &Connection) -> Error {
         match self {
-            WriteError::Forbidden { .. } => Error::cluster(self.to_string()),
+            WriteError::Forbidden { .. } | WriteError::Denied { .. } => Error::cluster(self.to_string()),
             WriteError::Request { source: Some(e), what, ref target, .. } => {
                 e.explain(conn, &format!("{what} {target}"))
             }
@@ -128,6 +147,9 @@ impl WriteError {
         };
         match (&e, e.status_code()) {
             (_, Some(409)) => WriteError::Conflict { target: t },
+            (RequestError::Kube(kube::Error::Api(s)), Some(403)) if admission_denial(&s.message) => {
+                WriteError::Denied { target: t, message: s.message.clone() }
+            }
             (RequestError::Kube(kube::Error::Api(s)), Some(403)) => WriteError::Forbidden {
                 verb,
                 resource: target.kind.resource_name(),
@@ -284,5 +306,22 @@ mod tests {
         assert!(matches!(e, WriteError::Conflict { .. }));
         let e = WriteError::from_request(RequestError::Timeout(std::time::Duration::from_secs(1)), "get", &t);
         assert!(e.to_string().starts_with("reading recordset.dns.gcp.upbound.io/www -n team-a: timed out"), "{e}");
+    }
+
+    /// A 403 from an admission policy (the guard's, say) is no RBAC denial: it is said as the
+    /// refusal it is, with the policy's message whole.
+    #[test]
+    fn an_admission_refusal_is_not_called_rbac() {
+        let t = Target::new(kind(false), None, "www");
+        let message = "recordsets.dns.gcp.upbound.io \"www\" is forbidden: ValidatingAdmissionPolicy 'kubectl-upjet-guard-identity-kept' with binding 'kubectl-upjet-guard-identity-kept' denied request: missing permission: declare on identitychanges";
+        let status = kube::core::Status::failure(message, "Forbidden").with_code(403);
+        let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "patch", &t);
+        assert!(matches!(e, WriteError::Denied { .. }), "{e:?}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("the API server's admission refused the write to recordset.dns.gcp.upbound.io/www: "),
+            "{text}"
+        );
+        assert!(text.ends_with("missing permission: declare on identitychanges") && !text.contains("RBAC"), "{text}");
     }
 }

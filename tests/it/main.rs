@@ -33,6 +33,7 @@ mod fleet_summary;
 mod formats;
 mod guard;
 mod guard_cluster;
+mod guard_declare;
 mod guard_findings;
 mod guard_lock;
 mod guard_manifests;

@@ -9,7 +9,7 @@
 //!   aggregated (`apidiscovery.k8s.io/v2` and `v2beta1`), built from real CRD
 //!   files (every served version; scope, kind, names, categories, status
 //!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
-//!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
+//!   configmaps, apps/v1 deployments, apiextensions.k8s.io/v1 customresourcedefinitions and the
 //!   rbac.authorization.k8s.io/v1 kinds, and on request (`serve_admission_policies`)
 //!   admissionregistration.k8s.io/v1's admission policies and bindings; `/version` (what
 //!   [`TestApi::set_version`] sets); a minimal
@@ -34,7 +34,8 @@
 //! - with [`TestApi::enable_rbac`], bearer-token authentication and RBAC
 //!   authorization of every request (otherwise any bearer token is accepted).
 //!
-//! Not implemented: other authentication methods, admission, schema validation and defaulting (CRD schemas are skipped when loading),
+//! Not implemented: other authentication methods, admission (besides a test's own hooks,
+//! [`TestApi::on_admit`]), schema validation and defaulting (CRD schemas are skipped when loading),
 //! conversion between CRD versions (every version serves the same stored object
 //! with its own apiVersion), managedFields, strategic merge patch semantics
 //! (built-ins take it as a merge patch; custom resources get 415 as in
@@ -76,6 +77,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+pub use admission::{AdmissionRequest, Denial};
 pub use exec::{ExecOutput, ExecRequest};
 pub use rbac::User;
 
@@ -245,6 +247,8 @@ pub(crate) struct Inner {
     pub bookmark_every: Mutex<Option<std::time::Duration>>,
     /// What `/version` answers: `major`, `minor`, `gitVersion` ([`TestApi::set_version`]).
     pub version: Mutex<(String, String, String)>,
+    /// Admission hooks ([`TestApi::on_admit`]).
+    pub admit_hooks: RwLock<Vec<admission::AdmitHook>>,
 }
 
 impl Inner {
@@ -283,7 +287,7 @@ impl std::fmt::Debug for TestApi {
 
 impl TestApi {
     /// An empty server state: core v1 (pods, pods/log, pods/exec, events,
-    /// namespaces, secrets, configmaps), rbac.authorization.k8s.io/v1 (cluster)roles and
+    /// namespaces, secrets, configmaps), apps/v1 deployments, rbac.authorization.k8s.io/v1 (cluster)roles and
     /// (cluster)rolebindings, apiextensions.k8s.io/v1 customresourcedefinitions, and the
     /// namespaces `default`, `kube-system`, `kube-public`, `kube-node-lease`.
     pub fn new() -> Self {
@@ -306,6 +310,7 @@ impl TestApi {
             watch_epoch: tokio::sync::watch::channel(0).0,
             bookmark_every: Mutex::new(None),
             version: Mutex::new(("1".into(), "32".into(), "v1.32.0".into())),
+            admit_hooks: RwLock::new(vec![]),
         });
         let api = Self { inner };
         for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
@@ -422,6 +427,21 @@ impl TestApi {
     pub fn serve_admission_policies(&self) {
         admission::register(&mut self.inner.registry.write().expect("registry lock"));
         self.inner.disco.lock().expect("disco lock").clear();
+    }
+
+    /// Admits every later create and update of a custom resource through `hook` (as an admission
+    /// plugin would, before the object is stored, dry runs included): `Some(denial)` refuses the
+    /// write with that status. The hook must not write to this server.
+    pub fn on_admit(&self, hook: impl Fn(&AdmissionRequest) -> Option<Denial> + Send + Sync + 'static) {
+        self.inner.admit_hooks.write().expect("admit hooks lock").push(Arc::new(hook));
+    }
+
+    /// Whether the stored RBAC objects allow `user` `verb` on `resource` of `group`, in
+    /// `namespace` (`None`: at the cluster scope), as the authorizer answers a
+    /// SubjectAccessReview (CEL's `authorizer` in an admission policy asks the same).
+    pub fn allows(&self, user: &User, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> bool {
+        let attrs = rbac::Attributes::Resource { verb, group, resource, subresource: None, namespace, name: None };
+        rbac::authorize(&self.inner, user, &attrs).is_ok()
     }
 
     /// Turns on authentication and RBAC authorization (see the `rbac` module): the kubeconfig's

@@ -350,6 +350,7 @@ pub(crate) fn create(
     if objs.get(&key).is_some() {
         return Err(Resp::already_exists(def, &name));
     }
+    crate::admission::admit(inner, def, "CREATE", ns_name.as_deref(), &obj, None)?;
     if dry_run {
         return Ok(obj);
     }
@@ -491,6 +492,9 @@ fn write(
     let cur = objs.get(&key).ok_or_else(|| Resp::not_found(def, name))?.to_value(api_version, &def.kind);
     let new = f(cur.clone())?;
     let mut out = merge_update(def, name, ns, sub, &cur, new, require_rv)?;
+    if sub.is_none() {
+        crate::admission::admit(inner, def, "UPDATE", ns, &out, Some(&cur))?;
+    }
     if out == cur {
         return Ok(Written { obj: cur, changed: false });
     }

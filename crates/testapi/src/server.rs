@@ -386,7 +386,8 @@ async fn handle(
                     Ok(b) => b.to_bytes(),
                     Err(e) => return Err(std::io::Error::other(e)),
                 };
-                dispatch(&inner, &info, &r, &body, local)
+                let user = crate::rbac::authenticate(&inner, &info.authorization).ok().flatten();
+                crate::admission::with_requester(user, || dispatch(&inner, &info, &r, &body, local))
             }
         }
     };

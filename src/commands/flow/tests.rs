@@ -207,6 +207,9 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
     assert_eq!((s.action(Rule::IdentityKept), s.action(Rule::Placeholder)), (Action::Warn, Action::Deny));
     assert_eq!(s.action(Rule::IdentityLocked), Action::Deny, "a rule not named keeps its default");
     assert!(s.mutate && !s.audit && s.groups.contains("ops:break-glass") && s.users.is_empty());
+    assert!(!s.authorize_declarations, "anyone who may write may declare unless asked");
+    let Ok(Guard::Print(authorized)) = guard(&["--authorize-declarations"]) else { panic!("printed") };
+    assert_eq!(authorized.settings.declarers(), crate::domain::guard::vars::Declarers::Authorized);
     assert_eq!((p.format, p.kinds.kinds.clone()), (crate::output::guard::GuardFormat::Json, vec!["vpc".to_string()]));
     let KindSource::Cluster(lists) = &p.source else { panic!("a cluster") };
     assert_eq!((lists.namespace.as_deref(), lists.page_size), (Some("team-a"), 500));
