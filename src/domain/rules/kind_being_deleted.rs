@@ -8,8 +8,8 @@ use crate::domain::kind_removal::{CLOUD_OBJECT, DEFINITIONS};
 
 /// Deleting a CRD deletes every object of it (the API server's
 /// `customresourcecleanup.apiextensions.k8s.io` finalizer), and in Crossplane v2 the CRD goes
-/// with its MRD or its ProviderRevision (crossplane `internal/controller/apiextensions/managed/
-/// crd.go`; crossplane#7173, #4251): each MR is deleted as any deleted MR is, so the managed
+/// with its MRD, and with the ProviderRevision that owns the MRD (crossplane
+/// `internal/controller/apiextensions/managed/crd.go`; crossplane#7173, #4251): each MR is deleted as any deleted MR is, so the managed
 /// reconciler's gates decide what happens to its cloud object ([`Deletion`]). An error when the
 /// object is deleted (or will be once the create-incomplete gate is resolved), a warning when it
 /// is left in place, untracked, or the MR hangs (paused, unsupported policies) and with it the
