@@ -3,10 +3,9 @@
 //! `internal/controller/apiextensions/managed/crd.go`, `CRDAsUnstructured`; some versions name the
 //! revision on the CRD too), so the garbage collector deletes the CRD with either: deleting or
 //! upgrading a Provider, or deleting the MRD, can delete the CRD (crossplane#7173, #4251). The API
-//! server then deletes every
-//! object of the CRD (its `customresourcecleanup.apiextensions.k8s.io` finalizer), so every MR of
-//! the kind is deleted, and one whose policies allow Delete deletes its cloud object; the CRD stays
-//! Terminating while its MRs hold crossplane's finalizer. This is what the run knows of each kind's
+//! server then deletes every object of the CRD (its `customresourcecleanup.apiextensions.k8s.io`
+//! finalizer), so every MR of the kind is deleted, and one whose policies allow Delete deletes its
+//! cloud object; the CRD stays Terminating while its MRs hold crossplane's finalizer. This is what the run knows of each kind's
 //! CRD and MRD being deleted (their `deletionTimestamp`), and what the MRs of such kinds add up to.
 
 use std::collections::HashMap;
