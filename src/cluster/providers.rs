@@ -83,6 +83,34 @@ pub async fn crd(conn: &Connection, name: &str) -> Result<String, RequestError> 
     request::json_text(conn, &path, &RetryPolicy::default()).await
 }
 
+/// What a GET asks for to get an object's metadata alone, as `kubectl get --raw` with this
+/// Accept would: `PartialObjectMetadata` (a CRD without its schemas, hundreds of kilobytes less),
+/// plain JSON from a server that does not know it.
+const METADATA_ONLY: &str = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+
+/// Reads one CustomResourceDefinition's metadata alone (the body), by name (`<plural>.<group>`):
+/// whether it is being deleted.
+pub async fn crd_metadata(conn: &Connection, name: &str) -> Result<String, RequestError> {
+    let path = format!("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{}", super::kinds::segment(name));
+    metadata_only(conn, &path).await
+}
+
+/// Reads one ManagedResourceDefinition's metadata alone (the body), by name (its CRD's).
+pub async fn mrd_metadata(conn: &Connection, name: &str) -> Result<String, RequestError> {
+    let path = format!(
+        "/apis/apiextensions.crossplane.io/v1alpha1/managedresourcedefinitions/{}",
+        super::kinds::segment(name)
+    );
+    metadata_only(conn, &path).await
+}
+
+async fn metadata_only(conn: &Connection, path: &str) -> Result<String, RequestError> {
+    request::read(conn, path, METADATA_ONLY, &RetryPolicy::default(), |body| {
+        serde_json::from_str::<serde::de::IgnoredAny>(body).map(|_| body.to_string())
+    })
+    .await
+}
+
 /// The provider serving a kind: from revisions, else by name among the running providers.
 pub fn provider_for_kind(kind: &ApiKind, owners: &HashMap<String, String>, providers: &[String]) -> Option<String> {
     if let Some(p) = owners.get(&kind.resource_name()) {

@@ -3,6 +3,7 @@
 
 use crate::cluster::connect::{self, Connection};
 use crate::cluster::providers;
+use crate::domain::kind_removal::KindRemovals;
 use crate::domain::mrd::MrdStates;
 use crate::settings::Settings;
 
@@ -18,11 +19,13 @@ pub async fn read(conn: &Connection) -> Result<Option<MrdStates>, String> {
     }
 }
 
-/// doctor's scan line: how many MRDs are inactive; nothing where there are none to read.
-pub async fn scan_note(conn: &Connection) -> Option<String> {
+/// doctor's scan line (how many MRDs are inactive; nothing where there are none to read) and
+/// the kinds whose MRD is being deleted, from the one list.
+pub async fn scan(conn: &Connection) -> (Option<String>, KindRemovals) {
     match read(conn).await {
-        Ok(states) => states.and_then(|s| s.scan_note()),
-        Err(why) => Some(format!("cannot list ManagedResourceDefinitions: {why}")),
+        Ok(Some(states)) => (states.scan_note(), states.removals()),
+        Ok(None) => (None, KindRemovals::default()),
+        Err(why) => (Some(format!("cannot list ManagedResourceDefinitions: {why}")), KindRemovals::default()),
     }
 }
 

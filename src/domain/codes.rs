@@ -71,6 +71,9 @@ pub enum Family {
     Backup,
     /// The cloud's own audit record (`--cloud-audit`).
     CloudAudit,
+    /// The kind's CustomResourceDefinition and ManagedResourceDefinition, read beside its MRs
+    /// (metadata only, live, or from a snapshot holding them): whether they are being deleted.
+    Definitions,
     /// The target cluster's ManagedResourceDefinitions (`--target-context`): whether a backed-up
     /// MR's kind is served there at all. Not a restore verdict, so it puts no MR in the plan.
     TargetActivation,
@@ -337,6 +340,11 @@ codes! {
         severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, lint: true, docs: "findings.md#malformedannotation",
     },
+    /// `crossplane.io/poll-interval` is under one second: crossplane-runtime v2.3+ polls that often.
+    PollIntervalTooShort {
+        severity: Warning, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: true, docs: "findings.md#pollintervaltooshort",
+    },
     /// Synced still shows the create-incomplete gate after the marks were fixed by hand: the watch
     /// ignores those annotations, so nothing triggers a reconcile.
     ReconcileNotTriggered {
@@ -363,6 +371,25 @@ codes! {
     DeletionBlockedByCreateGate {
         severity: Error, family: Object, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, lint: false, docs: "findings.md#deletionblockedbycreategate",
+    },
+    /// A deleted MR holds another's finalizer besides crossplane's: crossplane-runtime v2 does not
+    /// delete the cloud object until it is removed, and says nothing while it waits.
+    DeletionWaitsForFinalizers {
+        severity: Info, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#deletionwaitsforfinalizers",
+    },
+    /// Every Observe fails with Terraform's "Unexpected Identity Change" after a failed create:
+    /// upjet keeps a partial identity in memory until the provider restarts.
+    UnexpectedIdentityChange {
+        severity: Error, family: Object, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#unexpectedidentitychange",
+    },
+    /// The MR's kind is going away: its CRD or MRD is being deleted, which deletes every MR of it
+    /// and, where the policies allow Delete, their cloud objects (crossplane#7173). Error; warning
+    /// when this MR's cloud object is left in place.
+    KindBeingDeleted {
+        severity: Error, family: Definitions, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#kindbeingdeleted",
     },
     /// A provider log shows an ID created for this MR that is not its external-name.
     OrphanCandidate {

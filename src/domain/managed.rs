@@ -30,6 +30,10 @@ pub mod keys {
     pub const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
 }
 
+/// The finalizer the managed reconciler puts on every MR it creates an object for, and removes
+/// once the cloud object is deleted or orphaned (crossplane-runtime `managed.FinalizerName`).
+pub const FINALIZER: &str = "finalizer.managedresource.crossplane.io";
+
 /// Why a condition matters: crossplane-runtime and upjet communicate state only through these.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -75,6 +79,12 @@ pub struct ManagedResource {
     pub creation_timestamp: Option<String>,
     /// `metadata.deletionTimestamp`.
     pub deletion_timestamp: Option<String>,
+    /// Whether `metadata.finalizers` holds crossplane's own ([`FINALIZER`]).
+    pub own_finalizer: bool,
+    /// The other finalizers of `metadata.finalizers`, in order: another controller's (a backup
+    /// before delete, `foregroundDeletion`), which a deletion waits for. Empty for nearly every
+    /// MR, so it costs nothing in a fleet.
+    pub other_finalizers: Vec<String>,
     /// Only the `crossplane.io/*` annotations (everything the reconciler reads).
     pub annotations: StrMap,
     /// `spec.managementPolicies`; `None` when the field is absent (API default `["*"]`).
@@ -149,6 +159,8 @@ struct WireMeta {
     creation_timestamp: Option<String>,
     #[serde(default)]
     deletion_timestamp: Option<String>,
+    #[serde(default)]
+    finalizers: Option<Vec<String>>,
     #[serde(default, deserialize_with = "crossplane_annotations")]
     annotations: StrMap,
     #[serde(default)]
@@ -337,6 +349,12 @@ impl ManagedResource {
         self.annotation(keys::EXTERNAL_NAME).and_then(placeholder)
     }
 
+    /// How many finalizers the MR holds, crossplane's own included: what the managed reconciler
+    /// counts (`len(managed.GetFinalizers())`).
+    pub fn finalizer_count(&self) -> usize {
+        usize::from(self.own_finalizer) + self.other_finalizers.len()
+    }
+
     /// The first condition of a type, as crossplane's `GetCondition` finds it.
     pub fn condition(&self, type_: &str) -> Option<&Condition> {
         self.conditions.iter().find(|c| c.type_ == type_)
@@ -403,6 +421,13 @@ impl From<Wire> for ManagedResource {
         let namespace = w.metadata.namespace.filter(|n| !n.is_empty());
         let provider_config =
             spec.provider_config_ref.and_then(|r| ProviderConfigKey::of_ref(r.name, r.kind, namespace.as_deref()));
+        let mut finalizers = w.metadata.finalizers.unwrap_or_default();
+        let own_finalizer = finalizers.iter().any(|f| f == FINALIZER);
+        finalizers.retain(|f| f != FINALIZER);
+        if finalizers.is_empty() {
+            // No heap kept for the common case (crossplane's finalizer alone).
+            finalizers = Vec::new();
+        }
         ManagedResource {
             api_version: w.api_version,
             kind: w.kind,
@@ -413,6 +438,8 @@ impl From<Wire> for ManagedResource {
             resource_version: w.metadata.resource_version,
             creation_timestamp: w.metadata.creation_timestamp,
             deletion_timestamp: w.metadata.deletion_timestamp.filter(|d| !d.is_empty()),
+            own_finalizer,
+            other_finalizers: finalizers,
             annotations: w.metadata.annotations,
             // Lists decoded from JSON grow by doubling: trimmed, since a fleet-wide run (the
             // inventory or cloud record tied to every MR) keeps every MR at once.
@@ -464,6 +491,22 @@ mod tests {
         assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("www"));
         assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
         assert!(mr.is_true("Ready"));
+    }
+
+    #[test]
+    fn finalizers_are_crossplane_s_own_and_the_others() {
+        let mr = |f: &str| {
+            ManagedResource::from_json(&format!(r#"{{"metadata":{{"name":"x","finalizers":{f}}}}}"#)).unwrap()
+        };
+        let both = mr(r#"["finalizer.managedresource.crossplane.io","backup.example.com/pre-delete"]"#);
+        assert!(both.own_finalizer);
+        assert_eq!(both.other_finalizers, ["backup.example.com/pre-delete"]);
+        assert_eq!(both.finalizer_count(), 2);
+        let own = mr(r#"["finalizer.managedresource.crossplane.io"]"#);
+        assert!(own.own_finalizer && own.other_finalizers.is_empty() && own.other_finalizers.capacity() == 0);
+        let none = ManagedResource::from_json(r#"{"metadata":{"name":"x"}}"#).unwrap();
+        assert_eq!((none.own_finalizer, none.finalizer_count()), (false, 0));
+        assert_eq!(mr("null").finalizer_count(), 0);
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod health;
 pub mod identity;
 pub mod inventory;
 pub mod journal;
+pub mod kind_removal;
 pub mod kstatus;
 pub mod lint;
 pub mod managed;

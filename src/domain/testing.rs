@@ -121,6 +121,11 @@ impl Mr {
         self.0.as_object_mut().unwrap().remove("status");
         self
     }
+    /// Sets `metadata.finalizers`.
+    pub fn finalizers(mut self, f: &[&str]) -> Mr {
+        self.0["metadata"]["finalizers"] = json!(f);
+        self
+    }
     /// Sets a deletion timestamp.
     pub fn deleting(mut self) -> Mr {
         self.0["metadata"]["deletionTimestamp"] = json!("2024-11-30T11:00:00Z");

@@ -8,6 +8,7 @@
 use super::cloud_audit::CloudRecord;
 use crate::domain::cloud_audit::CloudAuditCheck;
 use crate::domain::inventory::{CrossCheck, InventoryObject, Scope, cross_check};
+use crate::domain::kind_removal::{KindRemoval, KindRemovals};
 use crate::domain::managed::ManagedResource;
 use crate::domain::shared_names::{MrKey, SharedNames, SharedWith};
 use std::sync::Arc;
@@ -74,6 +75,9 @@ pub struct FleetFacts {
     cloud_audit: Option<CloudAuditCheck>,
     cloud_notes: Vec<String>,
     cloud_cut_short: Vec<String>,
+    /// The kinds whose CRD or MRD is being deleted: read once the MRs being deleted are known
+    /// (a live scan asks for the CRDs of their kinds alone), or with a snapshot's definitions.
+    removals: KindRemovals,
 }
 
 impl FleetFacts {
@@ -86,6 +90,16 @@ impl FleetFacts {
     /// run (`shared_names::Holder::of` each).
     pub fn with_shared(self, shared: SharedNames) -> FleetFacts {
         FleetFacts { shared, ..self }
+    }
+
+    /// These facts with the kinds being removed (`domain::kind_removal`).
+    pub fn with_removals(self, removals: KindRemovals) -> FleetFacts {
+        FleetFacts { removals, ..self }
+    }
+
+    /// The removal of the MR's kind, when its CRD or MRD is being deleted.
+    pub fn kind_removal(&self, mr: &ManagedResource) -> Option<KindRemoval> {
+        self.removals.of(mr.group(), &mr.kind).cloned()
     }
 
     /// What the index of shared objects says about one MR.

@@ -301,6 +301,9 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
         EvidenceKind::StateReconstructing => text.push_str(
             " ▸ restart marker: the provider held no Terraform state for this MR (it restarted, or first saw the MR) and rebuilt it from the external-name and status.atProvider",
         ),
+        EvidenceKind::MissingIdentityNotFound => text.push_str(
+            " ▸ not found: upjet counts Terraform's \"Missing Resource Identity After Read\" as the object not existing, so the reconciler goes on as if it were gone: it creates the object where the policies allow Create (a duplicate, or an already-exists failure, if the object does exist), and a deleted MR loses its finalizer without the object being deleted",
+        ),
         EvidenceKind::CreateGateBypassed => text.push_str(
             " ▸ this reconciler is built with WithDeterministicExternalName: the create-incomplete gate does not stop it",
         ),
@@ -380,6 +383,7 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     out.extend(inputs.findings.iter().filter(|f| f.code.highlight() == Highlight::Message).map(|f| f.message.clone()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
+    out.extend(missing_identity(&inputs.logs));
     if let Some(ws) = inputs.workspace
         && let (Some(id), Some(cur)) = (&ws.id, current)
         && !same_id(id, cur)
@@ -489,6 +493,22 @@ fn finding_highlight(f: &Finding, code: CreateHighlight) -> String {
         // Their messages already say which creates raced or followed a rebuilt state.
         CreateHighlight::AsyncCreateRace | CreateHighlight::CreateAfterStateRebuild => f.message.clone(),
     }
+}
+
+/// upjet's "treating as resource not found" after Terraform's "Missing Resource Identity After
+/// Read": how often, and when last, the provider read the object as gone this way.
+fn missing_identity(logs: &[&Evidence]) -> Option<String> {
+    let lines: Vec<&&Evidence> = logs.iter().filter(|e| e.kind == EvidenceKind::MissingIdentityNotFound).collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let times: usize = lines.iter().map(|e| e.repeats as usize + 1).sum();
+    let last = lines.iter().filter_map(|e| e.last_time.or(e.time)).max().map(|t| format!(" (last {})", go_time(t)));
+    Some(format!(
+        "upjet read the object as not found {times} time{}{} because Terraform answered \"Missing Resource Identity After Read\": a create that follows may duplicate an object that exists",
+        if times == 1 { "" } else { "s" },
+        last.unwrap_or_default()
+    ))
 }
 
 /// Every logged creation, line by line, whose ID the external-name does not record. This is a

@@ -17,7 +17,8 @@
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
 //!   and field selectors; get, create (`generateName`), update, merge / JSON /
 //!   apply patches (apply approximated as a merge patch, without managedFields),
-//!   delete (finalizers keep the object with a `deletionTimestamp` until removed),
+//!   delete (finalizers keep the object with a `deletionTimestamp` until removed; a CRD is
+//!   deleted as kube-apiserver does it: Terminating, its objects deleted, gone with the last),
 //!   deletecollection, the status subresource, `dryRun=All`, resourceVersion
 //!   conflicts and generation bumps;
 //! - watch (`?watch=true`): initial events, resume from a resourceVersion
@@ -56,6 +57,7 @@
 #![warn(missing_docs)]
 
 mod admission;
+mod cleanup;
 mod crd;
 mod exec;
 mod openapi;
@@ -498,6 +500,14 @@ impl TestApi {
         f: impl FnOnce(&mut Value),
     ) -> Option<Value> {
         ops::modify(&self.inner, api_version, kind, namespace, name, f)
+    }
+
+    /// Deletes an object as a `DELETE` request does: one holding finalizers is only marked
+    /// deleting, and a CustomResourceDefinition goes Terminating and deletes its objects
+    /// (gone with the last of them). Returns the object as answered, `None` when absent.
+    pub fn delete(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<Value> {
+        let def = ops::def_for(&self.inner, api_version, kind).ok()?;
+        ops::delete(&self.inner, &def, api_version, namespace, name, b"", false).ok()
     }
 
     /// Removes an object outright (ignoring finalizers); returns it if it existed.

@@ -69,6 +69,9 @@ fn stderr_lines(report: &Report) -> anyhow::Result<()> {
     for note in &report.summary.notes {
         writeln!(err, "{}", style::sanitize(note))?;
     }
+    for going in &report.summary.kinds_being_deleted {
+        writeln!(err, "{}", style::sanitize(&going.line()))?;
+    }
     for cluster in &report.summary.clusters {
         if let Some(why) = &cluster.error {
             writeln!(err, "cluster {} not scanned: {}", style::sanitize(&cluster.name), style::sanitize(why))?;

@@ -76,6 +76,7 @@ fn a_twin_without_crd_is_refused_with_how_to_serve_it() {
         group: "ec2.aws.m.upbound.io".into(),
         kind: "VPC".into(),
         active: false,
+        deleted_at: None,
     };
     let inactive = Options { mrds: MrdStates::new([mrd]), ..opts() };
     let p = plan_of(&[vpc], &inactive);

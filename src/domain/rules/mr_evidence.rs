@@ -54,6 +54,9 @@ pub struct MrEvidence {
     /// What the other manifests of a lint (`doctor --from` over desired state) say about this
     /// one; absent outside a lint.
     pub desired: Option<DesiredFacts>,
+    /// The MR's kind going away: its CRD or MRD being deleted, when the run read them
+    /// (`domain::kind_removal`).
+    pub kind_removal: Option<crate::domain::kind_removal::KindRemoval>,
 }
 
 /// What a manifest's peers in the same lint show about it (`domain::lint` computes it).

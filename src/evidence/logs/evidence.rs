@@ -22,6 +22,11 @@ pub enum EvidenceKind {
     StateReconstructing,
     /// plugin-framework `recovered external name from last failed async operation`.
     RecoveredExternalName,
+    /// plugin-framework `TF ReadResource returned Missing Resource Identity diagnostic, treating
+    /// as resource not found` (upjet v2.3+ resource identity): a read answered Terraform's
+    /// "Missing Resource Identity After Read", which upjet counts as the object not existing, so
+    /// the reconcile that logged it goes on to create.
+    MissingIdentityNotFound,
     /// Any other managed-reconciler line (carries the external-name read at Get time).
     Reconciler,
     /// `Successfully requested creation of external resource`.
@@ -56,12 +61,13 @@ pub enum EvidenceKind {
 impl EvidenceKind {
     /// Every kind, in declaration order. Exists so code that must cover all kinds (name
     /// tables, uniqueness checks) iterates this list instead of typing the variants again.
-    pub const ALL: [EvidenceKind; 18] = [
+    pub const ALL: [EvidenceKind; 19] = [
         EvidenceKind::AsyncCreateStarting,
         EvidenceKind::AsyncCreateEnded,
         EvidenceKind::CallbackFailed,
         EvidenceKind::StateReconstructing,
         EvidenceKind::RecoveredExternalName,
+        EvidenceKind::MissingIdentityNotFound,
         EvidenceKind::Reconciler,
         EvidenceKind::CreateRequested,
         EvidenceKind::CreateIncomplete,
@@ -85,6 +91,7 @@ impl EvidenceKind {
             EvidenceKind::CallbackFailed => "CallbackFailed",
             EvidenceKind::StateReconstructing => "StateReconstructing",
             EvidenceKind::RecoveredExternalName => "RecoveredExternalName",
+            EvidenceKind::MissingIdentityNotFound => "MissingIdentityNotFound",
             EvidenceKind::Reconciler => "Reconciler",
             EvidenceKind::CreateRequested => "CreateRequested",
             EvidenceKind::CreateIncomplete => "CreateIncomplete",
@@ -115,6 +122,7 @@ impl EvidenceKind {
             EvidenceKind::AsyncCreateStarting
                 | EvidenceKind::CallbackFailed
                 | EvidenceKind::StateReconstructing
+                | EvidenceKind::MissingIdentityNotFound
                 | EvidenceKind::CriticalAnnotationsUpdated
                 | EvidenceKind::KubeEvent
         )

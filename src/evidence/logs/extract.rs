@@ -7,7 +7,9 @@
 //!   `Instance state not found in cache, reconstructing...` (the `Connect` of
 //!   pkg/controller/external_tfpluginsdk.go and external_tfpluginfw.go), the plugin-framework
 //!   `recovered external name from last failed async operation`
-//!   (pkg/controller/external_async_tfpluginfw.go, `Observe`) and CLI mode's
+//!   (pkg/controller/external_async_tfpluginfw.go, `Observe`), the plugin-framework
+//!   `TF ReadResource returned Missing Resource Identity diagnostic, treating as resource not
+//!   found` (pkg/controller/external_tfpluginfw.go, `readState`) and CLI mode's
 //!   `Critical annotations have been updated.` (pkg/controller/external.go, `external.Observe`);
 //! * upjet's CLI workspace lines (`workspace` key, pkg/terraform/workspace.go), whose `out`
 //!   field holds Terraform's output (see `tf_out.rs`);
@@ -30,6 +32,9 @@ const MSG_ASYNC_CREATE_STARTING: &str = "Async create starting...";
 const MSG_ASYNC_CREATE_CALLBACK_FAILED: &str = "Async create callback failed";
 const MSG_STATE_RECONSTRUCTING: &str = "Instance state not found in cache, reconstructing...";
 const MSG_RECOVERED_EXTERNAL_NAME: &str = "recovered external name from last failed async operation";
+/// upjet logs `TF ReadResource returned Missing Resource Identity diagnostic, treating as resource
+/// not found`; matched on its telling part, whatever precedes it.
+const MSG_MISSING_IDENTITY_NOT_FOUND: &str = "Missing Resource Identity diagnostic, treating as resource not found";
 const MSG_CRITICAL_ANNOTATIONS: &str = "Critical annotations have been updated.";
 const MSG_CREATE_REQUESTED: &str = "Successfully requested creation of external resource";
 const MSG_CREATE_INCOMPLETE_PREFIX: &str = "cannot determine creation result";
@@ -252,6 +257,7 @@ fn tracker_kind(msg: &str) -> Option<EvidenceKind> {
         MSG_STATE_RECONSTRUCTING => EvidenceKind::StateReconstructing,
         MSG_RECOVERED_EXTERNAL_NAME => EvidenceKind::RecoveredExternalName,
         MSG_CRITICAL_ANNOTATIONS => EvidenceKind::CriticalAnnotationsUpdated,
+        m if m.contains(MSG_MISSING_IDENTITY_NOT_FOUND) => EvidenceKind::MissingIdentityNotFound,
         _ => return None,
     })
 }

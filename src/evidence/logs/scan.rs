@@ -34,6 +34,7 @@ const NEEDLES: &[&str] = &[
     "Instance state not found",
     "Critical annotations",
     "callback failed",
+    "Missing Resource Identity diagnostic",
 ];
 
 fn finders() -> &'static [Finder<'static>] {

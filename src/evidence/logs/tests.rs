@@ -1917,3 +1917,21 @@ fn compact_retention_bounds_items_per_mr_and_focus_keeps_one_mr() {
     scan_slice(text.as_bytes(), "t", &mut focus);
     assert!(!focus.evidence().is_empty() && focus.evidence().iter().all(|e| e.uid == "uid-2"));
 }
+
+/// upjet's plugin-framework read treated as not found after Terraform's "Missing Resource
+/// Identity After Read" (pkg/controller/external_tfpluginfw.go, `readState`): found by the
+/// prefilter, tied to its MR by `uid`, and carrying no ID.
+#[test]
+fn a_missing_identity_read_is_a_not_found() {
+    let line = console(
+        TS,
+        "DEBUG",
+        "provider-aws",
+        "TF ReadResource returned Missing Resource Identity diagnostic, treating as resource not found",
+        json!({"uid": UID_A, "name": "lc", "skippedDiags": "Missing Resource Identity After Read: …"}),
+    );
+    let sc = scan_str(&line);
+    let got: Vec<_> = sc.evidence().iter().map(|e| (e.kind, e.uid.clone(), e.id.clone())).collect();
+    assert_eq!(got, [(EvidenceKind::MissingIdentityNotFound, UID_A.to_string(), None)]);
+    assert!(!EvidenceKind::MissingIdentityNotFound.carries_logged_id());
+}

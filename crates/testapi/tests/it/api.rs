@@ -1132,3 +1132,42 @@ fn admission_hooks_refuse_writes_with_the_requester_and_allows_answers_as_rbac()
     let listed = Client::new(&srv.url).get_json("/apis/apps/v1/deployments?limit=500");
     assert_eq!(listed["items"][0]["spec"]["replicas"], 0);
 }
+
+/// Deleting a CRD as kube-apiserver does: Terminating (its cleanup finalizer, `deletionTimestamp`,
+/// the `Terminating` condition), its objects deleted (one holding a finalizer only marked), new
+/// ones refused; it is still served until its last object is gone, then it goes too.
+#[test]
+fn a_crd_being_deleted_stays_terminating_until_its_last_object_goes() {
+    let api = gcp_api();
+    ensure_ns(&api, "d");
+    let mut held = envgroup("d", "held", json!({}));
+    held["metadata"]["finalizers"] = json!(["finalizer.managedresource.crossplane.io"]);
+    api.insert(held);
+    api.insert(envgroup("d", "free", json!({})));
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    let crd = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/envgroups.apigee.gcp.m.upbound.io";
+    let collection = "/apis/apigee.gcp.m.upbound.io/v1beta1/namespaces/d/envgroups";
+
+    let r = c.request("DELETE", crd, &[], None).unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let terminating = c.get_json(crd);
+    assert!(terminating["metadata"]["deletionTimestamp"].is_string(), "{terminating:#}");
+    assert_eq!(terminating["metadata"]["finalizers"], json!(["customresourcecleanup.apiextensions.k8s.io"]));
+    let conditions = terminating["status"]["conditions"].as_array().unwrap();
+    assert!(conditions.iter().any(|c| c["type"] == "Terminating" && c["status"] == "True"), "{conditions:?}");
+
+    let held = api.get(ENVGROUP_M, "Envgroup", Some("d"), "held").expect("held by its finalizer");
+    assert!(held["metadata"]["deletionTimestamp"].is_string());
+    assert!(api.get(ENVGROUP_M, "Envgroup", Some("d"), "free").is_none(), "no finalizer: gone at once");
+    assert_eq!(c.get(collection).status, 200, "still served while Terminating");
+    let r = c.send("POST", collection, "application/json", &envgroup("d", "new", json!({})));
+    assert_eq!(r.status, 405, "{}", r.text());
+    assert_eq!(r.json()["message"], "create not allowed while custom resource definition is terminating");
+
+    let one = format!("{collection}/held");
+    let r = c.send("PATCH", &one, "application/merge-patch+json", &json!({"metadata": {"finalizers": null}}));
+    assert_eq!(r.status, 200);
+    assert_eq!(c.get(crd).status, 404, "its last object gone, the CRD goes");
+    assert_eq!(c.get(collection).status, 404, "and is no longer served");
+}
