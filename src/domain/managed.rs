@@ -7,6 +7,7 @@
 
 use crate::domain::placeholder::{Placeholder, is_placeholder, placeholder};
 pub use crate::domain::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
+use crate::domain::shell::ShellCommand;
 use crate::domain::str_map::{self, StrMap};
 use serde::Deserialize;
 
@@ -367,12 +368,26 @@ impl ManagedResource {
         self.provider_config.clone().unwrap_or_else(|| ProviderConfigKey::default_for(self.namespace.is_some()))
     }
 
-    /// The `reference()` plus `-n <ns>` when namespaced: a ready-to-paste command argument.
+    /// The `reference()` plus `-n <ns>` when namespaced, as a sentence names the MR; a command
+    /// takes it from [`ManagedResource::upjet_command`].
     pub fn command_arg(&self) -> String {
         match &self.namespace {
             Some(ns) => format!("{} -n {}", self.reference(), ns),
             None => self.reference(),
         }
+    }
+
+    /// `kubectl upjet SUBCOMMAND kind.group/name [-n ns]`, the start of every command this tool
+    /// suggests about one MR (a name read from a file is quoted like any other argument).
+    pub fn upjet_command(&self, subcommand: &'static str) -> ShellCommand {
+        ShellCommand::upjet(subcommand).target(self.reference(), self.namespace.as_deref())
+    }
+
+    /// `kubectl VERB kind.group name [-n ns]`, the MR as plain kubectl takes it.
+    pub fn kubectl_command(&self, verb: &'static str) -> ShellCommand {
+        let reference = self.reference();
+        let (kind, name) = reference.split_once('/').unwrap_or((reference.as_str(), ""));
+        ShellCommand::kubectl(verb).arg(kind).target(name, self.namespace.as_deref())
     }
 }
 

@@ -34,6 +34,7 @@ pub mod report;
 pub mod restore;
 pub mod rules;
 pub mod shared_names;
+pub mod shell;
 pub mod str_map;
 pub mod summary;
 #[cfg(test)]

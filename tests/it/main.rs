@@ -64,6 +64,7 @@ mod rbac;
 mod rbac_migrate;
 mod reapplied;
 mod security;
+mod shell;
 mod velero;
 mod watch;
 mod watch_contexts;

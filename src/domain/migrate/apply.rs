@@ -6,6 +6,7 @@ use super::{CONFIRMED, HELD_FOR, Item, MIGRATED_FROM};
 use crate::domain::adopt::declare::set_annotation;
 use crate::domain::adopt::{IDENTITY_CHANGE, annotation, policies_of};
 use crate::domain::managed::keys;
+use crate::domain::shell::quoted;
 use serde_json::{Map, Value, json};
 
 /// Where one item stands.
@@ -67,9 +68,9 @@ fn as_planned(item: &Item, legacy: &Value) -> Result<(), String> {
     }
     if ext != item.legacy.external_name {
         return Err(format!(
-            "the legacy MR's external-name changed since the plan ({:?}, planned {:?}): plan again",
-            ext.unwrap_or_default(),
-            item.legacy.external_name.clone().unwrap_or_default()
+            "the legacy MR's external-name changed since the plan ({}, planned {}): plan again",
+            quoted(ext.as_deref().unwrap_or_default()),
+            quoted(item.legacy.external_name.as_deref().unwrap_or_default())
         ));
     }
     Ok(())
@@ -98,10 +99,10 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
     }
     if annotation(new, keys::EXTERNAL_NAME) != Some(item.external_name.as_str()) {
         return Stage::Changed(format!(
-            "{} tracks {:?}, not {:?}: left as it is",
+            "{} tracks {}, not {}: left as it is",
             item.target_display(),
-            annotation(new, keys::EXTERNAL_NAME).unwrap_or_default(),
-            item.external_name
+            quoted(annotation(new, keys::EXTERNAL_NAME).unwrap_or_default()),
+            quoted(&item.external_name)
         ));
     }
     // A twin found in place by the plan: the legacy MR is held first, whatever the twin does.

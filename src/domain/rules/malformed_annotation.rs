@@ -4,6 +4,7 @@ use super::facts::Facts;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::goduration::parse_go_duration;
 use crate::domain::managed::keys;
+use crate::domain::shell::quoted;
 
 /// The smallest poll interval the annotation getter accepts (`GetPollInterval`'s
 /// `MinPollInterval`). The managed reconciler clamps to its own configurable minimum
@@ -22,10 +23,12 @@ fn poll_interval_problem(v: &str) -> Option<String> {
     match parse_go_duration(v) {
         Some(ns) if ns >= MIN_POLL_INTERVAL_NS => None,
         Some(_) => Some(format!(
-            "{v:?} is below the minimum poll interval (1s); the reconciler raises it to its configured minimum instead"
+            "{v} is below the minimum poll interval (1s); the reconciler raises it to its configured minimum instead",
+            v = quoted(v)
         )),
         None => Some(format!(
-            "{v:?} is not a Go duration (e.g. \"5m\"); the controller's default poll interval is used instead"
+            "{v} is not a Go duration (e.g. \"5m\"); the controller's default poll interval is used instead",
+            v = quoted(v)
         )),
     }
 }
@@ -38,7 +41,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         if mark.is_malformed() {
             problems.push((
                 mark.key.to_string(),
-                format!("{:?} is not RFC3339; crossplane reads it as the zero time", mark.raw.as_deref().unwrap_or("")),
+                format!(
+                    "{} is not RFC3339; crossplane reads it as the zero time",
+                    quoted(mark.raw.as_deref().unwrap_or(""))
+                ),
             ));
         }
     }
@@ -46,7 +52,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         && v != "true"
         && v != "false"
     {
-        problems.push((keys::PAUSED.to_string(), format!("{v:?} does not pause; only the exact value \"true\" does")));
+        problems.push((
+            keys::PAUSED.to_string(),
+            format!("{v} does not pause; only the exact value \"true\" does", v = quoted(v)),
+        ));
     }
     if let Some(why) = mr.annotation(keys::POLL_INTERVAL).and_then(poll_interval_problem) {
         problems.push((keys::POLL_INTERVAL.to_string(), why));
@@ -61,7 +70,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         keys_list.join(", "),
         if problems.len() == 1 { "s" } else { "" }
     );
-    let next = format!("kubectl annotate {} {}-", facts.kubectl_target(), first_key);
+    let next = facts.kubectl("annotate").arg_then(&first_key, "-");
     let mut f = Finding::new(Code::MalformedAnnotation, message, next);
     for (k, why) in problems {
         f = f.with(&k, why);

@@ -81,6 +81,7 @@ pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
 pub use mr_evidence::{CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
+pub use restore_creates_duplicate::restore_plan;
 
 use super::finding::{Code, Finding};
 use super::guard::facts::GuardFacts;
