@@ -71,6 +71,18 @@ pub enum WriteError {
         /// The API server's message.
         message: String,
     },
+    /// An admission webhook refused the request: not a conflict with what was read, though
+    /// Crossplane's Usage webhook answers a refused DELETE with 409 (`admission webhook
+    /// "nousages.protection.crossplane.io" denied the request: This resource is in-use by …`).
+    #[error("an admission webhook refused to {verb} {target}: {message}")]
+    Denied {
+        /// `delete`, `patch`, …
+        verb: &'static str,
+        /// The object.
+        target: String,
+        /// The API server's message, naming the webhook and its reason.
+        message: String,
+    },
     /// 404: the object does not exist (any more).
     #[error("{target} not found")]
     NotFound {
@@ -127,6 +139,9 @@ impl WriteError {
             _ => "patching",
         };
         match (&e, e.status_code()) {
+            (RequestError::Kube(kube::Error::Api(s)), Some(_)) if s.message.starts_with("admission webhook ") => {
+                WriteError::Denied { verb, target: t, message: s.message.clone() }
+            }
             (_, Some(409)) => WriteError::Conflict { target: t },
             (RequestError::Kube(kube::Error::Api(s)), Some(403)) => WriteError::Forbidden {
                 verb,
@@ -282,6 +297,16 @@ mod tests {
         let status = kube::core::Status::failure("conflict", "Conflict").with_code(409);
         let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "patch", &t);
         assert!(matches!(e, WriteError::Conflict { .. }));
+        // Crossplane's Usage webhook refuses a DELETE with 409: a refusal, not a stale read.
+        let usage = "This resource is in-use by 1 usage(s), including the *v1beta1.Usage \"u\" by resource Bucket/b.";
+        let status = kube::core::Status::failure(
+            &format!("admission webhook \"nousages.protection.crossplane.io\" denied the request: {usage}"),
+            usage,
+        )
+        .with_code(409);
+        let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "delete", &t);
+        assert!(matches!(e, WriteError::Denied { verb: "delete", .. }), "{e:?}");
+        assert!(e.to_string().contains("in-use by 1 usage(s)"), "{e}");
         let e = WriteError::from_request(RequestError::Timeout(std::time::Duration::from_secs(1)), "get", &t);
         assert!(e.to_string().starts_with("reading recordset.dns.gcp.upbound.io/www -n team-a: timed out"), "{e}");
     }

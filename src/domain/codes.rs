@@ -539,6 +539,12 @@ codes! {
         severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, lint: true, docs: "lint.md#referenceoutsidemanifests",
     },
+    /// (Lint) A manifest carries an annotation its provider writes (upjet's field-conversions
+    /// record, Terraform's private state): applied again at every sync over the provider's own.
+    ProviderAnnotationInManifest {
+        severity: Warning, family: Manifest, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: true, docs: "lint.md#providerannotationinmanifest",
+    },
     /// A legacy MR paused and unable to delete, whose namespaced `.m.` twin tracks the same
     /// external-name and is healthy: a migration to Crossplane v2's namespaced kinds that was
     /// not finished (two MRs for one object, the legacy one doing nothing until someone unpauses

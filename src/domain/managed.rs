@@ -29,6 +29,21 @@ pub mod keys {
     pub const RECONCILE_REQUESTED_AT: &str = "crossplane.io/reconcile-requested-at";
     /// Name of the resource inside its composition, for MRs created by a composite.
     pub const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+    /// upjet v2.3.0 (`pkg/config/conversion/conversions.go` `AnnotationKey`): a JSON map of the
+    /// field values one API version of the kind cannot hold, written by the conversion webhook
+    /// and the controller, and merged back by the controller into the Terraform parameters
+    /// (`pkg/controller/annotation_conversions.go`): the provider's bookkeeping.
+    pub const FIELD_CONVERSIONS: &str = "internal.upjet.crossplane.io/field-conversions";
+    /// upjet: Terraform's private state of the object (`AnnotationKeyPrivateRawAttribute`).
+    pub const PROVIDER_META: &str = "upjet.crossplane.io/provider-meta";
+    /// crossplane (`internal/protection` `AnnotationKeyDeletionAttempt`): the propagation policy
+    /// of a delete the Usage webhook refused; a Usage with `spec.replayDeletion` deletes the
+    /// object again once it is gone.
+    pub const USAGE_DELETION_ATTEMPT: &str = "usage.crossplane.io/deletion-attempt-with-policy";
+    /// The label crossplane's Usage controller puts on a resource a Usage names (`spec.of`);
+    /// its webhook (`nousages.…crossplane.io`, failure policy Fail) intercepts every DELETE of
+    /// an object carrying it and refuses it (409) while a Usage still names the object.
+    pub const IN_USE_LABEL: &str = "crossplane.io/in-use";
 }
 
 /// Why a condition matters: crossplane-runtime and upjet communicate state only through these.
@@ -91,6 +106,9 @@ pub struct ManagedResource {
     pub at_provider_id: Option<String>,
     /// `crossplane.io/composite` label: the composite that owns this MR, if any.
     pub composite: Option<String>,
+    /// The `crossplane.io/in-use: "true"` label: a Crossplane Usage names this MR, and
+    /// Crossplane's webhook refuses to delete it while one does ([`keys::IN_USE_LABEL`]).
+    pub in_use: bool,
     /// The top-level scalar values of `spec.forProvider` (strings, numbers, booleans, as text):
     /// what a provider's external-name templates are made of (see `domain::identity`). Objects
     /// and lists, and strings longer than 512 bytes (policy documents), are skipped while
@@ -160,6 +178,8 @@ struct WireMeta {
 struct WireLabels {
     #[serde(rename = "crossplane.io/composite", default)]
     composite: Option<String>,
+    #[serde(rename = "crossplane.io/in-use", default)]
+    in_use: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -270,10 +290,13 @@ struct WireAtProvider {
     arn: Option<serde_json::Value>,
 }
 
-/// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
-/// `upjet.crossplane.io/provider-meta` or `last-applied-configuration` value is skipped, not stored.
+/// Keeps only `crossplane.io/*` annotations (and the Usage webhook's record of a refused delete)
+/// while streaming the map, so a 1 MB `upjet.crossplane.io/provider-meta` or
+/// `last-applied-configuration` value is skipped, not stored.
 fn crossplane_annotations<'de, D: serde::Deserializer<'de>>(d: D) -> Result<StrMap, D::Error> {
-    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| key.starts_with("crossplane.io/"))
+    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| {
+        key.starts_with("crossplane.io/") || key == keys::USAGE_DELETION_ATTEMPT
+    })
 }
 
 impl ManagedResource {
@@ -418,6 +441,7 @@ impl From<Wire> for ManagedResource {
         let namespace = w.metadata.namespace.filter(|n| !n.is_empty());
         let provider_config =
             spec.provider_config_ref.and_then(|r| ProviderConfigKey::of_ref(r.name, r.kind, namespace.as_deref()));
+        let labels = w.metadata.labels;
         ManagedResource {
             api_version: w.api_version,
             kind: w.kind,
@@ -445,7 +469,8 @@ impl From<Wire> for ManagedResource {
                 .unwrap_or_default(),
             status_observed_generation: status.observed_generation,
             at_provider_id,
-            composite: w.metadata.labels.and_then(|l| l.composite),
+            in_use: labels.as_ref().and_then(|l| l.in_use.as_deref()) == Some("true"),
+            composite: labels.and_then(|l| l.composite),
             for_provider: spec.for_provider,
             provider_config,
             at_provider_arn,

@@ -176,7 +176,7 @@ impl Run<'_> {
                     Err(end) => return end,
                 },
                 (Stage::Switched { .. }, _, _) if self.args.keep_legacy => return End::Migrated { backup, kept: true },
-                (Stage::Switched { deleting }, Some(l), _) => self.retire(legacy_t, l, deleting).await,
+                (Stage::Switched { deleting }, Some(l), _) => self.retire(item, legacy_t, l, deleting).await,
                 _ => Err("the objects changed while being read; a re-run resumes".to_string()),
             };
             if let Err(why) = step {
@@ -266,11 +266,14 @@ impl Run<'_> {
 
     /// Step e: the legacy MR deleted (only this incarnation), then its pause lifted so its
     /// provider — Orphan, no Delete — removes the finalizer and leaves the cloud object.
-    async fn retire(&self, t: &Target, legacy: Value, deleting: bool) -> Result<(), String> {
+    async fn retire(&self, item: &Item, t: &Target, legacy: Value, deleting: bool) -> Result<(), String> {
         let mut legacy = legacy;
         if !deleting {
             match write::delete(self.conn, t, &uid(&legacy)).await {
                 Ok(()) | Err(WriteError::NotFound { .. }) => {}
+                Err(WriteError::Denied { message, .. }) => {
+                    return Err(apply::delete_refused(item, apply::in_use(&legacy), &message));
+                }
                 Err(e) => return Err(e.into_error(self.conn).to_string()),
             }
             test_hook(self.env, 3);

@@ -77,6 +77,16 @@ fn report(plan: &MigrationPlan, path: &std::path::Path, out: &mut dyn Write) -> 
             sanitize(&item.target_display()),
             sanitize(&id)
         )?;
+        if item.in_use {
+            writeln!(
+                out,
+                "{:<8} {} is in use (label {}): Crossplane's webhook refuses its delete, the last step, while a Usage names it; point the Usage at {} before apply, or apply stops there with the legacy MR held",
+                "note",
+                sanitize(&item.display()),
+                keys::IN_USE_LABEL,
+                sanitize(&item.target_display())
+            )?;
+        }
     }
     for r in &plan.refused {
         writeln!(out, "{:<8} {}: {}", "refused", sanitize(&r.resource), sanitize(&r.reason))?;

@@ -187,3 +187,25 @@ pub fn rollback_patch(item: &Item) -> Value {
         }
     })
 }
+
+/// Whether `obj` carries Crossplane's in-use label: a Usage names it, and Crossplane's webhook
+/// refuses its deletion while one does.
+pub fn in_use(obj: &Value) -> bool {
+    obj.pointer("/metadata/labels").and_then(|l| l.get(keys::IN_USE_LABEL)).and_then(Value::as_str) == Some("true")
+}
+
+/// What step e says when an admission webhook refused to delete the legacy MR (`server`: the
+/// API server's message): a Crossplane Usage that names it (the in-use label; crossplane
+/// `internal/webhook/protection/usage/handler.go` answers 409) holds the migration at its last
+/// step, harmlessly: the legacy MR stays held, and the namespaced twin already manages the object.
+pub fn delete_refused(item: &Item, in_use: bool, server: &str) -> String {
+    let held = "the legacy MR stays held (paused, deletionPolicy Orphan), so nothing acts on the object but the namespaced MR; run migrate apply again to finish";
+    match in_use {
+        true => format!(
+            "a Crossplane Usage names the legacy MR (label {}), and Crossplane's webhook refuses to delete it while one does ({server}): point the Usage's spec.of at {} or delete the Usage; {held}",
+            keys::IN_USE_LABEL,
+            item.target_display()
+        ),
+        false => format!("an admission webhook refused to delete the legacy MR ({server}); {held}"),
+    }
+}

@@ -62,6 +62,7 @@ mod paused;
 #[cfg(test)]
 mod placeholder_cases;
 mod placeholder_external_name;
+mod provider_annotation_in_manifest;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
 mod reference_outside_manifests;
@@ -205,6 +206,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::PlaceholderExternalName, check: Check::Desired(placeholder_external_name::check) },
     Rule { code: Code::ExternalNameOffFormat, check: Check::Desired(external_name_off_format::check) },
     Rule { code: Code::ReferenceOutsideManifests, check: Check::Desired(reference_outside_manifests::check) },
+    Rule { code: Code::ProviderAnnotationInManifest, check: Check::Desired(provider_annotation_in_manifest::check) },
     Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
     Rule { code: Code::GuardMissing, check: Check::Guard(guard_missing::check) },
     Rule { code: Code::GuardPartial, check: Check::Guard(guard_partial::check) },
