@@ -1,6 +1,7 @@
 //! API resource kinds from discovery documents, and resolving what the user typed to one of them.
 //! Pure: the discovery I/O lives in [`super::discover`].
 
+use crate::domain::shell::ShellCommand;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
 
@@ -271,7 +272,11 @@ pub fn dedup_by_preference(kinds: Vec<ApiKind>) -> Vec<ApiKind> {
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// Nothing matches.
-    #[error("no managed resource kind matches {0:?} (try `kubectl get crds | grep -i {0}`, or the kind.group form)")]
+    #[error(
+        "no managed resource kind matches {} (try `{}`, or the kind.group form)",
+        crate::domain::shell::quoted(.0),
+        ShellCommand::kubectl("get").word("crds").pipe("grep").word("-i").arg(.0)
+    )]
     Unknown(String),
     /// Several groups serve that name.
     #[error("{spec:?} is ambiguous; it matches {}. Use kind.group", candidates.join(", "))]

@@ -7,6 +7,8 @@
 //! `User "U" cannot VERB resource "R[/SUB]" in API group "G" (in the namespace "N"|at the cluster
 //! scope)`, or `User "U" cannot VERB path "/P"` outside resources.
 
+use crate::domain::shell::ShellCommand;
+
 /// The permission a denial names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Missing {
@@ -131,19 +133,17 @@ impl Missing {
             None => format!("--user={}", self.user),
         };
         let bind = match role {
-            Role::Workspace => format!(
-                "kubectl create rolebinding kubectl-upjet-workspace -n {} --clusterrole={} {subject}",
-                self.namespace.as_deref().unwrap_or("crossplane-system"),
-                role.name()
-            ),
-            Role::GuardDeclare if self.namespace.is_some() => format!(
-                "kubectl create rolebinding {} -n {} --clusterrole={} {subject}",
-                role.name(),
-                self.namespace.as_deref().unwrap_or_default(),
-                role.name()
-            ),
-            _ => format!("kubectl create clusterrolebinding {} --clusterrole={} {subject}", role.name(), role.name()),
+            Role::Workspace => ShellCommand::kubectl("create")
+                .word("rolebinding")
+                .word("kubectl-upjet-workspace")
+                .opt("-n", self.namespace.as_deref().unwrap_or("crossplane-system")),
+            Role::GuardDeclare if self.namespace.is_some() => ShellCommand::kubectl("create")
+                .word("rolebinding")
+                .arg(role.name())
+                .opt("-n", self.namespace.as_deref().unwrap_or_default()),
+            _ => ShellCommand::kubectl("create").word("clusterrolebinding").arg(role.name()),
         };
+        let bind = bind.arg(format!("--clusterrole={}", role.name())).arg(subject);
         let generated = if (role == Role::Adopt && self.verb == "patch")
             || (role == Role::Migrate && self.verb != "get")
         {

@@ -5,6 +5,7 @@
 //! Files are listed and read one by one, so the caller decides what a file that is not a
 //! snapshot means (in a folder, another input can be skipped).
 
+use crate::domain::shell::ShellCommand;
 use crate::error::Error;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -70,10 +71,15 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 
 fn no_objects(file: &Path, kind: &str) -> Error {
     let what = if kind.is_empty() { "no kind".to_string() } else { format!("kind {kind:?}") };
+    let write = ShellCommand::kubectl("get")
+        .word("managed")
+        .word("-A")
+        .opt("-o", "json")
+        .word(">")
+        .arg(file.file_name().and_then(|n| n.to_str()).unwrap_or("fleet.json"));
     Error::usage(format!(
-        "{} is neither a List nor a Kubernetes object ({what}); write one with `kubectl get managed -A -o json > {}`",
-        file.display(),
-        file.file_name().and_then(|n| n.to_str()).unwrap_or("fleet.json")
+        "{} is neither a List nor a Kubernetes object ({what}); write one with `{write}`",
+        file.display()
     ))
 }
 

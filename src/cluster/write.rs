@@ -71,14 +71,18 @@ pub enum WriteError {
         /// The API server's message.
         message: String,
     },
-    /// 403 from admission, not RBAC: an admission policy or webhook judged the write and refused
-    /// it (`ValidatingAdmissionPolicy '…' with binding '…' denied request: …`). Its message says
-    /// why, and what would let it through (the guard's names the permission and the role).
-    #[error("the API server's admission refused the write to {target}: {message}")]
+    /// Admission refused the write, not RBAC and not a stale read: an admission policy
+    /// (`ValidatingAdmissionPolicy '…' with binding '…' denied request: …`, the guard's names the
+    /// permission and the role that would let it through) or a webhook, such as Crossplane's Usage
+    /// webhook, which answers a refused DELETE with 409 (`admission webhook
+    /// "nousages.protection.crossplane.io" denied the request: This resource is in-use by …`).
+    #[error("the API server's admission refused to {verb} {target}: {message}")]
     Denied {
+        /// `delete`, `patch`, …
+        verb: &'static str,
         /// The object.
         target: String,
-        /// The API server's message.
+        /// The API server's message, naming the policy or webhook and its reason.
         message: String,
     },
     /// 404: the object does not exist (any more).
@@ -126,7 +130,7 @@ impl WriteError {
     /// problems are cluster problems (3); everything else is a failed write (5).
     pub fn into_error(self, conn: &Connection) -> Error {
         match self {
-            WriteError::Forbidden { .. } | WriteError::Denied { .. } => Error::cluster(self.to_string()),
+            WriteError::Forbidden { .. } => Error::cluster(self.to_string()),
             WriteError::Request { source: Some(e), what, ref target, .. } => {
                 e.explain(conn, &format!("{what} {target}"))
             }
@@ -146,9 +150,12 @@ impl WriteError {
             _ => "patching",
         };
         match (&e, e.status_code()) {
+            (RequestError::Kube(kube::Error::Api(s)), Some(_)) if s.message.starts_with("admission webhook ") => {
+                WriteError::Denied { verb, target: t, message: s.message.clone() }
+            }
             (_, Some(409)) => WriteError::Conflict { target: t },
             (RequestError::Kube(kube::Error::Api(s)), Some(403)) if admission_denial(&s.message) => {
-                WriteError::Denied { target: t, message: s.message.clone() }
+                WriteError::Denied { verb, target: t, message: s.message.clone() }
             }
             (RequestError::Kube(kube::Error::Api(s)), Some(403)) => WriteError::Forbidden {
                 verb,
@@ -304,6 +311,16 @@ mod tests {
         let status = kube::core::Status::failure("conflict", "Conflict").with_code(409);
         let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "patch", &t);
         assert!(matches!(e, WriteError::Conflict { .. }));
+        // Crossplane's Usage webhook refuses a DELETE with 409: a refusal, not a stale read.
+        let usage = "This resource is in-use by 1 usage(s), including the *v1beta1.Usage \"u\" by resource Bucket/b.";
+        let status = kube::core::Status::failure(
+            &format!("admission webhook \"nousages.protection.crossplane.io\" denied the request: {usage}"),
+            usage,
+        )
+        .with_code(409);
+        let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "delete", &t);
+        assert!(matches!(e, WriteError::Denied { verb: "delete", .. }), "{e:?}");
+        assert!(e.to_string().contains("in-use by 1 usage(s)"), "{e}");
         let e = WriteError::from_request(RequestError::Timeout(std::time::Duration::from_secs(1)), "get", &t);
         assert!(e.to_string().starts_with("reading recordset.dns.gcp.upbound.io/www -n team-a: timed out"), "{e}");
     }
@@ -319,7 +336,7 @@ mod tests {
         assert!(matches!(e, WriteError::Denied { .. }), "{e:?}");
         let text = e.to_string();
         assert!(
-            text.starts_with("the API server's admission refused the write to recordset.dns.gcp.upbound.io/www: "),
+            text.starts_with("the API server's admission refused to patch recordset.dns.gcp.upbound.io/www: "),
             "{text}"
         );
         assert!(text.ends_with("missing permission: declare on identitychanges") && !text.contains("RBAC"), "{text}");

@@ -8,7 +8,7 @@
 
 use super::finding::{Code, Finding};
 use super::identity::{Identity, Peers, Sample};
-use super::managed::ManagedResource;
+use super::managed::{ManagedResource, keys};
 use super::rules::DesiredFacts;
 use super::shared_names::{Holder, MrKey, SharedNames, SharedWith};
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,6 +31,30 @@ pub struct Manifest {
     pub mr: ManagedResource,
     /// Its references to other MRs.
     pub refs: Vec<Reference>,
+    /// The annotations it carries that a provider writes ([`WRITTEN_BY_PROVIDER`]).
+    pub provider_annotations: Vec<String>,
+}
+
+/// Annotations a provider writes about the object it manages, which a manifest should not
+/// carry: copied from `kubectl get -o yaml` into Git, they are applied again at every sync over
+/// what the provider wrote since (and a GitOps tool that corrects drift puts them back each time
+/// the provider changes them). Each with what it holds.
+pub const WRITTEN_BY_PROVIDER: &[(&str, &str)] = &[
+    (
+        keys::FIELD_CONVERSIONS,
+        "upjet's record of the field values one API version of the kind cannot hold (upjet v2.3.0 pkg/config/conversion), which its controller merges into the Terraform parameters ahead of spec.forProvider when they differ: a copy in Git overrides the manifest's own values with old ones",
+    ),
+    (
+        keys::PROVIDER_META,
+        "upjet's copy of Terraform's private state of the object (timeouts, schema version): a copy in Git puts an old one back",
+    ),
+];
+
+/// The provider-written annotations among `keys` (a manifest's annotation keys), in
+/// [`WRITTEN_BY_PROVIDER`]'s order.
+pub fn provider_annotations<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let keys: BTreeSet<&str> = keys.into_iter().collect();
+    WRITTEN_BY_PROVIDER.iter().filter(|(k, _)| keys.contains(k)).map(|(k, _)| k.to_string()).collect()
 }
 
 /// What the lint says about one set of manifests.
@@ -62,7 +86,11 @@ pub fn facts(manifests: &[Manifest]) -> Vec<(SharedWith, DesiredFacts)> {
                 .filter(|r| !defined.contains(&(r.namespace.as_deref().or(m.mr.namespace.as_deref()), r.name.as_str())))
                 .map(|r| format!("{} → {}", r.field, r.name))
                 .collect();
-            let desired = DesiredFacts { off_format: formats.get(&i).cloned(), dangling_refs };
+            let desired = DesiredFacts {
+                off_format: formats.get(&i).cloned(),
+                dangling_refs,
+                provider_annotations: m.provider_annotations.clone(),
+            };
             (shared.about(&MrKey::of(&m.mr)), desired)
         })
         .collect()

@@ -7,6 +7,7 @@
 
 use crate::domain::placeholder::{Placeholder, is_placeholder, placeholder};
 pub use crate::domain::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
+use crate::domain::shell::ShellCommand;
 use crate::domain::str_map::{self, StrMap};
 use serde::Deserialize;
 
@@ -28,6 +29,21 @@ pub mod keys {
     pub const RECONCILE_REQUESTED_AT: &str = "crossplane.io/reconcile-requested-at";
     /// Name of the resource inside its composition, for MRs created by a composite.
     pub const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+    /// upjet v2.3.0 (`pkg/config/conversion/conversions.go` `AnnotationKey`): a JSON map of the
+    /// field values one API version of the kind cannot hold, written by the conversion webhook
+    /// and the controller, and merged back by the controller into the Terraform parameters
+    /// (`pkg/controller/annotation_conversions.go`): the provider's bookkeeping.
+    pub const FIELD_CONVERSIONS: &str = "internal.upjet.crossplane.io/field-conversions";
+    /// upjet: Terraform's private state of the object (`AnnotationKeyPrivateRawAttribute`).
+    pub const PROVIDER_META: &str = "upjet.crossplane.io/provider-meta";
+    /// crossplane (`internal/protection` `AnnotationKeyDeletionAttempt`): the propagation policy
+    /// of a delete the Usage webhook refused; a Usage with `spec.replayDeletion` deletes the
+    /// object again once it is gone.
+    pub const USAGE_DELETION_ATTEMPT: &str = "usage.crossplane.io/deletion-attempt-with-policy";
+    /// The label crossplane's Usage controller puts on a resource a Usage names (`spec.of`);
+    /// its webhook (`nousages.…crossplane.io`, failure policy Fail) intercepts every DELETE of
+    /// an object carrying it and refuses it (409) while a Usage still names the object.
+    pub const IN_USE_LABEL: &str = "crossplane.io/in-use";
 }
 
 /// The finalizer the managed reconciler puts on every MR it creates an object for, and removes
@@ -100,6 +116,9 @@ pub struct ManagedResource {
     pub at_provider_id: Option<String>,
     /// `crossplane.io/composite` label: the composite that owns this MR, if any.
     pub composite: Option<String>,
+    /// The `crossplane.io/in-use: "true"` label: a Crossplane Usage names this MR, and
+    /// Crossplane's webhook refuses to delete it while one does ([`keys::IN_USE_LABEL`]).
+    pub in_use: bool,
     /// The top-level scalar values of `spec.forProvider` (strings, numbers, booleans, as text):
     /// what a provider's external-name templates are made of (see `domain::identity`). Objects
     /// and lists, and strings longer than 512 bytes (policy documents), are skipped while
@@ -171,6 +190,8 @@ struct WireMeta {
 struct WireLabels {
     #[serde(rename = "crossplane.io/composite", default)]
     composite: Option<String>,
+    #[serde(rename = "crossplane.io/in-use", default)]
+    in_use: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -281,10 +302,13 @@ struct WireAtProvider {
     arn: Option<serde_json::Value>,
 }
 
-/// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
-/// `upjet.crossplane.io/provider-meta` or `last-applied-configuration` value is skipped, not stored.
+/// Keeps only `crossplane.io/*` annotations (and the Usage webhook's record of a refused delete)
+/// while streaming the map, so a 1 MB `upjet.crossplane.io/provider-meta` or
+/// `last-applied-configuration` value is skipped, not stored.
 fn crossplane_annotations<'de, D: serde::Deserializer<'de>>(d: D) -> Result<StrMap, D::Error> {
-    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| key.starts_with("crossplane.io/"))
+    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| {
+        key.starts_with("crossplane.io/") || key == keys::USAGE_DELETION_ATTEMPT
+    })
 }
 
 impl ManagedResource {
@@ -385,12 +409,26 @@ impl ManagedResource {
         self.provider_config.clone().unwrap_or_else(|| ProviderConfigKey::default_for(self.namespace.is_some()))
     }
 
-    /// The `reference()` plus `-n <ns>` when namespaced: a ready-to-paste command argument.
+    /// The `reference()` plus `-n <ns>` when namespaced, as a sentence names the MR; a command
+    /// takes it from [`ManagedResource::upjet_command`].
     pub fn command_arg(&self) -> String {
         match &self.namespace {
             Some(ns) => format!("{} -n {}", self.reference(), ns),
             None => self.reference(),
         }
+    }
+
+    /// `kubectl upjet SUBCOMMAND kind.group/name [-n ns]`, the start of every command this tool
+    /// suggests about one MR (a name read from a file is quoted like any other argument).
+    pub fn upjet_command(&self, subcommand: &'static str) -> ShellCommand {
+        ShellCommand::upjet(subcommand).target(self.reference(), self.namespace.as_deref())
+    }
+
+    /// `kubectl VERB kind.group name [-n ns]`, the MR as plain kubectl takes it.
+    pub fn kubectl_command(&self, verb: &'static str) -> ShellCommand {
+        let reference = self.reference();
+        let (kind, name) = reference.split_once('/').unwrap_or((reference.as_str(), ""));
+        ShellCommand::kubectl(verb).arg(kind).target(name, self.namespace.as_deref())
     }
 }
 
@@ -428,6 +466,7 @@ impl From<Wire> for ManagedResource {
             // No heap kept for the common case (crossplane's finalizer alone).
             finalizers = Vec::new();
         }
+        let labels = w.metadata.labels;
         ManagedResource {
             api_version: w.api_version,
             kind: w.kind,
@@ -457,7 +496,8 @@ impl From<Wire> for ManagedResource {
                 .unwrap_or_default(),
             status_observed_generation: status.observed_generation,
             at_provider_id,
-            composite: w.metadata.labels.and_then(|l| l.composite),
+            in_use: labels.as_ref().and_then(|l| l.in_use.as_deref()) == Some("true"),
+            composite: labels.and_then(|l| l.composite),
             for_provider: spec.for_provider,
             provider_config,
             at_provider_arn,
@@ -467,120 +507,5 @@ impl From<Wire> for ManagedResource {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decodes_only_what_matters() {
-        let raw = r#"{"apiVersion":"route53.aws.upbound.io/v1beta1","kind":"Record","metadata":{"name":"www","uid":"u1",
-            "generation":3,"resourceVersion":"42","annotations":{"crossplane.io/external-name":"Z1_www_A",
-            "upjet.crossplane.io/provider-meta":"{\"huge\":1}","kubectl.kubernetes.io/last-applied-configuration":"{}"},
-            "labels":{"crossplane.io/composite":"xdns-1"}},
-            "spec":{"forProvider":{"name":"www"},"providerConfigRef":{"name":"prod"},"managementPolicies":["Observe","Create"],"deletionPolicy":"Delete"},
-            "status":{"atProvider":{"id":"Z1_www_A","fqdn":"www.example.com"},"observedGeneration":2,
-            "conditions":[{"type":"Ready","status":"True","reason":"Available","lastTransitionTime":"2024-01-01T00:00:00Z","observedGeneration":3}]}}"#;
-        let mr = ManagedResource::from_json(raw).unwrap();
-        assert_eq!(mr.group(), "route53.aws.upbound.io");
-        assert_eq!(mr.external_name(), Some("Z1_www_A"));
-        assert_eq!(mr.annotations.len(), 1, "non-crossplane annotations are dropped");
-        assert_eq!(mr.management_policies.as_deref(), Some(&["Observe".to_string(), "Create".to_string()][..]));
-        assert_eq!(mr.status_observed_generation, Some(2));
-        assert_eq!(mr.at_provider_id.as_deref(), Some("Z1_www_A"));
-        assert_eq!(mr.composite.as_deref(), Some("xdns-1"));
-        assert_eq!(mr.provider_config, Some(ProviderConfigKey::cluster_scoped("prod")));
-        assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("www"));
-        assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
-        assert!(mr.is_true("Ready"));
-    }
-
-    #[test]
-    fn finalizers_are_crossplane_s_own_and_the_others() {
-        let mr = |f: &str| {
-            ManagedResource::from_json(&format!(r#"{{"metadata":{{"name":"x","finalizers":{f}}}}}"#)).unwrap()
-        };
-        let both = mr(r#"["finalizer.managedresource.crossplane.io","backup.example.com/pre-delete"]"#);
-        assert!(both.own_finalizer);
-        assert_eq!(both.other_finalizers, ["backup.example.com/pre-delete"]);
-        assert_eq!(both.finalizer_count(), 2);
-        let own = mr(r#"["finalizer.managedresource.crossplane.io"]"#);
-        assert!(own.own_finalizer && own.other_finalizers.is_empty() && own.other_finalizers.capacity() == 0);
-        let none = ManagedResource::from_json(r#"{"metadata":{"name":"x"}}"#).unwrap();
-        assert_eq!((none.own_finalizer, none.finalizer_count()), (false, 0));
-        assert_eq!(mr("null").finalizer_count(), 0);
-    }
-
-    #[test]
-    fn long_for_provider_strings_are_not_kept() {
-        let policy = format!("{{\\\"Statement\\\":[{}]}}", "{}".repeat(300));
-        let raw = format!(
-            r#"{{"metadata":{{"name":"p"}},"spec":{{"forProvider":{{"name":"role","policy":"{policy}","arn":"{}"}}}}}}"#,
-            "a".repeat(MAX_SCALAR)
-        );
-        let mr = ManagedResource::from_json(&raw).unwrap();
-        assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("role"));
-        assert_eq!(mr.for_provider.get("arn").map(String::len), Some(MAX_SCALAR), "512 bytes are kept");
-        assert!(mr.for_provider.get("policy").is_none(), "a policy document is not an ID");
-    }
-
-    #[test]
-    fn wrong_types_are_errors_with_the_name() {
-        let err =
-            ManagedResource::from_json(r#"{"metadata":{"name":"x","annotations":{"crossplane.io/paused":true}}}"#)
-                .unwrap_err();
-        assert_eq!(err.name.as_deref(), Some("x"));
-        assert!(ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"conditions":"nope"}}"#).is_err());
-        assert!(ManagedResource::from_json(r#"[1,2]"#).is_err());
-        assert!(ManagedResource::from_json(r#"{"metadata":{}}"#).is_err());
-    }
-
-    #[test]
-    fn tolerates_nulls_and_absent_sections() {
-        let mr = ManagedResource::from_json(
-            r#"{"apiVersion":"v","kind":"K","metadata":{"name":"x","annotations":null,"namespace":""},"spec":null,"status":{"atProvider":{"id":""}}}"#,
-        )
-        .unwrap();
-        assert!(mr.annotations.is_empty() && mr.namespace.is_none() && mr.at_provider_id.is_none());
-        let mr = ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"atProvider":{"id":12}}}"#).unwrap();
-        assert_eq!(mr.at_provider_id.as_deref(), Some("12"));
-    }
-
-    /// crossplane-runtime apis/common/v2/resource.go `ManagedResourceSpec.ProviderConfigReference`
-    /// (`+kubebuilder:default={"kind": "ClusterProviderConfig", "name": "default"}`) and
-    /// apis/common/v1 (legacy, `{name}` only): (namespace, reference JSON, key in words).
-    #[test]
-    fn provider_config_keys_by_kind_namespace_and_name() {
-        for (ns, reference, want) in [
-            (None, r#"{"name":"prod"}"#, Some("prod")),
-            (Some("team-a"), r#"{"kind":"ProviderConfig","name":"default"}"#, Some("ProviderConfig team-a/default")),
-            (
-                Some("team-a"),
-                r#"{"kind":"ClusterProviderConfig","name":"default"}"#,
-                Some("ClusterProviderConfig default"),
-            ),
-            (Some("team-a"), r#"{"name":"default"}"#, Some("ClusterProviderConfig default")),
-            (Some("team-a"), r#"{"kind":"","name":""}"#, None),
-        ] {
-            let ns_json = ns.map(|n| format!(r#","namespace":"{n}""#)).unwrap_or_default();
-            let raw = format!(r#"{{"metadata":{{"name":"x"{ns_json}}},"spec":{{"providerConfigRef":{reference}}}}}"#);
-            let mr = ManagedResource::from_json(&raw).unwrap();
-            assert_eq!(mr.provider_config.as_ref().map(ToString::to_string).as_deref(), want, "{reference}");
-        }
-        let team_a = ManagedResource::from_json(
-            r#"{"metadata":{"name":"x","namespace":"team-a"},"spec":{"providerConfigRef":{"kind":"ProviderConfig","name":"default"}}}"#,
-        )
-        .unwrap();
-        let cluster = ManagedResource::from_json(r#"{"metadata":{"name":"x","namespace":"team-a"}}"#).unwrap();
-        assert_ne!(team_a.provider_config_or_default(), cluster.provider_config_or_default());
-        assert_eq!(cluster.provider_config_or_default().to_string(), "ClusterProviderConfig default");
-    }
-
-    #[test]
-    fn at_provider_arn_is_kept_only_when_arn_shaped() {
-        for (arn, want) in
-            [(r#""arn:aws:sqs:us-east-1:1:q""#, Some("arn:aws:sqs:us-east-1:1:q")), (r#""""#, None), ("7", None)]
-        {
-            let raw = format!(r#"{{"metadata":{{"name":"x"}},"status":{{"atProvider":{{"arn":{arn}}}}}}}"#);
-            assert_eq!(ManagedResource::from_json(&raw).unwrap().at_provider_arn.as_deref(), want, "{arn}");
-        }
-    }
-}
+#[path = "managed_tests.rs"]
+mod tests;

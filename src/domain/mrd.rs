@@ -28,10 +28,13 @@ pub struct Mrd {
 impl Mrd {
     /// The command that activates it (the same field an activation policy sets).
     pub fn activate_command(&self) -> String {
-        format!(
-            "kubectl patch managedresourcedefinition {} --type merge -p '{{\"spec\":{{\"state\":\"Active\"}}}}'",
-            self.name
-        )
+        crate::domain::shell::ShellCommand::kubectl("patch")
+            .word("managedresourcedefinition")
+            .arg(&self.name)
+            .word("--type")
+            .word("merge")
+            .opt("-p", r#"{"spec":{"state":"Active"}}"#)
+            .to_string()
     }
 }
 

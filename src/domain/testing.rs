@@ -40,6 +40,11 @@ impl Mr {
         self.0["metadata"]["annotations"][k] = json!(v);
         self
     }
+    /// Adds a label.
+    pub fn label(mut self, k: &str, v: &str) -> Mr {
+        self.0["metadata"]["labels"][k] = json!(v);
+        self
+    }
     /// Sets external-name.
     pub fn external_name(self, v: &str) -> Mr {
         self.annotation(super::managed::keys::EXTERNAL_NAME, v)
@@ -145,7 +150,9 @@ impl Mr {
             .iter()
             .map(|(f, n)| crate::domain::lint::Reference { field: f.to_string(), name: n.to_string(), namespace: None })
             .collect();
-        crate::domain::lint::Manifest { mr: self.no_status().build(), refs }
+        let keys = self.0["metadata"]["annotations"].as_object().map(|a| a.keys().cloned().collect::<Vec<_>>());
+        let provider_annotations = crate::domain::lint::provider_annotations(keys.iter().flatten().map(String::as_str));
+        crate::domain::lint::Manifest { mr: self.no_status().build(), refs, provider_annotations }
     }
 }
 

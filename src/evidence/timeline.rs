@@ -20,6 +20,7 @@ use crate::domain::gotime::GoTime;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::placeholder::is_placeholder;
 use crate::domain::redacted::same_id;
+use crate::domain::shell::{ShellCommand, quoted};
 use serde::Serialize;
 
 /// Where an entry comes from.
@@ -141,11 +142,11 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
         if r.source != crate::domain::journal::Source::CreatePending {
             names.see(&r.id, at, "journal");
         }
-        entries.push(entry(at, Source::Journal, format!("ID journal: {} {:?}", r.source.label(), r.id)));
+        entries.push(entry(at, Source::Journal, format!("ID journal: {} {}", r.source.label(), quoted(&r.id))));
     }
     if let Some(ws) = inputs.workspace {
         let text = match &ws.id {
-            Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
+            Some(id) => format!("Terraform workspace in {} holds id {id}", ws.pod, id = quoted(id)),
             None => format!("Terraform workspace in {} holds no id", ws.pod),
         };
         entries.push(entry(None, Source::Workspace, text));
@@ -214,7 +215,7 @@ fn object_entries(mr: &ManagedResource, names: &mut Names) -> Vec<Entry> {
         let text = if at.is_some() {
             what.to_string()
         } else {
-            format!("{what} = {:?} (unparsable: read as zero time)", m.raw.as_deref().unwrap_or(""))
+            format!("{what} = {} (unparsable: read as zero time)", quoted(m.raw.as_deref().unwrap_or("")))
         };
         entries.push(entry(at, Source::Annotation, text));
     }
@@ -244,7 +245,8 @@ fn event_entries(events: &[EventRecord], names: &mut Names) -> Vec<Entry> {
         } else {
             String::new()
         };
-        let name = e.external_name.as_deref().map(|n| format!(" [external-name {n:?}]")).unwrap_or_default();
+        let name =
+            e.external_name.as_deref().map(|n| format!(" [external-name {n}]", n = quoted(n))).unwrap_or_default();
         entries.push(entry(
             ts(&e.first),
             Source::Event,
@@ -292,7 +294,7 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
     let at = ev.time.map(go_time);
     let mut text = format!("{}: {}", ev.kind.as_str(), ev.msg);
     if let Some(id) = ev.id.as_deref().filter(|i| !i.is_empty()) {
-        text.push_str(&format!(" [id {id:?}]"));
+        text.push_str(&format!(" [id {id}]", id = quoted(id)));
         if is_placeholder(id) {
             text.push_str(" (a provider placeholder, not a cloud ID)");
         }
@@ -388,13 +390,17 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
         && let (Some(id), Some(cur)) = (&ws.id, current)
         && !same_id(id, cur)
     {
-        out.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
+        out.push(format!(
+            "the Terraform workspace holds id {id} but the external-name is {cur}",
+            id = quoted(id),
+            cur = quoted(cur)
+        ));
     }
     if names.len() > 1 {
         // In the order they first appeared (unknown times last), so the arrow reads as history.
         let mut ordered: Vec<&NameSeen> = names.iter().collect();
         ordered.sort_by(|a, b| (a.first.is_none(), &a.first).cmp(&(b.first.is_none(), &b.first)));
-        let list: Vec<String> = ordered.iter().map(|n| format!("{:?}", n.value)).collect();
+        let list: Vec<String> = ordered.iter().map(|n| format!("{}", quoted(&n.value))).collect();
         out.push(format!("external-name took {} values: {}", names.len(), list.join(" → ")));
     }
     if inputs.events_read && inputs.events.is_empty() {
@@ -454,19 +460,23 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         .enumerate()
         .map(|(i, c)| {
             let note = if masked(c) { " [masked by the provider's log: not adoptable as is]" } else { "" };
-            format!("candidate ID {}: {:?} from {} ({}){note}", i + 1, c.id, c.source, c.evidence)
+            format!("candidate ID {}: {} from {} ({}){note}", i + 1, quoted(&c.id), c.source, c.evidence)
         })
         .collect();
     let Some(best) = ranked.first().filter(|c| !masked(c)) else {
+        let predict = ShellCommand::upjet("doctor")
+            .opt("--kind", &kind)
+            .opt("--plan", "plan.json")
+            .opt("--id-template", format!("{kind}=TEMPLATE"));
         out.push(format!(
             "no adoptable candidate ID (none logged unmasked, no status.atProvider.id, no event names one): predict it \
-             from the spec with `kubectl upjet doctor --kind {kind} --plan plan.json --id-template '{kind}=TEMPLATE'`, \
+             from the spec with `{predict}`, \
              or find it in a cloud export with `--inventory EXPORT.json` or the cloud's audit record with `--cloud-audit FILE`"
         ));
         return out;
     };
-    let id = best.id.replace('\'', "'\\''");
-    out.push(format!("adopt the best candidate: kubectl upjet adopt {} --id '{id}' --import", mr.command_arg()));
+    let adopt = mr.upjet_command("adopt").opt("--id", &best.id).word("--import");
+    out.push(format!("adopt the best candidate: {adopt}"));
     out
 }
 
@@ -520,8 +530,12 @@ fn unrecorded_creations(logs: &[&Evidence], current: Option<&str>) -> Vec<String
     created
         .filter_map(|id| match current {
             Some(cur) if same_id(id, cur) => None,
-            Some(cur) => Some(format!("create ended with tfID {id:?} but the external-name is {cur:?}")),
-            None => Some(format!("create ended with tfID {id:?} but the MR has no external-name")),
+            Some(cur) => Some(format!(
+                "create ended with tfID {id} but the external-name is {cur}",
+                id = quoted(id),
+                cur = quoted(cur)
+            )),
+            None => Some(format!("create ended with tfID {id} but the MR has no external-name", id = quoted(id))),
         })
         .collect()
 }

@@ -2,6 +2,7 @@
 
 use super::style::sanitize;
 use crate::domain::managed::ManagedResource;
+use crate::domain::shell::quoted;
 use crate::evidence::timeline::Timeline;
 use std::io::{self, Write};
 
@@ -25,7 +26,7 @@ pub fn write_history(out: &mut dyn Write, mr: &ManagedResource, t: &Timeline, no
             (Some(f), _) => format!(" at {f}"),
             _ => String::new(),
         };
-        writeln!(out, "  {:?}{when} ({})", sanitize(&n.value), n.sources.join(", "))?;
+        writeln!(out, "  {}{when} ({})", quoted(&sanitize(&n.value)), n.sources.join(", "))?;
     }
     writeln!(out, "\nWhat matters:")?;
     if t.highlights.is_empty() {

@@ -76,14 +76,14 @@ fn a_create_loop_with_no_logged_id_is_named_with_what_to_do() {
     );
     assert!(matters.contains("no external ID was ever logged"), "{matters}");
     assert!(matters.contains("no adoptable candidate ID"), "{matters}");
-    assert!(matters.contains("--id-template 'recordset.dns.gcp.upbound.io=TEMPLATE'"), "{matters}");
+    assert!(matters.contains("--id-template recordset.dns.gcp.upbound.io=TEMPLATE`"), "{matters}");
     assert!(matters.contains("--inventory EXPORT.json"), "{matters}");
 
     let id = "projects/p/managedZones/telco-zone-dns/rrsets/benchmarksix11.telco.orange.com./A";
     let matters = history(&snapshot(dir.path(), Some(id)), &log);
     assert!(matters.contains(&format!("candidate ID 1: {id:?} from ")), "{matters}");
     assert!(
-        matters.contains(&format!("adopt the best candidate: kubectl upjet adopt recordset.dns.gcp.upbound.io/benchmarksix11 --id '{id}' --import")),
+        matters.contains(&format!("adopt the best candidate: kubectl upjet adopt recordset.dns.gcp.upbound.io/benchmarksix11 --id {id} --import")),
         "{matters}"
     );
 }
@@ -99,5 +99,5 @@ fn on_the_real_benchmark_log_history_names_the_logged_id_to_adopt() {
     assert!(!matters.contains("no external ID was ever logged"), "{matters}");
     assert!(matters.contains(&format!("candidate ID 1: {id:?}")), "{matters}");
     assert!(!matters.contains("REDACTED\" from"), "a masked ID is never offered: {matters}");
-    assert!(matters.contains(&format!("--id '{id}' --import")), "{matters}");
+    assert!(matters.contains(&format!("--id {id} --import")), "{matters}");
 }

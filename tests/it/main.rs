@@ -67,6 +67,7 @@ mod rbac_migrate;
 mod reapplied;
 mod runtime_reads;
 mod security;
+mod shell;
 mod velero;
 mod watch;
 mod watch_contexts;

@@ -113,6 +113,24 @@ pub enum Fault {
         /// `Retry-After` seconds (used for 429 and 503, or any code when set).
         retry_after_secs: Option<u32>,
     },
+    /// Answer as kube-apiserver answers a validating admission webhook's denial
+    /// (`ToStatusErr`): a `Status` of the webhook's `code` whose `reason` is the webhook's
+    /// reason and whose message is `admission webhook "WEBHOOK" denied the request: REASON`
+    /// (Crossplane's Usage webhook refuses a DELETE so, with 409).
+    Deny {
+        /// Only requests with this method match (`None`: any method).
+        method: Option<Method>,
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// The webhook's name (`nousages.protection.crossplane.io`).
+        webhook: String,
+        /// HTTP status code the webhook answered.
+        code: u16,
+        /// The webhook's reason.
+        reason: String,
+        /// How many matching requests are denied (`None`: all of them).
+        times: Option<u32>,
+    },
     /// Sleep `millis` before handling every matching request (never used up).
     Delay {
         /// Substring of path+query that selects requests.
@@ -567,6 +585,7 @@ impl TestApi {
         fn times(f: &Fault) -> Option<u32> {
             match f {
                 Fault::Status { times, .. }
+                | Fault::Deny { times, .. }
                 | Fault::ExpireContinue { times, .. }
                 | Fault::ResetConnection { times, .. }
                 | Fault::CutBody { times, .. } => *times,

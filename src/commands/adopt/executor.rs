@@ -11,6 +11,7 @@ use crate::commands::flow::Adopt;
 use crate::domain::adopt::machine::{self, Next, Observation, Phase, State, StepKind, Stop, TimedOut};
 use crate::domain::adopt::{self, Baseline, Context, Event, Observed, Options, Plan, Step, Verdict};
 use crate::domain::managed::{ManagedResource, keys};
+use crate::domain::shell::quoted;
 use crate::error::Error;
 use crate::local::backup;
 use crate::output::adopt::{event_line, left_in, stop_reason, write_plan};
@@ -184,7 +185,7 @@ impl Job<'_> {
         let Sink::Live(ui) = &mut self.sink else {
             return Err(AdoptError::NoTerminal { what: format!("change {target}"), preview: "plan" });
         };
-        let question = format!("Adopt {} as {id:?}?", sanitize(&target));
+        let question = format!("Adopt {} as {id}?", sanitize(&target), id = quoted(id));
         match ui.confirm_change(&question, format!("change {target}"), "plan") {
             Err(AdoptError::NothingChanged { reason: Unchanged::Cancelled }) if phase != Phase::Untouched => {
                 Err(Error::failed(format!("cancelled; {}", left_in(phase, &target, plan))).into())
@@ -439,8 +440,8 @@ impl Job<'_> {
         let why = match end {
             WriteEnd::Stored(_) => {
                 return Error::failed(format!(
-                    "no cloud object has ID {:?} ({}); {} is back exactly as it was (backup: {backup})",
-                    sanitize(&plan.id),
+                    "no cloud object has ID {} ({}); {} is back exactly as it was (backup: {backup})",
+                    quoted(&sanitize(&plan.id)),
                     sanitize(msg),
                     sanitize(&self.target.display())
                 ));
@@ -449,7 +450,7 @@ impl Job<'_> {
             WriteEnd::Stop(stop) => stop_reason(&stop, &self.target.display()),
             WriteEnd::Failed(e) => e.to_string(),
         };
-        let why = format!("no cloud object has ID {:?}, and putting the MR back failed ({why})", plan.id);
+        let why = format!("no cloud object has ID {}, and putting the MR back failed ({why})", quoted(&plan.id));
         self.stop(state, plan, current, &why).await
     }
 

@@ -16,6 +16,7 @@ use crate::commands::inputs::explain;
 use crate::domain::adopt;
 use crate::domain::adopt::machine::{self, Next, Observation, State, Stop};
 use crate::domain::rules::diagnose;
+use crate::domain::shell::ShellCommand;
 use crate::error::{Error, Exit};
 use crate::evidence::sniff::Reader;
 use crate::local::backup;
@@ -133,11 +134,14 @@ async fn undeclare(conn: &Connection, target: &Target, stored: Value, then: &Val
             Err(e) => return Err(e.into_error(conn).into()),
         }
     }
+    let remove = ShellCommand::kubectl("annotate")
+        .arg(target.kind.resource_name())
+        .target(&target.name, target.namespace.as_deref())
+        .arg_then(adopt::IDENTITY_CHANGE, "-");
     Err(Error::failed(format!(
-        "{} was restored, but {} could not be removed (it kept changing): remove it with kubectl annotate … {}-",
+        "{} was restored, but {} could not be removed (it kept changing): remove it with {remove}",
         target.display(),
         adopt::IDENTITY_CHANGE,
-        adopt::IDENTITY_CHANGE
     ))
     .into())
 }

@@ -13,6 +13,7 @@ use crate::commands::flow::Adopt;
 use crate::domain::adopt;
 use crate::domain::managed::ManagedResource;
 use crate::domain::rules::diagnose;
+use crate::domain::shell::quoted;
 use crate::error::{Error, Exit};
 use crate::output::adopt::timed_out;
 use crate::output::{detail, style};
@@ -72,9 +73,9 @@ pub(super) async fn single(
                 job.say(format!("warning: {}", timed_out(&note)));
             }
             job.say(format!(
-                "adopted {}: external-name {:?}",
+                "adopted {}: external-name {}",
                 style::sanitize(&target.display()),
-                style::sanitize(mr.external_name().unwrap_or(""))
+                quoted(&style::sanitize(mr.external_name().unwrap_or("")))
             ));
             detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
         }

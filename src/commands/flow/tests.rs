@@ -27,12 +27,14 @@ fn refusals_read_as_usage_errors_naming_what_to_do() {
 }
 
 #[test]
-fn only_doctor_and_restore_plan_scan_several_clusters() {
+fn only_doctor_and_watch_take_several_clusters() {
     for (words, refused) in [
         (&["history", "vpc/main"][..], Some("history")),
         (&["rbac"][..], Some("rbac")),
         (&["doctor"][..], None),
-        (&["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json"][..], None),
+        (&["watch"][..], None),
+        (&["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json"][..], Some("restore-plan")),
+        (&["completion", "bash"][..], Some("completion")),
     ] {
         assert_eq!(one_cluster_only(&command(words), true).err(), refused.map(Refusal::SeveralClusters), "{words:?}");
         assert_eq!(one_cluster_only(&command(words), false), Ok(()), "{words:?} with one context");

@@ -3,6 +3,7 @@
 use crate::cluster::connect;
 use crate::cluster::write::{self, WriteError};
 use crate::domain::migrate::apply::{self, Stage};
+use crate::domain::shell::quoted;
 use crate::error::Exit;
 use crate::output::style::sanitize;
 use crate::settings::Settings;
@@ -30,7 +31,9 @@ pub async fn run(settings: &Settings, path: &std::path::Path, out: &mut dyn Writ
             Stage::Observing => format!("{} observing only", item.target_display()),
             Stage::Switched { deleting } if *deleting => "namespaced MR in charge; legacy MR being deleted".into(),
             Stage::Switched { .. } => "namespaced MR in charge; legacy MR paused (kept, or not deleted yet)".into(),
-            Stage::Done => format!("{} in charge of {:?}; legacy MR gone", item.target_display(), item.external_name),
+            Stage::Done => {
+                format!("{} in charge of {}; legacy MR gone", item.target_display(), quoted(&item.external_name))
+            }
             Stage::Changed(why) => why.clone(),
         };
         *tally.entry(stage.word()).or_insert(0usize) += 1;

@@ -6,6 +6,7 @@ use super::mr_evidence::LoggedCreate;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
 use crate::domain::redacted::same_id;
+use crate::domain::shell::quoted;
 
 /// upjet's async `Create` (`pkg/controller/external_async_tfpluginsdk.go`) starts a goroutine and
 /// returns at once; nothing joins it back before the next reconcile, so an Observe that runs
@@ -38,7 +39,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             creates.len(),
             ids.join(", ")
         ),
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with("created", creates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", "))
     .with("firstLog", first.source.clone())
@@ -60,7 +61,7 @@ fn distinct(created: &[LoggedCreate]) -> Vec<&LoggedCreate> {
 fn describe(c: &LoggedCreate, tracked: Option<&str>) -> String {
     let when = c.time.map(|t| format!(" at {t}")).unwrap_or_default();
     let mark = if tracked.is_some_and(|t| same_id(&c.id, t)) { ", tracked" } else { "" };
-    format!("{:?}{when}{mark}", c.id)
+    format!("{}{when}{mark}", quoted(&c.id))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::facts::Facts;
 use crate::domain::cloud_audit::{MrCloudAudit, Observed};
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
+use crate::domain::shell::quoted;
 
 /// One finding when the provider's creates for the MR made exactly one object and the MR does not
 /// track it (several are `CloudAuditDuplicate`'s). The ID is suggested when the MR tracks none, or
@@ -24,22 +25,24 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         return None;
     }
     let mr = facts.mr;
-    let arg = facts.arg();
     let object = o.object().unwrap_or_default();
     let may_adopt = audit.tracked.is_none() || !mr.is_true("Ready");
     let message = match &audit.tracked {
         None => format!(
-            "the cloud's audit record shows the provider creating {object:?} for this MR ({}), and the MR tracks no ID: it is the object this MR lost",
-            when(o)
+            "the cloud's audit record shows the provider creating {object} for this MR ({}), and the MR tracks no ID: it is the object this MR lost",
+            when(o),
+            object = quoted(object)
         ),
         Some(t) => format!(
-            "the cloud's audit record shows the provider creating {object:?} for this MR ({}), which tracks {t:?}: {object:?} is an orphan nothing tracks",
-            when(o)
+            "the cloud's audit record shows the provider creating {object} for this MR ({}), which tracks {t}: {object} is an orphan nothing tracks",
+            when(o),
+            object = quoted(object),
+            t = quoted(t)
         ),
     };
     let next = match (may_adopt, &o.id) {
-        (true, Some(id)) => format!("kubectl upjet adopt {arg} --id {id} --import"),
-        _ => format!("kubectl upjet history {arg} --cloud-audit {}", o.call.file),
+        (true, Some(id)) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        _ => facts.upjet("history").opt("--cloud-audit", &o.call.file).to_string(),
     };
     let f = Finding::new(Code::CloudAuditOrphan, message, next).with_opt(keys::EXTERNAL_NAME, mr.external_name());
     Some(with_call(f, o, audit).suggest(o.id.as_deref().filter(|_| may_adopt)))

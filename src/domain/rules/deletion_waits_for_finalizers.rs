@@ -39,7 +39,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         foreground.unwrap_or_default(),
     );
     Some(
-        Finding::new(Code::DeletionWaitsForFinalizers, message, format!("kubectl upjet doctor {}", facts.arg()))
+        Finding::new(Code::DeletionWaitsForFinalizers, message, facts.upjet("doctor"))
             .with("deletionTimestamp", deleted_at)
             .with("otherFinalizers", mr.other_finalizers.join(", "))
             .with("crossplaneFinalizer", if mr.own_finalizer { "present" } else { "absent" }),

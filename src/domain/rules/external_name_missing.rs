@@ -2,6 +2,7 @@
 
 use super::facts::Facts;
 use crate::domain::finding::{Code, Finding, Severity};
+use crate::domain::shell::quoted;
 
 /// upjet's async create sets the external-name on the live object during a later Observe and
 /// relies on the late-init update to persist it (reconciler.go late-init step): when that never
@@ -15,7 +16,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     }
     let ready = mr.is_true("Ready");
     let why = if let Some(id) = &mr.at_provider_id {
-        format!("status.atProvider.id is {id:?}")
+        format!("status.atProvider.id is {id}", id = quoted(id))
     } else if ready {
         "the MR is Ready".to_string()
     } else if facts.marks.succeeded.is_set() && !facts.in_flight && facts.failed_async_create().is_none() {
@@ -32,10 +33,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let (message, severity) = message(facts, &why, id);
     let next = match id {
         Some(id) if !facts.policies.should_late_initialize() => {
-            format!("kubectl upjet adopt {} --id {id} --add-late-initialize", facts.arg())
+            facts.upjet("adopt").opt("--id", id).word("--add-late-initialize").to_string()
         }
-        Some(id) => format!("kubectl upjet adopt {} --id {id}", facts.arg()),
-        None => format!("kubectl upjet history {}", facts.arg()),
+        Some(id) => facts.upjet("adopt").opt("--id", id).to_string(),
+        None => facts.upjet("history").to_string(),
     };
     let mut f = Finding::new(Code::ExternalNameMissing, message, next)
         .with("ready", mr.condition("Ready").map(|c| c.status.clone()).unwrap_or_else(|| "absent".into()))
@@ -53,7 +54,7 @@ fn message(facts: &Facts, why: &str, id: Option<&str>) -> (String, Severity) {
     let mr = facts.mr;
     let held = mr
         .external_name_placeholder()
-        .map(|stub| format!(" (only the placeholder {:?}, which names no cloud object)", stub.value));
+        .map(|stub| format!(" (only the placeholder {}, which names no cloud object)", quoted(stub.value)));
     let name_initialized = held.is_none() && id == Some(mr.name.as_str());
     let (mut message, severity) = if name_initialized {
         let m = format!(
@@ -67,7 +68,7 @@ fn message(facts: &Facts, why: &str, id: Option<&str>) -> (String, Severity) {
         (m, Severity::Error)
     };
     match id {
-        Some(id) => message.push_str(&format!(" (adopt {id:?})")),
+        Some(id) => message.push_str(&format!(" (adopt {})", quoted(id))),
         None => message.push_str(" (find the ID with `kubectl upjet history`)"),
     }
     if !facts.policies.should_late_initialize() {

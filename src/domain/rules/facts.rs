@@ -7,6 +7,7 @@ use crate::domain::gotime::GoTime;
 use crate::domain::managed::{Condition, ManagedResource, keys};
 use crate::domain::policies::{ManagementPolicies, Policies};
 use crate::domain::reconcile_timeout::{JudgedAt, PendingCreate, ReconcileTimeout};
+use crate::domain::shell::ShellCommand;
 
 pub use crate::domain::create_marks::ASYNC_TIMEOUT_SECS;
 
@@ -98,18 +99,15 @@ impl<'a> Facts<'a> {
         self.mr.condition("Synced").filter(|c| c.status == "False").map(|c| c.message.as_str())
     }
 
-    /// The MR as a `kubectl upjet` argument (`kind.group/name [-n ns]`).
-    pub(super) fn arg(&self) -> String {
-        self.mr.command_arg()
+    /// `kubectl upjet SUBCOMMAND` on this MR (`kind.group/name [-n ns]`), each word quoted as
+    /// it needs.
+    pub(super) fn upjet(&self, subcommand: &'static str) -> ShellCommand {
+        self.mr.upjet_command(subcommand)
     }
 
-    /// The MR as a plain `kubectl` target (`kind.group name [-n ns]`).
-    pub(super) fn kubectl_target(&self) -> String {
-        let r = self.mr.reference().replacen('/', " ", 1);
-        match &self.mr.namespace {
-            Some(ns) => format!("{r} -n {ns}"),
-            None => r,
-        }
+    /// `kubectl VERB` on this MR as plain kubectl takes it (`kind.group name [-n ns]`).
+    pub(super) fn kubectl(&self, verb: &'static str) -> ShellCommand {
+        self.mr.kubectl_command(verb)
     }
 
     /// Adds the three create annotations, as written, to a finding's evidence.

@@ -11,6 +11,7 @@ use crate::domain::finding::{Code, Finding, Severity};
 use crate::domain::inventory::id_form::Prediction;
 use crate::domain::inventory::{MrInventory, TaggedObject, Tracking};
 use crate::domain::managed::keys;
+use crate::domain::shell::quoted;
 
 /// One finding when exactly one object is tagged for the MR and it is not tracked (several
 /// objects are `InventoryDuplicate`'s). An ID is suggested when the MR tracks none, or tracks one
@@ -26,7 +27,6 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Tracking::Unknown => return Some(unknown(facts, object, inv)),
         Tracking::Untracked => {}
     }
-    let arg = facts.arg();
     let tracked = mr.external_name().or(mr.at_provider_id.as_deref());
     let candidate = match &object.prediction {
         Prediction::Id(id) => Some(id.as_str()),
@@ -37,18 +37,20 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let second = super::restore_verdict::lost_second(facts);
     let message = match tracked {
         None => format!(
-            "the inventory lists {:?} tagged for this MR, which tracks no ID: it is the object this MR lost{}",
-            object.id,
+            "the inventory lists {} tagged for this MR, which tracks no ID: it is the object this MR lost{}",
+            quoted(&object.id),
             second.as_ref().map(|s| format!("; {s}: adopt this one first")).unwrap_or_default()
         ),
         Some(t) => format!(
-            "the inventory lists {:?} tagged for this MR, which tracks {t:?}: {:?} is an orphan nothing tracks",
-            object.id, object.id
+            "the inventory lists {} tagged for this MR, which tracks {t}: {} is an orphan nothing tracks",
+            quoted(&object.id),
+            quoted(&object.id),
+            t = quoted(t)
         ),
     };
     let next = match (may_adopt, candidate) {
-        (true, Some(id)) => format!("kubectl upjet adopt {arg} --id {id} --import"),
-        _ => format!("kubectl upjet history {arg}"),
+        (true, Some(id)) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        _ => facts.upjet("history").to_string(),
     };
     let finding = Finding::new(Code::InventoryOrphan, message, next)
         .with_opt(keys::EXTERNAL_NAME, mr.external_name())
@@ -61,10 +63,11 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 fn unknown(facts: &Facts, object: &TaggedObject, inv: &MrInventory) -> Finding {
     let tracked = facts.mr.external_name().or(facts.mr.at_provider_id.as_deref()).unwrap_or_default();
     let message = format!(
-        "the inventory lists {:?} tagged for this MR, which is not Ready and tracks {tracked:?}: no ID form ties the two, so it may be this MR's object or one it lost",
-        object.id
+        "the inventory lists {} tagged for this MR, which is not Ready and tracks {tracked}: no ID form ties the two, so it may be this MR's object or one it lost",
+        quoted(&object.id),
+        tracked = quoted(tracked)
     );
-    let mut f = Finding::new(Code::InventoryOrphan, message, format!("kubectl upjet history {}", facts.arg()));
+    let mut f = Finding::new(Code::InventoryOrphan, message, facts.upjet("history").to_string());
     f.severity = Severity::Warning;
     with_object(f.with_opt(keys::EXTERNAL_NAME, facts.mr.external_name()), object, inv)
 }

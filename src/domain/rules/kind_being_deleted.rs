@@ -26,14 +26,13 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         removal.describe(),
         deletion.describe()
     );
-    let target = facts.kubectl_target();
     let (next, keep) = match facts.management.keep_cloud_object_patch() {
         Some(patch) if deletes => (
-            format!("kubectl patch {target} --type merge -p '{patch}'"),
+            facts.kubectl("patch").word("--type").word("merge").opt("-p", patch),
             facts.management.keep_cloud_object_fix().unwrap_or_default(),
         ),
         _ => (
-            format!("kubectl get {target} -o yaml > {}.yaml", mr.name),
+            facts.kubectl("get").word("-o").word("yaml").word(">").arg(format!("{}.yaml", mr.name)),
             "keep its manifest, external-name included, to adopt the object again once the kind is back".to_string(),
         ),
     };

@@ -26,9 +26,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::LateInitializeMissing,
             "managementPolicies lack LateInitialize and \"*\", so upjet will never save an external-name learned after an async create; a restart then creates a duplicate",
-            format!(
-                "kubectl patch {} --type=json -p '[{{\"op\":\"add\",\"path\":\"/spec/managementPolicies/-\",\"value\":\"LateInitialize\"}}]'",
-                facts.kubectl_target()
+            facts.kubectl("patch").word("--type=json").opt(
+                "-p",
+                r#"[{"op":"add","path":"/spec/managementPolicies/-","value":"LateInitialize"}]"#,
             ),
         )
         .with("managementPolicies", facts.policies.describe())

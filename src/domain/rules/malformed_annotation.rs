@@ -4,6 +4,7 @@ use super::facts::Facts;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::goduration::parse_go_duration;
 use crate::domain::managed::keys;
+use crate::domain::shell::quoted;
 
 /// What crossplane-runtime makes of a `crossplane.io/poll-interval` value it cannot use, as
 /// `meta.GetPollInterval` reads it (v2.3.0+): empty means unset (`!ok || v == ""`); a value Go's
@@ -18,8 +19,8 @@ fn poll_interval_problem(v: &str) -> Option<String> {
     const IGNORED: &str = "crossplane-runtime v2.3+ ignores it and polls at the controller's default interval (older runtimes ignore the annotation altogether)";
     match parse_go_duration(v) {
         Some(ns) if ns > 0 => None,
-        Some(_) => Some(format!("{v:?} is not a positive duration; {IGNORED}")),
-        None => Some(format!("{v:?} is not a Go duration (e.g. \"5m\"); {IGNORED}")),
+        Some(_) => Some(format!("{v} is not a positive duration; {IGNORED}", v = quoted(v))),
+        None => Some(format!("{v} is not a Go duration (e.g. \"5m\"); {IGNORED}", v = quoted(v))),
     }
 }
 
@@ -31,7 +32,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         if mark.is_malformed() {
             problems.push((
                 mark.key.to_string(),
-                format!("{:?} is not RFC3339; crossplane reads it as the zero time", mark.raw.as_deref().unwrap_or("")),
+                format!(
+                    "{} is not RFC3339; crossplane reads it as the zero time",
+                    quoted(mark.raw.as_deref().unwrap_or(""))
+                ),
             ));
         }
     }
@@ -39,7 +43,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         && v != "true"
         && v != "false"
     {
-        problems.push((keys::PAUSED.to_string(), format!("{v:?} does not pause; only the exact value \"true\" does")));
+        problems.push((
+            keys::PAUSED.to_string(),
+            format!("{v} does not pause; only the exact value \"true\" does", v = quoted(v)),
+        ));
     }
     if let Some(why) = mr.annotation(keys::POLL_INTERVAL).and_then(poll_interval_problem) {
         problems.push((keys::POLL_INTERVAL.to_string(), why));
@@ -54,7 +61,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         keys_list.join(", "),
         if problems.len() == 1 { "s" } else { "" }
     );
-    let next = format!("kubectl annotate {} {}-", facts.kubectl_target(), first_key);
+    let next = facts.kubectl("annotate").arg_then(&first_key, "-");
     let mut f = Finding::new(Code::MalformedAnnotation, message, next);
     for (k, why) in problems {
         f = f.with(&k, why);

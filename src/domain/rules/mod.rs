@@ -65,6 +65,7 @@ mod paused;
 mod placeholder_cases;
 mod placeholder_external_name;
 mod poll_interval_too_short;
+mod provider_annotation_in_manifest;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
 mod reference_outside_manifests;
@@ -85,6 +86,7 @@ pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
 pub use mr_evidence::{CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
+pub use restore_creates_duplicate::restore_plan;
 pub use unexpected_identity_change::UNEXPECTED_IDENTITY_CHANGE;
 
 use super::finding::{Code, Finding};
@@ -213,6 +215,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::PlaceholderExternalName, check: Check::Desired(placeholder_external_name::check) },
     Rule { code: Code::ExternalNameOffFormat, check: Check::Desired(external_name_off_format::check) },
     Rule { code: Code::ReferenceOutsideManifests, check: Check::Desired(reference_outside_manifests::check) },
+    Rule { code: Code::ProviderAnnotationInManifest, check: Check::Desired(provider_annotation_in_manifest::check) },
     Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
     Rule { code: Code::GuardMissing, check: Check::Guard(guard_missing::check) },
     Rule { code: Code::GuardPartial, check: Check::Guard(guard_partial::check) },

@@ -68,6 +68,8 @@ pub struct DesiredFacts {
     /// Its references (`spec.forProvider.*Ref`, `*Refs`, and `initProvider`'s) that name no
     /// manifest of the lint: `field → name`.
     pub dangling_refs: Vec<String>,
+    /// The annotations it carries that a provider writes (`lint::WRITTEN_BY_PROVIDER`).
+    pub provider_annotations: Vec<String>,
 }
 
 /// One provider log line about the MR: when, and the line itself.

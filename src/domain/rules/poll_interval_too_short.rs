@@ -33,7 +33,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::PollIntervalTooShort,
             message,
-            format!("kubectl annotate {} {}-", facts.kubectl_target(), keys::POLL_INTERVAL),
+            facts.kubectl("annotate").arg(format!("{}-", keys::POLL_INTERVAL)),
         )
         .with(keys::POLL_INTERVAL, value)
         .with("runtime", "crossplane-runtime v2.3.0 or later reads the annotation; older runtimes ignore it"),

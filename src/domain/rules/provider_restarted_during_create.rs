@@ -30,7 +30,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             starts.provider,
             facts.marks.pending.raw.as_deref().unwrap_or("?")
         ),
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with("restartedAt", restart.to_string());
     Some(facts.with_marks(f))

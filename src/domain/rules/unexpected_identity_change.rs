@@ -4,6 +4,7 @@
 use super::facts::Facts;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::managed::keys;
+use crate::domain::shell::ShellCommand;
 
 /// The summary terraform-plugin-framework gives the diagnostic when a resource's read returns
 /// another identity than the one it was sent (`ReadResource`'s identity check); upjet formats a
@@ -23,12 +24,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let synced = facts.synced_message().filter(|m| m.contains(UNEXPECTED_IDENTITY_CHANGE))?;
     let mr = facts.mr;
     let provider = facts.evidence.and_then(|e| e.provider_starts.as_ref()).map(|s| s.provider.as_str());
+    let pods = ShellCommand::kubectl("delete").word("pods").word("-A").word("-l");
     let next = match provider {
-        Some(p) => format!("kubectl delete pods -A -l pkg.crossplane.io/provider={p}"),
-        None => format!(
-            "kubectl delete pods -A -l pkg.crossplane.io/provider=PROVIDER   # the provider serving {}",
-            mr.group()
-        ),
+        Some(p) => pods.arg(format!("pkg.crossplane.io/provider={p}")),
+        None => pods.word("pkg.crossplane.io/provider=PROVIDER").comment_with("the provider serving", mr.group()),
     };
     let unnamed = match mr.external_name() {
         Some(_) => "",
