@@ -34,6 +34,9 @@ const NEEDLES: &[&str] = &[
     "Instance state not found",
     "Critical annotations",
     "callback failed",
+    "Starting EventSource",
+    "Starting Controller",
+    "Starting workers",
 ];
 
 fn finders() -> &'static [Finder<'static>] {
