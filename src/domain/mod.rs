@@ -41,4 +41,5 @@ pub mod str_map;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod upjet_client;
 pub mod watch;

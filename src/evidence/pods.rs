@@ -32,6 +32,9 @@ pub struct ProviderPod {
     /// The ProviderRevision it runs (label `pkg.crossplane.io/revision`, which Crossplane puts on
     /// every pod of a revision's Deployment): a new one means a rollout.
     pub revision: Option<String>,
+    /// The image of the container that runs the provider: its package (Crossplane runs a
+    /// provider package's image as is), whose version says which upjet it is built on.
+    pub image: Option<String>,
     /// The service account it runs as (`spec.serviceAccountName`; Crossplane names it after
     /// the revision): whose writes are the provider's own, which `guard` never refuses.
     pub service_account: String,
@@ -186,6 +189,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
             let service_account = p.spec.as_ref().map_or_else(|| "default".to_string(), PodSpec::account);
             let all: Vec<NameOnly> = p.spec.map(|s| s.containers).unwrap_or_default();
             let sidecar = all.iter().find(|c| is_changelog_sidecar(c)).map(|c| c.name.clone());
+            let mut images: HashMap<String, String> = all.iter().map(|c| (c.name.clone(), c.image.clone())).collect();
             let containers: Vec<String> =
                 all.into_iter().filter(|c| Some(&c.name) != sidecar.as_ref()).map(|c| c.name).collect();
             let container = containers
@@ -194,6 +198,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                 .or(containers.first())
                 .cloned()
                 .unwrap_or_else(|| "package-runtime".into());
+            let image = images.remove(&container).filter(|i| !i.is_empty());
             let status = p.status;
             let changelog = sidecar.map(|container| {
                 let restarted = status
@@ -222,6 +227,7 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
                 container,
                 changelog,
                 revision,
+                image,
                 service_account,
             })
         })
@@ -232,10 +238,15 @@ pub fn parse_pods(body: &str) -> Result<Vec<ProviderPod>, serde_json::Error> {
 pub fn provider_starts(pods: &[ProviderPod]) -> HashMap<String, ProviderStarts> {
     let mut by_provider: HashMap<String, ProviderStarts> = HashMap::new();
     for pod in pods {
-        let e = by_provider
-            .entry(pod.provider.clone())
-            .or_insert_with(|| ProviderStarts { provider: pod.provider.clone(), starts: Vec::new() });
+        let e = by_provider.entry(pod.provider.clone()).or_insert_with(|| ProviderStarts {
+            provider: pod.provider.clone(),
+            starts: Vec::new(),
+            package: pod.image.clone(),
+        });
         e.starts.extend(pod.starts());
+        if e.package != pod.image {
+            e.package = None;
+        }
     }
     by_provider
 }

@@ -4,7 +4,7 @@
 //! matters.
 
 use super::correlate::go_time;
-use super::create_loop::create_attempts;
+use super::create_loop::{create_attempts, cut_short};
 use super::events::EventRecord;
 use super::logs::{Evidence, EvidenceKind};
 use super::pods::ProviderPod;
@@ -17,6 +17,7 @@ use crate::domain::codes::{CreateHighlight, Highlight, Lost};
 use crate::domain::create_marks::CreateMarks;
 use crate::domain::finding::{Code, Finding};
 use crate::domain::gotime::GoTime;
+use crate::domain::inventory::MrInventory;
 use crate::domain::managed::{ManagedResource, keys};
 use crate::domain::placeholder::is_placeholder;
 use crate::domain::redacted::same_id;
@@ -117,6 +118,8 @@ pub struct Inputs<'a> {
     pub changelog: Option<&'a MrChangeLog>,
     /// What the ID journal recorded for the MR (its uid).
     pub journal: &'a [crate::domain::journal::Record],
+    /// The cloud objects an inventory export lists as tagged for the MR (`--inventory`).
+    pub inventory: Option<&'a MrInventory>,
 }
 
 /// Builds the timeline.
@@ -309,12 +312,16 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
         EvidenceKind::CreateGateBypassed => text.push_str(
             " ▸ this reconciler is built with WithDeterministicExternalName: the create-incomplete gate does not stop it",
         ),
+        EvidenceKind::ProcessStarted => text.push_str(
+            " ▸ restart marker: a provider process started this kind's controller (controller-runtime starts each controller once per process); a create an earlier process had not finished ended with that process",
+        ),
         _ => {}
     }
     if let Some(err) = &ev.error {
         text.push_str(&format!(" error: {err}"));
     }
-    if ev.repeats > 0 {
+    // The lines of one process start are merged into one: they are one start, not repeats.
+    if ev.repeats > 0 && ev.kind != EvidenceKind::ProcessStarted {
         text.push_str(&format!(
             " (×{}, last {})",
             ev.repeats + 1,
@@ -413,25 +420,35 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
 /// lost its object, the ranked candidate IDs and the command that adopts the best one.
 fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
     let mut out = Vec::new();
-    let attempts = create_attempts(&inputs.logs);
+    let pod_starts: Vec<GoTime> = inputs.pods.iter().flat_map(ProviderPod::starts).collect();
+    let attempts = create_attempts(&inputs.logs, &pod_starts);
     let span = |a: Option<GoTime>, b: Option<GoTime>| match (a, b) {
         (Some(a), Some(b)) if a != b => format!(", from {a} to {b}"),
         (Some(a), _) => format!(", at {a}"),
         _ => String::new(),
     };
-    if attempts.is_loop() {
-        let (n, e) = (attempts.requests, attempts.already_exists);
+    let (n, e) = (attempts.requests, attempts.already_exists);
+    if e > 0 {
         out.push(format!(
             "create loop against an object that already exists: {n} create request{} and {e} create{} refused because it already exists{}",
             if n == 1 { "" } else { "s" },
             if e == 1 { "" } else { "s" },
             span(attempts.first, attempts.last)
         ));
+    } else if attempts.is_loop() {
+        out.push(format!(
+            "create requested again and again: {} create requests by one provider process and none refused because the object exists{}: each create that ran may have made another object",
+            attempts.most_in_one_process,
+            span(attempts.first, attempts.last)
+        ));
     }
-    if !inputs.logs.is_empty() && !attempts.id_logged && mr.external_name().is_none() {
+    out.extend(cut_short(&attempts, inputs.cloud, inputs.inventory));
+    // Only the lines about the MR itself carry its external-name: not its provider's starts.
+    let own = || inputs.logs.iter().filter(|e| e.kind != EvidenceKind::ProcessStarted);
+    if own().next().is_some() && !attempts.id_logged && mr.external_name().is_none() {
         out.push(format!(
             "no external ID was ever logged: the external-name is empty on all {} log lines and no create returned an ID",
-            inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
+            own().map(|e| e.repeats as usize + 1).sum::<usize>()
         ));
     }
     // Some codes say the MR lost its object only where they name one to adopt (the cloud's record
@@ -441,7 +458,7 @@ fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
         Lost::WhenNamed => f.suggested_id.is_some(),
         Lost::No => false,
     };
-    if attempts.is_loop() || inputs.findings.iter().any(lost) {
+    if attempts.is_loop() || !attempts.interrupted.is_empty() || inputs.findings.iter().any(lost) {
         out.extend(candidate_highlights(mr, inputs.candidates));
     }
     out
@@ -459,7 +476,13 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         .take(5)
         .enumerate()
         .map(|(i, c)| {
-            let note = if masked(c) { " [masked by the provider's log: not adoptable as is]" } else { "" };
+            let note = if masked(c) {
+                " [masked by the provider's log: not adoptable as is]"
+            } else if mr.external_name().is_some_and(|t| same_id(&c.id, t)) {
+                " [tracked: the MR's external-name holds it]"
+            } else {
+                ""
+            };
             format!("candidate ID {}: {} from {} ({}){note}", i + 1, quoted(&c.id), c.source, c.evidence)
         })
         .collect();
@@ -475,6 +498,15 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         ));
         return out;
     };
+    // The ID the MR already holds is no adoption: adopting it changes nothing, and a duplicate
+    // beside it is an orphan to delete or adopt elsewhere, not a reason to move this MR.
+    if let Some(tracked) = mr.external_name().filter(|t| same_id(&best.id, t)) {
+        out.push(format!(
+            "the best candidate, {}, is the ID this MR already tracks as its external-name: nothing to adopt",
+            quoted(tracked)
+        ));
+        return out;
+    }
     let adopt = mr.upjet_command("adopt").opt("--id", &best.id).word("--import");
     out.push(format!("adopt the best candidate: {adopt}"));
     out

@@ -151,6 +151,8 @@ fn history_resolves_its_evidence_and_its_output() {
     let form = history(&["-o", "jsonpath={.timeline}"]).output;
     assert_eq!(form, HistoryOutput::Form(crate::cli::output::FormSpec::JsonPath("{.timeline}".into())));
     assert_eq!(history(&["-o", "html"]).output, HistoryOutput::Html);
+    let fleet = history(&["--inventory", "inv.json", "--cloud-audit", "trail.json"]).fleet;
+    assert_eq!((fleet.inventory, fleet.cloud.files), (vec!["inv.json".into()], vec!["trail.json".into()]));
 }
 
 /// promote and migrate apply resolve the flags they share the same way.

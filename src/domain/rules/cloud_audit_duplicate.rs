@@ -137,14 +137,14 @@ mod tests {
     #[test]
     fn table() {
         check_cloud_cases(CASES);
-        check_cloud_cases_with(CASES, Some(ProviderStarts { provider: "p".into(), starts: vec![] }));
+        check_cloud_cases_with(CASES, Some(ProviderStarts { provider: "p".into(), starts: vec![], package: None }));
     }
 
     #[test]
     fn names_the_restart_between_the_creates() {
         let (_, mr, record, _) = &CASES[1];
         let start = GoTime::parse_rfc3339("2024-11-30T10:29:40Z").unwrap();
-        let starts = ProviderStarts { provider: "provider-gcp-monitoring".into(), starts: vec![start] };
+        let starts = ProviderStarts { provider: "provider-gcp-monitoring".into(), starts: vec![start], package: None };
         let ev = MrEvidence { cloud_audit: Some(record()), provider_starts: Some(starts), ..MrEvidence::default() };
         let f = findings_with(&mr().build(), Some(&ev), super::super::cases::at())
             .into_iter()

@@ -3,6 +3,7 @@
 use super::facts::Facts;
 use crate::domain::finding::{Code, Finding, Severity};
 use crate::domain::shell::quoted;
+use crate::domain::upjet_client::Client;
 
 /// upjet's async create sets the external-name on the live object during a later Observe and
 /// relies on the late-init update to persist it (reconciler.go late-init step): when that never
@@ -20,11 +21,14 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     } else if ready {
         "the MR is Ready".to_string()
     } else if facts.marks.succeeded.is_set() && !facts.in_flight && facts.failed_async_create().is_none() {
-        match facts.past_deadline {
-            Some(start) => {
+        match (facts.past_deadline, facts.ended_by_restart) {
+            (Some(start), _) => {
                 format!("the async create that started at {start} at the latest is past upjet's one-hour deadline")
             }
-            None => "creation succeeded".to_string(),
+            (None, Some(restart)) => format!(
+                "the async create it shows as running ended with the provider process, which restarted at {restart}"
+            ),
+            (None, None) => "creation succeeded".to_string(),
         }
     } else {
         return None;
@@ -32,7 +36,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let id = mr.at_provider_id.as_deref();
     let (message, severity) = message(facts, &why, id);
     let next = match id {
-        Some(id) if !facts.policies.should_late_initialize() => {
+        Some(id) if !facts.policies.should_late_initialize() && facts.upjet.client != Client::TerraformCli => {
             facts.upjet("adopt").opt("--id", id).word("--add-late-initialize").to_string()
         }
         Some(id) => facts.upjet("adopt").opt("--id", id).to_string(),
@@ -72,7 +76,17 @@ fn message(facts: &Facts, why: &str, id: Option<&str>) -> (String, Severity) {
         None => message.push_str(" (find the ID with `kubectl upjet history`)"),
     }
     if !facts.policies.should_late_initialize() {
-        message.push_str("; managementPolicies lack LateInitialize, so upjet will never save it");
+        match facts.upjet.client {
+            // upjet's CLI client saves the critical annotations itself (`external.go` `Observe`).
+            Client::TerraformCli => {}
+            Client::InProcess => message.push_str(&format!(
+                "; managementPolicies lack LateInitialize, so upjet will never save it (upjet runs this kind in-process, shown by {})",
+                facts.upjet.shown_by
+            )),
+            Client::Unknown => message.push_str(
+                "; managementPolicies lack LateInitialize: upjet's in-process clients (upjet v1 and later) will never save it, its Terraform CLI client saves it itself (which runs this kind is not shown)",
+            ),
+        }
     }
     (message, severity)
 }

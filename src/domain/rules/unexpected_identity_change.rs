@@ -107,7 +107,11 @@ mod tests {
         assert_eq!(f.severity, crate::domain::finding::Severity::Error);
 
         let starts = MrEvidence {
-            provider_starts: Some(ProviderStarts { provider: "provider-aws-ec2".into(), starts: Vec::new() }),
+            provider_starts: Some(ProviderStarts {
+                provider: "provider-aws-ec2".into(),
+                starts: Vec::new(),
+                package: None,
+            }),
             ..MrEvidence::default()
         };
         let f =

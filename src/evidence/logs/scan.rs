@@ -35,6 +35,9 @@ const NEEDLES: &[&str] = &[
     "Critical annotations",
     "callback failed",
     "Missing Resource Identity diagnostic",
+    "Starting EventSource",
+    "Starting Controller",
+    "Starting workers",
 ];
 
 fn finders() -> &'static [Finder<'static>] {
