@@ -670,7 +670,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__guard)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --warn --deny --audit --mutate --allow-user --allow-group --from --id-template --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version lock unlock help"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --warn --deny --audit --mutate --authorize-declarations --allow-user --allow-group --from --id-template --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version lock unlock help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1656,7 +1656,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__history)
-            opts="-o -n -A -l -v -s -h -V --create-timeout --from --log-file --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --audit-log --journal --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --create-timeout --from --log-file --no-logs --cloud-audit --cloud-principal --inventory --since --limit-bytes --provider-namespace --audit-log --journal --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1679,6 +1679,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --cloud-principal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inventory)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &str, &[&str])] = &[
 
 /// What the pure core may depend on: serialisation and text, nothing that reaches a file, a
 /// network, a clock or a runtime.
-const CORE_DEPENDENCIES: &[&str] = &["percent-encoding", "serde", "serde-saphyr", "serde_json", "thiserror"];
+const CORE_DEPENDENCIES: &[&str] = &["percent-encoding", "serde", "serde-saphyr", "serde_json", "shlex", "thiserror"];
 
 /// What each module of the binary's crate may import from the crate (besides itself); `commands`
 /// is the wiring and may import the other two.
@@ -564,4 +564,36 @@ fn without_test_modules(code: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Every command the tool prints that carries a value comes from `upjet_core::shell::ShellCommand`,
+/// which quotes each argument for a POSIX shell: a string literal that writes `kubectl VERB …`
+/// and then a value into it (`format!("kubectl upjet adopt {} --id {id}", …)`) lets whatever the
+/// value holds — an MR's status, an export, a log line — run in the operator's shell. A
+/// constant (`{PLURAL}`) carries no input and is allowed; a sentence that goes on after naming a
+/// command (`kubectl upjet guard is not installed: {}`) is prose.
+#[test]
+fn every_printed_command_with_a_value_comes_from_the_shell_builder() {
+    let command = regex::Regex::new(r#"kubectl [a-z][a-z-]*[^"`\n:;(]*?\{([A-Za-z0-9_]*)(?::[^}]*)?\}"#).unwrap();
+    let mut files = Vec::new();
+    for (_, dir, _) in LAYERS.iter().filter(|(name, _, _)| *name != "testapi") {
+        rust_files(&src_of(dir), &mut files);
+    }
+    let mut wrong = Vec::new();
+    for file in files.iter().filter(|f| !f.to_string_lossy().ends_with("tests.rs")) {
+        let text = without_test_modules(&std::fs::read_to_string(file).expect("readable"));
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            let line = line.replace("{{", "").replace("}}", "");
+            for found in command.captures_iter(&line) {
+                let name = &found[1];
+                if name.is_empty() || name.chars().any(|c| c.is_ascii_lowercase()) {
+                    wrong.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "commands built by format! (use upjet_core::shell::ShellCommand):\n{}", wrong.join("\n"));
 }

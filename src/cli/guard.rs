@@ -18,6 +18,9 @@ const GUARD_EXAMPLES: &str = "Examples:
   # A break-glass group is never refused; placeholders are refused rather than warned about
   kubectl upjet guard --allow-group platform:break-glass --deny placeholder
 
+  # Only a user bound to kubectl-upjet-guard-declare may declare an identity change (a repair)
+  kubectl upjet guard --authorize-declarations | kubectl apply -f -
+
   # Offline, for a GitOps repository: the policies for the CRDs under a folder
   kubectl upjet guard --from crds/ > guard.yaml
 
@@ -93,6 +96,12 @@ pub struct PrintArgs {
     /// it (Kubernetes v1.36+).
     #[arg(long)]
     pub mutate: bool,
+    /// A repair's declaration of an identity change (kubectl-upjet.io/identity-change) counts
+    /// only for a user the API server's authorizer allows `declare` on
+    /// identitychanges.guard.kubectl-upjet.io (the ClusterRole kubectl-upjet-guard-declare);
+    /// without it, anyone who may update an MR may declare.
+    #[arg(long)]
+    pub authorize_declarations: bool,
     /// Never judge this user's writes (repeatable); the providers' own service accounts are
     /// exempt already.
     #[arg(long = "allow-user", value_name = "USER")]

@@ -177,6 +177,11 @@ pub struct HistoryArgs {
     /// The cloud's own audit record.
     #[command(flatten)]
     pub cloud: CloudAuditArgs,
+    /// A cloud inventory export (repeatable; `-` for stdin; gzip accepted; see doctor
+    /// --inventory): the objects tagged for the MR, tied to it as its kind's peers teach, name
+    /// what its creates made.
+    #[arg(long = "inventory", value_name = "FILE", help_heading = INPUTS)]
+    pub inventory: Vec<PathBuf>,
     /// Log reading limits.
     #[command(flatten)]
     pub log_opts: LogOptions,

@@ -243,7 +243,7 @@ async fn source_trackers(
         }
         for mr in r.kept {
             count += 1;
-            model.track(&mr, format!("{context}: {}", mr.command_arg()));
+            model.track(&mr, context);
         }
     }
     Ok((count, unread))

@@ -86,13 +86,13 @@ pub async fn for_one(
 }
 
 /// Every MR of a snapshot or a Velero backup.
-fn snapshot_mrs(path: &Path) -> anyhow::Result<Vec<ManagedResource>> {
+pub(super) fn snapshot_mrs(path: &Path) -> anyhow::Result<Vec<ManagedResource>> {
     Ok(super::backup::managed_resources(path)?.0)
 }
 
 /// Every MR of one kind, from the cluster: the peers that teach the provider's identity and the
 /// kind's ID form. What cannot be listed becomes a note; the MR is then judged alone.
-async fn live_kind(conn: &Connection, kind: &ApiKind) -> (Vec<ManagedResource>, Vec<String>) {
+pub(super) async fn live_kind(conn: &Connection, kind: &ApiKind) -> (Vec<ManagedResource>, Vec<String>) {
     let conn = Arc::new(conn.clone());
     let opts = ScanOptions { namespace: None, label_selector: None, page_size: 500, concurrency: 1 };
     let results = scan::scan_with(conn, vec![kind.clone()], opts, RetryPolicy::default(), Some, |_| {}).await;

@@ -387,6 +387,15 @@ pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result
     pods::parse_pods(&providers::provider_pods(conn, namespace).await?).map_err(undecodable)
 }
 
+/// Lists the providers' Deployments (with safe-start, a provider's only trace while it waits at
+/// zero replicas), in one namespace or every one.
+pub async fn provider_deployments(
+    conn: &Connection,
+    namespace: Option<&str>,
+) -> Result<Vec<pods::ProviderDeployment>, RequestError> {
+    providers::deployments(conn, namespace, pods::parse_deployments).await
+}
+
 /// CRD → provider from ProviderRevisions; empty when they cannot be read (older Crossplane, RBAC).
 pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
     match providers::provider_revisions(conn).await {

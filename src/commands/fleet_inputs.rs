@@ -4,10 +4,13 @@
 use super::cloud_audit::CloudAuditFiles;
 use super::evidence::open_input;
 use super::inputs::explain;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use upjet_core::inventory::InventoryObject;
-use upjet_evidence::fleet::{FleetInputs, InventoryInput};
+use upjet_cluster::connect::Connection;
+use upjet_cluster::kinds::ApiKind;
+use upjet_core::inventory::{InventoryObject, Scope, ServedKind};
+use upjet_core::managed::ManagedResource;
+use upjet_evidence::fleet::{FleetFacts, FleetInputs, InventoryInput};
 use upjet_evidence::format::Reader;
 use upjet_evidence::inventory;
 
@@ -29,6 +32,48 @@ impl FleetFiles {
         let inventory = (!self.inventory.is_empty()).then_some(InventoryInput { objects, truncated });
         let record = super::cloud_audit::read(&self.cloud).await?.map(|r| (r, self.cloud.principals.clone()));
         Ok((FleetInputs::new(inventory, record), notes))
+    }
+
+    /// The fleet-wide inputs tied to one MR (`history`): read, then tied over the MR and its
+    /// peers — the snapshot's MRs with `--from`, else every MR of its kind listed over the
+    /// command's connection (`live`) — since healthy peers teach each kind's ID form and the
+    /// provider's cloud identity. Returns the facts and the notes on what was read and learned;
+    /// nothing is read without files.
+    pub async fn for_one(
+        &self,
+        mr: &ManagedResource,
+        from: Option<&Path>,
+        live: Option<(&Connection, &ApiKind)>,
+    ) -> anyhow::Result<(FleetFacts, Vec<String>)> {
+        if self.inventory.is_empty() && self.cloud.files.is_empty() {
+            return Ok((FleetFacts::default(), Vec::new()));
+        }
+        let (inputs, mut notes) = self.read().await?;
+        let (peers, listed, complete) = match (from, live) {
+            (Some(path), _) => (super::cloud_audit::snapshot_mrs(path)?, Vec::new(), true),
+            (None, Some((conn, kind))) => {
+                let (mrs, listed) = super::cloud_audit::live_kind(conn, kind).await;
+                let complete = listed.is_empty();
+                (mrs, listed, complete)
+            }
+            (None, None) => (Vec::new(), Vec::new(), false),
+        };
+        let same = |p: &ManagedResource| {
+            p.name == mr.name && p.namespace == mr.namespace && p.kind == mr.kind && p.group() == mr.group()
+        };
+        let mut mrs: Vec<&ManagedResource> = peers.iter().filter(|p| !same(p)).collect();
+        mrs.push(mr);
+        // A snapshot is a whole fleet (every kind it holds); a live run listed the MR's kind only.
+        let scope = Scope {
+            kinds: Scope::of_kinds(mrs.iter().map(|m| ServedKind::of(m))),
+            all_kinds: from.is_some(),
+            complete,
+            truncated: Vec::new(),
+        };
+        let facts = inputs.tie(&mrs, &scope);
+        notes.extend(listed.into_iter().map(|n| n.replacen("cloud audit: ", "", 1)));
+        notes.extend(facts.cloud_notes().iter().cloned());
+        Ok((facts, notes))
     }
 }
 

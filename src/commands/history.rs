@@ -1,7 +1,6 @@
 //! `kubectl upjet history KIND/NAME`: everything the cluster still knows about one MR's creation,
 //! as one timeline.
 
-use super::cloud_audit;
 use super::doctor::locate;
 use super::evidence::{LiveEvidence, Read, acknowledges_requests, events_of, read_workspace};
 use super::flow::{History, HistoryOutput};
@@ -21,7 +20,6 @@ use upjet_core::rules;
 use upjet_evidence::audit::Groups;
 use upjet_evidence::correlate::LogEvidence;
 use upjet_evidence::events::EventRecord;
-use upjet_evidence::fleet::FleetFacts;
 use upjet_evidence::logs::Retention;
 use upjet_evidence::pods::ProviderPod;
 use upjet_evidence::timeline::{Inputs, build};
@@ -57,15 +55,12 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
         None => Live::default(),
     };
     let live_kind = live.as_ref().map(|(c, k)| (c, k));
-    let (fleet, cloud_notes) = match cloud_audit::for_one(&asked.cloud, &mr, asked.from.as_deref(), live_kind).await? {
-        Some((check, cloud_notes)) => (FleetFacts::of_cloud_audit(check), cloud_notes),
-        None => (FleetFacts::default(), Vec::new()),
-    };
+    let (fleet, fleet_notes) = asked.fleet.for_one(&mr, asked.from.as_deref(), live_kind).await?;
     // The highlights are the rules' findings on this MR's evidence, as doctor judges it.
     let evidence = read.index.evidence_for(&mr, &fleet);
     // The audit log's notes say which of its writes no MR read claimed: after the lookup.
     notes.extend(read.index.audit_notes());
-    notes.extend(cloud_notes);
+    notes.extend(fleet_notes);
     notes.extend(read.journal_notes.iter().cloned());
     let findings = rules::findings_with(&mr, Some(&evidence), asked.at);
     let logs = read.index.logs();
@@ -77,7 +72,7 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
     let inputs = Inputs {
         events: &seen.events,
         pods: &seen.pods,
-        logs: logs.map(|l| l.about(&mr)).unwrap_or_default(),
+        logs: logs.map(|l| l.timeline(&mr)).unwrap_or_default(),
         workspace: seen.workspace.as_ref(),
         events_read: seen.events_read,
         findings: &findings,
@@ -86,6 +81,7 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
         cloud: evidence.cloud_audit.as_ref(),
         changelog: evidence.changelog.as_ref(),
         journal: &evidence.journal,
+        inventory: evidence.inventory.as_ref(),
     };
     let timeline = build(&mr, &inputs);
     let doc = || {

@@ -6,6 +6,7 @@
 use std::path::Path;
 use upjet_cluster::snapshot::{self, SnapshotItem};
 use upjet_core::error::Error;
+use upjet_core::kind_removal::KindRemovals;
 use upjet_evidence::format::Reader;
 use upjet_evidence::sniff;
 
@@ -46,6 +47,9 @@ pub struct Snapshot {
     pub items: Vec<SnapshotItem>,
     /// One line per skipped file: `skipped X: looks like …; pass it with …`.
     pub skipped: Vec<String>,
+    /// The kinds whose CRD or MRD the snapshot holds as being deleted (`deletionTimestamp`):
+    /// their MRs are judged as going away with them.
+    pub removals: KindRemovals,
 }
 
 /// Reads a `--from` path. A file that is not a snapshot fails the read, saying which flag takes
@@ -68,6 +72,7 @@ pub fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
         return Err(Error::usage(format!("{} holds no snapshot of managed resources ({why})", path.display())));
     }
     drop_crossplane_objects(&mut snap);
+    drop_crds(&mut snap);
     Ok(snap)
 }
 
@@ -82,7 +87,7 @@ fn drop_crossplane_objects(snap: &mut Snapshot) {
         api_version: String,
     }
     let before = snap.items.len();
-    let mut mrds = Vec::new();
+    let mut mrds: Vec<upjet_core::mrd::Mrd> = Vec::new();
     snap.items.retain(|i| {
         let ours =
             serde_json::from_str::<Head>(&i.json).is_ok_and(|h| upjet_core::mrd::is_crossplane_api(&h.api_version));
@@ -93,9 +98,49 @@ fn drop_crossplane_objects(snap: &mut Snapshot) {
     });
     let dropped = before - snap.items.len();
     if dropped > 0 {
-        let (all, inactive) = upjet_core::mrd::MrdStates::new(mrds).counts();
+        let states = upjet_core::mrd::MrdStates::new(mrds);
+        snap.removals.merge(states.removals());
+        let (all, inactive) = states.counts();
         snap.skipped.push(format!(
             "{dropped} Crossplane API objects are not managed resources and were not diagnosed ({all} ManagedResourceDefinitions, {inactive} inactive)"
+        ));
+    }
+}
+
+/// Leaves out the CustomResourceDefinitions a snapshot may hold (`kubectl get crd -o json` beside
+/// the MRs): they define kinds, they are no managed resources. One line says how many, and
+/// those being deleted are kept as the removals of their kinds.
+fn drop_crds(snap: &mut Snapshot) {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default, rename = "apiVersion")]
+        api_version: String,
+        #[serde(default)]
+        kind: String,
+    }
+    let is_crd = |json: &str| {
+        serde_json::from_str::<Head>(json)
+            .is_ok_and(|h| h.kind == "CustomResourceDefinition" && h.api_version.starts_with("apiextensions.k8s.io/"))
+    };
+    let (mut crds, mut deleting) = (0, 0);
+    let mut removals = KindRemovals::default();
+    snap.items.retain(|i| {
+        if !is_crd(&i.json) {
+            return true;
+        }
+        crds += 1;
+        if let Ok(crd) = upjet_evidence::crd::parse(&i.json)
+            && crd.deleted_at.is_some()
+        {
+            deleting += 1;
+            removals.crd((crd.group.as_str(), crd.kind.as_str()), &crd.name, crd.deleted_at.as_deref());
+        }
+        false
+    });
+    snap.removals.merge(removals);
+    if crds > 0 {
+        snap.skipped.push(format!(
+            "{crds} CustomResourceDefinitions are not managed resources and were not diagnosed ({deleting} being deleted)"
         ));
     }
 }
@@ -127,6 +172,36 @@ mod tests {
         std::fs::write(dir.path().join("notes.json"), "not json").unwrap();
         let err = read_snapshot(dir.path()).unwrap_err().to_string();
         assert!(err.contains("notes.json is not valid JSON"), "{err}");
+    }
+
+    /// A snapshot's CRDs and MRDs are not judged as MRs; those being deleted name their kinds.
+    #[test]
+    fn definitions_in_a_snapshot_are_kept_apart_and_say_what_is_going_away() {
+        let dir = tempfile::tempdir().unwrap();
+        let crd = |plural: &str, kind: &str, deleted: Option<&str>| {
+            serde_json::json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": format!("{plural}.ec2.aws.upbound.io"), "deletionTimestamp": deleted},
+                "spec": {"group": "ec2.aws.upbound.io", "names": {"kind": kind, "plural": plural}, "scope": "Cluster"}})
+        };
+        let mrd = serde_json::json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
+            "metadata": {"name": "buckets.s3.aws.m.upbound.io", "deletionTimestamp": "2024-11-30T11:00:01Z"},
+            "spec": {"group": "s3.aws.m.upbound.io", "names": {"kind": "Bucket"}, "state": "Active"}});
+        let vpc =
+            serde_json::json!({"apiVersion": "ec2.aws.upbound.io/v1beta1", "kind": "VPC", "metadata": {"name": "v"}});
+        let items = [vpc, crd("vpcs", "VPC", Some("2024-11-30T11:00:00Z")), crd("subnets", "Subnet", None), mrd];
+        let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string();
+        std::fs::write(dir.path().join("fleet.json"), list).unwrap();
+        let snap = read_snapshot(dir.path()).unwrap();
+        assert_eq!(snap.items.len(), 1, "the VPC alone is an MR");
+        assert!(snap.removals.of("ec2.aws.upbound.io", "VPC").is_some_and(|r| r.crd_deleted_at.is_some()));
+        assert!(snap.removals.of("ec2.aws.upbound.io", "Subnet").is_none());
+        assert!(snap.removals.of("s3.aws.m.upbound.io", "Bucket").is_some_and(|r| r.mrd_deleted_at.is_some()));
+        assert!(
+            snap.skipped.iter().any(|l| l
+                == "2 CustomResourceDefinitions are not managed resources and were not diagnosed (1 being deleted)"),
+            "{:?}",
+            snap.skipped
+        );
     }
 
     #[test]

@@ -119,7 +119,8 @@ impl Collected {
                     Ok(mr) => {
                         self.summary.live_objects += usize::from(shape == Shape::Live);
                         let refs = manifests::references(&object.value);
-                        self.manifests.push(Manifest { mr, refs });
+                        let provider_annotations = manifests::provider_annotations(&object.value);
+                        self.manifests.push(Manifest { mr, refs, provider_annotations });
                         self.places.push(SourceLocation { file: name.to_string(), line: object.line });
                     }
                     Err(e) => builder.unreadable(format!("{name}:{}: {e}", object.line)),

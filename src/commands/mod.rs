@@ -18,6 +18,7 @@ pub mod health;
 pub mod history;
 pub mod inputs;
 pub mod journal;
+pub mod kind_removal;
 pub mod lint;
 pub mod migrate;
 pub mod mrd;

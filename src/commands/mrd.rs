@@ -4,6 +4,7 @@
 use crate::settings::Settings;
 use upjet_cluster::connect::{self, Connection};
 use upjet_cluster::providers;
+use upjet_core::kind_removal::KindRemovals;
 use upjet_core::mrd::MrdStates;
 
 /// The cluster's MRDs; `Ok(None)` when the MRD API is absent (404) or the caller may not list it
@@ -18,11 +19,13 @@ pub async fn read(conn: &Connection) -> Result<Option<MrdStates>, String> {
     }
 }
 
-/// doctor's scan line: how many MRDs are inactive; nothing where there are none to read.
-pub async fn scan_note(conn: &Connection) -> Option<String> {
+/// doctor's scan line (how many MRDs are inactive; nothing where there are none to read) and
+/// the kinds whose MRD is being deleted, from the one list.
+pub async fn scan(conn: &Connection) -> (Option<String>, KindRemovals) {
     match read(conn).await {
-        Ok(states) => states.and_then(|s| s.scan_note()),
-        Err(why) => Some(format!("cannot list ManagedResourceDefinitions: {why}")),
+        Ok(Some(states)) => (states.scan_note(), states.removals()),
+        Ok(None) => (None, KindRemovals::default()),
+        Err(why) => (Some(format!("cannot list ManagedResourceDefinitions: {why}")), KindRemovals::default()),
     }
 }
 

@@ -12,6 +12,7 @@ use std::path::Path;
 use upjet_core::error::{Error, Exit};
 use upjet_core::promote::{self, PromoteItem, PromotePlan};
 use upjet_core::restore::modifiers::{self, Target};
+use upjet_core::shell::ShellCommand;
 use upjet_local::store;
 use upjet_output::style::sanitize;
 
@@ -155,20 +156,26 @@ fn describe(
     )?;
     let cm = plan.config_map.trim_start_matches("velero/");
     writeln!(out, "\nNext:")?;
-    writeln!(
-        out,
-        "  kubectl create cm {cm} --from-file={}={} -n velero",
-        modifiers::DATA_KEY,
-        args.modifiers.display()
-    )?;
-    writeln!(out, "  velero restore create --from-backup {} --resource-modifier-configmap {cm}", plan.backup)?;
-    writeln!(out, "  kubectl upjet promote -f {}", args.plan.display())?;
+    let create = ShellCommand::kubectl("create")
+        .word("cm")
+        .arg(cm)
+        .arg(format!("--from-file={}={}", modifiers::DATA_KEY, args.modifiers.display()))
+        .opt("-n", "velero");
+    let restore = ShellCommand::new("velero")
+        .word("restore")
+        .word("create")
+        .opt("--from-backup", &plan.backup)
+        .opt("--resource-modifier-configmap", cm);
+    let promote = ShellCommand::upjet("promote").opt("-f", args.plan.display().to_string());
+    for command in [create, restore, promote] {
+        writeln!(out, "  {}", sanitize(&command.to_string()))?;
+    }
     for i in plan.items.iter().filter(|i| i.id.is_none()) {
         writeln!(
             out,
-            "  # {} has no known ID: find it (kubectl upjet history {}), set it as its external-name, then promote",
+            "  # {} has no known ID: find it ({}), set it as its external-name, then promote",
             sanitize(&i.display()),
-            sanitize(&i.display())
+            sanitize(&i.upjet_command("history").to_string())
         )?;
     }
     Ok(())

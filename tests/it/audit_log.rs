@@ -69,7 +69,7 @@ fn doctor_reports_the_audit_codes_and_suggests_the_lost_id() {
     let lost = of("IdentityLostOnRecreate");
     assert_eq!(lost.len(), 1);
     assert_eq!(lost[0]["suggestedId"], "vpc-0bb22cc33dd44ee55");
-    assert!(lost[0]["next"].as_str().unwrap().contains("--id 'vpc-0bb22cc33dd44ee55'"));
+    assert!(lost[0]["next"].as_str().unwrap().contains("--id vpc-0bb22cc33dd44ee55 "));
 }
 
 fn codes_with(args: &[&str], stdin: Option<Vec<u8>>) -> (String, String) {

@@ -128,7 +128,7 @@ fn history_puts_the_cloud_s_calls_on_the_timeline() {
         .run();
     let text = out.stdout;
     insta::assert_snapshot!("history_corp_payments_cloudtrail", text);
-    assert!(text.contains("adopt the best candidate: kubectl upjet adopt zone.route53.aws.upbound.io/corp-payments --id 'Z0C3PAYS6H7JQ2V9D' --import"), "{text}");
+    assert!(text.contains("adopt the best candidate: kubectl upjet adopt zone.route53.aws.upbound.io/corp-payments --id Z0C3PAYS6H7JQ2V9D --import"), "{text}");
     let out = upjet()
         .args([
             "history",

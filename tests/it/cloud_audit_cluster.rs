@@ -90,7 +90,7 @@ fn doctor_history_and_adopt_read_the_record_of_a_live_cluster() {
     );
     assert!(
         text.contains(
-            "adopt the best candidate: kubectl upjet adopt vpc.ec2.aws.upbound.io/payments --id 'vpc-0pay' --import"
+            "adopt the best candidate: kubectl upjet adopt vpc.ec2.aws.upbound.io/payments --id vpc-0pay --import"
         ),
         "{text}"
     );

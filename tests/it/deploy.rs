@@ -41,6 +41,7 @@ fn every_role_is_a_cluster_role_without_wildcards_or_secrets() {
         "clusterrole-migrate.yaml",
         "clusterrole-watch-events.yaml",
         "clusterrole-guard-lock.yaml",
+        "clusterrole-guard-declare.yaml",
     ] {
         let docs = docs(file);
         for d in &docs {
@@ -79,6 +80,7 @@ fn doctor_role_is_read_only_and_aggregates_the_managed_kinds() {
     for needed in [
         "pods",
         "pods/log",
+        "deployments",
         "events",
         "providerrevisions",
         "customresourcedefinitions",
@@ -103,6 +105,25 @@ fn the_guard_lock_role_writes_the_lock_and_nothing_else() {
         (strings(&r[0]["apiGroups"]), strings(&r[0]["resources"]), strings(&r[0]["verbs"])),
         (vec!["guard.kubectl-upjet.io"], vec!["identitylocks"], vec!["create", "update", "patch"])
     );
+}
+
+/// `guard --authorize-declarations` counts a repair's declaration only for a user allowed
+/// `declare` on identitychanges of the guard's group: its role grants that and nothing else, and
+/// it is the verb, resource and group the printed policies ask the authorizer about.
+#[test]
+fn the_guard_declare_role_grants_the_permission_the_policies_check_and_nothing_else() {
+    use upjet_core::guard::vars::{DECLARE_RESOURCE, DECLARE_ROLE, DECLARE_VERB};
+    let docs = docs("clusterrole-guard-declare.yaml");
+    assert_eq!((docs.len(), docs[0]["metadata"]["name"].as_str()), (1, Some(DECLARE_ROLE)));
+    assert!(docs[0].get("aggregationRule").is_none());
+    let r = rules(&docs);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (strings(&r[0]["apiGroups"]), strings(&r[0]["resources"]), strings(&r[0]["verbs"])),
+        (vec![upjet_core::guard::lock::crd::GROUP], vec![DECLARE_RESOURCE], vec![DECLARE_VERB])
+    );
+    let role = upjet_cluster::permission::Role::GuardDeclare;
+    assert_eq!((role.name(), role.file()), (DECLARE_ROLE, "deploy/clusterrole-guard-declare.yaml"));
 }
 
 #[test]

@@ -197,3 +197,29 @@ fn console_blocks_that_run_offline_show_what_the_binary_prints() {
         stale.join("\n")
     );
 }
+
+/// The tour's outputs are judged at the moment the examples were taken: the README says so, with
+/// the very `UPJET_NOW` the console blocks ran with (`support::NOW`, the one
+/// `scripts/readme-examples.py` sets), and says what a run today, unpinned, shows instead.
+#[test]
+fn the_tour_says_how_its_outputs_are_pinned_and_what_today_shows() {
+    let readme = read(&root().join("README.md"));
+    let script = read(&root().join("scripts/readme-examples.py"));
+    let pin = format!("UPJET_NOW={}", crate::support::upjet::NOW);
+    assert!(script.contains(&format!("UPJET_NOW=\"{}\"", crate::support::upjet::NOW)), "the script pins another now");
+    let tour = readme.split("## A one-minute tour").nth(1).and_then(|t| t.split("```").next()).unwrap_or_default();
+    assert!(tour.contains(&format!("`{pin}`")), "the tour does not say how its outputs are pinned:\n{tour}");
+    let errors = |pinned: bool| {
+        let mut run = upjet();
+        run.args(["doctor", "--from", "examples/fleet", "--severity", "error"]);
+        if !pinned {
+            run.env_remove("UPJET_NOW");
+        }
+        let stderr = run.expect_exit(1).run().stderr;
+        let line = stderr.lines().find(|l| l.contains(" errors,")).unwrap_or_else(|| panic!("{stderr}")).to_string();
+        line.split(" errors,").next().and_then(|s| s.rsplit(' ').next()).unwrap().to_string()
+    };
+    let (then, today) = (errors(true), errors(false));
+    let said = format!("{today} errors instead of {then}");
+    assert!(tour.replace('\n', " ").contains(&said), "the tour should say \"{said}\":\n{tour}");
+}

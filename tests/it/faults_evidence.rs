@@ -45,6 +45,7 @@ fn provider_log(c: &Cluster) -> ProviderPod {
         last_termination: None,
         changelog: None,
         revision: None,
+        image: None,
         service_account: "default".into(),
     }
 }

@@ -296,3 +296,76 @@ fn mutate_puts_the_locked_id_back_and_says_so() {
         assert_eq!(program.mutate(&m.binding, &shards, &untouched).1, 0, "{:?}", untouched.object);
     }
 }
+
+/// `guard --authorize-declarations`: a repair's declaration counts only for a user the API
+/// server's authorizer allows `declare` on identitychanges of the guard's group — cluster-wide,
+/// or in the MR's namespace for a namespaced MR. The authorizer is the one cel-rust binds
+/// (`support::guard_cel`), asked both ways; a refused declaration names the permission, the
+/// role and the binding; no message expression reads `authorizer` (the API server gives them
+/// none); the one check per policy stays within the cost limits.
+#[test]
+fn with_authorize_declarations_a_declaration_counts_only_for_a_user_allowed_to_declare() {
+    use upjet_core::guard::cel::{AUTHZ_CHECK, limit};
+    use upjet_core::guard::lock::crd::GROUP;
+    let settings = GuardSettings { authorize_declarations: true, ..GuardSettings::default() };
+    let set = build(&kinds(), &settings, &[]);
+    let grant = |req: Request, ns: Option<&str>| req.granted("declare", GROUP, "identitychanges", ns);
+
+    // identity-kept: an adoption's write, declared.
+    let created = M::cluster("main").ext("vpc-0abc").ann(SUCCEEDED, CREATED_MARK);
+    let adoption = created.update_to(&created.clone().ext("vpc-0new").ann(CHANGE, "vpc-0new"));
+    refused(
+        &judge(&set, Rule::IdentityKept, &[], &adoption),
+        "Deny",
+        &[
+            "changes crossplane.io/external-name of vpcs.ec2.aws.upbound.io/main",
+            "The write declares it (kubectl-upjet.io/identity-change), but the guard counts a declaration only from a user allowed to declare identity changes, and alice@example.com is not",
+            "missing permission: declare on identitychanges (guard.kubectl-upjet.io); the ClusterRole kubectl-upjet-guard-declare (deploy/clusterrole-guard-declare.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-guard-declare --clusterrole=kubectl-upjet-guard-declare --user=alice@example.com",
+        ],
+    );
+    assert_eq!(judge(&set, Rule::IdentityKept, &[], &grant(adoption.clone(), None)), Outcome::Allowed);
+    for other in [
+        adoption.clone().granted("update", GROUP, "identitychanges", None),
+        adoption.clone().granted("declare", GROUP, "identitylocks", None),
+        adoption.clone().granted("declare", "ec2.aws.upbound.io", "identitychanges", None),
+        grant(adoption.clone(), Some("team-a")),
+    ] {
+        refused(&judge(&set, Rule::IdentityKept, &[], &other), "Deny", &["missing permission: declare"]);
+    }
+    let wildcard = adoption.clone().granted("*", "*", "*", None);
+    assert_eq!(judge(&set, Rule::IdentityKept, &[], &wildcard), Outcome::Allowed, "a cluster admin may");
+    // Without a declaration the refusal says nothing of the permission.
+    let bare = created.update_to(&created.clone().ext("vpc-0new"));
+    let Outcome::Failed { message, .. } = judge(&set, Rule::IdentityKept, &[], &bare) else { panic!("refused") };
+    assert!(!message.contains("missing permission"), "{message}");
+
+    // identity-locked, a namespaced MR: a RoleBinding in its namespace suffices, another's not.
+    let twin = M::namespaced("team-a", "web").ext("vpc-0mig").ann(CHANGE, "vpc-0mig").create();
+    refused(
+        &judge(&set, Rule::IdentityLocked, &locked(), &twin),
+        "Deny",
+        &[
+            "missing permission: declare on identitychanges (guard.kubectl-upjet.io) in namespace team-a; the ClusterRole kubectl-upjet-guard-declare (deploy/clusterrole-guard-declare.yaml) grants it: kubectl create rolebinding kubectl-upjet-guard-declare -n team-a --clusterrole=kubectl-upjet-guard-declare --user=alice@example.com",
+        ],
+    );
+    refused(&judge(&set, Rule::IdentityLocked, &locked(), &grant(twin.clone(), Some("team-b"))), "Deny", &["team-a"]);
+    for allowed in [grant(twin.clone(), Some("team-a")), grant(twin, None)] {
+        assert_eq!(judge(&set, Rule::IdentityLocked, &locked(), &allowed), Outcome::Allowed);
+    }
+
+    // Without the flag a declaration counts for anyone who may write, as before.
+    assert_eq!(judge(&guard(), Rule::IdentityKept, &[], &adoption), Outcome::Allowed);
+
+    for p in &set.validating {
+        for v in p.policy["spec"]["validations"].as_array().unwrap() {
+            assert!(!v["messageExpression"].as_str().unwrap().contains("authorizer"), "{}", p.rule);
+        }
+        assert!(p.cost.within_limits(), "{:?}", p.cost);
+        let checks = serde_json::to_string(&p.policy).unwrap().matches(".check(").count();
+        assert!(checks <= 1, "{}: one authorization check per policy", p.rule);
+        if matches!(p.rule, Rule::IdentityKept | Rule::IdentityLocked) {
+            assert_eq!(checks, 1, "{}", p.rule);
+            assert!(p.cost.worst_cost >= AUTHZ_CHECK && p.cost.worst_cost <= limit::PER_CALL, "{:?}", p.cost);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! `kubectl upjet guard` through the real binary: the policies printed for the managed kinds an
-//! in-process API server serves (its provider pods' service accounts exempt, each kind's ID
+//! in-process API server serves (its provider pods' and Deployments' service accounts exempt, a
+//! provider scaled to zero included; each kind's ID
 //! format learned from its healthy MRs), the same bytes run after run and every field the API
 //! server defaults present, Kubernetes v1.36's schemas passed; a cluster too old refused naming
 //! its release; the same policies from CRD files (`--from`); and a kind whose CRD's schema
@@ -89,6 +90,41 @@ fn guard_prints_the_served_kinds_policies_the_same_each_time_with_every_default(
     let (json_out, _) = guard(&c, &["-o", "json"]);
     let parsed: Value = serde_json::from_str(&json_out).unwrap();
     assert_eq!(parsed["items"].as_array().unwrap(), &items, "-o json prints the same objects");
+}
+
+/// `provider-aws-s3`'s Deployment as Crossplane's package runtime writes it while safe-start
+/// waits for one of its ManagedResourceDefinitions to be active: zero replicas, the provider
+/// label on its selector and pod template only, its service account named by its
+/// DeploymentRuntimeConfig.
+pub(crate) fn scaled_to_zero_deployment() -> Value {
+    let labels = json!({"pkg.crossplane.io/provider": "provider-aws-s3", "pkg.crossplane.io/revision": "provider-aws-s3-9f8e7d"});
+    json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "provider-aws-s3-9f8e7d", "namespace": "crossplane-system",
+                     "ownerReferences": [{"apiVersion": "pkg.crossplane.io/v1", "kind": "ProviderRevision",
+                                          "name": "provider-aws-s3-9f8e7d", "uid": "0b5a8d2c-0000-4000-8000-00000000000d", "controller": true}]},
+        "spec": {"replicas": 0, "selector": {"matchLabels": labels},
+                 "template": {"metadata": {"labels": labels},
+                              "spec": {"serviceAccountName": "provider-aws-s3-irsa",
+                                       "containers": [{"name": "package-runtime", "image": "xpkg.upbound.io/upbound/provider-aws-s3:v2"}]}}},
+        "status": {"replicas": 0}})
+}
+
+/// Safe-start keeps a provider at zero replicas until one of its MRDs is active: it has no pod,
+/// so its service account is found from its Deployment, and exempt all the same.
+#[test]
+fn a_provider_scaled_to_zero_is_exempt_from_its_deployment() {
+    let c = cluster();
+    c.add(scaled_to_zero_deployment());
+    let (yaml, stderr) = guard(&c, &[]);
+    let kept = named(&items(&yaml), "kubectl-upjet-guard-identity-kept").clone();
+    let conditions = kept["spec"]["matchConditions"].to_string();
+    assert!(conditions.contains(SA), "the running provider: {conditions}");
+    assert!(conditions.contains("system:serviceaccount:crossplane-system:provider-aws-s3-irsa"), "{conditions}");
+    assert!(
+        stderr.contains("provider-aws-s3: its Deployment crossplane-system/provider-aws-s3-9f8e7d runs no pod (scaled to zero until one of its ManagedResourceDefinitions is active); its service account provider-aws-s3-irsa is exempt all the same"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("never judged: 2 users"), "{stderr}");
 }
 
 #[test]

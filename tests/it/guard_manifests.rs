@@ -4,6 +4,7 @@
 //! limits.
 
 use crate::guard::{kinds, lock};
+use crate::support::cel_types::{Ty, check_expression, mixed_literals};
 use crate::support::guard_cel::{Compiled, parses};
 use serde_json::{Value, json};
 use upjet_core::guard::admission::DEFAULTED;
@@ -219,6 +220,60 @@ fn every_expression_parses_and_every_policy_stays_within_the_cost_limits() {
         .collect();
     let big = build(&many, &settings, &[]);
     assert!(big.validating.iter().all(|p| p.cost.within_limits()), "{:?}", big.worst());
+}
+
+/// The check below finds what the API server refuses, and lets through what it accepts, or it
+/// proves nothing: a `dyn` field beside a string, a variable typed `dyn` by older releases beside
+/// a string; `string()` making them one; two `dyn` values; the macros' own accumulators.
+#[test]
+fn the_literal_check_refuses_what_kubernetes_refuses() {
+    let none = std::collections::HashMap::new();
+    let mixed = |text: &str, vars: &std::collections::HashMap<String, Ty>| check_expression(text, vars).unwrap().1;
+    assert_eq!(mixed("{'a': params.spec.x, 'b': 'note'}", &none)[0].1, Ty::Dyn);
+    assert!(!mixed("[object.metadata.name, request.userInfo.username]", &none).is_empty());
+    assert!(!mixed("[size(object.x), 'a']", &none).is_empty());
+    assert!(!mixed("[variables.unknownToTheCheck, variables.unknownToTheCheck]", &none).is_empty());
+    for fine in [
+        "{'a': string(params.spec.x), 'b': 'note'}",
+        "[object.a, oldObject.b, params.c]",
+        "['x' + object.a, request.kind.group]",
+        "(has(object.a) ? object.a : ['*']).exists(p, p in ['Observe', '*'])",
+        "object.l.map(x, x.name).filter(n, n != '')",
+        "[['t', 'vpc-{name}'], ['l', 'vpc-'], ['name']]",
+        "{'a': true, 'b': size(object.l) > 0}",
+    ] {
+        assert_eq!(mixed(fine, &none), vec![], "{fine}");
+    }
+    let typed: std::collections::HashMap<String, Ty> = [("note".to_string(), Ty::String)].into();
+    assert_eq!(mixed("{'a': variables.note, 'b': 'x'}", &typed), vec![]);
+    let dyn_vars: std::collections::HashMap<String, Ty> = [("note".to_string(), Ty::Dyn)].into();
+    assert!(!mixed("{'a': variables.note, 'b': 'x'}", &dyn_vars).is_empty());
+}
+
+/// Kubernetes compiles every admission expression with homogeneous aggregate literals: a list's
+/// elements, a map's keys and its values must each have one type, or `kubectl apply` refuses the
+/// policy. cel-rust does not enforce it, so every list and map literal of every printed
+/// expression — validating and mutating, variables, match conditions, validations and their
+/// messages, the patch — is checked here, under every setting that changes what is printed
+/// (exemptions, `--mutate`, `--authorize-declarations`).
+#[test]
+fn every_list_and_map_literal_of_every_expression_has_one_type() {
+    let mut settings = GuardSettings { mutate: true, ..GuardSettings::default() };
+    settings.groups.insert("platform:break-glass".into());
+    let mut sets = vec![full_set(), build(&kinds(), &settings, &[])];
+    let bare = GuardSettings { mutate: true, ..GuardSettings::default() };
+    sets.push(build(&kinds(), &bare, &[]));
+    let authorized = GuardSettings { authorize_declarations: true, ..bare };
+    sets.push(build(&kinds(), &authorized, &[]));
+    let mut checked = 0;
+    for set in &sets {
+        for p in set.validating.iter().chain(&set.mutating) {
+            let (mixed, literals) = mixed_literals(&p.policy).unwrap();
+            assert!(mixed.is_empty(), "{}: literals the API server refuses: {mixed:#?}", p.rule);
+            checked += literals;
+        }
+    }
+    assert!(checked > 20, "only {checked} literals of two elements or more were checked");
 }
 
 #[test]

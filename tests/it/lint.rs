@@ -204,3 +204,54 @@ fn several_paths_of_manifests_are_one_lint() {
     assert!(mixed.stderr.contains("repo holds manifests (desired state) and "), "{}", mixed.stderr);
     assert_eq!(mixed.stderr.trim_end().lines().count(), 1, "{}", mixed.stderr);
 }
+
+/// A manifest exported with `kubectl get -o yaml` carries what the provider wrote: upjet's
+/// field-conversions record is flagged, named, at its manifest's line; the user's own
+/// annotations are not.
+#[test]
+fn an_annotation_the_provider_writes_is_flagged_in_a_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let exported = r#"apiVersion: ec2.aws.upbound.io/v1beta1
+kind: VPC
+metadata:
+  name: exported
+  annotations:
+    crossplane.io/external-name: vpc-0a1b2c
+    internal.upjet.crossplane.io/field-conversions: '{"spec.forProvider.ipv6Pool":"pool-1"}'
+    team: net
+spec:
+  forProvider:
+    region: us-east-1
+---
+apiVersion: ec2.aws.upbound.io/v1beta1
+kind: VPC
+metadata:
+  name: written-by-hand
+  annotations:
+    crossplane.io/external-name: vpc-9z8y7x
+    team: net
+spec:
+  forProvider:
+    region: us-east-1
+"#;
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    std::fs::write(dir.path().join("repo/vpcs.yaml"), exported).unwrap();
+    let run = lint(dir.path(), &["-o", "json"]);
+    let report = run.json();
+    let found: Vec<(&str, &str, u64)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "ProviderAnnotationInManifest")
+        .map(|f| {
+            let r = &f["resource"];
+            (r["name"].as_str().unwrap(), r["source"]["file"].as_str().unwrap(), r["source"]["line"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(found, [("exported", "repo/vpcs.yaml", 1)], "{report}");
+    let finding = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "ProviderAnnotationInManifest");
+    let message = finding.unwrap()["message"].as_str().unwrap();
+    assert!(message.contains("internal.upjet.crossplane.io/field-conversions"), "{message}");
+    let ran: Vec<&Value> = report["summary"]["lint"]["rulesRun"].as_array().unwrap().iter().collect();
+    assert!(ran.iter().any(|c| *c == "ProviderAnnotationInManifest"), "{ran:?}");
+}

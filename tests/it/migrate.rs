@@ -397,3 +397,50 @@ fn an_inactive_twin_kind_is_named_with_how_to_activate_it() {
     assert!(text(&o.stderr).contains(activate), "{}", text(&o.stderr));
     assert!(a(&c.api.get(SUBNET, "VPC", None, "main").unwrap(), PAUSED).is_none(), "nothing changed");
 }
+
+/// A Crossplane Usage names the legacy subnet (its controller's `crossplane.io/in-use` label):
+/// the plan says its delete will be refused, apply stops at that delete — refused by the
+/// webhook with 409, said as the Usage, not as a changed object — with the legacy MR held and
+/// the twin in charge, and finishes once the Usage is gone. The label stays with the legacy MR.
+#[test]
+fn a_usage_that_refuses_the_legacy_delete_is_said_and_holds_the_migration_safely() {
+    use testapi::{Fault, Method};
+    let (c, deletes) = cluster(CLOUD);
+    c.api.modify(SUBNET, "Subnet", None, "private-a", |o| {
+        o["metadata"]["labels"]["crossplane.io/in-use"] = json!("true")
+    });
+    let o = run(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("note     subnet.ec2.aws.upbound.io/private-a is in use (label crossplane.io/in-use)"),
+        "{out}"
+    );
+    c.api.fault(Fault::Deny {
+        method: Some(Method::DELETE),
+        path_contains: "/ec2.aws.upbound.io/v1beta1/subnets/private-a".into(),
+        webhook: "nousages.protection.crossplane.io".into(),
+        code: 409,
+        reason: "This resource is in-use by 1 usage(s), including the *v1beta1.ClusterUsage \"subnet-in-use\" by resource Instance/app.".into(),
+        times: None,
+    });
+    let o = apply(&c, &["--parallel", "1"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(5), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("a Crossplane Usage names the legacy MR (label crossplane.io/in-use), and Crossplane's webhook refuses to delete it while one does"),
+        "{out}"
+    );
+    assert!(out.contains("point the Usage's spec.of at subnet.ec2.aws.m.upbound.io/private-a -n infra"), "{out}");
+    assert!(!out.contains("changed since it was read"), "a refusal is not a stale read: {out}");
+    let legacy = c.api.get(SUBNET, "Subnet", None, "private-a").expect("the legacy MR stays");
+    assert_eq!(a(&legacy, PAUSED), Some("true"), "held");
+    let twin = namespaced(&c, SUBNET_NS, "Subnet", "private-a").expect("the twin is in charge");
+    assert!(twin["metadata"]["labels"].get("crossplane.io/in-use").is_none(), "{}", twin["metadata"]);
+    never_two_acting(&c, "held by the Usage");
+    c.api.clear_faults();
+    let o = apply(&c, &["--parallel", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(migrated(&c));
+    assert!(deletes.lock().unwrap().is_empty(), "a Delete reached the cloud: {:?}", deletes.lock().unwrap());
+}

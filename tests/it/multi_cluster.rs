@@ -173,12 +173,16 @@ fn one_object_commands_refuse_several_clusters() {
         &["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "x", "--all-contexts"],
         &["adopt", "-f", "plan.json", "--context", "a", "--context", "b"],
         &["doctor", "--all-contexts", "--context", "a"],
+        &["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json", "--context", "a", "--context", "b"],
+        &["completion", "bash", "--all-contexts"],
     ] {
         c.upjet().env("KUBECONFIG", &kc).args(args).expect_exit(2).run();
     }
     let run =
         c.upjet().env("KUBECONFIG", &kc).args(["history", "recordset.dns.gcp.upbound.io/www", "--all-contexts"]).run();
     assert!(run.stderr.contains("history acts on one cluster"), "{}", run.stderr);
+    let run = c.upjet().env("KUBECONFIG", &kc).args(["completion", "zsh", "--context", "a", "--context", "b"]).run();
+    assert!(run.stderr.contains("completion acts on one cluster"), "{}", run.stderr);
     // One --context still works for them.
     c.upjet()
         .env("KUBECONFIG", &kc)

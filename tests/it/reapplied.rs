@@ -78,7 +78,7 @@ fn an_object_without_its_mr_is_named_by_the_served_kind_and_its_kind_s_id_rule()
         "{gone:#}"
     );
     assert_eq!(gone["evidence"]["servedKind"], "Queue.sqs.aws.upbound.io/v1beta1");
-    let adopt = format!("kubectl upjet adopt queue.sqs.aws.upbound.io/legacy --id '{}' --import", url(LEGACY));
+    let adopt = format!("kubectl upjet adopt queue.sqs.aws.upbound.io/legacy --id {} --import", url(LEGACY));
     assert!(gone["next"].as_str().unwrap().contains(&adopt), "{gone:#}");
     assert!(gone["evidence"]["idRule"].as_str().unwrap().contains("agreed by 2 of 2"), "{gone:#}");
 }

@@ -72,7 +72,7 @@ fn logged_ids_are_journaled_and_a_restart_is_counted_judged_and_names_what_only_
     assert_eq!((e["provider"].as_str(), e["restarts"].as_u64()), (Some("provider-aws-s3"), Some(1)), "{e}");
     let named = w.event_until(|e| e["event"] == "identityOnlyInJournal");
     assert_eq!((named["name"].as_str(), named["id"].as_str()), (Some("pending"), Some(ID)), "{named}");
-    assert!(named["next"].as_str().unwrap().contains(&format!("--id '{ID}'")), "{named}");
+    assert!(named["next"].as_str().unwrap().ends_with(&format!("--id {ID}")), "{named}");
     w.event_until(|e| {
         e["event"] == "appeared" && e["code"] == "ProviderRestartedDuringCreate" && e["name"] == "pending"
     });
@@ -85,4 +85,42 @@ fn logged_ids_are_journaled_and_a_restart_is_counted_judged_and_names_what_only_
     assert_eq!(e["newRevisions"], json!(["provider-aws-s3-2"]), "{e}");
     w.metrics_until(|b| b.contains("upjet_provider_restarts_total{provider=\"provider-aws-s3\"} 2"));
     assert!(w.terminate().success());
+}
+
+/// Safe-start: a provider whose Deployment Crossplane keeps at zero replicas runs no pod; the
+/// watch says so once, and its first pod, once one of its MRDs is active, is its start — no
+/// restart, no new revision — while a pod replaced after it is a restart.
+#[test]
+fn the_first_pod_of_a_provider_scaled_to_zero_is_no_restart() {
+    let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
+    cluster.add(bucket_mr("healthy"));
+    let mut deployment = crate::guard_cluster::scaled_to_zero_deployment();
+    let labels =
+        json!({"pkg.crossplane.io/provider": "provider-aws-s3", "pkg.crossplane.io/revision": "provider-aws-s3-1"});
+    deployment["metadata"]["name"] = json!("provider-aws-s3-1");
+    deployment["spec"]["selector"]["matchLabels"] = labels.clone();
+    deployment["spec"]["template"]["metadata"]["labels"] = labels;
+    cluster.add(deployment);
+    let mut w = Watch::start(&cluster, &["-o", "json"]);
+    w.wait_ready();
+    w.stderr_until(|l| l.contains("provider-aws-s3: its Deployment crossplane-system/provider-aws-s3-1 runs no pod"));
+
+    // An MRD is activated: Crossplane scales the Deployment to one, its pod starts.
+    cluster
+        .api
+        .modify("apps/v1", "Deployment", Some(NS), "provider-aws-s3-1", |d| d["spec"]["replicas"] = json!(1))
+        .expect("the Deployment exists");
+    cluster.add(pod("provider-aws-s3-a", "provider-aws-s3-1", 0));
+    std::thread::sleep(Duration::from_secs(3));
+    // Then the pod is replaced: that is a restart, and the only one.
+    cluster.api.remove("v1", "Pod", Some(NS), "provider-aws-s3-a");
+    cluster.add(pod("provider-aws-s3-b", "provider-aws-s3-1", 0));
+    let e = w.event_until(|e| e["event"] == "providerRestarted");
+    assert_eq!((e["restarts"].as_u64(), &e["newRevisions"]), (Some(1), &json!([])), "the replaced pod: {e}");
+    w.metrics_until(|b| b.contains("upjet_provider_restarts_total{provider=\"provider-aws-s3\"} 1"));
+    assert!(w.terminate().success());
+}
+
+fn bucket_mr(name: &str) -> Value {
+    Mr::new("s3.aws.upbound.io/v1beta1", "Bucket", name).json()
 }

@@ -3,6 +3,7 @@
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
+use upjet_core::shell::ShellCommand;
 
 /// Characters kept as they are in a URL path segment (RFC 3986 unreserved).
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
@@ -271,7 +272,11 @@ pub fn dedup_by_preference(kinds: Vec<ApiKind>) -> Vec<ApiKind> {
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// Nothing matches.
-    #[error("no managed resource kind matches {0:?} (try `kubectl get crds | grep -i {0}`, or the kind.group form)")]
+    #[error(
+        "no managed resource kind matches {} (try `{}`, or the kind.group form)",
+        upjet_core::shell::quoted(.0),
+        ShellCommand::kubectl("get").word("crds").pipe("grep").word("-i").arg(.0)
+    )]
     Unknown(String),
     /// Several groups serve that name.
     #[error("{spec:?} is ambiguous; it matches {}. Use kind.group", candidates.join(", "))]

@@ -7,6 +7,8 @@
 //! `User "U" cannot VERB resource "R[/SUB]" in API group "G" (in the namespace "N"|at the cluster
 //! scope)`, or `User "U" cannot VERB path "/P"` outside resources.
 
+use upjet_core::shell::ShellCommand;
+
 /// The permission a denial names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Missing {
@@ -39,6 +41,9 @@ pub enum Role {
     /// `kubectl-upjet-guard-lock`: writes to the guard's lock (`guard lock`, `guard unlock`,
     /// `watch --guard-lock`), beside the doctor role.
     GuardLock,
+    /// `kubectl-upjet-guard-declare`: under `guard --authorize-declarations`, the right to
+    /// declare an identity change (a repair's write), beside the role the repair needs.
+    GuardDeclare,
 }
 
 impl Role {
@@ -50,6 +55,7 @@ impl Role {
             Role::Workspace => "kubectl-upjet-workspace",
             Role::Migrate => "kubectl-upjet-migrate",
             Role::GuardLock => "kubectl-upjet-guard-lock",
+            Role::GuardDeclare => upjet_core::guard::vars::DECLARE_ROLE,
         }
     }
 
@@ -61,6 +67,7 @@ impl Role {
             Role::Workspace => "deploy/clusterrole-workspace.yaml",
             Role::Migrate => "deploy/clusterrole-migrate.yaml",
             Role::GuardLock => "deploy/clusterrole-guard-lock.yaml",
+            Role::GuardDeclare => "deploy/clusterrole-guard-declare.yaml",
         }
     }
 }
@@ -103,6 +110,7 @@ impl Missing {
         match (self.verb.as_str(), self.resource.as_str()) {
             ("create" | "get", "pods/exec") => Role::Workspace,
             ("create" | "update" | "patch", "identitylocks") => Role::GuardLock,
+            ("declare", "identitychanges") => Role::GuardDeclare,
             ("get", "namespaces") | ("create" | "delete", _) => Role::Migrate,
             ("get" | "list" | "watch", _) => Role::Doctor,
             _ => Role::Adopt,
@@ -125,13 +133,17 @@ impl Missing {
             None => format!("--user={}", self.user),
         };
         let bind = match role {
-            Role::Workspace => format!(
-                "kubectl create rolebinding kubectl-upjet-workspace -n {} --clusterrole={} {subject}",
-                self.namespace.as_deref().unwrap_or("crossplane-system"),
-                role.name()
-            ),
-            _ => format!("kubectl create clusterrolebinding {} --clusterrole={} {subject}", role.name(), role.name()),
+            Role::Workspace => ShellCommand::kubectl("create")
+                .word("rolebinding")
+                .word("kubectl-upjet-workspace")
+                .opt("-n", self.namespace.as_deref().unwrap_or("crossplane-system")),
+            Role::GuardDeclare if self.namespace.is_some() => ShellCommand::kubectl("create")
+                .word("rolebinding")
+                .arg(role.name())
+                .opt("-n", self.namespace.as_deref().unwrap_or_default()),
+            _ => ShellCommand::kubectl("create").word("clusterrolebinding").arg(role.name()),
         };
+        let bind = bind.arg(format!("--clusterrole={}", role.name())).arg(subject);
         let generated = if (role == Role::Adopt && self.verb == "patch")
             || (role == Role::Migrate && self.verb != "get")
         {
@@ -194,6 +206,11 @@ mod tests {
                 "validatingadmissionpolicies.admissionregistration.k8s.io is forbidden: User \"jane\" cannot list resource \"validatingadmissionpolicies\" in API group \"admissionregistration.k8s.io\" at the cluster scope",
                 Role::Doctor,
                 "missing permission: list on validatingadmissionpolicies (admissionregistration.k8s.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=jane",
+            ),
+            (
+                "identitychanges.guard.kubectl-upjet.io is forbidden: User \"jane\" cannot declare resource \"identitychanges\" in API group \"guard.kubectl-upjet.io\" in the namespace \"team-a\"",
+                Role::GuardDeclare,
+                "missing permission: declare on identitychanges (guard.kubectl-upjet.io) in namespace team-a; the ClusterRole kubectl-upjet-guard-declare (deploy/clusterrole-guard-declare.yaml) grants it: kubectl create rolebinding kubectl-upjet-guard-declare -n team-a --clusterrole=kubectl-upjet-guard-declare --user=jane",
             ),
             (
                 "forbidden: User \"jane\" cannot get path \"/apis\"",

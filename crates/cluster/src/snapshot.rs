@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::path::{Path, PathBuf};
 use upjet_core::error::Error;
+use upjet_core::shell::ShellCommand;
 
 /// One object from a snapshot, still as JSON text (decoded later like a list page item).
 #[derive(Debug)]
@@ -70,10 +71,15 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 
 fn no_objects(file: &Path, kind: &str) -> Error {
     let what = if kind.is_empty() { "no kind".to_string() } else { format!("kind {kind:?}") };
+    let write = ShellCommand::kubectl("get")
+        .word("managed")
+        .word("-A")
+        .opt("-o", "json")
+        .word(">")
+        .arg(file.file_name().and_then(|n| n.to_str()).unwrap_or("fleet.json"));
     Error::usage(format!(
-        "{} is neither a List nor a Kubernetes object ({what}); write one with `kubectl get managed -A -o json > {}`",
-        file.display(),
-        file.file_name().and_then(|n| n.to_str()).unwrap_or("fleet.json")
+        "{} is neither a List nor a Kubernetes object ({what}); write one with `{write}`",
+        file.display()
     ))
 }
 

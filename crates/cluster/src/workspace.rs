@@ -6,13 +6,25 @@ use super::connect::Connection;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, AttachParams};
 use tokio::io::AsyncReadExt;
+use upjet_core::shell::ShellCommand;
+
+/// The command that lets the user exec into the provider pods of `namespace`.
+fn bind_workspace(namespace: &str) -> ShellCommand {
+    ShellCommand::kubectl("create")
+        .word("rolebinding")
+        .word("kubectl-upjet-workspace")
+        .opt("-n", namespace)
+        .word("--clusterrole=kubectl-upjet-workspace")
+        .word("--user=<you>")
+}
 
 /// Why the workspace file could not be read from a pod.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
     /// RBAC denies `create` on `pods/exec`.
     #[error(
-        "no permission to exec into {namespace}/{pod}: missing permission: create on pods/exec (the core group) in namespace {namespace}; the ClusterRole kubectl-upjet-workspace (deploy/clusterrole-workspace.yaml) grants it: kubectl create rolebinding kubectl-upjet-workspace -n {namespace} --clusterrole=kubectl-upjet-workspace --user=<you>"
+        "no permission to exec into {namespace}/{pod}: missing permission: create on pods/exec (the core group) in namespace {namespace}; the ClusterRole kubectl-upjet-workspace (deploy/clusterrole-workspace.yaml) grants it: {}",
+        bind_workspace(.namespace)
     )]
     Forbidden {
         /// The pod's namespace.

@@ -71,6 +71,20 @@ pub enum WriteError {
         /// The API server's message.
         message: String,
     },
+    /// Admission refused the write, not RBAC and not a stale read: an admission policy
+    /// (`ValidatingAdmissionPolicy '…' with binding '…' denied request: …`, the guard's names the
+    /// permission and the role that would let it through) or a webhook, such as Crossplane's Usage
+    /// webhook, which answers a refused DELETE with 409 (`admission webhook
+    /// "nousages.protection.crossplane.io" denied the request: This resource is in-use by …`).
+    #[error("the API server's admission refused to {verb} {target}: {message}")]
+    Denied {
+        /// `delete`, `patch`, …
+        verb: &'static str,
+        /// The object.
+        target: String,
+        /// The API server's message, naming the policy or webhook and its reason.
+        message: String,
+    },
     /// 404: the object does not exist (any more).
     #[error("{target} not found")]
     NotFound {
@@ -102,6 +116,15 @@ pub enum WriteError {
     },
 }
 
+/// Whether a 403's message is an admission plugin's refusal rather than RBAC's (whose wording
+/// is `User "…" cannot …`): a ValidatingAdmissionPolicy's (k8s.io/apiserver
+/// `pkg/admission/plugin/policy/validating/dispatcher.go`) or a webhook's.
+fn admission_denial(message: &str) -> bool {
+    message.contains("ValidatingAdmissionPolicy '")
+        || message.contains("denied request:")
+        || message.contains("admission webhook")
+}
+
 impl WriteError {
     /// Converts into the shell's error with the right exit code: permission and transport
     /// problems are cluster problems (3); everything else is a failed write (5).
@@ -127,7 +150,13 @@ impl WriteError {
             _ => "patching",
         };
         match (&e, e.status_code()) {
+            (RequestError::Kube(kube::Error::Api(s)), Some(_)) if s.message.starts_with("admission webhook ") => {
+                WriteError::Denied { verb, target: t, message: s.message.clone() }
+            }
             (_, Some(409)) => WriteError::Conflict { target: t },
+            (RequestError::Kube(kube::Error::Api(s)), Some(403)) if admission_denial(&s.message) => {
+                WriteError::Denied { verb, target: t, message: s.message.clone() }
+            }
             (RequestError::Kube(kube::Error::Api(s)), Some(403)) => WriteError::Forbidden {
                 verb,
                 resource: target.kind.resource_name(),
@@ -282,7 +311,34 @@ mod tests {
         let status = kube::core::Status::failure("conflict", "Conflict").with_code(409);
         let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "patch", &t);
         assert!(matches!(e, WriteError::Conflict { .. }));
+        // Crossplane's Usage webhook refuses a DELETE with 409: a refusal, not a stale read.
+        let usage = "This resource is in-use by 1 usage(s), including the *v1beta1.Usage \"u\" by resource Bucket/b.";
+        let status = kube::core::Status::failure(
+            &format!("admission webhook \"nousages.protection.crossplane.io\" denied the request: {usage}"),
+            usage,
+        )
+        .with_code(409);
+        let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "delete", &t);
+        assert!(matches!(e, WriteError::Denied { verb: "delete", .. }), "{e:?}");
+        assert!(e.to_string().contains("in-use by 1 usage(s)"), "{e}");
         let e = WriteError::from_request(RequestError::Timeout(std::time::Duration::from_secs(1)), "get", &t);
         assert!(e.to_string().starts_with("reading recordset.dns.gcp.upbound.io/www -n team-a: timed out"), "{e}");
+    }
+
+    /// A 403 from an admission policy (the guard's, say) is no RBAC denial: it is said as the
+    /// refusal it is, with the policy's message whole.
+    #[test]
+    fn an_admission_refusal_is_not_called_rbac() {
+        let t = Target::new(kind(false), None, "www");
+        let message = "recordsets.dns.gcp.upbound.io \"www\" is forbidden: ValidatingAdmissionPolicy 'kubectl-upjet-guard-identity-kept' with binding 'kubectl-upjet-guard-identity-kept' denied request: missing permission: declare on identitychanges";
+        let status = kube::core::Status::failure(message, "Forbidden").with_code(403);
+        let e = WriteError::from_request(RequestError::Kube(kube::Error::Api(Box::new(status))), "patch", &t);
+        assert!(matches!(e, WriteError::Denied { .. }), "{e:?}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("the API server's admission refused to patch recordset.dns.gcp.upbound.io/www: "),
+            "{text}"
+        );
+        assert!(text.ends_with("missing permission: declare on identitychanges") && !text.contains("RBAC"), "{text}");
     }
 }

@@ -6,7 +6,7 @@
 //! counts) is decided and tested here and the shell only collects.
 
 pub use super::report::ClusterSummary;
-use super::report::{Report, Summary, sort_findings};
+use super::report::{Report, Summary, kinds_going, sort_findings};
 use std::path::Path;
 
 /// How scanning one cluster ended.
@@ -89,6 +89,7 @@ pub fn merge(clusters: Vec<(String, Outcome)>) -> Report {
         *summary.findings.entry(rf.finding.severity).or_default() += 1;
         *summary.by_code.entry(rf.finding.code).or_default() += 1;
     }
+    summary.kinds_being_deleted = kinds_going(&findings);
     summary.complete = !summary.incomplete();
     Report { api_version: "upjet.doctor/v1", kind: "Report", findings, summary }
 }
@@ -139,6 +140,42 @@ mod tests {
             b.note("read 1 log source".into());
         }
         b.finish()
+    }
+
+    /// A kind going away is counted once per cluster: its MRs, and those deleting their object.
+    #[test]
+    fn kinds_going_away_are_counted_per_cluster() {
+        let going = |name: &str, cloud: &str| {
+            Finding::new(Code::KindBeingDeleted, "m", "n")
+                .with(crate::kind_removal::DEFINITIONS, "its CustomResourceDefinition is being deleted")
+                .with(crate::kind_removal::CLOUD_OBJECT, cloud)
+                .with("name", name)
+        };
+        let report = |objects: &[&str]| {
+            let mut b = ReportBuilder::new(Filter::default());
+            for (i, cloud) in objects.iter().enumerate() {
+                let name = format!("rs-{i}");
+                b.add(&Mr::new("RecordSet", &name).build(), vec![going(&name, cloud)], Default::default);
+            }
+            b.finish()
+        };
+        let prod = report(&["deleted", "kept", "deleted"]);
+        assert_eq!(prod.summary.kinds_being_deleted.len(), 1);
+        assert_eq!(
+            (
+                prod.summary.kinds_being_deleted[0].managed_resources,
+                prod.summary.kinds_being_deleted[0].delete_cloud_objects
+            ),
+            (3, 2)
+        );
+        let merged = merge(vec![
+            ("prod".into(), Outcome::Scanned(Box::new(prod))),
+            ("staging".into(), Outcome::Scanned(Box::new(report(&["kept"])))),
+        ]);
+        let lines: Vec<String> = merged.summary.kinds_being_deleted.iter().map(|k| k.line()).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("prod: recordset.dns.gcp.upbound.io is going away"), "{lines:?}");
+        assert!(lines[1].ends_with("MRs deleted with it: 1, deleting their cloud object: 0"), "{lines:?}");
     }
 
     #[test]

@@ -49,7 +49,14 @@ fn derived_lists_read_the_rows() {
     assert_eq!(of(|p| p.family == Family::Backup).len(), 4);
     assert_eq!(
         of(|p| p.lint && p.family != Family::Manifest),
-        [Paused, MalformedAnnotation, LateInitializeMissing, UnsupportedManagementPolicies, ExternalNameShared],
+        [
+            Paused,
+            MalformedAnnotation,
+            PollIntervalTooShort,
+            LateInitializeMissing,
+            UnsupportedManagementPolicies,
+            ExternalNameShared
+        ],
         "the live rules a lint runs"
     );
     assert!(Code::with(|p| p.family == Family::Manifest).all(Code::lint), "a lint runs every lint code");

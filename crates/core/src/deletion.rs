@@ -2,7 +2,11 @@
 //! own order (crossplane-runtime `pkg/reconciler/managed/reconciler.go` `Reconcile`): pause →
 //! `Validate` of the policies → the orphan fast path (finalizer removed when `!ShouldDelete`) →
 //! the create-incomplete gate → Observe and Delete. Whichever gate stops the reconciler first
-//! decides; the later ones never run.
+//! decides; the later ones never run. Before all of them, a delete must be admitted: a
+//! Crossplane Usage that names the MR makes Crossplane's webhook refuse it (crossplane
+//! `internal/webhook/protection/usage/handler.go`: a DELETE of an object labelled
+//! `crossplane.io/in-use` is denied with 409 Conflict while `FindUsageOf` finds a Usage, and the
+//! attempt is recorded in `usage.crossplane.io/deletion-attempt-with-policy`).
 
 use super::create_marks::CreateMarks;
 use super::managed::{ManagedResource, keys};
@@ -34,6 +38,37 @@ pub struct Deletion {
     pub on_delete: OnDelete,
     /// Why the policies decide as they do (`ShouldDelete`), whatever gate stops first.
     pub policy_reason: String,
+    /// A Crossplane Usage may name the MR (`crossplane.io/in-use`): its webhook refuses the
+    /// delete itself while one does; with the propagation policy of a delete it already
+    /// refused, when the MR records one.
+    pub usage: Option<Usage>,
+}
+
+/// A Crossplane Usage in the way of a delete, as the MR shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Usage {
+    /// `usage.crossplane.io/deletion-attempt-with-policy`: a delete was refused already, with
+    /// this propagation policy.
+    pub refused: Option<String>,
+}
+
+impl Usage {
+    /// The Usage of `mr`, when it carries the in-use label.
+    pub fn of(mr: &ManagedResource) -> Option<Usage> {
+        mr.in_use.then(|| Usage { refused: mr.annotation(keys::USAGE_DELETION_ATTEMPT).map(str::to_owned) })
+    }
+
+    /// What the Usage does to a delete, before the reconciler's gates.
+    pub fn describe(&self) -> String {
+        let first = "refused while a Crossplane Usage names the MR (label crossplane.io/in-use: Crossplane's webhook answers 409 Conflict and nothing is deleted; delete the Usage, or point its spec.of elsewhere, to let a delete through)";
+        match &self.refused {
+            Some(policy) => format!(
+                "{first}. One was refused already ({} {policy}): a Usage with spec.replayDeletion deletes the MR by itself once the Usage is gone",
+                keys::USAGE_DELETION_ATTEMPT
+            ),
+            None => first.to_string(),
+        }
+    }
 }
 
 impl Deletion {
@@ -52,7 +87,7 @@ impl Deletion {
         } else {
             OnDelete::Deletes
         };
-        Deletion { on_delete, policy_reason }
+        Deletion { on_delete, policy_reason, usage: Usage::of(mr) }
     }
 
     /// What deleting the MR does while a create it started may still be running (doctor's
@@ -73,8 +108,17 @@ impl Deletion {
         matches!(self.on_delete, OnDelete::Paused | OnDelete::Unsupported(_) | OnDelete::BlockedByCreateGate)
     }
 
-    /// One sentence: what deleting the MR does to the cloud object, and why.
+    /// What deleting the MR does to the cloud object, and why: the Usage in the way first, when
+    /// one may be.
     pub fn describe(&self) -> String {
+        match &self.usage {
+            Some(usage) => format!("{}; once a delete is admitted: {}", usage.describe(), self.describe_gates()),
+            None => self.describe_gates(),
+        }
+    }
+
+    /// One sentence: what a delete the API server admitted does to the cloud object, and why.
+    fn describe_gates(&self) -> String {
         let why = &self.policy_reason;
         match &self.on_delete {
             OnDelete::Paused => "nothing: reconciliation is paused, so the finalizer is never removed and the MR hangs in deletion".to_string(),
@@ -124,6 +168,35 @@ mod tests {
             OnDelete::Orphans,
         ),
     ];
+
+    /// crossplane `internal/webhook/protection/usage/handler.go`: a DELETE of an object labelled
+    /// `crossplane.io/in-use` is refused (409) while a Usage names it, and the refused attempt's
+    /// propagation policy is recorded on the object.
+    #[test]
+    fn a_usage_refuses_the_delete_before_any_gate() {
+        let plain = Deletion::of(&Mr::new("Vpc", "v").build());
+        assert_eq!(plain.usage, None);
+        assert!(plain.describe().starts_with("deletes the cloud object"), "{}", plain.describe());
+        let used = Mr::new("Vpc", "v").label(keys::IN_USE_LABEL, "true").build();
+        let d = Deletion::of(&used);
+        assert_eq!(d.usage, Some(Usage { refused: None }));
+        assert!(d.describe().starts_with("refused while a Crossplane Usage names the MR"), "{}", d.describe());
+        assert!(d.describe().contains("; once a delete is admitted: deletes the cloud object"), "{}", d.describe());
+        let refused = Mr::new("Vpc", "v")
+            .label(keys::IN_USE_LABEL, "true")
+            .annotation(keys::USAGE_DELETION_ATTEMPT, "Foreground")
+            .build();
+        let d = Deletion::of(&refused);
+        assert_eq!(d.usage, Some(Usage { refused: Some("Foreground".into()) }));
+        assert!(
+            d.describe()
+                .contains("One was refused already (usage.crossplane.io/deletion-attempt-with-policy Foreground)"),
+            "{}",
+            d.describe()
+        );
+        let not_in_use = Mr::new("Vpc", "v").label(keys::IN_USE_LABEL, "false").build();
+        assert_eq!(Deletion::of(&not_in_use).usage, None, "only the value \"true\" is the controller's");
+    }
 
     #[test]
     fn gates_in_reconciler_order() {

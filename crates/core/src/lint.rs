@@ -8,7 +8,7 @@
 
 use super::finding::{Code, Finding};
 use super::identity::{Identity, Peers, Sample};
-use super::managed::ManagedResource;
+use super::managed::{ManagedResource, keys};
 use super::rules::DesiredFacts;
 use super::shared_names::{Holder, MrKey, SharedNames, SharedWith};
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,6 +31,15 @@ pub struct Manifest {
     pub mr: ManagedResource,
     /// Its references to other MRs.
     pub refs: Vec<Reference>,
+    /// The annotations it carries that a provider writes ([`keys::WRITTEN_BY_PROVIDER`]).
+    pub provider_annotations: Vec<String>,
+}
+
+/// The provider-written annotations among `keys` (a manifest's annotation keys), in
+/// [`keys::WRITTEN_BY_PROVIDER`]'s order.
+pub fn provider_annotations<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let keys: BTreeSet<&str> = keys.into_iter().collect();
+    keys::WRITTEN_BY_PROVIDER.iter().filter(|(k, _)| keys.contains(k)).map(|(k, _)| k.to_string()).collect()
 }
 
 /// What the lint says about one set of manifests.
@@ -62,7 +71,11 @@ pub fn facts(manifests: &[Manifest]) -> Vec<(SharedWith, DesiredFacts)> {
                 .filter(|r| !defined.contains(&(r.namespace.as_deref().or(m.mr.namespace.as_deref()), r.name.as_str())))
                 .map(|r| format!("{} → {}", r.field, r.name))
                 .collect();
-            let desired = DesiredFacts { off_format: formats.get(&i).cloned(), dangling_refs };
+            let desired = DesiredFacts {
+                off_format: formats.get(&i).cloned(),
+                dangling_refs,
+                provider_annotations: m.provider_annotations.clone(),
+            };
             (shared.about(&MrKey::of(&m.mr)), desired)
         })
         .collect()

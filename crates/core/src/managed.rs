@@ -7,6 +7,7 @@
 
 use crate::placeholder::{Placeholder, is_placeholder, placeholder};
 pub use crate::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
+use crate::shell::ShellCommand;
 use crate::str_map::{self, StrMap};
 use serde::Deserialize;
 
@@ -28,7 +29,41 @@ pub mod keys {
     pub const RECONCILE_REQUESTED_AT: &str = "crossplane.io/reconcile-requested-at";
     /// Name of the resource inside its composition, for MRs created by a composite.
     pub const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+    /// upjet v2.3.0 (`pkg/config/conversion/conversions.go` `AnnotationKey`): a JSON map of the
+    /// field values one API version of the kind cannot hold, written by the conversion webhook
+    /// and the controller, and merged back by the controller into the Terraform parameters
+    /// (`pkg/controller/annotation_conversions.go`): the provider's bookkeeping.
+    pub const FIELD_CONVERSIONS: &str = "internal.upjet.crossplane.io/field-conversions";
+    /// upjet: Terraform's private state of the object (`AnnotationKeyPrivateRawAttribute`).
+    pub const PROVIDER_META: &str = "upjet.crossplane.io/provider-meta";
+    /// crossplane (`internal/protection` `AnnotationKeyDeletionAttempt`): the propagation policy
+    /// of a delete the Usage webhook refused; a Usage with `spec.replayDeletion` deletes the
+    /// object again once it is gone.
+    pub const USAGE_DELETION_ATTEMPT: &str = "usage.crossplane.io/deletion-attempt-with-policy";
+    /// The label crossplane's Usage controller puts on a resource a Usage names (`spec.of`);
+    /// its webhook (`nousages.…crossplane.io`, failure policy Fail) intercepts every DELETE of
+    /// an object carrying it and refuses it (409) while a Usage still names the object.
+    pub const IN_USE_LABEL: &str = "crossplane.io/in-use";
+
+    /// Annotations a provider writes about the object it manages, which a manifest should not
+    /// carry: copied from `kubectl get -o yaml` into Git, they are applied again at every sync over
+    /// what the provider wrote since (and a GitOps tool that corrects drift puts them back each time
+    /// the provider changes them). Each with what it holds.
+    pub const WRITTEN_BY_PROVIDER: &[(&str, &str)] = &[
+        (
+            FIELD_CONVERSIONS,
+            "upjet's record of the field values one API version of the kind cannot hold (upjet v2.3.0 pkg/config/conversion), which its controller merges into the Terraform parameters ahead of spec.forProvider when they differ: a copy in Git overrides the manifest's own values with old ones",
+        ),
+        (
+            PROVIDER_META,
+            "upjet's copy of Terraform's private state of the object (timeouts, schema version): a copy in Git puts an old one back",
+        ),
+    ];
 }
+
+/// The finalizer the managed reconciler puts on every MR it creates an object for, and removes
+/// once the cloud object is deleted or orphaned (crossplane-runtime `managed.FinalizerName`).
+pub const FINALIZER: &str = "finalizer.managedresource.crossplane.io";
 
 /// Why a condition matters: crossplane-runtime and upjet communicate state only through these.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, serde::Serialize)]
@@ -75,6 +110,12 @@ pub struct ManagedResource {
     pub creation_timestamp: Option<String>,
     /// `metadata.deletionTimestamp`.
     pub deletion_timestamp: Option<String>,
+    /// Whether `metadata.finalizers` holds crossplane's own ([`FINALIZER`]).
+    pub own_finalizer: bool,
+    /// The other finalizers of `metadata.finalizers`, in order: another controller's (a backup
+    /// before delete, `foregroundDeletion`), which a deletion waits for. Empty for nearly every
+    /// MR, so it costs nothing in a fleet.
+    pub other_finalizers: Vec<String>,
     /// Only the `crossplane.io/*` annotations (everything the reconciler reads).
     pub annotations: StrMap,
     /// `spec.managementPolicies`; `None` when the field is absent (API default `["*"]`).
@@ -90,6 +131,9 @@ pub struct ManagedResource {
     pub at_provider_id: Option<String>,
     /// `crossplane.io/composite` label: the composite that owns this MR, if any.
     pub composite: Option<String>,
+    /// The `crossplane.io/in-use: "true"` label: a Crossplane Usage names this MR, and
+    /// Crossplane's webhook refuses to delete it while one does ([`keys::IN_USE_LABEL`]).
+    pub in_use: bool,
     /// The top-level scalar values of `spec.forProvider` (strings, numbers, booleans, as text):
     /// what a provider's external-name templates are made of (see `domain::identity`). Objects
     /// and lists, and strings longer than 512 bytes (policy documents), are skipped while
@@ -149,6 +193,8 @@ struct WireMeta {
     creation_timestamp: Option<String>,
     #[serde(default)]
     deletion_timestamp: Option<String>,
+    #[serde(default)]
+    finalizers: Option<Vec<String>>,
     #[serde(default, deserialize_with = "crossplane_annotations")]
     annotations: StrMap,
     #[serde(default)]
@@ -159,6 +205,8 @@ struct WireMeta {
 struct WireLabels {
     #[serde(rename = "crossplane.io/composite", default)]
     composite: Option<String>,
+    #[serde(rename = "crossplane.io/in-use", default)]
+    in_use: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -269,10 +317,13 @@ struct WireAtProvider {
     arn: Option<serde_json::Value>,
 }
 
-/// Keeps only `crossplane.io/*` annotations while streaming the map, so a 1 MB
-/// `upjet.crossplane.io/provider-meta` or `last-applied-configuration` value is skipped, not stored.
+/// Keeps only `crossplane.io/*` annotations (and the Usage webhook's record of a refused delete)
+/// while streaming the map, so a 1 MB `upjet.crossplane.io/provider-meta` or
+/// `last-applied-configuration` value is skipped, not stored.
 fn crossplane_annotations<'de, D: serde::Deserializer<'de>>(d: D) -> Result<StrMap, D::Error> {
-    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| key.starts_with("crossplane.io/"))
+    str_map::deserialize_kept::<D, String>(d, "a map of string annotations", |key| {
+        key.starts_with("crossplane.io/") || key == keys::USAGE_DELETION_ATTEMPT
+    })
 }
 
 impl ManagedResource {
@@ -337,6 +388,12 @@ impl ManagedResource {
         self.annotation(keys::EXTERNAL_NAME).and_then(placeholder)
     }
 
+    /// How many finalizers the MR holds, crossplane's own included: what the managed reconciler
+    /// counts (`len(managed.GetFinalizers())`).
+    pub fn finalizer_count(&self) -> usize {
+        usize::from(self.own_finalizer) + self.other_finalizers.len()
+    }
+
     /// The first condition of a type, as crossplane's `GetCondition` finds it.
     pub fn condition(&self, type_: &str) -> Option<&Condition> {
         self.conditions.iter().find(|c| c.type_ == type_)
@@ -367,12 +424,26 @@ impl ManagedResource {
         self.provider_config.clone().unwrap_or_else(|| ProviderConfigKey::default_for(self.namespace.is_some()))
     }
 
-    /// The `reference()` plus `-n <ns>` when namespaced: a ready-to-paste command argument.
+    /// The `reference()` plus `-n <ns>` when namespaced, as a sentence names the MR; a command
+    /// takes it from [`ManagedResource::upjet_command`].
     pub fn command_arg(&self) -> String {
         match &self.namespace {
             Some(ns) => format!("{} -n {}", self.reference(), ns),
             None => self.reference(),
         }
+    }
+
+    /// `kubectl upjet SUBCOMMAND kind.group/name [-n ns]`, the start of every command this tool
+    /// suggests about one MR (a name read from a file is quoted like any other argument).
+    pub fn upjet_command(&self, subcommand: &'static str) -> ShellCommand {
+        ShellCommand::upjet(subcommand).target(self.reference(), self.namespace.as_deref())
+    }
+
+    /// `kubectl VERB kind.group name [-n ns]`, the MR as plain kubectl takes it.
+    pub fn kubectl_command(&self, verb: &'static str) -> ShellCommand {
+        let reference = self.reference();
+        let (kind, name) = reference.split_once('/').unwrap_or((reference.as_str(), ""));
+        ShellCommand::kubectl(verb).arg(kind).target(name, self.namespace.as_deref())
     }
 }
 
@@ -403,6 +474,14 @@ impl From<Wire> for ManagedResource {
         let namespace = w.metadata.namespace.filter(|n| !n.is_empty());
         let provider_config =
             spec.provider_config_ref.and_then(|r| ProviderConfigKey::of_ref(r.name, r.kind, namespace.as_deref()));
+        let mut finalizers = w.metadata.finalizers.unwrap_or_default();
+        let own_finalizer = finalizers.iter().any(|f| f == FINALIZER);
+        finalizers.retain(|f| f != FINALIZER);
+        if finalizers.is_empty() {
+            // No heap kept for the common case (crossplane's finalizer alone).
+            finalizers = Vec::new();
+        }
+        let labels = w.metadata.labels;
         ManagedResource {
             api_version: w.api_version,
             kind: w.kind,
@@ -413,6 +492,8 @@ impl From<Wire> for ManagedResource {
             resource_version: w.metadata.resource_version,
             creation_timestamp: w.metadata.creation_timestamp,
             deletion_timestamp: w.metadata.deletion_timestamp.filter(|d| !d.is_empty()),
+            own_finalizer,
+            other_finalizers: finalizers,
             annotations: w.metadata.annotations,
             // Lists decoded from JSON grow by doubling: trimmed, since a fleet-wide run (the
             // inventory or cloud record tied to every MR) keeps every MR at once.
@@ -430,7 +511,8 @@ impl From<Wire> for ManagedResource {
                 .unwrap_or_default(),
             status_observed_generation: status.observed_generation,
             at_provider_id,
-            composite: w.metadata.labels.and_then(|l| l.composite),
+            in_use: labels.as_ref().and_then(|l| l.in_use.as_deref()) == Some("true"),
+            composite: labels.and_then(|l| l.composite),
             for_provider: spec.for_provider,
             provider_config,
             at_provider_arn,
@@ -450,104 +532,5 @@ pub fn legacy_group(group: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decodes_only_what_matters() {
-        let raw = r#"{"apiVersion":"route53.aws.upbound.io/v1beta1","kind":"Record","metadata":{"name":"www","uid":"u1",
-            "generation":3,"resourceVersion":"42","annotations":{"crossplane.io/external-name":"Z1_www_A",
-            "upjet.crossplane.io/provider-meta":"{\"huge\":1}","kubectl.kubernetes.io/last-applied-configuration":"{}"},
-            "labels":{"crossplane.io/composite":"xdns-1"}},
-            "spec":{"forProvider":{"name":"www"},"providerConfigRef":{"name":"prod"},"managementPolicies":["Observe","Create"],"deletionPolicy":"Delete"},
-            "status":{"atProvider":{"id":"Z1_www_A","fqdn":"www.example.com"},"observedGeneration":2,
-            "conditions":[{"type":"Ready","status":"True","reason":"Available","lastTransitionTime":"2024-01-01T00:00:00Z","observedGeneration":3}]}}"#;
-        let mr = ManagedResource::from_json(raw).unwrap();
-        assert_eq!(mr.group(), "route53.aws.upbound.io");
-        assert_eq!(mr.external_name(), Some("Z1_www_A"));
-        assert_eq!(mr.annotations.len(), 1, "non-crossplane annotations are dropped");
-        assert_eq!(mr.management_policies.as_deref(), Some(&["Observe".to_string(), "Create".to_string()][..]));
-        assert_eq!(mr.status_observed_generation, Some(2));
-        assert_eq!(mr.at_provider_id.as_deref(), Some("Z1_www_A"));
-        assert_eq!(mr.composite.as_deref(), Some("xdns-1"));
-        assert_eq!(mr.provider_config, Some(ProviderConfigKey::cluster_scoped("prod")));
-        assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("www"));
-        assert_eq!(mr.reference(), "record.route53.aws.upbound.io/www");
-        assert!(mr.is_true("Ready"));
-    }
-
-    #[test]
-    fn long_for_provider_strings_are_not_kept() {
-        let policy = format!("{{\\\"Statement\\\":[{}]}}", "{}".repeat(300));
-        let raw = format!(
-            r#"{{"metadata":{{"name":"p"}},"spec":{{"forProvider":{{"name":"role","policy":"{policy}","arn":"{}"}}}}}}"#,
-            "a".repeat(MAX_SCALAR)
-        );
-        let mr = ManagedResource::from_json(&raw).unwrap();
-        assert_eq!(mr.for_provider.get("name").map(String::as_str), Some("role"));
-        assert_eq!(mr.for_provider.get("arn").map(String::len), Some(MAX_SCALAR), "512 bytes are kept");
-        assert!(mr.for_provider.get("policy").is_none(), "a policy document is not an ID");
-    }
-
-    #[test]
-    fn wrong_types_are_errors_with_the_name() {
-        let err =
-            ManagedResource::from_json(r#"{"metadata":{"name":"x","annotations":{"crossplane.io/paused":true}}}"#)
-                .unwrap_err();
-        assert_eq!(err.name.as_deref(), Some("x"));
-        assert!(ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"conditions":"nope"}}"#).is_err());
-        assert!(ManagedResource::from_json(r#"[1,2]"#).is_err());
-        assert!(ManagedResource::from_json(r#"{"metadata":{}}"#).is_err());
-    }
-
-    #[test]
-    fn tolerates_nulls_and_absent_sections() {
-        let mr = ManagedResource::from_json(
-            r#"{"apiVersion":"v","kind":"K","metadata":{"name":"x","annotations":null,"namespace":""},"spec":null,"status":{"atProvider":{"id":""}}}"#,
-        )
-        .unwrap();
-        assert!(mr.annotations.is_empty() && mr.namespace.is_none() && mr.at_provider_id.is_none());
-        let mr = ManagedResource::from_json(r#"{"metadata":{"name":"x"},"status":{"atProvider":{"id":12}}}"#).unwrap();
-        assert_eq!(mr.at_provider_id.as_deref(), Some("12"));
-    }
-
-    /// crossplane-runtime apis/common/v2/resource.go `ManagedResourceSpec.ProviderConfigReference`
-    /// (`+kubebuilder:default={"kind": "ClusterProviderConfig", "name": "default"}`) and
-    /// apis/common/v1 (legacy, `{name}` only): (namespace, reference JSON, key in words).
-    #[test]
-    fn provider_config_keys_by_kind_namespace_and_name() {
-        for (ns, reference, want) in [
-            (None, r#"{"name":"prod"}"#, Some("prod")),
-            (Some("team-a"), r#"{"kind":"ProviderConfig","name":"default"}"#, Some("ProviderConfig team-a/default")),
-            (
-                Some("team-a"),
-                r#"{"kind":"ClusterProviderConfig","name":"default"}"#,
-                Some("ClusterProviderConfig default"),
-            ),
-            (Some("team-a"), r#"{"name":"default"}"#, Some("ClusterProviderConfig default")),
-            (Some("team-a"), r#"{"kind":"","name":""}"#, None),
-        ] {
-            let ns_json = ns.map(|n| format!(r#","namespace":"{n}""#)).unwrap_or_default();
-            let raw = format!(r#"{{"metadata":{{"name":"x"{ns_json}}},"spec":{{"providerConfigRef":{reference}}}}}"#);
-            let mr = ManagedResource::from_json(&raw).unwrap();
-            assert_eq!(mr.provider_config.as_ref().map(ToString::to_string).as_deref(), want, "{reference}");
-        }
-        let team_a = ManagedResource::from_json(
-            r#"{"metadata":{"name":"x","namespace":"team-a"},"spec":{"providerConfigRef":{"kind":"ProviderConfig","name":"default"}}}"#,
-        )
-        .unwrap();
-        let cluster = ManagedResource::from_json(r#"{"metadata":{"name":"x","namespace":"team-a"}}"#).unwrap();
-        assert_ne!(team_a.provider_config_or_default(), cluster.provider_config_or_default());
-        assert_eq!(cluster.provider_config_or_default().to_string(), "ClusterProviderConfig default");
-    }
-
-    #[test]
-    fn at_provider_arn_is_kept_only_when_arn_shaped() {
-        for (arn, want) in
-            [(r#""arn:aws:sqs:us-east-1:1:q""#, Some("arn:aws:sqs:us-east-1:1:q")), (r#""""#, None), ("7", None)]
-        {
-            let raw = format!(r#"{{"metadata":{{"name":"x"}},"status":{{"atProvider":{{"arn":{arn}}}}}}}"#);
-            assert_eq!(ManagedResource::from_json(&raw).unwrap().at_provider_arn.as_deref(), want, "{arn}");
-        }
-    }
-}
+#[path = "managed_tests.rs"]
+mod tests;

@@ -21,15 +21,20 @@ pub struct Mrd {
     pub kind: String,
     /// Whether `spec.state` is `Active`.
     pub active: bool,
+    /// `metadata.deletionTimestamp`: the MRD is being deleted, and the CRD it owns with it.
+    pub deleted_at: Option<String>,
 }
 
 impl Mrd {
     /// The command that activates it (the same field an activation policy sets).
     pub fn activate_command(&self) -> String {
-        format!(
-            "kubectl patch managedresourcedefinition {} --type merge -p '{{\"spec\":{{\"state\":\"Active\"}}}}'",
-            self.name
-        )
+        crate::shell::ShellCommand::kubectl("patch")
+            .word("managedresourcedefinition")
+            .arg(&self.name)
+            .word("--type")
+            .word("merge")
+            .opt("-p", r#"{"spec":{"state":"Active"}}"#)
+            .to_string()
     }
 }
 
@@ -62,6 +67,15 @@ impl MrdStates {
         self.by_kind.get(&(group.to_string(), kind.to_string())).filter(|m| !m.active)
     }
 
+    /// The kinds whose MRD is being deleted (`domain::kind_removal`).
+    pub fn removals(&self) -> crate::kind_removal::KindRemovals {
+        let mut out = crate::kind_removal::KindRemovals::default();
+        for m in self.by_kind.values() {
+            out.mrd((m.group.as_str(), m.kind.as_str()), &m.name, m.deleted_at.as_deref());
+        }
+        out
+    }
+
     /// The line doctor's scan prints: `2 of 310 ManagedResourceDefinitions are inactive …`.
     pub fn scan_note(&self) -> Option<String> {
         let (all, inactive) = self.counts();
@@ -83,6 +97,7 @@ mod tests {
             group: "s3.aws.m.upbound.io".into(),
             kind: kind.into(),
             active,
+            deleted_at: None,
         }
     }
 
@@ -98,6 +113,10 @@ mod tests {
         );
         assert!(s.scan_note().unwrap().starts_with("1 of 2 ManagedResourceDefinitions are inactive"));
         assert_eq!(MrdStates::default().scan_note(), None);
+        assert!(s.removals().is_empty(), "none is being deleted");
+        let going = Mrd { deleted_at: Some("2024-11-30T11:00:00Z".into()), ..mrd("Bucket", true) };
+        let removals = MrdStates::new([going]).removals();
+        assert!(removals.of("s3.aws.m.upbound.io", "Bucket").is_some_and(|r| r.mrd_deleted_at.is_some()));
     }
 
     #[test]

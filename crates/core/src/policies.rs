@@ -285,6 +285,28 @@ impl ManagementPolicies {
         })
     }
 
+    /// [`keep_cloud_object_fix`](Self::keep_cloud_object_fix) as the JSON merge patch of
+    /// `spec` that makes it: `deletionPolicy: Orphan` for a legacy MR with the default set, else
+    /// the policies without Delete (`*` spelled out without it; a set the reconciler would reject
+    /// once Delete is gone becomes `["Observe"]`, which also keeps the object).
+    pub fn keep_cloud_object_patch(&self) -> Option<String> {
+        if !self.should_delete() {
+            return None;
+        }
+        if matches!(self.scope, Scope::Legacy { .. }) && self.is_default() {
+            return Some(r#"{"spec":{"deletionPolicy":"Orphan"}}"#.to_string());
+        }
+        let kept: Vec<&str> = if self.has(ALL) {
+            ACTIONS.iter().copied().filter(|a| *a != "Delete").collect()
+        } else {
+            self.listed.iter().map(String::as_str).filter(|a| *a != "Delete").collect()
+        };
+        let set: BTreeSet<String> = kept.iter().map(|a| a.to_string()).collect();
+        let kept = if SUPPORTED.iter().any(|s| is_set(s, &set)) { kept } else { vec!["Observe"] };
+        let list: Vec<String> = kept.iter().map(|a| format!("{a:?}")).collect();
+        Some(format!(r#"{{"spec":{{"managementPolicies":[{}]}}}}"#, list.join(",")))
+    }
+
     /// The nearest set the reconciler accepts, for an unsupported one: `["*"]` when `*` is mixed
     /// with other actions; otherwise the known actions plus Observe, dropping Delete when no
     /// supported set allows it without Create (dropping it never deletes anything).
@@ -311,6 +333,37 @@ fn same(a: &[&str], b: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The patch that keeps the cloud object, as `keep_cloud_object_fix` words it: Orphan only
+    /// where it wins (a legacy MR with the default set), else the policies without Delete.
+    #[test]
+    fn the_keep_patch_is_the_fix_as_json() {
+        let legacy = |dp: &str| Scope::Legacy { deletion_policy: dp.into() };
+        let resolver = |scope: Scope, list: Option<&[&str]>| {
+            let policies = Policies { listed: list.map(|l| l.iter().map(|a| a.to_string()).collect()) };
+            ManagementPolicies::new(true, &policies, scope)
+        };
+        for (scope, list, want) in [
+            (legacy("Delete"), None, Some(r#"{"spec":{"deletionPolicy":"Orphan"}}"#)),
+            (legacy("Orphan"), None, None),
+            (
+                legacy("Orphan"),
+                Some(&["Observe", "Create", "Update", "Delete"][..]),
+                Some(r#"{"spec":{"managementPolicies":["Observe","Create","Update"]}}"#),
+            ),
+            (
+                Scope::Modern,
+                Some(&["*"][..]),
+                Some(r#"{"spec":{"managementPolicies":["Observe","Create","Update","LateInitialize"]}}"#),
+            ),
+            (Scope::Modern, Some(&["Observe", "Delete"][..]), Some(r#"{"spec":{"managementPolicies":["Observe"]}}"#)),
+            (Scope::Modern, Some(&["Observe"][..]), None),
+        ] {
+            let r = resolver(scope.clone(), list);
+            assert_eq!(r.keep_cloud_object_patch().as_deref(), want, "{scope:?} {list:?}");
+            assert_eq!(r.keep_cloud_object_patch().is_some(), r.keep_cloud_object_fix().is_some());
+        }
+    }
 
     fn p(list: Option<&[&str]>) -> Policies {
         Policies { listed: list.map(|l| l.iter().map(|s| s.to_string()).collect()) }

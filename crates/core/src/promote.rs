@@ -21,6 +21,7 @@ use crate::managed::{ManagedResource, keys};
 use crate::patch::{IDENTITY_CHANGE, annotation, policies_of};
 use crate::placeholder::is_placeholder;
 use crate::restore::modifiers::Target;
+use crate::shell::ShellCommand;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -107,6 +108,11 @@ impl PromoteItem {
             Some(ns) => format!("{} -n {ns}", self.resource),
             None => self.resource.clone(),
         }
+    }
+
+    /// `kubectl upjet SUBCOMMAND kind.group/name [-n ns]`, each word quoted as it needs.
+    pub fn upjet_command(&self, subcommand: &'static str) -> ShellCommand {
+        ShellCommand::upjet(subcommand).target(&self.resource, self.namespace.as_deref())
     }
 }
 

@@ -2,6 +2,7 @@
 //! Its JSON/YAML shape (`upjet.doctor/v1`, kind `Report`) is a public contract for scripts.
 
 use super::finding::{Code, Finding, ResourceRef, Severity, SourceLocation};
+use super::kind_removal::{CLOUD_OBJECT, DEFINITIONS, KEEP, KindGoing};
 use super::managed::{ManagedResource, ProviderConfigKey, keys};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -169,6 +170,11 @@ pub struct Summary {
     /// next reconcile creates a second time. Absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub restart_duplicates: usize,
+    /// The kinds going away (their CRD or MRD being deleted), once each: how many of their MRs
+    /// the report shows deleted with them and how many delete their cloud object
+    /// (`KindBeingDeleted`). Absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kinds_being_deleted: Vec<KindGoing>,
     /// What a lint of manifests read and ran (`doctor --from` over desired state); absent
     /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -341,10 +347,37 @@ impl ReportBuilder {
             *self.summary.by_code.entry(rf.finding.code).or_default() += 1;
         }
         self.summary.kinds_skipped.sort_by(|a, b| a.resource.cmp(&b.resource));
+        self.summary.kinds_being_deleted = kinds_going(&self.findings);
         self.summary.unreadable.sort();
         self.summary.complete = !self.summary.incomplete();
         Report { api_version: "upjet.doctor/v1", kind: "Report", findings: self.findings, summary: self.summary }
     }
+}
+
+/// The kinds going away, once each (per cluster in a report of several), from the report's
+/// `KindBeingDeleted` findings: how many MRs and how many of them delete their cloud object.
+pub fn kinds_going(findings: &[ReportFinding]) -> Vec<KindGoing> {
+    let mut by: BTreeMap<(Option<String>, String), KindGoing> = BTreeMap::new();
+    for f in findings.iter().filter(|f| f.finding.code == Code::KindBeingDeleted) {
+        let r = &f.resource;
+        let kind = match r.api_version.rsplit_once('/') {
+            Some((group, _)) if !group.is_empty() => format!("{}.{group}", r.kind.to_lowercase()),
+            _ => r.kind.to_lowercase(),
+        };
+        let going = by.entry((r.cluster.clone(), kind.clone())).or_insert_with(|| KindGoing {
+            kind,
+            cluster: r.cluster.clone(),
+            definitions: f.finding.evidence.get(DEFINITIONS).cloned().unwrap_or_default(),
+            managed_resources: 0,
+            delete_cloud_objects: 0,
+            keep: KEEP.to_string(),
+        });
+        going.managed_resources += 1;
+        if f.finding.evidence.get(CLOUD_OBJECT).map(String::as_str) == Some("deleted") {
+            going.delete_cloud_objects += 1;
+        }
+    }
+    by.into_values().collect()
 }
 
 /// The report's order: most severe first, then cluster, namespace, kind, name and code.

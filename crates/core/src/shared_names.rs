@@ -10,6 +10,7 @@
 use super::managed::legacy_group;
 use super::managed::{ManagedResource, keys};
 use super::policies::{ManagementPolicies, Policies};
+use super::shell::ShellCommand;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -40,6 +41,11 @@ impl MrKey {
     /// `kind.group/name`, as every command of this tool accepts it.
     pub fn reference(&self) -> String {
         format!("{}.{}/{}", self.kind.to_lowercase(), self.group, self.name)
+    }
+
+    /// `kubectl upjet SUBCOMMAND kind.group/name [-n ns]`, each word quoted as it needs.
+    pub fn upjet_command(&self, subcommand: &'static str) -> ShellCommand {
+        ShellCommand::upjet(subcommand).target(self.reference(), self.namespace.as_deref())
     }
 
     /// `kind.group/name`, with ` -n NS` for a namespaced MR: enough to find it.

@@ -9,6 +9,8 @@ use super::codes::{Family, Lost};
 use super::finding::{Code, Severity};
 use super::managed::ProviderConfigKey;
 use super::report::{Report, ReportFinding};
+use super::rules::restore_plan;
+use super::shell::{ShellCommand, words};
 use std::collections::BTreeMap;
 
 /// Screen height assumed when stdout is a terminal whose size cannot be read.
@@ -50,16 +52,46 @@ fn kind_of(f: &ReportFinding) -> String {
     }
 }
 
+/// The flags that point a suggested command at what the run read (`--context prod`,
+/// `--from fleet.json`, `--log-file provider.log`), each value quoted as it needs when printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scope {
+    flags: Vec<(&'static str, String)>,
+}
+
+impl Scope {
+    /// Adds `flag VALUE`.
+    pub fn flag(mut self, flag: &'static str, value: impl Into<String>) -> Scope {
+        self.flags.push((flag, value.into()));
+        self
+    }
+
+    /// The first value of `flag`.
+    fn value(&self, flag: &str) -> Option<&str> {
+        self.flags.iter().find(|(f, _)| *f == flag).map(|(_, v)| v.as_str())
+    }
+
+    /// `command` with these flags added.
+    pub fn apply(&self, command: ShellCommand) -> ShellCommand {
+        self.flags.iter().fold(command, |c, (flag, value)| c.opt(flag, value))
+    }
+
+    /// The flags as printed, each word quoted as it needs (empty when there are none).
+    fn text(&self) -> String {
+        words(self.flags.iter().flat_map(|(flag, value)| [*flag, value.as_str()]))
+    }
+}
+
 /// Folds the report's findings into groups, worst first: severity, then size, then code, kind
 /// and provider config (so the order is stable). `scope` is repeated in every suggested doctor
 /// command (e.g. `--from fleet.json`), so the commands run against what was diagnosed.
-pub fn summarize(report: &Report, scope: &str) -> Vec<Group> {
-    summarize_scoped(report, |_| scope.to_string())
+pub fn summarize(report: &Report, scope: &Scope) -> Vec<Group> {
+    summarize_scoped(report, |_| scope.clone())
 }
 
 /// [`summarize`] over a report of several clusters: the cluster is part of each group, and
 /// `scope` gives the doctor flags that read one cluster again (`--context prod`).
-pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String) -> Vec<Group> {
+pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> Scope) -> Vec<Group> {
     type Key = (Option<String>, Code, String, Option<ProviderConfigKey>);
     let mut groups: BTreeMap<Key, Vec<&ReportFinding>> = BTreeMap::new();
     for f in &report.findings {
@@ -70,14 +102,10 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String)
         .into_iter()
         .map(|((cluster, code, kind, provider_config), members)| {
             let with_id = members.iter().filter(|f| f.finding.suggested_id.is_some()).count();
-            let (mut next, per_mr) = next_command(code, &kind, with_id, &members, &scope(cluster.as_deref()));
+            let scope = scope(cluster.as_deref());
+            let (mut next, per_mr) = next_command(code, &kind, with_id, &members, &scope);
             if cluster.is_some() {
-                let scope = scope(cluster.as_deref());
                 next = scoped(&next, &scope);
-                // A plan made in a live cluster names it: adopt it there.
-                if scope.starts_with(" --context") {
-                    next = next.replace("&& kubectl upjet adopt -f", &format!("&& kubectl upjet adopt{scope} -f"));
-                }
             }
             Group {
                 cluster,
@@ -106,31 +134,33 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> String)
 
 /// The group's next command: an adoption plan when IDs are known, a way to find them when an
 /// identity code has none, else the findings' own command (shared, or the first MR's).
-fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFinding], scope: &str) -> (String, bool) {
+fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFinding], scope: &Scope) -> (String, bool) {
     if code.family() == Family::Backup {
         // A backup's verdicts: the restore is staged (or run) from the backup read.
-        let backup = scope.split(" --from ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or("BACKUP");
-        let next = |f: &&ReportFinding| f.finding.next.replace("BACKUP", backup);
+        let staged = restore_plan(scope.value("--from")).to_string();
+        let next = |f: &&ReportFinding| match f.finding.next == restore_plan(None).to_string() {
+            true => staged.clone(),
+            false => f.finding.next.clone(),
+        };
         let first = members.first().map(next).unwrap_or_default();
         let shared = members.iter().all(|f| next(f) == first);
         return (first, !shared);
     }
-    let doctor = format!("kubectl upjet doctor{scope} --kind {kind} --only {code}");
+    let doctor = scope.apply(ShellCommand::upjet("doctor")).opt("--kind", kind).opt("--only", code.as_str());
     if with_id > 0 {
-        return (
-            format!(
-                "{doctor} --plan plan.json && kubectl upjet adopt -f plan.json --import --parallel {SUGGESTED_PARALLEL}"
-            ),
-            false,
-        );
+        // A plan made in a live cluster names it: adopt it there.
+        let adopt = match scope.value("--context") {
+            Some(context) => ShellCommand::upjet("adopt").opt("--context", context),
+            None => ShellCommand::upjet("adopt"),
+        };
+        let adopt = adopt.opt("-f", "plan.json").word("--import").opt("--parallel", SUGGESTED_PARALLEL.to_string());
+        return (doctor.opt("--plan", "plan.json").and_then(adopt).to_string(), false);
     }
     // Lost with no ID known: find one. A code that names its ID whenever adopting is due
     // (`Lost::Recorded`, `Lost::WhenNamed`) has nothing to adopt without one.
     if code.lost() == Lost::Search {
-        return (
-            format!("{doctor} --plan plan.json --inventory EXPORT.json   # or --id-template '{kind}=TEMPLATE'"),
-            false,
-        );
+        let find = doctor.opt("--plan", "plan.json").opt("--inventory", "EXPORT.json");
+        return (find.comment_with("or --id-template", &format!("{kind}=TEMPLATE")).to_string(), false);
     }
     let first = members.first().map(|f| f.finding.next.as_str()).unwrap_or_default();
     let shared = members.iter().all(|f| f.finding.next == first);
@@ -139,14 +169,18 @@ fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFindin
 
 /// A finding's own `kubectl upjet CMD …` pointed at its cluster (`CMD --context prod …`), so a
 /// command copied from a report of several clusters reads the right one; doctor's own suggested
-/// commands already carry the scope.
-fn scoped(next: &str, scope: &str) -> String {
+/// commands already carry the scope. The subcommand is the word the rule wrote after
+/// `kubectl upjet`, and the scope's words are quoted as every argument is.
+fn scoped(next: &str, scope: &Scope) -> String {
     let Some(rest) = next.strip_prefix("kubectl upjet ") else { return next.to_string() };
     let (cmd, args) = rest.split_once(' ').unwrap_or((rest, ""));
-    if scope.is_empty() || args.starts_with(scope.trim_start()) {
+    let flags = scope.text();
+    if flags.is_empty() || args.starts_with(&flags) {
         return next.to_string();
     }
-    format!("kubectl upjet {cmd}{scope} {args}").trim_end().to_string()
+    let mut out = next.to_string();
+    out.insert_str("kubectl upjet ".len() + cmd.len(), &format!(" {flags}"));
+    out
 }
 
 /// Whether doctor prints the fleet summary instead of the table: only when no `-o` was given,
@@ -208,7 +242,7 @@ mod tests {
             ("RecordSet", "f", Paused, Some("default"), None),
             ("ManagedZone", "z", CreateFailed, None, None),
         ]);
-        let groups = summarize(&r, "");
+        let groups = summarize(&r, &Scope::default());
         let got: Vec<(Code, &str, Option<String>, usize, usize, bool)> = groups
             .iter()
             .map(|g| {
@@ -244,7 +278,7 @@ mod tests {
             ("Key", "k", ExternalNameMissing, None, None),
             ("Bucket", "b", Paused, None, None),
         ]);
-        let groups = summarize(&r, " --from fleet.json");
+        let groups = summarize(&r, &Scope::default().flag("--from", "fleet.json"));
         let next = |code: Code| groups.iter().find(|g| g.code == code).unwrap().next.clone();
         assert_eq!(
             next(AlreadyExists),
@@ -256,7 +290,7 @@ mod tests {
             "{}",
             next(ExternalNameMissing)
         );
-        assert!(next(ExternalNameMissing).contains("--id-template 'key.dns.gcp.upbound.io=TEMPLATE'"));
+        assert!(next(ExternalNameMissing).contains("--id-template key.dns.gcp.upbound.io=TEMPLATE"));
         assert_eq!(next(Paused), "kubectl upjet history b");
     }
 
@@ -268,21 +302,25 @@ mod tests {
             ("prod".into(), Outcome::Scanned(Box::new(one()))),
             ("staging".into(), Outcome::Scanned(Box::new(one()))),
         ]);
-        let groups = summarize_scoped(&merged, |c| format!(" --context {}", c.unwrap_or("?")));
+        let groups = summarize_scoped(&merged, |c| Scope::default().flag("--context", c.unwrap_or("?")));
         let got: Vec<(Option<&str>, usize)> = groups.iter().map(|g| (g.cluster.as_deref(), g.count)).collect();
         assert_eq!(got, vec![(Some("prod"), 1), (Some("staging"), 1)]);
         assert!(groups[1].next.starts_with("kubectl upjet doctor --context staging --kind"), "{}", groups[1].next);
         assert!(groups[1].next.contains("&& kubectl upjet adopt --context staging -f plan.json"), "{}", groups[1].next);
+        let prod = Scope::default().flag("--context", "prod");
+        assert_eq!(scoped("kubectl upjet history rs/a -n x", &prod), "kubectl upjet history --context prod rs/a -n x");
         assert_eq!(
-            scoped("kubectl upjet history rs/a -n x", " --context prod"),
-            "kubectl upjet history --context prod rs/a -n x"
-        );
-        assert_eq!(
-            scoped("kubectl upjet doctor --context prod --kind k", " --context prod"),
+            scoped("kubectl upjet doctor --context prod --kind k", &prod),
             "kubectl upjet doctor --context prod --kind k"
         );
-        assert_eq!(scoped("kubectl annotate x", " --context prod"), "kubectl annotate x");
-        assert!(summarize(&one(), "").iter().all(|g| g.cluster.is_none()));
+        assert_eq!(scoped("kubectl annotate x", &prod), "kubectl annotate x");
+        let odd = Scope::default().flag("--context", "arn:aws:eks:x:1:cluster/a b;id");
+        assert_eq!(
+            scoped("kubectl upjet history rs/a", &odd),
+            "kubectl upjet history --context 'arn:aws:eks:x:1:cluster/a b;id' rs/a",
+            "a context name is quoted like any argument"
+        );
+        assert!(summarize(&one(), &Scope::default()).iter().all(|g| g.cluster.is_none()));
     }
 
     #[test]

@@ -40,6 +40,11 @@ impl Mr {
         self.0["metadata"]["annotations"][k] = json!(v);
         self
     }
+    /// Adds a label.
+    pub fn label(mut self, k: &str, v: &str) -> Mr {
+        self.0["metadata"]["labels"][k] = json!(v);
+        self
+    }
     /// Sets external-name.
     pub fn external_name(self, v: &str) -> Mr {
         self.annotation(super::managed::keys::EXTERNAL_NAME, v)
@@ -121,6 +126,11 @@ impl Mr {
         self.0.as_object_mut().unwrap().remove("status");
         self
     }
+    /// Sets `metadata.finalizers`.
+    pub fn finalizers(mut self, f: &[&str]) -> Mr {
+        self.0["metadata"]["finalizers"] = json!(f);
+        self
+    }
     /// Sets a deletion timestamp.
     pub fn deleting(mut self) -> Mr {
         self.0["metadata"]["deletionTimestamp"] = json!("2024-11-30T11:00:00Z");
@@ -140,7 +150,9 @@ impl Mr {
             .iter()
             .map(|(f, n)| crate::lint::Reference { field: f.to_string(), name: n.to_string(), namespace: None })
             .collect();
-        crate::lint::Manifest { mr: self.no_status().build(), refs }
+        let keys = self.0["metadata"]["annotations"].as_object().map(|a| a.keys().cloned().collect::<Vec<_>>());
+        let provider_annotations = crate::lint::provider_annotations(keys.iter().flatten().map(String::as_str));
+        crate::lint::Manifest { mr: self.no_status().build(), refs, provider_annotations }
     }
 }
 

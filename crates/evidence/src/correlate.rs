@@ -1,7 +1,7 @@
 //! Joining provider-log evidence to MRs: the index of what was logged, and its reduction to the
 //! per-MR evidence ([`MrEvidence`]) and log sources ([`LogSource`]) the rules read.
 
-use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids};
+use super::logs::{Evidence, EvidenceKind, LogScan, LoggedId, created_ids, last_logged_ids, started_kind_of};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 use upjet_core::candidate::{Candidate, Confidence};
@@ -9,6 +9,7 @@ use upjet_core::gotime::GoTime;
 use upjet_core::managed::ManagedResource;
 use upjet_core::report::LoggedIdRef;
 use upjet_core::rules::{CallbackFailure, LogSource, LoggedCreate, LoggedLine, MrEvidence};
+use upjet_core::upjet_client::{Client, LoggedClient};
 
 /// What one log source (pod container, file, stdin) held.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +49,9 @@ pub fn go_time(t: DateTime<Utc>) -> GoTime {
 pub struct LogEvidence {
     by_uid: HashMap<String, Vec<Evidence>>,
     by_name: HashMap<String, Vec<Evidence>>,
+    /// Provider process starts by the managed kind whose controller started (`kind.group`, lower
+    /// case), oldest first, one per start time (the same process read from two sources is one).
+    starts: HashMap<String, Vec<Evidence>>,
     last_ids: HashMap<String, LoggedId>,
     /// Every source read, in order.
     pub sources: Vec<SourceSummary>,
@@ -59,14 +63,26 @@ impl LogEvidence {
         let last_ids = last_logged_ids(&evidence);
         let mut by_uid: HashMap<String, Vec<Evidence>> = HashMap::new();
         let mut by_name: HashMap<String, Vec<Evidence>> = HashMap::new();
+        let mut starts: HashMap<String, Vec<Evidence>> = HashMap::new();
         for ev in evidence {
-            if !ev.uid.is_empty() {
+            if let Some(kind) = ev.started_kind() {
+                starts.entry(kind).or_default().push(ev);
+            } else if !ev.uid.is_empty() {
                 by_uid.entry(ev.uid.clone()).or_default().push(ev);
             } else if let Some(name) = ev.mr.name.clone() {
                 by_name.entry(name).or_default().push(ev);
             }
         }
-        LogEvidence { by_uid, by_name, last_ids, sources }
+        for list in starts.values_mut() {
+            list.sort_by_key(|e| (e.time, e.seq));
+            list.dedup_by_key(|e| e.time);
+        }
+        LogEvidence { by_uid, by_name, starts, last_ids, sources }
+    }
+
+    /// The starts of the provider process serving this MR's kind, oldest first.
+    pub fn process_starts(&self, mr: &ManagedResource) -> &[Evidence] {
+        self.starts.get(&started_kind_of(&mr.kind, mr.group())).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// Everything logged about one MR, by UID or (for lines without one) by name, oldest first.
@@ -76,6 +92,15 @@ impl LogEvidence {
             out.extend(named.iter().filter(|e| e.is_about(&mr.uid, &mr.name, mr.namespace.as_deref())));
         }
         out.sort_by_key(|e| e.seq);
+        out
+    }
+
+    /// [`Self::about`] and the starts of the provider process serving the MR's kind
+    /// ([`Self::process_starts`]): what the MR's timeline shows of its provider's log.
+    pub fn timeline(&self, mr: &ManagedResource) -> Vec<&Evidence> {
+        let mut out = self.about(mr);
+        out.extend(self.process_starts(mr));
+        out.sort_by_key(|e| (e.time, e.seq));
         out
     }
 
@@ -156,6 +181,16 @@ impl LogEvidence {
         evidence.creates_started = lines(EvidenceKind::AsyncCreateStarting);
         evidence.state_rebuilt = lines(EvidenceKind::StateReconstructing);
         evidence.gate_bypassed = lines(EvidenceKind::CreateGateBypassed).pop();
+        evidence.client_logged = about.iter().rev().find_map(|e| {
+            let client = client_of(e.kind)?;
+            let at = e.time.map(|t| format!(" at {}", go_time(t))).unwrap_or_default();
+            Some(LoggedClient { client, line: format!("{:?}{at}", e.msg) })
+        });
+        evidence.process_starts = self
+            .process_starts(mr)
+            .iter()
+            .map(|e| LoggedLine { time: e.time.map(go_time), source: e.source.clone() })
+            .collect();
     }
 
     /// Every source read, as the debug-level rule sees it.
@@ -169,6 +204,27 @@ impl LogEvidence {
                 saw_debug: s.saw_debug,
             })
             .collect()
+    }
+}
+
+/// Which of upjet's clients logs lines of this kind, when only one does: the workspace's lines
+/// are the Terraform CLI client's (`pkg/terraform/workspace.go`, as is `Critical annotations
+/// have been updated.`, `pkg/controller/external.go`), the async tracker's and the rebuilt
+/// state's the in-process clients' (`external_async_tfpluginsdk.go`, `external_tfpluginsdk.go`
+/// and their plugin-framework twins).
+fn client_of(kind: EvidenceKind) -> Option<Client> {
+    match kind {
+        EvidenceKind::CliRun
+        | EvidenceKind::CliApply
+        | EvidenceKind::CliRefresh
+        | EvidenceKind::CliImport
+        | EvidenceKind::CliDestroy
+        | EvidenceKind::CriticalAnnotationsUpdated => Some(Client::TerraformCli),
+        EvidenceKind::AsyncCreateStarting
+        | EvidenceKind::AsyncCreateEnded
+        | EvidenceKind::StateReconstructing
+        | EvidenceKind::RecoveredExternalName => Some(Client::InProcess),
+        _ => None,
     }
 }
 

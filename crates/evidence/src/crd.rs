@@ -30,6 +30,8 @@ pub struct CrdSummary {
     pub versions: Vec<String>,
     /// Whether any served version's schema declares `status.lastHandledReconcileAt`.
     pub acknowledges_requests: bool,
+    /// `metadata.deletionTimestamp`: the CRD is being deleted, and every object of it with it.
+    pub deleted_at: Option<String>,
 }
 
 impl CrdSummary {
@@ -55,10 +57,13 @@ pub(super) struct Definition {
     pub(super) spec: Spec,
 }
 
-/// A definition's `metadata`: its name alone.
+/// A definition's `metadata`: its name, and whether it is being deleted.
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct Meta {
     pub(super) name: String,
+    #[serde(default)]
+    pub(super) deletion_timestamp: Option<String>,
 }
 
 /// A definition's `spec`, schemas skipped but for what [`Version`] keeps.
@@ -221,7 +226,18 @@ fn from_wire(w: Definition) -> Result<CrdSummary, NotACrd> {
         categories: w.spec.names.categories,
         versions,
         acknowledges_requests: served.iter().any(|v| v.declares_last_handled()),
+        deleted_at: w.metadata.deletion_timestamp.filter(|d| !d.is_empty()),
     })
+}
+
+/// `metadata.deletionTimestamp` of one object read as metadata alone (`PartialObjectMetadata`,
+/// what a metadata-only GET of a CRD or MRD answers): `None` when it is not being deleted.
+pub fn deleted_at(json: &str) -> Result<Option<String>, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Object {
+        metadata: Meta,
+    }
+    Ok(serde_json::from_str::<Object>(json)?.metadata.deletion_timestamp.filter(|d| !d.is_empty()))
 }
 
 #[cfg(test)]
@@ -278,5 +294,22 @@ mod tests {
         let minimal = r#"{"metadata":{"name":"xs.g"},"spec":{"group":"g","names":{"kind":"X","plural":"xs"}}}"#;
         let crd = parse(minimal).unwrap();
         assert!(!crd.is_managed() && !crd.acknowledges_requests && crd.versions.is_empty());
+        assert_eq!(crd.deleted_at, None);
+    }
+
+    /// A CRD being deleted says since when, read whole or as metadata alone.
+    #[test]
+    fn a_definition_being_deleted_says_since_when() {
+        let at = "2024-11-30T11:00:00Z";
+        let whole = format!(
+            r#"{{"metadata":{{"name":"xs.g","deletionTimestamp":"{at}","finalizers":["customresourcecleanup.apiextensions.k8s.io"]}},"spec":{{"group":"g","names":{{"kind":"X","plural":"xs"}}}}}}"#
+        );
+        assert_eq!(parse(&whole).unwrap().deleted_at.as_deref(), Some(at));
+        let meta = format!(
+            r#"{{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{{"name":"xs.g","deletionTimestamp":"{at}"}}}}"#
+        );
+        assert_eq!(deleted_at(&meta).unwrap().as_deref(), Some(at));
+        assert_eq!(deleted_at(r#"{"metadata":{"name":"xs.g"}}"#).unwrap(), None);
+        assert!(deleted_at("{}").is_err());
     }
 }

@@ -1,13 +1,21 @@
-//! The create loop against an object that already exists, read from one MR's provider log lines.
+//! The create attempts in one MR's provider log lines: the loop against an object that already
+//! exists, and the creates a provider restart cut short.
 //!
-//! Exists because this is the commonest way an MR loses its cloud object (upjet#305: a node
-//! shutdown, then thousands of RecordSets asking to create again, every attempt answered
-//! `409 … already exists`) and every line of it looks routine on its own: only counting the
-//! attempts and noticing that no ID was ever logged tells a person what happened.
+//! Exists because these are the commonest ways an MR loses its cloud object and every line of
+//! them looks routine on its own. upjet#305: a node shutdown, then thousands of RecordSets asking
+//! to create again, every attempt answered `409 … already exists` — only counting the attempts
+//! and noticing that no ID was ever logged tells a person what happened. And a restart: upjet runs
+//! an async create in a goroutine of the provider process (its Terraform workspace under `/tmp`,
+//! or its state tracker in memory), so a process that ends before the create does takes its
+//! result along; the next process finds no ID and creates again. In Terraform CLI mode upjet logs
+//! no "Instance state not found in cache" then: the new process shows only as controller-runtime's
+//! start lines, which every process logs (`ProcessStarted`, or the pods' container starts).
 
 use super::correlate::go_time;
 use super::logs::{Evidence, EvidenceKind};
+use upjet_core::cloud_audit::MrCloudAudit;
 use upjet_core::gotime::GoTime;
+use upjet_core::inventory::{MrInventory, TaggedObject, Tracking};
 use upjet_core::rules::says_already_exists;
 
 /// What one MR's log lines say about its create attempts.
@@ -25,19 +33,47 @@ pub struct CreateAttempts {
     pub last: Option<GoTime>,
     /// Whether any line carried a non-empty external ID (external-name, tfID, Terraform id).
     pub id_logged: bool,
+    /// The most create requests one provider process made: requests a restart separates are
+    /// each process's first, not a loop.
+    pub most_in_one_process: u32,
+    /// The creates a provider restart cut short, oldest first.
+    pub interrupted: Vec<Interrupted>,
+}
+
+/// A create requested with no result logged before a new provider process started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted {
+    /// When the (last) create before the restart was requested.
+    pub requested: GoTime,
+    /// When the next provider process started.
+    pub restarted: GoTime,
+    /// When a create was requested again after the restart, if it was.
+    pub again: Option<GoTime>,
 }
 
 impl CreateAttempts {
     /// Whether the lines show a loop: a create refused because the object exists, or creates
-    /// requested again and again.
+    /// requested again and again by one provider process.
     pub fn is_loop(&self) -> bool {
-        self.already_exists > 0 || self.requests > 1
+        self.already_exists > 0 || self.most_in_one_process > 1
     }
 }
 
+/// What a line says of a create.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// A new provider process (sorted first among lines of one second: it precedes them).
+    Start,
+    /// A create requested, this many lines of it.
+    Request(u32),
+    /// A create's result: the object made, or the create refused or failed.
+    End,
+}
+
 /// Counts the create attempts and already-exists failures in one MR's log evidence (merged runs
-/// of identical lines count once per line).
-pub fn create_attempts(logs: &[&Evidence]) -> CreateAttempts {
+/// of identical lines count once per line), and tells the creates that `starts` (the provider's
+/// process starts besides those the lines show) cut short.
+pub fn create_attempts(logs: &[&Evidence], starts: &[GoTime]) -> CreateAttempts {
     let mut out = CreateAttempts::default();
     let lines = |ev: &Evidence| ev.repeats + 1;
     let see = |out: &mut CreateAttempts, ev: &Evidence| {
@@ -50,89 +86,136 @@ pub fn create_attempts(logs: &[&Evidence]) -> CreateAttempts {
     };
     let requested = |k: EvidenceKind| k == EvidenceKind::CreateRequested;
     let any_requested = logs.iter().any(|ev| requested(ev.kind));
+    let mut steps: Vec<(GoTime, Step)> = starts.iter().map(|t| (*t, Step::Start)).collect();
     for ev in logs {
+        let at = ev.time.map(go_time);
         let is_request = requested(ev.kind) || (!any_requested && ev.kind == EvidenceKind::AsyncCreateStarting);
         let is_result =
             matches!(ev.kind, EvidenceKind::AsyncCreateEnded | EvidenceKind::CliApply | EvidenceKind::CreateFailed);
         if is_request {
             out.requests += lines(ev);
             see(&mut out, ev);
+            // A run of identical requests (no restart breaks one): its first line, and the rest
+            // at its last time, the one a restart after it cuts short.
+            let last = ev.last_time.map(go_time).filter(|_| ev.repeats > 0);
+            steps.extend(at.map(|t| (t, Step::Request(1))));
+            steps.extend(last.map(|t| (t, Step::Request(ev.repeats))));
         }
         if is_result && ev.error.as_deref().is_some_and(says_already_exists) {
             out.already_exists += lines(ev);
             see(&mut out, ev);
         }
+        if is_result || ev.kind == EvidenceKind::CriticalAnnotationsUpdated {
+            steps.extend(at.map(|t| (t, Step::End)));
+        }
+        if ev.kind == EvidenceKind::ProcessStarted {
+            steps.extend(at.map(|t| (t, Step::Start)));
+        }
         let logged = ev.kind.carries_logged_id() && ev.id.as_deref().is_some_and(|id| !id.is_empty());
         out.id_logged |= logged || !ev.created.is_empty();
     }
+    steps.sort();
+    steps.dedup_by(|a, b| a.1 == Step::Start && b.1 == Step::Start && a.0 == b.0);
+    walk(&steps, &mut out);
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::logs::{LogScan, scan_slice};
-
-    const UID: &str = "93250b67-47e4-4feb-81bc-e15b4a2329a1";
-
-    fn requested(t: &str, name: &str) -> String {
-        format!(
-            "{t}\tDEBUG\tprovider-gcp\tSuccessfully requested creation of external resource\t{{\"controller\": \"managed/dns.gcp.upbound.io/v1beta1, kind=recordset\", \"request\": {{\"name\":\"rs\"}}, \"uid\": \"{UID}\", \"version\": \"1\", \"external-name\": \"{name}\", \"external-name\": \"{name}\"}}\n"
-        )
-    }
-
-    fn ended(t: &str, error: &str) -> String {
-        format!(
-            "{t}\tDEBUG\tprovider-gcp\tAsync create ended.\t{{\"trackerUID\": \"{UID}\", \"resourceName\": \"rs\", \"tfID\": \"\", \"error\": \"{error}\"}}\n"
-        )
-    }
-
-    fn attempts(log: &str) -> CreateAttempts {
-        let mut scan = LogScan::new();
-        scan_slice(log.as_bytes(), "l", &mut scan);
-        let evidence = scan.take_evidence();
-        create_attempts(&evidence.iter().collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn counts_the_loop_and_whether_an_id_was_logged() {
-        let exists = "googleapi: Error 409: The resource 'x' already exists, alreadyExists";
-        let t = |m: u32| format!("2023-10-11T14:{m:02}:01Z");
-        let looped: String = (0..4).map(|i| requested(&t(10 + 2 * i), "") + &ended(&t(11 + 2 * i), exists)).collect();
-        let at = |s: &str| GoTime::parse_rfc3339(s);
-        for (name, log, want) in [
-            (
-                "four refused creates, external-name always empty",
-                looped.clone(),
-                CreateAttempts {
-                    requests: 4,
-                    already_exists: 4,
-                    first: at(&t(10)),
-                    last: at(&t(17)),
-                    id_logged: false,
-                },
-            ),
-            (
-                "one create that worked is no loop",
-                requested(&t(10), "") + &ended(&t(11), ""),
-                CreateAttempts {
-                    requests: 1,
-                    already_exists: 0,
-                    first: at(&t(10)),
-                    last: at(&t(10)),
-                    id_logged: false,
-                },
-            ),
-            (
-                "an external-name on a reconciler line counts as logged",
-                requested(&t(10), "projects/p/managedZones/z/rrsets/rs./A") + &ended(&t(11), "other failure"),
-                CreateAttempts { requests: 1, already_exists: 0, first: at(&t(10)), last: at(&t(10)), id_logged: true },
-            ),
-            ("no lines", String::new(), CreateAttempts::default()),
-        ] {
-            assert_eq!(attempts(&log), want, "{name}");
+/// Walks the steps in time order: the requests each process made, and each request that no
+/// result followed before the next process started.
+fn walk(steps: &[(GoTime, Step)], out: &mut CreateAttempts) {
+    let (mut in_process, mut open): (u32, Option<GoTime>) = (0, None);
+    for (at, step) in steps {
+        match step {
+            Step::Start => {
+                if let Some(requested) = open.take() {
+                    out.interrupted.push(Interrupted { requested, restarted: *at, again: None });
+                }
+                in_process = 0;
+            }
+            Step::Request(n) => {
+                if let Some(cut) = out.interrupted.last_mut().filter(|c| c.again.is_none() && c.restarted <= *at) {
+                    cut.again = Some(*at);
+                }
+                in_process += n;
+                out.most_in_one_process = out.most_in_one_process.max(in_process);
+                open = Some(*at);
+            }
+            Step::End => open = None,
         }
-        assert!(attempts(&looped).is_loop());
-        assert!(!attempts(&(requested(&t(10), "") + &ended(&t(11), ""))).is_loop());
     }
 }
+
+/// What the history words about each create a restart cut short: the restart, and the object
+/// the create made when the cloud's audit record (`--cloud-audit`) or the inventory
+/// (`--inventory`) shows it.
+pub fn cut_short(
+    attempts: &CreateAttempts,
+    cloud: Option<&MrCloudAudit>,
+    inventory: Option<&MrInventory>,
+) -> Vec<String> {
+    attempts.interrupted.iter().flat_map(|cut| interrupted(cut, (cloud, inventory), attempts)).collect()
+}
+
+/// What names the objects the creates made: the cloud's record, the inventory.
+type Made<'a> = (Option<&'a MrCloudAudit>, Option<&'a MrInventory>);
+
+/// A create a provider restart cut short, in words, and the object it made when the cloud's
+/// audit record or the inventory shows it.
+fn interrupted(cut: &Interrupted, made: Made, attempts: &CreateAttempts) -> Vec<String> {
+    let mut line = format!(
+        "provider restarted during a create: a new provider process started at {} while the create requested at {} had logged no result, so the object it made, if any, is tracked by nothing (an orphan)",
+        cut.restarted, cut.requested
+    );
+    if let Some(again) = cut.again {
+        line.push_str(&format!("; the create requested again at {again} may have made a second one (a duplicate)"));
+    }
+    let mut out = vec![line];
+    out.extend(made_by(cut, made, attempts));
+    out
+}
+
+/// How long before its request line a create's cloud call may come: crossplane-runtime logs the
+/// request once `Create` returned, up to the reconcile timeout upjet gives it (3 min) later.
+const REQUEST_LAG_SECS: i64 = 180 + 30;
+
+/// The object a create cut short made, as the cloud's record shows it (a create call by the
+/// provider between the request and the restart), or as the inventory does (the one object
+/// tagged for the MR that it does not track, when only one create was cut short and the MR
+/// tracks the object another made).
+fn made_by(cut: &Interrupted, (cloud, inventory): Made, attempts: &CreateAttempts) -> Option<String> {
+    let from = cut.requested.add_secs(-REQUEST_LAG_SECS);
+    let called = cloud
+        .iter()
+        .flat_map(|c| &c.creates)
+        .find(|o| o.call.at.is_some_and(|t| !t.before(&from) && !t.after(&cut.restarted)) && o.object().is_some());
+    if let Some(o) = called {
+        let state = if o.tracked { "which the MR tracks" } else { "which nothing tracks" };
+        let when = o.call.at.map(|t| format!(" at {t}")).unwrap_or_default();
+        return Some(format!(
+            "the create requested at {} made {:?}, {state}: the cloud's audit record shows its {}{when} <{}>",
+            cut.requested,
+            o.object().unwrap_or_default(),
+            o.call.action,
+            o.call.file
+        ));
+    }
+    let inv = inventory?;
+    let untracked: Vec<&TaggedObject> = inv.objects.iter().filter(|o| o.tracking == Tracking::Untracked).collect();
+    let tracks_one = inv.objects.iter().any(|o| o.tracking == Tracking::Tracked);
+    match untracked.as_slice() {
+        [one] if tracks_one && attempts.interrupted.len() == 1 => Some(format!(
+            "the create requested at {} made {:?}: the inventory lists it tagged for this MR and tracked by nothing, beside the object the MR tracks <{}>",
+            cut.requested, one.id, one.source
+        )),
+        [] => None,
+        many if Some(cut) == attempts.interrupted.first() => Some(format!(
+            "the inventory lists {} tagged for this MR and tracked by nothing: what the creates a restart cut short made",
+            many.iter().map(|o| format!("{:?}", o.id)).collect::<Vec<_>>().join(", ")
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+#[path = "create_loop_tests.rs"]
+mod tests;

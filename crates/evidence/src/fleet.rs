@@ -9,6 +9,7 @@ use super::cloud_audit::CloudRecord;
 use std::sync::Arc;
 use upjet_core::cloud_audit::CloudAuditCheck;
 use upjet_core::inventory::{CrossCheck, InventoryObject, Scope, cross_check};
+use upjet_core::kind_removal::{KindRemoval, KindRemovals};
 use upjet_core::managed::ManagedResource;
 use upjet_core::shared_names::{MrKey, SharedNames, SharedWith};
 
@@ -74,6 +75,9 @@ pub struct FleetFacts {
     cloud_audit: Option<CloudAuditCheck>,
     cloud_notes: Vec<String>,
     cloud_cut_short: Vec<String>,
+    /// The kinds whose CRD or MRD is being deleted: read once the MRs being deleted are known
+    /// (a live scan asks for the CRDs of their kinds alone), or with a snapshot's definitions.
+    removals: KindRemovals,
 }
 
 impl FleetFacts {
@@ -86,6 +90,16 @@ impl FleetFacts {
     /// run (`shared_names::Holder::of` each).
     pub fn with_shared(self, shared: SharedNames) -> FleetFacts {
         FleetFacts { shared, ..self }
+    }
+
+    /// These facts with the kinds being removed (`domain::kind_removal`).
+    pub fn with_removals(self, removals: KindRemovals) -> FleetFacts {
+        FleetFacts { removals, ..self }
+    }
+
+    /// The removal of the MR's kind, when its CRD or MRD is being deleted.
+    pub fn kind_removal(&self, mr: &ManagedResource) -> Option<KindRemoval> {
+        self.removals.of(mr.group(), &mr.kind).cloned()
     }
 
     /// What the index of shared objects says about one MR.

@@ -81,6 +81,7 @@ impl EvidenceIndex {
             cloud_audit: fleet.cloud_audit(),
             shared: fleet.shared(mr),
             desired: None,
+            kind_removal: fleet.kind_removal(mr),
         };
         mr_evidence(mr, shares)
     }
@@ -151,6 +152,8 @@ pub struct Shares<'a> {
     pub shared: SharedWith,
     /// What the other manifests of a lint show about it.
     pub desired: Option<DesiredFacts>,
+    /// Its kind going away (its CRD or MRD being deleted), when the run read them.
+    pub kind_removal: Option<upjet_core::kind_removal::KindRemoval>,
 }
 
 /// The one constructor of an MR's [`MrEvidence`]: each source's share of it, looked up and
@@ -170,6 +173,7 @@ pub fn mr_evidence(mr: &ManagedResource, s: Shares) -> MrEvidence {
     evidence.shared_external_name = s.shared.fighting;
     evidence.migration_twin = s.shared.twin;
     evidence.desired = s.desired;
+    evidence.kind_removal = s.kind_removal;
     evidence
 }
 

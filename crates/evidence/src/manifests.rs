@@ -242,6 +242,12 @@ pub fn references(value: &Value) -> Vec<Reference> {
     out
 }
 
+/// The annotations of an MR's manifest that its provider writes (`lint::WRITTEN_BY_PROVIDER`).
+pub fn provider_annotations(value: &Value) -> Vec<String> {
+    let annotations = value.pointer("/metadata/annotations").and_then(Value::as_object);
+    upjet_core::lint::provider_annotations(annotations.into_iter().flat_map(|a| a.keys().map(String::as_str)))
+}
+
 /// One reference object: its name and namespace, if it is one.
 fn reference_in(field: String, v: &Value) -> Option<Reference> {
     let name = v.get("name")?.as_str()?.to_string();

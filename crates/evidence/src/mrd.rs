@@ -18,6 +18,7 @@ impl From<Definition> for Mrd {
             group: w.spec.group,
             kind: w.spec.names.kind,
             active: w.spec.state.as_deref() == Some("Active"),
+            deleted_at: w.metadata.deletion_timestamp.filter(|d| !d.is_empty()),
         }
     }
 }
@@ -49,6 +50,9 @@ mod tests {
             [("Bucket", true), ("Queue", false)]
         );
         assert_eq!(got[1].name, "queues.sqs.aws.m.upbound.io");
+        assert_eq!(got[1].deleted_at, None);
+        let going = r#"{"items":[{"metadata":{"name":"buckets.s3.aws.m.upbound.io","deletionTimestamp":"2024-11-30T11:00:00Z"},"spec":{"group":"s3.aws.m.upbound.io","names":{"kind":"Bucket"},"state":"Active"}}]}"#;
+        assert_eq!(parse_list(going).unwrap()[0].deleted_at.as_deref(), Some("2024-11-30T11:00:00Z"));
         assert!(parse_one(r#"{"kind":"ManagedResourceDefinition","metadata":{"name":"a.b"},"spec":{"group":"b","names":{"kind":"A"}}}"#).is_some());
         assert!(parse_one(r#"{"kind":"Bucket","metadata":{"name":"a"},"spec":{}}"#).is_none());
     }

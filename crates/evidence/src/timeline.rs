@@ -4,7 +4,7 @@
 //! matters.
 
 use super::correlate::go_time;
-use super::create_loop::create_attempts;
+use super::create_loop::{create_attempts, cut_short};
 use super::events::EventRecord;
 use super::logs::{Evidence, EvidenceKind};
 use super::pods::ProviderPod;
@@ -18,9 +18,11 @@ use upjet_core::codes::{CreateHighlight, Highlight, Lost};
 use upjet_core::create_marks::CreateMarks;
 use upjet_core::finding::{Code, Finding};
 use upjet_core::gotime::GoTime;
+use upjet_core::inventory::MrInventory;
 use upjet_core::managed::{ManagedResource, keys};
 use upjet_core::placeholder::is_placeholder;
 use upjet_core::redacted::same_id;
+use upjet_core::shell::{ShellCommand, quoted};
 
 /// Where an entry comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -116,6 +118,8 @@ pub struct Inputs<'a> {
     pub changelog: Option<&'a MrChangeLog>,
     /// What the ID journal recorded for the MR (its uid).
     pub journal: &'a [upjet_core::journal::Record],
+    /// The cloud objects an inventory export lists as tagged for the MR (`--inventory`).
+    pub inventory: Option<&'a MrInventory>,
 }
 
 /// Builds the timeline.
@@ -141,11 +145,11 @@ pub fn build(mr: &ManagedResource, inputs: &Inputs) -> Timeline {
         if r.source != upjet_core::journal::Source::CreatePending {
             names.see(&r.id, at, "journal");
         }
-        entries.push(entry(at, Source::Journal, format!("ID journal: {} {:?}", r.source.label(), r.id)));
+        entries.push(entry(at, Source::Journal, format!("ID journal: {} {}", r.source.label(), quoted(&r.id))));
     }
     if let Some(ws) = inputs.workspace {
         let text = match &ws.id {
-            Some(id) => format!("Terraform workspace in {} holds id {id:?}", ws.pod),
+            Some(id) => format!("Terraform workspace in {} holds id {id}", ws.pod, id = quoted(id)),
             None => format!("Terraform workspace in {} holds no id", ws.pod),
         };
         entries.push(entry(None, Source::Workspace, text));
@@ -214,7 +218,7 @@ fn object_entries(mr: &ManagedResource, names: &mut Names) -> Vec<Entry> {
         let text = if at.is_some() {
             what.to_string()
         } else {
-            format!("{what} = {:?} (unparsable: read as zero time)", m.raw.as_deref().unwrap_or(""))
+            format!("{what} = {} (unparsable: read as zero time)", quoted(m.raw.as_deref().unwrap_or("")))
         };
         entries.push(entry(at, Source::Annotation, text));
     }
@@ -244,7 +248,8 @@ fn event_entries(events: &[EventRecord], names: &mut Names) -> Vec<Entry> {
         } else {
             String::new()
         };
-        let name = e.external_name.as_deref().map(|n| format!(" [external-name {n:?}]")).unwrap_or_default();
+        let name =
+            e.external_name.as_deref().map(|n| format!(" [external-name {n}]", n = quoted(n))).unwrap_or_default();
         entries.push(entry(
             ts(&e.first),
             Source::Event,
@@ -292,7 +297,7 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
     let at = ev.time.map(go_time);
     let mut text = format!("{}: {}", ev.kind.as_str(), ev.msg);
     if let Some(id) = ev.id.as_deref().filter(|i| !i.is_empty()) {
-        text.push_str(&format!(" [id {id:?}]"));
+        text.push_str(&format!(" [id {id}]", id = quoted(id)));
         if is_placeholder(id) {
             text.push_str(" (a provider placeholder, not a cloud ID)");
         }
@@ -301,15 +306,22 @@ fn log_entry(ev: &Evidence, names: &mut Names) -> Entry {
         EvidenceKind::StateReconstructing => text.push_str(
             " ▸ restart marker: the provider held no Terraform state for this MR (it restarted, or first saw the MR) and rebuilt it from the external-name and status.atProvider",
         ),
+        EvidenceKind::MissingIdentityNotFound => text.push_str(
+            " ▸ not found: upjet counts Terraform's \"Missing Resource Identity After Read\" as the object not existing, so the reconciler goes on as if it were gone: it creates the object where the policies allow Create (a duplicate, or an already-exists failure, if the object does exist), and a deleted MR loses its finalizer without the object being deleted",
+        ),
         EvidenceKind::CreateGateBypassed => text.push_str(
             " ▸ this reconciler is built with WithDeterministicExternalName: the create-incomplete gate does not stop it",
+        ),
+        EvidenceKind::ProcessStarted => text.push_str(
+            " ▸ restart marker: a provider process started this kind's controller (controller-runtime starts each controller once per process); a create an earlier process had not finished ended with that process",
         ),
         _ => {}
     }
     if let Some(err) = &ev.error {
         text.push_str(&format!(" error: {err}"));
     }
-    if ev.repeats > 0 {
+    // The lines of one process start are merged into one: they are one start, not repeats.
+    if ev.repeats > 0 && ev.kind != EvidenceKind::ProcessStarted {
         text.push_str(&format!(
             " (×{}, last {})",
             ev.repeats + 1,
@@ -380,17 +392,22 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
     out.extend(inputs.findings.iter().filter(|f| f.code.highlight() == Highlight::Message).map(|f| f.message.clone()));
     out.extend(lost_object(mr, inputs));
     out.extend(unrecorded_creations(&inputs.logs, current));
+    out.extend(missing_identity(&inputs.logs));
     if let Some(ws) = inputs.workspace
         && let (Some(id), Some(cur)) = (&ws.id, current)
         && !same_id(id, cur)
     {
-        out.push(format!("the Terraform workspace holds id {id:?} but the external-name is {cur:?}"));
+        out.push(format!(
+            "the Terraform workspace holds id {id} but the external-name is {cur}",
+            id = quoted(id),
+            cur = quoted(cur)
+        ));
     }
     if names.len() > 1 {
         // In the order they first appeared (unknown times last), so the arrow reads as history.
         let mut ordered: Vec<&NameSeen> = names.iter().collect();
         ordered.sort_by(|a, b| (a.first.is_none(), &a.first).cmp(&(b.first.is_none(), &b.first)));
-        let list: Vec<String> = ordered.iter().map(|n| format!("{:?}", n.value)).collect();
+        let list: Vec<String> = ordered.iter().map(|n| format!("{}", quoted(&n.value))).collect();
         out.push(format!("external-name took {} values: {}", names.len(), list.join(" → ")));
     }
     if inputs.events_read && inputs.events.is_empty() {
@@ -403,25 +420,35 @@ fn highlights(mr: &ManagedResource, inputs: &Inputs, names: &[NameSeen]) -> Vec<
 /// lost its object, the ranked candidate IDs and the command that adopts the best one.
 fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
     let mut out = Vec::new();
-    let attempts = create_attempts(&inputs.logs);
+    let pod_starts: Vec<GoTime> = inputs.pods.iter().flat_map(ProviderPod::starts).collect();
+    let attempts = create_attempts(&inputs.logs, &pod_starts);
     let span = |a: Option<GoTime>, b: Option<GoTime>| match (a, b) {
         (Some(a), Some(b)) if a != b => format!(", from {a} to {b}"),
         (Some(a), _) => format!(", at {a}"),
         _ => String::new(),
     };
-    if attempts.is_loop() {
-        let (n, e) = (attempts.requests, attempts.already_exists);
+    let (n, e) = (attempts.requests, attempts.already_exists);
+    if e > 0 {
         out.push(format!(
             "create loop against an object that already exists: {n} create request{} and {e} create{} refused because it already exists{}",
             if n == 1 { "" } else { "s" },
             if e == 1 { "" } else { "s" },
             span(attempts.first, attempts.last)
         ));
+    } else if attempts.is_loop() {
+        out.push(format!(
+            "create requested again and again: {} create requests by one provider process and none refused because the object exists{}: each create that ran may have made another object",
+            attempts.most_in_one_process,
+            span(attempts.first, attempts.last)
+        ));
     }
-    if !inputs.logs.is_empty() && !attempts.id_logged && mr.external_name().is_none() {
+    out.extend(cut_short(&attempts, inputs.cloud, inputs.inventory));
+    // Only the lines about the MR itself carry its external-name: not its provider's starts.
+    let own = || inputs.logs.iter().filter(|e| e.kind != EvidenceKind::ProcessStarted);
+    if own().next().is_some() && !attempts.id_logged && mr.external_name().is_none() {
         out.push(format!(
             "no external ID was ever logged: the external-name is empty on all {} log lines and no create returned an ID",
-            inputs.logs.iter().map(|e| e.repeats as usize + 1).sum::<usize>()
+            own().map(|e| e.repeats as usize + 1).sum::<usize>()
         ));
     }
     // Some codes say the MR lost its object only where they name one to adopt (the cloud's record
@@ -431,7 +458,7 @@ fn lost_object(mr: &ManagedResource, inputs: &Inputs) -> Vec<String> {
         Lost::WhenNamed => f.suggested_id.is_some(),
         Lost::No => false,
     };
-    if attempts.is_loop() || inputs.findings.iter().any(lost) {
+    if attempts.is_loop() || !attempts.interrupted.is_empty() || inputs.findings.iter().any(lost) {
         out.extend(candidate_highlights(mr, inputs.candidates));
     }
     out
@@ -449,20 +476,39 @@ fn candidate_highlights(mr: &ManagedResource, candidates: &[Candidate]) -> Vec<S
         .take(5)
         .enumerate()
         .map(|(i, c)| {
-            let note = if masked(c) { " [masked by the provider's log: not adoptable as is]" } else { "" };
-            format!("candidate ID {}: {:?} from {} ({}){note}", i + 1, c.id, c.source, c.evidence)
+            let note = if masked(c) {
+                " [masked by the provider's log: not adoptable as is]"
+            } else if mr.external_name().is_some_and(|t| same_id(&c.id, t)) {
+                " [tracked: the MR's external-name holds it]"
+            } else {
+                ""
+            };
+            format!("candidate ID {}: {} from {} ({}){note}", i + 1, quoted(&c.id), c.source, c.evidence)
         })
         .collect();
     let Some(best) = ranked.first().filter(|c| !masked(c)) else {
+        let predict = ShellCommand::upjet("doctor")
+            .opt("--kind", &kind)
+            .opt("--plan", "plan.json")
+            .opt("--id-template", format!("{kind}=TEMPLATE"));
         out.push(format!(
             "no adoptable candidate ID (none logged unmasked, no status.atProvider.id, no event names one): predict it \
-             from the spec with `kubectl upjet doctor --kind {kind} --plan plan.json --id-template '{kind}=TEMPLATE'`, \
+             from the spec with `{predict}`, \
              or find it in a cloud export with `--inventory EXPORT.json` or the cloud's audit record with `--cloud-audit FILE`"
         ));
         return out;
     };
-    let id = best.id.replace('\'', "'\\''");
-    out.push(format!("adopt the best candidate: kubectl upjet adopt {} --id '{id}' --import", mr.command_arg()));
+    // The ID the MR already holds is no adoption: adopting it changes nothing, and a duplicate
+    // beside it is an orphan to delete or adopt elsewhere, not a reason to move this MR.
+    if let Some(tracked) = mr.external_name().filter(|t| same_id(&best.id, t)) {
+        out.push(format!(
+            "the best candidate, {}, is the ID this MR already tracks as its external-name: nothing to adopt",
+            quoted(tracked)
+        ));
+        return out;
+    }
+    let adopt = mr.upjet_command("adopt").opt("--id", &best.id).word("--import");
+    out.push(format!("adopt the best candidate: {adopt}"));
     out
 }
 
@@ -491,6 +537,22 @@ fn finding_highlight(f: &Finding, code: CreateHighlight) -> String {
     }
 }
 
+/// upjet's "treating as resource not found" after Terraform's "Missing Resource Identity After
+/// Read": how often, and when last, the provider read the object as gone this way.
+fn missing_identity(logs: &[&Evidence]) -> Option<String> {
+    let lines: Vec<&&Evidence> = logs.iter().filter(|e| e.kind == EvidenceKind::MissingIdentityNotFound).collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let times: usize = lines.iter().map(|e| e.repeats as usize + 1).sum();
+    let last = lines.iter().filter_map(|e| e.last_time.or(e.time)).max().map(|t| format!(" (last {})", go_time(t)));
+    Some(format!(
+        "upjet read the object as not found {times} time{}{} because Terraform answered \"Missing Resource Identity After Read\": a create that follows may duplicate an object that exists",
+        if times == 1 { "" } else { "s" },
+        last.unwrap_or_default()
+    ))
+}
+
 /// Every logged creation, line by line, whose ID the external-name does not record. This is a
 /// statement about the external-name alone, line by line: unlike the `OrphanCandidate` rule it
 /// also lists an ID the MR already observes in `status.atProvider.id`, because until the
@@ -500,8 +562,12 @@ fn unrecorded_creations(logs: &[&Evidence], current: Option<&str>) -> Vec<String
     created
         .filter_map(|id| match current {
             Some(cur) if same_id(id, cur) => None,
-            Some(cur) => Some(format!("create ended with tfID {id:?} but the external-name is {cur:?}")),
-            None => Some(format!("create ended with tfID {id:?} but the MR has no external-name")),
+            Some(cur) => Some(format!(
+                "create ended with tfID {id} but the external-name is {cur}",
+                id = quoted(id),
+                cur = quoted(cur)
+            )),
+            None => Some(format!("create ended with tfID {id} but the MR has no external-name", id = quoted(id))),
         })
         .collect()
 }

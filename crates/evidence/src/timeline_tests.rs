@@ -26,6 +26,7 @@ fn pod() -> ProviderPod {
         last_termination: None,
         changelog: None,
         revision: None,
+        image: None,
         service_account: "default".into(),
     }
 }
@@ -63,7 +64,7 @@ const ORDER: &[Source] = &[
 #[test]
 fn orders_everything_and_points_at_what_matters() {
     let (mr, pod, events, logs) = (mr(), pod(), vec![event()], logs());
-    let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts() };
+    let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts(), package: None };
     let shares = crate::index::Shares { logs: Some(&logs), starts: Some(starts), ..Default::default() };
     let evidence: MrEvidence = crate::index::mr_evidence(&mr, shares);
     let now = GoTime::parse_rfc3339("2024-11-30T11:05:00Z").unwrap();

@@ -37,7 +37,7 @@ mod tests {
 
     #[test]
     fn the_watch_knows_nothing_beyond_the_object_until_a_provider_starts_or_a_name_is_shared() {
-        let starts = ProviderStarts { provider: "provider-gcp-dns".into(), starts: vec![now()] };
+        let starts = ProviderStarts { provider: "provider-gcp-dns".into(), starts: vec![now()], package: None };
         let twin = MrKey { group: "g".into(), kind: "K".into(), namespace: Some("ns".into()), name: "a".into() };
         let mr = Mr::new("RecordSet", "a").build();
         assert_eq!(evidence(&mr, None, SharedWith::default()), None);
@@ -75,6 +75,33 @@ mod tests {
         assert!(moved.iter().all(|c| c.transition == Transition::Cleared));
     }
 
+    /// An async create in flight (upjet's goroutine, its workspace or tracker in the provider's
+    /// memory) ends with the process: once the watch sees the provider start again after it
+    /// began, the MR is no longer in flight but without the ID the create made.
+    #[test]
+    fn a_provider_restart_ends_an_async_create_in_flight() {
+        let mut s = listed().judging_with(evidence);
+        let t = "2024-11-30T10:59:30Z";
+        let creating = Mr::new("RecordSet", "a")
+            .annotation(keys::CREATE_PENDING, t)
+            .annotation(keys::CREATE_SUCCEEDED, t)
+            .cond_at("Ready", "False", "Creating", "", t)
+            .cond_at("Synced", "True", "ReconcileSuccess", "", t)
+            .build();
+        assert_eq!(summary(&s.apply(creating, now())), vec![(Transition::Appeared, "a".into(), Code::AsyncInFlight)]);
+        let restarted = GoTime::parse_rfc3339("2024-11-30T10:59:50Z").unwrap();
+        let starts = ProviderStarts { provider: "provider-gcp-dns".into(), starts: vec![restarted], package: None };
+        let mut got = summary(&s.provider_started(&[kind()], starts, now()));
+        got.sort_by_key(|c| c.2);
+        assert_eq!(
+            got,
+            vec![
+                (Transition::Appeared, "a".into(), Code::ExternalNameMissing),
+                (Transition::Cleared, "a".into(), Code::AsyncInFlight)
+            ],
+        );
+    }
+
     #[test]
     fn a_provider_restart_rejudges_its_kinds_at_once() {
         let mut s = listed().judging_with(evidence);
@@ -82,6 +109,7 @@ mod tests {
         let starts = ProviderStarts {
             provider: "provider-gcp-dns".into(),
             starts: vec![GoTime::parse_rfc3339("2024-11-30T10:55:00Z").unwrap()],
+            package: None,
         };
         let changes = s.provider_started(&[kind()], starts, now());
         assert_eq!(summary(&changes), vec![(Transition::Appeared, "a".into(), Code::ProviderRestartedDuringCreate)]);

@@ -8,11 +8,13 @@ use std::time::Duration;
 use upjet_core::adopt::machine::{MAX_BENIGN_CONFLICTS, Phase, Stop, TimedOut};
 use upjet_core::adopt::{Change, Event, Plan};
 use upjet_core::patch::resource_version;
+use upjet_core::shell::{ShellCommand, quoted};
 
 /// One changed field: `field: "before" -> "after"` (`<none>` for absent).
 pub fn change_line(c: &Change) -> String {
-    let show =
-        |v: &Option<String>| v.as_deref().map(|s| format!("{:?}", sanitize(s))).unwrap_or_else(|| "<none>".into());
+    let show = |v: &Option<String>| {
+        v.as_deref().map(|s| format!("{}", quoted(&sanitize(s)))).unwrap_or_else(|| "<none>".into())
+    };
     format!("{}: {} -> {}", sanitize(&c.field), show(&c.before), show(&c.after))
 }
 
@@ -69,8 +71,8 @@ pub fn stop_reason(stop: &Stop, target: &str) -> String {
         Stop::Conflicted(_) => "it changed while adopting (a conflicting write); not overwriting it".to_string(),
         Stop::KeepsChanging => format!("{target} keeps changing; gave up after {MAX_BENIGN_CONFLICTS} conflicts"),
         Stop::NameChanged(name) => format!(
-            "the external-name changed to {:?} while waiting; not continuing",
-            sanitize(name.as_deref().unwrap_or("<none>"))
+            "the external-name changed to {} while waiting; not continuing",
+            quoted(&sanitize(name.as_deref().unwrap_or("<none>")))
         ),
         Stop::TimedOut(t) => timed_out(t),
         Stop::Failed => "failed".to_string(),
@@ -79,19 +81,23 @@ pub fn stop_reason(stop: &Stop, target: &str) -> String {
 
 /// What state a stopped adoption leaves the MR in, and how to go on from there.
 pub fn left_in(phase: Phase, target: &str, plan: &Plan) -> String {
+    let restore = match plan.marker.backup.as_deref() {
+        Some(path) => sanitize(&ShellCommand::upjet("restore").arg(path).to_string()),
+        None => "kubectl upjet restore BACKUP".to_string(),
+    };
     let backup = plan.marker.backup.as_deref().map(sanitize).unwrap_or_else(|| "(none)".into());
     let target = sanitize(target);
     match phase {
         Phase::Untouched => "nothing changed".to_string(),
         Phase::Paused => format!(
-            "{target} is left paused (crossplane.io/paused: \"true\"); backup: {backup}. Run the same command again to finish the adoption, or `kubectl upjet restore {backup}` to undo it"
+            "{target} is left paused (crossplane.io/paused: \"true\"); backup: {backup}. Run the same command again to finish the adoption, or `{restore}` to undo it"
         ),
         Phase::Observing => format!(
-            "{target} is left observing only (managementPolicies [\"Observe\"]: it cannot create, update or delete) with external-name {:?}; backup: {backup}. Run the same command again to finish, or `kubectl upjet restore {backup}`",
-            sanitize(&plan.id)
+            "{target} is left observing only (managementPolicies [\"Observe\"]: it cannot create, update or delete) with external-name {}; backup: {backup}. Run the same command again to finish, or `{restore}`",
+            quoted(&sanitize(&plan.id))
         ),
         Phase::Adopted => {
-            format!("{target} is adopted (external-name {:?}, unpaused); backup: {backup}", sanitize(&plan.id))
+            format!("{target} is adopted (external-name {}, unpaused); backup: {backup}", quoted(&sanitize(&plan.id)))
         }
     }
 }
@@ -115,7 +121,7 @@ pub fn write_plan(w: &mut dyn Write, plan: &Plan, patch_path: Option<&str>, obj:
 fn write_plan_head(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     let s = sanitize;
     let import = if plan.import { " (--import: verified with Observe-only first)" } else { "" };
-    writeln!(w, "Adopt {} as ID {:?}{import}", s(&plan.target), s(&plan.id))?;
+    writeln!(w, "Adopt {} as ID {}{import}", s(&plan.target), quoted(&s(&plan.id)))?;
     if plan.resumed {
         let backup = plan.marker.backup.as_deref().unwrap_or("unknown");
         writeln!(w, "Resuming an unfinished adoption started at {} (backup: {})", s(&plan.marker.started), s(backup))?;

@@ -3,6 +3,7 @@
 use super::style::sanitize;
 use std::io::{self, Write};
 use upjet_core::managed::ManagedResource;
+use upjet_core::shell::quoted;
 use upjet_evidence::timeline::Timeline;
 
 /// Writes the timeline, the external-names seen, and the highlights.
@@ -25,7 +26,7 @@ pub fn write_history(out: &mut dyn Write, mr: &ManagedResource, t: &Timeline, no
             (Some(f), _) => format!(" at {f}"),
             _ => String::new(),
         };
-        writeln!(out, "  {:?}{when} ({})", sanitize(&n.value), n.sources.join(", "))?;
+        writeln!(out, "  {}{when} ({})", quoted(&sanitize(&n.value)), n.sources.join(", "))?;
     }
     writeln!(out, "\nWhat matters:")?;
     if t.highlights.is_empty() {

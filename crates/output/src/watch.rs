@@ -12,6 +12,7 @@ use serde::Serialize;
 use std::io::{self, Write};
 use upjet_core::finding::Code;
 use upjet_core::gotime::GoTime;
+use upjet_core::shell::quoted;
 use upjet_core::watch::{Change, MrKey, Transition};
 
 /// The width of the CONTEXT column, when several contexts are watched.
@@ -136,11 +137,8 @@ pub fn write_restart(
 /// An MR whose identity, after its provider restarted, lives only in the ID journal: no
 /// external-name records it, and the journal holds `id`.
 pub fn write_journal_only(out: &mut dyn Write, at: GoTime, key: &MrKey, id: &str, json: bool) -> io::Result<()> {
-    let mut target = key.reference();
-    if let Some(ns) = &key.namespace {
-        target.push_str(&format!(" -n {ns}"));
-    }
-    let next = format!("kubectl upjet adopt {target} --id '{}'", id.replace('\'', "'\\''"));
+    let target = key.display();
+    let next = key.upjet_command("adopt").opt("--id", id).to_string();
     if json {
         let event = serde_json::json!({
             "time": at.to_string(), "event": "identityOnlyInJournal", "group": key.group, "kind": key.kind,
@@ -149,7 +147,7 @@ pub fn write_journal_only(out: &mut dyn Write, at: GoTime, key: &MrKey, id: &str
         serde_json::to_writer(&mut *out, &event)?;
         return writeln!(out);
     }
-    let message = format!("after its provider restarted, its ID {id:?} lives only in the ID journal: {next}");
+    let message = format!("after its provider restarted, its ID {} lives only in the ID journal: {next}", quoted(id));
     row(out, &seconds(at), "JOURNAL", "warning", "-", &target, &message)
 }
 

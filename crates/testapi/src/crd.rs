@@ -286,7 +286,8 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// A registry with core v1 (pods, events, namespaces) and apiextensions (CRDs).
+    /// A registry with core v1 (pods, events, namespaces), apps/v1 Deployments and apiextensions
+    /// (CRDs).
     pub(crate) fn with_builtins() -> Self {
         let mut r = Self::default();
         let core = |plural: &str,
@@ -409,6 +410,16 @@ impl Registry {
                 store,
             });
         }
+        // apps/v1 Deployments: a provider's runtime, which safe-start keeps at zero replicas.
+        let store = r.store_for("apps", "deployments");
+        let deployments = ResourceDef::builtin(("apps", "deployments", "deployment"), "Deployment", true, store);
+        r.add(ResourceDef {
+            short_names: vec!["deploy".into()],
+            categories: vec!["all".into()],
+            status_subresource: true,
+            extra_subresources: vec![("scale", "Scale", vec!["get", "patch", "update"])],
+            ..deployments
+        });
         let store = r.store_for("apiextensions.k8s.io", "customresourcedefinitions");
         let crd = ResourceDef::builtin(
             ("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition"),

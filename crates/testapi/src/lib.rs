@@ -9,7 +9,7 @@
 //!   aggregated (`apidiscovery.k8s.io/v2` and `v2beta1`), built from real CRD
 //!   files (every served version; scope, kind, names, categories, status
 //!   subresource), plus core v1 pods (log, exec, status), events, namespaces, secrets and
-//!   configmaps, apiextensions.k8s.io/v1 customresourcedefinitions and the
+//!   configmaps, apps/v1 deployments, apiextensions.k8s.io/v1 customresourcedefinitions and the
 //!   rbac.authorization.k8s.io/v1 kinds, and on request (`serve_admission_policies`)
 //!   admissionregistration.k8s.io/v1's admission policies and bindings; `/version` (what
 //!   [`TestApi::set_version`] sets); a minimal
@@ -17,7 +17,8 @@
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
 //!   and field selectors; get, create (`generateName`), update, merge / JSON /
 //!   apply patches (apply approximated as a merge patch, without managedFields),
-//!   delete (finalizers keep the object with a `deletionTimestamp` until removed),
+//!   delete (finalizers keep the object with a `deletionTimestamp` until removed; a CRD is
+//!   deleted as kube-apiserver does it: Terminating, its objects deleted, gone with the last),
 //!   deletecollection, the status subresource, `dryRun=All`, resourceVersion
 //!   conflicts and generation bumps;
 //! - watch (`?watch=true`): initial events, resume from a resourceVersion
@@ -34,7 +35,8 @@
 //! - with [`TestApi::enable_rbac`], bearer-token authentication and RBAC
 //!   authorization of every request (otherwise any bearer token is accepted).
 //!
-//! Not implemented: other authentication methods, admission, schema validation and defaulting (CRD schemas are skipped when loading),
+//! Not implemented: other authentication methods, admission (besides a test's own hooks,
+//! [`TestApi::on_admit`]), schema validation and defaulting (CRD schemas are skipped when loading),
 //! conversion between CRD versions (every version serves the same stored object
 //! with its own apiVersion), managedFields, strategic merge patch semantics
 //! (built-ins take it as a merge patch; custom resources get 415 as in
@@ -55,6 +57,7 @@
 #![warn(missing_docs)]
 
 mod admission;
+mod cleanup;
 mod crd;
 mod exec;
 mod openapi;
@@ -76,6 +79,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+pub use admission::{AdmissionRequest, Denial};
 pub use exec::{ExecOutput, ExecRequest};
 pub use rbac::User;
 
@@ -108,6 +112,24 @@ pub enum Fault {
         times: Option<u32>,
         /// `Retry-After` seconds (used for 429 and 503, or any code when set).
         retry_after_secs: Option<u32>,
+    },
+    /// Answer as kube-apiserver answers a validating admission webhook's denial
+    /// (`ToStatusErr`): a `Status` of the webhook's `code` whose `reason` is the webhook's
+    /// reason and whose message is `admission webhook "WEBHOOK" denied the request: REASON`
+    /// (Crossplane's Usage webhook refuses a DELETE so, with 409).
+    Deny {
+        /// Only requests with this method match (`None`: any method).
+        method: Option<Method>,
+        /// Substring of path+query that selects requests.
+        path_contains: String,
+        /// The webhook's name (`nousages.protection.crossplane.io`).
+        webhook: String,
+        /// HTTP status code the webhook answered.
+        code: u16,
+        /// The webhook's reason.
+        reason: String,
+        /// How many matching requests are denied (`None`: all of them).
+        times: Option<u32>,
     },
     /// Sleep `millis` before handling every matching request (never used up).
     Delay {
@@ -245,6 +267,8 @@ pub(crate) struct Inner {
     pub bookmark_every: Mutex<Option<std::time::Duration>>,
     /// What `/version` answers: `major`, `minor`, `gitVersion` ([`TestApi::set_version`]).
     pub version: Mutex<(String, String, String)>,
+    /// Admission hooks ([`TestApi::on_admit`]).
+    pub admit_hooks: RwLock<Vec<admission::AdmitHook>>,
 }
 
 impl Inner {
@@ -283,7 +307,7 @@ impl std::fmt::Debug for TestApi {
 
 impl TestApi {
     /// An empty server state: core v1 (pods, pods/log, pods/exec, events,
-    /// namespaces, secrets, configmaps), rbac.authorization.k8s.io/v1 (cluster)roles and
+    /// namespaces, secrets, configmaps), apps/v1 deployments, rbac.authorization.k8s.io/v1 (cluster)roles and
     /// (cluster)rolebindings, apiextensions.k8s.io/v1 customresourcedefinitions, and the
     /// namespaces `default`, `kube-system`, `kube-public`, `kube-node-lease`.
     pub fn new() -> Self {
@@ -306,6 +330,7 @@ impl TestApi {
             watch_epoch: tokio::sync::watch::channel(0).0,
             bookmark_every: Mutex::new(None),
             version: Mutex::new(("1".into(), "32".into(), "v1.32.0".into())),
+            admit_hooks: RwLock::new(vec![]),
         });
         let api = Self { inner };
         for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
@@ -424,6 +449,21 @@ impl TestApi {
         self.inner.disco.lock().expect("disco lock").clear();
     }
 
+    /// Admits every later create and update of a custom resource through `hook` (as an admission
+    /// plugin would, before the object is stored, dry runs included): `Some(denial)` refuses the
+    /// write with that status. The hook must not write to this server.
+    pub fn on_admit(&self, hook: impl Fn(&AdmissionRequest) -> Option<Denial> + Send + Sync + 'static) {
+        self.inner.admit_hooks.write().expect("admit hooks lock").push(Arc::new(hook));
+    }
+
+    /// Whether the stored RBAC objects allow `user` `verb` on `resource` of `group`, in
+    /// `namespace` (`None`: at the cluster scope), as the authorizer answers a
+    /// SubjectAccessReview (CEL's `authorizer` in an admission policy asks the same).
+    pub fn allows(&self, user: &User, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> bool {
+        let attrs = rbac::Attributes::Resource { verb, group, resource, subresource: None, namespace, name: None };
+        rbac::authorize(&self.inner, user, &attrs).is_ok()
+    }
+
     /// Turns on authentication and RBAC authorization (see the `rbac` module): the kubeconfig's
     /// `test-token` stays an administrator (`system:masters`); other tokens must be added with
     /// [`TestApi::add_user`]; requests are then allowed only as the stored ClusterRoles, Roles and
@@ -478,6 +518,14 @@ impl TestApi {
         f: impl FnOnce(&mut Value),
     ) -> Option<Value> {
         ops::modify(&self.inner, api_version, kind, namespace, name, f)
+    }
+
+    /// Deletes an object as a `DELETE` request does: one holding finalizers is only marked
+    /// deleting, and a CustomResourceDefinition goes Terminating and deletes its objects
+    /// (gone with the last of them). Returns the object as answered, `None` when absent.
+    pub fn delete(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<Value> {
+        let def = ops::def_for(&self.inner, api_version, kind).ok()?;
+        ops::delete(&self.inner, &def, api_version, namespace, name, b"", false).ok()
     }
 
     /// Removes an object outright (ignoring finalizers); returns it if it existed.
@@ -537,6 +585,7 @@ impl TestApi {
         fn times(f: &Fault) -> Option<u32> {
             match f {
                 Fault::Status { times, .. }
+                | Fault::Deny { times, .. }
                 | Fault::ExpireContinue { times, .. }
                 | Fault::ResetConnection { times, .. }
                 | Fault::CutBody { times, .. } => *times,

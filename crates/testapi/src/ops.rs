@@ -285,6 +285,9 @@ pub(crate) fn create(
     body: &[u8],
     dry_run: bool,
 ) -> Result<Value, Resp> {
+    if let Some(refused) = crate::cleanup::refuses_create(inner, def) {
+        return Err(refused);
+    }
     let mut obj = parse_body(body)?;
     check_kind(def, api_version, &mut obj)?;
     let body_ns = meta_str(&obj, "namespace").map(String::from);
@@ -350,6 +353,7 @@ pub(crate) fn create(
     if objs.get(&key).is_some() {
         return Err(Resp::already_exists(def, &name));
     }
+    crate::admission::admit(inner, def, "CREATE", ns_name.as_deref(), &obj, None)?;
     if dry_run {
         return Ok(obj);
     }
@@ -491,6 +495,9 @@ fn write(
     let cur = objs.get(&key).ok_or_else(|| Resp::not_found(def, name))?.to_value(api_version, &def.kind);
     let new = f(cur.clone())?;
     let mut out = merge_update(def, name, ns, sub, &cur, new, require_rv)?;
+    if sub.is_none() {
+        crate::admission::admit(inner, def, "UPDATE", ns, &out, Some(&cur))?;
+    }
     if out == cur {
         return Ok(Written { obj: cur, changed: false });
     }
@@ -508,6 +515,9 @@ fn write(
     }
     drop(objs);
     sync_crd(inner, def, &out, deleted)?;
+    if deleted && !def.builtin {
+        crate::cleanup::finish(inner, &def.group, &def.plural);
+    }
     Ok(Written { obj: out, changed: true })
 }
 
@@ -624,6 +634,9 @@ pub(crate) fn delete(
     let opts: Value =
         if body.iter().all(u8::is_ascii_whitespace) { json!({}) } else { util::parse_json(body).unwrap_or(json!({})) };
     let dry_run = dry_run || opts.get("dryRun").and_then(Value::as_array).is_some_and(|a| a.iter().any(|x| x == "All"));
+    if crate::cleanup::is_crds(def) && opts.get("preconditions").is_none() {
+        return crate::cleanup::delete_crd(inner, def, api_version, name, dry_run);
+    }
     let key = key_of(def, ns, name);
     let mut objs = def.store.map.write().expect("store lock");
     let mut cur = objs.get(&key).ok_or_else(|| Resp::not_found(def, name))?.to_value(api_version, &def.kind);
@@ -684,6 +697,9 @@ pub(crate) fn delete(
         objs.remove(&key, rv, None);
         drop(objs);
         sync_crd(inner, def, &cur, true)?;
+        if !def.builtin {
+            crate::cleanup::finish(inner, &def.group, &def.plural);
+        }
     }
     Ok(cur)
 }
@@ -746,6 +762,8 @@ pub(crate) fn run_hooks(inner: &Inner, def: &ResourceDef, api_version: &str, wri
     if obj.pointer("/metadata/deletionTimestamp").is_some() && finalizers_empty {
         let rv = inner.next_rv();
         objs.remove(&key, rv, None);
+        drop(objs);
+        crate::cleanup::finish(inner, &def.group, &def.plural);
         return;
     }
     let spec_changed = obj.get("spec") != written.get("spec");

@@ -212,7 +212,7 @@ fn selects(f: &Fault, info: &ReqInfo, has_continue: bool) -> bool {
         Fault::Delay { path_contains, .. }
         | Fault::ResetConnection { path_contains, .. }
         | Fault::CutBody { path_contains, .. } => info.path_query.contains(path_contains.as_str()),
-        Fault::Status { method, path_contains, .. } => {
+        Fault::Status { method, path_contains, .. } | Fault::Deny { method, path_contains, .. } => {
             method.as_ref().is_none_or(|m| *m == info.method) && info.path_query.contains(path_contains.as_str())
         }
         Fault::ExpireContinue { path_contains, .. } => has_continue && info.path_query.contains(path_contains.as_str()),
@@ -258,6 +258,10 @@ fn check_faults(inner: &Inner, info: &ReqInfo, r: &Route) -> (u64, Option<FaultA
             }
             Fault::Status { code, reason, retry_after_secs, .. } => {
                 action = Some(FaultAction::Respond(fault_status(info, r, *code, reason, *retry_after_secs)));
+            }
+            Fault::Deny { webhook, code, reason, .. } => {
+                let message = format!("admission webhook {webhook:?} denied the request: {reason}");
+                action = Some(FaultAction::Respond(Resp::status(*code, reason, &message, None, None)));
             }
             Fault::ExpireContinue { .. } => {
                 action = Some(FaultAction::Respond(Resp::status(410, "Expired", EXPIRED, None, None)));
@@ -386,7 +390,8 @@ async fn handle(
                     Ok(b) => b.to_bytes(),
                     Err(e) => return Err(std::io::Error::other(e)),
                 };
-                dispatch(&inner, &info, &r, &body, local)
+                let user = crate::rbac::authenticate(&inner, &info.authorization).ok().flatten();
+                crate::admission::with_requester(user, || dispatch(&inner, &info, &r, &body, local))
             }
         }
     };

@@ -23,6 +23,7 @@ use upjet_core::adopt::{self, Context, Options, Verdict, probe};
 use upjet_core::error::{Error, Exit};
 use upjet_core::managed::ManagedResource;
 use upjet_core::plan::{PlanItem, parse_plan};
+use upjet_core::shell::{quoted, word};
 use upjet_evidence::format::Reader;
 use upjet_output::style;
 
@@ -108,11 +109,13 @@ fn this_cluster(
         match item.cluster.as_deref() {
             Some(cluster) if Some(cluster) != current => {
                 tally.refused += 1;
-                let now =
-                    current.map_or("no kubeconfig context".to_string(), |c| format!("the current context is {c:?}"));
+                let now = current.map_or("no kubeconfig context".to_string(), |c| {
+                    format!("the current context is {c}", c = quoted(c))
+                });
                 let who = style::sanitize(&item.resource);
-                let why = style::sanitize(&format!("planned for cluster {cluster:?}, but {now}"));
-                writeln!(out, "{:<8} {who} {why}; use --context {}", "refused", style::sanitize(cluster))?;
+                let why =
+                    style::sanitize(&format!("planned for cluster {cluster}, but {now}", cluster = quoted(cluster)));
+                writeln!(out, "{:<8} {who} {why}; use --context {}", "refused", style::sanitize(&word(cluster)))?;
             }
             _ => here.push(item.clone()),
         }
@@ -206,7 +209,7 @@ fn preview(
             Verdict::NothingToDo(_) => {
                 tally.skipped += 1;
                 let id = style::sanitize(item.id());
-                writeln!(out, "{:<8} {who} already has external-name {id:?}", "skipped")?;
+                writeln!(out, "{:<8} {who} already has external-name {id}", "skipped", id = quoted(&id))?;
             }
             Verdict::Refused(r) => {
                 tally.refused += 1;
@@ -253,9 +256,9 @@ fn confirm_all(args: &Adopt, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<(), Ad
     for (item, resumed) in to_adopt {
         let more = item.plan.ranked().len().saturating_sub(item.start + 1);
         ui.say(format!(
-            "  adopt {} as {:?}{}{}",
+            "  adopt {} as {}{}{}",
             style::sanitize(&item.target.display()),
-            style::sanitize(item.id()),
+            quoted(&style::sanitize(item.id())),
             if args.probe && more > 0 { format!(" (or the next of {more} more candidates)") } else { String::new() },
             if *resumed { " (resume)" } else { "" }
         ));

@@ -15,6 +15,7 @@ use upjet_core::adopt::{self, Baseline, Context, Event, Observed, Options, Plan,
 use upjet_core::error::Error;
 use upjet_core::managed::{ManagedResource, keys};
 use upjet_core::patch;
+use upjet_core::shell::quoted;
 use upjet_local::backup;
 use upjet_output::adopt::{event_line, left_in, stop_reason, write_plan};
 use upjet_output::style::sanitize;
@@ -185,7 +186,7 @@ impl Job<'_> {
         let Sink::Live(ui) = &mut self.sink else {
             return Err(AdoptError::NoTerminal { what: format!("change {target}"), preview: "plan" });
         };
-        let question = format!("Adopt {} as {id:?}?", sanitize(&target));
+        let question = format!("Adopt {} as {id}?", sanitize(&target), id = quoted(id));
         match ui.confirm_change(&question, format!("change {target}"), "plan") {
             Err(AdoptError::NothingChanged { reason: Unchanged::Cancelled }) if phase != Phase::Untouched => {
                 Err(Error::failed(format!("cancelled; {}", left_in(phase, &target, plan))).into())
@@ -440,8 +441,8 @@ impl Job<'_> {
         let why = match end {
             WriteEnd::Stored(_) => {
                 return Error::failed(format!(
-                    "no cloud object has ID {:?} ({}); {} is back exactly as it was (backup: {backup})",
-                    sanitize(&plan.id),
+                    "no cloud object has ID {} ({}); {} is back exactly as it was (backup: {backup})",
+                    quoted(&sanitize(&plan.id)),
                     sanitize(msg),
                     sanitize(&self.target.display())
                 ));
@@ -450,7 +451,7 @@ impl Job<'_> {
             WriteEnd::Stop(stop) => stop_reason(&stop, &self.target.display()),
             WriteEnd::Failed(e) => e.to_string(),
         };
-        let why = format!("no cloud object has ID {:?}, and putting the MR back failed ({why})", plan.id);
+        let why = format!("no cloud object has ID {}, and putting the MR back failed ({why})", quoted(&plan.id));
         self.stop(state, plan, current, &why).await
     }
 

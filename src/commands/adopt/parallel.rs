@@ -26,6 +26,7 @@ use upjet_core::adopt::machine::TimedOut;
 use upjet_core::adopt::{Options, probe};
 use upjet_core::managed::ManagedResource;
 use upjet_core::plan::PlanItem;
+use upjet_core::shell::quoted;
 use upjet_output::adopt::timed_out;
 use upjet_output::style;
 
@@ -240,24 +241,24 @@ fn message(e: AdoptError) -> String {
 /// The line that reports one item of the plan (more lines under a failure: what it recorded).
 fn item_line(item: &Item, end: End, tally: &mut Tally) -> String {
     let who = style::sanitize(&item.target.display());
-    let quoted =
-        |ids: &[String]| ids.iter().map(|i| format!("{:?}", style::sanitize(i))).collect::<Vec<_>>().join(", ");
+    let listed =
+        |ids: &[String]| ids.iter().map(|i| quoted(&style::sanitize(i)).into_owned()).collect::<Vec<_>>().join(", ");
     match end {
         End::Adopted { id, note, backup, missed } => {
             tally.adopted += 1;
             let backup = backup.map(|b| format!(" (backup {b})")).unwrap_or_default();
             let extra = note.map(|n| format!(" (warning: {})", style::sanitize(&timed_out(&n)))).unwrap_or_default();
             let probed =
-                if missed.is_empty() { String::new() } else { format!(" (not found first: {})", quoted(&missed)) };
-            format!("{:<8} {who} as {:?}{backup}{extra}{probed}", "adopted", style::sanitize(&id))
+                if missed.is_empty() { String::new() } else { format!(" (not found first: {})", listed(&missed)) };
+            format!("{:<8} {who} as {}{backup}{extra}{probed}", "adopted", quoted(&style::sanitize(&id)))
         }
         End::Skipped { id } => {
             tally.skipped += 1;
-            format!("{:<8} {who} already has external-name {:?}", "skipped", style::sanitize(&id))
+            format!("{:<8} {who} already has external-name {}", "skipped", quoted(&style::sanitize(&id)))
         }
         End::Interrupted { missed } => {
             tally.not_started += 1;
-            let tried = if missed.is_empty() { String::new() } else { format!("; not found: {}", quoted(&missed)) };
+            let tried = if missed.is_empty() { String::new() } else { format!("; not found: {}", listed(&missed)) };
             format!("{:<8} {who} (interrupted before it started{tried})", "skipped")
         }
         End::NotFound { missed, error } => {
@@ -265,7 +266,7 @@ fn item_line(item: &Item, end: End, tally: &mut Tally) -> String {
             tally.not_found += 1;
             match missed.len() {
                 0 | 1 => format!("{:<8} {who}: {error}", "failed"),
-                n => format!("{:<8} {who}: none of {n} candidates was found ({}); {error}", "failed", quoted(&missed)),
+                n => format!("{:<8} {who}: none of {n} candidates was found ({}); {error}", "failed", listed(&missed)),
             }
         }
         End::Refused(why) => {

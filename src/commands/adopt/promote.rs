@@ -21,6 +21,7 @@ use upjet_core::adopt::{self, Baseline, Observed, Progress, Wait, conflicting_ch
 use upjet_core::error::{Error, Exit};
 use upjet_core::patch;
 use upjet_core::promote::{self, PromoteItem, Start};
+use upjet_core::shell::quoted;
 use upjet_local::backup::{self, BackupDir};
 use upjet_output::style::sanitize;
 
@@ -134,7 +135,7 @@ fn line(item: &PromoteItem, end: &End, tally: &mut [usize; 6]) -> String {
         End::Promoted { id, backup, note } => {
             let backup = backup.as_deref().map(|b| format!(" (backup {})", sanitize(b))).unwrap_or_default();
             let note = note.as_deref().map(|n| format!(" (warning: {})", sanitize(n))).unwrap_or_default();
-            (0, format!("{:<9} {who} tracks {:?}{backup}{note}", "promoted", sanitize(id)))
+            (0, format!("{:<9} {who} tracks {}{backup}{note}", "promoted", quoted(&sanitize(id))))
         }
         End::DryRun => (0, format!("{:<9} {who}: both patches accepted (dryRun=All; nothing changed)", "dry-run")),
         End::Already => (1, format!("{:<9} {who} already has its original policies", "skipped")),
@@ -160,8 +161,8 @@ impl Run<'_> {
             Start::Verify { id } => id,
             Start::NeedsId => {
                 return End::Left(format!(
-                    "restored paused with no ID: find it (kubectl upjet history {}), set it with kubectl annotate … crossplane.io/external-name=ID, then promote again",
-                    item.display()
+                    "restored paused with no ID: find it ({}), set it with kubectl annotate … crossplane.io/external-name=ID, then promote again",
+                    item.upjet_command("history")
                 ));
             }
             Start::UserPaused => {
@@ -230,7 +231,8 @@ impl Run<'_> {
             Err(WaitEnd::NotFound(msg)) => {
                 self.stop.store(true, Ordering::SeqCst);
                 return End::NotFound(format!(
-                    "its Observe found no cloud object with ID {id:?} ({msg}); left observing only"
+                    "its Observe found no cloud object with ID {id} ({msg}); left observing only",
+                    id = quoted(&id)
                 ));
             }
             Err(WaitEnd::Other(why)) => return End::Failed(format!("{why}; left observing only, as restored")),

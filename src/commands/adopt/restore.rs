@@ -22,6 +22,7 @@ use upjet_core::adopt::machine::{self, Next, Observation, State, Stop};
 use upjet_core::error::{Error, Exit};
 use upjet_core::patch;
 use upjet_core::rules::diagnose;
+use upjet_core::shell::ShellCommand;
 use upjet_evidence::format::Reader;
 use upjet_local::backup;
 use upjet_output::adopt::{change_line, stop_reason};
@@ -134,11 +135,14 @@ async fn undeclare(conn: &Connection, target: &Target, stored: Value, then: &Val
             Err(e) => return Err(e.into_error(conn).into()),
         }
     }
+    let remove = ShellCommand::kubectl("annotate")
+        .arg(target.kind.resource_name())
+        .target(&target.name, target.namespace.as_deref())
+        .arg_then(patch::IDENTITY_CHANGE, "-");
     Err(Error::failed(format!(
-        "{} was restored, but {} could not be removed (it kept changing): remove it with kubectl annotate … {}-",
+        "{} was restored, but {} could not be removed (it kept changing): remove it with {remove}",
         target.display(),
         patch::IDENTITY_CHANGE,
-        patch::IDENTITY_CHANGE
     ))
     .into())
 }

@@ -18,6 +18,7 @@ use upjet_core::adopt;
 use upjet_core::error::{Error, Exit};
 use upjet_core::managed::ManagedResource;
 use upjet_core::rules::diagnose;
+use upjet_core::shell::quoted;
 use upjet_output::adopt::timed_out;
 use upjet_output::{detail, style};
 
@@ -72,9 +73,9 @@ pub(super) async fn single(
                 job.say(format!("warning: {}", timed_out(&note)));
             }
             job.say(format!(
-                "adopted {}: external-name {:?}",
+                "adopted {}: external-name {}",
                 style::sanitize(&target.display()),
-                style::sanitize(mr.external_name().unwrap_or(""))
+                quoted(&style::sanitize(mr.external_name().unwrap_or("")))
             ));
             detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
         }

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use upjet_cluster::write::Target;
 use upjet_core::guard::facts::{Fetched, GuardFacts, LockFacts};
 use upjet_core::guard::installed::Installed;
+use upjet_core::kind_removal::KindRemovals;
 use upjet_core::shared_names::{Holder, MrKey, SharedNames};
 
 /// Discovers (or recalls) the managed kinds and applies `--kind` / `--provider`.
@@ -69,6 +70,23 @@ pub(super) struct Shared {
     pub(super) label: String,
 }
 
+/// Which MRs the scan keeps unjudged, to be judged once what the whole run learns is known: every
+/// MR when fleet-wide inputs are read, else those being deleted and those of a kind whose MRD is
+/// being deleted (whether their kind goes away is known only once the scan has seen them).
+#[derive(Clone, Default)]
+pub(super) struct Unjudged {
+    /// Every MR (the inventory or the cloud's record are tied over the whole fleet).
+    all: bool,
+    /// The kinds whose MRD is being deleted.
+    going: Arc<KindRemovals>,
+}
+
+impl Unjudged {
+    fn keeps(&self, mr: &ManagedResource) -> bool {
+        self.all || mr.deletion_timestamp.is_some() || self.going.of(mr.group(), &mr.kind).is_some()
+    }
+}
+
 /// The guard's lock, checked against every MR the scan decodes (when its identity-locked rule is
 /// bound): the scan's tasks share it.
 pub(super) type LockCheck = Option<Arc<Mutex<LockFacts>>>;
@@ -80,7 +98,7 @@ pub(super) async fn scan_kinds(
     (evidence, lock): (&Arc<EvidenceIndex>, &LockCheck),
     kinds: Vec<ApiKind>,
     (doctor, settings, shared): (&Doctor, &Settings, &Shared),
-    keep_all: bool,
+    unjudged: &Unjudged,
 ) -> Vec<scan::KindScan<Kept>> {
     let own = shared.bar.is_none() && settings.progress;
     let progress = match &shared.bar {
@@ -91,7 +109,7 @@ pub(super) async fn scan_kinds(
         None => own.then(|| progress_bar(kinds.len() as u64)),
     };
     let label = shared.label.clone();
-    let (per_mr, at, lock) = (evidence.clone(), doctor.at, lock.clone());
+    let (per_mr, at, lock, unjudged) = (evidence.clone(), doctor.at, lock.clone(), unjudged.clone());
     let results = scan::scan_with(
         conn.clone(),
         kinds,
@@ -103,9 +121,9 @@ pub(super) async fn scan_kinds(
             }
             let sample = Sample::of(&mr);
             let holder = Holder::of(&mr);
-            if keep_all {
-                // With fleet-wide inputs every MR is kept unjudged: it is judged once what the
-                // whole fleet tells is known.
+            if unjudged.keeps(&mr) {
+                // Judged once what the whole fleet tells is known (fleet-wide inputs, its kind
+                // going away).
                 let state = per_mr.state(&mr);
                 return Some(Kept { mr: KeptMr::boxed(mr, state, None), sample, holder });
             }
@@ -185,7 +203,8 @@ pub(super) async fn from_cluster(
     }
     let mut builder = ReportBuilder::new(doctor.filter.clone());
     let (evidence, mut notes) = doctor.evidence.read_live(settings, &conn, &selected, HashMap::new()).await?;
-    notes.extend(crate::commands::mrd::scan_note(&conn).await);
+    let (mrd_note, going) = crate::commands::mrd::scan(&conn).await;
+    notes.extend(mrd_note);
     notes.extend(inventory_notes);
     let GuardRead { admission, lock, notes: guard_notes } = read_guard(&conn).await;
     notes.extend(guard_notes);
@@ -193,8 +212,9 @@ pub(super) async fn from_cluster(
     let evidence = Arc::new(evidence);
     lap(&mut timings.evidence);
     let keep_all = fleet_inputs.need_every_mr();
+    let unjudged = Unjudged { all: keep_all, going: Arc::new(going) };
     let run = (doctor, settings, shared);
-    let mut results = scan_kinds(&conn, (&evidence, &lock), selected, run, keep_all).await;
+    let mut results = scan_kinds(&conn, (&evidence, &lock), selected, run, &unjudged).await;
     if discover::cache_was_stale(&dstats, &results) {
         tracing::debug!("a cached kind answered 404: refreshing discovery");
         let fresh_cache = CacheOptions { refresh: true, ..doctor.scan.cache.clone() };
@@ -202,7 +222,7 @@ pub(super) async fn from_cluster(
         timings.discovery_requests += stats.requests;
         let rest = discover::forget_stale(&mut results, fresh);
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, (&evidence, &lock), rest, run, keep_all).await);
+            results.extend(scan_kinds(&conn, (&evidence, &lock), rest, run, &unjudged).await);
         }
     }
     lap(&mut timings.listing);
@@ -219,7 +239,8 @@ pub(super) async fn from_cluster(
         }
         false => FleetFacts::default(),
     }
-    .with_shared(SharedNames::of(holders));
+    .with_shared(SharedNames::of(holders))
+    .with_removals(going_kinds(&conn, &results, &unjudged.going, &mut notes).await);
     notes.extend(involve(&conn, &evidence, &mut results, &fleet).await);
     let judge =
         Judge { evidence: &evidence, fleet: &fleet, at: doctor.at, peers: &peers, templates: &doctor.id_templates };
@@ -228,6 +249,28 @@ pub(super) async fn from_cluster(
     let report = finish(builder, (&evidence, &fleet), notes, (&peers, &doctor.id_templates));
     lap(&mut timings.report);
     Ok(LiveScan { report, timings, context })
+}
+
+/// The kinds going away: those whose MRD is being deleted (`going`, from the MRD list), and those
+/// whose CRD is, asked (metadata only) for the kinds whose MRs the scan saw being deleted alone.
+async fn going_kinds(
+    conn: &Connection,
+    results: &[scan::KindScan<Kept>],
+    going: &KindRemovals,
+    notes: &mut Vec<String>,
+) -> KindRemovals {
+    let deleting: Vec<ApiKind> = results
+        .iter()
+        .filter(|r| r.kept.iter().filter_map(|k| k.mr.as_ref()).any(|k| k.mr.deletion_timestamp.is_some()))
+        .map(|r| r.kind.clone())
+        .collect();
+    let mut removals = going.clone();
+    if !deleting.is_empty() {
+        let (crds, unread) = crate::commands::kind_removal::crds(conn, &deleting).await;
+        removals.merge(crds);
+        notes.extend(unread);
+    }
+    removals
 }
 
 /// The guard's findings, over the kinds listed and the MRs the scan checked against its lock.

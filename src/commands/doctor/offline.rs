@@ -21,7 +21,7 @@ pub(super) async fn from_snapshot(
     settings: &Settings,
 ) -> anyhow::Result<Report> {
     let now = doctor.at;
-    let Snapshot { items, skipped } = read_snapshot(path)?;
+    let Snapshot { items, skipped, removals } = read_snapshot(path)?;
     let (fleet_inputs, inventory_notes) = doctor.fleet.read().await?;
     let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
     let (evidence, log_notes) = doctor.evidence.request(settings, None, groups).read().await?.into_index();
@@ -32,7 +32,8 @@ pub(super) async fn from_snapshot(
     // Without fleet-wide inputs each MR is judged as it is decoded, so only the broken ones and
     // the healthy peers' identity samples stay in memory; the fleet's facts need them all first.
     let mut waiting = Vec::with_capacity(if wait { items.len() } else { 0 });
-    let alone = FleetFacts::default();
+    // The kinds the snapshot's definitions say are going away are known before any MR.
+    let alone = FleetFacts::default().with_removals(removals.clone());
     let mut holders = Vec::new();
     for item in &items {
         match ManagedResource::from_json(&item.json) {
@@ -50,7 +51,7 @@ pub(super) async fn from_snapshot(
     let fleet = match wait {
         true => {
             let mrs: Vec<&ManagedResource> = waiting.iter().collect();
-            fleet_inputs.tie(&mrs, &snapshot_scope(&doctor.scan, &waiting))
+            fleet_inputs.tie(&mrs, &snapshot_scope(&doctor.scan, &waiting)).with_removals(removals)
         }
         false => alone,
     }

@@ -56,6 +56,12 @@ pub(super) async fn one(
         }
         None => FleetFacts::default(),
     };
+    let removals = match (&live, from) {
+        (Some((conn, kind)), _) => crate::commands::kind_removal::for_one(conn, kind, &mr).await,
+        (None, Some(path)) if !backup::is_backup(path) => crate::commands::inputs::read_snapshot(path)?.removals,
+        (None, _) => Default::default(),
+    };
+    let fleet = fleet.with_removals(removals);
     let mut findings = evidence.findings(&mr, &fleet, doctor.at);
     one_identity(&mut findings, &mr, from, &doctor.id_templates)?;
     print::one_mr(settings, doctor, &mr, findings, &evidence, out)

@@ -4,6 +4,7 @@ use super::*;
 use std::collections::HashMap;
 use upjet_core::candidate;
 use upjet_core::report::ReportFinding;
+use upjet_core::shell::ShellCommand;
 
 /// One MR of a plan: cluster, `kind.group/name`, namespace.
 type PlanKey = (Option<String>, String, Option<String>);
@@ -50,12 +51,8 @@ pub(super) fn write_plan(path: &std::path::Path, report: &Report, cluster: Optio
     let text = serde_json::to_string_pretty(&plan)? + "\n";
     upjet_local::store::write(path, text.as_bytes())
         .map_err(|e| Error::usage(format!("cannot write plan {}: {e}", path.display())))?;
-    eprintln!(
-        "wrote an adoption plan with {} items to {} (apply with `kubectl upjet adopt -f {}`)",
-        plan.len(),
-        path.display(),
-        path.display()
-    );
+    let adopt = ShellCommand::upjet("adopt").opt("-f", path.display().to_string());
+    eprintln!("wrote an adoption plan with {} items to {} (apply with `{adopt}`)", plan.len(), path.display());
     Ok(())
 }
 

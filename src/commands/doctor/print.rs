@@ -6,7 +6,8 @@ use super::*;
 use crate::cli::OutputFormat;
 use crate::commands::flow::{DoctorPrinter, ExitRule};
 use upjet_core::finding::Severity;
-use upjet_core::summary;
+use upjet_core::shell::ShellCommand;
+use upjet_core::summary::{self, Scope};
 use upjet_output::{self as output, detail, structured, table};
 
 /// Prints a fleet's report in the printer's format, then what stderr says about the run.
@@ -69,6 +70,9 @@ fn stderr_lines(report: &Report) -> anyhow::Result<()> {
     for note in &report.summary.notes {
         writeln!(err, "{}", style::sanitize(note))?;
     }
+    for going in &report.summary.kinds_being_deleted {
+        writeln!(err, "{}", style::sanitize(&going.line()))?;
+    }
     for cluster in &report.summary.clusters {
         if let Some(why) = &cluster.error {
             writeln!(err, "cluster {} not scanned: {}", style::sanitize(&cluster.name), style::sanitize(why))?;
@@ -87,26 +91,26 @@ fn fleet_summary(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let read = &printer.scope;
-    let mut logs = String::new();
-    for log in &read.log_files {
-        logs.push_str(&format!(" --log-file {}", log.display()));
-    }
     let scope = |cluster: Option<&str>| {
         let from = match cluster {
-            Some(name) if read.from.is_empty() => format!(" --context {name}"),
-            Some(name) => read
-                .snapshots
-                .iter()
-                .find(|s| s.name == name)
-                .map(|s| s.path.display().to_string())
-                .map_or(String::new(), |p| format!(" --from {p}")),
-            None => read.from.first().map(|p| format!(" --from {}", p.display())).unwrap_or_default(),
+            Some(name) if read.from.is_empty() => Scope::default().flag("--context", name),
+            Some(name) => match read.snapshots.iter().find(|s| s.name == name) {
+                Some(s) => Scope::default().flag("--from", s.path.display().to_string()),
+                None => Scope::default(),
+            },
+            None => match read.from.first() {
+                Some(p) => Scope::default().flag("--from", p.display().to_string()),
+                None => Scope::default(),
+            },
         };
-        format!("{from}{logs}")
+        read.log_files.iter().fold(from, |s, log| s.flag("--log-file", log.display().to_string()))
     };
     let groups = summary::summarize_scoped(report, scope);
-    let save =
-        format!("kubectl upjet doctor{} --plan ids.json && kubectl upjet adopt -f ids.json --import", scope(None));
+    let save = scope(None)
+        .apply(ShellCommand::upjet("doctor"))
+        .opt("--plan", "ids.json")
+        .and_then(ShellCommand::upjet("adopt").opt("-f", "ids.json").word("--import"))
+        .to_string();
     let restart = Some((report.summary.restart_duplicates, save));
     output::summary::write_summary(out, &groups, &output::summary::SummaryOptions { color, table_hint, restart })
 }

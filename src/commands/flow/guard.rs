@@ -41,7 +41,8 @@ pub struct GuardPrint {
     /// The cluster or `--from`.
     pub source: KindSource,
     /// Each rule's action (`--warn`, `--deny`, `--audit`), who is never refused (`--allow-user`,
-    /// `--allow-group`; the providers' service accounts are added once found), `--mutate`.
+    /// `--allow-group`; the providers' service accounts are added once found), `--mutate`,
+    /// `--authorize-declarations`.
     pub settings: GuardSettings,
     /// `--id-template`.
     pub id_templates: Vec<UserTemplate>,
@@ -117,6 +118,7 @@ impl GuardPrint {
             users: args.allow_users.iter().cloned().collect(),
             groups: args.allow_groups.iter().cloned().collect(),
             mutate: args.mutate,
+            authorize_declarations: args.authorize_declarations,
         };
         let source = match &args.from {
             Some(path) => KindSource::Files(path.clone()),

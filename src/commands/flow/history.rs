@@ -3,8 +3,8 @@
 
 use crate::cli::output::{FormSpec, Output};
 use crate::cli::{HistoryArgs, HistoryFormat};
-use crate::commands::cloud_audit::CloudAuditFiles;
 use crate::commands::evidence::EvidenceSources;
+use crate::commands::fleet_inputs::FleetFiles;
 use crate::settings::Settings;
 use std::path::PathBuf;
 use upjet_core::reconcile_timeout::JudgedAt;
@@ -21,8 +21,9 @@ pub struct History {
     /// What is read about it beyond the object: the live provider pods' logs unless `--no-logs`,
     /// `--log-file`, `--audit-log`, the ID journal.
     pub evidence: EvidenceSources,
-    /// The cloud's record (`--cloud-audit`).
-    pub cloud: CloudAuditFiles,
+    /// The fleet-wide inputs, tied to the MR and its peers: `--inventory`, the cloud's record
+    /// (`--cloud-audit`).
+    pub fleet: FleetFiles,
     /// `--workspace`: read the live Terraform workspace.
     pub workspace: bool,
     /// How the timeline is printed.
@@ -64,7 +65,7 @@ impl History {
                 &args.audit_logs,
                 &args.journal,
             ),
-            cloud: super::shared::cloud_files(&args.cloud),
+            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: super::shared::cloud_files(&args.cloud) },
             workspace: args.workspace,
             output,
         }

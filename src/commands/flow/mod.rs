@@ -144,7 +144,9 @@ impl From<Refusal> for upjet_core::error::Error {
 }
 
 /// Commands that act on one object in one cluster refuse several `--context` or `--all-contexts`
-/// (only `doctor` scans several clusters) rather than silently use the first.
+/// (only `doctor` scans several clusters, and `watch` follows each) rather than silently use the
+/// first. `restore-plan` names its clusters with `--source-context` and `--target-context`, and
+/// `completion` reads none.
 pub fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(), Refusal> {
     let name = match command {
         Command::History(_) => "history",
@@ -155,7 +157,9 @@ pub fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(),
         Command::Migrate(_) => "migrate",
         Command::Health(_) => "health",
         Command::Guard(_) => "guard",
-        Command::Doctor(_) | Command::Completion(_) | Command::RestorePlan(_) | Command::Watch(_) => return Ok(()),
+        Command::RestorePlan(_) => "restore-plan",
+        Command::Completion(_) => "completion",
+        Command::Doctor(_) | Command::Watch(_) => return Ok(()),
     };
     if several_contexts { Err(Refusal::SeveralClusters(name)) } else { Ok(()) }
 }

@@ -27,12 +27,14 @@ fn refusals_read_as_usage_errors_naming_what_to_do() {
 }
 
 #[test]
-fn only_doctor_and_restore_plan_scan_several_clusters() {
+fn only_doctor_and_watch_take_several_clusters() {
     for (words, refused) in [
         (&["history", "vpc/main"][..], Some("history")),
         (&["rbac"][..], Some("rbac")),
         (&["doctor"][..], None),
-        (&["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json"][..], None),
+        (&["watch"][..], None),
+        (&["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json"][..], Some("restore-plan")),
+        (&["completion", "bash"][..], Some("completion")),
     ] {
         assert_eq!(one_cluster_only(&command(words), true).err(), refused.map(Refusal::SeveralClusters), "{words:?}");
         assert_eq!(one_cluster_only(&command(words), false), Ok(()), "{words:?} with one context");
@@ -149,6 +151,8 @@ fn history_resolves_its_evidence_and_its_output() {
     let form = history(&["-o", "jsonpath={.timeline}"]).output;
     assert_eq!(form, HistoryOutput::Form(crate::cli::output::FormSpec::JsonPath("{.timeline}".into())));
     assert_eq!(history(&["-o", "html"]).output, HistoryOutput::Html);
+    let fleet = history(&["--inventory", "inv.json", "--cloud-audit", "trail.json"]).fleet;
+    assert_eq!((fleet.inventory, fleet.cloud.files), (vec!["inv.json".into()], vec!["trail.json".into()]));
 }
 
 /// promote and migrate apply resolve the flags they share the same way.
@@ -207,6 +211,9 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
     assert_eq!((s.action(Rule::IdentityKept), s.action(Rule::Placeholder)), (Action::Warn, Action::Deny));
     assert_eq!(s.action(Rule::IdentityLocked), Action::Deny, "a rule not named keeps its default");
     assert!(s.mutate && !s.audit && s.groups.contains("ops:break-glass") && s.users.is_empty());
+    assert!(!s.authorize_declarations, "anyone who may write may declare unless asked");
+    let Ok(Guard::Print(authorized)) = guard(&["--authorize-declarations"]) else { panic!("printed") };
+    assert_eq!(authorized.settings.declarers(), upjet_core::guard::vars::Declarers::Authorized);
     assert_eq!((p.format, p.kinds.kinds.clone()), (upjet_output::guard::GuardFormat::Json, vec!["vpc".to_string()]));
     let KindSource::Cluster(lists) = &p.source else { panic!("a cluster") };
     assert_eq!((lists.namespace.as_deref(), lists.page_size), (Some("team-a"), 500));

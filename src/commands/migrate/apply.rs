@@ -29,6 +29,7 @@ use upjet_core::error::Exit;
 use upjet_core::migrate::Item;
 use upjet_core::migrate::apply::{self, Stage};
 use upjet_core::patch;
+use upjet_core::shell::quoted;
 use upjet_local::backup::{self, BackupDir};
 use upjet_output::style::sanitize;
 
@@ -104,7 +105,14 @@ fn line(item: &Item, end: &End, tally: &mut [usize; 4]) -> String {
         End::Migrated { backup, kept } => {
             let backup = backup.as_deref().map(|b| format!(" (backup {})", sanitize(b))).unwrap_or_default();
             let kept = if *kept { "; legacy kept, paused and unable to delete" } else { "" };
-            (0, format!("{:<9} {who} → {to} tracking {:?}{kept}{backup}", "migrated", sanitize(&item.external_name)))
+            (
+                0,
+                format!(
+                    "{:<9} {who} → {to} tracking {}{kept}{backup}",
+                    "migrated",
+                    quoted(&sanitize(&item.external_name))
+                ),
+            )
         }
         End::Already => (0, format!("{:<9} {who} → {to} (already migrated)", "skipped")),
         End::DryRun(what) => (0, format!("{:<9} {who} → {to}: {what} (dryRun=All; nothing changed)", "dry-run")),
@@ -169,7 +177,7 @@ impl Run<'_> {
                     Err(end) => return end,
                 },
                 (Stage::Switched { .. }, _, _) if self.args.keep_legacy => return End::Migrated { backup, kept: true },
-                (Stage::Switched { deleting }, Some(l), _) => self.retire(legacy_t, l, deleting).await,
+                (Stage::Switched { deleting }, Some(l), _) => self.retire(item, legacy_t, l, deleting).await,
                 _ => Err("the objects changed while being read; a re-run resumes".to_string()),
             };
             if let Err(why) = step {
@@ -222,7 +230,7 @@ impl Run<'_> {
                 return Err(End::Failed(format!("{msg}; left observing only, the legacy MR held: a re-run resumes")));
             }
         };
-        eprintln!("{}: its Observe found {:?}", sanitize(&item.target_display()), item.external_name);
+        eprintln!("{}: its Observe found {}", sanitize(&item.target_display()), quoted(&sanitize(&item.external_name)));
         if self.args.observe_only {
             return Ok(false);
         }
@@ -252,18 +260,21 @@ impl Run<'_> {
             return End::Failed(format!("the Observe found no object ({msg}); the legacy MR is still held: {e}"));
         }
         End::RolledBack(format!(
-            "its Observe found no cloud object with ID {:?} ({msg}): the namespaced MR is deleted and the legacy MR is back as it was",
-            item.external_name
+            "its Observe found no cloud object with ID {} ({msg}): the namespaced MR is deleted and the legacy MR is back as it was",
+            quoted(&item.external_name)
         ))
     }
 
     /// Step e: the legacy MR deleted (only this incarnation), then its pause lifted so its
     /// provider — Orphan, no Delete — removes the finalizer and leaves the cloud object.
-    async fn retire(&self, t: &Target, legacy: Value, deleting: bool) -> Result<(), String> {
+    async fn retire(&self, item: &Item, t: &Target, legacy: Value, deleting: bool) -> Result<(), String> {
         let mut legacy = legacy;
         if !deleting {
             match write::delete(self.conn, t, &uid(&legacy)).await {
                 Ok(()) | Err(WriteError::NotFound { .. }) => {}
+                Err(WriteError::Denied { message, .. }) => {
+                    return Err(apply::delete_refused(item, apply::in_use(&legacy), &message));
+                }
                 Err(e) => return Err(e.into_error(self.conn).to_string()),
             }
             test_hook(self.env, 3);

@@ -13,6 +13,7 @@ use upjet_cluster::write::{self, Target, WriteError};
 use upjet_core::error::{Error, Exit};
 use upjet_core::managed::keys;
 use upjet_core::migrate::{self, MIGRATED_FROM, MigrationPlan, Options, Refusal};
+use upjet_core::shell::{ShellCommand, quoted};
 use upjet_output::style::sanitize;
 
 /// Runs `migrate plan`.
@@ -64,9 +65,9 @@ fn report(plan: &MigrationPlan, path: &std::path::Path, out: &mut dyn Write) -> 
         let dropped =
             if item.dropped.is_empty() { String::new() } else { format!(" (dropped {})", item.dropped.join(", ")) };
         let id = if item.id_source == "crossplane.io/external-name" {
-            format!("{:?}", item.external_name)
+            quoted(&item.external_name).into_owned()
         } else {
-            format!("{:?} (suggested by {}: check it)", item.external_name, item.id_source)
+            format!("{} (suggested by {}: check it)", quoted(&item.external_name), item.id_source)
         };
         writeln!(
             out,
@@ -76,13 +77,25 @@ fn report(plan: &MigrationPlan, path: &std::path::Path, out: &mut dyn Write) -> 
             sanitize(&item.target_display()),
             sanitize(&id)
         )?;
+        if item.in_use {
+            writeln!(
+                out,
+                "{:<8} {} is in use (label {}): Crossplane's webhook refuses its delete, the last step, while a Usage names it; point the Usage at {} before apply, or apply stops there with the legacy MR held",
+                "note",
+                sanitize(&item.display()),
+                keys::IN_USE_LABEL,
+                sanitize(&item.target_display())
+            )?;
+        }
     }
     for r in &plan.refused {
         writeln!(out, "{:<8} {}: {}", "refused", sanitize(&r.resource), sanitize(&r.reason))?;
     }
     writeln!(out, "{} planned, {} refused; plan written to {}", plan.items.len(), plan.refused.len(), path.display())?;
     if !plan.items.is_empty() {
-        writeln!(out, "next: kubectl upjet migrate apply -f {} --dry-run", path.display())?;
+        let apply =
+            ShellCommand::upjet("migrate").word("apply").opt("-f", path.display().to_string()).word("--dry-run");
+        writeln!(out, "next: {}", sanitize(&apply.to_string()))?;
     }
     Ok(())
 }
@@ -110,8 +123,9 @@ async fn check_one(conn: &Connection, kinds: &Kinds, item: &mut migrate::Item) -
     {
         return Err(match e.status_code() {
             Some(404) => format!(
-                "the namespace {:?} does not exist: kubectl create namespace {}",
-                item.target.namespace, item.target.namespace
+                "the namespace {} does not exist: {}",
+                quoted(&item.target.namespace),
+                ShellCommand::kubectl("create").word("namespace").arg(&item.target.namespace)
             ),
             _ => format!("cannot read the namespace {:?}: {}", item.target.namespace, e.reason()),
         });

@@ -6,6 +6,7 @@ use upjet_cluster::connect;
 use upjet_cluster::write::{self, WriteError};
 use upjet_core::error::Exit;
 use upjet_core::migrate::apply::{self, Stage};
+use upjet_core::shell::quoted;
 use upjet_output::style::sanitize;
 
 /// Runs `migrate status` over the plan at `path`.
@@ -30,7 +31,9 @@ pub async fn run(settings: &Settings, path: &std::path::Path, out: &mut dyn Writ
             Stage::Observing => format!("{} observing only", item.target_display()),
             Stage::Switched { deleting } if *deleting => "namespaced MR in charge; legacy MR being deleted".into(),
             Stage::Switched { .. } => "namespaced MR in charge; legacy MR paused (kept, or not deleted yet)".into(),
-            Stage::Done => format!("{} in charge of {:?}; legacy MR gone", item.target_display(), item.external_name),
+            Stage::Done => {
+                format!("{} in charge of {}; legacy MR gone", item.target_display(), quoted(&item.external_name))
+            }
             Stage::Changed(why) => why.clone(),
         };
         *tally.entry(stage.word()).or_insert(0usize) += 1;

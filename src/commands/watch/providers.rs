@@ -1,13 +1,15 @@
 //! What the watch follows beside the MRs: the provider pods (Provider → ProviderRevision →
-//! pods, by the labels Crossplane puts on each revision's pods) and, with `--logs`, their
-//! logs. Each look lists the pods and the ProviderRevisions (which CRDs each provider installed)
+//! pods, by the labels Crossplane puts on each revision's pods), their Deployments (a provider
+//! safe-start keeps at zero replicas has no pod, and its first pod is a start, not a restart)
+//! and, with `--logs`, their logs. Each look lists the pods, the Deployments and the
+//! ProviderRevisions (which CRDs each provider installed)
 //! and, with `--logs`, reads each provider container's log as `history` reads it (the same
 //! scanner and extractors): all of it the first time, then what is new since the last look,
 //! and the previous container's log whenever the container restarted, so no ID logged just
 //! before a restart is missed. An ID seen twice is written once by the journal.
 
 use super::Msg;
-use crate::commands::evidence::{crd_owners, provider_pods, read_pod_log_with, unreadable_log};
+use crate::commands::evidence::{crd_owners, provider_deployments, provider_pods, read_pod_log_with, unreadable_log};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
@@ -22,13 +24,16 @@ use upjet_core::journal::{self, Record, Source};
 use upjet_core::watch::restarts::PodSeen;
 use upjet_core::watch::{Change, KindId};
 use upjet_evidence::logs::Retention;
-use upjet_evidence::pods::{self, ProviderPod};
+use upjet_evidence::pods::{self, ProviderDeployment, ProviderPod};
 use upjet_output::watch as lines;
 
 /// One look at the providers.
 pub(super) struct Look {
     /// The provider pods.
     pub(super) pods: Vec<ProviderPod>,
+    /// The providers' Deployments (`None` when they could not be listed): a provider that
+    /// safe-start keeps at zero replicas has its Deployment and no pod.
+    pub(super) deployments: Option<Vec<ProviderDeployment>>,
     /// CRD (`plural.group`) → provider, from the ProviderRevisions.
     pub(super) owners: HashMap<String, String>,
     /// IDs the providers logged as created since the last look.
@@ -87,12 +92,19 @@ async fn look(conn: &Connection, follow: &Follow, reader: &mut LogReader) -> Loo
             Vec::new()
         }
     };
+    let deployments = match provider_deployments(conn, follow.namespace.as_deref()).await {
+        Ok(d) => Some(d),
+        Err(e) => {
+            notes.push(format!("cannot list the providers' Deployments: {}", e.reason()));
+            None
+        }
+    };
     let owners = crd_owners(conn).await;
     let logged = match follow.logs {
         true => reader.read(conn, &pods, follow.every, &mut notes).await,
         false => Vec::new(),
     };
-    Look { pods, owners, logged, notes }
+    Look { pods, deployments, owners, logged, notes }
 }
 
 /// What was read of each container already: its restart count at the last read.
@@ -186,7 +198,15 @@ impl super::Loop {
                 restarts: p.restart_count,
             })
             .collect();
-        let restarted = self.restarts.observe(&seen);
+        let idle = pods::scaled_to_zero(&look.pods, look.deployments.as_deref().unwrap_or_default());
+        for d in &idle {
+            self.say(format!(
+                "{}: its Deployment {}/{} runs no pod (scaled to zero until one of its ManagedResourceDefinitions is active): its first pod will be a start, not a restart",
+                d.provider, d.namespace, d.name
+            ));
+        }
+        let idle: Vec<String> = idle.into_iter().map(|d| d.provider.clone()).collect();
+        let restarted = self.restarts.observe(&seen, &idle);
         let starts = pods::provider_starts(&look.pods);
         let names: Vec<String> = starts.keys().cloned().collect();
         let mut served: HashMap<String, Vec<KindId>> = HashMap::new();

@@ -36,6 +36,10 @@ pub struct Request {
     pub username: String,
     /// Their groups.
     pub groups: Vec<String>,
+    /// What the API server's authorizer allows them, for CEL's `authorizer`: (verb, group,
+    /// resource, namespace), `None` for a grant everywhere (a ClusterRoleBinding), a namespace
+    /// for a RoleBinding's.
+    pub grants: Vec<(String, String, String, Option<String>)>,
 }
 
 impl Request {
@@ -48,6 +52,7 @@ impl Request {
             plural: plural.into(),
             username: "alice@example.com".into(),
             groups: vec!["system:authenticated".into()],
+            grants: Vec::new(),
         }
     }
 
@@ -61,6 +66,26 @@ impl Request {
         self.username = user.into();
         self.groups = groups.iter().map(|g| g.to_string()).collect();
         self
+    }
+
+    /// The same write by a user the authorizer allows `verb` on `resource` of `group`,
+    /// cluster-wide (`namespace` `None`) or in one namespace.
+    pub fn granted(mut self, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> Request {
+        self.grants.push((verb.into(), group.into(), resource.into(), namespace.map(str::to_string)));
+        self
+    }
+
+    /// CEL's `authorizer` for this requester: a map carrying what it is allowed, which the
+    /// builder functions ([`authorizer_functions`]) copy along and `check` decides from.
+    fn authorizer(&self) -> Value {
+        let grants: Vec<Value> = self
+            .grants
+            .iter()
+            .map(|(verb, group, resource, ns)| {
+                json!([verb, group, resource, ns.clone().unwrap_or_default(), ns.is_some()])
+            })
+            .collect();
+        json!({"@grants": grants})
     }
 
     fn group_version_kind(&self) -> (String, String, String) {
@@ -138,7 +163,88 @@ fn env() -> Arc<Env> {
 fn build_env() -> Arc<Env> {
     let mut env = Env::stdlib();
     cel::extensions::strings(&mut env).expect("the strings extension");
+    authorizer_functions(&mut env);
     Arc::new(env)
+}
+
+/// Kubernetes' authorizer library (k8s.io/apiserver `pkg/cel/library/authz.go`) as far as the
+/// guard uses it: `authorizer.group(G).resource(R).namespace(N).check(VERB).allowed()`, each
+/// builder a map that carries the requester's grants along, `check` deciding as RBAC does (the
+/// verb, group and resource each equal or `*`; a cluster-wide grant allows every namespace, a
+/// namespace's grant only that namespace, never the cluster scope).
+fn authorizer_functions(env: &mut Env) {
+    use cel::common::types::{MAP_TYPE, STRING_TYPE};
+    let builders: [cel::common::functions::Function; 5] =
+        [builder::<0>, builder::<1>, builder::<2>, builder::<3>, builder::<4>];
+    for (name, op) in ATTRIBUTES.iter().zip(builders) {
+        env.add_member_overload(name, &format!("authorizer_{name}"), MAP_TYPE, vec![STRING_TYPE], op)
+            .expect("an authorizer builder");
+    }
+    env.add_member_overload("check", "resourcecheck_check", MAP_TYPE, vec![STRING_TYPE], check)
+        .expect("the authorizer's check");
+    env.add_member_overload("allowed", "decision_allowed", MAP_TYPE, vec![], allowed).expect("allowed()");
+}
+
+fn as_map(v: &dyn Val) -> Result<HashMap<Key, Cel>, ExecutionError> {
+    match Cel::try_from(v) {
+        Ok(Cel::Map(m)) => Ok(m.map.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        _ => Err(ExecutionError::function_error("authorizer", "not an authorizer value")),
+    }
+}
+
+fn owned<'b, 'v>(v: Cel) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    Box::<dyn Val>::try_from(v).map(CowVal::Owned).map_err(|e| ExecutionError::function_error("authorizer", e))
+}
+
+fn text_arg(v: &dyn Val) -> Result<String, ExecutionError> {
+    v.downcast_ref::<CelString>()
+        .map(|s| s.inner().to_string())
+        .ok_or_else(|| ExecutionError::function_error("authorizer", "not a string"))
+}
+
+/// The attributes of a check the builders set, in the order of [`builder`]'s index.
+const ATTRIBUTES: [&str; 5] = ["group", "resource", "namespace", "subresource", "name"];
+
+/// `group`, `resource`, `namespace`, … (the attribute `ATTRIBUTES[A]`): the receiver with that
+/// attribute of the check set.
+fn builder<'b, 'v, const A: usize>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let [this, value] = args.as_slice() else { return Err(ExecutionError::invalid_argument_count(2, args.len())) };
+    let mut map = as_map(this.as_ref())?;
+    map.insert(Key::from(ATTRIBUTES[A]), Cel::String(Arc::new(text_arg(value.as_ref())?)));
+    owned(Cel::Map(Map::from(map)))
+}
+
+fn check<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let [this, verb] = args.as_slice() else { return Err(ExecutionError::invalid_argument_count(2, args.len())) };
+    let map = as_map(this.as_ref())?;
+    let attr = |k: &str| match map.get(&Key::from(k)) {
+        Some(Cel::String(s)) => s.to_string(),
+        _ => String::new(),
+    };
+    let verb = text_arg(verb.as_ref())?;
+    let (group, resource, namespace) = (attr("group"), attr("resource"), attr("namespace"));
+    let Some(Cel::List(grants)) = map.get(&Key::from("@grants")) else {
+        return Err(ExecutionError::function_error("check", "no grants"));
+    };
+    let allowed = grants.iter().any(|g| {
+        let Cel::List(g) = g else { return false };
+        let s = |i: usize| match &g[i] {
+            Cel::String(s) => s.to_string(),
+            _ => String::new(),
+        };
+        let is = |i: usize, want: &str| s(i) == want || s(i) == "*";
+        let scoped = matches!(g[4], Cel::Bool(true));
+        is(0, &verb) && is(1, &group) && is(2, &resource) && (!scoped || (!namespace.is_empty() && s(3) == namespace))
+    });
+    owned(Cel::Map(Map::from(HashMap::from([(Key::from("allowed"), Cel::Bool(allowed))]))))
+}
+
+fn allowed<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let [this] = args.as_slice() else { return Err(ExecutionError::invalid_argument_count(1, args.len())) };
+    match as_map(this.as_ref())?.get(&Key::from("allowed")) {
+        Some(Cel::Bool(b)) => owned(Cel::Bool(*b)),
+        _ => Err(ExecutionError::function_error("allowed", "not a decision")),
+    }
 }
 
 fn compile(expression: &str) -> Result<Program, String> {
@@ -167,6 +273,7 @@ impl Bound {
                 ("object", to_val(&req.object)),
                 ("oldObject", req.old_object.as_ref().map_or_else(|| to_val(&Value::Null), to_val)),
                 ("request", to_val(&req.as_json())),
+                ("authorizer", to_val(&req.authorizer())),
             ],
             namespaced: req.namespace().is_some(),
             operation: req.operation.to_string(),

@@ -6,6 +6,7 @@
 
 use super::wait::NO_SIGN;
 use super::{Action, Change, Progress, Step};
+use crate::shell::quoted;
 use std::time::Duration;
 
 /// Status-only conflicts (the provider writing status) one write retries before giving up.
@@ -288,7 +289,8 @@ fn on_poll(s: &mut State, progress: Progress, name: Option<String>, elapsed: Dur
             }
             let (id, held) = (s.id.clone(), held.as_secs());
             let m = format!(
-                "confirmed: {m} for {held}s after the final policies were written, and the import proved ID {id:?}; not proven: the reconcile of the final policies itself, since {NO_SIGN}"
+                "confirmed: {m} for {held}s after the final policies were written, and the import proved ID {id}; not proven: the reconcile of the final policies itself, since {NO_SIGN}",
+                id = quoted(&id)
             );
             done(s, m, name)
         }

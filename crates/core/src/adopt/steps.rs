@@ -9,6 +9,7 @@ use super::undo::Change;
 use super::{MARKER, Marker};
 use crate::patch::declare::IDENTITY_CHANGE;
 use crate::patch::{annotation, policies_differ, policies_value, with_resource_version};
+use crate::shell::quoted;
 use serde_json::{Map, Value, json};
 
 /// What a step does; also the stable names the shell prints.
@@ -214,7 +215,11 @@ fn identity(obj: &Value, id: &str) -> (String, Option<Value>) {
     if annotation(obj, keys::EXTERNAL_NAME) != Some(id) {
         ann.insert(keys::EXTERNAL_NAME.into(), json!(id));
         ann.insert(IDENTITY_CHANGE.into(), json!(id));
-        what.push(format!("{} = {id:?}, declared to the guard ({IDENTITY_CHANGE})", keys::EXTERNAL_NAME));
+        what.push(format!(
+            "{} = {id}, declared to the guard ({IDENTITY_CHANGE})",
+            keys::EXTERNAL_NAME,
+            id = quoted(id)
+        ));
     }
     if let Ok(mr) = ManagedResource::from_value(obj) {
         for key in marks_resolved_by_identity(&CreateMarks::of(&mr)) {
@@ -276,14 +281,15 @@ fn import_steps(
         "spec": {"managementPolicies": ["Observe"]}
     });
     let title = format!(
-        "narrow spec.managementPolicies to [\"Observe\"], unpause, and request a reconcile ({} = {token:?})",
-        keys::RECONCILE_REQUESTED_AT
+        "narrow spec.managementPolicies to [\"Observe\"], unpause, and request a reconcile ({} = {token})",
+        keys::RECONCILE_REQUESTED_AT,
+        token = quoted(token)
     );
     steps.push(Action::Observe, title, Some(patch), None);
     // 4. Wait for the import.
     steps.push(
         Action::WaitImported,
-        format!("wait until Ready=True and status.atProvider.id matches {id:?}"),
+        format!("wait until Ready=True and status.atProvider.id matches {id}", id = quoted(id)),
         None,
         Some(Wait::Imported { id: id.to_string(), token: token.to_string() }),
     );
@@ -308,8 +314,9 @@ fn unpause(obj: &Value, final_token: &str, final_policies: &Option<Vec<String>>)
         "metadata": {"annotations": {keys::PAUSED: null, MARKER: null, keys::RECONCILE_REQUESTED_AT: final_token}}
     });
     let mut title = format!(
-        "unpause, remove {MARKER}, and request a reconcile ({} = {final_token:?})",
-        keys::RECONCILE_REQUESTED_AT
+        "unpause, remove {MARKER}, and request a reconcile ({} = {final_token})",
+        keys::RECONCILE_REQUESTED_AT,
+        final_token = quoted(final_token)
     );
     if policies_differ(obj, final_policies) {
         patch["spec"] = json!({"managementPolicies": policies_value(final_policies)});

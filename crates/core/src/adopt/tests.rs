@@ -125,7 +125,11 @@ fn refusals_and_nothing_to_do() {
             in_flight.clone(),
             "new",
             opts(),
-            Some(Refusal::AsyncInFlight("recordset.dns.gcp.upbound.io/www".into(), "Ready=False/Creating".into())),
+            Some(Refusal::AsyncInFlight(
+                "recordset.dns.gcp.upbound.io/www".into(),
+                "Ready=False/Creating".into(),
+                "kubectl upjet doctor recordset.dns.gcp.upbound.io/www".into(),
+            )),
         ),
         ("paused by policies", empty_policies, "x", opts(), Some(Refusal::PausedByPolicies)),
         (
@@ -182,7 +186,7 @@ fn force_overrides_in_flight_other_adoption_and_bad_marker() {
     assert!(Refusal::EmptyId.is_bad_input() && Refusal::IdWhitespace(String::new()).is_bad_input());
     assert!(
         !Refusal::PausedByPolicies.is_bad_input()
-            && !Refusal::AsyncInFlight(String::new(), String::new()).is_bad_input()
+            && !Refusal::AsyncInFlight(String::new(), String::new(), String::new()).is_bad_input()
     );
 }
 

@@ -14,6 +14,7 @@ use crate::patch::{apply_merge_patch, policies_of};
 use crate::reconcile_timeout::{JudgedAt, PendingCreate};
 use crate::rules::Facts;
 
+use crate::shell::{quoted, word};
 use serde_json::Value;
 
 /// Why an adoption is refused. `is_bad_input` separates the user's mistakes (exit 2) from
@@ -38,18 +39,20 @@ pub enum Refusal {
     /// Deleting: adopting now would hand the cloud object to a deletion.
     #[error("{0} is being deleted (deletionTimestamp {1}); adopting it now could delete the adopted cloud object")]
     Deleting(String, String),
-    /// An asynchronous create or update may still be running (doctor's AsyncInFlight).
+    /// An asynchronous create or update may still be running (doctor's AsyncInFlight): the MR,
+    /// why, and the doctor command that checks it.
     #[error(
-        "an asynchronous operation may still be running on {0} ({1}); adopting now races it. Wait and check with `kubectl upjet doctor {0}`, or pass --force"
+        "an asynchronous operation may still be running on {0} ({1}); adopting now races it. Wait and check with `{2}`, or pass --force"
     )]
-    AsyncInFlight(String, String),
+    AsyncInFlight(String, String, String),
     /// The reconcile that marked a create pending may still be inside Create (doctor's
     /// CreateInFlight): its result, and with a synchronous create the external-name, is written
-    /// after it returns and would overwrite the adoption.
+    /// after it returns and would overwrite the adoption. The MR, the mark, when its result is
+    /// due, and the doctor command that checks it.
     #[error(
-        "a create started at {1} may still be running on {0} (the provider's reconcile allows it until {2}); adopting now races it. Wait and check with `kubectl upjet doctor {0}`, or pass --force"
+        "a create started at {1} may still be running on {0} (the provider's reconcile allows it until {2}); adopting now races it. Wait and check with `{3}`, or pass --force"
     )]
-    CreateInFlight(String, String, String),
+    CreateInFlight(String, String, String, String),
     /// `spec.managementPolicies: []` pauses reconciliation for good; adopt could not finish.
     #[error(
         "spec.managementPolicies is an empty list, which pauses reconciliation: the adoption could not be verified. Set the policies first (for example [\"*\"])"
@@ -63,7 +66,10 @@ pub enum Refusal {
     UnsupportedPolicies(String, String),
     /// A previous adoption of a different ID did not finish.
     #[error(
-        "an adoption of ID {other:?} is in progress on this MR (backup {backup}); run the same command with --id {other:?} to finish it, `kubectl upjet restore <backup>` to undo it, or pass --force to adopt {id:?} instead"
+        "an adoption of ID {} is in progress on this MR (backup {backup}); run the same command with --id {} to finish it, `kubectl upjet restore <backup>` to undo it, or pass --force to adopt {} instead",
+        quoted(.other),
+        word(.other),
+        quoted(.id)
     )]
     OtherAdoption {
         /// The ID of the unfinished adoption.
@@ -177,6 +183,7 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
         Err(e) => return refuse(Refusal::Unreadable(e.to_string())),
     };
     let target = mr.command_arg();
+    let doctor = mr.upjet_command("doctor").to_string();
     if let Some(ts) = &mr.deletion_timestamp {
         return refuse(Refusal::Deleting(target, ts.clone()));
     }
@@ -193,7 +200,10 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
         return refuse(Refusal::OtherAdoption { other: m.id.clone(), backup, id: id.to_string() });
     }
     if mr.external_name() == Some(id) && !left_to_fix(&mr, marker.is_some(), opts) {
-        return Err(Verdict::NothingToDo(format!("{target} already has external-name {id:?}; nothing to do")));
+        return Err(Verdict::NothingToDo(format!(
+            "{target} already has external-name {id}; nothing to do",
+            id = quoted(id)
+        )));
     }
     let original = match &marker {
         Some(m) => m.policies.clone(),
@@ -213,7 +223,7 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
         && !opts.force
     {
         let pending = mr.annotation(keys::CREATE_PENDING).unwrap_or("?").to_string();
-        return refuse(Refusal::CreateInFlight(target, pending, due.to_string()));
+        return refuse(Refusal::CreateInFlight(target, pending, due.to_string(), doctor));
     }
     if Facts::of(&mr, judged_at).in_flight && !opts.force {
         let why = ["AsyncOperation", "Ready"]
@@ -221,7 +231,7 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
             .filter_map(|t| mr.condition(t).map(|c| format!("{t}={}/{}", c.status, c.reason)))
             .collect::<Vec<_>>()
             .join(", ");
-        return refuse(Refusal::AsyncInFlight(target, why));
+        return refuse(Refusal::AsyncInFlight(target, why, doctor));
     }
     Ok((mr, marker))
 }
@@ -248,15 +258,15 @@ fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx
     let resolver = ManagementPolicies::new(true, &final_policies, Scope::of(mr));
     if let Some(fix) = resolver.keep_cloud_object_fix() {
         out.push(format!(
-            "deleting this MR (for example as a duplicate) would delete the cloud object {id:?}: {}; to keep the cloud object, {fix} before deleting it",
-            resolver.delete_reason(),
-        ));
+            "deleting this MR (for example as a duplicate) would delete the cloud object {id}: {}; to keep the cloud object, {fix} before deleting it",
+            resolver.delete_reason(), id = quoted(id)));
     }
     for dup in ctx.duplicates.iter().filter(|d| d.uid != mr.uid) {
         out.push(format!(
-            "{} also has external-name {id:?}: two MRs would manage one cloud object; deleting it {}",
+            "{} also has external-name {id}: two MRs would manage one cloud object; deleting it {}",
             dup.command_arg(),
-            Deletion::of(dup).describe()
+            Deletion::of(dup).describe(),
+            id = quoted(id)
         ));
     }
     if !final_policies.should_late_initialize() {

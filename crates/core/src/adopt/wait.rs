@@ -5,6 +5,7 @@ use super::managed::{Condition, ManagedResource};
 use super::steps::Wait;
 use crate::identity::names_object;
 use crate::rules::ERR_OBSERVE_NOT_FOUND;
+use crate::shell::quoted;
 use serde_json::Value;
 
 /// What a wait compares against: the state right after the write that asked for a reconcile.
@@ -116,8 +117,11 @@ pub fn progress(wait: &Wait, baseline: &Baseline, observed: &Observed) -> Progre
     if !(handled || synced_changed || generation_seen) {
         if matches!(wait, Wait::Ready { .. }) && mr.is_true("Ready") && mr.is_true("Synced") && writes_no_sign(obj, mr)
         {
-            let id =
-                mr.at_provider_id.as_deref().map(|id| format!(" with status.atProvider.id {id:?}")).unwrap_or_default();
+            let id = mr
+                .at_provider_id
+                .as_deref()
+                .map(|id| format!(" with status.atProvider.id {id}", id = quoted(id)))
+                .unwrap_or_default();
             return Progress::Unmarked(format!("Synced=True and Ready=True{id}"));
         }
         return Progress::Waiting(format!("waiting for the provider to reconcile ({seen})"));
@@ -129,11 +133,13 @@ pub fn progress(wait: &Wait, baseline: &Baseline, observed: &Observed) -> Progre
     match wait {
         Wait::Imported { id, .. } => match mr.at_provider_id.as_deref() {
             Some(at) if ready && id_matches(at, id) => {
-                Progress::Done(format!("Ready=True and status.atProvider.id is {at:?}"))
+                Progress::Done(format!("Ready=True and status.atProvider.id is {at}", at = quoted(at)))
             }
-            Some(at) if ready => {
-                Progress::Waiting(format!("Ready=True but status.atProvider.id is {at:?}, expecting {id:?}"))
-            }
+            Some(at) if ready => Progress::Waiting(format!(
+                "Ready=True but status.atProvider.id is {at}, expecting {id}",
+                at = quoted(at),
+                id = quoted(id)
+            )),
             _ => Progress::Waiting(seen),
         },
         Wait::Ready { .. } => {

@@ -167,8 +167,8 @@ impl CloudCall {
     /// (`arn:aws:iam::111122223333:role/provider-aws`, account 111122223333) at `at` (RFC 3339),
     /// a delete when the action's name says so, its key and noun as CloudTrail's reader derives
     /// them for a `Create…` or `Delete…` action; nothing else set.
-    #[cfg(test)]
-    pub(crate) fn aws_test(service: &str, action: &str, at: &str) -> CloudCall {
+    #[cfg(any(test, feature = "testing"))]
+    pub fn aws_test(service: &str, action: &str, at: &str) -> CloudCall {
         CloudCall {
             cloud: Cloud::Aws,
             service: service.into(),

@@ -27,6 +27,11 @@ pub mod limit {
     pub const MATCH_CONDITIONS: u64 = 2_500_000;
 }
 
+/// What one authorization check costs (`authorizer….check(verb)`): a fixed 350,000, set by
+/// k8s.io/apiserver's CEL cost estimator (`pkg/cel/library/cost.go`) so that one expression
+/// holds at most two.
+pub const AUTHZ_CHECK: u64 = 350_000;
+
 /// The largest sizes the expressions can meet, from Kubernetes' own validation: strings in
 /// bytes, lists and maps in elements.
 pub mod bound {
@@ -327,6 +332,14 @@ impl Cel {
     /// `self.join(SEP)`, as [`Cel::join`].
     pub fn join_with(&self, sep: &str, bytes: u64) -> Cel {
         Cel::new(format!("{}.join({})", self.text, quote(sep)), self.cost + 1 + tenth(bytes), bytes)
+    }
+
+    /// `self.NAME(args)`, a member function of the API server's CEL libraries whose call costs
+    /// `cost` (the authorizer's builders 1, its `check` [`AUTHZ_CHECK`]).
+    pub fn method(&self, name: &str, args: &[Cel], cost: u64) -> Cel {
+        let text = args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", ");
+        let operands = self.cost + args.iter().map(|a| a.cost).sum::<u64>();
+        Cel::new(format!("{}.{name}({text})", self.text), operands + cost, 1)
     }
 
     /// `self[i]`, an element of a list.

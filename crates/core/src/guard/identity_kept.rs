@@ -7,19 +7,19 @@ use super::admission::{Policy, Reason, Validation};
 use super::cel::Cel;
 use super::kind::GuardKind;
 use super::rule::Rule;
-use super::vars::Vars;
+use super::vars::{Declarers, Vars, declaration_not_allowed, declaration_note};
 
 /// The fallback message (when the message expression cannot be used).
 pub const MESSAGE: &str = "kubectl upjet guard: this write removes or changes crossplane.io/external-name of an MR that created its cloud object; keep the ID, or move the MR to another object with: kubectl upjet adopt KIND/NAME --id NEW_ID";
 
-/// The rule's policy over `kinds`.
-pub fn policy(kinds: &[GuardKind]) -> Policy {
-    let v = Vars::default();
+/// The rule's policy over `kinds`, its declarations counting for `declarers`.
+pub fn policy(kinds: &[GuardKind], declarers: Declarers) -> Policy {
+    let v = Vars::declared_by(declarers);
     let (ext, old_ext) = (v.ext(), v.old_ext());
     let expression =
         Cel::or(vec![Cel::and(vec![v.old_ext_is_id(), v.created()]).not(), ext.eq(&old_ext), v.change_declared()]);
     let removed = ext.eq(&Cel::lit(""));
-    let message_expression = Cel::concat(vec![
+    let mut parts = vec![
         Cel::lit("kubectl upjet guard: this write "),
         Cel::cond(&removed, &Cel::lit("removes"), &Cel::lit("changes")),
         Cel::lit(" crossplane.io/external-name of "),
@@ -31,12 +31,18 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         Cel::lit(" --id NEW_ID. Its ID: \""),
         old_ext,
         Cel::cond(&removed, &Cel::lit("\""), &Cel::concat(vec![Cel::lit("\", this write: \""), ext, Cel::lit("\"")])),
-    ]);
+    ];
+    if declarers == Declarers::Authorized {
+        parts.push(Cel::lit("."));
+        parts.push(declaration_not_allowed(&v.change_carried()));
+    }
+    let message = format!("{MESSAGE}{}", declaration_note(declarers));
+    let message_expression = Cel::concat(parts);
     Policy::single(
         Rule::IdentityKept,
         &["UPDATE"],
         kinds.to_vec(),
         v,
-        Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Forbidden },
+        Validation { expression, message, message_expression, reason: Reason::Forbidden },
     )
 }

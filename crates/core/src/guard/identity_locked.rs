@@ -11,7 +11,7 @@ use super::admission::{Policy, Reason, Validation};
 use super::cel::{Cel, bound};
 use super::kind::GuardKind;
 use super::rule::Rule;
-use super::vars::Vars;
+use super::vars::{Declarers, Vars, declaration_not_allowed, declaration_note};
 
 /// The fallback message.
 pub const MESSAGE: &str = "kubectl upjet guard: the guard lock records the ID of the cloud object an MR of this kind, namespace and name created, and this create does not carry it; set crossplane.io/external-name to it, or, if that object is really gone, run: kubectl upjet guard unlock KIND/NAME";
@@ -53,9 +53,9 @@ pub fn recorded(key: &Cel) -> Cel {
     entries().at(key, bound::ANNOTATION)
 }
 
-/// The rule's policy over `kinds`.
-pub fn policy(kinds: &[GuardKind]) -> Policy {
-    let v = Vars::default();
+/// The rule's policy over `kinds`, its declarations counting for `declarers`.
+pub fn policy(kinds: &[GuardKind], declarers: Declarers) -> Policy {
+    let v = Vars::declared_by(declarers);
     let key = v.get("lockKey", |_| lock_key());
     let held = v.get("locked", |_| holds(&key));
     let id = v.get("recordedId", |_| Cel::cond(&held, &recorded(&key), &Cel::lit("")));
@@ -64,7 +64,7 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         Cel::and(vec![ext.eq(&Cel::lit("")), id.eq(&Cel::path("object.metadata.name", bound::NAME))]);
     let expression = Cel::or(vec![held.not(), ext.eq(&id), named_by_initializer, v.change_declared()]);
     let bare = ext.eq(&Cel::lit(""));
-    let message_expression = Cel::concat(vec![
+    let mut parts = vec![
         Cel::lit("kubectl upjet guard: "),
         v.target(),
         Cel::lit(" is created "),
@@ -82,7 +82,13 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         Cel::lit(". Recorded ID: \""),
         id,
         Cel::cond(&bare, &Cel::lit("\""), &Cel::concat(vec![Cel::lit("\", this create: \""), ext, Cel::lit("\"")])),
-    ]);
+    ];
+    if declarers == Declarers::Authorized {
+        parts.push(Cel::lit("."));
+        parts.push(declaration_not_allowed(&v.change_carried()));
+    }
+    let message = format!("{MESSAGE}{}", declaration_note(declarers));
+    let message_expression = Cel::concat(parts);
     Policy {
         uses_lock: true,
         ..Policy::single(
@@ -90,7 +96,7 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
             &["CREATE"],
             kinds.to_vec(),
             v,
-            Validation { expression, message: MESSAGE.into(), message_expression, reason: Reason::Forbidden },
+            Validation { expression, message, message_expression, reason: Reason::Forbidden },
         )
     }
 }

@@ -90,8 +90,8 @@ pub fn build(kinds: &[GuardKind], settings: &GuardSettings, shards: &[Shard]) ->
     kinds.sort_by(|a, b| (&a.group, &a.kind).cmp(&(&b.group, &b.kind)));
     kinds.dedup_by(|a, b| a.group == b.group && a.kind == b.kind);
     let policies: Vec<Policy> = [
-        Some(identity_kept::policy(&kinds)),
-        Some(identity_locked::policy(&kinds)),
+        Some(identity_kept::policy(&kinds, settings.declarers())),
+        Some(identity_locked::policy(&kinds, settings.declarers())),
         name_format::policy(&kinds),
         Some(management::unsupported(&kinds)),
         management::late_initialize(&kinds),

@@ -47,6 +47,10 @@ pub fn patch() -> (Vec<(&'static str, Cel)>, Cel) {
             ),
         ])
     });
+    // The map's values must have one type (the API server compiles with homogeneous aggregate
+    // literals): the recorded ID is read from the parameters (`dyn`) and the note is a string,
+    // and some releases declare every variable `dyn`, so both are converted.
+    let (id, note) = (id.to_str(bound::ANNOTATION), note.to_str(note.size()));
     let op = |path: &str, value: &str| format!("JSONPatch{{op: 'add', path: {}, value: {value}}}", quote(path));
     let pointer = |key: &str| format!("/metadata/annotations/{}", key.replace('~', "~0").replace('/', "~1"));
     let each =
@@ -56,7 +60,7 @@ pub fn patch() -> (Vec<(&'static str, Cel)>, Cel) {
     let whole = format!("[{}]", op("/metadata/annotations", &both));
     let has = Cel::path("object.metadata.annotations", 1).has();
     // At most two patch objects (40 each, cel-go's message creation), their list and the map,
-    // over the operands.
+    // over the operands (their conversions included).
     let cost = has.cost() + 1 + 10 + 2 * 40 + 30 + id.cost() + note.cost();
     (v.into_defs(), Cel::raw(format!("({} ? {each} : {whole})", has.text()), cost, 2))
 }

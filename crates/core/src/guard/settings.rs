@@ -1,6 +1,7 @@
 //! How the guard is set up: each rule's action, and who is never refused.
 
 use super::rule::{Action, Rule};
+use super::vars::Declarers;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The guard's settings, resolved from the command line by the caller.
@@ -16,6 +17,9 @@ pub struct GuardSettings {
     pub groups: BTreeSet<String>,
     /// `--mutate`: also print the MutatingAdmissionPolicy that puts a locked ID back on a create.
     pub mutate: bool,
+    /// `--authorize-declarations`: a repair's declaration of an identity change counts only for a
+    /// user the API server's authorizer allows to declare one ([`Declarers::Authorized`]).
+    pub authorize_declarations: bool,
 }
 
 /// The username the API server gives a service account's requests.
@@ -30,6 +34,11 @@ impl GuardSettings {
             return Action::Audit;
         }
         self.actions.get(&rule).copied().unwrap_or(rule.default_action())
+    }
+
+    /// Who a repair's declaration counts for.
+    pub fn declarers(&self) -> Declarers {
+        if self.authorize_declarations { Declarers::Authorized } else { Declarers::Writers }
     }
 
     /// Exempts a provider's service account (found from its pods' `spec.serviceAccountName`).

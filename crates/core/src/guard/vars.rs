@@ -17,10 +17,35 @@ pub const IDENTITY_CHANGE: &str = "kubectl-upjet.io/identity-change";
 /// The annotation `guard --mutate` leaves on an MR whose create got its locked ID back.
 pub const IDENTITY_RESTORED: &str = "kubectl-upjet.io/identity-restored";
 
+/// Under `guard --authorize-declarations`, the verb a user must be allowed on
+/// [`DECLARE_RESOURCE`] for a declaration ([`IDENTITY_CHANGE`]) to count.
+pub const DECLARE_VERB: &str = "declare";
+
+/// The resource of the lock's API group the permission is about. No object of it exists: RBAC
+/// grants a verb on a resource name whether or not the API server serves it, and no role that
+/// predates the guard names it, so only a role made for it (or a wildcard) grants it.
+pub const DECLARE_RESOURCE: &str = "identitychanges";
+
+/// The ClusterRole shipped in `deploy/` that grants [`DECLARE_VERB`] on [`DECLARE_RESOURCE`].
+pub const DECLARE_ROLE: &str = "kubectl-upjet-guard-declare";
+
+/// Who a repair's declaration ([`IDENTITY_CHANGE`]) counts for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Declarers {
+    /// Anyone who may write the MR (the default): the declaration is a statement, not a right.
+    #[default]
+    Writers,
+    /// Only a user the API server's authorizer allows [`DECLARE_VERB`] on [`DECLARE_RESOURCE`]
+    /// of the lock's group (in the MR's namespace, for a namespaced MR): asked by CEL's
+    /// `authorizer` in the policy itself, no webhook.
+    Authorized,
+}
+
 /// The variables one policy uses, in order of first use.
 #[derive(Debug, Default)]
 pub struct Vars {
     defs: RefCell<Vec<(&'static str, Cel)>>,
+    declarers: Declarers,
 }
 
 /// `root.metadata.annotations[key]`, or `''` when absent. `nullable` roots (`oldObject`) are
@@ -70,6 +95,11 @@ pub fn placeholders() -> Vec<&'static str> {
 }
 
 impl Vars {
+    /// The variables of a policy whose declarations count for `declarers`.
+    pub fn declared_by(declarers: Declarers) -> Vars {
+        Vars { declarers, ..Vars::default() }
+    }
+
     /// The variables asked for, in order, as the policy's `variables`.
     pub fn into_defs(self) -> Vec<(&'static str, Cel)> {
         self.defs.into_inner()
@@ -114,12 +144,32 @@ impl Vars {
     }
 
     /// Whether one of kubectl-upjet's repairs says it writes this very external-name
-    /// ([`IDENTITY_CHANGE`] equal to it, and not empty).
+    /// ([`IDENTITY_CHANGE`] equal to it, and not empty), and, under [`Declarers::Authorized`],
+    /// the writer may say so.
     pub fn change_declared(&self) -> Cel {
-        self.get("identityChangeDeclared", |v| {
-            let declared = annotation("object", IDENTITY_CHANGE, false);
-            Cel::and(vec![v.ext().ne(&Cel::lit("")), declared.eq(&v.ext())])
-        })
+        match self.declarers {
+            Declarers::Writers => self.get("identityChangeDeclared", |v| v.carried_parts()),
+            Declarers::Authorized => self.get("identityChangeDeclared", |v| {
+                let carried = v.change_carried();
+                Cel::and(vec![carried, may_declare()])
+            }),
+        }
+    }
+
+    /// Whether the write carries a declaration of its external-name, allowed or not: what a
+    /// refusal's message reads (a message expression has no `authorizer`).
+    pub fn change_carried(&self) -> Cel {
+        self.get("identityChangeCarried", |v| v.carried_parts())
+    }
+
+    fn carried_parts(&self) -> Cel {
+        let declared = annotation("object", IDENTITY_CHANGE, false);
+        Cel::and(vec![self.ext().ne(&Cel::lit("")), declared.eq(&self.ext())])
+    }
+
+    /// Who the policy's declarations count for.
+    pub fn declarers(&self) -> Declarers {
+        self.declarers
     }
 
     /// Whether the MR had created its cloud object before the write: a create-succeeded mark,
@@ -159,6 +209,71 @@ impl Vars {
                 Cel::path("request.kind.kind", bound::KIND),
             ])
         })
+    }
+}
+
+/// The namespace of the written object, `''` for a cluster-scoped one (the authorizer's
+/// cluster scope).
+fn namespace_or_cluster() -> Cel {
+    let ns = Cel::path("object.metadata.namespace", bound::NAMESPACE);
+    Cel::cond(&ns.has(), &ns, &Cel::lit(""))
+}
+
+/// Whether the API server's authorizer allows the requester [`DECLARE_VERB`] on
+/// [`DECLARE_RESOURCE`] of the lock's group, in the MR's namespace (cluster-wide for a
+/// cluster-scoped MR): one authorization check, the most expensive call admission CEL has.
+pub fn may_declare() -> Cel {
+    Cel::path("authorizer", 1)
+        .method("group", &[Cel::lit(super::lock::crd::GROUP)], 1)
+        .method("resource", &[Cel::lit(DECLARE_RESOURCE)], 1)
+        .method("namespace", &[namespace_or_cluster()], 1)
+        .method("check", &[Cel::lit(DECLARE_VERB)], super::cel::AUTHZ_CHECK)
+        .method("allowed", &[], 1)
+}
+
+/// The refusal's last sentence when the write carried a declaration the authorizer did not
+/// allow: the permission, the role that grants it and the binding that gives it to the writer
+/// (a RoleBinding in the MR's namespace suffices for a namespaced MR).
+pub fn declaration_not_allowed(carried: &Cel) -> Cel {
+    let ns = Cel::path("object.metadata.namespace", bound::NAMESPACE);
+    let user = Cel::path("request.userInfo.username", bound::USERNAME);
+    let permission = format!("{DECLARE_VERB} on {DECLARE_RESOURCE} ({})", super::lock::crd::GROUP);
+    let role =
+        format!("; the ClusterRole {DECLARE_ROLE} (deploy/clusterrole-guard-declare.yaml) grants it: kubectl create ");
+    let bind = Cel::cond(
+        &ns.has(),
+        &Cel::concat(vec![
+            Cel::lit(" in namespace "),
+            ns.clone(),
+            Cel::lit(&format!("{role}rolebinding {DECLARE_ROLE} -n ")),
+            ns.clone(),
+            Cel::lit(&format!(" --clusterrole={DECLARE_ROLE} --user=")),
+            user.clone(),
+        ]),
+        &Cel::concat(vec![
+            Cel::lit(&format!("{role}clusterrolebinding {DECLARE_ROLE} --clusterrole={DECLARE_ROLE} --user=")),
+            user.clone(),
+        ]),
+    );
+    let sentence = Cel::concat(vec![
+        Cel::lit(&format!(
+            " The write declares it ({IDENTITY_CHANGE}), but the guard counts a declaration only from a user allowed to declare identity changes, and "
+        )),
+        user,
+        Cel::lit(&format!(" is not: missing permission: {permission}")),
+        bind,
+    ]);
+    Cel::cond(carried, &sentence, &Cel::lit(""))
+}
+
+/// What the fallback message adds under [`Declarers::Authorized`].
+pub fn declaration_note(declarers: Declarers) -> String {
+    match declarers {
+        Declarers::Writers => String::new(),
+        Declarers::Authorized => format!(
+            "; a repair's {IDENTITY_CHANGE} counts only from a user allowed {DECLARE_VERB} on {DECLARE_RESOURCE} ({}), which the ClusterRole {DECLARE_ROLE} grants",
+            super::lock::crd::GROUP
+        ),
     }
 }
 

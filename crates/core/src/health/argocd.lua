@@ -349,8 +349,10 @@ if not name_saved then
       held = " (only the placeholder " .. external_name .. ", which names no cloud object)"
     end
     local message = "no external-name" .. held .. " although " .. why .. ": after a provider restart upjet will create a duplicate"
-    if not allows("LateInitialize") then
-      message = message .. "; managementPolicies lack LateInitialize, so upjet will never save it"
+    -- upjet's Terraform CLI client (the only one that writes AsyncOperation) saves the name
+    -- itself without LateInitialize; from the object alone the other client cannot be told.
+    if not allows("LateInitialize") and condition("AsyncOperation") == nil then
+      message = message .. "; managementPolicies lack LateInitialize: upjet's in-process clients (upjet v1 and later) will never save it, its Terraform CLI client saves it itself (which runs this kind is not shown)"
     end
     return verdict("Degraded", message .. " (kubectl upjet history " .. mr_name() .. ")")
   end

@@ -6,6 +6,7 @@ use super::{CONFIRMED, HELD_FOR, Item, MIGRATED_FROM};
 use crate::managed::keys;
 use crate::patch::declare::set_annotation;
 use crate::patch::{IDENTITY_CHANGE, annotation, policies_of};
+use crate::shell::quoted;
 use serde_json::{Map, Value, json};
 
 /// Where one item stands.
@@ -67,9 +68,9 @@ fn as_planned(item: &Item, legacy: &Value) -> Result<(), String> {
     }
     if ext != item.legacy.external_name {
         return Err(format!(
-            "the legacy MR's external-name changed since the plan ({:?}, planned {:?}): plan again",
-            ext.unwrap_or_default(),
-            item.legacy.external_name.clone().unwrap_or_default()
+            "the legacy MR's external-name changed since the plan ({}, planned {}): plan again",
+            quoted(ext.as_deref().unwrap_or_default()),
+            quoted(item.legacy.external_name.as_deref().unwrap_or_default())
         ));
     }
     Ok(())
@@ -98,10 +99,10 @@ pub fn stage(item: &Item, legacy: Option<&Value>, new: Option<&Value>) -> Stage 
     }
     if annotation(new, keys::EXTERNAL_NAME) != Some(item.external_name.as_str()) {
         return Stage::Changed(format!(
-            "{} tracks {:?}, not {:?}: left as it is",
+            "{} tracks {}, not {}: left as it is",
             item.target_display(),
-            annotation(new, keys::EXTERNAL_NAME).unwrap_or_default(),
-            item.external_name
+            quoted(annotation(new, keys::EXTERNAL_NAME).unwrap_or_default()),
+            quoted(&item.external_name)
         ));
     }
     // A twin found in place by the plan: the legacy MR is held first, whatever the twin does.
@@ -185,4 +186,26 @@ pub fn rollback_patch(item: &Item) -> Value {
             "managementPolicies": or_null(item.legacy.management_policies.as_ref().map(|p| json!(p)))
         }
     })
+}
+
+/// Whether `obj` carries Crossplane's in-use label: a Usage names it, and Crossplane's webhook
+/// refuses its deletion while one does.
+pub fn in_use(obj: &Value) -> bool {
+    obj.pointer("/metadata/labels").and_then(|l| l.get(keys::IN_USE_LABEL)).and_then(Value::as_str) == Some("true")
+}
+
+/// What step e says when an admission webhook refused to delete the legacy MR (`server`: the
+/// API server's message): a Crossplane Usage that names it (the in-use label; crossplane
+/// `internal/webhook/protection/usage/handler.go` answers 409) holds the migration at its last
+/// step, harmlessly: the legacy MR stays held, and the namespaced twin already manages the object.
+pub fn delete_refused(item: &Item, in_use: bool, server: &str) -> String {
+    let held = "the legacy MR stays held (paused, deletionPolicy Orphan), so nothing acts on the object but the namespaced MR; run migrate apply again to finish";
+    match in_use {
+        true => format!(
+            "a Crossplane Usage names the legacy MR (label {}), and Crossplane's webhook refuses to delete it while one does ({server}): point the Usage's spec.of at {} or delete the Usage; {held}",
+            keys::IN_USE_LABEL,
+            item.target_display()
+        ),
+        false => format!("an admission webhook refused to delete the legacy MR ({server}); {held}"),
+    }
 }

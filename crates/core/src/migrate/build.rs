@@ -53,13 +53,18 @@ const BOOKKEEPING_ANNOTATIONS: &[&str] = &[
     keys::PAUSED,
     keys::RECONCILE_REQUESTED_AT,
     keys::COMPOSITION_RESOURCE_NAME,
-    "upjet.crossplane.io/provider-meta",
+    keys::PROVIDER_META,
+    // Values of the legacy kind's API versions, which its controller merges into the Terraform
+    // parameters: on the twin they would override its spec with another kind's leftovers.
+    keys::FIELD_CONVERSIONS,
+    keys::USAGE_DELETION_ATTEMPT,
     "kubectl.kubernetes.io/last-applied-configuration",
 ];
 
-/// Labels Crossplane sets on composed MRs.
+/// Labels Crossplane sets on composed MRs, and the one its Usage controller sets on the
+/// resource a Usage names (the Usage names the legacy MR, not its twin).
 const BOOKKEEPING_LABELS: &[&str] =
-    &["crossplane.io/composite", "crossplane.io/claim-name", "crossplane.io/claim-namespace"];
+    &["crossplane.io/composite", "crossplane.io/claim-name", "crossplane.io/claim-namespace", keys::IN_USE_LABEL];
 
 /// The spec fields the builder maps; any other is refused, named.
 const KNOWN_SPEC: &[&str] = &[
@@ -246,6 +251,7 @@ fn item(a: &Accepted, moves: &Moves, opts: &Options) -> Result<Item, String> {
         id_source: a.id.source.clone(),
         candidates: a.others.clone(),
         twin_exists: false,
+        in_use: a.mr.in_use,
         hold,
         manifest: json!({
             "apiVersion": a.target.api_version(),

@@ -131,6 +131,10 @@ pub struct Item {
     /// `forProvider`/`initProvider` fields dropped by `--drop-field`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,
+    /// The legacy MR carried Crossplane's `crossplane.io/in-use` label when planned: a Usage
+    /// names it, and Crossplane's webhook refuses the last step's delete while one does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_use: bool,
 }
 
 impl Item {

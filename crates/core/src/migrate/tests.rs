@@ -77,6 +77,7 @@ fn a_twin_without_crd_is_refused_with_how_to_serve_it() {
         group: "ec2.aws.m.upbound.io".into(),
         kind: "VPC".into(),
         active: false,
+        deleted_at: None,
     };
     let inactive = Options { mrds: MrdStates::new([mrd]), ..opts() };
     let p = plan_of(&[vpc], &inactive);
@@ -138,6 +139,28 @@ fn metadata_keeps_the_users_and_drops_bookkeeping() {
         assert!(m["metadata"].get(gone).is_none(), "{gone}");
     }
     assert!(m.get("status").is_none());
+}
+
+/// upjet's field-conversions record holds values of the legacy kind's API versions, which its
+/// controller merges into the Terraform parameters over the spec: on the twin it would do that
+/// with another kind's leftovers. A Usage's label and its record of a refused delete belong to
+/// the legacy MR the Usage names. None is carried over; the plan says the legacy MR is in use.
+#[test]
+fn upjets_conversion_record_and_a_usages_marks_stay_with_the_legacy_mr() {
+    use crate::managed::keys;
+    let mut legacy = subnet("a");
+    legacy["metadata"]["annotations"][keys::FIELD_CONVERSIONS] =
+        json!(r#"{"spec.forProvider.mapPublicIpOnLaunch":true}"#);
+    legacy["metadata"]["annotations"][keys::USAGE_DELETION_ATTEMPT] = json!("Background");
+    legacy["metadata"]["labels"][keys::IN_USE_LABEL] = json!("true");
+    let item = one(legacy).unwrap();
+    let meta = &item.manifest["metadata"];
+    assert_eq!(meta["labels"], json!({"team": "net"}));
+    for gone in [keys::FIELD_CONVERSIONS, keys::USAGE_DELETION_ATTEMPT] {
+        assert!(meta["annotations"].get(gone).is_none(), "{gone} carried over: {meta}");
+    }
+    assert!(item.in_use);
+    assert!(!one(subnet("b")).unwrap().in_use);
 }
 
 #[test]

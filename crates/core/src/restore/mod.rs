@@ -21,6 +21,7 @@ pub mod modifiers;
 use crate::identity::{Identity, Peers};
 use crate::managed::{ManagedResource, keys};
 use crate::policies::ManagementPolicies;
+use crate::shell::ShellCommand;
 use std::collections::{BTreeMap, HashMap};
 
 /// What restoring one MR depends on beyond its own object.
@@ -31,11 +32,48 @@ pub struct MrRestore {
     /// from the kind's healthy peers, `None` when they are too few to tell.
     pub name_initialized: Option<bool>,
     /// The MR in the source cluster that still tracks the same cloud object and can change it
-    /// (`--source-context`), as `context: kind.group/name [-n ns]`.
-    pub source_tracker: Option<String>,
+    /// (`--source-context`).
+    pub source_tracker: Option<SourceTracker>,
     /// The command that activates this MR's kind, when its ManagedResourceDefinition is inactive
     /// on the target cluster (`--target-context`): the restore skips the MR.
     pub inactive_kind: Option<String>,
+}
+
+/// An MR of the source cluster (`--source-context`) that tracks a cloud object: shown as
+/// `context: kind.group/name [-n ns]`, and paused there by [`SourceTracker::pause`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceTracker {
+    /// The kubeconfig context of the source cluster.
+    pub context: String,
+    /// `kind.group/name`.
+    pub reference: String,
+    /// Its namespace, when namespaced.
+    pub namespace: Option<String>,
+}
+
+impl SourceTracker {
+    /// `mr`, read from the cluster of `context`.
+    pub fn of(context: &str, mr: &ManagedResource) -> SourceTracker {
+        SourceTracker { context: context.to_string(), reference: mr.reference(), namespace: mr.namespace.clone() }
+    }
+
+    /// The command that pauses it in its own cluster, so that it stops changing the object.
+    pub fn pause(&self) -> ShellCommand {
+        ShellCommand::kubectl("annotate")
+            .opt("--context", &self.context)
+            .target(&self.reference, self.namespace.as_deref())
+            .arg(format!("{}=true", keys::PAUSED))
+    }
+}
+
+impl std::fmt::Display for SourceTracker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.context, self.reference)?;
+        match &self.namespace {
+            Some(ns) => write!(f, " -n {ns}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// What the restore rules know about a whole backup: per kind whether names are initialized, and
@@ -44,7 +82,7 @@ pub struct MrRestore {
 pub struct RestoreModel {
     name_initialized: BTreeMap<(String, String), Option<bool>>,
     /// (group, kind, external-name) → the source MR that tracks it.
-    trackers: HashMap<(String, String, String), String>,
+    trackers: HashMap<(String, String, String), SourceTracker>,
     /// The target cluster's ManagedResourceDefinitions (`--target-context`), empty when not read.
     pub target: crate::mrd::MrdStates,
 }
@@ -74,9 +112,10 @@ impl RestoreModel {
     }
 
     /// Records a source-cluster MR that tracks `mr`'s external-name and may still change its
-    /// cloud object (`who` names it).
-    pub fn track(&mut self, mr: &ManagedResource, who: String) {
+    /// cloud object, read from the cluster of `context`.
+    pub fn track(&mut self, mr: &ManagedResource, context: &str) {
         if let Some(ext) = mr.external_name() {
+            let who = SourceTracker::of(context, mr);
             self.trackers.insert((mr.group().to_string(), mr.kind.clone(), ext.to_string()), who);
         }
     }

@@ -29,10 +29,15 @@ fn the_kind_s_peers_tell_whether_its_names_are_initialized() {
 fn source_trackers_are_found_by_kind_and_external_name() {
     let mut model = RestoreModel::default();
     let live = Mr::new("VPC", "main").external_name("vpc-1").healthy().build();
-    model.track(&live, "prod: vpc/main".into());
-    model.track(&Mr::new("VPC", "none").build(), "ignored: no external-name".into());
+    model.track(&live, "prod");
+    model.track(&Mr::new("VPC", "none").build(), "ignored: no external-name");
     let restored = |ext: &str| Mr::new("VPC", "other-name").external_name(ext).build();
-    assert_eq!(model.for_mr(&restored("vpc-1")).source_tracker.as_deref(), Some("prod: vpc/main"));
+    let tracker = model.for_mr(&restored("vpc-1")).source_tracker.expect("tracked");
+    assert_eq!(tracker.to_string(), format!("prod: {}", live.reference()));
+    assert_eq!(
+        tracker.pause().to_string(),
+        format!("kubectl annotate --context prod {} crossplane.io/paused=true", live.reference())
+    );
     assert_eq!(model.for_mr(&restored("vpc-2")).source_tracker, None);
     assert_eq!(
         model.for_mr(&Mr::new("Subnet", "s").external_name("vpc-1").build()).source_tracker,

@@ -50,7 +50,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let f = Finding::new(
         Code::AlreadyExists,
         "create keeps failing because the cloud object already exists: the MR lost track of it and an orphan is likely",
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with("error", text)
     .with_opt(keys::EXTERNAL_NAME, mr.external_name());

@@ -6,13 +6,15 @@ use super::mr_evidence::LoggedCreate;
 use crate::finding::{Code, Finding};
 use crate::gotime::GoTime;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// upjet's async `Create` (`pkg/controller/external_async_tfpluginsdk.go`) starts a goroutine and
 /// returns at once; nothing joins it back before the next reconcile, so an Observe that runs
 /// before the ID is written back finds nothing and creates again (upjet#632: "piling up
 /// duplicates"). The provider log shows it: two or more different IDs logged as created
 /// (`Async create ended.` `tfID`) with no `Instance state not found in cache, reconstructing...`
-/// between them — with one, the state was lost to a restart (`CreateAfterStateRebuild`). upjet
+/// between them, nor a new provider process — with one, the state was lost to a restart
+/// (`CreateAfterStateRebuild`). upjet
 /// logs that line at its first `Connect` to every MR, so the log must show one before the first
 /// create: only then does it cover the provider's life enough for "no restart" to mean anything.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
@@ -26,7 +28,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let rebuilds: Vec<GoTime> = evidence.state_rebuilt.iter().filter_map(|l| l.time).collect();
     let first_sight = rebuilds.iter().any(|t| !t.after(&from));
     let rebuilt_between = rebuilds.iter().any(|t| !t.before(&from) && !t.after(&to));
-    if !first_sight || rebuilt_between {
+    // A new provider process between them (a pod's container start, controller-runtime's start
+    // lines) is a restart too, whether or not the log kept the rebuilt-state line.
+    let restarted_between = evidence.provider_started().iter().any(|t| t.after(&from) && t.before(&to));
+    if !first_sight || rebuilt_between || restarted_between {
         return None;
     }
     let tracked = facts.mr.external_name().or(facts.mr.at_provider_id.as_deref());
@@ -38,7 +43,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             creates.len(),
             ids.join(", ")
         ),
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with("created", creates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", "))
     .with("firstLog", first.source.clone())
@@ -60,7 +65,7 @@ fn distinct(created: &[LoggedCreate]) -> Vec<&LoggedCreate> {
 fn describe(c: &LoggedCreate, tracked: Option<&str>) -> String {
     let when = c.time.map(|t| format!(" at {t}")).unwrap_or_default();
     let mark = if tracked.is_some_and(|t| same_id(&c.id, t)) { ", tracked" } else { "" };
-    format!("{:?}{when}{mark}", c.id)
+    format!("{}{when}{mark}", quoted(&c.id))
 }
 
 #[cfg(test)]
@@ -143,6 +148,12 @@ mod tests {
                 .filter(|f| f.code == Code::AsyncCreateRace)
                 .collect();
             assert_eq!(found.len(), usize::from(*fires), "{name}");
+            // The same creates with a provider process started between them (controller-runtime's
+            // start lines; no rebuilt-state line kept): a restart, never the race.
+            let start = LoggedLine { time: at("10:00:20"), source: "Starting Controller".into() };
+            let restarted = MrEvidence { process_starts: vec![start], ..ev.clone() };
+            let raced = findings_with(&mr().build(), Some(&restarted), judged_at());
+            assert!(!raced.iter().any(|f| f.code == Code::AsyncCreateRace), "{name}: a restart between");
             if let Some(f) = found.first() {
                 assert!(
                     f.message.contains("upjet#632") && f.message.contains("\"arn:tg/a\" at"),

@@ -23,11 +23,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let f = match mr.external_name() {
         Some(_) => {
             message.push_str("; the external-name is saved, so a working provider will observe the object again");
-            let mut f = Finding::new(
-                Code::AsyncDeadlinePassed,
-                message,
-                format!("kubectl upjet doctor {} --logs", facts.arg()),
-            );
+            let mut f =
+                Finding::new(Code::AsyncDeadlinePassed, message, facts.upjet("doctor").word("--logs").to_string());
             // The object is still findable by its saved name: a lost status, not a lost object.
             f.severity = Severity::Warning;
             f
@@ -35,7 +32,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         None => {
             message
                 .push_str("; no external-name is saved, so a cloud object it may have created is tracked by nothing");
-            Finding::new(Code::AsyncDeadlinePassed, message, format!("kubectl upjet history {}", facts.arg()))
+            Finding::new(Code::AsyncDeadlinePassed, message, facts.upjet("history").to_string())
         }
     };
     let f = f.with("latestPossibleStart", start.to_string()).with_opt(keys::EXTERNAL_NAME, mr.external_name());

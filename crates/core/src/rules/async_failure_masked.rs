@@ -25,7 +25,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::AsyncFailureMasked,
             format!("the last async operation failed ({}) while Ready is True: {meaning}", failure.reason),
-            format!("kubectl upjet history {}", facts.arg()),
+            facts.upjet("history").to_string(),
         )
         .with(&failure.type_, format!("{}: {}", failure.reason, failure.message)),
     )

@@ -16,7 +16,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let mut f = Finding::new(
         Code::AsyncInFlight,
         "an asynchronous create or update is probably still running (Synced=True only says Observe found nothing to do while upjet's operation runs: crossplane-runtime#941); do not adopt or edit it now",
-        format!("kubectl upjet doctor {}", facts.arg()),
+        facts.upjet("doctor").to_string(),
     );
     if let Some(c) = facts.mr.condition("AsyncOperation") {
         f = f.with("AsyncOperation", format!("{}/{}", c.status, c.reason));

@@ -12,7 +12,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::CallbackLost,
             "the provider could not write the result of an async create (callback failed): the MR's status and conditions may be stale",
-            format!("kubectl upjet history {}", facts.arg()),
+            facts.upjet("history").to_string(),
         )
         .with_opt("error", cb.error.clone())
         .with("log", cb.source.clone()),

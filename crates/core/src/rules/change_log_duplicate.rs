@@ -10,6 +10,7 @@ use crate::changelog::CreateOutcome;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// One finding per MR whose change log shows a duplicate: every object the creates led to, which
 /// one the MR tracks, and (when it tracks none) the oldest suggested, as dependants made before
@@ -43,11 +44,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             list.join("; ")
         ),
     };
-    let arg = facts.arg();
     let oldest = made[0].id.as_deref().filter(|_| tracked.is_none());
     let next = match oldest {
-        Some(id) => format!("kubectl upjet adopt {arg} --id {id} --import"),
-        None => format!("kubectl upjet history {arg}"),
+        Some(id) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        None => facts.upjet("history").to_string(),
     };
     let f = Finding::new(Code::ChangeLogDuplicate, message, next)
         .with("duplicates", list.join("; "))
@@ -59,8 +59,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 pub(super) fn describe(c: &CreateOutcome) -> String {
     let at = c.create.at.map(|t| format!(" at {t}")).unwrap_or_default();
     format!(
-        "{:?} (created{at} by {}, {}; the ID seen in {})",
-        c.id.as_deref().unwrap_or_default(),
+        "{} (created{at} by {}, {}; the ID seen in {})",
+        quoted(c.id.as_deref().unwrap_or_default()),
         c.create.provider,
         c.create.source,
         c.seen_in.as_deref().unwrap_or("?")

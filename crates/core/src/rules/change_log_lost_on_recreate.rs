@@ -15,6 +15,7 @@ use crate::changelog::EarlierId;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// One finding naming the IDs earlier MRs under this name left behind, the newest first in the
 /// message. Suggested when the MR tracks none (or does not work) and has made no object of its
@@ -32,28 +33,31 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let made: Vec<String> = log.creates().into_iter().filter_map(|c| c.id).collect();
     let may_adopt = made.is_empty() && (current.is_none() || !mr.is_true("Ready"));
     let now = match (current, made.last()) {
-        (Some(cur), _) => format!("tracks {cur:?}: {:?} is an orphan nothing tracks", newest.id),
+        (Some(cur), _) => {
+            format!("tracks {cur}: {} is an orphan nothing tracks", quoted(&newest.id), cur = quoted(cur))
+        }
         (None, Some(own)) => format!(
-            "tracks no ID and has made an object of its own since ({own:?}): {:?} is an orphan beside it",
-            newest.id
+            "tracks no ID and has made an object of its own since ({own}): {} is an orphan beside it",
+            quoted(&newest.id),
+            own = quoted(own)
         ),
         (None, None) => "tracks no ID: it is the object to adopt".to_string(),
     };
     let second = second_object(facts, [newest.id.as_str()]);
     let message = format!(
-        "the provider's change log shows an earlier MR under this name (uid {}) holding {:?} ({}) and no delete of it (an MR deleted with deletionPolicy Orphan, or without the Delete policy, logs none); this one (uid {}) {now}{}",
+        "the provider's change log shows an earlier MR under this name (uid {}) holding {} ({}) and no delete of it (an MR deleted with deletionPolicy Orphan, or without the Delete policy, logs none); this one (uid {}) {now}{}",
         newest.uid,
-        newest.id,
+        quoted(&newest.id),
         newest.source,
         mr.uid,
         second.as_ref().map(|s| format!("; {s}: adopt it first")).unwrap_or_default()
     );
     let next = match may_adopt {
-        true => format!("kubectl upjet adopt {} --id '{}' --import", facts.arg(), newest.id.replace('\'', "'\\''")),
-        false => format!("kubectl upjet history {}", facts.arg()),
+        true => facts.upjet("adopt").opt("--id", &newest.id).word("--import").to_string(),
+        false => facts.upjet("history").to_string(),
     };
     let recorded: Vec<String> =
-        lost.iter().rev().map(|l| format!("{:?} (uid {}, {})", l.id, l.uid, l.source)).collect();
+        lost.iter().rev().map(|l| format!("{} (uid {}, {})", quoted(&l.id), l.uid, l.source)).collect();
     let f = Finding::new(Code::ChangeLogLostOnRecreate, message, next)
         .with("previousUid", newest.uid.clone())
         .with("previousExternalName", newest.id.clone())

@@ -9,6 +9,7 @@ use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// One finding naming every recorded ID the MR no longer has, unless `ChangeLogDuplicate`
 /// already reports them. The newest is suggested when the MR tracks no ID or is not Ready: never
@@ -25,7 +26,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         .filter(|(id, _)| current.is_none_or(|cur| !same_id(id, cur) && !same_id(cur, id)))
         .collect();
     let (newest, _) = lost.last()?;
-    let listed: Vec<String> = lost.iter().map(|(id, at)| format!("{id:?} ({at})")).collect();
+    let listed: Vec<String> = lost.iter().map(|(id, at)| format!("{id} ({at})", id = quoted(id))).collect();
     let second = super::restore_verdict::second_object(facts, [newest.as_str()]);
     let message = match current {
         None => format!(
@@ -34,15 +35,15 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             second.as_ref().map(|s| format!("; {s}: adopt it first")).unwrap_or_default()
         ),
         Some(cur) => format!(
-            "the provider's change log shows this MR holding {}, which it no longer has (it tracks {cur:?}) and the provider never deleted: an orphan nothing tracks",
-            listed.join(", ")
+            "the provider's change log shows this MR holding {}, which it no longer has (it tracks {cur}) and the provider never deleted: an orphan nothing tracks",
+            listed.join(", "),
+            cur = quoted(cur)
         ),
     };
     let may_adopt = current.is_none() || !facts.mr.is_true("Ready");
-    let arg = facts.arg();
     let next = match may_adopt {
-        true => format!("kubectl upjet adopt {arg} --id {newest} --import"),
-        false => format!("kubectl upjet history {arg}"),
+        true => facts.upjet("adopt").opt("--id", newest).word("--import").to_string(),
+        false => facts.upjet("history").to_string(),
     };
     let f = Finding::new(Code::ChangeLogOrphan, message, next)
         .with("recorded", listed.join(", "))

@@ -10,6 +10,7 @@
 use super::cloud_audit_orphan::with_call;
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
+use crate::shell::quoted;
 
 /// One finding for the newest failed create; the object it ran into is suggested when exactly one
 /// is named, in the form the kind's peers prove, and the MR tracks none or is not Ready.
@@ -25,8 +26,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             let o = conflict.existing.iter().find(|o| o.object() == Some(one)).expect("named");
             let who = o.call.principal.as_deref().unwrap_or("<unknown principal>");
             match o.call.at.filter(|_| !std::sync::Arc::ptr_eq(&o.call, call)) {
-                Some(t) => format!("it is {one:?}, created by {who} at {t} <{}>", o.call.source()),
-                None => format!("it is {one:?}, {}", o.by),
+                Some(t) => format!("it is {one}, created by {who} at {t} <{}>", o.call.source(), one = quoted(one)),
+                None => format!("it is {one}, {}", o.by, one = quoted(one)),
             }
         }
         many => format!("it is one of {}", many.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>().join(", ")),
@@ -44,10 +45,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         many => many.first().filter(|f| many.iter().all(|o| o.id == f.id)).and_then(|o| o.id.as_deref()),
     };
     let suggest = single.filter(|_| may_adopt);
-    let arg = facts.arg();
     let next = match suggest {
-        Some(id) => format!("kubectl upjet adopt {arg} --id {id} --import"),
-        None => format!("kubectl upjet history {arg} --cloud-audit {}", call.file),
+        Some(id) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        None => facts.upjet("history").opt("--cloud-audit", &call.file).to_string(),
     };
     let mut f = Finding::new(Code::CloudAuditAlreadyExists, message, next).with("failedCall", call.describe());
     if let Some(o) = conflict.existing.first() {

@@ -21,7 +21,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     );
     let calls: Vec<String> =
         audit.unattributed.iter().take(SHOWN).map(|u| format!("{} ({})", u.call.describe(), u.why)).collect();
-    let next = format!("kubectl upjet history {} --cloud-audit {}", facts.arg(), first.call.file);
+    let next = facts.upjet("history").opt("--cloud-audit", &first.call.file).to_string();
     Some(
         Finding::new(Code::CloudAuditAmbiguous, message, next)
             .with("calls", calls.join("; "))

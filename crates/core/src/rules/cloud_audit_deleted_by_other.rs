@@ -7,6 +7,7 @@
 
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
+use crate::shell::quoted;
 
 /// One finding for the newest such delete; only when the provider's identity is known (from
 /// healthy peers or `--cloud-principal`), so "someone else" is a fact, not a guess.
@@ -16,10 +17,11 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let who = d.call.principal.as_deref().unwrap_or("an unknown principal");
     let when = d.call.at.map(|t| format!(" at {t}")).unwrap_or_default();
     let message = format!(
-        "the cloud's audit record shows {who} (not the provider) deleting {:?}, the object this MR tracks, with {}{when}: the provider will find it gone and create a new one unless the MR only observes",
-        d.id, d.call.action
+        "the cloud's audit record shows {who} (not the provider) deleting {}, the object this MR tracks, with {}{when}: the provider will find it gone and create a new one unless the MR only observes",
+        quoted(&d.id),
+        d.call.action
     );
-    let next = format!("kubectl upjet history {} --cloud-audit {}", facts.arg(), d.call.file);
+    let next = facts.upjet("history").opt("--cloud-audit", &d.call.file).to_string();
     Some(
         Finding::new(Code::CloudAuditDeletedByOther, message, next)
             .with("cloudCall", d.call.describe())

@@ -9,6 +9,7 @@ use super::facts::Facts;
 use crate::cloud_audit::Observed;
 use crate::finding::{Code, Finding, Severity};
 use crate::gotime::GoTime;
+use crate::shell::quoted;
 
 /// One finding per MR whose provider's creates made two or more objects: which one it tracks,
 /// which are duplicates, when each was created and after which provider restart (when the
@@ -41,12 +42,11 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             list(&untracked)
         ),
     };
-    let arg = facts.arg();
     let oldest = objects[0];
     let suggest = oldest.id.as_deref().filter(|_| tracked.is_none());
     let next = match suggest {
-        Some(id) => format!("kubectl upjet adopt {arg} --id {id} --import"),
-        None => format!("kubectl upjet history {arg} --cloud-audit {}", oldest.call.file),
+        Some(id) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        None => facts.upjet("history").opt("--cloud-audit", &oldest.call.file).to_string(),
     };
     let mut f = Finding::new(Code::CloudAuditDuplicate, message, next)
         .with("duplicates", list(&untracked))
@@ -60,7 +60,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 /// `"Z2" (CreateHostedZone at T, file:line, after the provider restarted at R)`.
 fn describe(o: &Observed, previous: Option<&Observed>, starts: &[GoTime]) -> String {
-    let mut s = format!("{:?} ({}, {}", o.object().unwrap_or_default(), when(o), o.call.source());
+    let mut s = format!("{} ({}, {}", quoted(o.object().unwrap_or_default()), when(o), o.call.source());
     if let (Some(p), Some(at)) = (previous, o.call.at) {
         let restart = starts.iter().filter(|s| p.call.at.is_none_or(|pa| s.after(&pa)) && !s.after(&at)).max();
         match restart {
@@ -137,14 +137,14 @@ mod tests {
     #[test]
     fn table() {
         check_cloud_cases(CASES);
-        check_cloud_cases_with(CASES, Some(ProviderStarts { provider: "p".into(), starts: vec![] }));
+        check_cloud_cases_with(CASES, Some(ProviderStarts { provider: "p".into(), starts: vec![], package: None }));
     }
 
     #[test]
     fn names_the_restart_between_the_creates() {
         let (_, mr, record, _) = &CASES[1];
         let start = GoTime::parse_rfc3339("2024-11-30T10:29:40Z").unwrap();
-        let starts = ProviderStarts { provider: "provider-gcp-monitoring".into(), starts: vec![start] };
+        let starts = ProviderStarts { provider: "provider-gcp-monitoring".into(), starts: vec![start], package: None };
         let ev = MrEvidence { cloud_audit: Some(record()), provider_starts: Some(starts), ..MrEvidence::default() };
         let f = findings_with(&mr().build(), Some(&ev), super::super::cases::at())
             .into_iter()

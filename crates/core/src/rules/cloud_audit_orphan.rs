@@ -11,6 +11,7 @@ use super::facts::Facts;
 use crate::cloud_audit::{MrCloudAudit, Observed};
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
+use crate::shell::quoted;
 
 /// One finding when the provider's creates for the MR made exactly one object and the MR does not
 /// track it (several are `CloudAuditDuplicate`'s). The ID is suggested when the MR tracks none, or
@@ -24,22 +25,37 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         return None;
     }
     let mr = facts.mr;
-    let arg = facts.arg();
     let object = o.object().unwrap_or_default();
+    // The create the record shows may be the one still running: its object exists before the MR
+    // records its ID, so it is no orphan yet, and adopting it now races the create.
+    if let Some(running) = facts.create_running() {
+        let message = format!(
+            "the cloud's audit record shows the provider creating {} for this MR ({}) while a create may still be running ({running}): it is most likely the object being created, which the MR records when the create ends; do not adopt it now",
+            quoted(object),
+            when(o)
+        );
+        let next = facts.upjet("history").opt("--cloud-audit", &o.call.file);
+        let mut f = Finding::new(Code::CloudAuditOrphan, message, next).with("createRunning", running);
+        f.severity = crate::finding::Severity::Info;
+        return Some(with_call(f.with_opt(keys::EXTERNAL_NAME, mr.external_name()), o, audit));
+    }
     let may_adopt = audit.tracked.is_none() || !mr.is_true("Ready");
     let message = match &audit.tracked {
         None => format!(
-            "the cloud's audit record shows the provider creating {object:?} for this MR ({}), and the MR tracks no ID: it is the object this MR lost",
-            when(o)
+            "the cloud's audit record shows the provider creating {object} for this MR ({}), and the MR tracks no ID: it is the object this MR lost",
+            when(o),
+            object = quoted(object)
         ),
         Some(t) => format!(
-            "the cloud's audit record shows the provider creating {object:?} for this MR ({}), which tracks {t:?}: {object:?} is an orphan nothing tracks",
-            when(o)
+            "the cloud's audit record shows the provider creating {object} for this MR ({}), which tracks {t}: {object} is an orphan nothing tracks",
+            when(o),
+            object = quoted(object),
+            t = quoted(t)
         ),
     };
     let next = match (may_adopt, &o.id) {
-        (true, Some(id)) => format!("kubectl upjet adopt {arg} --id {id} --import"),
-        _ => format!("kubectl upjet history {arg} --cloud-audit {}", o.call.file),
+        (true, Some(id)) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        _ => facts.upjet("history").opt("--cloud-audit", &o.call.file).to_string(),
     };
     let f = Finding::new(Code::CloudAuditOrphan, message, next).with_opt(keys::EXTERNAL_NAME, mr.external_name());
     Some(with_call(f, o, audit).suggest(o.id.as_deref().filter(|_| may_adopt)))
@@ -75,7 +91,7 @@ pub(super) fn with_call(f: Finding, o: &Observed, audit: &MrCloudAudit) -> Findi
 
 #[cfg(test)]
 mod tests {
-    use super::super::cloud_audit_cases::{Case, audit, check_cloud_cases, obs};
+    use super::super::cloud_audit_cases::{Case, audit, check_cloud_cases, obs, obs_at};
     use crate::finding::Code;
     use crate::testing::Mr;
 
@@ -114,6 +130,25 @@ mod tests {
             &[(Code::CloudAuditDuplicate, Some("Z1"))],
         ),
     ];
+
+    #[test]
+    fn a_create_still_running_is_not_an_orphan() {
+        use super::super::{MrEvidence, findings_with};
+        use crate::finding::Severity;
+        let t = "2024-11-30T10:57:35Z";
+        let creating = Mr::new("Zone", "z")
+            .annotation(crate::managed::keys::CREATE_PENDING, t)
+            .annotation(crate::managed::keys::CREATE_SUCCEEDED, t)
+            .cond_at("Ready", "False", "Creating", "", t)
+            .cond_at("Synced", "True", "ReconcileSuccess", "", t)
+            .build();
+        let record = audit(vec![obs_at("Z1", false, Some("Z1"), "2024-11-30T10:57:40Z")], None);
+        let ev = MrEvidence { cloud_audit: Some(record), ..MrEvidence::default() };
+        let found = findings_with(&creating, Some(&ev), super::super::cases::at());
+        let f = found.iter().find(|f| f.code == Code::CloudAuditOrphan).expect("CloudAuditOrphan");
+        assert_eq!((f.severity, f.suggested_id.as_deref()), (Severity::Info, None), "{}", f.message);
+        assert!(!f.next.contains("adopt"), "{}", f.next);
+    }
 
     #[test]
     fn table() {

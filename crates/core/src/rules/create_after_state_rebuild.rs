@@ -4,6 +4,7 @@
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::gotime::GoTime;
+use crate::shell::quoted;
 
 /// upjet keeps no-fork Terraform state in memory (`pkg/controller/nofork_store.go`); on `Connect`
 /// with an empty tracker it logs "Instance state not found in cache, reconstructing..." and
@@ -17,7 +18,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let evidence = facts.evidence?;
     // The first object created before the rebuild, by its ID when the log names one.
     let earlier_create = |before: GoTime| -> Option<(GoTime, String)> {
-        let ended = evidence.created.iter().filter_map(|c| Some((c.time?, format!("created {:?}", c.id))));
+        let ended = evidence.created.iter().filter_map(|c| Some((c.time?, format!("created {}", quoted(&c.id)))));
         let started = evidence.creates_started.iter().filter_map(|l| Some((l.time?, "started a create".to_string())));
         earliest_before(ended, before).or_else(|| earliest_before(started, before))
     };
@@ -35,7 +36,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             "the provider {first} for this MR at {first_at}, lost its state (rebuilt at {rebuilt_at}: a restart, or upjet#722's interleaved Connect) and started another create at {again_at}: the rebuilt state did not find the first object (upjet#561, upjet#722), so a duplicate may exist, and the first object may be an orphan{}",
             tracking(facts)
         ),
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with("rebuilt", rebuild.source.clone())
     .with("createdAgain", again.source.clone());

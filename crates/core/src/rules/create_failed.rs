@@ -4,6 +4,7 @@ use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::gotime::GoTime;
 use crate::managed::Condition;
+use crate::shell::quoted;
 
 /// The last create attempt failed: either the reconciler recorded it (failed at or after pending,
 /// and after succeeded), or upjet's async create failed after the reconciler had already written
@@ -15,7 +16,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         if facts.marks.failed.at == facts.marks.pending.at {
             message.push_str(&retry(facts));
         }
-        let f = Finding::new(Code::CreateFailed, message, format!("kubectl upjet history {}", facts.arg()))
+        let f = Finding::new(Code::CreateFailed, message, facts.upjet("history").to_string())
             .with_opt("synced", facts.synced_message().map(str::to_owned));
         return Some(facts.with_marks(f));
     }
@@ -27,7 +28,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             facts.marks.succeeded.raw.as_deref().unwrap_or("?"),
             failure.reason
         ),
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with(&failure.type_, failure.message.clone())
     .with_opt("synced", facts.synced_message().map(str::to_owned));
@@ -52,10 +53,10 @@ fn retry(facts: &Facts) -> String {
 fn may_have_created(facts: &Facts) -> Option<String> {
     let mr = facts.mr;
     if let Some(id) = &mr.at_provider_id {
-        return Some(format!("status.atProvider.id is {id:?}"));
+        return Some(format!("status.atProvider.id is {id}", id = quoted(id)));
     }
     if let Some(c) = facts.evidence.and_then(|e| e.created.last()) {
-        return Some(format!("the provider logged creating {:?}", c.id));
+        return Some(format!("the provider logged creating {}", quoted(&c.id)));
     }
     let synced = facts.synced_message().unwrap_or_default().to_ascii_lowercase();
     if ["deadline exceeded", "timeout", "timed out"].iter().any(|t| synced.contains(t)) {

@@ -26,7 +26,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         format!(
             "create started at {pending} and has no result yet, but it may still be running: the provider's reconcile gives Create {timeout} and records its result by {due}; only if none comes by then is it stuck (CreateIncomplete). Do not adopt or remove the pending annotation meanwhile"
         ),
-        format!("kubectl upjet doctor {}", facts.arg()),
+        facts.upjet("doctor").to_string(),
     )
     .with("resultDue", due.to_string())
     .with("reconcileTimeout", timeout);

@@ -24,8 +24,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     }
     let id = facts.mr.at_provider_id.as_deref();
     let next = match id {
-        Some(id) => format!("kubectl upjet adopt {} --id {id} --import", facts.arg()),
-        None => format!("kubectl upjet history {}", facts.arg()),
+        Some(id) => facts.upjet("adopt").opt("--id", id).word("--import").to_string(),
+        None => facts.upjet("history").to_string(),
     };
     let pending = facts.marks.pending.raw.as_deref().unwrap_or("?");
     let bypass = facts.evidence.and_then(|e| e.gate_bypassed.as_ref());

@@ -19,14 +19,16 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if deletion.on_delete != OnDelete::BlockedByCreateGate || !facts.pending_create.is_stuck() {
         return None;
     }
-    let target = facts.kubectl_target();
     let ext = facts.mr.external_name();
     let next = match (ext, facts.mr.at_provider_id.as_deref()) {
-        (Some(_), _) => format!("kubectl annotate {target} {}-", keys::CREATE_PENDING),
-        (None, Some(id)) => {
-            format!("kubectl annotate {target} --overwrite {}={id} {}-", keys::EXTERNAL_NAME, keys::CREATE_PENDING)
-        }
-        (None, None) => format!("kubectl upjet history {}", facts.arg()),
+        (Some(_), _) => facts.kubectl("annotate").arg_then(keys::CREATE_PENDING, "-").to_string(),
+        (None, Some(id)) => facts
+            .kubectl("annotate")
+            .word("--overwrite")
+            .arg(format!("{}={id}", keys::EXTERNAL_NAME))
+            .arg_then(keys::CREATE_PENDING, "-")
+            .to_string(),
+        (None, None) => facts.upjet("history").to_string(),
     };
     let f = Finding::new(
         Code::DeletionBlockedByCreateGate,

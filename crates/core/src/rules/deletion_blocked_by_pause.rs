@@ -13,7 +13,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::DeletionBlockedByPause,
             "the MR is being deleted but is paused, so the provider will never remove its finalizer",
-            format!("kubectl annotate {} crossplane.io/paused-", facts.kubectl_target()),
+            facts.kubectl("annotate").word("crossplane.io/paused-"),
         )
         .with("deletionTimestamp", deleted_at),
     )

@@ -4,6 +4,7 @@ use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::identity::names_object;
 use crate::managed::keys;
+use crate::shell::quoted;
 
 /// external-name does not name `status.atProvider.id`. For the common presets
 /// (`NameAsIdentifier`, `IdentifierFromProvider`) the two are equal; a templated identifier
@@ -17,8 +18,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     Some(
         Finding::new(
             Code::ExternalNameDrift,
-            format!("external-name {name:?} differs from status.atProvider.id {id:?}: the MR may track a different cloud object than the one it last observed"),
-            format!("kubectl upjet history {}", facts.arg()),
+            format!("external-name {name} differs from status.atProvider.id {id}: the MR may track a different cloud object than the one it last observed", name = quoted(name), id = quoted(id)),
+            facts.upjet("history").to_string(),
         )
         .with(keys::EXTERNAL_NAME, name)
         .with("status.atProvider.id", id)

@@ -2,6 +2,8 @@
 
 use super::facts::Facts;
 use crate::finding::{Code, Finding, Severity};
+use crate::shell::quoted;
+use crate::upjet_client::Client;
 
 /// upjet's async create sets the external-name on the live object during a later Observe and
 /// relies on the late-init update to persist it (reconciler.go late-init step): when that never
@@ -15,15 +17,18 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     }
     let ready = mr.is_true("Ready");
     let why = if let Some(id) = &mr.at_provider_id {
-        format!("status.atProvider.id is {id:?}")
+        format!("status.atProvider.id is {id}", id = quoted(id))
     } else if ready {
         "the MR is Ready".to_string()
     } else if facts.marks.succeeded.is_set() && !facts.in_flight && facts.failed_async_create().is_none() {
-        match facts.past_deadline {
-            Some(start) => {
+        match (facts.past_deadline, facts.ended_by_restart) {
+            (Some(start), _) => {
                 format!("the async create that started at {start} at the latest is past upjet's one-hour deadline")
             }
-            None => "creation succeeded".to_string(),
+            (None, Some(restart)) => format!(
+                "the async create it shows as running ended with the provider process, which restarted at {restart}"
+            ),
+            (None, None) => "creation succeeded".to_string(),
         }
     } else {
         return None;
@@ -31,11 +36,11 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let id = mr.at_provider_id.as_deref();
     let (message, severity) = message(facts, &why, id);
     let next = match id {
-        Some(id) if !facts.policies.should_late_initialize() => {
-            format!("kubectl upjet adopt {} --id {id} --add-late-initialize", facts.arg())
+        Some(id) if !facts.policies.should_late_initialize() && facts.upjet.client != Client::TerraformCli => {
+            facts.upjet("adopt").opt("--id", id).word("--add-late-initialize").to_string()
         }
-        Some(id) => format!("kubectl upjet adopt {} --id {id}", facts.arg()),
-        None => format!("kubectl upjet history {}", facts.arg()),
+        Some(id) => facts.upjet("adopt").opt("--id", id).to_string(),
+        None => facts.upjet("history").to_string(),
     };
     let mut f = Finding::new(Code::ExternalNameMissing, message, next)
         .with("ready", mr.condition("Ready").map(|c| c.status.clone()).unwrap_or_else(|| "absent".into()))
@@ -53,7 +58,7 @@ fn message(facts: &Facts, why: &str, id: Option<&str>) -> (String, Severity) {
     let mr = facts.mr;
     let held = mr
         .external_name_placeholder()
-        .map(|stub| format!(" (only the placeholder {:?}, which names no cloud object)", stub.value));
+        .map(|stub| format!(" (only the placeholder {}, which names no cloud object)", quoted(stub.value)));
     let name_initialized = held.is_none() && id == Some(mr.name.as_str());
     let (mut message, severity) = if name_initialized {
         let m = format!(
@@ -67,11 +72,21 @@ fn message(facts: &Facts, why: &str, id: Option<&str>) -> (String, Severity) {
         (m, Severity::Error)
     };
     match id {
-        Some(id) => message.push_str(&format!(" (adopt {id:?})")),
+        Some(id) => message.push_str(&format!(" (adopt {})", quoted(id))),
         None => message.push_str(" (find the ID with `kubectl upjet history`)"),
     }
     if !facts.policies.should_late_initialize() {
-        message.push_str("; managementPolicies lack LateInitialize, so upjet will never save it");
+        match facts.upjet.client {
+            // upjet's CLI client saves the critical annotations itself (`external.go` `Observe`).
+            Client::TerraformCli => {}
+            Client::InProcess => message.push_str(&format!(
+                "; managementPolicies lack LateInitialize, so upjet will never save it (upjet runs this kind in-process, shown by {})",
+                facts.upjet.shown_by
+            )),
+            Client::Unknown => message.push_str(
+                "; managementPolicies lack LateInitialize: upjet's in-process clients (upjet v1 and later) will never save it, its Terraform CLI client saves it itself (which runs this kind is not shown)",
+            ),
+        }
     }
     (message, severity)
 }

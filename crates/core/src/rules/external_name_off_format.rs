@@ -4,6 +4,7 @@
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
+use crate::shell::quoted;
 
 /// A kind's external-name format is compiled into its provider (upjet's `TemplatedStringAsIdentifier`,
 /// `ParameterAsIdentifier`, …); the other manifests of the kind show it (`identity::infer`, at
@@ -17,9 +18,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::ExternalNameOffFormat,
             format!(
-                "crossplane.io/external-name {name:?} does not follow {template}, the format the other manifests of this kind agree on, which gives {expected:?} here: Observe would look for another object, or none"
-            ),
-            format!("check the ID; the format suggests {expected:?}"),
+                "crossplane.io/external-name {name} does not follow {template}, the format the other manifests of this kind agree on, which gives {expected} here: Observe would look for another object, or none"
+            , name = quoted(name), expected = quoted(expected)),
+            format!("check the ID; the format suggests {expected}", expected = quoted(expected)),
         )
         .with(keys::EXTERNAL_NAME, name)
         .with("format", template.clone())

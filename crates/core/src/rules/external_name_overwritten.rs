@@ -9,6 +9,7 @@ use crate::audit::highlights::by;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// One finding per old external-name the audit log saw replaced that the MR does not track now.
 /// An ID is suggested when the MR does not work with what it tracks (not Ready, or none).
@@ -29,19 +30,21 @@ pub(super) fn check(facts: &Facts) -> Vec<Finding> {
         let who = if o.by_provider { "the provider" } else { "someone other than the provider" };
         let message = match &o.new {
             Some(new) => format!(
-                "the audit log shows {who} replacing external-name {:?} with {new:?}: the cloud object {:?} is no longer tracked",
-                o.old, o.old
+                "the audit log shows {who} replacing external-name {} with {new}: the cloud object {} is no longer tracked",
+                quoted(&o.old),
+                quoted(&o.old),
+                new = quoted(new)
             ),
             None => format!(
-                "the audit log shows {who} removing external-name {:?}: that cloud object is no longer tracked",
-                o.old
+                "the audit log shows {who} removing external-name {}: that cloud object is no longer tracked",
+                quoted(&o.old)
             ),
         };
         let id = o.old.replace('\'', "'\\''");
         let next = if may_adopt {
-            format!("kubectl upjet adopt {} --id '{id}' --import", facts.arg())
+            facts.upjet("adopt").opt("--id", id).word("--import").to_string()
         } else {
-            format!("kubectl upjet history {} --audit-log FILE", facts.arg())
+            facts.upjet("history").word("--audit-log").word("FILE").to_string()
         };
         out.push(
             Finding::new(Code::ExternalNameOverwritten, message, next)

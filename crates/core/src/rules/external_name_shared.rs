@@ -2,6 +2,7 @@
 
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
+use crate::shell::quoted;
 
 /// Two MRs of one kind with one external-name both Observe, Update and, on deletion, Delete the
 /// same cloud object (crossplane-runtime's managed reconciler acts on the external-name alone);
@@ -14,12 +15,12 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let f = Finding::new(
         Code::ExternalNameShared,
         format!(
-            "external-name {name:?} is also held by {} other MR{} of this kind ({first}{}): both manage one cloud object, and deleting either deletes it",
+            "external-name {name} is also held by {} other MR{} of this kind ({first}{}): both manage one cloud object, and deleting either deletes it",
             others.len(),
             if others.len() == 1 { "" } else { "s" },
             if others.len() > 1 { ", …" } else { "" }
-        ),
-        format!("kubectl upjet history {}", facts.arg()),
+        , name = quoted(name)),
+        facts.upjet("history").to_string(),
     )
     .with("sharedWith", others.join(", "));
     Some(f)

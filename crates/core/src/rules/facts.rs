@@ -7,6 +7,8 @@ use crate::gotime::GoTime;
 use crate::managed::{Condition, ManagedResource, keys};
 use crate::policies::{ManagementPolicies, Policies};
 use crate::reconcile_timeout::{JudgedAt, PendingCreate, ReconcileTimeout};
+use crate::shell::ShellCommand;
+use crate::upjet_client::UpjetClient;
 
 pub use crate::create_marks::ASYNC_TIMEOUT_SECS;
 
@@ -29,13 +31,23 @@ pub struct Facts<'a> {
     pub reconcile_timeout: ReconcileTimeout,
     /// Whether a create without a result may still be running or is stuck at the gate.
     pub pending_create: PendingCreate,
-    /// Ready=False/Creating with Synced=True, or AsyncOperation Ongoing, and upjet's one-hour
-    /// deadline may not have passed yet: upjet is probably working on it.
+    /// Ready=False/Creating with Synced=True, or AsyncOperation Ongoing, upjet's one-hour
+    /// deadline may not have passed yet, and the provider has not restarted since the operation
+    /// started at the latest: upjet is probably working on it.
     pub in_flight: bool,
+    /// The same signs of a running operation, but the provider (re)started after even the latest
+    /// time it can have started: that start. upjet runs the operation in a goroutine of the
+    /// process (its workspace or its tracker in memory), so it ended with that process, and
+    /// whatever it made is recorded nowhere.
+    pub ended_by_restart: Option<GoTime>,
     /// The same signs of a running operation, but even the latest time it can have started is
     /// more than [`ASYNC_TIMEOUT_SECS`] before `now`: that time. upjet's goroutine has either been
     /// cancelled by its deadline or died with its pod, and nothing will finish the operation.
     pub past_deadline: Option<GoTime>,
+    /// Which of upjet's clients reconciles the MR, as far as the MR, its provider's log and
+    /// package show (`domain::upjet_client`): whether an external-name learned after an async
+    /// create is saved without `LateInitialize`.
+    pub upjet: UpjetClient,
     /// Evidence beyond the object, when any was gathered (logs read or provider starts known).
     pub evidence: Option<&'a MrEvidence>,
 }
@@ -52,12 +64,17 @@ impl<'a> Facts<'a> {
         let policies = Policies::of(mr);
         let paused = mr.annotation(keys::PAUSED) == Some("true") || policies.is_paused();
         let marks = CreateMarks::of(mr);
-        let past_deadline =
-            latest_possible_start(mr, &marks).filter(|start| start.add_secs(ASYNC_TIMEOUT_SECS).before(&now));
-        let in_flight = shown_running(mr) && past_deadline.is_none();
+        let latest_start = latest_possible_start(mr, &marks);
+        let past_deadline = latest_start.filter(|start| start.add_secs(ASYNC_TIMEOUT_SECS).before(&now));
+        let restarted = evidence.map(MrEvidence::provider_started).unwrap_or_default();
+        let ended_by_restart = latest_start
+            .filter(|_| past_deadline.is_none())
+            .and_then(|start| restarted.iter().filter(|r| r.after(&start)).min().copied());
+        let in_flight = shown_running(mr) && past_deadline.is_none() && ended_by_restart.is_none();
         let management = ManagementPolicies::of(mr);
-        let restarted = evidence.and_then(|e| e.provider_starts.as_ref()).map(|s| s.starts.as_slice()).unwrap_or(&[]);
-        let pending_create = PendingCreate::of(mr, &marks, restarted, at);
+        let pending_create = PendingCreate::of(mr, &marks, &restarted, at);
+        let package = evidence.and_then(|e| e.provider_starts.as_ref()).and_then(|s| s.package.as_deref());
+        let upjet = UpjetClient::of(mr, evidence.and_then(|e| e.client_logged.as_ref()), package);
         Facts {
             mr,
             marks,
@@ -68,7 +85,9 @@ impl<'a> Facts<'a> {
             reconcile_timeout: at.reconcile_timeout,
             pending_create,
             in_flight,
+            ended_by_restart,
             past_deadline,
+            upjet,
             evidence,
         }
     }
@@ -93,23 +112,43 @@ impl<'a> Facts<'a> {
             .or_else(|| legacy.filter(|c| c.message.starts_with("async create failed")))
     }
 
+    /// Why a create of this MR may still be running, when one may: an async create the MR shows
+    /// as running (not Ready, within upjet's deadline, no restart since), or a create whose
+    /// pending mark is younger than the reconcile that wrote it may take
+    /// ([`PendingCreate::InFlight`]). The cloud object exists before the create ends, and the
+    /// MR records its ID only then: an object made for it meanwhile is the one being created.
+    pub fn create_running(&self) -> Option<String> {
+        if let PendingCreate::InFlight { due } = self.pending_create {
+            let pending = self.marks.pending.raw.as_deref().unwrap_or("?");
+            return Some(format!("a create started at {pending} may record its result until {due}"));
+        }
+        if !self.in_flight || self.mr.is_true("Ready") {
+            return None;
+        }
+        let shown = ["Ready", "AsyncOperation"]
+            .into_iter()
+            .filter_map(|t| self.mr.condition(t).map(|c| format!("{t}={}/{}", c.status, c.reason)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let start = latest_possible_start(self.mr, &self.marks);
+        let until = start.map(|s| format!(", upjet's deadline {}", s.add_secs(ASYNC_TIMEOUT_SECS))).unwrap_or_default();
+        Some(format!("its async create shows as running ({shown}{until}, no provider restart seen since)"))
+    }
+
     /// The Synced condition's message when Synced is False.
     pub(super) fn synced_message(&self) -> Option<&str> {
         self.mr.condition("Synced").filter(|c| c.status == "False").map(|c| c.message.as_str())
     }
 
-    /// The MR as a `kubectl upjet` argument (`kind.group/name [-n ns]`).
-    pub(super) fn arg(&self) -> String {
-        self.mr.command_arg()
+    /// `kubectl upjet SUBCOMMAND` on this MR (`kind.group/name [-n ns]`), each word quoted as
+    /// it needs.
+    pub(super) fn upjet(&self, subcommand: &'static str) -> ShellCommand {
+        self.mr.upjet_command(subcommand)
     }
 
-    /// The MR as a plain `kubectl` target (`kind.group name [-n ns]`).
-    pub(super) fn kubectl_target(&self) -> String {
-        let r = self.mr.reference().replacen('/', " ", 1);
-        match &self.mr.namespace {
-            Some(ns) => format!("{r} -n {ns}"),
-            None => r,
-        }
+    /// `kubectl VERB` on this MR as plain kubectl takes it (`kind.group name [-n ns]`).
+    pub(super) fn kubectl(&self, verb: &'static str) -> ShellCommand {
+        self.mr.kubectl_command(verb)
     }
 
     /// Adds the three create annotations, as written, to a finding's evidence.

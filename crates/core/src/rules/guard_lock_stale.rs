@@ -28,7 +28,7 @@ pub(super) fn check(facts: &GuardFacts) -> Option<ReportFinding> {
                 "the guard's identity-locked rule is bound but its lock's CRD {LOCK_CRD} is not installed: the rule reads no lock and lets every re-create through; {} MRs have an identity to lock",
                 stale.checked
             ),
-            format!("kubectl upjet guard | kubectl apply -f - && {LOCK}"),
+            format!("{} && {LOCK}", super::guard_partial::PRINT_AGAIN),
             None,
         ),
         _ => return None,

@@ -8,6 +8,7 @@ use crate::audit::highlights::by;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// One finding for the latest earlier incarnation with an external-name the MR does not track.
 /// Its ID is suggested when the MR tracks none or does not work (not Ready).
@@ -23,18 +24,20 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     }
     let may_adopt = current.is_none() || !mr.is_true("Ready");
     let now = match current {
-        Some(c) => format!("tracks {c:?}"),
+        Some(c) => format!("tracks {c}", c = quoted(c)),
         None => "has no external-name".into(),
     };
     let message = format!(
-        "an earlier object under this name (uid {}) had external-name {old:?}; this one (uid {}) {now}: the identity was lost when it was recreated",
-        previous.uid, mr.uid
+        "an earlier object under this name (uid {}) had external-name {old}; this one (uid {}) {now}: the identity was lost when it was recreated",
+        previous.uid,
+        mr.uid,
+        old = quoted(old)
     );
     let id = old.replace('\'', "'\\''");
     let next = if may_adopt {
-        format!("kubectl upjet adopt {} --id '{id}' --import", facts.arg())
+        facts.upjet("adopt").opt("--id", id).word("--import").to_string()
     } else {
-        format!("kubectl upjet history {} --audit-log FILE", facts.arg())
+        facts.upjet("history").word("--audit-log").word("FILE").to_string()
     };
     let f = Finding::new(Code::IdentityLostOnRecreate, message, next)
         .with("previousUid", previous.uid.clone())

@@ -8,6 +8,7 @@ use crate::finding::{Code, Finding, Severity};
 use crate::inventory::id_form::Prediction;
 use crate::inventory::{Tracking, shown};
 use crate::managed::ProviderConfigKey;
+use crate::shell::quoted;
 use std::collections::BTreeSet;
 
 /// One finding per MR with two or more tagged objects: which one it tracks, which are orphans.
@@ -18,15 +19,14 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     if inv.objects.len() < 2 {
         return None;
     }
-    let arg = facts.arg();
     let (tracked, rest): (Vec<_>, Vec<_>) = inv.objects.iter().partition(|o| o.tracking == Tracking::Tracked);
     let (untied, orphans): (Vec<_>, Vec<_>) = rest.into_iter().partition(|o| o.tracking == Tracking::Unknown);
     let ids = |v: &[&crate::inventory::TaggedObject]| v.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ");
     let mut message = match tracked.first() {
         Some(t) => format!(
-            "{} cloud objects are tagged for this MR: it tracks {:?}; {} untracked duplicate(s): {}",
+            "{} cloud objects are tagged for this MR: it tracks {}; {} untracked duplicate(s): {}",
             inv.objects.len(),
-            t.id,
+            quoted(&t.id),
             orphans.len(),
             ids(&orphans)
         ),
@@ -56,7 +56,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
             _ => None,
         })
         .collect();
-    let mut f = Finding::new(Code::InventoryDuplicate, message, format!("kubectl upjet history {arg}"))
+    let mut f = Finding::new(Code::InventoryDuplicate, message, facts.upjet("history").to_string())
         .with("orphans", ids(&orphans))
         .with_opt("tracked", tracked.first().map(|t| t.id.clone()))
         .with_opt("orphanExternalNames", (!candidates.is_empty()).then(|| candidates.join(", ")))

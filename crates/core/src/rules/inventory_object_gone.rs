@@ -9,6 +9,7 @@
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
+use crate::shell::quoted;
 
 /// One finding when the cross-check found the MR's object missing from an export that covers it.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
@@ -18,10 +19,12 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let tracked = mr.external_name().or(mr.at_provider_id.as_deref()).or(mr.at_provider_arn.as_deref())?;
     let region = coverage.region.as_deref().map(|r| format!(", region {r}")).unwrap_or_default();
     let message = format!(
-        "the inventory does not list {tracked:?}, although it lists {} (same kind, provider config {}{region}): the object seems gone, deleted outside Crossplane; the provider will create it again",
-        coverage.peer, coverage.provider_config
+        "the inventory does not list {tracked}, although it lists {} (same kind, provider config {}{region}): the object seems gone, deleted outside Crossplane; the provider will create it again",
+        coverage.peer,
+        coverage.provider_config,
+        tracked = quoted(tracked)
     );
-    let next = format!("kubectl upjet history {}", facts.arg());
+    let next = facts.upjet("history").to_string();
     Some(
         Finding::new(Code::InventoryObjectGone, message, next)
             .with_opt(keys::EXTERNAL_NAME, mr.external_name())

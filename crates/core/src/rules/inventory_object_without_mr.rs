@@ -7,6 +7,8 @@
 use crate::finding::{Code, Finding, ResourceRef};
 use crate::inventory::{Unmatched, UnmatchedObject, shown};
 use crate::report::{ReportFinding, ResourceState};
+use crate::shell::ShellCommand;
+use crate::shell::quoted;
 
 /// One finding per object, attached to the MR its tags name.
 pub(super) fn check(objects: &[UnmatchedObject]) -> Vec<ReportFinding> {
@@ -46,33 +48,32 @@ fn finding_for(o: &UnmatchedObject) -> ReportFinding {
     let served = match &o.served {
         Some(k) => format!("{}.{}/{}", k.kind, k.group, k.version),
         None => format!(
-            "unresolved: no discovery, CRD or MR of this run names {tag:?}, so its kind's case and version are unknown"
+            "unresolved: no discovery, CRD or MR of this run names {tag}, so its kind's case and version are unknown",
+            tag = quoted(&tag)
         ),
     };
     let (message, next) = match &o.why {
         Unmatched::NoMr => {
-            let ns = resource.namespace.as_ref().map(|n| format!(" -n {n}")).unwrap_or_default();
-            let id = match &o.external_name {
-                Some(id) => format!("'{}'", id.replace('\'', "'\\''")),
-                None => "<external-name>".to_string(),
+            let adopt = ShellCommand::upjet("adopt").target(format!("{kind}/{name}"), resource.namespace.as_deref());
+            let adopt = match &o.external_name {
+                Some(id) => adopt.opt("--id", id),
+                None => adopt.word("--id").word("<external-name>"),
             };
             (
                 format!(
-                    "{:?} is tagged for {kind}/{name}, which does not exist: its MR was deleted while the cloud object survived",
-                    o.id
+                    "{} is tagged for {kind}/{name}, which does not exist: its MR was deleted while the cloud object survived",
+                    quoted(&o.id)
                 ),
-                format!(
-                    "delete it in the cloud, or recreate the MR and `kubectl upjet adopt {kind}/{name}{ns} --id {id} --import`"
-                ),
+                format!("delete it in the cloud, or recreate the MR and `{}`", adopt.word("--import")),
             )
         }
         Unmatched::Undecided { namespaces } => (
             format!(
-                "{:?} is tagged for {kind}/{name} without crossplane-namespace, and that name exists in namespaces {}: cannot decide which MR it belongs to",
-                o.id,
+                "{} is tagged for {kind}/{name} without crossplane-namespace, and that name exists in namespaces {}: cannot decide which MR it belongs to",
+                quoted(&o.id),
                 namespaces.join(", ")
             ),
-            format!("kubectl upjet doctor {kind}/{name} -n <namespace>"),
+            ShellCommand::upjet("doctor").arg(format!("{kind}/{name}")).word("-n").word("<namespace>").to_string(),
         ),
     };
     let finding = Finding::new(Code::InventoryObjectWithoutMr, message, next)
@@ -145,14 +146,14 @@ mod tests {
             || queue(None),
             "tagged for queue.sqs.aws.upbound.io/orders, which does not exist",
             "sqs.aws.upbound.io/v1beta1 Queue/orders",
-            "adopt queue.sqs.aws.upbound.io/orders --id 'https://sqs.us-east-1.amazonaws.com/111122223333/terraform-20260110090000000000000001' --import",
+            "adopt queue.sqs.aws.upbound.io/orders --id https://sqs.us-east-1.amazonaws.com/111122223333/terraform-20260110090000000000000001 --import",
         ),
         (
             "namespaced: the command names the namespace",
             || queue(Some("team-a")),
             "does not exist",
             "sqs.aws.upbound.io/v1beta1 Queue/orders",
-            "adopt queue.sqs.aws.upbound.io/orders -n team-a --id 'https://",
+            "adopt queue.sqs.aws.upbound.io/orders -n team-a --id https://",
         ),
         (
             "undecided namespace",
@@ -172,7 +173,7 @@ mod tests {
             || object("vpc.ec2.aws.upbound.io", "x\u{1b}[2J", Unmatched::NoMr),
             "x\\u{1b}[2J",
             "ec2.aws.upbound.io/ vpc/x\\u{1b}[2J",
-            "vpc.ec2.aws.upbound.io/x\\u{1b}[2J",
+            "adopt \"vpc.ec2.aws.upbound.io/x\\\\u{1b}[2J\" --id",
         ),
     ];
 

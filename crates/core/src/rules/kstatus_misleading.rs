@@ -17,7 +17,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let mut f = Finding::new(
         Code::KstatusMisleading,
         format!("kstatus (Flux, Argo CD) reports {}, yet {reality}", verdict.status),
-        format!("kubectl upjet doctor {}", facts.arg()),
+        facts.upjet("doctor").to_string(),
     )
     .with("kstatus", verdict.to_string());
     if facts.mr.conditions.is_empty() && not_due_yet(facts) {

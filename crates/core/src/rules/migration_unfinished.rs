@@ -2,6 +2,8 @@
 
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
+use crate::shell::ShellCommand;
+use crate::shell::quoted;
 
 /// A migration to Crossplane v2's namespaced kinds parks the legacy MR (paused, unable to
 /// delete) before its namespaced twin takes the object over, and ends by deleting it. Stopped
@@ -13,18 +15,19 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let twin = facts.evidence?.migration_twin.as_ref()?;
     let name = facts.mr.external_name()?;
     let ns = twin.namespace.as_deref()?;
+    let file = format!("migrate-{}.json", facts.mr.name);
     let f = Finding::new(
         Code::MigrationUnfinished,
         format!(
-            "paused and unable to delete, while its namespaced twin {} tracks the same external-name {name:?} and is healthy: the migration was not finished",
+            "paused and unable to delete, while its namespaced twin {} tracks the same external-name {name} and is healthy: the migration was not finished",
             twin.display()
-        ),
-        format!(
-            "kubectl upjet migrate plan {} --to-namespace {ns} -o migrate-{}.json && kubectl upjet migrate apply -f migrate-{}.json",
-            facts.arg(),
-            facts.mr.name,
-            facts.mr.name
-        ),
+        , name = quoted(name)),
+        ShellCommand::upjet("migrate")
+            .word("plan")
+            .target(facts.mr.reference(), facts.mr.namespace.as_deref())
+            .opt("--to-namespace", ns)
+            .opt("-o", &file)
+            .and_then(ShellCommand::upjet("migrate").word("apply").opt("-f", &file)),
     )
     .with("twin", twin.display());
     Some(f)

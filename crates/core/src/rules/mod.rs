@@ -34,6 +34,7 @@ mod create_incomplete;
 mod debug_logs_missing;
 mod deletion_blocked_by_create_gate;
 mod deletion_blocked_by_pause;
+mod deletion_waits_for_finalizers;
 mod external_name_drift;
 mod external_name_missing;
 mod external_name_off_format;
@@ -50,6 +51,7 @@ mod inventory_duplicate;
 mod inventory_object_gone;
 mod inventory_object_without_mr;
 mod inventory_orphan;
+mod kind_being_deleted;
 mod kstatus_misleading;
 mod late_initialize_missing;
 mod malformed_annotation;
@@ -62,6 +64,8 @@ mod paused;
 #[cfg(test)]
 mod placeholder_cases;
 mod placeholder_external_name;
+mod poll_interval_too_short;
+mod provider_annotation_in_manifest;
 mod provider_restarted_during_create;
 mod reconcile_not_triggered;
 mod reference_outside_manifests;
@@ -73,6 +77,7 @@ mod restore_kind_inactive;
 mod restore_safe;
 mod restore_stops_at_create_gate;
 pub mod restore_verdict;
+mod unexpected_identity_change;
 mod unsupported_management_policies;
 
 pub use crate::create_marks::ERR_CREATE_INCOMPLETE;
@@ -81,6 +86,8 @@ pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
 pub use mr_evidence::{CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts};
 pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
+pub use restore_creates_duplicate::restore_plan;
+pub use unexpected_identity_change::UNEXPECTED_IDENTITY_CHANGE;
 
 use super::finding::{Code, Finding};
 use super::guard::facts::GuardFacts;
@@ -166,11 +173,15 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::ObserveNotFound, check: Check::Object(observe_not_found::check) },
     Rule { code: Code::KstatusMisleading, check: Check::Object(kstatus_misleading::check) },
     Rule { code: Code::MalformedAnnotation, check: Check::Object(malformed_annotation::check) },
+    Rule { code: Code::PollIntervalTooShort, check: Check::Object(poll_interval_too_short::check) },
     Rule { code: Code::ReconcileNotTriggered, check: Check::Object(reconcile_not_triggered::check) },
     Rule { code: Code::LateInitializeMissing, check: Check::Object(late_initialize_missing::check) },
     Rule { code: Code::DeletionBlockedByPause, check: Check::Object(deletion_blocked_by_pause::check) },
     Rule { code: Code::UnsupportedManagementPolicies, check: Check::Object(unsupported_management_policies::check) },
     Rule { code: Code::DeletionBlockedByCreateGate, check: Check::Object(deletion_blocked_by_create_gate::check) },
+    Rule { code: Code::DeletionWaitsForFinalizers, check: Check::Object(deletion_waits_for_finalizers::check) },
+    Rule { code: Code::UnexpectedIdentityChange, check: Check::Object(unexpected_identity_change::check) },
+    Rule { code: Code::KindBeingDeleted, check: Check::Evidence(kind_being_deleted::check) },
     Rule { code: Code::OrphanCandidate, check: Check::EvidenceEach(orphan_candidate::check) },
     Rule { code: Code::CallbackLost, check: Check::Evidence(callback_lost::check) },
     Rule { code: Code::AsyncCreateRace, check: Check::Evidence(async_create_race::check) },
@@ -204,6 +215,7 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::PlaceholderExternalName, check: Check::Desired(placeholder_external_name::check) },
     Rule { code: Code::ExternalNameOffFormat, check: Check::Desired(external_name_off_format::check) },
     Rule { code: Code::ReferenceOutsideManifests, check: Check::Desired(reference_outside_manifests::check) },
+    Rule { code: Code::ProviderAnnotationInManifest, check: Check::Desired(provider_annotation_in_manifest::check) },
     Rule { code: Code::MigrationUnfinished, check: Check::Evidence(migration_unfinished::check) },
     Rule { code: Code::GuardMissing, check: Check::Guard(guard_missing::check) },
     Rule { code: Code::GuardPartial, check: Check::Guard(guard_partial::check) },

@@ -27,6 +27,14 @@ pub struct MrEvidence {
     /// first: upjet's `Connect` found no state in its tracker (a restart, or its first sight of
     /// the MR) and rebuilt it from the external-name and `status.atProvider`.
     pub state_rebuilt: Vec<LoggedLine>,
+    /// Every start of the provider process serving this MR's kind its log shows, oldest first:
+    /// controller-runtime logs `Starting EventSource`, `Starting Controller` and `Starting workers`
+    /// for each controller a new process starts (`pkg/internal/controller/controller.go`), the one
+    /// restart marker upjet's Terraform CLI mode leaves (it logs no "Instance state not found").
+    pub process_starts: Vec<LoggedLine>,
+    /// The newest line of the provider's log about this MR that only one of upjet's clients logs
+    /// (`Running terraform`: the Terraform CLI's; the async tracker's: the in-process ones').
+    pub client_logged: Option<crate::upjet_client::LoggedClient>,
     /// The newest "Cannot determine creation result, but proceeding due to deterministic external
     /// name": this provider's reconciler was built with `WithDeterministicExternalName(true)`, so
     /// the create-incomplete gate does not stop it.
@@ -54,6 +62,19 @@ pub struct MrEvidence {
     /// What the other manifests of a lint (`doctor --from` over desired state) say about this
     /// one; absent outside a lint.
     pub desired: Option<DesiredFacts>,
+    /// The MR's kind going away: its CRD or MRD being deleted, when the run read them
+    /// (`domain::kind_removal`).
+    pub kind_removal: Option<crate::kind_removal::KindRemoval>,
+}
+
+impl MrEvidence {
+    /// Every time the provider serving this MR is known to have (re)started: its pods' container
+    /// starts (when pods were read) and the process starts its log shows, in no particular order.
+    /// Each rule asks only whether one came after a time of its own.
+    pub fn provider_started(&self) -> Vec<GoTime> {
+        let pods = self.provider_starts.iter().flat_map(|s| s.starts.iter().copied());
+        pods.chain(self.process_starts.iter().filter_map(|l| l.time)).collect()
+    }
 }
 
 /// What a manifest's peers in the same lint show about it (`domain::lint` computes it).
@@ -65,6 +86,8 @@ pub struct DesiredFacts {
     /// Its references (`spec.forProvider.*Ref`, `*Refs`, and `initProvider`'s) that name no
     /// manifest of the lint: `field → name`.
     pub dangling_refs: Vec<String>,
+    /// The annotations it carries that a provider writes (`managed::keys::WRITTEN_BY_PROVIDER`).
+    pub provider_annotations: Vec<String>,
 }
 
 /// One provider log line about the MR: when, and the line itself.
@@ -104,6 +127,9 @@ pub struct ProviderStarts {
     pub provider: String,
     /// Start times, any order.
     pub starts: Vec<GoTime>,
+    /// The package image its pods run, when one image is all they run (during a rollout two
+    /// revisions' pods run two, and neither says which reconciles an MR).
+    pub package: Option<String>,
 }
 
 /// One log source (pod container, file, stdin) as the debug-level rule sees it.

@@ -3,6 +3,7 @@
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
+use crate::shell::quoted;
 
 /// The Synced message an Observe-only MR gets when its cloud object is missing.
 pub const ERR_OBSERVE_NOT_FOUND: &str = "observe failed: external resource does not exist";
@@ -25,7 +26,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         None => (silent_import(facts)?, "True/ReconcileSuccess".to_string()),
     };
     Some(
-        Finding::new(Code::ObserveNotFound, message, format!("kubectl upjet history {}", facts.arg()))
+        Finding::new(Code::ObserveNotFound, message, facts.upjet("history").to_string())
             .with("synced", synced)
             .with_opt(keys::EXTERNAL_NAME, facts.mr.external_name())
             .with("managementPolicies", facts.policies.describe()),
@@ -49,7 +50,7 @@ fn silent_import(facts: &Facts) -> Option<String> {
         return None;
     }
     let name = match mr.external_name() {
-        Some(n) => format!("the external-name {n:?} names no cloud object"),
+        Some(n) => format!("the external-name {n} names no cloud object", n = quoted(n)),
         None => "it has no external-name, so it names no cloud object".to_string(),
     };
     Some(format!(

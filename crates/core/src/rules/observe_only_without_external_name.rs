@@ -2,6 +2,7 @@
 
 use super::facts::Facts;
 use crate::finding::{Code, Finding};
+use crate::shell::quoted;
 
 /// A supported policy set without Create (`["Observe"]`, the import set `["Observe",
 /// "LateInitialize"]`) never makes the cloud object, so it must name an existing one. Without an
@@ -18,9 +19,9 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
         Finding::new(
             Code::ObserveOnlyWithoutExternalName,
             format!(
-                "managementPolicies {} never create the cloud object, and no crossplane.io/external-name says which existing one to observe: the initializer writes metadata.name {:?} into it, which names the object only for kinds named by their MR",
+                "managementPolicies {} never create the cloud object, and no crossplane.io/external-name says which existing one to observe: the initializer writes metadata.name {} into it, which names the object only for kinds named by their MR",
                 facts.policies.describe(),
-                facts.mr.name
+                quoted(&facts.mr.name)
             ),
             "add metadata.annotations[\"crossplane.io/external-name\"] with the cloud object's ID (kubectl upjet doctor lists IDs from --inventory)",
         )

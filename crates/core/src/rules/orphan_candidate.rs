@@ -4,6 +4,7 @@ use super::facts::Facts;
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
 use crate::redacted::same_id;
+use crate::shell::quoted;
 
 /// upjet logged an ID as created for this MR that is not its external-name (upjet
 /// pkg/controller/external_nofork.go, `Async create ended.` with `tfID`): that cloud object
@@ -11,7 +12,6 @@ use crate::redacted::same_id;
 pub(super) fn check(facts: &Facts) -> Vec<Finding> {
     let Some(evidence) = facts.evidence else { return Vec::new() };
     let mr = facts.mr;
-    let arg = facts.arg();
     let current = mr.external_name();
     // What the MR tracks: its external-name, or failing that the ID it last observed.
     let tracked = current.or(mr.at_provider_id.as_deref());
@@ -22,13 +22,13 @@ pub(super) fn check(facts: &Facts) -> Vec<Finding> {
         .map(|c| {
             let (message, next, suggest) = match tracked {
                 None => (
-                    format!("the provider logged creating {:?} for this MR, which has no external-name: adopt it before a restart creates a duplicate", c.id),
-                    format!("kubectl upjet adopt {arg} --id {} --import", c.id),
+                    format!("the provider logged creating {} for this MR, which has no external-name: adopt it before a restart creates a duplicate", quoted(&c.id)),
+                    facts.upjet("adopt").opt("--id", &c.id).word("--import").to_string(),
                     Some(c.id.clone()),
                 ),
                 Some(cur) => (
-                    format!("the provider logged creating {:?} for this MR, but it tracks {cur:?}: {:?} is probably an orphan nothing tracks", c.id, c.id),
-                    format!("kubectl upjet history {arg}"),
+                    format!("the provider logged creating {} for this MR, but it tracks {cur}: {} is probably an orphan nothing tracks", quoted(&c.id), quoted(&c.id), cur = quoted(cur)),
+                    facts.upjet("history").to_string(),
                     None,
                 ),
             };

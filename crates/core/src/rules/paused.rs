@@ -13,15 +13,16 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let (message, next) = if by_annotation {
         (
             "reconciliation is paused by the crossplane.io/paused annotation",
-            format!("kubectl annotate {} crossplane.io/paused-", facts.kubectl_target()),
+            facts.kubectl("annotate").word("crossplane.io/paused-").to_string(),
         )
     } else {
         (
             "reconciliation is paused by an empty spec.managementPolicies",
-            format!(
-                "kubectl patch {} --type=merge -p '{{\"spec\":{{\"managementPolicies\":[\"*\"]}}}}'",
-                facts.kubectl_target()
-            ),
+            facts
+                .kubectl("patch")
+                .word("--type=merge")
+                .opt("-p", r#"{"spec":{"managementPolicies":["*"]}}"#)
+                .to_string(),
         )
     };
     Some(

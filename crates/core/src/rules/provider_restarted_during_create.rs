@@ -19,18 +19,22 @@ fn restart_during_create(facts: &Facts, starts: &[GoTime]) -> Option<GoTime> {
 
 /// The provider container (re)started after create-pending and before any recorded result
 /// (crossplane-runtime pkg/reconciler/managed/reconciler.go writes pending before Create and a
-/// result after it; a restart in between loses the result).
+/// result after it; a restart in between loses the result). The starts are its pods' and those
+/// its log shows (controller-runtime's start lines for the MR's kind).
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
-    let starts = facts.evidence?.provider_starts.as_ref()?;
-    let restart = restart_during_create(facts, &starts.starts)?;
+    let evidence = facts.evidence?;
+    let restart = restart_during_create(facts, &evidence.provider_started())?;
+    let provider = match &evidence.provider_starts {
+        Some(s) if s.starts.contains(&restart) => format!("provider {}", s.provider),
+        _ => "the provider process serving this kind (its log's start lines)".to_string(),
+    };
     let f = Finding::new(
         Code::ProviderRestartedDuringCreate,
         format!(
-            "provider {} restarted at {restart} while this MR's create (pending since {}) had no result yet",
-            starts.provider,
+            "{provider} restarted at {restart} while this MR's create (pending since {}) had no result yet",
             facts.marks.pending.raw.as_deref().unwrap_or("?")
         ),
-        format!("kubectl upjet history {}", facts.arg()),
+        facts.upjet("history").to_string(),
     )
     .with("restartedAt", restart.to_string());
     Some(facts.with_marks(f))
@@ -39,7 +43,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::super::cases::at;
-    use super::super::{Facts, MrEvidence, ProviderStarts};
+    use super::super::{Facts, LoggedLine, MrEvidence, ProviderStarts};
     use crate::gotime::GoTime;
     use crate::managed::keys;
     use crate::testing::Mr;
@@ -75,6 +79,7 @@ mod tests {
         let starts = ProviderStarts {
             provider: "provider-aws-kms".into(),
             starts: vec![t("2024-11-30T10:00:00Z"), t("2024-11-30T11:00:03Z")],
+            package: None,
         };
         let ev = MrEvidence { provider_starts: Some(starts), ..MrEvidence::default() };
         for (name, mr, want) in CASES {
@@ -85,5 +90,25 @@ mod tests {
                 assert_eq!(f.evidence["restartedAt"], "2024-11-30T11:00:03Z", "{name}");
             }
         }
+    }
+
+    /// Without the pods (a `--log-file` of upjet's Terraform CLI mode, which logs no "Instance
+    /// state not found in cache"), the process start controller-runtime logs is the restart.
+    #[test]
+    fn a_process_start_in_the_log_is_a_restart() {
+        let start = LoggedLine {
+            time: GoTime::parse_rfc3339("2024-11-30T11:00:03Z"),
+            source: "2024-11-30T11:00:03Z INFO Starting Controller".into(),
+        };
+        let ev = MrEvidence { process_starts: vec![start], ..MrEvidence::default() };
+        let mr = pending("2024-11-30T11:00:01Z").build();
+        let f = super::check(&Facts::with_evidence(&mr, Some(&ev), at())).expect("a restart from the log");
+        assert!(
+            f.message.starts_with(
+                "the provider process serving this kind (its log's start lines) restarted at 2024-11-30T11:00:03Z"
+            ),
+            "{}",
+            f.message
+        );
     }
 }

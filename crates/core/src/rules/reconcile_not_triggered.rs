@@ -33,11 +33,10 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
              this MR until something else about it changes{}",
             request.says()
         ),
-        format!(
-            "kubectl annotate {} {}=\"$(date +%s)\" --overwrite",
-            facts.kubectl_target(),
-            keys::RECONCILE_REQUESTED_AT
-        ),
+        facts
+            .kubectl("annotate")
+            .arg_then(format!("{}=", keys::RECONCILE_REQUESTED_AT), "\"$(date +%s)\"")
+            .word("--overwrite"),
     );
     let f = f
         .with_opt(keys::RECONCILE_REQUESTED_AT, facts.mr.annotation(keys::RECONCILE_REQUESTED_AT))

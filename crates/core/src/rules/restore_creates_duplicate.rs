@@ -3,10 +3,18 @@
 use super::facts::Facts;
 use super::restore_verdict::{Verdict, verdict};
 use crate::finding::{Code, Finding};
+use crate::shell::{ShellCommand, quoted};
 
-/// The command that stages a restore creating nothing; `BACKUP` is the backup read (the fleet
-/// summary fills it in).
-pub const RESTORE_PLAN: &str = "kubectl upjet restore-plan BACKUP --modifiers modifiers.yaml --plan promote.json";
+/// The command that stages a restore creating nothing from `backup`, the backup read; a
+/// finding says `BACKUP`, which the fleet summary fills in.
+pub fn restore_plan(backup: Option<&str>) -> ShellCommand {
+    let command = ShellCommand::upjet("restore-plan");
+    let command = match backup {
+        Some(path) => command.arg(path),
+        None => command.word("BACKUP"),
+    };
+    command.opt("--modifiers", "modifiers.yaml").opt("--plan", "promote.json")
+}
 
 /// Velero restores metadata and spec (`pkg/restore/restore.go` `resetMetadataAndStatus`); upjet
 /// rebuilds Terraform state from the external-name alone (`external_tfpluginsdk.go` `Connect`),
@@ -19,13 +27,13 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let Verdict::Duplicate(why) = verdict(facts, ctx) else { return None };
     let id = facts.mr.at_provider_id.as_deref();
     let known = match id {
-        Some(id) => format!("; restore it with external-name {id:?} (its status.atProvider.id)"),
+        Some(id) => format!("; restore it with external-name {id} (its status.atProvider.id)", id = quoted(id)),
         None => "; no ID is known: restore it paused, then find it with `kubectl upjet history`".to_string(),
     };
     let message = format!(
         "a restore creates this MR's cloud object again: {why}, and upjet rebuilds its state from the external-name only{known}"
     );
-    let f = Finding::new(Code::RestoreCreatesDuplicate, message, RESTORE_PLAN)
+    let f = Finding::new(Code::RestoreCreatesDuplicate, message, restore_plan(None))
         .with("restore", why)
         .with("managementPolicies", facts.policies.describe())
         .with_opt("status.atProvider.id", id);

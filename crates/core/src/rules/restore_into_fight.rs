@@ -4,6 +4,7 @@ use super::facts::Facts;
 use super::restore_verdict::{Verdict, verdict};
 use crate::finding::{Code, Finding};
 use crate::managed::keys;
+use crate::shell::quoted;
 
 /// Two reconcilers (`reconciler.go` `Reconcile`), one per cluster, observing the same external-name
 /// each Update the cloud object to their own spec, and a Delete in either deletes it for both:
@@ -13,10 +14,15 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let Verdict::Fight(source) = verdict(facts, ctx) else { return None };
     let ext = facts.mr.external_name().unwrap_or_default();
     let message = format!(
-        "the source cluster's {source} still manages the cloud object {ext:?}: restored as it is, two controllers would manage one object (each Update overwrites the other's spec, a Delete in either deletes it); restore it observing only and promote it once the source lets go"
+        "the source cluster's {source} still manages the cloud object {ext}: restored as it is, two controllers would manage one object (each Update overwrites the other's spec, a Delete in either deletes it); restore it observing only and promote it once the source lets go",
+        ext = quoted(ext)
     );
-    let next = format!("kubectl annotate {source} {}=true   # in the source cluster, then restore-plan", keys::PAUSED);
-    Some(Finding::new(Code::RestoreIntoFight, message, next).with("source", source).with(keys::EXTERNAL_NAME, ext))
+    let next = source.pause().comment("in the source cluster, then restore-plan");
+    Some(
+        Finding::new(Code::RestoreIntoFight, message, next)
+            .with("source", source.to_string())
+            .with(keys::EXTERNAL_NAME, ext),
+    )
 }
 
 #[cfg(test)]
@@ -24,13 +30,17 @@ mod tests {
     use super::super::cases::{P, S, T0, T1};
     use super::super::restore_cases::*;
     use crate::finding::Code::*;
-    use crate::restore::MrRestore;
+    use crate::restore::{MrRestore, SourceTracker};
     use crate::testing::Mr;
 
     fn tracked() -> MrRestore {
         MrRestore {
             name_initialized: Some(false),
-            source_tracker: Some("prod: vpc.ec2.aws.upbound.io/v".into()),
+            source_tracker: Some(SourceTracker {
+                context: "prod".into(),
+                reference: "vpc.ec2.aws.upbound.io/v".into(),
+                namespace: None,
+            }),
             inactive_kind: None,
         }
     }

@@ -12,7 +12,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let ctx = facts.evidence?.restore.as_ref()?;
     let Verdict::Safe(why) = verdict(facts, ctx) else { return None };
     let message = format!("restoring it as it is creates nothing twice: {why}");
-    let next = super::restore_creates_duplicate::RESTORE_PLAN;
+    let next = super::restore_creates_duplicate::restore_plan(None);
     Some(Finding::new(Code::RestoreSafe, message, next).with("restore", why))
 }
 

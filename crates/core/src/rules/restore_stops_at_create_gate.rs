@@ -3,6 +3,7 @@
 use super::facts::Facts;
 use super::restore_verdict::{Verdict, verdict};
 use crate::finding::{Code, Finding};
+use crate::shell::quoted;
 
 /// Velero restores every annotation, the create marks among them (`resetMetadataAndStatus` drops
 /// none), so an `external-create-pending` newer than the result marks (`meta.ExternalCreateIncomplete`)
@@ -16,14 +17,16 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let mr = facts.mr;
     let id = mr.external_name().or(mr.at_provider_id.as_deref());
     let then = match id {
-        Some(id) => format!("restore it with external-name {id:?} and without the pending mark, observing only"),
+        Some(id) => {
+            format!("restore it with external-name {id} and without the pending mark, observing only", id = quoted(id))
+        }
         None => "no ID is known: restore it paused and find the ID with `kubectl upjet history`".to_string(),
     };
     let message = format!(
         "a restore brings back external-create-pending ({}), newer than any create result, so the restored MR stops at the create-incomplete gate and nothing reconciles it; {then}",
         facts.marks.pending.raw.as_deref().unwrap_or_default()
     );
-    let f = Finding::new(Code::RestoreStopsAtCreateGate, message, super::restore_creates_duplicate::RESTORE_PLAN)
+    let f = Finding::new(Code::RestoreStopsAtCreateGate, message, super::restore_creates_duplicate::restore_plan(None))
         .with_opt("externalName", mr.external_name())
         .with_opt("status.atProvider.id", mr.at_provider_id.as_deref());
     Some(facts.with_marks(f).suggest(id))

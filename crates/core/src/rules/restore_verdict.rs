@@ -9,6 +9,7 @@ use crate::identity::Peers;
 use crate::inventory::{IdForm, Tracking};
 use crate::managed::{ManagedResource, keys};
 use crate::restore::{MrRestore, name_initialized};
+use crate::shell::quoted;
 
 /// What the reconciler does with an MR restored from a backup.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,7 +19,7 @@ pub enum Verdict {
     /// It stops at the create-incomplete gate.
     Gate,
     /// Its cloud object is still managed by the source cluster (that MR).
-    Fight(String),
+    Fight(crate::restore::SourceTracker),
     /// Nothing is created twice; the reason.
     Safe(String),
     /// Its kind is inactive on the target: the restore skips it; the command that activates it.
@@ -29,7 +30,7 @@ pub enum Verdict {
 pub fn created_by(facts: &Facts) -> Option<String> {
     let mr = facts.mr;
     if let Some(id) = &mr.at_provider_id {
-        return Some(format!("status.atProvider.id is {id:?}"));
+        return Some(format!("status.atProvider.id is {id}", id = quoted(id)));
     }
     if mr.is_true("Ready") {
         return Some("it was Ready".into());
@@ -74,7 +75,7 @@ pub fn will_create(facts: &Facts) -> Option<String> {
         return None;
     }
     let held = match mr.external_name_placeholder() {
-        Some(p) => format!("only the placeholder {:?} as external-name", p.value),
+        Some(p) => format!("only the placeholder {} as external-name", quoted(p.value)),
         None => "no external-name".to_string(),
     };
     Some(format!("it has {held}, is not paused and its policies {} allow Create", facts.policies.describe()))
@@ -145,7 +146,8 @@ pub fn verdict(facts: &Facts, ctx: &MrRestore) -> Verdict {
     let paused = if facts.paused { " (it is restored paused: that happens once the pause is lifted)" } else { "" };
     if let Some(ext) = mr.external_name() {
         return Verdict::Safe(format!(
-            "the external-name {ext:?} is restored: upjet rebuilds the state from it and Observe finds the object"
+            "the external-name {ext} is restored: upjet rebuilds the state from it and Observe finds the object",
+            ext = quoted(ext)
         ));
     }
     let stub = mr.external_name_placeholder();
@@ -166,7 +168,7 @@ pub fn verdict(facts: &Facts, ctx: &MrRestore) -> Verdict {
         ));
     }
     let held = match stub {
-        Some(p) => format!("only the placeholder {:?} as external-name", p.value),
+        Some(p) => format!("only the placeholder {} as external-name", quoted(p.value)),
         None => "no external-name".to_string(),
     };
     let why = match ctx.name_initialized {

@@ -21,10 +21,7 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
                 facts.policies.describe(),
                 err.message
             ),
-            format!(
-                "kubectl patch {} --type=merge -p '{{\"spec\":{{\"managementPolicies\":{nearest}}}}}'",
-                facts.kubectl_target()
-            ),
+            facts.kubectl("patch").word("--type=merge").opt("-p", format!(r#"{{"spec":{{"managementPolicies":{nearest}}}}}"#)),
         )
         .with("managementPolicies", facts.policies.describe())
         .with_opt("synced", facts.synced_message().map(str::to_owned)),

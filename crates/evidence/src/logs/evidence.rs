@@ -22,6 +22,11 @@ pub enum EvidenceKind {
     StateReconstructing,
     /// plugin-framework `recovered external name from last failed async operation`.
     RecoveredExternalName,
+    /// plugin-framework `TF ReadResource returned Missing Resource Identity diagnostic, treating
+    /// as resource not found` (upjet v2.3+ resource identity): a read answered Terraform's
+    /// "Missing Resource Identity After Read", which upjet counts as the object not existing, so
+    /// the reconcile that logged it goes on to create.
+    MissingIdentityNotFound,
     /// Any other managed-reconciler line (carries the external-name read at Get time).
     Reconciler,
     /// `Successfully requested creation of external resource`.
@@ -48,20 +53,29 @@ pub enum EvidenceKind {
     CliImport,
     /// CLI workspace `destroy async ended` / `destroy ended`.
     CliDestroy,
+    /// CLI workspace `Running terraform` (its `args`): upjet runs this MR in its Terraform CLI
+    /// mode (`pkg/terraform/workspace.go`, `runTF`), which its in-process clients never log.
+    CliRun,
     /// A Kubernetes Event found in a Cloud Logging export; its
     /// `metadata.annotations["external-name"]` is a weak, recorder-level source.
     KubeEvent,
+    /// controller-runtime's `Starting EventSource`, `Starting Controller` or `Starting workers`
+    /// for an MR kind's managed controller (`pkg/internal/controller/controller.go`, `Start`):
+    /// a provider process started. It names no MR, only the controller (in [`MrRef::controller`]);
+    /// the lines of one start are merged into one piece of evidence.
+    ProcessStarted,
 }
 
 impl EvidenceKind {
     /// Every kind, in declaration order. Exists so code that must cover all kinds (name
     /// tables, uniqueness checks) iterates this list instead of typing the variants again.
-    pub const ALL: [EvidenceKind; 18] = [
+    pub const ALL: [EvidenceKind; 21] = [
         EvidenceKind::AsyncCreateStarting,
         EvidenceKind::AsyncCreateEnded,
         EvidenceKind::CallbackFailed,
         EvidenceKind::StateReconstructing,
         EvidenceKind::RecoveredExternalName,
+        EvidenceKind::MissingIdentityNotFound,
         EvidenceKind::Reconciler,
         EvidenceKind::CreateRequested,
         EvidenceKind::CreateIncomplete,
@@ -74,7 +88,9 @@ impl EvidenceKind {
         EvidenceKind::CliRefresh,
         EvidenceKind::CliImport,
         EvidenceKind::CliDestroy,
+        EvidenceKind::CliRun,
         EvidenceKind::KubeEvent,
+        EvidenceKind::ProcessStarted,
     ];
 
     /// Stable short name for reports and JSON output.
@@ -85,6 +101,7 @@ impl EvidenceKind {
             EvidenceKind::CallbackFailed => "CallbackFailed",
             EvidenceKind::StateReconstructing => "StateReconstructing",
             EvidenceKind::RecoveredExternalName => "RecoveredExternalName",
+            EvidenceKind::MissingIdentityNotFound => "MissingIdentityNotFound",
             EvidenceKind::Reconciler => "Reconciler",
             EvidenceKind::CreateRequested => "CreateRequested",
             EvidenceKind::CreateIncomplete => "CreateIncomplete",
@@ -97,13 +114,18 @@ impl EvidenceKind {
             EvidenceKind::CliRefresh => "CliRefresh",
             EvidenceKind::CliImport => "CliImport",
             EvidenceKind::CliDestroy => "CliDestroy",
+            EvidenceKind::CliRun => "CliRun",
             EvidenceKind::KubeEvent => "KubeEvent",
+            EvidenceKind::ProcessStarted => "ProcessStarted",
         }
     }
 
     /// Lines that repeat on every reconcile and do not break a run of repeats.
     pub(crate) fn routine(self) -> bool {
-        matches!(self, EvidenceKind::Reconciler | EvidenceKind::CliRefresh | EvidenceKind::KubeEvent)
+        matches!(
+            self,
+            EvidenceKind::Reconciler | EvidenceKind::CliRefresh | EvidenceKind::CliRun | EvidenceKind::KubeEvent
+        )
     }
 
     /// Whether an `id` of this kind counts for [`last_logged_ids`](super::last_logged_ids):
@@ -115,8 +137,11 @@ impl EvidenceKind {
             EvidenceKind::AsyncCreateStarting
                 | EvidenceKind::CallbackFailed
                 | EvidenceKind::StateReconstructing
+                | EvidenceKind::MissingIdentityNotFound
                 | EvidenceKind::CriticalAnnotationsUpdated
                 | EvidenceKind::KubeEvent
+                | EvidenceKind::ProcessStarted
+                | EvidenceKind::CliRun
         )
     }
 }
@@ -199,8 +224,37 @@ impl Evidence {
         }
     }
 
+    /// The managed kind whose controller a [`EvidenceKind::ProcessStarted`] line started, as
+    /// `kind.group` in lower case (how [`started_kind_of`] names an MR's kind).
+    pub fn started_kind(&self) -> Option<String> {
+        (self.kind == EvidenceKind::ProcessStarted).then_some(())?;
+        managed_controller_kind(self.mr.controller.as_deref()?)
+    }
+
     /// Sort key for "newest": last time seen, then order of appearance.
     pub(super) fn newest_key(&self) -> (Option<DateTime<Utc>>, u64) {
         (self.last_time.or(self.time), self.last_seq)
     }
+}
+
+/// The kind a managed reconciler's controller name stands for, as `kind.group` in lower case:
+/// crossplane-runtime names it `managed/` + the lower-cased GVK string (`ControllerName`; upjet's
+/// generated controllers: `managed/sqs.aws.upbound.io/v1beta1, kind=queue`), older providers
+/// `managed/` + `kind.group` (`managed/rdsinstance.database.aws.crossplane.io`). `None` for any
+/// other controller (provider configs, usages).
+pub fn managed_controller_kind(controller: &str) -> Option<String> {
+    let rest = controller.trim().strip_prefix("managed/")?;
+    let key = match rest.split_once(", kind=") {
+        Some((group_version, kind)) => {
+            let group = group_version.rsplit_once('/').map_or(group_version, |(g, _)| g);
+            format!("{kind}.{group}")
+        }
+        None => rest.to_string(),
+    };
+    (key.contains('.') && !key.starts_with('.') && !key.ends_with('.')).then(|| key.to_ascii_lowercase())
+}
+
+/// An MR's kind as [`managed_controller_kind`] names it.
+pub fn started_kind_of(kind: &str, group: &str) -> String {
+    format!("{kind}.{group}").to_ascii_lowercase()
 }

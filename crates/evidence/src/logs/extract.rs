@@ -7,10 +7,15 @@
 //!   `Instance state not found in cache, reconstructing...` (the `Connect` of
 //!   pkg/controller/external_tfpluginsdk.go and external_tfpluginfw.go), the plugin-framework
 //!   `recovered external name from last failed async operation`
-//!   (pkg/controller/external_async_tfpluginfw.go, `Observe`) and CLI mode's
+//!   (pkg/controller/external_async_tfpluginfw.go, `Observe`), the plugin-framework
+//!   `TF ReadResource returned Missing Resource Identity diagnostic, treating as resource not
+//!   found` (pkg/controller/external_tfpluginfw.go, `readState`) and CLI mode's
 //!   `Critical annotations have been updated.` (pkg/controller/external.go, `external.Observe`);
 //! * upjet's CLI workspace lines (`workspace` key, pkg/terraform/workspace.go), whose `out`
 //!   field holds Terraform's output (see `tf_out.rs`);
+//! * controller-runtime's start lines for a managed reconciler's controller (`Starting
+//!   EventSource`, `Starting Controller`, `Starting workers`, keyed by `controller`;
+//!   pkg/internal/controller/controller.go, `Controller.Start`): a provider process started;
 //! * crossplane-runtime's managed-reconciler lines that carry `external-name`
 //!   (pkg/reconciler/managed/reconciler.go, `Reconciler.Reconcile`), among them the gate's
 //!   `cannot determine creation result …` and, on a reconciler built with
@@ -30,6 +35,9 @@ const MSG_ASYNC_CREATE_STARTING: &str = "Async create starting...";
 const MSG_ASYNC_CREATE_CALLBACK_FAILED: &str = "Async create callback failed";
 const MSG_STATE_RECONSTRUCTING: &str = "Instance state not found in cache, reconstructing...";
 const MSG_RECOVERED_EXTERNAL_NAME: &str = "recovered external name from last failed async operation";
+/// upjet logs `TF ReadResource returned Missing Resource Identity diagnostic, treating as resource
+/// not found`; matched on its telling part, whatever precedes it.
+const MSG_MISSING_IDENTITY_NOT_FOUND: &str = "Missing Resource Identity diagnostic, treating as resource not found";
 const MSG_CRITICAL_ANNOTATIONS: &str = "Critical annotations have been updated.";
 const MSG_CREATE_REQUESTED: &str = "Successfully requested creation of external resource";
 const MSG_CREATE_INCOMPLETE_PREFIX: &str = "cannot determine creation result";
@@ -38,6 +46,47 @@ const MSG_CREATE_GATE_BYPASSED: &str =
 const MSG_CREATE_FAILED: &str = "Cannot create external resource";
 const MSG_DELETE_REQUESTED: &str = "Successfully requested deletion of external resource";
 const MSG_DELETED: &str = "Successfully deleted managed resource";
+
+/// The lines controller-runtime logs as one controller starts, in the order it logs them
+/// (`Controller.Start`: every source, then the controller, then its workers; each once per
+/// process, since a controller refuses to start twice).
+pub(crate) const START_LINES: [&str; 3] = ["Starting EventSource", "Starting Controller", "Starting workers"];
+
+/// Which of controller-runtime's start lines a record is ([`START_LINES`]' index). A console line
+/// without a logger name whose tabs became spaces reads `Starting` as its logger.
+pub(crate) fn start_phase(logger: &str, msg: &str) -> Option<usize> {
+    START_LINES.iter().position(|l| *l == msg).or_else(|| {
+        let joined = format!("{logger} {msg}");
+        (logger == "Starting").then(|| START_LINES.iter().position(|l| *l == joined)).flatten()
+    })
+}
+
+/// A start line of a managed reconciler's controller: a provider process started.
+fn process_start(rec: &LogRecord, phase: usize) -> Option<Pending> {
+    let controller = non_empty(str_field(&rec.fields, "controller"))?;
+    super::managed_controller_kind(controller)?;
+    let mr = MrRef { controller: Some(controller.to_string()), ..MrRef::default() };
+    let msg = START_LINES[phase].to_string();
+    let mut source = head(rec.time, rec.level, &rec.logger, &msg);
+    source.push_str(&format!(" {{\"controller\": {}}}", serde_json::to_string(controller).unwrap_or_default()));
+    let ev = Evidence {
+        uid: String::new(),
+        time: rec.time,
+        last_time: rec.time,
+        repeats: 0,
+        kind: EvidenceKind::ProcessStarted,
+        id: None,
+        created: Vec::new(),
+        error: None,
+        msg,
+        mr,
+        source: finish_source(source),
+        origin: Origin::default(),
+        seq: 0,
+        last_seq: 0,
+    };
+    Some(Pending { ev, tf: None, built: true })
+}
 
 /// Value of an ID-like key: `Some(string)` when logged as a string (possibly empty),
 /// `None` when absent or `null`.
@@ -226,11 +275,15 @@ pub fn evidence_from_record(rec: &LogRecord) -> Option<Evidence> {
 pub(crate) struct Pending {
     pub ev: Evidence,
     tf: Option<TfOut>,
+    /// The excerpt is already built (a start line's, which names its controller).
+    built: bool,
 }
 
 impl Pending {
     pub(crate) fn finish(&mut self, rec: &LogRecord) {
-        self.ev.source = build_source(rec, self.tf.as_ref());
+        if !self.built {
+            self.ev.source = build_source(rec, self.tf.as_ref());
+        }
     }
 }
 
@@ -252,6 +305,7 @@ fn tracker_kind(msg: &str) -> Option<EvidenceKind> {
         MSG_STATE_RECONSTRUCTING => EvidenceKind::StateReconstructing,
         MSG_RECOVERED_EXTERNAL_NAME => EvidenceKind::RecoveredExternalName,
         MSG_CRITICAL_ANNOTATIONS => EvidenceKind::CriticalAnnotationsUpdated,
+        m if m.contains(MSG_MISSING_IDENTITY_NOT_FOUND) => EvidenceKind::MissingIdentityNotFound,
         _ => return None,
     })
 }
@@ -281,9 +335,10 @@ fn cli_facts(msg: &str, f: &Map<String, Value>, facts: &mut Facts) -> Option<Evi
         "import ended" => EvidenceKind::CliImport,
         "destroy async ended" | "destroy ended" => EvidenceKind::CliDestroy,
         "callback failed" => EvidenceKind::CallbackFailed,
+        "Running terraform" => EvidenceKind::CliRun,
         _ => return None,
     };
-    if kind != EvidenceKind::CallbackFailed {
+    if !matches!(kind, EvidenceKind::CallbackFailed | EvidenceKind::CliRun) {
         let t = parse_tf_out(str_field(f, "out").unwrap_or(""));
         facts.id = t.current.clone();
         if kind == EvidenceKind::CliApply {
@@ -338,6 +393,9 @@ fn fill_from_callback_error(mr: &mut MrRef, error: Option<&str>) {
 pub(crate) fn extract_pending(rec: &LogRecord) -> Option<Pending> {
     let f = &rec.fields;
     let msg = rec.msg.as_str();
+    if let Some(phase) = start_phase(&rec.logger, msg) {
+        return process_start(rec, phase);
+    }
     let mut facts = Facts { id: None, created: Vec::new(), error: error_field(f), mr: mr_ref(f), tf: None };
     let (kind, uid) = if let Some(kind) = tracker_kind(msg) {
         tracker_facts(kind, f, &mut facts);
@@ -370,7 +428,7 @@ pub(crate) fn extract_pending(rec: &LogRecord) -> Option<Pending> {
         seq: 0,
         last_seq: 0,
     };
-    Some(Pending { ev, tf })
+    Some(Pending { ev, tf, built: false })
 }
 
 /// Evidence from a Kubernetes Event found in an export.

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use super::{Envelope, Evidence, FormatCounts, Level, LevelCounts, Origin, RecordFormat};
+use super::extract::START_LINES;
+use super::{Envelope, Evidence, EvidenceKind, FormatCounts, Level, LevelCounts, Origin, RecordFormat};
 
 /// Running result of scanning one or more log streams: counters plus the evidence.
 /// One `LogScan` may be fed several streams (pods, files) in turn.
@@ -43,6 +44,11 @@ pub struct LogScan {
     pub latest: Option<DateTime<Utc>>,
     evidence: Vec<Evidence>,
     by_uid: HashMap<String, Vec<usize>>,
+    /// The latest process start seen per controller, to merge the lines of one start.
+    starts: HashMap<String, usize>,
+    /// The sequence number of the latest start line: no run of repeats merges across it, so a
+    /// create requested before a restart and one requested after stay two pieces of evidence.
+    last_start_seq: u64,
     seq: u64,
     retention: Retention,
 }
@@ -83,6 +89,11 @@ impl LogScan {
 
     /// Whether this scan keeps `ev` at all.
     pub(crate) fn wants(&self, ev: &Evidence) -> bool {
+        if ev.kind == EvidenceKind::ProcessStarted {
+            // It names a controller, not an MR: kept whatever the retention (one per controller
+            // and process), and handed to the MRs of its kind by `LogEvidence`.
+            return true;
+        }
         match &self.retention {
             Retention::Focus { uid, name, namespace } => ev.is_about(uid, name, namespace.as_deref()),
             _ => true,
@@ -104,6 +115,7 @@ impl LogScan {
     /// Takes the evidence out (the counters stay).
     pub fn take_evidence(&mut self) -> Vec<Evidence> {
         self.by_uid.clear();
+        self.starts.clear();
         std::mem::take(&mut self.evidence)
     }
 
@@ -168,6 +180,9 @@ impl LogScan {
     /// This keeps memory bounded on long streams: it grows with *distinct* facts (a new
     /// ID, a new error, an event between repeats), not with the number of lines.
     pub(crate) fn try_merge(&mut self, ev: &Evidence) -> bool {
+        if ev.kind == EvidenceKind::ProcessStarted {
+            return self.merge_start(ev);
+        }
         if ev.uid.is_empty() {
             return false;
         }
@@ -184,6 +199,9 @@ impl LogScan {
         let mut target = None;
         for &i in items.iter().rev() {
             let Some(p) = evidence.get(i) else { break };
+            if p.last_seq < self.last_start_seq {
+                break;
+            }
             if p.kind == ev.kind {
                 if same(p) {
                     target = Some(i);
@@ -207,6 +225,40 @@ impl LogScan {
         true
     }
 
+    /// Merges a start line into the start of its controller it belongs to: controller-runtime
+    /// logs each controller's sources, then the controller, then its workers, once per process
+    /// (`Controller.Start`), so a line that goes on in that order within the time a start may
+    /// take (its cache-sync timeout, two minutes by default) is the same start; a line that
+    /// comes back to an earlier step, or repeats one other than a source, is the next process.
+    fn merge_start(&mut self, ev: &Evidence) -> bool {
+        let Some(controller) = ev.mr.controller.as_deref() else { return false };
+        let Some(&i) = self.starts.get(controller) else { return false };
+        let Some(prev) = self.evidence.get(i) else { return false };
+        let phase = |e: &Evidence| START_LINES.iter().position(|l| *l == e.msg);
+        let (before, now) = (phase(prev), phase(ev));
+        let in_order = match (before, now) {
+            (Some(b), Some(n)) => b < n || (b == 0 && n == 0),
+            _ => false,
+        };
+        let close = match (prev.last_time.or(prev.time), ev.time) {
+            (Some(a), Some(b)) => (b - a).num_seconds().abs() <= START_MERGE_SECS,
+            _ => true,
+        };
+        if !in_order || !close {
+            return false;
+        }
+        self.seq += 1;
+        self.last_start_seq = self.seq;
+        let prev = &mut self.evidence[i];
+        prev.repeats = prev.repeats.saturating_add(1);
+        prev.last_seq = self.seq;
+        prev.last_time = max_time(prev.last_time, ev.time);
+        // The excerpt and message are the latest step's: `Starting workers` says the start ended.
+        prev.msg.clone_from(&ev.msg);
+        prev.source.clone_from(&ev.source);
+        true
+    }
+
     /// Appends `ev` as a new piece of evidence (no merge attempt).
     pub(crate) fn push_new(&mut self, mut ev: Evidence, stream: &str, line: u64) {
         self.seq += 1;
@@ -214,6 +266,12 @@ impl LogScan {
         ev.last_seq = self.seq;
         ev.last_time = max_time(ev.last_time, ev.time);
         let idx = self.evidence.len();
+        if ev.kind == EvidenceKind::ProcessStarted
+            && let Some(c) = &ev.mr.controller
+        {
+            self.starts.insert(c.clone(), idx);
+            self.last_start_seq = self.seq;
+        }
         if !ev.uid.is_empty() {
             match self.by_uid.get_mut(&ev.uid) {
                 Some(items) => items.push(idx),
@@ -226,6 +284,10 @@ impl LogScan {
         self.evidence.push(ev);
     }
 }
+
+/// How far apart the lines of one controller's start may be: controller-runtime waits up to its
+/// `CacheSyncTimeout` (two minutes unless set) for the sources before `Starting Controller`.
+const START_MERGE_SECS: i64 = 120;
 
 /// Once a UID has this many evidence items, a repeat merges into *any* matching item
 /// (bounds memory when an external-name flaps or a create loops).

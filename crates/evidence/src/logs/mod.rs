@@ -43,7 +43,7 @@ mod tests;
 
 pub use counts::{FormatCounts, LevelCounts};
 pub use decode::decode_line;
-pub use evidence::{Evidence, EvidenceKind, MrRef, Origin};
+pub use evidence::{Evidence, EvidenceKind, MrRef, Origin, managed_controller_kind, started_kind_of};
 pub use extract::evidence_from_record;
 pub use log_scan::{LogScan, Retention};
 pub use logged_ids::{LoggedId, created_ids, last_logged_ids};

@@ -34,6 +34,10 @@ const NEEDLES: &[&str] = &[
     "Instance state not found",
     "Critical annotations",
     "callback failed",
+    "Missing Resource Identity diagnostic",
+    "Starting EventSource",
+    "Starting Controller",
+    "Starting workers",
 ];
 
 fn finders() -> &'static [Finder<'static>] {

@@ -657,8 +657,57 @@ impl TerraformOutputs {
 }
 
 /// Every extraction case, in one list for the table test.
+/// upjet's `Running terraform` (`pkg/terraform/workspace.go`) and controller-runtime's start lines
+/// (`pkg/internal/controller/controller.go`, `Controller.Start`) in the shapes providers print
+/// them: no logger name (the provider hands controller-runtime its unnamed zap logger;
+/// provider-upjet-aws#1140, #612 with its tabs turned to spaces), and older builds'
+/// `controller-runtime.controller` logger.
+fn process_extract_cases() -> Vec<ExtractCase> {
+    use EvidenceKind::*;
+    let managed = "managed/sqs.aws.upbound.io/v1beta1, kind=queue";
+    vec![
+        ExtractCase {
+            name: "CLI Running terraform",
+            line: console(
+                TS,
+                "DEBUG",
+                "provider-aws",
+                "Running terraform",
+                json!({"workspace": format!("/tmp/{UID_B}"), "args": ["apply"]}),
+            ),
+            want: Some(ex(CliRun, UID_B, None)),
+        },
+        ExtractCase {
+            name: "Starting EventSource, no logger name",
+            line: format!(
+                "{TS}\tINFO\tStarting EventSource\t{{\"controller\": \"{managed}\", \"source\": \"kind source: *v1beta1.Queue\"}}"
+            ),
+            want: Some(ex(ProcessStarted, "", None)),
+        },
+        ExtractCase {
+            name: "Starting workers, tabs turned to spaces",
+            line: format!(
+                "{TS}    INFO    Starting workers        {{\"controller\": \"{managed}\", \"controllerGroup\": \"sqs.aws.upbound.io\", \"controllerKind\": \"Queue\", \"worker count\": 10}}"
+            ),
+            want: Some(ex(ProcessStarted, "", None)),
+        },
+        ExtractCase {
+            name: "Starting Controller, controller-runtime's own logger name",
+            line: console(
+                TS,
+                "INFO",
+                "controller-runtime.controller",
+                "Starting Controller",
+                json!({"controller": managed}),
+            ),
+            want: Some(ex(ProcessStarted, "", None)),
+        },
+    ]
+}
+
 fn extract_cases() -> Vec<ExtractCase> {
     [
+        process_extract_cases(),
         async_create_extract_cases(),
         tracker_extract_cases(),
         reconciler_extract_cases(),
@@ -951,14 +1000,15 @@ fn cli_extract_cases() -> Vec<ExtractCase> {
 fn non_evidence_extract_cases() -> Vec<ExtractCase> {
     vec![
         ExtractCase {
-            name: "CLI Running terraform is not evidence",
+            name: "a start line of a controller that is no managed reconciler's is not evidence",
             line: console(
                 TS,
-                "DEBUG",
-                "provider-aws",
-                "Running terraform",
-                json!({"workspace": format!("/tmp/{UID_B}"), "args": ["apply"]}),
-            ),
+                "INFO",
+                "",
+                "Starting Controller",
+                json!({"controller": "providerconfig/providerconfig.aws.upbound.io"}),
+            )
+            .replacen("\t\t", "\t", 1),
             want: None,
         },
         ExtractCase {
@@ -1916,4 +1966,39 @@ fn compact_retention_bounds_items_per_mr_and_focus_keeps_one_mr() {
         LogScan::with_retention(Retention::Focus { uid: "uid-2".into(), name: "n2".into(), namespace: None });
     scan_slice(text.as_bytes(), "t", &mut focus);
     assert!(!focus.evidence().is_empty() && focus.evidence().iter().all(|e| e.uid == "uid-2"));
+}
+
+/// upjet's plugin-framework read treated as not found after Terraform's "Missing Resource
+/// Identity After Read" (pkg/controller/external_tfpluginfw.go, `readState`): found by the
+/// prefilter, tied to its MR by `uid`, and carrying no ID.
+#[test]
+fn a_missing_identity_read_is_a_not_found() {
+    let line = console(
+        TS,
+        "DEBUG",
+        "provider-aws",
+        "TF ReadResource returned Missing Resource Identity diagnostic, treating as resource not found",
+        json!({"uid": UID_A, "name": "lc", "skippedDiags": "Missing Resource Identity After Read: …"}),
+    );
+    let sc = scan_str(&line);
+    let got: Vec<_> = sc.evidence().iter().map(|e| (e.kind, e.uid.clone(), e.id.clone())).collect();
+    assert_eq!(got, [(EvidenceKind::MissingIdentityNotFound, UID_A.to_string(), None)]);
+    assert!(!EvidenceKind::MissingIdentityNotFound.carries_logged_id());
+}
+
+/// crossplane-runtime names a managed reconciler's controller `managed/` + the lower-cased GVK
+/// (`ControllerName`, as upjet's generated controllers call it); older providers used `kind.group`.
+#[test]
+fn a_managed_controller_names_its_kind() {
+    use super::{managed_controller_kind, started_kind_of};
+    for (controller, want) in [
+        ("managed/sqs.aws.upbound.io/v1beta1, kind=queue", Some("queue.sqs.aws.upbound.io")),
+        ("managed/sqs.aws.m.upbound.io/v1beta1, kind=queue", Some("queue.sqs.aws.m.upbound.io")),
+        ("managed/rdsinstance.database.aws.crossplane.io", Some("rdsinstance.database.aws.crossplane.io")),
+        ("providerconfig/providerconfig.aws.upbound.io", None),
+        ("managed/", None),
+    ] {
+        assert_eq!(managed_controller_kind(controller).as_deref(), want, "{controller}");
+    }
+    assert_eq!(started_kind_of("Queue", "sqs.aws.upbound.io"), "queue.sqs.aws.upbound.io");
 }

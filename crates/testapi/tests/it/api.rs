@@ -203,10 +203,10 @@ fn crds_added_later_show_up_and_are_listable() {
     let srv = api.start_blocking().unwrap();
     let mut c = Client::new(&srv.url);
     let before = c.request("GET", "/apis", &[("Accept", KUBE_AGGREGATED_ACCEPT)], None).unwrap().json();
-    assert_eq!(before["items"].as_array().unwrap().len(), 2, "only apiextensions and rbac");
+    assert_eq!(before["items"].as_array().unwrap().len(), 3, "only apps, apiextensions and rbac");
     api.add_crd_yaml(&std::fs::read_to_string(format!("{GCP}/gcp.upbound.io_providerconfigs.yaml")).unwrap()).unwrap();
     let after = c.request("GET", "/apis", &[("Accept", KUBE_AGGREGATED_ACCEPT)], None).unwrap().json();
-    assert_eq!(after["items"].as_array().unwrap().len(), 3);
+    assert_eq!(after["items"].as_array().unwrap().len(), 4);
     let crds = c.get_json("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
     assert_eq!(crds["items"][0]["metadata"]["name"], "providerconfigs.gcp.upbound.io");
     assert_eq!(crds["items"][0]["spec"]["names"]["kind"], "ProviderConfig");
@@ -1062,4 +1062,112 @@ fn version_answers_what_the_test_sets() {
     let v = c.get_json("/version");
     assert_eq!((v["major"].as_str(), v["minor"].as_str()), (Some("1"), Some("29+")));
     assert_eq!(v["gitVersion"], "v1.29.8-gke.1031000");
+}
+
+/// A test's admission hook sees each create and update of a custom resource, with its
+/// requester, before it is stored, and may refuse it with its own status; `allows` answers as
+/// the RBAC authorizer does; apps/v1 Deployments are served like any built-in.
+#[test]
+fn admission_hooks_refuse_writes_with_the_requester_and_allows_answers_as_rbac() {
+    let api = gcp_api();
+    ensure_ns(&api, "h");
+    api.insert(envgroup("h", "eg", json!({})));
+    api.insert(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": "edit"}, "rules": [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]}]}));
+    api.insert(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "jane-edit", "namespace": "h"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "edit"},
+        "subjects": [{"kind": "User", "name": "jane", "apiGroup": "rbac.authorization.k8s.io"}]}));
+    api.enable_rbac();
+    api.add_user("jane-token", "jane", &[]);
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    api.on_admit(move |req| {
+        let user = req.user.map(|u| u.name.clone()).unwrap_or_default();
+        log.lock().unwrap().push((req.operation.to_string(), user, req.old_object.is_some()));
+        (req.object["metadata"]["labels"]["refuse"] == "yes").then(|| testapi::Denial {
+            code: 403,
+            reason: "Forbidden".into(),
+            message: "envgroups \"eg\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no"
+                .into(),
+        })
+    });
+    let srv = api.start_blocking().unwrap();
+    let mut jane = Client::with_token(&srv.url, "jane-token");
+    let one = "/apis/apigee.gcp.m.upbound.io/v1beta1/namespaces/h/envgroups/eg";
+    let refused =
+        jane.send("PATCH", one, "application/merge-patch+json", &json!({"metadata": {"labels": {"refuse": "yes"}}}));
+    assert_eq!((refused.status, refused.json()["reason"].as_str()), (403, Some("Forbidden")));
+    assert!(refused.json()["message"].as_str().unwrap().ends_with("denied request: no"));
+    assert!(api.get(ENVGROUP_M, "Envgroup", Some("h"), "eg").unwrap()["metadata"]["labels"]["refuse"].is_null());
+    let ok =
+        jane.send("PATCH", one, "application/merge-patch+json", &json!({"metadata": {"labels": {"refuse": "no"}}}));
+    assert_eq!(ok.status, 200);
+    let created = jane.send(
+        "POST",
+        "/apis/apigee.gcp.m.upbound.io/v1beta1/namespaces/h/envgroups",
+        "application/json",
+        &envgroup("h", "two", json!({})),
+    );
+    assert_eq!(created.status, 201);
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [
+            ("UPDATE".to_string(), "jane".to_string(), true),
+            ("UPDATE".into(), "jane".into(), true),
+            ("CREATE".into(), "jane".into(), false)
+        ]
+    );
+    let jane_user = testapi::User { name: "jane".into(), groups: vec!["system:authenticated".into()] };
+    assert!(
+        api.allows(&jane_user, "declare", "guard.kubectl-upjet.io", "identitychanges", Some("h")),
+        "a wildcard rule"
+    );
+    assert!(
+        !api.allows(&jane_user, "declare", "guard.kubectl-upjet.io", "identitychanges", None),
+        "a RoleBinding is no cluster-wide grant"
+    );
+    let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "p", "namespace": "h"}, "spec": {"replicas": 0}});
+    api.insert(d);
+    let listed = Client::new(&srv.url).get_json("/apis/apps/v1/deployments?limit=500");
+    assert_eq!(listed["items"][0]["spec"]["replicas"], 0);
+}
+
+/// Deleting a CRD as kube-apiserver does: Terminating (its cleanup finalizer, `deletionTimestamp`,
+/// the `Terminating` condition), its objects deleted (one holding a finalizer only marked), new
+/// ones refused; it is still served until its last object is gone, then it goes too.
+#[test]
+fn a_crd_being_deleted_stays_terminating_until_its_last_object_goes() {
+    let api = gcp_api();
+    ensure_ns(&api, "d");
+    let mut held = envgroup("d", "held", json!({}));
+    held["metadata"]["finalizers"] = json!(["finalizer.managedresource.crossplane.io"]);
+    api.insert(held);
+    api.insert(envgroup("d", "free", json!({})));
+    let srv = api.start_blocking().unwrap();
+    let mut c = Client::new(&srv.url);
+    let crd = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/envgroups.apigee.gcp.m.upbound.io";
+    let collection = "/apis/apigee.gcp.m.upbound.io/v1beta1/namespaces/d/envgroups";
+
+    let r = c.request("DELETE", crd, &[], None).unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let terminating = c.get_json(crd);
+    assert!(terminating["metadata"]["deletionTimestamp"].is_string(), "{terminating:#}");
+    assert_eq!(terminating["metadata"]["finalizers"], json!(["customresourcecleanup.apiextensions.k8s.io"]));
+    let conditions = terminating["status"]["conditions"].as_array().unwrap();
+    assert!(conditions.iter().any(|c| c["type"] == "Terminating" && c["status"] == "True"), "{conditions:?}");
+
+    let held = api.get(ENVGROUP_M, "Envgroup", Some("d"), "held").expect("held by its finalizer");
+    assert!(held["metadata"]["deletionTimestamp"].is_string());
+    assert!(api.get(ENVGROUP_M, "Envgroup", Some("d"), "free").is_none(), "no finalizer: gone at once");
+    assert_eq!(c.get(collection).status, 200, "still served while Terminating");
+    let r = c.send("POST", collection, "application/json", &envgroup("d", "new", json!({})));
+    assert_eq!(r.status, 405, "{}", r.text());
+    assert_eq!(r.json()["message"], "create not allowed while custom resource definition is terminating");
+
+    let one = format!("{collection}/held");
+    let r = c.send("PATCH", &one, "application/merge-patch+json", &json!({"metadata": {"finalizers": null}}));
+    assert_eq!(r.status, 200);
+    assert_eq!(c.get(crd).status, 404, "its last object gone, the CRD goes");
+    assert_eq!(c.get(collection).status, 404, "and is no longer served");
 }
