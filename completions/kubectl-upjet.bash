@@ -264,7 +264,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__adopt)
-            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --create-timeout --yes --dry-run --add-late-initialize --backup-dir --timeout --id-template --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --create-timeout --yes --add-late-initialize --backup-dir --timeout --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --dry-run --id-template --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -294,10 +294,6 @@ _kubectl__upjet() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --id-template)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --concurrency)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -315,6 +311,10 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id-template)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -480,7 +480,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__doctor)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --create-timeout --from --source-context --target-context --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --journal --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --severity --only --ignore --fail-on --fail-on-incomplete --create-timeout --from --logs --log-file --since --limit-bytes --provider-namespace --inventory --audit-log --id-template --journal --output --no-headers --plan --concurrency --retry-budget --refresh-discovery --discovery-cache-ttl --discovery-cache-dir --cloud-audit --cloud-principal --source-context --target-context --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -515,14 +515,6 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --from)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --source-context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --target-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -591,6 +583,14 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --cloud-principal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -670,7 +670,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__guard)
-            opts="-o -n -A -l -v -s -h -V --kind --provider --warn --deny --audit --mutate --authorize-declarations --allow-user --allow-group --from --id-template --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version lock unlock help"
+            opts="-o -n -A -l -v -s -h -V --kind --provider --warn --deny --audit --mutate --authorize-declarations --allow-user --allow-group --from --output --id-template --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version lock unlock help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -704,16 +704,16 @@ _kubectl__upjet() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --id-template)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                --id-template)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1656,7 +1656,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__history)
-            opts="-o -n -A -l -v -s -h -V --create-timeout --from --log-file --no-logs --cloud-audit --cloud-principal --inventory --since --limit-bytes --provider-namespace --audit-log --journal --workspace --output --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --create-timeout --from --no-logs --cloud-audit --cloud-principal --since --limit-bytes --provider-namespace --journal --workspace --output --log-file --inventory --audit-log --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1670,19 +1670,11 @@ _kubectl__upjet() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log-file)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --cloud-audit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cloud-principal)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --inventory)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1698,10 +1690,6 @@ _kubectl__upjet() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --audit-log)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --journal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1712,6 +1700,18 @@ _kubectl__upjet() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json html name jsonpath=TEMPLATE jsonpath-file=FILE jsonpath-as-json=TEMPLATE custom-columns=HEADER:PATH,... custom-columns-file=FILE" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inventory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2526,7 +2526,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__restore__subcmd__plan)
-            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --source-context --target-context --id-template --inventory --cloud-audit --cloud-principal --journal --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-n -A -l -v -s -h -V --modifiers --plan --force --backup-name --config-map --cloud-audit --cloud-principal --journal --source-context --target-context --id-template --inventory --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2548,6 +2548,18 @@ _kubectl__upjet() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --cloud-audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cloud-principal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --source-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2561,18 +2573,6 @@ _kubectl__upjet() {
                     return 0
                     ;;
                 --inventory)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --cloud-audit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --cloud-principal)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --journal)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2652,21 +2652,13 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__watch)
-            opts="-o -n -A -l -v -s -h -V --metrics-addr --journal --no-journal --logs --provider-namespace --events --guard-lock --resync --create-timeout --output --no-headers --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-o -n -A -l -v -s -h -V --metrics-addr --no-journal --events --guard-lock --resync --create-timeout --output --journal --logs --provider-namespace --no-headers --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --metrics-addr)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --journal)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --provider-namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2684,6 +2676,14 @@ _kubectl__upjet() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

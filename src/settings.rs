@@ -1,5 +1,7 @@
-//! Raw flags and the process's surroundings, resolved once into the plain values commands run
-//! with (ripgrep's `LowArgs → HiArgs`).
+//! The process's surroundings — environment variables, the clock, the terminal — and kubectl's
+//! global flags that depend on them (the connection, colour), resolved once into the values every
+//! command runs with. A flag that changes how MRs are judged (`--create-timeout`) is no part of
+//! it: each command's resolver (`commands::resolve`) reads it with the command's other flags.
 //!
 //! This is the only module that reads the environment, the wall clock and whether a stream is a
 //! terminal. Everything below `commands/` is handed the values it needs, so the core can be
@@ -12,7 +14,6 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 use upjet_cluster::connect::ConnectOptions;
 use upjet_core::gotime::GoTime;
-use upjet_core::reconcile_timeout::{JudgedAt, ReconcileTimeout};
 
 /// Pins "now" for ages and deadlines (RFC 3339), so snapshot tests and examples are stable.
 pub const NOW_ENV: &str = "UPJET_NOW";
@@ -135,8 +136,6 @@ impl Terminal {
 pub struct Settings {
     /// "Now" for ages, deadlines and backup names: [`NOW_ENV`] when it parses, else the clock.
     pub now: GoTime,
-    /// The providers' reconcile timeout (`--create-timeout`, else upjet's).
-    pub reconcile_timeout: ReconcileTimeout,
     /// The real wall clock at start-up (cache ages must not follow a pinned "now").
     pub wall_clock: SystemTime,
     /// The real wall clock, read when called (adopt's marker tokens and backup file names).
@@ -193,10 +192,6 @@ impl Settings {
         let k = &cli.kube;
         Settings {
             now: env.now.as_deref().and_then(GoTime::parse_rfc3339).unwrap_or(real_now),
-            reconcile_timeout: cli
-                .create_timeout()
-                .map(|t| ReconcileTimeout::from_secs(t.as_secs().max(1)))
-                .unwrap_or_default(),
             wall_clock,
             clock: chrono::Utc::now,
             color_stdout: use_color(cli.ui.color, term.stdout, env),
@@ -222,11 +217,6 @@ impl Settings {
 }
 
 impl Settings {
-    /// What the rules judge against: now, and the providers' reconcile timeout.
-    pub fn judged_at(&self) -> JudgedAt {
-        JudgedAt::new(self.now, self.reconcile_timeout)
-    }
-
     /// Whether more than one cluster may be asked for (several `--context`, `--all-contexts`):
     /// commands that act on one object refuse it.
     pub fn several_contexts(&self) -> bool {

@@ -2,11 +2,14 @@
 
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `kubectl upjet adopt`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = ADOPT_EXAMPLES)]
+#[command(
+    after_help = ADOPT_EXAMPLES,
+    mut_arg("dry_run", |a| a.help(ADOPT_DRY_RUN)),
+    mut_arg("id_templates", |a| a.help(ADOPT_ID_TEMPLATE).conflicts_with("filename"))
+)]
 pub struct AdoptArgs {
     /// The MR to adopt into: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
     /// Not needed with -f.
@@ -31,29 +34,26 @@ pub struct AdoptArgs {
     pub force: bool,
     /// The providers' reconcile timeout: a create still within it is not adopted without --force.
     #[command(flatten)]
-    pub reconciler: super::ReconcilerArgs,
-    /// Do not ask for confirmation (required when there is no terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Print the plan and every patch, and send the patches with server-side dryRun=All:
-    /// nothing is changed and no backup is written.
-    #[arg(long)]
-    pub dry_run: bool,
+    pub reconciler: super::shared::ReconcilerArgs,
+    /// `-y/--yes`.
+    #[command(flatten)]
+    pub yes: super::shared::YesArgs,
+    /// `--dry-run`.
+    #[command(flatten)]
+    pub dry_run: super::shared::DryRunArgs,
     /// Add LateInitialize to spec.managementPolicies when it is missing, so upjet persists an
     /// external-name it learns later.
     #[arg(long)]
     pub add_late_initialize: bool,
-    /// Where to write the backup taken before any change (default: ~/.kube/upjet/backups).
-    #[arg(long, value_name = "DIR")]
-    pub backup_dir: Option<PathBuf>,
-    /// How long to wait for the provider at each wait step: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout)]
-    pub timeout: Duration,
-    /// The kind's cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without
-    /// --id, the ID it gives for the MR is offered among the candidates on a terminal, and used
-    /// otherwise (add --import to have the provider confirm it first).
-    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", conflicts_with = "filename", help_heading = super::INPUTS)]
-    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
+    /// `--backup-dir`.
+    #[command(flatten)]
+    pub backup_dir: super::shared::BackupDirArgs,
+    /// `--timeout`.
+    #[command(flatten)]
+    pub wait: super::shared::WaitArgs,
+    /// `--id-template`.
+    #[command(flatten)]
+    pub id_templates: super::shared::IdTemplateArgs,
     /// With -f: how many MRs are being changed at the same time (1-64), each under its own
     /// backup, conditional writes and verification; an MR whose adoption is written is verified
     /// without holding a slot.
@@ -68,27 +68,34 @@ pub struct AdoptArgs {
     /// on a terminal, and used otherwise when it names exactly one object (not with -f: give the
     /// record to `doctor --plan`).
     #[command(flatten)]
-    pub cloud: super::CloudAuditArgs,
+    pub cloud: super::shared::CloudAuditArgs,
     /// The ID journal: without --id, an ID it recorded for the MR is offered first on a terminal,
     /// and used otherwise.
     #[command(flatten)]
-    pub journal: super::JournalArgs,
+    pub journal: super::shared::JournalArgs,
 }
+
+/// How adopt words the flags it shares (clap drops a doc comment's last period; these have none).
+const ADOPT_DRY_RUN: &str = "Print the plan and every patch, and send the patches with server-side dryRun=All: nothing is changed and no backup is written";
+const ADOPT_ID_TEMPLATE: &str = "The kind's cloud ID format (repeatable, KIND=TEMPLATE, see docs/id-templates.md): without --id, the ID it gives for the MR is offered among the candidates on a terminal, and used otherwise (add --import to have the provider confirm it first)";
 
 /// `kubectl upjet restore`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = RESTORE_EXAMPLES)]
+#[command(after_help = RESTORE_EXAMPLES, mut_arg("dry_run", |a| a.help(RESTORE_DRY_RUN)))]
 pub struct RestoreArgs {
     /// A backup file written by adopt (its path is printed when adopt starts).
     #[arg(value_name = "BACKUP_FILE")]
     pub backup_file: PathBuf,
-    /// Do not ask for confirmation (required when there is no terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Print the patch and send it with server-side dryRun=All; nothing is changed.
-    #[arg(long)]
-    pub dry_run: bool,
+    /// `-y/--yes`.
+    #[command(flatten)]
+    pub yes: super::shared::YesArgs,
+    /// `--dry-run`.
+    #[command(flatten)]
+    pub dry_run: super::shared::DryRunArgs,
 }
+
+/// How restore words `--dry-run`.
+const RESTORE_DRY_RUN: &str = "Print the patch and send it with server-side dryRun=All; nothing is changed";
 
 const ADOPT_EXAMPLES: &str = "Examples:
   # Verify that the cloud object exists (Observe-only), then hand the MR back its policies
@@ -126,6 +133,7 @@ const RESTORE_EXAMPLES: &str = "Examples:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[derive(Debug, clap::Parser)]
     struct T {
@@ -150,16 +158,16 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            (a.target.as_deref(), a.id.as_deref(), a.import, a.yes),
+            (a.target.as_deref(), a.id.as_deref(), a.import, a.yes.given),
             (Some("vpc/main"), Some("vpc-1"), true, true)
         );
-        assert_eq!(a.timeout, Duration::from_secs(90));
+        assert_eq!(a.wait.timeout, Duration::from_secs(90));
         assert_eq!(a.concurrency, 4);
         let C::Adopt(a) = parse(&["adopt", "-f", "plan.json", "--concurrency", "8", "--timeout", "2m"]).unwrap() else {
             panic!()
         };
         assert_eq!(a.filename.as_deref(), Some(std::path::Path::new("plan.json")));
-        assert_eq!(a.timeout, Duration::from_secs(120));
+        assert_eq!(a.wait.timeout, Duration::from_secs(120));
         assert!(parse(&["adopt"]).is_err(), "a target or -f is required");
         assert!(parse(&["adopt", "vpc/main", "-f", "plan.json"]).is_err());
         assert!(parse(&["adopt", "vpc/main", "--timeout", "0"]).is_err());
@@ -172,7 +180,7 @@ mod tests {
         assert!(parse(&["adopt", "-f", "p", "--parallel", "65"]).is_err());
         assert!(parse(&["adopt", "-f", "p", "--probe"]).is_err(), "--probe verifies through --import");
         let C::Restore(r) = parse(&["restore", "b.json", "--dry-run"]).unwrap() else { panic!() };
-        assert!(r.dry_run && !r.yes);
+        assert!(r.dry_run.given && !r.yes.given);
         assert!(parse(&["restore"]).is_err());
     }
 }

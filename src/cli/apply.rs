@@ -5,7 +5,6 @@
 
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Where `--timeout` and `--backup-dir` sort in a command's help: after the command's own flags
 /// about how far to go (`migrate apply --keep-legacy`, `--observe-only`), before
@@ -19,26 +18,33 @@ pub const AFTER_WAITS: usize = WAITS + 2;
 /// How a plan file is carried out: which plan, whether anything is written, how many MRs at
 /// once, how long each wait may take and where the backups go.
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("timeout", |a| a.help(TIMEOUT).display_order(WAITS)),
+    mut_arg("backup_dir", |a| a.display_order(WAITS + 1))
+)]
 pub struct ApplyArgs {
     /// The plan file (its help names the command that writes it: [`Wording::plan`]).
     #[arg(short = 'f', long = "filename", value_name = "PLAN", help_heading = super::INPUTS)]
     pub filename: PathBuf,
     /// Send every write with server-side dryRun=All ([`Wording::dry_run`]).
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required when there is no terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
+    #[command(flatten)]
+    pub dry_run: super::shared::DryRunArgs,
+    /// `-y/--yes`.
+    #[command(flatten)]
+    pub yes: super::shared::YesArgs,
     /// How many MRs at the same time, 1-64 ([`Wording::parallel`]).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub parallel: u16,
-    /// How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds.
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = super::duration::timeout, display_order = WAITS)]
-    pub timeout: Duration,
-    /// Where the backups go ([`Wording::backup_dir`]).
-    #[arg(long, value_name = "DIR", display_order = WAITS + 1)]
-    pub backup_dir: Option<PathBuf>,
+    /// `--timeout` ([`TIMEOUT`]), sorted at [`WAITS`].
+    #[command(flatten)]
+    pub wait: super::shared::WaitArgs,
+    /// Where the backups go ([`Wording::backup_dir`]), sorted after `--timeout`.
+    #[command(flatten)]
+    pub backup_dir: super::shared::BackupDirArgs,
 }
+
+/// `--timeout`, as promote and migrate apply word it.
+const TIMEOUT: &str = "How long to wait for the provider at each wait: `5m`, `90s`; a bare number is seconds";
 
 /// The help of the flags whose words depend on the command: its plan, what a dry run shows, what
 /// happens to each MR and which MR is backed up.

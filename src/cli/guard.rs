@@ -75,13 +75,11 @@ fn rule() -> impl TypedValueParser<Value = Rule> {
 
 /// `kubectl upjet guard` (printing the policies).
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("id_templates", |a| a.help(ID_TEMPLATE)))]
 pub struct PrintArgs {
-    /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kinds: Vec<String>,
-    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
-    #[arg(long = "provider", value_name = "PROVIDER")]
-    pub providers: Vec<String>,
+    /// `--kind`, `--provider`.
+    #[command(flatten)]
+    pub select: super::shared::KindArgs,
     /// Only warn when this rule is broken (repeatable).
     #[arg(long = "warn", value_name = "RULE", value_parser = rule())]
     pub warn: Vec<Rule>,
@@ -113,11 +111,9 @@ pub struct PrintArgs {
     /// cluster: for a GitOps repository; no cluster is asked anything.
     #[arg(long, value_name = "CRDS_DIR", help_heading = super::INPUTS)]
     pub from: Option<PathBuf>,
-    /// A kind's cloud ID format for the external-name-format rule (repeatable): KIND=TEMPLATE,
-    /// as doctor takes it; wins over the format learned from healthy peers. See
-    /// docs/id-templates.md.
-    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = super::INPUTS)]
-    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
+    /// `--id-template`.
+    #[command(flatten)]
+    pub id_templates: super::shared::IdTemplateArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = GuardOutput::Yaml, help_heading = super::OUTPUT)]
     pub output: GuardOutput,
@@ -132,21 +128,23 @@ pub enum GuardOutput {
     Json,
 }
 
+/// How guard words `--id-template` (clap drops a doc comment's last period; this has none).
+const ID_TEMPLATE: &str = "A kind's cloud ID format for the external-name-format rule (repeatable): KIND=TEMPLATE, as doctor takes it; wins over the format learned from healthy peers. See docs/id-templates.md";
+
 /// `kubectl upjet guard lock`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("journal", |a| a.help(LOCK_JOURNAL)))]
 pub struct LockArgs {
-    /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kinds: Vec<String>,
-    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
-    #[arg(long = "provider", value_name = "PROVIDER")]
-    pub providers: Vec<String>,
-    /// Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes
-    /// for this context, ~/.kube/upjet/journal/<context>/, when it exists): for each MR it
-    /// recorded that no live MR answers for, the newest external-name is locked too.
-    #[arg(long = "journal", value_name = "DIR", help_heading = super::INPUTS)]
-    pub journal: Option<PathBuf>,
+    /// `--kind`, `--provider`.
+    #[command(flatten)]
+    pub select: super::shared::KindArgs,
+    /// `--journal`.
+    #[command(flatten)]
+    pub journal: super::shared::JournalArgs,
 }
+
+/// How guard lock words `--journal`: what it locks from the journal.
+const LOCK_JOURNAL: &str = "Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes for this context, ~/.kube/upjet/journal/<context>/, when it exists): for each MR it recorded that no live MR answers for, the newest external-name is locked too";
 
 /// `kubectl upjet guard unlock`.
 #[derive(Debug, Clone, Args)]

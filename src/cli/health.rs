@@ -58,7 +58,7 @@ pub struct ArgocdArgs {
     pub argocd_namespace: String,
     /// The providers' reconcile timeout, written into the script.
     #[command(flatten)]
-    pub reconciler: super::ReconcilerArgs,
+    pub reconciler: super::shared::ReconcilerArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ArgocdFormat::Entry, help_heading = super::OUTPUT)]
     pub output: ArgocdFormat,
@@ -78,12 +78,9 @@ pub enum ArgocdFormat {
 /// `kubectl upjet health flux`.
 #[derive(Debug, Clone, Args)]
 pub struct FluxArgs {
-    /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kinds: Vec<String>,
-    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
-    #[arg(long = "provider", value_name = "PROVIDER")]
-    pub providers: Vec<String>,
+    /// `--kind`, `--provider`.
+    #[command(flatten)]
+    pub select: super::shared::KindArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = FluxFormat::Yaml, help_heading = super::OUTPUT)]
     pub output: FluxFormat,

@@ -17,6 +17,7 @@ pub mod migrate;
 pub mod output;
 pub mod rbac;
 pub mod restore;
+pub mod shared;
 pub mod watch;
 
 /// Find and repair Crossplane managed resources whose cloud objects upjet lost track of.
@@ -41,21 +42,6 @@ pub struct Cli {
     /// Connection and scope flags shared with kubectl.
     #[command(flatten)]
     pub kube: KubeFlags,
-}
-
-impl Cli {
-    /// `--create-timeout`, on the commands that judge MRs.
-    pub fn create_timeout(&self) -> Option<std::time::Duration> {
-        let reconciler = match &self.command {
-            Command::Doctor(args) => &args.reconciler,
-            Command::History(args) => &args.reconciler,
-            Command::Adopt(args) => &args.reconciler,
-            Command::Watch(args) => &args.reconciler,
-            Command::Health(health::HealthArgs { tool: health::HealthTool::Argocd(args) }) => &args.reconciler,
-            _ => return None,
-        };
-        Some(reconciler.create_timeout)
-    }
 }
 
 /// Help heading of the files and streams a command reads besides the cluster.
@@ -158,40 +144,42 @@ const HISTORY_EXAMPLES: &str = "Examples:
 
 /// `kubectl upjet history`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("log_files", |a| a.help(HISTORY_LOG_FILE)),
+    mut_arg("inventory", |a| a.help(HISTORY_INVENTORY)),
+    mut_arg("audit_logs", |a| a.help(HISTORY_AUDIT_LOG))
+)]
 pub struct HistoryArgs {
     /// The MR: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
     #[arg(value_name = "KIND/NAME")]
     pub target: String,
     /// The providers' reconcile timeout.
     #[command(flatten)]
-    pub reconciler: ReconcilerArgs,
+    pub reconciler: shared::ReconcilerArgs,
     /// Read the MR from a snapshot instead of the cluster (see doctor --from).
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Option<PathBuf>,
-    /// Also read a provider log file (repeatable; `-` for stdin; gzip accepted).
-    #[arg(long = "log-file", value_name = "PATH", help_heading = INPUTS)]
-    pub log_files: Vec<PathBuf>,
+    /// `--log-file`.
+    #[command(flatten)]
+    pub log_files: shared::LogFileArgs,
     /// Do not read the live provider pods' logs.
     #[arg(long, help_heading = INPUTS)]
     pub no_logs: bool,
     /// The cloud's own audit record.
     #[command(flatten)]
-    pub cloud: CloudAuditArgs,
-    /// A cloud inventory export (repeatable; `-` for stdin; gzip accepted; see doctor
-    /// --inventory): the objects tagged for the MR, tied to it as its kind's peers teach, name
-    /// what its creates made.
-    #[arg(long = "inventory", value_name = "FILE", help_heading = INPUTS)]
-    pub inventory: Vec<PathBuf>,
+    pub cloud: shared::CloudAuditArgs,
+    /// `--inventory`.
+    #[command(flatten)]
+    pub inventory: shared::InventoryArgs,
     /// Log reading limits.
     #[command(flatten)]
-    pub log_opts: LogOptions,
-    /// Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin;
-    /// gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports).
-    #[arg(long = "audit-log", value_name = "FILE", help_heading = INPUTS)]
-    pub audit_logs: Vec<PathBuf>,
+    pub log_opts: shared::LogOptions,
+    /// `--audit-log`.
+    #[command(flatten)]
+    pub audit_logs: shared::AuditLogArgs,
     /// The ID journal.
     #[command(flatten)]
-    pub journal: JournalArgs,
+    pub journal: shared::JournalArgs,
     /// Read the live Terraform workspace (/tmp/<uid>/terraform.tfstate) from the provider pod via exec.
     #[arg(long, help_heading = INPUTS)]
     pub workspace: bool,
@@ -199,6 +187,12 @@ pub struct HistoryArgs {
     #[arg(short = 'o', long = "output", value_parser = output::OutputParser::<HistoryFormat>::new(), help_heading = OUTPUT)]
     pub output: Option<output::Output<HistoryFormat>>,
 }
+
+/// How history words the inputs it shares with doctor: what each tells about one MR (clap drops
+/// a doc comment's last period; these have none).
+const HISTORY_LOG_FILE: &str = "Also read a provider log file (repeatable; `-` for stdin; gzip accepted)";
+const HISTORY_INVENTORY: &str = "A cloud inventory export (repeatable; `-` for stdin; gzip accepted; see doctor --inventory): the objects tagged for the MR, tied to it as its kind's peers teach, name what its creates made";
+const HISTORY_AUDIT_LOG: &str = "Read a Kubernetes audit log: who wrote the MR and what changed (repeatable; `-` for stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch exports)";
 
 /// `history -o`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -292,7 +286,8 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `-o/--output`.
+/// doctor's `-o/--output` formats (kubectl's forms besides: `output::Output::Form`). Resolved,
+/// with the form's spec, into `commands::resolve::DoctorOutput`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// kubectl-style table.
@@ -312,9 +307,6 @@ pub enum OutputFormat {
     Junit,
     /// One self-contained HTML page: the summary, then a sortable, filterable findings table.
     Html,
-    /// One of kubectl's forms (`name`, `jsonpath=…`, `custom-columns=…`), held by the `-o` value.
-    #[value(skip)]
-    Form,
 }
 
 /// `--fail-on`: the lowest severity that makes doctor exit 1.
@@ -344,17 +336,19 @@ impl FailOn {
 
 /// `kubectl upjet doctor`. Fields are declared in help order: doctor's own flags, then the
 /// inputs, the output and the scan knobs (a heading is listed where its first flag is declared).
+/// A backup's clusters are named only with `--from`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("source_context", |a| a.requires("from")),
+    mut_arg("target_context", |a| a.requires("from"))
+)]
 pub struct DoctorArgs {
     /// One MR to show in depth: KIND/NAME or KIND.GROUP/NAME (use -n for namespaced MRs).
     #[arg(value_name = "KIND/NAME")]
     pub target: Option<String>,
-    /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kinds: Vec<String>,
-    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
-    #[arg(long = "provider", value_name = "PROVIDER")]
-    pub providers: Vec<String>,
+    /// `--kind`, `--provider`.
+    #[command(flatten)]
+    pub select: shared::KindArgs,
     /// Show only findings at or above this severity.
     #[arg(long, value_enum)]
     pub severity: Option<SeverityArg>,
@@ -373,7 +367,7 @@ pub struct DoctorArgs {
     pub fail_on_incomplete: bool,
     /// The providers' reconcile timeout.
     #[command(flatten)]
-    pub reconciler: ReconcilerArgs,
+    pub reconciler: shared::ReconcilerArgs,
     /// Analyse a snapshot instead of a cluster: `kubectl get managed -A -o json` output (a List,
     /// or one object), a directory of such files (JSON or YAML; other inputs in it, such as
     /// inventories, are skipped and said), or a Velero backup (the `.tar.gz` `velero backup
@@ -384,50 +378,37 @@ pub struct DoctorArgs {
     /// (`prod.json` → prod) or the folder (`staging/`); several paths of manifests are one lint.
     #[arg(long, value_name = "PATH", help_heading = INPUTS)]
     pub from: Vec<PathBuf>,
-    /// With --from BACKUP: the live cluster the backup was taken from. Its MRs that still manage
-    /// a cloud object the backup's MRs track are reported (RestoreIntoFight).
-    #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
-    pub source_context: Option<String>,
-    /// With --from BACKUP: the live cluster the backup will be restored into. MRs of kinds whose
-    /// ManagedResourceDefinition is inactive there are not restored at all (RestoreKindInactive).
-    #[arg(long, value_name = "CONTEXT", requires = "from", help_heading = INPUTS)]
-    pub target_context: Option<String>,
-    /// Read the live provider pods' logs (current and previous container) for evidence.
-    #[arg(long, help_heading = INPUTS)]
-    pub logs: bool,
-    /// Read a provider log file for evidence (repeatable; `-` for stdin; gzip accepted; zap
-    /// console/JSON, `kubectl logs --timestamps`, Cloud Logging and Loki exports).
-    #[arg(long = "log-file", value_name = "PATH", help_heading = INPUTS)]
-    pub log_files: Vec<PathBuf>,
+    /// `--source-context`, `--target-context`: with a backup, its live clusters.
+    #[command(flatten)]
+    pub clusters: shared::BackupContextArgs,
+    /// `--logs`.
+    #[command(flatten)]
+    pub logs: shared::LiveLogsArgs,
+    /// `--log-file`.
+    #[command(flatten)]
+    pub log_files: shared::LogFileArgs,
     /// Log reading limits.
     #[command(flatten)]
-    pub log_opts: LogOptions,
-    /// Cross-check a cloud inventory export (repeatable; `-` for stdin; gzip accepted): AWS
-    /// `resourcegroupstaggingapi get-resources`, GCP `gcloud asset search-all-resources
-    /// --format=json`, Azure `az resource list` or `az graph query` JSON.
-    #[arg(long = "inventory", value_name = "FILE", help_heading = INPUTS)]
-    pub inventory: Vec<PathBuf>,
-    /// Read a Kubernetes audit log for identities the MRs no longer show (repeatable; `-` for
-    /// stdin; gzip accepted; audit.k8s.io/v1 JSON lines, GKE Cloud Logging or EKS CloudWatch
-    /// exports).
-    #[arg(long = "audit-log", value_name = "FILE", help_heading = INPUTS)]
-    pub audit_logs: Vec<PathBuf>,
-    /// A kind's cloud ID format, for predicting the IDs of MRs that lost theirs (repeatable):
-    /// KIND=TEMPLATE with placeholders {name}, {namespace}, {forProvider.KEY} ({parameters.key_name}
-    /// accepted) and {providerConfig.name}; wins over the format learned from healthy peers.
-    /// See docs/id-templates.md.
-    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = INPUTS)]
-    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
+    pub log_opts: shared::LogOptions,
+    /// `--inventory`.
+    #[command(flatten)]
+    pub inventory: shared::InventoryArgs,
+    /// `--audit-log`.
+    #[command(flatten)]
+    pub audit_logs: shared::AuditLogArgs,
+    /// `--id-template`.
+    #[command(flatten)]
+    pub id_templates: shared::IdTemplateArgs,
     /// The ID journal.
     #[command(flatten)]
-    pub journal: JournalArgs,
+    pub journal: shared::JournalArgs,
     /// Output format [default: table; on a terminal, the summary first when the table would
     /// not fit on the screen]; kubectl's name, jsonpath and custom-columns forms too.
     #[arg(short = 'o', long = "output", value_parser = output::OutputParser::<OutputFormat>::new(), help_heading = OUTPUT)]
     pub output: Option<output::Output<OutputFormat>>,
-    /// Do not print the table header.
-    #[arg(long, help_heading = OUTPUT)]
-    pub no_headers: bool,
+    /// `--no-headers`.
+    #[command(flatten)]
+    pub no_headers: shared::NoHeadersArgs,
     /// Write an adoption plan for `kubectl upjet adopt -f` from the findings that suggest an ID.
     #[arg(long, value_name = "FILE", help_heading = OUTPUT)]
     pub plan: Option<PathBuf>,
@@ -450,64 +431,7 @@ pub struct DoctorArgs {
     pub discovery_cache_dir: Option<PathBuf>,
     /// The cloud's own audit record.
     #[command(flatten)]
-    pub cloud: CloudAuditArgs,
-}
-
-/// `--cloud-audit` and `--cloud-principal` (doctor, history, adopt): the cloud's own record of
-/// who created and deleted what, read from the exports users make.
-#[derive(Debug, Clone, Default, Args)]
-pub struct CloudAuditArgs {
-    /// Read the cloud's own audit record: which objects the provider created for each MR, and
-    /// who deleted them (repeatable; `-` for stdin; gzip accepted): AWS CloudTrail
-    /// (`aws cloudtrail lookup-events` JSON, log files from S3, Lake or Athena JSON lines), GCP
-    /// audit logs (`gcloud logging read --format=json`, sink JSON lines), the Azure activity log
-    /// (`az monitor activity-log list -o json`, `{"records": …}` exports). See docs/cloud-audit.md.
-    #[arg(long = "cloud-audit", value_name = "FILE", help_heading = INPUTS)]
-    pub cloud_audit: Vec<PathBuf>,
-    /// The provider's cloud identity, for provider configs whose healthy MRs' creates are not in
-    /// the record (repeatable): an AWS role ARN or name, a GCP service-account email, an Azure
-    /// caller.
-    #[arg(long = "cloud-principal", value_name = "PRINCIPAL", help_heading = INPUTS)]
-    pub cloud_principal: Vec<String>,
-}
-
-/// `--journal` (doctor, history, adopt, restore-plan): the ID journal `kubectl upjet watch`
-/// writes, read for the IDs an MR held before it lost them.
-#[derive(Debug, Clone, Default, Args)]
-pub struct JournalArgs {
-    /// Read the ID journal `kubectl upjet watch` keeps in DIR (default: the folder watch writes
-    /// for this context, ~/.kube/upjet/journal/<context>/, when it exists): an ID recorded for the
-    /// MR (its uid) is suggested to the findings that want one and ranked first.
-    #[arg(long = "journal", value_name = "DIR", help_heading = INPUTS)]
-    pub journal: Option<PathBuf>,
-}
-
-/// `--create-timeout` (doctor, history, adopt, watch, health argocd): what the providers'
-/// reconcilers allow one reconcile, which decides when a create with no result is stuck.
-#[derive(Debug, Clone, Default, Args)]
-pub struct ReconcilerArgs {
-    /// The providers' reconcile timeout: a create pending for less may still be running.
-    ///
-    /// crossplane-runtime's `managed.WithTimeout`: upjet's generated controllers pass 3m, a
-    /// reconciler built without the option uses 1m. A create marked pending less than this plus
-    /// the reconciler's 30s grace ago may still be running, and is CreateInFlight (info) rather
-    /// than CreateIncomplete (error).
-    #[arg(long, value_name = "DURATION", default_value = "3m", value_parser = duration::timeout)]
-    pub create_timeout: std::time::Duration,
-}
-
-/// How provider logs are read (doctor --logs, history): listed with the other inputs.
-#[derive(Debug, Clone, Args)]
-pub struct LogOptions {
-    /// Only log lines newer than this (e.g. 30m, 24h; 0 = all the API server kept).
-    #[arg(long, value_name = "DURATION", default_value = "0", value_parser = duration::duration, help_heading = INPUTS)]
-    pub since: std::time::Duration,
-    /// At most this many bytes of each container's log (the newest ones).
-    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, help_heading = INPUTS)]
-    pub limit_bytes: i64,
-    /// Where the provider pods run (default: found from their labels in any namespace).
-    #[arg(long, value_name = "NAMESPACE", help_heading = INPUTS)]
-    pub provider_namespace: Option<String>,
+    pub cloud: shared::CloudAuditArgs,
 }
 
 /// `kubectl upjet completion`.

@@ -2,7 +2,6 @@
 //! carry text (`jsonpath=TEMPLATE`) and so cannot be enum values. The forms are only split here;
 //! the command reads their files and compiles them (a bad template is a usage error, exit 2).
 
-use super::{DoctorArgs, HistoryArgs, HistoryFormat, OutputFormat};
 use clap::ValueEnum;
 use clap::builder::{PossibleValue, TypedValueParser};
 use std::ffi::OsStr;
@@ -104,35 +103,5 @@ impl<F: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for OutputPa
         let own = F::value_variants().iter().filter_map(|v| v.to_possible_value());
         let forms = FORMS.iter().map(|(name, help)| PossibleValue::new(*name).help(*help));
         Some(Box::new(own.chain(forms)))
-    }
-}
-
-impl HistoryArgs {
-    /// The format `-o` names, `None` for one of kubectl's forms.
-    pub fn format(&self) -> Option<HistoryFormat> {
-        match &self.output {
-            None => Some(HistoryFormat::Text),
-            Some(Output::Format(f)) => Some(*f),
-            Some(Output::Form(_)) => None,
-        }
-    }
-}
-
-impl DoctorArgs {
-    /// The output format: `-o`, else the table; `Form` for one of kubectl's forms (`form()`).
-    pub fn format(&self) -> OutputFormat {
-        match &self.output {
-            None => OutputFormat::default(),
-            Some(Output::Format(f)) => *f,
-            Some(Output::Form(_)) => OutputFormat::Form,
-        }
-    }
-
-    /// kubectl's form `-o` names, if any.
-    pub fn form(&self) -> Option<&FormSpec> {
-        match &self.output {
-            Some(Output::Form(f)) => Some(f),
-            _ => None,
-        }
     }
 }

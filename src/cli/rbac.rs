@@ -16,12 +16,9 @@ also patches; neither reads Secrets or writes anything else. See docs/rbac.md.";
 #[derive(Debug, Clone, Args)]
 #[command(after_help = RBAC_EXAMPLES)]
 pub struct RbacArgs {
-    /// Only these kinds: kind, plural or kind.group (repeatable).
-    #[arg(long = "kind", value_name = "KIND")]
-    pub kinds: Vec<String>,
-    /// Only this provider: a group suffix (aws.upbound.io) or a provider name (provider-aws-ec2).
-    #[arg(long = "provider", value_name = "PROVIDER")]
-    pub providers: Vec<String>,
+    /// `--kind`, `--provider`.
+    #[command(flatten)]
+    pub select: super::shared::KindArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = RbacFormat::Yaml, help_heading = super::OUTPUT)]
     pub output: RbacFormat,

@@ -6,7 +6,13 @@ use std::path::PathBuf;
 
 /// `kubectl upjet restore-plan`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = RESTORE_PLAN_EXAMPLES)]
+#[command(
+    after_help = RESTORE_PLAN_EXAMPLES,
+    mut_arg("source_context", |a| a.help(SOURCE_CONTEXT)),
+    mut_arg("target_context", |a| a.help(TARGET_CONTEXT)),
+    mut_arg("id_templates", |a| a.help(ID_TEMPLATE)),
+    mut_arg("inventory", |a| a.help(INVENTORY))
+)]
 pub struct RestorePlanArgs {
     /// The Velero backup: the `.tar.gz` `velero backup download` writes, or that archive unpacked.
     #[arg(value_name = "BACKUP")]
@@ -30,29 +36,31 @@ pub struct RestorePlanArgs {
     /// The ConfigMap's name (default: upjet-restore-BACKUP_NAME).
     #[arg(long, value_name = "NAME")]
     pub config_map: Option<String>,
-    /// The live cluster the backup was taken from: MRs whose cloud object it still manages are
-    /// restored observing only (RestoreIntoFight).
-    #[arg(long, value_name = "CONTEXT", help_heading = super::INPUTS)]
-    pub source_context: Option<String>,
-    /// The live cluster the backup will be restored into: MRs of kinds whose
-    /// ManagedResourceDefinition is inactive there are not restored at all; the command that
-    /// activates each kind is printed.
-    #[arg(long, value_name = "CONTEXT", help_heading = super::INPUTS)]
-    pub target_context: Option<String>,
-    /// A kind's cloud ID format for MRs restored without one (repeatable; see doctor --id-template).
-    #[arg(long = "id-template", value_name = "KIND=TEMPLATE", help_heading = super::INPUTS)]
-    pub id_templates: Vec<upjet_core::identity::UserTemplate>,
-    /// A cloud inventory export to find IDs in (repeatable; see doctor --inventory).
-    #[arg(long = "inventory", value_name = "FILE", help_heading = super::INPUTS)]
-    pub inventory: Vec<PathBuf>,
+    /// `--source-context`, `--target-context`.
+    #[command(flatten)]
+    pub clusters: super::shared::BackupContextArgs,
+    /// `--id-template`.
+    #[command(flatten)]
+    pub id_templates: super::shared::IdTemplateArgs,
+    /// `--inventory`.
+    #[command(flatten)]
+    pub inventory: super::shared::InventoryArgs,
     /// The cloud's own audit record: the creates it ties to an MR name the ID to restore it with.
     #[command(flatten)]
-    pub cloud: super::CloudAuditArgs,
+    pub cloud: super::shared::CloudAuditArgs,
     /// The ID journal of the cluster the backup was taken from (default: --source-context's, else
     /// the current context's): an ID it recorded for a backed-up MR (its uid) restores it.
     #[command(flatten)]
-    pub journal: super::JournalArgs,
+    pub journal: super::shared::JournalArgs,
 }
+
+/// How restore-plan words the inputs it shares with doctor: what each does to a restore (clap
+/// drops a doc comment's last period; these have none).
+const SOURCE_CONTEXT: &str = "The live cluster the backup was taken from: MRs whose cloud object it still manages are restored observing only (RestoreIntoFight)";
+const TARGET_CONTEXT: &str = "The live cluster the backup will be restored into: MRs of kinds whose ManagedResourceDefinition is inactive there are not restored at all; the command that activates each kind is printed";
+const ID_TEMPLATE: &str =
+    "A kind's cloud ID format for MRs restored without one (repeatable; see doctor --id-template)";
+const INVENTORY: &str = "A cloud inventory export to find IDs in (repeatable; see doctor --inventory)";
 
 /// `kubectl upjet promote`.
 #[derive(Debug, Clone, Args)]

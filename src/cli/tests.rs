@@ -43,7 +43,7 @@ fn kubectl_style_flags_parse_after_the_subcommand() {
     assert_eq!(cli.kube.request_timeout, Some(std::time::Duration::from_secs(30)));
     let Command::Doctor(d) = cli.command else { panic!() };
     assert_eq!(d.only, vec![Code::CreateIncomplete, Code::Paused]);
-    assert_eq!(d.format(), OutputFormat::Json);
+    assert_eq!(d.output, Some(output::Output::Format(OutputFormat::Json)));
     assert!(Cli::try_parse_from(["kubectl-upjet", "doctor", "--only", "Nope"]).is_err());
 }
 
@@ -68,7 +68,7 @@ fn negative_durations_are_refused_as_what_they_are() {
 /// `--create-timeout`'s default is upjet's reconcile timeout, the one the rules assume without it.
 #[test]
 fn the_create_timeout_defaults_to_upjets_reconcile_timeout() {
-    let cli = Cli::try_parse_from(["kubectl-upjet", "doctor"]).unwrap();
-    let default = cli.create_timeout().expect("doctor judges creates");
+    let Command::Doctor(d) = Cli::try_parse_from(["kubectl-upjet", "doctor"]).unwrap().command else { panic!() };
+    let default = d.reconciler.create_timeout;
     assert_eq!(default.as_secs() as i64, upjet_core::reconcile_timeout::ReconcileTimeout::UPJET.secs());
 }

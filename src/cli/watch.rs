@@ -2,7 +2,6 @@
 //! journal.
 
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 
 const WATCH_EXAMPLES: &str = "Examples:
   # Every MR of every provider: one line each time a finding appears or clears
@@ -23,28 +22,33 @@ const WATCH_EXAMPLES: &str = "Examples:
 The ID journal (default ~/.kube/upjet/journal/<context>/) keeps every external-name and observed ID
 the watch sees, so that adopt can find an ID after the MR lost it. SIGINT or SIGTERM end the watch.";
 
-/// `kubectl upjet watch`.
+/// `kubectl upjet watch`. The inputs it shares with doctor are listed among its own flags: the
+/// watch's help has no Inputs heading.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = WATCH_EXAMPLES)]
+#[command(
+    after_help = WATCH_EXAMPLES,
+    mut_arg("journal", |a| a.help(JOURNAL).help_heading(None::<&str>)),
+    mut_arg("logs", |a| a.help(LOGS).help_heading(None::<&str>)),
+    mut_arg("provider_namespace", |a| a.help_heading(None::<&str>)),
+    mut_arg("no_headers", |a| a.help(NO_HEADERS))
+)]
 pub struct WatchArgs {
     /// Serve /metrics (Prometheus text format), /healthz and /readyz on HOST:PORT (`:9090`: every
     /// interface).
     #[arg(long, value_name = "HOST:PORT")]
     pub metrics_addr: Option<String>,
-    /// The ID journal's folder (default: ~/.kube/upjet/journal/<context>/; with several
-    /// contexts, one folder per context inside DIR).
-    #[arg(long, value_name = "DIR")]
-    pub journal: Option<PathBuf>,
+    /// `--journal`: where the journal is written.
+    #[command(flatten)]
+    pub journal: super::shared::JournalArgs,
     /// Keep no ID journal.
     #[arg(long, conflicts_with = "journal")]
     pub no_journal: bool,
-    /// Follow the provider pods' logs (current container, and the previous one after each
-    /// restart) and journal every ID a provider logs as created (source `log`).
-    #[arg(long)]
-    pub logs: bool,
-    /// Where the provider pods run (default: found from their labels in any namespace).
-    #[arg(long, value_name = "NAMESPACE")]
-    pub provider_namespace: Option<String>,
+    /// `--logs`: followed, and the IDs they log journaled.
+    #[command(flatten)]
+    pub logs: super::shared::LiveLogsArgs,
+    /// `--provider-namespace`.
+    #[command(flatten)]
+    pub provider_namespace: super::shared::ProviderNamespaceArgs,
     /// Record a Kubernetes Event (type Warning, reason = the code) on the MR each time an error
     /// finding appears, deduplicated as client-go's recorder does (a repeat raises the Event's
     /// count); needs deploy/clusterrole-watch-events.yaml.
@@ -61,14 +65,20 @@ pub struct WatchArgs {
     pub resync: std::time::Duration,
     /// The providers' reconcile timeout.
     #[command(flatten)]
-    pub reconciler: super::ReconcilerArgs,
+    pub reconciler: super::shared::ReconcilerArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = WatchFormat::Text, help_heading = super::OUTPUT)]
     pub output: WatchFormat,
-    /// Do not print the header line.
-    #[arg(long, help_heading = super::OUTPUT)]
-    pub no_headers: bool,
+    /// `--no-headers`.
+    #[command(flatten)]
+    pub no_headers: super::shared::NoHeadersArgs,
 }
+
+/// How the watch words the flags it shares with doctor: it writes the journal, and follows the
+/// logs (clap drops a doc comment's last period; these have none).
+const JOURNAL: &str = "The ID journal's folder (default: ~/.kube/upjet/journal/<context>/; with several contexts, one folder per context inside DIR)";
+const LOGS: &str = "Follow the provider pods' logs (current container, and the previous one after each restart) and journal every ID a provider logs as created (source `log`)";
+const NO_HEADERS: &str = "Do not print the header line";
 
 /// `watch -o`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -16,6 +16,7 @@ use upjet_core::finding::Finding;
 use upjet_core::identity::{self, Peers, UserTemplate};
 use upjet_core::inventory::{Scope, ServedKind};
 use upjet_core::managed::ManagedResource;
+use upjet_core::reconcile_timeout::JudgedAt;
 use upjet_core::restore::{RestoreModel, can_change_cloud};
 use upjet_evidence::audit::Groups;
 use upjet_evidence::fleet::{FleetFacts, FleetInputs};
@@ -113,6 +114,8 @@ pub struct Inputs<'a> {
     pub source_context: Option<&'a str>,
     /// `--target-context`: the live cluster the backup will be restored into.
     pub target_context: Option<&'a str>,
+    /// What every MR is judged against (the command's resolved `--create-timeout`, if it takes one).
+    pub at: JudgedAt,
     /// The inventory (`--inventory`) and the cloud's record of what the provider created
     /// (`--cloud-audit`, `--cloud-principal`), read by the caller, with the inventory's notes.
     pub fleet: (FleetInputs, Vec<String>),
@@ -209,7 +212,7 @@ pub async fn judge(
     let judged = items
         .into_iter()
         .map(|item| {
-            let mut findings = evidence.findings(&item.mr, &fleet, settings.judged_at());
+            let mut findings = evidence.findings(&item.mr, &fleet, inputs.at);
             upjet_core::candidate::share_observed(&mut findings);
             identity::fill(&mut findings, &item.mr, &peers, inputs.id_templates);
             Judged { item, findings }

@@ -16,7 +16,7 @@ use upjet_evidence::cloud_audit::{self, CloudRecord};
 use upjet_evidence::format::Reader;
 
 /// The cloud's record a command reads (`--cloud-audit`, `--cloud-principal`), resolved once
-/// from its flags (`commands::flow`).
+/// from its flags (`commands::resolve`).
 #[derive(Clone, Debug, Default)]
 pub struct CloudAuditFiles {
     /// The export files (`-` is stdin).
@@ -69,6 +69,18 @@ pub async fn for_one(
     live: Option<(&Connection, &ApiKind)>,
 ) -> anyhow::Result<Option<(CloudAuditCheck, Vec<String>)>> {
     let Some(record) = read(asked).await? else { return Ok(None) };
+    Ok(Some(tie_one(&record, asked, mr, from, live).await?))
+}
+
+/// The record, already read, tied to one MR as [`for_one`] ties it: for a command that reads
+/// its inputs before the cluster (adopt).
+pub async fn tie_one(
+    record: &CloudRecord,
+    asked: &CloudAuditFiles,
+    mr: &ManagedResource,
+    from: Option<&Path>,
+    live: Option<(&Connection, &ApiKind)>,
+) -> anyhow::Result<(CloudAuditCheck, Vec<String>)> {
     let (peers, mut notes) = match (from, live) {
         (Some(path), _) => (snapshot_mrs(path)?, Vec::new()),
         (None, Some((conn, kind))) => live_kind(conn, kind).await,
@@ -79,10 +91,10 @@ pub async fn for_one(
     };
     let mut mrs: Vec<&ManagedResource> = peers.iter().filter(|p| !same(p)).collect();
     mrs.push(mr);
-    let result = check(&record, &mrs, asked);
+    let result = check(record, &mrs, asked);
     notes.extend(record.notes());
     notes.extend(result.notes.iter().cloned());
-    Ok(Some((result, notes)))
+    Ok((result, notes))
 }
 
 /// Every MR of a snapshot or a Velero backup.

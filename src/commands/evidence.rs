@@ -1,7 +1,7 @@
 //! Gathering evidence beyond the MR objects (provider logs, pods, events, the Terraform
 //! workspace) for doctor, history, adopt and restore-plan: the cluster layer fetches, the evidence
 //! layer parses, and [`EvidenceRequest::read`], the one evidence reader, indexes what a command
-//! asks for ([`EvidenceSources`], resolved once from its flags by `commands::flow`) so that
+//! asks for ([`EvidenceSources`], resolved once from its flags by `commands::resolve`) so that
 //! `evidence::index` hands each MR its share, one MR or a fleet alike.
 
 use super::inputs::{explain, misplaced};
@@ -226,7 +226,7 @@ pub struct LogReading {
 }
 
 /// What a command reads about its MRs beyond the objects, resolved once from its flags
-/// (`commands::flow`): the files, how live provider logs are read, and the ID journal. A run
+/// (`commands::resolve`): the files, how live provider logs are read, and the ID journal. A run
 /// turns it into an [`EvidenceRequest`] once it knows the MRs' groups and cluster.
 #[derive(Clone, Debug, Default)]
 pub struct EvidenceSources {

@@ -15,7 +15,7 @@ use upjet_evidence::format::Reader;
 use upjet_evidence::inventory;
 
 /// The fleet-wide inputs a command reads (`--inventory`, `--cloud-audit`, `--cloud-principal`),
-/// resolved once from its flags (`commands::flow`).
+/// resolved once from its flags (`commands::resolve`).
 #[derive(Clone, Debug, Default)]
 pub struct FleetFiles {
     /// `--inventory`.

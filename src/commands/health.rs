@@ -3,7 +3,7 @@
 //! group glob); `flux` lists the managed kinds the cluster serves, since Flux matches each entry
 //! by exact apiVersion and kind.
 
-use super::flow::Health;
+use super::resolve::Health;
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs};
 use crate::settings::Settings;
 use std::io::Write;
@@ -15,7 +15,7 @@ use upjet_output::structured;
 
 /// Prints the asked-for tool's health check, its flags resolved once ([`Health`]).
 pub async fn run(settings: &Settings, args: &HealthArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    match Health::resolve(args, settings) {
+    match Health::resolve(args) {
         Health::Argocd { groups, namespace, timeout, format } => {
             run_argocd((&groups, timeout), &namespace, format, out)
         }

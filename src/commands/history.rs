@@ -3,7 +3,7 @@
 
 use super::doctor::locate;
 use super::evidence::{LiveEvidence, Read, acknowledges_requests, events_of, read_workspace};
-use super::flow::{History, HistoryOutput};
+use super::resolve::{History, HistoryOutput};
 use crate::cli::HistoryArgs;
 use crate::settings::Settings;
 use std::collections::HashMap;

@@ -11,7 +11,6 @@ pub mod doctor;
 pub mod evidence;
 pub mod exit;
 pub mod fleet_inputs;
-pub mod flow;
 pub mod forms;
 pub mod guard;
 pub mod health;
@@ -23,6 +22,7 @@ pub mod lint;
 pub mod migrate;
 pub mod mrd;
 pub mod rbac;
+pub mod resolve;
 pub mod restore_plan;
 pub mod watch;
 
@@ -74,7 +74,7 @@ fn run_cli(cli: Cli, env: &Environment) -> Exit {
 
 /// Runs the parsed command, writing results to `out`.
 pub async fn run(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    flow::one_cluster_only(&cli.command, settings.several_contexts()).map_err(upjet_core::error::Error::from)?;
+    resolve::one_cluster_only(&cli.command, settings.several_contexts()).map_err(upjet_core::error::Error::from)?;
     match &cli.command {
         Command::Doctor(args) => doctor::run(settings, args, out).await,
         Command::History(args) => history::run(settings, args, out).await,

@@ -1,7 +1,7 @@
 //! `kubectl upjet rbac`: the managed kinds this cluster serves (discovery, `managed` category),
 //! turned into the ClusterRoles `deploy/` aggregates (`domain::rbac`), printed for `kubectl apply`.
 
-use super::flow::Rbac;
+use super::resolve::Rbac;
 use crate::cli::rbac::{RbacArgs, RbacFormat};
 use crate::settings::Settings;
 use std::io::Write;

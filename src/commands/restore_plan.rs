@@ -3,7 +3,7 @@
 //! restores, and the promote plan `kubectl upjet promote` finishes it with.
 
 use super::backup::{self, Inputs};
-use super::flow::RestorePlan;
+use super::resolve::RestorePlan;
 use crate::cli::restore::RestorePlanArgs;
 use crate::settings::Settings;
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ use upjet_output::style::sanitize;
 /// refused here, before anything is read), then the staged restore.
 pub async fn run(settings: &Settings, args: &RestorePlanArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let exists = |p: &Path| std::fs::symlink_metadata(p).is_ok();
-    let asked = RestorePlan::resolve(args, exists, backup::is_backup).map_err(Error::from)?;
+    let asked = RestorePlan::resolve(args, settings, exists, backup::is_backup).map_err(Error::from)?;
     stage(settings, &asked, out).await
 }
 
@@ -31,6 +31,7 @@ async fn stage(settings: &Settings, args: &RestorePlan, out: &mut dyn Write) -> 
         id_templates: &args.id_templates,
         source_context: args.source_context.as_deref(),
         target_context: args.target_context.as_deref(),
+        at: args.at,
         fleet: args.fleet.read().await?,
     };
     let judged = backup::judge(settings, &args.backup, inputs, |_| true).await?;

@@ -302,7 +302,7 @@ pub fn resolve<'a>(kinds: &'a [ApiKind], spec: &str) -> Result<&'a ApiKind, Reso
 }
 
 /// Which managed kinds a command covers (`--kind`, `--provider`; neither: every kind), as
-/// `commands::flow` resolves them once.
+/// `commands::resolve` resolves them once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KindSelection {
     /// `--kind`: kind, plural or kind.group.

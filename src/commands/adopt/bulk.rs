@@ -7,68 +7,61 @@ use super::error::AdoptError;
 use super::parallel::{Item, Runner, Tally};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
-use crate::commands::flow::Adopt;
-use crate::commands::inputs::explain;
-use crate::settings::Settings;
+use crate::commands::resolve::{AdoptPlan, Carry, Parallel, Reach};
 use futures::StreamExt;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
-use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::connect::Connection;
 use upjet_cluster::kinds::ApiKind;
 use upjet_cluster::target::{self, Kinds, TargetSpec};
 use upjet_cluster::write::{self, WriteError};
 use upjet_core::adopt::{self, Context, Options, Verdict, probe};
 use upjet_core::error::{Error, Exit};
 use upjet_core::managed::ManagedResource;
-use upjet_core::plan::{PlanItem, parse_plan};
+use upjet_core::plan::PlanItem;
 use upjet_core::shell::{quoted, word};
-use upjet_evidence::format::Reader;
 use upjet_output::style;
 
 /// An item to adopt, and whether it resumes an interrupted adoption.
 type ToAdopt = (Item, bool);
 
-/// Adopts the plan at `path`.
+/// Adopts every item of the plan, read before the cluster was asked anything.
 pub(super) async fn bulk(
-    settings: &Settings,
-    args: &Adopt,
-    path: &Path,
+    plan: AdoptPlan,
     out: &mut dyn Write,
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<Exit, AdoptError> {
-    let not_a_plan = |own: Error| explain(path, Reader::Plan, own);
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| not_a_plan(Error::usage(format!("cannot read the plan {}: {e}", path.display()))))?;
-    let items = parse_plan(&text).map_err(|e| not_a_plan(Error::usage(format!("{}: {e}", path.display()))))?;
+    let AdoptPlan { path, items, carry, parallel, reach } = plan;
     if items.is_empty() {
         writeln!(out, "the plan is empty; nothing to do")?;
         return Ok(Exit::Ok);
     }
-    let conn = Arc::new(connect::connect(&settings.connect).await?);
+    let conn = Arc::new(reach.connect().await?);
     let mut tally = Tally::default();
     let here = this_cluster(&items, conn.context.as_deref(), out, &mut tally)?;
-    let ready = if here.is_empty() { Vec::new() } else { read_all(settings, args, &conn, &here, path).await? };
+    let ready = if here.is_empty() { Vec::new() } else { read_all(&reach, parallel, &conn, &here, &path).await? };
     let by_name = duplicates(&conn, &ready, ui).await;
-    let opts = options(args, env);
+    let opts = options(&carry, env);
     let to_adopt = preview(ready, &by_name, &opts, out, &mut tally)?;
-    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(args.concurrency));
-    let runner =
-        Runner { conn: &conn, args, opts: &opts, env, by_name: &by_name, interrupt: ui.interrupt.clone(), slots };
-    if args.dry_run {
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(parallel.slots));
+    let interrupt = ui.interrupt.clone();
+    let runner = Runner { conn: &conn, carry: &carry, parallel, opts: &opts, env, by_name: &by_name, interrupt, slots };
+    if carry.dry_run() {
         return dry_run_all(&runner, to_adopt, out, tally).await;
     }
     if to_adopt.is_empty() {
         writeln!(out, "nothing to adopt: {} already adopted, {} refused", tally.skipped, tally.refused)?;
         return Ok(if tally.refused > 0 { Exit::Failed } else { Exit::Ok });
     }
-    if !args.yes {
-        confirm_all(args, ui, &to_adopt)?;
+    if !carry.confirmed() {
+        confirm_all(&carry, parallel, ui, &to_adopt)?;
     }
     runner.run_all(to_adopt.into_iter().map(|(item, _)| item).collect(), ui, out, &mut tally).await?;
-    writeln!(out, "{}", summary(&tally, items.len(), backup_folder(args, env).as_deref()))?;
+    let backups = carry.backups().ok().map(|d| d.path.display().to_string());
+    writeln!(out, "{}", summary(&tally, items.len(), backups.as_deref()))?;
     Ok(if tally.failed + tally.refused + tally.not_started > 0 { Exit::Failed } else { Exit::Ok })
 }
 
@@ -85,14 +78,6 @@ fn summary(tally: &Tally, planned: usize, backups: Option<&str>) -> String {
          (not found: {}, conflicts: {}){backups}",
         tally.adopted, tally.skipped, tally.refused, tally.failed, tally.not_found, tally.conflicts
     )
-}
-
-/// The folder this run's backups are written to.
-fn backup_folder(args: &Adopt, env: &AdoptEnv) -> Option<String> {
-    match &args.backup_dir {
-        Some(d) => Some(d.display().to_string()),
-        None => env.backup_dir.as_ref().ok().map(|d| d.path.display().to_string()),
-    }
 }
 
 /// The items meant for the cluster of `current` (the context adopt connected through), and
@@ -125,14 +110,14 @@ fn this_cluster(
 
 /// Locates and reads every item; any problem refuses the whole plan (nothing is changed).
 async fn read_all(
-    settings: &Settings,
-    args: &Adopt,
+    reach: &Reach,
+    parallel: Parallel,
     conn: &Arc<Connection>,
     items: &[PlanItem],
     path: &Path,
 ) -> Result<Vec<Item>, AdoptError> {
     let kinds = Kinds::discover(conn).await?;
-    let namespace_flag = settings.namespace_flag.as_deref();
+    let namespace_flag = reach.namespace();
     let mut problems = Vec::new();
     let mut targets = Vec::new();
     for (index, item) in items.iter().enumerate() {
@@ -151,7 +136,7 @@ async fn read_all(
             async move {
                 match write::read(&conn, &target).await {
                     Ok(obj) => {
-                        let start = if args.probe { probe::start_index(&obj, &plan.ranked()) } else { 0 };
+                        let start = if parallel.probe { probe::start_index(&obj, &plan.ranked()) } else { 0 };
                         Ok(Item { plan, target, obj, start })
                     }
                     Err(WriteError::NotFound { target }) => Err(format!("item {index}: {target} not found")),
@@ -159,7 +144,7 @@ async fn read_all(
                 }
             }
         })
-        .buffered(args.concurrency.max(4))
+        .buffered(parallel.slots.max(4))
         .collect()
         .await;
     let mut ready = Vec::new();
@@ -249,7 +234,7 @@ async fn dry_run_all(
     Ok(if tally.refused > 0 { Exit::Failed } else { Exit::Ok })
 }
 
-fn confirm_all(args: &Adopt, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<(), AdoptError> {
+fn confirm_all(carry: &Carry, parallel: Parallel, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<(), AdoptError> {
     if !ui.interactive {
         return Err(AdoptError::NoTerminal { what: format!("adopt {} MRs", to_adopt.len()), preview: "plans" });
     }
@@ -259,10 +244,14 @@ fn confirm_all(args: &Adopt, ui: &mut Ui, to_adopt: &[ToAdopt]) -> Result<(), Ad
             "  adopt {} as {}{}{}",
             style::sanitize(&item.target.display()),
             quoted(&style::sanitize(item.id())),
-            if args.probe && more > 0 { format!(" (or the next of {more} more candidates)") } else { String::new() },
+            if parallel.probe && more > 0 {
+                format!(" (or the next of {more} more candidates)")
+            } else {
+                String::new()
+            },
             if *resumed { " (resume)" } else { "" }
         ));
     }
-    let q = format!("Adopt these {} MRs{}?", to_adopt.len(), if args.import { " (--import)" } else { "" });
+    let q = format!("Adopt these {} MRs{}?", to_adopt.len(), if carry.import() { " (--import)" } else { "" });
     ui.confirm_change(&q, format!("adopt {} MRs", to_adopt.len()), "plans")
 }

@@ -5,7 +5,7 @@ use super::AdoptEnv;
 use super::error::{AdoptError, Unchanged};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
-use crate::commands::flow::Adopt;
+use crate::commands::resolve::Carry;
 use serde_json::Value;
 use std::io::Write;
 use upjet_cluster::connect::Connection;
@@ -108,7 +108,8 @@ enum WriteEnd {
 pub(super) struct Job<'a> {
     pub conn: &'a Connection,
     pub target: &'a Target,
-    pub args: &'a Adopt,
+    /// How the adoption is carried out (`--dry-run`, `--yes`, `--timeout`, the backups).
+    pub carry: &'a Carry,
     pub opts: &'a Options,
     pub env: &'a AdoptEnv,
     pub sink: Sink<'a>,
@@ -126,7 +127,7 @@ pub(super) struct Job<'a> {
 
 impl Job<'_> {
     fn may_replan(&self) -> bool {
-        self.can_ask && matches!(&self.sink, Sink::Live(ui) if ui.interactive) && !self.args.yes
+        self.can_ask && matches!(&self.sink, Sink::Live(ui) if ui.interactive) && !self.carry.confirmed()
     }
 
     /// A line outside the events (the end of a single adoption).
@@ -153,7 +154,7 @@ impl Job<'_> {
                 Verdict::NothingToDo(msg) => return Ok(Outcome::NothingToDo(msg)),
                 Verdict::Adopt(p) => *p,
             };
-            if self.args.dry_run {
+            if self.carry.dry_run() {
                 self.dry_run(&plan, &obj, out).await?;
                 return Ok(Outcome::DryRun);
             }
@@ -201,11 +202,8 @@ impl Job<'_> {
             self.sink.emit(Event::Resuming { started: plan.marker.started.clone(), backup: path.clone() });
             return Ok(path.clone());
         }
-        let dir = match &self.args.backup_dir {
-            Some(d) => upjet_local::backup::BackupDir::chosen(d),
-            None => self.env.backup_dir.clone().map_err(Unchanged::NoBackupDir)?,
-        };
-        let path = backup::write(&dir, obj, (self.env.now)())?;
+        let dir = self.carry.backups().map_err(Unchanged::NoBackupDir)?;
+        let path = backup::write(dir, obj, (self.env.now)())?;
         let shown = path.display().to_string();
         self.sink.emit(Event::BackupWritten(path));
         Ok(shown)
@@ -355,7 +353,7 @@ impl Job<'_> {
     ) -> Result<(), AdoptError> {
         self.started(plan, step);
         let wait = step.wait.as_ref().expect("a wait step has a wait");
-        let (timeout, start) = (self.args.timeout, (self.env.instant)());
+        let (timeout, start) = (self.carry.timeout(), (self.env.instant)());
         let mut failure = None;
         loop {
             let seen = match write::read(self.conn, self.target).await {

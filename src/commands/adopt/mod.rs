@@ -24,16 +24,16 @@ pub use ui::Ui;
 
 use crate::cli::adopt::{AdoptArgs, RestoreArgs};
 use crate::cli::restore::PromoteArgs;
-use crate::commands::flow::{Adopt, AdoptWhat, Apply, Promote, Restore};
+use crate::commands::resolve::{Adopt, Adoption, Apply, Carry, Promote, Restore};
 use crate::settings::Settings;
 use std::io::Write;
 use upjet_core::adopt::Options;
 use upjet_core::error::{Error, Exit};
-use upjet_core::reconcile_timeout::JudgedAt;
 use upjet_local::backup::BackupDir;
 
-/// Everything adopt takes from its environment (terminal, colour, home folder, clock, test
-/// hooks), read in one place so that the rest of adopt is given it and reads nothing itself.
+/// Everything adopt, restore, promote and migrate apply take from their environment (terminal,
+/// colour, the default backup folder, clock, test hooks), read in one place so that the rest is
+/// given it and reads nothing itself. Their flags are their resolved values' (`commands::resolve`).
 #[derive(Clone, Debug)]
 pub struct AdoptEnv {
     /// stdin and stderr are terminals: questions can be asked.
@@ -50,11 +50,6 @@ pub struct AdoptEnv {
     pub now: fn() -> chrono::DateTime<chrono::Utc>,
     /// The monotonic clock waits measure their time with.
     pub instant: fn() -> std::time::Instant,
-    /// "Now" for judging the MR and for the ages in the one-MR view (`Settings::now`, pinned in
-    /// tests), and the providers' reconcile timeout.
-    pub judged_at: JudgedAt,
-    /// The home folder, under which the ID journal's default folder is.
-    pub home: Option<std::path::PathBuf>,
 }
 
 /// What adopt takes from the resolved settings.
@@ -67,39 +62,32 @@ pub fn environment(settings: &Settings) -> AdoptEnv {
         hang_after_step: settings.hang_after_step,
         now: settings.clock,
         instant: std::time::Instant::now,
-        judged_at: settings.judged_at(),
-        home: settings.home.clone(),
     }
 }
 
-/// Runs `adopt` on the terminal, with Ctrl-C handling: its flags resolved once ([`Adopt`]), then
-/// one MR or a plan.
+/// Runs `adopt` on the terminal, with Ctrl-C handling: its flags resolved once ([`Adopt`]), its
+/// inputs read ([`Adopt::open`]), then one MR or a plan.
 pub async fn run(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let asked = Adopt::resolve(args).map_err(Error::from)?;
+    let asked = Adopt::resolve(args, settings).map_err(Error::from)?;
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
-    adopt(settings, &asked, out, &mut ui, &env).await.map_err(AdoptError::into_anyhow)
+    adopt(asked, out, &mut ui, &env).await
 }
 
 /// Runs `adopt` with the given UI (the testable entry point).
 pub async fn run_with(settings: &Settings, args: &AdoptArgs, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
-    let asked = Adopt::resolve(args).map_err(Error::from)?;
-    let env = environment(settings);
-    adopt(settings, &asked, out, ui, &env).await.map_err(AdoptError::into_anyhow)
+    let asked = Adopt::resolve(args, settings).map_err(Error::from)?;
+    adopt(asked, out, ui, &environment(settings)).await
 }
 
-async fn adopt(
-    settings: &Settings,
-    asked: &Adopt,
-    out: &mut dyn Write,
-    ui: &mut Ui,
-    env: &AdoptEnv,
-) -> Result<Exit, AdoptError> {
-    match &asked.what {
-        AdoptWhat::Plan(path) => bulk::bulk(settings, asked, path, out, ui, env).await,
-        AdoptWhat::One(target) => single::single(settings, asked, target, out, ui, env).await,
-    }
+/// Opens the run (what it reads besides the cluster, read first) and carries it out.
+async fn adopt(asked: Adopt, out: &mut dyn Write, ui: &mut Ui, env: &AdoptEnv) -> anyhow::Result<Exit> {
+    let done = match asked.open().await? {
+        Adoption::Plan(plan) => bulk::bulk(*plan, out, ui, env).await,
+        Adoption::One(one) => single::single(*one, out, ui, env).await,
+    };
+    done.map_err(AdoptError::into_anyhow)
 }
 
 /// Runs `restore` on the terminal, with Ctrl-C handling.
@@ -117,7 +105,7 @@ pub async fn restore_with(
     out: &mut dyn Write,
     ui: &mut Ui,
 ) -> anyhow::Result<Exit> {
-    restore::restore(settings, &Restore::resolve(args), out, ui, &environment(settings)).await
+    restore::restore(&Restore::resolve(args, settings), out, ui).await
 }
 
 /// Runs `promote` on the terminal: its flags resolved once ([`Promote`]), then the plan.
@@ -154,14 +142,7 @@ pub(crate) fn test_hook(env: &AdoptEnv, step: usize) {
     }
 }
 
-/// The adoption options from the resolved flags and the clock.
-fn options(asked: &Adopt, env: &AdoptEnv) -> Options {
-    Options {
-        import: asked.import,
-        force: asked.force,
-        add_late_initialize: asked.add_late_initialize,
-        dry_run: asked.dry_run,
-        now: (env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        judged_at: Some(env.judged_at),
-    }
+/// The adoption options, as the resolved flags build them, for an adoption starting now.
+fn options(carry: &Carry, env: &AdoptEnv) -> Options {
+    carry.options((env.now)().to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }

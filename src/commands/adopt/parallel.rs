@@ -14,7 +14,7 @@ use super::error::AdoptError;
 use super::executor::{Job, Outcome, Recorder, Sink, Tee};
 use super::interrupt::Interrupt;
 use super::ui::Ui;
-use crate::commands::flow::Adopt;
+use crate::commands::resolve::{Carry, Parallel};
 use futures::StreamExt;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -96,7 +96,10 @@ const VERIFYING_PER_SLOT: usize = 4;
 /// What every job of a plan shares.
 pub(super) struct Runner<'a> {
     pub conn: &'a Connection,
-    pub args: &'a Adopt,
+    /// How each adoption is carried out.
+    pub carry: &'a Carry,
+    /// `--parallel`, `--probe`.
+    pub parallel: Parallel,
     pub opts: &'a Options,
     pub env: &'a AdoptEnv,
     /// Other MRs of the items' kinds by external-name (for each candidate's duplicate check).
@@ -112,7 +115,7 @@ impl Runner<'_> {
         Job {
             conn: self.conn,
             target: &item.target,
-            args: self.args,
+            carry: self.carry,
             opts: self.opts,
             env: self.env,
             sink: Sink::Recorder(Recorder { tee, ..Recorder::default() }),
@@ -143,7 +146,7 @@ impl Runner<'_> {
                 }
             })
             // Items in their final verification hold no slot, so more of them may be under way.
-            .buffer_unordered(self.args.concurrency * VERIFYING_PER_SLOT);
+            .buffer_unordered(self.parallel.slots * VERIFYING_PER_SLOT);
         let mut done = 0;
         loop {
             tokio::select! {
@@ -171,7 +174,7 @@ impl Runner<'_> {
     /// One item: its starting candidate, then (with `--probe`) the next after each miss.
     async fn run_one(&self, item: &Item, tee: Tee) -> End {
         let ranked = item.plan.ranked();
-        let last = if self.args.probe { ranked.len() } else { item.start + 1 };
+        let last = if self.parallel.probe { ranked.len() } else { item.start + 1 };
         let mut obj = item.obj.clone();
         let mut missed = Vec::new();
         let mut error = String::new();

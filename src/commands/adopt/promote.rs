@@ -7,7 +7,7 @@
 
 use super::ui::Ui;
 use super::{AdoptEnv, environment, test_hook};
-use crate::commands::flow::Promote;
+use crate::commands::resolve::Promote;
 use crate::settings::Settings;
 use futures::StreamExt;
 use serde_json::Value;

@@ -4,17 +4,15 @@
 //! (`kubectl-upjet.io/identity-change`) and takes the declaration away in a second one, so the
 //! object ends exactly as backed up.
 
-use super::AdoptEnv;
 use super::error::AdoptError;
 use super::single::decode;
 use super::ui::Ui;
-use crate::commands::flow::Restore;
 use crate::commands::inputs::explain;
-use crate::settings::Settings;
+use crate::commands::resolve::Restore;
 use anyhow::Context as _;
 use serde_json::Value;
 use std::io::Write;
-use upjet_cluster::connect::{self, Connection};
+use upjet_cluster::connect::Connection;
 use upjet_cluster::target::{self, Kinds, check_name};
 use upjet_cluster::write::{self, Target, WriteError};
 use upjet_core::adopt;
@@ -29,16 +27,10 @@ use upjet_output::adopt::{change_line, stop_reason};
 use upjet_output::{detail, style};
 
 /// Restores the annotations and management policies of a backup.
-pub(super) async fn restore(
-    settings: &Settings,
-    args: &Restore,
-    out: &mut dyn Write,
-    ui: &mut Ui,
-    env: &AdoptEnv,
-) -> anyhow::Result<Exit> {
+pub(super) async fn restore(args: &Restore, out: &mut dyn Write, ui: &mut Ui) -> anyhow::Result<Exit> {
     let backup = backup::read(&args.backup_file)
         .map_err(|e| explain(&args.backup_file, Reader::Backup, Error::usage(e.to_string())))?;
-    let conn = connect::connect(&settings.connect).await?;
+    let conn = args.reach.connect().await?;
     let target = backed_up_target(&conn, &backup).await?;
     let who = style::sanitize(&target.display());
     let mut current = target::get(&conn, &target).await?;
@@ -78,7 +70,7 @@ pub(super) async fn restore(
     let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
     let mr = decode(&obj).context("reading the restored MR")?;
     ui.say(format!("restored {who} from {}", args.backup_file.display()));
-    detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
+    detail::write_detail(out, &mr, &diagnose(&mr, args.at), args.at.now)?;
     Ok(Exit::Ok)
 }
 

@@ -6,13 +6,11 @@ use super::error::AdoptError;
 use super::executor::{Job, Outcome, Sink};
 use super::ui::Ui;
 use super::{AdoptEnv, options};
-use crate::commands::flow::Adopt;
-use crate::settings::Settings;
+use crate::commands::resolve::{AdoptOne, IdSources};
 use serde_json::Value;
 use std::io::Write;
 use std::sync::Arc;
-use upjet_cluster::connect;
-use upjet_cluster::target::{self, TargetSpec};
+use upjet_cluster::target;
 use upjet_cluster::write;
 use upjet_core::adopt;
 use upjet_core::error::{Error, Exit};
@@ -22,26 +20,22 @@ use upjet_core::shell::quoted;
 use upjet_output::adopt::timed_out;
 use upjet_output::{detail, style};
 
-/// Adopts the MR `spec` names.
+/// Adopts the MR `one` names, its ID sources read and its flags resolved.
 pub(super) async fn single(
-    settings: &Settings,
-    args: &Adopt,
-    spec: &str,
+    one: AdoptOne,
     out: &mut dyn Write,
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<Exit, AdoptError> {
-    if let Some(id) = &args.id {
-        adopt::validate_id(id)?;
-    }
-    let spec = TargetSpec::parse(spec)?;
-    let conn = Arc::new(connect::connect(&settings.connect).await?);
-    let target = target::resolve_target(&conn, &spec, settings.namespace_flag.as_deref()).await?;
+    let AdoptOne { target: spec, id, ids, carry, reach } = one;
+    let conn = Arc::new(reach.connect().await?);
+    let target = target::resolve_target(&conn, &spec, reach.namespace()).await?;
     let obj = target::get(&conn, &target).await?;
     let mr = decode(&obj)?;
-    let id = match &args.id {
-        Some(id) => id.clone(),
-        None => id_without_flag(args, &conn, &mr, &target.kind, ui, env).await?,
+    let at = carry.at();
+    let id = match id {
+        Some(id) => id,
+        None => id_without_flag(&ids, &conn, &mr, &target.kind, ui, at).await?,
     };
     adopt::validate_id(&id)?;
     let (by_name, problems) = external_names(&conn, vec![target.kind.clone()]).await;
@@ -49,18 +43,18 @@ pub(super) async fn single(
         ui.say(format!("note: could not check other MRs for the same ID: {}", style::sanitize(&p)));
     }
     let duplicates = by_name.get(&id).cloned().unwrap_or_default();
-    let opts = options(args, env);
+    let opts = options(&carry, env);
     let interrupt = ui.interrupt.clone();
     let mut job = Job {
         slot: None,
         conn: &conn,
         target: &target,
-        args,
+        carry: &carry,
         opts: &opts,
         env,
         sink: Sink::Live(ui),
         can_ask: true,
-        confirmed: args.yes,
+        confirmed: carry.confirmed(),
         interrupt,
     };
     match job.adopt(obj, &id, &duplicates, out).await? {
@@ -77,7 +71,7 @@ pub(super) async fn single(
                 style::sanitize(&target.display()),
                 quoted(&style::sanitize(mr.external_name().unwrap_or("")))
             ));
-            detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
+            detail::write_detail(out, &mr, &diagnose(&mr, at), at.now)?;
         }
     }
     Ok(Exit::Ok)
@@ -87,16 +81,16 @@ pub(super) async fn single(
 /// this MR, else the one object the cloud's audit record names, else the user template's; on a
 /// terminal, the user's pick among every candidate (the journal's first).
 async fn id_without_flag(
-    args: &Adopt,
+    ids: &IdSources,
     conn: &upjet_cluster::connect::Connection,
     mr: &ManagedResource,
     kind: &upjet_cluster::kinds::ApiKind,
     ui: &mut Ui,
-    env: &AdoptEnv,
+    at: upjet_core::reconcile_timeout::JudgedAt,
 ) -> Result<String, AdoptError> {
-    let templated = user_template_candidate(mr, &args.id_templates)?;
-    let recorded = recorded_findings(args, conn, mr, kind, ui, env.judged_at).await?;
-    let journaled = journaled(args, conn, mr, ui, env)?;
+    let templated = user_template_candidate(mr, &ids.templates)?;
+    let recorded = recorded_findings(ids, conn, mr, kind, ui, at).await?;
+    let journaled = journaled(ids, mr, ui);
     let from_journal = upjet_core::candidate::journaled(&journaled).into_iter().next();
     match templated {
         _ if !ui.interactive && from_journal.is_some() => {
@@ -122,43 +116,35 @@ async fn id_without_flag(
             "no --id given and no terminal to ask on: pass --id <cloud-id>, --id-template KIND=TEMPLATE or a --cloud-audit record naming one object (and --yes to skip the confirmation)",
         )
         .into()),
-        templated => choose_interactively(conn, mr, ui, env.judged_at, templated, recorded, &journaled).await,
+        templated => choose_interactively(conn, mr, ui, at, templated, recorded, &journaled).await,
     }
 }
 
-/// What the ID journal recorded for this very MR (its uid), best ID first; the notes on its
-/// skipped lines are said.
-fn journaled(
-    args: &Adopt,
-    conn: &upjet_cluster::connect::Connection,
-    mr: &ManagedResource,
-    ui: &mut Ui,
-    env: &AdoptEnv,
-) -> Result<Vec<upjet_core::journal::Record>, AdoptError> {
-    use crate::commands::journal::{JournalAt, read};
-    let at = JournalAt::resolve(args.journal.as_deref(), env.home.as_deref(), conn.context.as_deref());
-    let (index, notes) = read(at.as_ref())?;
+/// What the ID journal (read before the cluster was asked anything) recorded for this very MR
+/// (its uid), best ID first; the notes on its skipped lines are said.
+fn journaled(ids: &IdSources, mr: &ManagedResource, ui: &mut Ui) -> Vec<upjet_core::journal::Record> {
+    let (index, notes) = &ids.journal;
     for n in notes {
-        ui.say(format!("note: {}", style::sanitize(&n)));
+        ui.say(format!("note: {}", style::sanitize(n)));
     }
-    Ok(index.for_uid(&mr.uid))
+    index.for_uid(&mr.uid)
 }
 
-/// The findings the cloud's audit record (`--cloud-audit`) gives the MR, its peers being every MR
-/// of its kind, listed over adopt's own connection; the notes on the files are said. Empty
-/// without the flag.
+/// The findings the cloud's audit record (`--cloud-audit`, read before the cluster was asked
+/// anything) gives the MR, its peers being every MR of its kind, listed over adopt's own
+/// connection; the notes on the files are said. Empty without the flag.
 async fn recorded_findings(
-    args: &Adopt,
+    ids: &IdSources,
     conn: &upjet_cluster::connect::Connection,
     mr: &ManagedResource,
     kind: &upjet_cluster::kinds::ApiKind,
     ui: &mut Ui,
     at: upjet_core::reconcile_timeout::JudgedAt,
 ) -> Result<Vec<upjet_core::finding::Finding>, AdoptError> {
-    let found = crate::commands::cloud_audit::for_one(&args.cloud, mr, None, Some((conn, kind)))
+    let Some((record, asked)) = &ids.record else { return Ok(Vec::new()) };
+    let (check, notes) = crate::commands::cloud_audit::tie_one(record, asked, mr, None, Some((conn, kind)))
         .await
         .map_err(|e| Error::usage(format!("{e:#}")))?;
-    let Some((check, notes)) = found else { return Ok(Vec::new()) };
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(&n)));
     }

@@ -6,7 +6,7 @@
 use super::fleet::{self, Shared};
 use super::*;
 use crate::commands::exit::{exit_for, one_line};
-use crate::commands::flow::NamedInput;
+use crate::commands::resolve::NamedInput;
 use upjet_core::clusters::{self, Outcome};
 
 /// Scans every context asked for (several `--context`, or `--all-contexts`) and merges their

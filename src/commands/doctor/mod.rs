@@ -23,7 +23,7 @@ use timings::Timings;
 use super::backup;
 use super::cloud_audit;
 use super::evidence::{acknowledges_requests, snapshot_groups};
-use super::flow::{Doctor, Flow, OneMr, PathKind, Scan};
+use super::resolve::{Doctor, Flow, OneMr, PathKind, Scan};
 use crate::cli::DoctorArgs;
 use crate::settings::Settings;
 use upjet_cluster::connect::{self, ConnectOptions, Connection, Limiter};

@@ -112,6 +112,7 @@ pub(super) async fn backup_inputs<'a>(
         id_templates: &doctor.id_templates,
         source_context,
         target_context: doctor.target_context.as_deref(),
+        at: doctor.at,
         fleet: doctor.fleet.read().await?,
     })
 }

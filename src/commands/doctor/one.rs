@@ -1,7 +1,7 @@
 //! One MR in depth (`doctor KIND/NAME`), and finding one MR for `history`.
 
 use super::*;
-use crate::commands::flow::OneMr;
+use crate::commands::resolve::OneMr;
 
 /// Finds one MR (snapshot or cluster), with the connection and kind it was resolved to when live.
 pub async fn locate(

@@ -1,10 +1,9 @@
-//! How doctor's report is printed, as its resolved printer says (`flow::DoctorPrinter`): the
+//! How doctor's report is printed, as its resolved printer says (`resolve::DoctorPrinter`): the
 //! format asked for on stdout, what could not be read and the notes on stderr, the GitHub
 //! Actions annotations when in a step; and one MR's findings in depth (`doctor KIND/NAME`).
 
 use super::*;
-use crate::cli::OutputFormat;
-use crate::commands::flow::{DoctorPrinter, ExitRule};
+use crate::commands::resolve::{DoctorOutput, DoctorPrinter, Document, ExitRule, Human};
 use upjet_core::finding::Severity;
 use upjet_core::shell::ShellCommand;
 use upjet_core::summary::{self, Scope};
@@ -20,25 +19,17 @@ pub(super) fn report(
     // Stdout is line-buffered: without this, a large pretty-printed report costs a write per line.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let out: &mut dyn Write = &mut out;
-    match printer.format {
-        OutputFormat::Json => structured::write_json(out, report)?,
-        OutputFormat::Yaml => structured::write_yaml(out, report)?,
-        OutputFormat::Summary => fleet_summary(printer, report, settings.color_stdout, false, out)?,
-        OutputFormat::Sarif => output::sarif::write_sarif(out, report)?,
-        OutputFormat::Junit => output::junit::write_junit(out, report)?,
-        OutputFormat::Html => output::html::doctor::write_doctor(out, report)?,
-        OutputFormat::Form => {
-            let spec = printer.form.as_ref().ok_or_else(|| anyhow::anyhow!("-o names no form"))?;
-            crate::commands::forms::print_report(out, spec, report, printer.no_headers)?
-        }
-        OutputFormat::Table | OutputFormat::Wide => {
+    match &printer.output {
+        DoctorOutput::Document(doc) => document(out, doc, report, printer.no_headers)?,
+        DoctorOutput::Human(Human::Summary) => fleet_summary(printer, report, settings.color_stdout, false, out)?,
+        DoctorOutput::Human(human) => {
             let lines =
                 if report.findings.is_empty() { 0 } else { report.findings.len() + usize::from(!printer.no_headers) };
             if summary::summary_first(printer.chosen, settings.stdout_terminal, lines, settings.screen_rows) {
                 fleet_summary(printer, report, settings.color_stdout, true, out)?;
             } else {
                 let opts = table::TableOptions {
-                    wide: printer.format == OutputFormat::Wide,
+                    wide: *human == Human::Wide,
                     no_headers: printer.no_headers,
                     color: settings.color_stdout,
                     now: settings.now,
@@ -52,6 +43,20 @@ pub(super) fn report(
         crate::commands::forms::github_actions(report, step_summary.as_deref())?;
     }
     stderr_lines(report)
+}
+
+/// Writes `report` as the document `-o` names: the one place a document is chosen, for a fleet's
+/// report and one MR's alike.
+fn document(out: &mut dyn Write, doc: &Document, report: &Report, no_headers: bool) -> anyhow::Result<()> {
+    match doc {
+        Document::Json => structured::write_json(out, report)?,
+        Document::Yaml => structured::write_yaml(out, report)?,
+        Document::Sarif => output::sarif::write_sarif(out, report)?,
+        Document::Junit => output::junit::write_junit(out, report)?,
+        Document::Html => output::html::doctor::write_doctor(out, report)?,
+        Document::Form(spec) => crate::commands::forms::print_report(out, spec, report, no_headers)?,
+    }
+    Ok(())
 }
 
 /// What could not be read, the notes, the clusters not scanned and the summary line, on stderr.
@@ -126,28 +131,15 @@ pub(super) fn one_mr(
 ) -> anyhow::Result<Exit> {
     let findings: Vec<Finding> = findings.into_iter().filter(|f| doctor.filter.keeps(f)).collect();
     let printer = &doctor.printer;
-    match printer.format {
-        OutputFormat::Json
-        | OutputFormat::Yaml
-        | OutputFormat::Form
-        | OutputFormat::Sarif
-        | OutputFormat::Junit
-        | OutputFormat::Html => {
+    match &printer.output {
+        DoctorOutput::Document(doc) => {
             let mut b = ReportBuilder::new(doctor.filter.clone());
             b.scanned(1);
             b.kind_scanned();
             b.add(mr, findings.clone(), || evidence.state(mr));
-            let report = b.finish();
-            match (&printer.form, printer.format) {
-                (Some(spec), _) => crate::commands::forms::print_report(out, spec, &report, printer.no_headers)?,
-                (None, OutputFormat::Sarif) => output::sarif::write_sarif(out, &report)?,
-                (None, OutputFormat::Junit) => output::junit::write_junit(out, &report)?,
-                (None, OutputFormat::Html) => output::html::doctor::write_doctor(out, &report)?,
-                (None, OutputFormat::Json) => structured::write_json(out, &report)?,
-                (None, _) => structured::write_yaml(out, &report)?,
-            }
+            document(out, doc, &b.finish(), printer.no_headers)?;
         }
-        _ => detail::write_detail(out, mr, &findings, settings.now)?,
+        DoctorOutput::Human(_) => detail::write_detail(out, mr, &findings, settings.now)?,
     }
     Ok(exit_code(&doctor.exit, findings.iter().map(|f| f.severity).max(), false))
 }

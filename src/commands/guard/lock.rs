@@ -6,9 +6,9 @@
 
 use super::kinds::scan;
 use super::writer::LockWriter;
-use crate::commands::flow::{GuardLock, GuardUnlock};
 use crate::commands::journal;
 use crate::commands::rbac::served_kinds_on;
+use crate::commands::resolve::{GuardLock, GuardUnlock};
 use crate::settings::Settings;
 use std::collections::BTreeMap;
 use std::io::Write;

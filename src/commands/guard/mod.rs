@@ -2,14 +2,14 @@
 //! cluster serves (or CRD files describe), printed for `kubectl apply -f -` (`print`); the lock
 //! they read, written from every MR's identity and the ID journal (`guard lock`) or cleared of
 //! one entry (`guard unlock`), by conditional writes (`writer`, which `watch --guard-lock`
-//! shares). The flags are resolved once (`flow::Guard`).
+//! shares). The flags are resolved once (`resolve::Guard`).
 
 mod kinds;
 mod lock;
 mod print;
 pub(crate) mod writer;
 
-use super::flow::Guard;
+use super::resolve::Guard;
 use crate::cli::guard::GuardArgs;
 use crate::settings::Settings;
 use std::io::Write;

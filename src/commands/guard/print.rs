@@ -6,8 +6,8 @@
 use super::kinds::{from_files, guard_kinds, scan};
 use crate::commands::doctor::learn_peers;
 use crate::commands::evidence::{provider_deployments, provider_pods};
-use crate::commands::flow::{GuardPrint, KindSource};
 use crate::commands::rbac::served_kinds_on;
+use crate::commands::resolve::{GuardPrint, KindSource};
 use crate::settings::Settings;
 use std::collections::BTreeSet;
 use std::io::Write;

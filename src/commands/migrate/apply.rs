@@ -16,7 +16,7 @@
 //! delete, 4 after e's release, 5 after f's delete of the namespaced MR.
 
 use crate::commands::adopt::{AdoptEnv, Interrupt, Ui, environment, test_hook};
-use crate::commands::flow::MigrateApply;
+use crate::commands::resolve::MigrateApply;
 use crate::settings::Settings;
 use futures::StreamExt;
 use serde_json::Value;

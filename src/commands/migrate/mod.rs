@@ -10,7 +10,7 @@ mod plan;
 mod status;
 
 use crate::cli::migrate::{MigrateArgs, MigrateCommand};
-use crate::commands::flow::{MigrateApply, MigratePlan};
+use crate::commands::resolve::{MigrateApply, MigratePlan};
 use crate::settings::Settings;
 use std::io::Write;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! plan file is written.
 
 use super::inputs::{self, Selection};
-use crate::commands::flow::MigratePlan;
+use crate::commands::resolve::MigratePlan;
 use crate::settings::Settings;
 use std::io::Write;
 use upjet_cluster::connect::{self, Connection};

@@ -17,17 +17,16 @@ mod guard_look;
 mod kinds;
 mod probes;
 mod providers;
-mod resolve;
 mod serve;
 
 use crate::cli::watch::WatchArgs;
 use crate::commands::exit::one_line;
+use crate::commands::resolve::{LoopOptions, Target, Watch};
 use crate::settings::Settings;
 use clock::Clock;
 use clock::sleep_for;
 use futures::StreamExt;
 use kinds::Followed;
-use resolve::{Each, Target};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -41,7 +40,6 @@ use upjet_cluster::watch::{self as watching, Scope, Seen};
 use upjet_core::error::{Error, Exit};
 use upjet_core::gotime::GoTime;
 use upjet_core::managed::ManagedResource;
-use upjet_core::reconcile_timeout::ReconcileTimeout;
 use upjet_core::rules::ProviderStarts;
 use upjet_core::watch::exposition::Counters;
 use upjet_core::watch::restarts::RestartCounter;
@@ -59,16 +57,35 @@ pub(crate) struct Watched {
 }
 
 impl Watched {
-    /// A fresh state whose rules allow the providers' reconciles `reconcile_timeout` and read
-    /// what the watch knows beyond each MR through the one evidence constructor.
-    fn shared(reconcile_timeout: ReconcileTimeout) -> Shared {
-        let state = State::new(reconcile_timeout).judging_with(upjet_evidence::watch::evidence);
+    /// A cluster's fresh state (its rules and evidence as the watch's resolver built them),
+    /// shared between its loop and the metrics server.
+    fn shared(state: State) -> Shared {
         Arc::new(Mutex::new(Watched { state, counters: Counters::default() }))
     }
 }
 
 /// The shared handle.
 pub(crate) type Shared = Arc<Mutex<Watched>>;
+
+/// One cluster under watch, as its loop runs it: its resolved target, its state shared with the
+/// metrics server.
+struct OneCluster {
+    /// The context's name, when several are watched.
+    label: Option<String>,
+    /// How to reach it.
+    connect: ConnectOptions,
+    /// Its ID journal.
+    journal: Option<Journal>,
+    /// Its state and counters.
+    shared: Shared,
+}
+
+impl OneCluster {
+    fn of(target: Target) -> OneCluster {
+        let Target { label, connect, journal, state } = target;
+        OneCluster { label, connect, journal, shared: Watched::shared(state) }
+    }
+}
 
 /// A message from a watcher task to the loop.
 enum Msg {
@@ -89,9 +106,12 @@ enum Msg {
 }
 
 /// Runs the watch until SIGINT or SIGTERM: one loop per context (several `--context`, or
-/// `--all-contexts`), one metrics server over all of them. The flags are resolved once, here.
+/// `--all-contexts`), one metrics server over all of them. The flags are resolved once, here
+/// (`resolve::Watch`).
 pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    let watch = resolve::resolve(settings, args)?;
+    let watch = Watch::resolve(args, settings)?;
+    let clock = Clock::of(settings);
+    let clusters: Vec<OneCluster> = watch.targets.into_iter().map(OneCluster::of).collect();
     let listener = match &watch.metrics_addr {
         Some(addr) => {
             let listener = serve::bind(addr).await?;
@@ -103,9 +123,8 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         None => None,
     };
     if let Some(listener) = listener {
-        let watched =
-            watch.targets.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
-        tokio::spawn(serve::serve(listener, watched.collect(), watch.clock));
+        let watched = clusters.iter().map(|t| serve::Cluster { context: t.label.clone(), shared: t.shared.clone() });
+        tokio::spawn(serve::serve(listener, watched.collect(), clock));
     }
     let sink = Sink { out: RefCell::new(out), json: watch.output.json };
     if watch.output.header {
@@ -113,7 +132,7 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
         lines::write_header(*out, watch.output.several)?;
         out.flush()?;
     }
-    let loops = watch.targets.into_iter().map(|t| watch_one(t, &watch.each, watch.clock, &sink));
+    let loops = clusters.into_iter().map(|t| watch_one(t, &watch.loops, clock, &sink));
     tokio::select! {
         done = futures::future::try_join_all(loops) => { done?; }
         _ = stop_signal() => {}
@@ -124,15 +143,15 @@ pub async fn run(settings: &Settings, args: &WatchArgs, out: &mut dyn Write) -> 
 /// Watches one cluster until the process ends. One cluster of several that cannot be reached
 /// is named and tried again each `--resync` while the others go on; a lone cluster that cannot
 /// be reached ends the run.
-async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -> anyhow::Result<()> {
+async fn watch_one(target: OneCluster, loops: &LoopOptions, clock: Clock, sink: &Sink<'_>) -> anyhow::Result<()> {
     let (conn, kinds) = match &target.label {
         None => reach(&target.connect).await?,
-        Some(name) => reach_again(name, &target.connect, each.resync).await,
+        Some(name) => reach_again(name, &target.connect, loops.resync).await,
     };
     let (tx, rx) = mpsc::channel(4096);
     let mut lp = Loop {
         conn,
-        scope: each.scope.clone(),
+        scope: loops.scope.clone(),
         tx,
         shared: target.shared,
         clock,
@@ -149,11 +168,11 @@ async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -
         context: target.label,
         guard_lock: None,
     };
-    if each.events {
+    if loops.events {
         lp.recorder = Some(events::Recorder::start(lp.conn.clone()));
     }
-    if each.guard_lock {
-        lp.guard_lock = Some(guard_lock::Follower::start(lp.conn.clone(), lp.tx.clone(), each.resync));
+    if loops.guard_lock {
+        lp.guard_lock = Some(guard_lock::Follower::start(lp.conn.clone(), lp.tx.clone(), loops.resync));
     }
     for kind in kinds {
         lp.track(kind);
@@ -161,9 +180,9 @@ async fn watch_one(target: Target, each: &Each, clock: Clock, sink: &Sink<'_>) -
     lp.lock().state.discovered();
     lp.spawn_probes();
     lp.spawn_crds();
-    providers::spawn(lp.conn.clone(), each.providers.clone(), lp.tx.clone());
-    guard_look::spawn(lp.conn.clone(), each.resync, lp.tx.clone());
-    lp.run(rx, each.resync, sink).await
+    providers::spawn(lp.conn.clone(), loops.providers.clone(), lp.tx.clone());
+    guard_look::spawn(lp.conn.clone(), loops.resync, lp.tx.clone());
+    lp.run(rx, loops.resync, sink).await
 }
 
 /// Connects and discovers the managed kinds served.

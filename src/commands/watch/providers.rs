@@ -10,6 +10,7 @@
 
 use super::Msg;
 use crate::commands::evidence::{crd_owners, provider_deployments, provider_pods, read_pod_log_with, unreadable_log};
+use crate::commands::resolve::Follow;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
@@ -54,17 +55,6 @@ pub(super) struct Logged {
     pub(super) name: Option<String>,
     /// Its namespace.
     pub(super) namespace: Option<String>,
-}
-
-/// How the providers are followed.
-#[derive(Clone)]
-pub(super) struct Follow {
-    /// `--provider-namespace`: where the provider pods run (default: found by label anywhere).
-    pub(super) namespace: Option<String>,
-    /// `--logs`: read their logs.
-    pub(super) logs: bool,
-    /// How often to look.
-    pub(super) every: Duration,
 }
 
 /// Looks at the providers every `follow.every` until the loop goes away.

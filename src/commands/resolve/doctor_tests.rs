@@ -157,9 +157,10 @@ fn the_flags_build_each_collaborator_once() {
     assert_eq!(d.scan.cache.dir, Some("/home/u/.kube/cache/upjet/discovery".into()));
     assert!(d.evidence.provider_logs && d.evidence.logs.limits.since_seconds == Some(120));
     assert_eq!(
-        (d.printer.format, d.printer.chosen, &d.printer.scope.log_files),
-        (OutputFormat::Table, false, &vec!["p.log".into()])
+        (&d.printer.output, d.printer.chosen, &d.printer.scope.log_files),
+        (&DoctorOutput::Human(Human::Table), false, &vec!["p.log".into()])
     );
+    assert_eq!(d.at.reconcile_timeout.secs(), 180, "upjet's reconcile timeout without --create-timeout");
     assert_eq!(d.exit, ExitRule { fail_on: Some(Severity::Error), fail_on_incomplete: false });
     let d = resolve(
         &["-A", "-n", "x", "-o", "name", "--severity", "warning", "--fail-on", "never", "--cloud-audit", "t.json"],
@@ -167,11 +168,13 @@ fn the_flags_build_each_collaborator_once() {
     );
     assert_eq!((d.scan.lists.namespace, d.scan.cache.dir), (None, None), "-A wins; no home, no cache");
     assert_eq!(
-        (d.printer.format, d.printer.form, d.printer.chosen),
-        (OutputFormat::Form, Some(crate::cli::output::FormSpec::Name), true)
+        (&d.printer.output, d.printer.chosen),
+        (&DoctorOutput::Document(Document::Form(crate::cli::output::FormSpec::Name)), true)
     );
     assert_eq!((d.filter.min_severity, d.exit.fail_on), (Some(Severity::Warning), None));
     assert_eq!(d.fleet.cloud.files, [PathBuf::from("t.json")]);
+    let judged = resolve(&["--create-timeout", "5m"], None).at;
+    assert_eq!(judged.reconcile_timeout.secs(), 300, "--create-timeout is resolved with doctor's flags");
     let named = resolve(&["--from", "prod.json", "--from", "staging/"], None);
     assert_eq!(named.printer.scope.snapshots, named.flow.snapshot_names(), "the summary names each cluster's --from");
 }

@@ -6,8 +6,10 @@ use super::shared::Apply;
 use crate::cli::restore::{PromoteArgs, RestorePlanArgs};
 use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;
+use crate::settings::Settings;
 use std::path::{Path, PathBuf};
 use upjet_core::identity::UserTemplate;
+use upjet_core::reconcile_timeout::JudgedAt;
 
 /// `kubectl upjet restore-plan`, resolved.
 #[derive(Debug, Clone)]
@@ -35,15 +37,18 @@ pub struct RestorePlan {
     /// What is read beyond the backup: the ID journal (`--journal`, else the source cluster's
     /// default folder); no logs.
     pub evidence: EvidenceSources,
+    /// What every MR is judged against: now, and upjet's reconcile timeout.
+    pub at: JudgedAt,
 }
 
 impl RestorePlan {
-    /// Resolves restore-plan's flags; `exists` and `is_backup` look at the disk (the outputs,
+    /// Resolves restore-plan's flags (now from the settings); `exists` and `is_backup` look at the disk (the outputs,
     /// the backup), so that the refusals are table-tested without files. Refused before anything
     /// is read: the two outputs naming one file or the backup, an output that exists without
     /// `--force`, and a backup that is none.
     pub fn resolve(
         args: &RestorePlanArgs,
+        settings: &Settings,
         exists: impl Fn(&Path) -> bool,
         is_backup: impl Fn(&Path) -> bool,
     ) -> Result<RestorePlan, Refusal> {
@@ -68,11 +73,15 @@ impl RestorePlan {
             force: args.force,
             backup_name: args.backup_name.clone(),
             config_map: args.config_map.clone(),
-            source_context: args.source_context.clone(),
-            target_context: args.target_context.clone(),
-            id_templates: args.id_templates.clone(),
-            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: super::shared::cloud_files(&args.cloud) },
-            evidence: EvidenceSources { journal: args.journal.journal.clone(), ..EvidenceSources::default() },
+            source_context: args.clusters.source.clone(),
+            target_context: args.clusters.target.clone(),
+            id_templates: args.id_templates.templates.clone(),
+            fleet: FleetFiles {
+                inventory: args.inventory.files.clone(),
+                cloud: super::shared::cloud_files(&args.cloud),
+            },
+            evidence: EvidenceSources { journal: args.journal.dir.clone(), ..EvidenceSources::default() },
+            at: super::shared::judged_at(settings.now, None),
         })
     }
 }

@@ -66,7 +66,7 @@ impl MigratePlan {
             provider_config_kind: args.provider_config_kind.clone(),
             from: args.from.clone(),
             output: args.output.clone(),
-            at: settings.judged_at(),
+            at: super::shared::judged_at(settings.now, None),
         })
     }
 }

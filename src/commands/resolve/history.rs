@@ -1,6 +1,7 @@
 //! history's flags, resolved once: which MR, where it is read, what evidence is read about it
 //! and how the timeline is printed.
 
+use super::shared::judged_at;
 use crate::cli::output::{FormSpec, Output};
 use crate::cli::{HistoryArgs, HistoryFormat};
 use crate::commands::evidence::EvidenceSources;
@@ -48,24 +49,25 @@ impl History {
     pub fn resolve(args: &HistoryArgs, settings: &Settings) -> History {
         let output = match &args.output {
             Some(Output::Form(spec)) => HistoryOutput::Form(spec.clone()),
-            _ => match args.format() {
-                Some(HistoryFormat::Json) => HistoryOutput::Json,
-                Some(HistoryFormat::Html) => HistoryOutput::Html,
-                _ => HistoryOutput::Text,
-            },
+            Some(Output::Format(HistoryFormat::Json)) => HistoryOutput::Json,
+            Some(Output::Format(HistoryFormat::Html)) => HistoryOutput::Html,
+            Some(Output::Format(HistoryFormat::Text)) | None => HistoryOutput::Text,
         };
         History {
             target: args.target.clone(),
             from: args.from.clone(),
-            at: settings.judged_at(),
+            at: judged_at(settings.now, Some(&args.reconciler)),
             evidence: super::shared::evidence_sources(
                 &args.log_files,
                 &args.log_opts,
                 !args.no_logs,
-                &args.audit_logs,
+                &args.audit_logs.files,
                 &args.journal,
             ),
-            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: super::shared::cloud_files(&args.cloud) },
+            fleet: FleetFiles {
+                inventory: args.inventory.files.clone(),
+                cloud: super::shared::cloud_files(&args.cloud),
+            },
             workspace: args.workspace,
             output,
         }

@@ -90,8 +90,8 @@ impl Guard {
         match &args.action {
             None => GuardPrint::resolve(&args.print, settings).map(Guard::Print),
             Some(GuardAction::Lock(a)) => Ok(Guard::Lock(GuardLock {
-                kinds: KindSelection::new(&a.kinds, &a.providers),
-                journal: a.journal.clone(),
+                kinds: super::shared::kinds(&a.select),
+                journal: a.journal.dir.clone(),
                 lists: lists(settings),
             })),
             Some(GuardAction::Unlock(a)) => match a.target.split_once('/') {
@@ -125,10 +125,10 @@ impl GuardPrint {
             None => KindSource::Cluster(lists(settings)),
         };
         Ok(GuardPrint {
-            kinds: KindSelection::new(&args.kinds, &args.providers),
+            kinds: super::shared::kinds(&args.select),
             source,
             settings: guard,
-            id_templates: args.id_templates.clone(),
+            id_templates: args.id_templates.templates.clone(),
             format: match args.output {
                 GuardOutput::Yaml => GuardFormat::Yaml,
                 GuardOutput::Json => GuardFormat::Json,

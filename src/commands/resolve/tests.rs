@@ -50,7 +50,9 @@ fn settings(words: &[&str]) -> crate::settings::Settings {
 #[test]
 fn adopt_refuses_a_plan_with_the_cloud_record() {
     let adopt = |words: &[&str]| match command(&[&["adopt"], words].concat()) {
-        Command::Adopt(args) => Adopt::resolve(&args).map(|a| (a.what, a.id, a.concurrency)),
+        Command::Adopt(args) => {
+            Adopt::resolve(&args, &settings(&["adopt", "vpc/main"])).map(|a| (a.what, a.id, a.parallel.slots))
+        }
         other => panic!("not adopt: {other:?}"),
     };
     let one = |t: &str| AdoptWhat::One(t.into());
@@ -60,7 +62,8 @@ fn adopt_refuses_a_plan_with_the_cloud_record() {
     assert_eq!(adopt(&["-f", "plan.json", "--cloud-audit", "trail.json"]), Err(Refusal::CloudAuditWithPlan));
     let Command::Adopt(mut args) = command(&["adopt", "vpc/main"]) else { unreachable!("adopt") };
     args.target = None;
-    assert_eq!(Adopt::resolve(&args).err(), Some(Refusal::NothingToAdopt), "clap requires one; resolution says so too");
+    let refused = Adopt::resolve(&args, &settings(&["adopt", "vpc/main"])).err();
+    assert_eq!(refused, Some(Refusal::NothingToAdopt), "clap requires one; resolution says so too");
 }
 
 /// `migrate plan`'s refusals, each alone and two at once (the first in the fixed order wins).
@@ -108,7 +111,7 @@ fn restore_plan_refuses_its_outputs_and_a_backup_that_is_none() {
         let words = [&["restore-plan"], words].concat();
         let Command::RestorePlan(args) = command(&words) else { unreachable!("restore-plan") };
         let exists = |p: &std::path::Path| exists.iter().any(|e| p == std::path::Path::new(e));
-        RestorePlan::resolve(&args, exists, |_| backup)
+        RestorePlan::resolve(&args, &settings(&words), exists, |_| backup)
     };
     let out = ["b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json"];
     let ok = staged(&[&out[..], &["--journal", "j/", "--inventory", "inv.json"]].concat(), &[], true).expect("staged");
@@ -185,11 +188,11 @@ fn rbac_and_health_resolve_the_kinds_and_the_format() {
     assert_eq!(Rbac::resolve(&r), Rbac { kinds: kinds.clone(), format: crate::cli::rbac::RbacFormat::Json });
     let words = ["health", "argocd", "--group", "*.ovh.edixos.io", "--create-timeout", "5m"];
     let Command::Health(h) = command(&words) else { unreachable!() };
-    let Health::Argocd { groups, timeout, .. } = Health::resolve(&h, &settings(&words)) else { panic!("argocd") };
+    let Health::Argocd { groups, timeout, .. } = Health::resolve(&h) else { panic!("argocd") };
     assert_eq!((groups, timeout.secs()), (vec!["*.ovh.edixos.io".to_string()], 300));
     let words = ["health", "flux", "--provider", "aws.upbound.io"];
     let Command::Health(h) = command(&words) else { unreachable!() };
-    let Health::Flux { kinds: got, .. } = Health::resolve(&h, &settings(&words)) else { panic!("flux") };
+    let Health::Flux { kinds: got, .. } = Health::resolve(&h) else { panic!("flux") };
     assert_eq!(got, kinds);
 }
 

@@ -1,13 +1,11 @@
-//! `watch`'s flags and the run's settings, resolved once into one value ([`Resolved`]) that holds
-//! the collaborators: the clusters to watch with their journals and states, the metrics
-//! address, the clock, what every cluster's loop is told and how lines are printed. Refusals
-//! (a journal folder that cannot be written, no home for the default one, `--all-contexts` over
-//! a kubeconfig without contexts) are all here, before anything is watched; nothing below
-//! [`super::run`] reads a flag.
+//! `watch`'s flags, resolved once as the other commands' are, into one value ([`Watch`]) that
+//! holds its collaborators: the clusters to watch with their journals opened and their fresh
+//! judging states, the metrics address, what every cluster's loop is told ([`LoopOptions`]) and
+//! how lines are printed. Refusals (a journal folder that cannot be written, no home for the
+//! default one, `--all-contexts` over a kubeconfig without contexts) are all here, before
+//! anything is watched; nothing below `commands::watch::run` reads a flag.
 
-use super::Watched;
-use super::clock::Clock;
-use super::providers::Follow;
+use super::shared::reconcile_timeout;
 use crate::cli::watch::{WatchArgs, WatchFormat};
 use crate::settings::Settings;
 use std::path::PathBuf;
@@ -15,98 +13,119 @@ use std::time::Duration;
 use upjet_cluster::connect::{self, ConnectOptions};
 use upjet_cluster::watch::Scope;
 use upjet_core::error::Error;
+use upjet_core::watch::State;
 use upjet_local::journal::{Journal, context_dir, default_dir};
 
 /// Items per list page of a watcher's list.
 const PAGE_SIZE: u32 = 500;
 
-/// `kubectl upjet watch` as its flags and the settings resolve.
-pub(super) struct Resolved {
+/// `kubectl upjet watch`, resolved.
+pub struct Watch {
     /// The clusters to watch, each with its journal opened and its fresh state.
-    pub(super) targets: Vec<Target>,
+    pub targets: Vec<Target>,
     /// `--metrics-addr`: where to serve `/metrics`, `/healthz` and `/readyz`.
-    pub(super) metrics_addr: Option<String>,
-    /// The watch's clock.
-    pub(super) clock: Clock,
+    pub metrics_addr: Option<String>,
     /// What every cluster's loop is told.
-    pub(super) each: Each,
+    pub loops: LoopOptions,
     /// How the lines are printed.
-    pub(super) output: Output,
+    pub output: WatchOutput,
 }
 
 /// One cluster under watch: the name it carries in the output (only when several are watched),
-/// how to reach it, its journal, and the state its loop shares with the metrics server.
-pub(super) struct Target {
-    pub(super) label: Option<String>,
-    pub(super) connect: ConnectOptions,
-    pub(super) journal: Option<Journal>,
-    pub(super) shared: super::Shared,
+/// how to reach it, its journal, and the state that judges its MRs (the rules with the
+/// providers' reconcile timeout, `--create-timeout`, and the watch's evidence).
+pub struct Target {
+    /// The context's name, when several are watched.
+    pub label: Option<String>,
+    /// How to reach it.
+    pub connect: ConnectOptions,
+    /// Its ID journal, opened (`None`: `--no-journal`).
+    pub journal: Option<Journal>,
+    /// Its pure state, fresh.
+    pub state: State,
 }
 
-/// What every cluster's loop is told, the same for each.
+/// What every cluster's loop is told, the same for each cluster.
 #[derive(Clone)]
-pub(super) struct Each {
+pub struct LoopOptions {
     /// `-n`, `-l` and the page size of the watchers' lists and of the looks.
-    pub(super) scope: Scope,
+    pub scope: Scope,
     /// `--resync`: how often every MR is judged again, the kinds without a watcher looked at,
     /// and a cluster that could not be reached tried again.
-    pub(super) resync: Duration,
+    pub resync: Duration,
     /// `--events`: an Event on each MR whose error finding appeared.
-    pub(super) events: bool,
+    pub events: bool,
     /// `--guard-lock`: the guard's lock kept current.
-    pub(super) guard_lock: bool,
+    pub guard_lock: bool,
     /// How the provider pods (and with `--logs` their logs) are followed.
-    pub(super) providers: Follow,
+    pub providers: Follow,
+}
+
+/// How the providers are followed.
+#[derive(Clone)]
+pub struct Follow {
+    /// `--provider-namespace`: where the provider pods run (default: found by label anywhere).
+    pub namespace: Option<String>,
+    /// `--logs`: read their logs.
+    pub logs: bool,
+    /// How often to look (`--resync`).
+    pub every: Duration,
 }
 
 /// How the watch prints.
 #[derive(Clone, Copy)]
-pub(super) struct Output {
+pub struct WatchOutput {
     /// `-o json`: one JSON object per line.
-    pub(super) json: bool,
+    pub json: bool,
     /// The header line (text only, without `--no-headers`).
-    pub(super) header: bool,
+    pub header: bool,
     /// Several clusters: every line names its context.
-    pub(super) several: bool,
+    pub several: bool,
 }
 
-/// Resolves the flags once (exit 2 naming a journal folder that cannot be written).
-pub(super) fn resolve(settings: &Settings, args: &WatchArgs) -> anyhow::Result<Resolved> {
-    let several = settings.several_contexts();
-    let names = if several { crate::commands::doctor::contexts(settings)? } else { Vec::new() };
-    let journal = JournalAt::of(settings, args)?;
-    let timeout = settings.reconcile_timeout;
-    let targets = if several {
-        let mut targets = Vec::with_capacity(names.len());
-        for name in names {
-            let journal = journal.open(Some(&name), true)?;
-            let connect = settings.connect_to(&name);
-            targets.push(Target { label: Some(name), connect, journal, shared: Watched::shared(timeout) });
-        }
-        targets
-    } else {
-        let context = connect::current_context(&settings.connect).ok().flatten();
-        let journal = journal.open(context.as_deref(), false)?;
-        vec![Target { label: None, connect: settings.connect.clone(), journal, shared: Watched::shared(timeout) }]
-    };
-    let json = args.output == WatchFormat::Json;
-    Ok(Resolved {
-        targets,
-        metrics_addr: args.metrics_addr.clone(),
-        clock: Clock::of(settings),
-        each: Each {
-            scope: Scope {
-                namespace: settings.namespace.clone(),
-                selector: settings.selector.clone(),
-                page_size: PAGE_SIZE,
+impl Watch {
+    /// Resolves the flags once (exit 2 naming a journal folder that cannot be written).
+    pub fn resolve(args: &WatchArgs, settings: &Settings) -> anyhow::Result<Watch> {
+        let several = settings.several_contexts();
+        let names = if several { crate::commands::doctor::contexts(settings)? } else { Vec::new() };
+        let journal = JournalAt::of(settings, args)?;
+        let timeout = reconcile_timeout(Some(&args.reconciler));
+        let state = || State::new(timeout).judging_with(upjet_evidence::watch::evidence);
+        let targets = if several {
+            let mut targets = Vec::with_capacity(names.len());
+            for name in names {
+                let journal = journal.open(Some(&name), true)?;
+                let connect = settings.connect_to(&name);
+                targets.push(Target { label: Some(name), connect, journal, state: state() });
+            }
+            targets
+        } else {
+            let context = connect::current_context(&settings.connect).ok().flatten();
+            let journal = journal.open(context.as_deref(), false)?;
+            vec![Target { label: None, connect: settings.connect.clone(), journal, state: state() }]
+        };
+        let json = args.output == WatchFormat::Json;
+        Ok(Watch {
+            targets,
+            metrics_addr: args.metrics_addr.clone(),
+            loops: LoopOptions {
+                scope: Scope {
+                    namespace: settings.namespace.clone(),
+                    selector: settings.selector.clone(),
+                    page_size: PAGE_SIZE,
+                },
+                resync: args.resync,
+                events: args.events,
+                guard_lock: args.guard_lock,
+                providers: Follow {
+                    namespace: args.provider_namespace.name.clone(),
+                    logs: args.logs.read,
+                    every: args.resync,
+                },
             },
-            resync: args.resync,
-            events: args.events,
-            guard_lock: args.guard_lock,
-            providers: Follow { namespace: args.provider_namespace.clone(), logs: args.logs, every: args.resync },
-        },
-        output: Output { json, header: !json && !args.no_headers, several },
-    })
+            output: WatchOutput { json, header: !json && !args.no_headers.set, several },
+        })
+    }
 }
 
 /// Where the ID journal goes: nowhere (`--no-journal`), `--journal DIR`, or the home's default.
@@ -119,7 +138,7 @@ enum JournalAt {
 impl JournalAt {
     /// The flags' answer (exit 2 when no home is known for the default folder).
     fn of(settings: &Settings, args: &WatchArgs) -> anyhow::Result<JournalAt> {
-        Ok(match (args.no_journal, &args.journal, &settings.home) {
+        Ok(match (args.no_journal, &args.journal.dir, &settings.home) {
             (true, _, _) => JournalAt::None,
             (false, Some(dir), _) => JournalAt::Dir(dir.clone()),
             (false, None, Some(home)) => JournalAt::Home(home.clone()),
@@ -156,12 +175,12 @@ mod tests {
     use upjet_core::error::Exit;
 
     /// `watch ARGS` resolved under an environment whose home is `home`.
-    fn resolved(args: &[&str], home: Option<&Path>) -> anyhow::Result<Resolved> {
+    fn resolved(args: &[&str], home: Option<&Path>) -> anyhow::Result<Watch> {
         let cli = Cli::try_parse_from(["kubectl-upjet", "watch"].into_iter().chain(args.iter().copied())).unwrap();
         let env = Environment { home: home.map(Path::to_path_buf), ..Environment::default() };
         let settings = Settings::resolve(&cli, &env, std::time::SystemTime::UNIX_EPOCH, Terminal::default());
         let Command::Watch(watch) = &cli.command else { panic!("not a watch: {args:?}") };
-        resolve(&settings, watch)
+        Watch::resolve(watch, &settings)
     }
 
     #[test]
@@ -171,7 +190,7 @@ mod tests {
         let got = resolved(&[&args[..], &more[..]].concat(), None).unwrap();
         let [target] = &got.targets[..] else { panic!("one cluster") };
         assert!(target.label.is_none() && target.journal.is_none(), "--no-journal needs no home");
-        let (out, each) = (got.output, &got.each);
+        let (out, each) = (got.output, &got.loops);
         assert_eq!((out.json, out.header, out.several), (true, false, false));
         assert_eq!((each.scope.namespace.as_deref(), each.scope.selector.as_deref()), (Some("team-a"), Some("app=x")));
         assert_eq!((each.scope.page_size, each.resync, each.events), (PAGE_SIZE, Duration::from_secs(5), true));

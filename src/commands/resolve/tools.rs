@@ -3,7 +3,6 @@
 
 use crate::cli::health::{ArgocdFormat, FluxFormat, HealthArgs, HealthTool};
 use crate::cli::rbac::{RbacArgs, RbacFormat};
-use crate::settings::Settings;
 use upjet_cluster::kinds::KindSelection;
 use upjet_core::reconcile_timeout::ReconcileTimeout;
 
@@ -19,7 +18,7 @@ pub struct Rbac {
 impl Rbac {
     /// Resolves rbac's flags.
     pub fn resolve(args: &RbacArgs) -> Rbac {
-        Rbac { kinds: KindSelection::new(&args.kinds, &args.providers), format: args.output }
+        Rbac { kinds: super::shared::kinds(&args.select), format: args.output }
     }
 }
 
@@ -47,16 +46,16 @@ pub enum Health {
 }
 
 impl Health {
-    /// Resolves health's flags (the reconcile timeout is `Settings`', from `--create-timeout`).
-    pub fn resolve(args: &HealthArgs, settings: &Settings) -> Health {
+    /// Resolves health's flags (`--create-timeout` is written into Argo CD's script).
+    pub fn resolve(args: &HealthArgs) -> Health {
         match &args.tool {
             HealthTool::Argocd(a) => Health::Argocd {
                 groups: a.groups.clone(),
                 namespace: a.argocd_namespace.clone(),
-                timeout: settings.reconcile_timeout,
+                timeout: super::shared::reconcile_timeout(Some(&a.reconciler)),
                 format: a.output,
             },
-            HealthTool::Flux(a) => Health::Flux { kinds: KindSelection::new(&a.kinds, &a.providers), format: a.output },
+            HealthTool::Flux(a) => Health::Flux { kinds: super::shared::kinds(&a.select), format: a.output },
         }
     }
 }

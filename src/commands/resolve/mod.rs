@@ -1,14 +1,17 @@
-//! What a command line asks for, resolved once (ripgrep's low → high arguments): each command's
-//! clap struct becomes one value of plain fields — doctor's [`Doctor`] with its [`Flow`], and one
-//! per other command — and that value carries the collaborators its run is built from (the
-//! evidence sources, the fleet-wide files, the scan, the printer, `JudgedAt`). Every refusal of
-//! a flag combination lives here, as a [`Refusal`], table-tested, so that nothing below a
-//! command's entry point (`commands::<command>::run`) reads a flag or refuses one.
+//! The command resolvers: what a command line asks for, resolved once (ripgrep's low → high
+//! arguments). Each command's clap struct becomes one value — doctor's [`Doctor`] with its
+//! [`Flow`] (the way a doctor run goes), the watch's [`Watch`], and one per other command — that
+//! carries the collaborators its run is built from (the evidence sources, the fleet-wide files,
+//! the scan, the printer, `JudgedAt`, the watch's journals and states). The flags several
+//! commands share (`cli::shared`) are resolved one way for all of them (`shared.rs`), the
+//! judging flag `--create-timeout` among them: `Settings` is the environment, not the flags.
+//! Every refusal of a flag combination lives here, as a [`Refusal`], table-tested, so that
+//! nothing below a command's entry point (`commands::<command>::run`) reads a flag or refuses one.
 //!
 //! A new command (a `guard`) adds its clap struct in `cli/`, a file here with its resolved value
 //! and `resolve`, its refusals as [`Refusal`] variants, and an entry point that resolves and
-//! runs; it reuses the resolvers of `shared.rs` (`evidence_sources`, `cloud_files`, [`Apply`]) and
-//! `cluster::kinds::KindSelection` for the flags it shares with other commands.
+//! runs; it flattens the groups of `cli::shared` for the flags it shares with other commands and
+//! resolves them with `shared.rs`.
 
 mod adopt;
 mod doctor;
@@ -18,15 +21,20 @@ mod migrate;
 mod restore;
 mod shared;
 mod tools;
+mod watch;
 
-pub use adopt::{Adopt, AdoptWhat, Restore};
-pub use doctor::{Doctor, DoctorPrinter, ExitRule, Flow, NamedInput, OneMr, PathKind, Scan, SummaryScope};
+pub use adopt::{Adopt, AdoptOne, AdoptPlan, AdoptWhat, Adoption, Carry, IdSources, Parallel, Reach, Restore};
+pub use doctor::{
+    Doctor, DoctorOutput, DoctorPrinter, Document, ExitRule, Flow, Human, NamedInput, OneMr, PathKind, Scan,
+    SummaryScope,
+};
 pub use guard::{Guard, GuardLock, GuardPrint, GuardUnlock, KindSource};
 pub use history::{History, HistoryOutput};
 pub use migrate::{MigrateApply, MigratePlan};
 pub use restore::{Promote, RestorePlan};
-pub use shared::Apply;
+pub use shared::{Apply, judged_at};
 pub use tools::{Health, Rbac};
+pub use watch::{Follow, LoopOptions, Target, Watch, WatchOutput};
 
 use crate::cli::Command;
 use std::path::PathBuf;

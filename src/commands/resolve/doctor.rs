@@ -3,8 +3,8 @@
 //! and the collaborators every flow is built from ([`Doctor`]).
 
 use super::Refusal;
-use super::shared::{cloud_files, evidence_sources};
-use crate::cli::output::FormSpec;
+use super::shared::{cloud_files, evidence_sources, judged_at, kinds};
+use crate::cli::output::{FormSpec, Output};
 use crate::cli::{DoctorArgs, OutputFormat};
 use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;
@@ -105,13 +105,13 @@ impl Flow {
         kind_of: impl Fn(&Path) -> PathKind,
     ) -> Result<Flow, Refusal> {
         let from = &args.from;
-        if args.logs && !from.is_empty() {
+        if args.logs.read && !from.is_empty() {
             return Err(Refusal::LogsOffline);
         }
-        if args.target.is_some() && !args.inventory.is_empty() {
+        if args.target.is_some() && !args.inventory.files.is_empty() {
             return Err(Refusal::InventoryForOneMr);
         }
-        if args.source_context.is_some() && from.len() != 1 {
+        if args.clusters.source.is_some() && from.len() != 1 {
             return Err(Refusal::SourceContextWithoutOneBackup);
         }
         if !from.is_empty() && several_contexts {
@@ -125,7 +125,7 @@ impl Flow {
             return Ok(Flow::OneMr(OneMr {
                 target: target.clone(),
                 from: from.first().cloned(),
-                source_context: args.source_context.clone(),
+                source_context: args.clusters.source.clone(),
                 in_backup: from.first().is_some_and(|p| kind_of(p).backup),
             }));
         }
@@ -137,7 +137,7 @@ impl Flow {
             return Self::several(args, &kinds);
         }
         let Some(path) = from.first() else { return Ok(Flow::Cluster) };
-        match (kinds[0].backup, &args.source_context) {
+        match (kinds[0].backup, &args.clusters.source) {
             (true, source_context) => Ok(Flow::Backup { path: path.clone(), source_context: source_context.clone() }),
             (false, Some(_)) => Err(Refusal::SourceContextNotABackup(path.clone())),
             (false, None) => Ok(Flow::Snapshot(path.clone())),
@@ -149,7 +149,7 @@ impl Flow {
     /// asks for a backup).
     fn manifests(args: &DoctorArgs, kinds: &[PathKind]) -> Option<Result<Flow, Refusal>> {
         let lints = |k: &PathKind| k.manifests && !k.backup;
-        let first = kinds.iter().position(lints).filter(|_| args.source_context.is_none())?;
+        let first = kinds.iter().position(lints).filter(|_| args.clusters.source.is_none())?;
         if let Some(other) = kinds.iter().position(|k| !lints(k)) {
             let (manifests, snapshot) = (args.from[first].clone(), args.from[other].clone());
             return Some(Err(Refusal::ManifestsAndSnapshots { manifests, snapshot }));
@@ -160,11 +160,11 @@ impl Flow {
     /// A lint of manifests: the inputs about what a cluster did are refused.
     fn lint(args: &DoctorArgs) -> Result<Flow, Refusal> {
         let given = [
-            ("--inventory", !args.inventory.is_empty()),
+            ("--inventory", !args.inventory.files.is_empty()),
             ("--cloud-audit", !args.cloud.cloud_audit.is_empty()),
-            ("--log-file", !args.log_files.is_empty()),
-            ("--audit-log", !args.audit_logs.is_empty()),
-            ("--target-context", args.target_context.is_some()),
+            ("--log-file", !args.log_files.files.is_empty()),
+            ("--audit-log", !args.audit_logs.files.is_empty()),
+            ("--target-context", args.clusters.target.is_some()),
         ];
         match given.iter().find(|(_, set)| *set) {
             Some((flag, _)) => Err(Refusal::EvidenceForManifests(flag)),
@@ -175,13 +175,13 @@ impl Flow {
     /// Several clusters: the inputs that belong to one cluster are refused, and each snapshot
     /// gets its cluster's name.
     fn several(args: &DoctorArgs, kinds: &[PathKind]) -> Result<Flow, Refusal> {
-        if !args.inventory.is_empty() {
+        if !args.inventory.files.is_empty() {
             return Err(Refusal::InventoryForSeveralClusters);
         }
         if !args.cloud.cloud_audit.is_empty() {
             return Err(Refusal::CloudAuditForSeveralClusters);
         }
-        if !args.log_files.is_empty() {
+        if !args.log_files.files.is_empty() {
             return Err(Refusal::LogFileForSeveralClusters);
         }
         if args.from.is_empty() {
@@ -246,16 +246,17 @@ impl Doctor {
         let flow = Flow::of_doctor(args, settings.several_contexts(), kind_of)?;
         let scope = SummaryScope {
             from: args.from.clone(),
-            log_files: args.log_files.clone(),
+            log_files: args.log_files.files.clone(),
             snapshots: flow.snapshot_names().to_vec(),
         };
+        let logs = args.logs.read;
         Ok(Doctor {
-            at: settings.judged_at(),
+            at: judged_at(settings.now, Some(&args.reconciler)),
             scan: Scan::of(args, settings),
-            evidence: evidence_sources(&args.log_files, &args.log_opts, args.logs, &args.audit_logs, &args.journal),
-            fleet: FleetFiles { inventory: args.inventory.clone(), cloud: cloud_files(&args.cloud) },
-            id_templates: args.id_templates.clone(),
-            target_context: args.target_context.clone(),
+            evidence: evidence_sources(&args.log_files, &args.log_opts, logs, &args.audit_logs.files, &args.journal),
+            fleet: FleetFiles { inventory: args.inventory.files.clone(), cloud: cloud_files(&args.cloud) },
+            id_templates: args.id_templates.templates.clone(),
+            target_context: args.clusters.target.clone(),
             filter: Filter {
                 min_severity: args.severity.map(Into::into),
                 only: args.only.clone(),
@@ -263,10 +264,9 @@ impl Doctor {
             },
             exit: ExitRule { fail_on: args.fail_on.threshold(), fail_on_incomplete: args.fail_on_incomplete },
             printer: DoctorPrinter {
-                format: args.format(),
-                form: args.form().cloned(),
+                output: DoctorOutput::of(args.output.as_ref()),
                 chosen: args.output.is_some(),
-                no_headers: args.no_headers,
+                no_headers: args.no_headers.set,
                 scope,
             },
             plan: args.plan.clone(),
@@ -297,7 +297,7 @@ impl Scan {
         let dir =
             args.discovery_cache_dir.clone().or_else(|| settings.home.as_deref().map(discovery_cache::default_dir));
         Scan {
-            select: KindSelection::new(&args.kinds, &args.providers),
+            select: kinds(&args.select),
             concurrency,
             retry_budget: args.retry_budget,
             cache: CacheOptions {
@@ -329,16 +329,73 @@ pub struct ExitRule {
 /// How doctor prints its report (`-o`, `--no-headers`), and what its suggested commands repeat.
 #[derive(Debug, Clone)]
 pub struct DoctorPrinter {
-    /// `-o`, else the table; `Form` for one of kubectl's forms (`form`).
-    pub format: OutputFormat,
-    /// kubectl's form `-o` names.
-    pub form: Option<FormSpec>,
+    /// `-o`, else the table.
+    pub output: DoctorOutput,
     /// `-o` was given: a table too long for the screen is not swapped for the summary.
     pub chosen: bool,
     /// `--no-headers`.
     pub no_headers: bool,
     /// What the fleet summary's suggested commands repeat of this run.
     pub scope: SummaryScope,
+}
+
+/// How doctor prints (`-o`): for a person, or a document. A form carries its spec, so that no
+/// value can name a form without one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DoctorOutput {
+    /// For a person: a fleet's table, wide table or summary; one MR in depth whichever is asked.
+    Human(Human),
+    /// A document: written the same way for a fleet's report and for one MR's.
+    Document(Document),
+}
+
+/// doctor's outputs for a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Human {
+    /// kubectl-style table (the default).
+    Table,
+    /// The table with external-name, atProvider.id and create-mark ages.
+    Wide,
+    /// Counts by code × kind × provider config, each with its next command.
+    Summary,
+}
+
+/// doctor's documents: one report, in a format another program reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Document {
+    /// `upjet.doctor/v1` Report as JSON.
+    Json,
+    /// The same as YAML.
+    Yaml,
+    /// SARIF 2.1.0.
+    Sarif,
+    /// JUnit XML.
+    Junit,
+    /// One self-contained HTML page.
+    Html,
+    /// One of kubectl's forms over the JSON document.
+    Form(FormSpec),
+}
+
+impl DoctorOutput {
+    /// `-o` as parsed (`None`: the table).
+    fn of(output: Option<&Output<OutputFormat>>) -> DoctorOutput {
+        let format = match output {
+            None => OutputFormat::default(),
+            Some(Output::Format(f)) => *f,
+            Some(Output::Form(spec)) => return DoctorOutput::Document(Document::Form(spec.clone())),
+        };
+        match format {
+            OutputFormat::Table => DoctorOutput::Human(Human::Table),
+            OutputFormat::Wide => DoctorOutput::Human(Human::Wide),
+            OutputFormat::Summary => DoctorOutput::Human(Human::Summary),
+            OutputFormat::Json => DoctorOutput::Document(Document::Json),
+            OutputFormat::Yaml => DoctorOutput::Document(Document::Yaml),
+            OutputFormat::Sarif => DoctorOutput::Document(Document::Sarif),
+            OutputFormat::Junit => DoctorOutput::Document(Document::Junit),
+            OutputFormat::Html => DoctorOutput::Document(Document::Html),
+        }
+    }
 }
 
 /// What a run read, repeated in the fleet summary's suggested commands.
