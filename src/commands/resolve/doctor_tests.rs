@@ -178,3 +178,26 @@ fn the_flags_build_each_collaborator_once() {
     let named = resolve(&["--from", "prod.json", "--from", "staging/"], None);
     assert_eq!(named.printer.scope.snapshots, named.flow.snapshot_names(), "the summary names each cluster's --from");
 }
+
+/// Every `-o` doctor takes, and what it prints: for a person or a document, a form with its spec.
+#[test]
+fn every_output_is_a_human_view_or_a_document() {
+    use crate::cli::output::FormSpec;
+    let output = |words: &[&str]| DoctorOutput::of(doctor(words).output.as_ref());
+    for (words, want) in [
+        (&[][..], DoctorOutput::Human(Human::Table)),
+        (&["-o", "table"][..], DoctorOutput::Human(Human::Table)),
+        (&["-o", "wide"][..], DoctorOutput::Human(Human::Wide)),
+        (&["-o", "summary"][..], DoctorOutput::Human(Human::Summary)),
+        (&["-o", "json"][..], DoctorOutput::Document(Document::Json)),
+        (&["-o", "yaml"][..], DoctorOutput::Document(Document::Yaml)),
+        (&["-o", "sarif"][..], DoctorOutput::Document(Document::Sarif)),
+        (&["-o", "junit"][..], DoctorOutput::Document(Document::Junit)),
+        (&["-o", "html"][..], DoctorOutput::Document(Document::Html)),
+        (&["-o", "name"][..], DoctorOutput::Document(Document::Form(FormSpec::Name))),
+    ] {
+        assert_eq!(output(words), want, "{words:?}");
+    }
+    let jsonpath = DoctorOutput::Document(Document::Form(FormSpec::JsonPath("{.summary}".into())));
+    assert_eq!(output(&["-o", "jsonpath={.summary}"]), jsonpath, "the form keeps its template");
+}
