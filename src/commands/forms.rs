@@ -1,6 +1,7 @@
 //! kubectl's object forms (`-o name|jsonpath=…|custom-columns=…`) for doctor and history: the
-//! template files read, the form compiled (a bad one is a usage error, exit 2, in kubectl's
-//! words), and the document each command prints as JSON handed to `output::forms`.
+//! template files read and the form compiled when the command's printer opens, before anything
+//! is scanned (a bad one is a usage error, exit 2, in kubectl's words), and the document each
+//! command prints as JSON handed to `output::forms`.
 
 use crate::cli::output::FormSpec;
 use serde_json::Value;
@@ -43,9 +44,9 @@ fn print(
     Ok(())
 }
 
-/// A doctor report in `spec`: one name per MR with findings, one row per finding.
-pub fn print_report(out: &mut dyn Write, spec: &FormSpec, report: &Report, no_headers: bool) -> anyhow::Result<()> {
-    let form = compile(spec)?;
+/// A doctor report in `form` (compiled before the scan): one name per MR with findings, one
+/// row per finding.
+pub fn print_report(out: &mut dyn Write, form: &Form, report: &Report, no_headers: bool) -> anyhow::Result<()> {
     let mut names: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for f in &report.findings {
@@ -57,17 +58,17 @@ pub fn print_report(out: &mut dyn Write, spec: &FormSpec, report: &Report, no_he
     }
     let doc = if matches!(form, Form::Name) { Value::Null } else { serde_json::to_value(report)? };
     let items = doc.get("findings").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    print(out, &form, &doc, items, &names, no_headers)
+    print(out, form, &doc, items, &names, no_headers)
 }
 
-/// A history document in `spec`: the MR's name, one row per timeline entry.
-pub fn print_history(out: &mut dyn Write, spec: &FormSpec, doc: &Value) -> anyhow::Result<()> {
-    let form = compile(spec)?;
+/// A history document in `form` (compiled before the MR is read): the MR's name, one row per
+/// timeline entry.
+pub fn print_history(out: &mut dyn Write, form: &Form, doc: &Value) -> anyhow::Result<()> {
     let resource = &doc["resource"];
     let field = |k: &str| resource.get(k).and_then(Value::as_str).unwrap_or_default();
     let names = [object_name(field("apiVersion"), field("kind"), field("name"))];
     let items = doc.pointer("/timeline/entries").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    print(out, &form, doc, items, &names, false)
+    print(out, form, doc, items, &names, false)
 }
 
 /// In a GitHub Actions step: the error findings as annotations on stderr (the runner reads

@@ -24,6 +24,7 @@ use upjet_evidence::logs::Retention;
 use upjet_evidence::pods::ProviderPod;
 use upjet_evidence::timeline::{Inputs, build};
 use upjet_evidence::workspace::WorkspaceState;
+use upjet_output::forms::Form;
 use upjet_output::{history, structured};
 
 /// What only a live cluster can tell about the MR: its events, its provider's pods, its workspace.
@@ -35,14 +36,22 @@ struct Live {
     workspace: Option<WorkspaceState>,
 }
 
-/// Runs history: its flags resolved once ([`History`]), then the timeline of the MR they name.
+/// Runs history: its flags resolved once ([`History`]), its printer opened (a form's template
+/// read), then the timeline of the MR they name.
 pub async fn run(settings: &Settings, args: &HistoryArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
-    timeline(settings, &History::resolve(args, settings), out).await
+    let asked = History::resolve(args, settings);
+    let output = asked.output.open()?;
+    timeline(settings, &asked, &output, out).await
 }
 
 /// The MR's timeline: its evidence read as one MR's share (`EvidenceRequest::read`, the rules'
 /// findings on it as highlights), its events and provider pods when live, printed.
-async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> anyhow::Result<Exit> {
+async fn timeline(
+    settings: &Settings,
+    asked: &History,
+    output: &HistoryOutput<Form>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Exit> {
     let (mr, live) = locate(settings, asked.from.as_deref(), &asked.target).await?;
     let read = read_evidence(settings, asked, &mr, live.as_ref()).await?;
     let mut notes = read.notes.clone();
@@ -93,8 +102,8 @@ async fn timeline(settings: &Settings, asked: &History, out: &mut dyn Write) -> 
             "audit": audit_history,
         })
     };
-    match &asked.output {
-        HistoryOutput::Form(spec) => super::forms::print_history(out, spec, &doc())?,
+    match output {
+        HistoryOutput::Form(form) => super::forms::print_history(out, form, &doc())?,
         HistoryOutput::Json => structured::write_json(out, &doc())?,
         HistoryOutput::Html => upjet_output::html::history::write_history(out, &mr, &timeline, &notes)?,
         HistoryOutput::Text => history::write_history(out, &mr, &timeline, &notes)?,

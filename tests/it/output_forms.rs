@@ -127,3 +127,26 @@ fn history_forms_read_the_history_document() {
     let entries = json["timeline"]["entries"].as_array().unwrap();
     assert_eq!(rows.stdout.lines().count(), entries.len() + 1, "{}", rows.stdout);
 }
+
+/// A form's template file is read before anything else is: a missing one is refused (exit 2)
+/// naming it, before the snapshot (missing too) is looked at, for doctor's fleet, its one MR and
+/// history alike.
+#[test]
+fn a_template_file_is_read_before_anything_is_scanned() {
+    let dir = tempfile::tempdir().unwrap();
+    let (snapshot, template) = (dir.path().join("gone.json"), dir.path().join("gone.tmpl"));
+    let (snapshot, form) = (snapshot.to_str().unwrap(), format!("jsonpath-file={}", template.display()));
+    for words in [
+        &["doctor"][..],
+        &["doctor", "vpc.ec2.aws.upbound.io/main"][..],
+        &["history", "vpc.ec2.aws.upbound.io/main"][..],
+    ] {
+        let run = upjet().args(words).args(["--from", snapshot, "-o", &form]).expect_exit(2).run();
+        assert!(
+            run.stderr.starts_with(&format!("error: cannot read template {}", template.display())),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "", "{words:?}");
+    }
+}

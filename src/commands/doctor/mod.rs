@@ -18,6 +18,7 @@ pub use one::locate;
 use one::one;
 pub use plan::plan_of;
 use plan::write_plan;
+use print::Printer;
 use timings::Timings;
 
 use super::backup;
@@ -52,15 +53,17 @@ use std::io::Write;
 use std::sync::Arc;
 
 /// Runs doctor: the flags are resolved once into a [`Doctor`] (every refused combination fails
-/// here, before anything is read), its flow runs, and the report is printed.
+/// here, before anything is read), its printer opened (a form's template read and compiled), its
+/// flow runs, and the report is printed.
 pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let doctor = Doctor::resolve(args, settings, PathKind::on_disk).map_err(Error::from)?;
+    let printer = doctor.printer.open()?;
     let started = std::time::Instant::now();
     let fleet = match &doctor.flow {
         Flow::OneMr(asked @ OneMr { in_backup: true, from: Some(backup), .. }) => {
-            return one::in_backup(settings, &doctor, asked, backup.as_path(), out).await;
+            return one::in_backup(settings, &doctor, &printer, asked, backup.as_path(), out).await;
         }
-        Flow::OneMr(asked) => return one(settings, &doctor, asked, out).await,
+        Flow::OneMr(asked) => return one(settings, &doctor, &printer, asked, out).await,
         Flow::Cluster => Fleet::Live(from_cluster(settings, &doctor, &settings.connect, &Default::default()).await?),
         Flow::Snapshot(path) => Fleet::ReportOnly(from_snapshot(path, &doctor, settings).await?),
         Flow::Backup { path, source_context } => {
@@ -78,7 +81,7 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
         write_plan(path, report, fleet.context())?;
     }
     let printing = std::time::Instant::now();
-    print::report(settings, &doctor.printer, report, out)?;
+    print::report(settings, &printer, report, out)?;
     if let Fleet::Live(scan) = &fleet
         && settings.timings
     {

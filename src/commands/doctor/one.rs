@@ -29,6 +29,7 @@ pub async fn locate(
 pub(super) async fn one(
     settings: &Settings,
     doctor: &Doctor,
+    printer: &Printer,
     asked: &OneMr,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
@@ -64,7 +65,7 @@ pub(super) async fn one(
     let fleet = fleet.with_removals(removals);
     let mut findings = evidence.findings(&mr, &fleet, doctor.at);
     one_identity(&mut findings, &mr, from, &doctor.id_templates)?;
-    print::one_mr(settings, doctor, &mr, findings, &evidence, out)
+    print::one_mr(settings, doctor, printer, &mr, findings, &evidence, out)
 }
 
 /// One MR of a Velero backup (`doctor KIND/NAME --from BACKUP`): judged with the whole backup
@@ -73,6 +74,7 @@ pub(super) async fn one(
 pub(super) async fn in_backup(
     settings: &Settings,
     doctor: &Doctor,
+    printer: &Printer,
     asked: &OneMr,
     path: &std::path::Path,
     out: &mut dyn Write,
@@ -85,7 +87,7 @@ pub(super) async fn in_backup(
     }
     let same = |m: &ManagedResource| m.uid == mr.uid && m.name == mr.name && m.kind == mr.kind;
     let findings = judged.judged.into_iter().find(|j| same(&j.item.mr)).map(|j| j.findings).unwrap_or_default();
-    print::one_mr(settings, doctor, &mr, findings, &judged.evidence, out)
+    print::one_mr(settings, doctor, printer, &mr, findings, &judged.evidence, out)
 }
 
 /// One MR's predicted ID: from its peers in the snapshot `from`, else only from a user template

@@ -7,12 +7,16 @@ use crate::commands::resolve::{DoctorOutput, DoctorPrinter, Document, ExitRule, 
 use upjet_core::finding::Severity;
 use upjet_core::shell::ShellCommand;
 use upjet_core::summary::{self, Scope};
+use upjet_output::forms::Form;
 use upjet_output::{self as output, detail, structured, table};
+
+/// doctor's printer, opened: a form compiled before anything was scanned.
+pub(super) type Printer = DoctorPrinter<Form>;
 
 /// Prints a fleet's report in the printer's format, then what stderr says about the run.
 pub(super) fn report(
     settings: &Settings,
-    printer: &DoctorPrinter,
+    printer: &Printer,
     report: &Report,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -47,14 +51,14 @@ pub(super) fn report(
 
 /// Writes `report` as the document `-o` names: the one place a document is chosen, for a fleet's
 /// report and one MR's alike.
-fn document(out: &mut dyn Write, doc: &Document, report: &Report, no_headers: bool) -> anyhow::Result<()> {
+fn document(out: &mut dyn Write, doc: &Document<Form>, report: &Report, no_headers: bool) -> anyhow::Result<()> {
     match doc {
         Document::Json => structured::write_json(out, report)?,
         Document::Yaml => structured::write_yaml(out, report)?,
         Document::Sarif => output::sarif::write_sarif(out, report)?,
         Document::Junit => output::junit::write_junit(out, report)?,
         Document::Html => output::html::doctor::write_doctor(out, report)?,
-        Document::Form(spec) => crate::commands::forms::print_report(out, spec, report, no_headers)?,
+        Document::Form(form) => crate::commands::forms::print_report(out, form, report, no_headers)?,
     }
     Ok(())
 }
@@ -89,7 +93,7 @@ fn stderr_lines(report: &Report) -> anyhow::Result<()> {
 
 /// The fleet summary, its suggested commands scoped to what this run read (`--from`, logs).
 fn fleet_summary(
-    printer: &DoctorPrinter,
+    printer: &Printer,
     report: &Report,
     color: bool,
     table_hint: bool,
@@ -124,13 +128,13 @@ fn fleet_summary(
 pub(super) fn one_mr(
     settings: &Settings,
     doctor: &Doctor,
+    printer: &Printer,
     mr: &ManagedResource,
     findings: Vec<Finding>,
     evidence: &EvidenceIndex,
     out: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let findings: Vec<Finding> = findings.into_iter().filter(|f| doctor.filter.keeps(f)).collect();
-    let printer = &doctor.printer;
     match &printer.output {
         DoctorOutput::Document(doc) => {
             let mut b = ReportBuilder::new(doctor.filter.clone());

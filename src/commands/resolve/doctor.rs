@@ -15,10 +15,12 @@ use upjet_cluster::discovery_cache::{self, CacheOptions};
 use upjet_cluster::kinds::KindSelection;
 use upjet_cluster::scan::ScanOptions;
 use upjet_core::clusters::names_of_snapshots;
+use upjet_core::error::Error;
 use upjet_core::finding::Severity;
 use upjet_core::identity::UserTemplate;
 use upjet_core::reconcile_timeout::JudgedAt;
 use upjet_core::report::Filter;
+use upjet_output::forms::Form;
 
 /// What a `--from` path is, as far as choosing a flow needs to know.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -326,11 +328,13 @@ pub struct ExitRule {
     pub fail_on_incomplete: bool,
 }
 
-/// How doctor prints its report (`-o`, `--no-headers`), and what its suggested commands repeat.
+/// How doctor prints its report (`-o`, `--no-headers`), and what its suggested commands repeat:
+/// as resolved, a form as its spec (`F = FormSpec`); opened ([`DoctorPrinter::open`], before
+/// anything is scanned), a form compiled, its template file read (`F = Form`).
 #[derive(Debug, Clone)]
-pub struct DoctorPrinter {
+pub struct DoctorPrinter<F = FormSpec> {
     /// `-o`, else the table.
-    pub output: DoctorOutput,
+    pub output: DoctorOutput<F>,
     /// `-o` was given: a table too long for the screen is not swapped for the summary.
     pub chosen: bool,
     /// `--no-headers`.
@@ -342,11 +346,11 @@ pub struct DoctorPrinter {
 /// How doctor prints (`-o`): for a person, or a document. A form carries its spec, so that no
 /// value can name a form without one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DoctorOutput {
+pub enum DoctorOutput<F = FormSpec> {
     /// For a person: a fleet's table, wide table or summary; one MR in depth whichever is asked.
     Human(Human),
     /// A document: written the same way for a fleet's report and for one MR's.
-    Document(Document),
+    Document(Document<F>),
 }
 
 /// doctor's outputs for a person.
@@ -362,7 +366,7 @@ pub enum Human {
 
 /// doctor's documents: one report, in a format another program reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Document {
+pub enum Document<F = FormSpec> {
     /// `upjet.doctor/v1` Report as JSON.
     Json,
     /// The same as YAML.
@@ -373,8 +377,28 @@ pub enum Document {
     Junit,
     /// One self-contained HTML page.
     Html,
-    /// One of kubectl's forms over the JSON document.
-    Form(FormSpec),
+    /// One of kubectl's forms over the JSON document: its spec, then compiled.
+    Form(F),
+}
+
+impl DoctorPrinter {
+    /// The printer the run prints with: a form's template file read and compiled now, so that a
+    /// bad one is refused (exit 2) before anything is scanned.
+    pub fn open(&self) -> Result<DoctorPrinter<Form>, Error> {
+        let output = match &self.output {
+            DoctorOutput::Human(human) => DoctorOutput::Human(*human),
+            DoctorOutput::Document(doc) => DoctorOutput::Document(match doc {
+                Document::Json => Document::Json,
+                Document::Yaml => Document::Yaml,
+                Document::Sarif => Document::Sarif,
+                Document::Junit => Document::Junit,
+                Document::Html => Document::Html,
+                Document::Form(spec) => Document::Form(crate::commands::forms::compile(spec)?),
+            }),
+        };
+        let DoctorPrinter { chosen, no_headers, scope, .. } = self.clone();
+        Ok(DoctorPrinter { output, chosen, no_headers, scope })
+    }
 }
 
 impl DoctorOutput {

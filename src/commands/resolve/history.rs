@@ -8,7 +8,9 @@ use crate::commands::evidence::EvidenceSources;
 use crate::commands::fleet_inputs::FleetFiles;
 use crate::settings::Settings;
 use std::path::PathBuf;
+use upjet_core::error::Error;
 use upjet_core::reconcile_timeout::JudgedAt;
+use upjet_output::forms::Form;
 
 /// `kubectl upjet history`, resolved.
 #[derive(Debug, Clone)]
@@ -31,9 +33,10 @@ pub struct History {
     pub output: HistoryOutput,
 }
 
-/// How history prints (`-o`).
+/// How history prints (`-o`): as resolved, a form as its spec (`F = FormSpec`); opened
+/// ([`HistoryOutput::open`], before the MR is looked for), a form compiled (`F = Form`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HistoryOutput {
+pub enum HistoryOutput<F = FormSpec> {
     /// The timeline for a person.
     Text,
     /// One JSON document.
@@ -41,7 +44,20 @@ pub enum HistoryOutput {
     /// One HTML page.
     Html,
     /// One of kubectl's forms over the JSON document.
-    Form(FormSpec),
+    Form(F),
+}
+
+impl HistoryOutput {
+    /// The output the run prints with: a form's template file read and compiled now, so that a
+    /// bad one is refused (exit 2) before anything is read.
+    pub fn open(&self) -> Result<HistoryOutput<Form>, Error> {
+        Ok(match self {
+            HistoryOutput::Text => HistoryOutput::Text,
+            HistoryOutput::Json => HistoryOutput::Json,
+            HistoryOutput::Html => HistoryOutput::Html,
+            HistoryOutput::Form(spec) => HistoryOutput::Form(crate::commands::forms::compile(spec)?),
+        })
+    }
 }
 
 impl History {
