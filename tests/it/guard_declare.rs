@@ -15,7 +15,7 @@ use testapi::Denial;
 use upjet_core::guard::build;
 use upjet_core::guard::kind::GuardKind;
 use upjet_core::guard::lock::crd::GROUP;
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 use upjet_core::guard::settings::GuardSettings;
 use upjet_core::guard::vars::{DECLARE_RESOURCE, DECLARE_ROLE, DECLARE_VERB};
 
@@ -25,7 +25,7 @@ fn admit_through_the_guard(c: &Cluster) {
     let kinds = [GuardKind::new("dns.gcp.upbound.io", "RecordSet", "recordsets", false)];
     let settings = GuardSettings { authorize_declarations: true, ..GuardSettings::default() };
     let set = build(&kinds, &settings, &[]);
-    let printed = set.validating.iter().find(|p| p.rule == Rule::IdentityKept).expect("identity-kept");
+    let printed = set.validating.iter().find(|p| p.rule == GuardRule::IdentityKept).expect("identity-kept");
     let (policy, binding) = (Arc::new(Compiled::new(&printed.policy)), printed.binding.clone());
     let name = printed.rule.policy_name();
     let api = c.api.clone();

@@ -13,7 +13,7 @@ use crate::settings::Settings;
 use std::path::PathBuf;
 use std::time::Duration;
 use upjet_cluster::connect::{self, ConnectOptions};
-use upjet_cluster::watch::Scope;
+use upjet_cluster::watch::WatchScope;
 use upjet_core::error::Error;
 use upjet_local::journal::{Journal, context_dir, default_dir};
 
@@ -47,7 +47,7 @@ pub(super) struct Target {
 #[derive(Clone)]
 pub(super) struct Each {
     /// `-n`, `-l` and the page size of the watchers' lists and of the looks.
-    pub(super) scope: Scope,
+    pub(super) scope: WatchScope,
     /// `--resync`: how often every MR is judged again, the kinds without a watcher looked at,
     /// and a cluster that could not be reached tried again.
     pub(super) resync: Duration,
@@ -95,7 +95,7 @@ pub(super) fn resolve(settings: &Settings, args: &WatchArgs) -> anyhow::Result<R
         metrics_addr: args.metrics_addr.clone(),
         clock: Clock::of(settings),
         each: Each {
-            scope: Scope {
+            scope: WatchScope {
                 namespace: settings.namespace.clone(),
                 selector: settings.selector.clone(),
                 page_size: PAGE_SIZE,
