@@ -22,7 +22,7 @@ fn cluster() -> Cluster {
 
 /// An orphan: the create is stuck at the incomplete gate, the provider saw ID `www-A`.
 fn orphan() -> Value {
-    Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json()
+    Mr::provisioned(RS, "RecordSet", "www").without_annotation(EXT).create_incomplete().at_provider_id("www-A").json()
 }
 
 fn get(c: &Cluster) -> Value {
@@ -103,8 +103,8 @@ fn adopts_with_id_and_yes_step_by_step() {
 fn import_observes_first_then_restores_policies() {
     let c = cluster();
     c.add(
-        Mr::new(RS, "RecordSet", "www")
-            .without(EXT)
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
             .create_incomplete()
             .policies(&["Observe", "Create", "Update", "Delete"])
             .json(),
@@ -390,7 +390,7 @@ fn bad_input_is_exit_2_and_changes_nothing() {
 #[test]
 fn same_id_is_nothing_to_do() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").json());
+    let original = c.add(Mr::provisioned(RS, "RecordSet", "www").json());
     let o = run(&c, &["adopt", TARGET, "--id", "www", "--yes"]);
     assert_eq!(code(&o), 0);
     assert!(text(&o.stdout).contains("already has external-name \"www\"; nothing to do"), "{}", text(&o.stdout));
@@ -405,10 +405,10 @@ fn adopts_past_upjets_async_deadline_without_force() {
     let c = cluster();
     let t = "2024-11-30T10:30:00Z";
     c.add(
-        Mr::new(RS, "RecordSet", "www")
-            .without(EXT)
-            .ann(PENDING, t)
-            .ann(SUCCEEDED, t)
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .annotation(PENDING, t)
+            .annotation(SUCCEEDED, t)
             .conditions(json!([
                 {"type": "Ready", "status": "False", "reason": "Creating", "lastTransitionTime": t},
                 {"type": "Synced", "status": "True", "reason": "ReconcileSuccess", "lastTransitionTime": t}]))
@@ -424,8 +424,8 @@ fn adopts_past_upjets_async_deadline_without_force() {
 fn refusals_are_exit_5() {
     let c = cluster();
     let in_flight = c.add(
-        Mr::new(RS, "RecordSet", "www")
-            .without(EXT)
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
             .conditions(json!([{"type": "Ready", "status": "False", "reason": "Creating"}, {"type": "Synced", "status": "True", "reason": "ReconcileSuccess"}]))
             .json(),
     );
@@ -438,7 +438,7 @@ fn refusals_are_exit_5() {
     let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--force"]);
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     // Being deleted.
-    let mut deleting = Mr::new(RS_NS, "RecordSet", "gone").ns("default").without(EXT).json();
+    let mut deleting = Mr::provisioned(RS_NS, "RecordSet", "gone").namespace("default").without_annotation(EXT).json();
     deleting["metadata"]["deletionTimestamp"] = json!("2024-11-30T11:00:00Z");
     let deleting = c.add(deleting);
     let o = run(&c, &["adopt", "recordset.dns.gcp.m.upbound.io/gone", "-n", "default", "--id", "x", "--yes"]);
@@ -451,7 +451,7 @@ fn refusals_are_exit_5() {
 fn guardrails_are_shown() {
     let c = cluster();
     c.add(orphan());
-    c.add(Mr::new(RS_NS, "RecordSet", "dup").ns("team-a").ann(EXT, "www-A").json());
+    c.add(Mr::provisioned(RS_NS, "RecordSet", "dup").namespace("team-a").annotation(EXT, "www-A").json());
     ok_provider(&c);
     let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--dry-run"]);
     let out = text(&o.stdout);
@@ -463,19 +463,25 @@ fn guardrails_are_shown() {
     assert!(out.contains("without --import a wrong ID is not caught"), "{out}");
     // Same kind only: the namespaced duplicate is another kind.
     assert!(!out.contains("also has external-name"), "{out}");
-    c.add(Mr::new(RS, "RecordSet", "twin").ann(EXT, "www-A").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "twin").annotation(EXT, "www-A").json());
     let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--dry-run"]);
     let out = text(&o.stdout);
     assert!(
         out.contains("recordset.dns.gcp.upbound.io/twin also has external-name \"www-A\": two MRs would manage one cloud object; deleting it deletes the cloud object, then removes the finalizer"),
         "{out}"
     );
-    c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().policies(&["Observe", "Create"]).json());
+    c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .policies(&["Observe", "Create"])
+            .json(),
+    );
     let o = run(&c, &["adopt", TARGET, "--id", "www-A", "--dry-run"]);
     assert!(text(&o.stdout).contains("lack LateInitialize"), "{}", text(&o.stdout));
     // ShouldDelete: non-default policies with Delete win over deletionPolicy: Orphan, so the fix
     // is to drop Delete, not to set Orphan.
-    let mut orphan_policy = Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete();
+    let mut orphan_policy = Mr::provisioned(RS, "RecordSet", "www").without_annotation(EXT).create_incomplete();
     orphan_policy = orphan_policy.policies(&["Observe", "Create", "Update", "Delete"]);
     let mut obj = orphan_policy.json();
     obj["spec"]["deletionPolicy"] = json!("Orphan");
@@ -539,10 +545,16 @@ fn write_plan(c: &Cluster, items: Value) -> String {
 fn bulk_plan_adopts_skips_and_resumes() {
     let c = cluster();
     for n in ["a", "b", "c"] {
-        c.add(Mr::new(RS, "RecordSet", n).without(EXT).create_incomplete().at_id(&format!("{n}-id")).json());
+        c.add(
+            Mr::provisioned(RS, "RecordSet", n)
+                .without_annotation(EXT)
+                .create_incomplete()
+                .at_provider_id(&format!("{n}-id"))
+                .json(),
+        );
     }
-    c.add(Mr::new(RS_NS, "RecordSet", "d").ns("team-a").without(EXT).json());
-    c.add(Mr::new(RS, "RecordSet", "done").ann(EXT, "done-id").json());
+    c.add(Mr::provisioned(RS_NS, "RecordSet", "d").namespace("team-a").without_annotation(EXT).json());
+    c.add(Mr::provisioned(RS, "RecordSet", "done").annotation(EXT, "done-id").json());
     provider(
         &c.api,
         Provider { cloud: ["a-id", "b-id", "c-id", "d-id", "done-id"].map(String::from).to_vec(), handles_token: true },
@@ -603,8 +615,8 @@ fn bulk_plan_adopts_skips_and_resumes() {
 #[test]
 fn bulk_failures_and_bad_plans() {
     let c = cluster();
-    c.add(Mr::new(RS, "RecordSet", "a").without(EXT).json());
-    c.add(Mr::new(RS, "RecordSet", "b").without(EXT).json());
+    c.add(Mr::provisioned(RS, "RecordSet", "a").without_annotation(EXT).json());
+    c.add(Mr::provisioned(RS, "RecordSet", "b").without_annotation(EXT).json());
     provider(&c.api, Provider { cloud: vec!["a-id".into()], handles_token: true });
     let before = c.api.list(RS, "RecordSet", None);
     for (items, want) in [
@@ -641,8 +653,20 @@ fn bulk_failures_and_bad_plans() {
 #[test]
 fn bulk_refuses_items_planned_for_another_cluster() {
     let c = cluster();
-    c.add(Mr::new(RS, "RecordSet", "here").without(EXT).create_incomplete().at_id("here-id").json());
-    c.add(Mr::new(RS, "RecordSet", "there").without(EXT).create_incomplete().at_id("there-id").json());
+    c.add(
+        Mr::provisioned(RS, "RecordSet", "here")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("here-id")
+            .json(),
+    );
+    c.add(
+        Mr::provisioned(RS, "RecordSet", "there")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("there-id")
+            .json(),
+    );
     provider(&c.api, Provider { cloud: ["here-id", "there-id"].map(String::from).to_vec(), handles_token: true });
     // The test kubeconfig's only (and current) context is `test`.
     let plan = write_plan(

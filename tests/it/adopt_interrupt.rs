@@ -61,7 +61,13 @@ fn adopt_cmd(c: &Cluster, import: bool) -> Upjet {
 fn every_boundary(import: bool, expected: &[State]) {
     for (n, want) in expected.iter().enumerate() {
         let c = cluster();
-        let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+        let original = c.add(
+            Mr::provisioned(RS, "RecordSet", "www")
+                .without_annotation(EXT)
+                .create_incomplete()
+                .at_provider_id("www-A")
+                .json(),
+        );
         provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
         let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).output();
         let err = text(&o.stderr);
@@ -156,7 +162,13 @@ fn ctrl_c(child: &mut std::process::Child) -> i32 {
 #[test]
 fn ctrl_c_during_the_import_wait_pauses_it_again_with_original_policies() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let original = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     // No provider yet: the wait for the import never ends by itself.
     let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--import", "--yes", "--timeout", "60s"]);
     until("the observe-only phase", || {
@@ -180,7 +192,13 @@ fn ctrl_c_during_the_import_wait_pauses_it_again_with_original_policies() {
 #[test]
 fn ctrl_c_during_the_final_wait_leaves_it_adopted() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let original = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--timeout", "60s"]);
     until("the unpause", || {
         let o = get(&c);
@@ -196,7 +214,13 @@ fn ctrl_c_during_the_final_wait_leaves_it_adopted() {
 #[test]
 fn ctrl_c_before_the_first_write_changes_nothing() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let original = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     // Hold the first read of the MR so the Ctrl-C lands before any write.
     c.api.fault(testapi::Fault::Delay { path_contains: "/recordsets/www".into(), millis: 1500 });
     let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--yes"]);
@@ -220,8 +244,13 @@ fn server_failing_at_every_write_leaves_an_allowed_state() {
         let writes = if import { 4 } else { 3 };
         for fail_at in 1..=writes {
             let c = cluster();
-            let original =
-                c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+            let original = c.add(
+                Mr::provisioned(RS, "RecordSet", "www")
+                    .without_annotation(EXT)
+                    .create_incomplete()
+                    .at_provider_id("www-A")
+                    .json(),
+            );
             provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
             let fail = testapi::Fault::Status {
                 method: Some(testapi::Method::PATCH),
@@ -283,8 +312,13 @@ fn kill_9_at_every_step_boundary() {
     for (import, expected) in cases {
         for (n, want) in expected.iter().enumerate() {
             let c = cluster();
-            let original =
-                c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+            let original = c.add(
+                Mr::provisioned(RS, "RecordSet", "www")
+                    .without_annotation(EXT)
+                    .create_incomplete()
+                    .at_provider_id("www-A")
+                    .json(),
+            );
             provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
             let mut args = vec!["adopt", TARGET, "--id", "www-A", "--yes"];
             if import {

@@ -20,7 +20,11 @@ fn get(c: &Cluster, name: &str) -> Value {
 /// `n` orphans `rs-0..` whose cloud objects `rs-K-id` exist; the plan adopting them.
 fn fleet(c: &Cluster, n: usize) -> (Vec<Value>, String) {
     let originals: Vec<Value> = (0..n)
-        .map(|k| c.add(Mr::new(RS, "RecordSet", &format!("rs-{k}")).without(EXT).create_incomplete().json()))
+        .map(|k| {
+            c.add(
+                Mr::provisioned(RS, "RecordSet", &format!("rs-{k}")).without_annotation(EXT).create_incomplete().json(),
+            )
+        })
         .collect();
     provider(&c.api, Provider { cloud: (0..n).map(|k| format!("rs-{k}-id")).collect(), handles_token: true });
     let items: Vec<Value> = (0..n)
@@ -147,7 +151,7 @@ fn kill_9_mid_plan_then_resume_finishes_every_item() {
 /// The orphan `www` whose cloud object `www-A` exists, and a plan with the given candidates.
 fn probe_setup(candidates: &[&str]) -> (Cluster, Value, std::sync::Arc<std::sync::Mutex<Vec<Seen>>>, String) {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().json());
+    let original = c.add(Mr::provisioned(RS, "RecordSet", "www").without_annotation(EXT).create_incomplete().json());
     let seen = provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
     let plan = write_plan(&c, json!([{"resource": TARGET, "candidates": candidates}]));
     (c, original, seen, plan)

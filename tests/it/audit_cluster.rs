@@ -37,8 +37,7 @@ fn event(line: u32, verb: &str, user: &str, name: &str, uid: &str, external_name
 #[test]
 fn doctor_and_history_read_the_audit_log_of_a_live_cluster_and_write_nothing() {
     let c = cluster();
-    let stored =
-        c.add(Mr::new(VPC, "VPC", "core").ann("crossplane.io/external-name", "vpc-new").at_id("vpc-new").json());
+    let stored = c.add(Mr::provisioned(VPC, "VPC", "core").external_name("vpc-new").at_provider_id("vpc-new").json());
     let uid = stored["metadata"]["uid"].as_str().expect("the server gives a uid").to_string();
     // Another group's write and a read of the MR: skipped before decoding.
     let noise = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"n","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/shop/pods/web","verb":"patch","user":{"username":"kubelet"},"objectRef":{"resource":"pods","namespace":"shop","name":"web","apiVersion":"v1"},"responseStatus":{"code":200}}"#;

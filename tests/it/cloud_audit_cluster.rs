@@ -37,17 +37,17 @@ fn create(t: &str, cidr: &str, id: &str) -> String {
 fn doctor_history_and_adopt_read_the_record_of_a_live_cluster() {
     let c = cluster();
     c.add(vpc(
-        Mr::new(VPC, "VPC", "core").ann("crossplane.io/external-name", "vpc-0core").at_id("vpc-0core"),
+        Mr::provisioned(VPC, "VPC", "core").external_name("vpc-0core").at_provider_id("vpc-0core"),
         "2024-11-30T09:00:00Z",
         "10.1.0.0/16",
     ));
     c.add(vpc(
-        Mr::new(VPC, "VPC", "edge").ann("crossplane.io/external-name", "vpc-0edge").at_id("vpc-0edge"),
+        Mr::provisioned(VPC, "VPC", "edge").external_name("vpc-0edge").at_provider_id("vpc-0edge"),
         "2024-11-30T09:10:00Z",
         "10.2.0.0/16",
     ));
     let mut lost = vpc(
-        Mr::new(VPC, "VPC", "payments").without("crossplane.io/external-name").create_incomplete(),
+        Mr::provisioned(VPC, "VPC", "payments").without_annotation("crossplane.io/external-name").create_incomplete(),
         "2024-11-30T11:00:00Z",
         "10.3.0.0/16",
     );

@@ -18,7 +18,7 @@ fn cluster() -> Cluster {
 /// A Queue whose reconcile marked its create pending at `marked` and is inside Create: the
 /// name initializer has run, nothing has written status yet.
 fn creating(name: &str, marked: &str) -> Value {
-    let mut obj = Mr::new(SQS, "Queue", name).ann(PENDING, marked).json();
+    let mut obj = Mr::provisioned(SQS, "Queue", name).annotation(PENDING, marked).json();
     obj["metadata"]["creationTimestamp"] = json!(marked);
     obj.as_object_mut().unwrap().remove("status");
     obj

@@ -40,7 +40,12 @@ fn find<'a>(r: &'a Value, code: &str) -> &'a Value {
 #[test]
 fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
     let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
-    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let mr = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("")
+            .json(),
+    );
     let uid = mr["metadata"]["uid"].as_str().unwrap();
     provider_pod(&c);
     // Before the sidecar restarted: the first create, whose ID shows in the next entry.
@@ -74,7 +79,12 @@ fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
 #[test]
 fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline() {
     let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
-    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let mr = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("")
+            .json(),
+    );
     let uid = mr["metadata"]["uid"].as_str().unwrap();
     let other_incarnation = entry("2024-11-30T09:00:00Z", "UPDATE", "projects/p/old", "another-uid");
     let file = c.dir().join("sidecar.log");
@@ -153,12 +163,12 @@ fn doctor_one_mr_of_a_backup_shows_its_restore_verdict() {
 #[test]
 fn the_restart_count_follows_only_and_severity() {
     let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
-    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    c.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
     // Created, its ID only in status: a restart creates it again.
     c.add(
-        Mr::new(KEYS, "Key", "lost")
-            .without(EXT)
-            .at_id("mrk-lost")
+        Mr::provisioned(KEYS, "Key", "lost")
+            .without_annotation(EXT)
+            .at_provider_id("mrk-lost")
             .policies(&["Observe", "Create", "Update", "Delete"])
             .json(),
     );
@@ -192,7 +202,7 @@ fn mrd_cluster() -> Cluster {
 #[test]
 fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
     let c = mrd_cluster();
-    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    c.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
     mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Active");
     mrd(&c, "aliases", "kms.aws.upbound.io", "Alias", "Inactive");
     mrd(&c, "queues", "sqs.aws.upbound.io", "Queue", "Inactive");
@@ -205,7 +215,7 @@ fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
     assert!(!codes(&report(&out)).iter().any(|(_, n)| n.contains("kms.aws.upbound.io")), "MRDs are not judged as MRs");
 
     let v1 = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
-    v1.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    v1.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
     let out = v1.upjet().args(["doctor", "-o", "json"]).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("ManagedResourceDefinition"));
@@ -256,7 +266,7 @@ fn an_mrd_in_a_from_folder_is_not_a_managed_resource() {
     std::fs::write(dir.join("mrd.json"), mrd.to_string()).unwrap();
     std::fs::write(
         dir.join("key.json"),
-        Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json().to_string(),
+        Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json().to_string(),
     )
     .unwrap();
     let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).output();

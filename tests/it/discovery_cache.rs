@@ -16,9 +16,9 @@ fn cluster() -> Cluster {
         )
         .start();
     for i in 0..3 {
-        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i}")).json());
     }
-    c.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
+    c.add(Mr::provisioned(RS, "RecordSet", "zz-blocked").create_incomplete().json());
     c
 }
 
@@ -144,7 +144,7 @@ fn rejected_credentials_stay_fatal_with_a_warm_cache() {
 fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
     let c = cluster();
     for i in 0..600 {
-        c.add(Mr::new(RS, "RecordSet", &format!("bulk-{i:03}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("bulk-{i:03}")).json());
     }
     c.upjet().args(["doctor", "--fail-on", "never"]).json().expect_exit(0).run();
     // The second page of recordsets answers 404, as when the CRD is deleted between pages: that is

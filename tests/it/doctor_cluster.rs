@@ -79,20 +79,20 @@ fn discovery_from_real_crds_finds_every_managed_kind_and_no_providerconfig() {
 fn scan_paginates_both_scopes_and_reports_findings() {
     let cluster = small();
     for i in 0..1_203 {
-        cluster.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
+        cluster.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i:04}")).json());
     }
-    cluster.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
+    cluster.add(Mr::provisioned(RS, "RecordSet", "zz-blocked").create_incomplete().json());
     cluster.add(
-        Mr::new(RS_NS, "RecordSet", "team-rs")
-            .ns("team-a")
-            .without("crossplane.io/external-name")
-            .at_id("tid-1")
+        Mr::provisioned(RS_NS, "RecordSet", "team-rs")
+            .namespace("team-a")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("tid-1")
             .json(),
     );
     cluster.add(
-        Mr::new("ec2.aws.m.upbound.io/v1beta1", "VPC", "paused-vpc")
-            .ns("team-b")
-            .ann("crossplane.io/paused", "true")
+        Mr::provisioned("ec2.aws.m.upbound.io/v1beta1", "VPC", "paused-vpc")
+            .namespace("team-b")
+            .annotation("crossplane.io/paused", "true")
             .json(),
     );
     cluster
@@ -133,7 +133,7 @@ fn scan_paginates_both_scopes_and_reports_findings() {
 #[test]
 fn forbidden_and_missing_kinds_are_skipped_and_make_the_scan_incomplete() {
     let cluster = small();
-    cluster.add(Mr::new(RS, "RecordSet", "fine").json());
+    cluster.add(Mr::provisioned(RS, "RecordSet", "fine").json());
     cluster.api.fault(Fault::Status {
         method: None,
         path_contains: "/managedzones".into(),
@@ -177,9 +177,9 @@ fn forbidden_and_missing_kinds_are_skipped_and_make_the_scan_incomplete() {
 fn expired_continue_token_restarts_the_kind() {
     let cluster = small();
     for i in 0..700 {
-        cluster.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
+        cluster.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i:04}")).json());
     }
-    cluster.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
+    cluster.add(Mr::provisioned(RS, "RecordSet", "zz-blocked").create_incomplete().json());
     cluster
         .api
         .fault(Fault::ExpireContinue { path_contains: "dns.gcp.upbound.io/v1beta1/recordsets".into(), times: Some(1) });
@@ -193,10 +193,12 @@ fn expired_continue_token_restarts_the_kind() {
 #[test]
 fn namespace_kind_provider_and_selector_narrow_the_scan() {
     let cluster = small();
-    cluster.add(Mr::new(RS_NS, "RecordSet", "a1").ns("team-a").create_incomplete().label("app", "web").json());
-    cluster.add(Mr::new(RS_NS, "RecordSet", "b1").ns("team-b").create_incomplete().json());
-    cluster.add(Mr::new(RS, "RecordSet", "c1").create_incomplete().label("app", "web").json());
-    cluster.add(Mr::new("ec2.aws.upbound.io/v1beta1", "VPC", "v1").create_incomplete().json());
+    cluster.add(
+        Mr::provisioned(RS_NS, "RecordSet", "a1").namespace("team-a").create_incomplete().label("app", "web").json(),
+    );
+    cluster.add(Mr::provisioned(RS_NS, "RecordSet", "b1").namespace("team-b").create_incomplete().json());
+    cluster.add(Mr::provisioned(RS, "RecordSet", "c1").create_incomplete().label("app", "web").json());
+    cluster.add(Mr::provisioned("ec2.aws.upbound.io/v1beta1", "VPC", "v1").create_incomplete().json());
     let names = |args: &[&str]| -> Vec<String> {
         let out = cluster.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(args).output();
         let mut n: Vec<String> = codes(&report(&out)).into_iter().map(|(_, n)| n).collect();
@@ -221,7 +223,7 @@ fn one_mr_in_depth_and_its_errors() {
             &["dns.gcp.m.upbound.io_recordsets.yaml", "dns.gcp.upbound.io_recordsets.yaml"],
         )
         .start();
-    cluster.add(Mr::new(RS_NS, "RecordSet", "www").ns("team-a").create_incomplete().json());
+    cluster.add(Mr::provisioned(RS_NS, "RecordSet", "www").namespace("team-a").create_incomplete().json());
     let out = cluster.upjet().args(["doctor", "recordset.dns.gcp.m.upbound.io/www"]).output();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -340,8 +342,13 @@ fn slow_server_hits_request_timeout() {
 #[test]
 fn output_formats() {
     let cluster = small();
-    cluster.add(Mr::new(RS, "RecordSet", "blocked").create_incomplete().json());
-    cluster.add(Mr::new(RS_NS, "RecordSet", "paused").ns("team-a").ann("crossplane.io/paused", "true").json());
+    cluster.add(Mr::provisioned(RS, "RecordSet", "blocked").create_incomplete().json());
+    cluster.add(
+        Mr::provisioned(RS_NS, "RecordSet", "paused")
+            .namespace("team-a")
+            .annotation("crossplane.io/paused", "true")
+            .json(),
+    );
     let table = cluster.upjet().arg("doctor").output();
     let text = String::from_utf8(table.stdout).unwrap();
     insta::assert_snapshot!("doctor_table", text);

@@ -42,7 +42,11 @@ fn debug_line(ts: &str, msg: &str, fields: serde_json::Value) -> String {
 /// An MR blocked mid-create, whose provider died after the async create returned an ID.
 fn blocked_with_orphan(c: &Cluster) -> String {
     let mr = c.add(
-        Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").create_incomplete().json(),
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("")
+            .create_incomplete()
+            .json(),
     );
     let uid = mr["metadata"]["uid"].as_str().unwrap().to_string();
     let previous = debug_line(
@@ -125,7 +129,7 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
 #[test]
 fn log_files_gzip_and_stdin() {
     let c = cluster();
-    let mr = c.add(Mr::new(RS, "RecordSet", "api").without("crossplane.io/external-name").json());
+    let mr = c.add(Mr::provisioned(RS, "RecordSet", "api").without_annotation("crossplane.io/external-name").json());
     let uid = mr["metadata"]["uid"].as_str().unwrap();
     let line =
         debug_line("2024-11-30T11:00:07Z", "Async create ended.", json!({"trackerUID": uid, "tfID": "rrset-api"}));

@@ -25,15 +25,15 @@ fn fleet() -> Cluster {
         )
         .start();
     for i in 0..1_250 {
-        let mr = Mr::new(DNS, "RecordSet", &format!("rs-{i:04}"));
+        let mr = Mr::provisioned(DNS, "RecordSet", &format!("rs-{i:04}"));
         c.add(if i % 50 == 7 { mr.create_incomplete() } else { mr }.json());
     }
     for i in 0..520 {
-        let mr = Mr::new(DNS, "ManagedZone", &format!("zone-{i:03}"));
+        let mr = Mr::provisioned(DNS, "ManagedZone", &format!("zone-{i:03}"));
         c.add(if i % 40 == 3 { mr.create_incomplete() } else { mr }.json());
     }
     for i in 0..10 {
-        let mr = Mr::new(DNS, "Policy", &format!("policy-{i}"));
+        let mr = Mr::provisioned(DNS, "Policy", &format!("policy-{i}"));
         c.add(if i == 4 { mr.create_incomplete() } else { mr }.json());
     }
     c

@@ -18,9 +18,9 @@ fn fleet() -> Cluster {
         )
         .start();
     for i in 0..1_100 {
-        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i:04}")).json());
     }
-    c.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
+    c.add(Mr::provisioned(RS, "RecordSet", "zz-blocked").create_incomplete().json());
     c
 }
 
@@ -117,7 +117,7 @@ fn never_more_requests_in_flight_than_concurrency() {
 fn unreadable_objects_are_counted_not_fatal() {
     let c = fleet();
     // Stored as-is by the test server: a paused value that is not a string.
-    let mut bad = Mr::new(RS, "RecordSet", "zz-bad").json();
+    let mut bad = Mr::provisioned(RS, "RecordSet", "zz-bad").json();
     bad["metadata"]["annotations"]["crossplane.io/paused"] = serde_json::json!(true);
     c.add(bad);
     let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).output();

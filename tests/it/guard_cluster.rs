@@ -32,9 +32,9 @@ fn cluster() -> Cluster {
     let c = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "36", "v1.36.0").start();
     c.add(provider_pod());
     for name in ["main", "edge", "core", "lab"] {
-        c.add(Mr::new(V1, "VPC", name).json());
+        c.add(Mr::provisioned(V1, "VPC", name).json());
     }
-    c.add(Mr::new(V1_M, "VPC", "web").ns("default").json());
+    c.add(Mr::provisioned(V1_M, "VPC", "web").namespace("default").json());
     c
 }
 
@@ -218,7 +218,7 @@ fn a_kind_whose_crd_changed_schema_keeps_the_same_policies_and_lock_keys() {
     let c = Cluster::builder().crd_files(AWS, &[VPC]).version("1", "36", "v1.36.0").guard_lock().start();
     c.add(provider_pod());
     for name in ["main", "edge", "core"] {
-        c.add(Mr::new(V1, "VPC", name).json());
+        c.add(Mr::provisioned(V1, "VPC", name).json());
     }
     let (before, _) = guard(&c, &[]);
     let first = c.upjet().args(["guard", "lock"]).output();

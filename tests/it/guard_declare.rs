@@ -60,7 +60,7 @@ fn admit_through_the_guard(c: &Cluster) {
 fn cluster() -> Cluster {
     let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
     for name in ["www", "api"] {
-        c.add(Mr::new(RS, "RecordSet", name).json());
+        c.add(Mr::provisioned(RS, "RecordSet", name).json());
     }
     let view = json!([{"apiGroups": ["dns.gcp.upbound.io"], "resources": ["recordsets", "recordsets/status"], "verbs": ["get", "list", "watch"]}]);
     install_roles(&c, view, &["clusterrole-doctor.yaml", "clusterrole-adopt.yaml", "clusterrole-guard-declare.yaml"]);

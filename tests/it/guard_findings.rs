@@ -17,7 +17,7 @@ use upjet_core::guard::settings::GuardSettings;
 const VPC: &str = "ec2.aws.upbound.io_vpcs.yaml";
 
 fn vpc(name: &str) -> Value {
-    Mr::new("ec2.aws.upbound.io/v1beta1", "VPC", name).ann("crossplane.io/external-name", &format!("vpc-{name}")).json()
+    Mr::provisioned("ec2.aws.upbound.io/v1beta1", "VPC", name).external_name(&format!("vpc-{name}")).json()
 }
 
 /// VPCs `main`, `web` and `moved` (each Ready with the ID `vpc-NAME`) and a Bucket kind served

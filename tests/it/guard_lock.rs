@@ -50,9 +50,14 @@ fn journal_with_odd_name(c: &Cluster) -> std::path::PathBuf {
 #[test]
 fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_nothing() {
     let c = cluster();
-    c.add(Mr::new(V1, "VPC", "main").json());
-    c.add(Mr::new(V1_M, "VPC", "web").ns("default").json());
-    c.add(Mr::new(V1, "VPC", "bare").without("crossplane.io/external-name").conditions(json!([])).json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1_M, "VPC", "web").namespace("default").json());
+    c.add(
+        Mr::provisioned(V1, "VPC", "bare")
+            .without_annotation("crossplane.io/external-name")
+            .conditions(json!([]))
+            .json(),
+    );
     let journal = journal_with_odd_name(&c);
     let (code, out, err) = run(&c, &["guard", "lock", "--journal", journal.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{err}");
@@ -79,9 +84,9 @@ fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_noth
 #[test]
 fn unlock_removes_one_entry_and_refuses_none_or_several_changing_nothing() {
     let c = cluster();
-    c.add(Mr::new(V1, "VPC", "shared").json());
-    c.add(Mr::new(V1_M, "VPC", "shared").ns("default").json());
-    c.add(Mr::new(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1, "VPC", "shared").json());
+    c.add(Mr::provisioned(V1_M, "VPC", "shared").namespace("default").json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
     assert_eq!(run(&c, &["guard", "lock"]).0, Some(0));
     let (code, _, err) = run(&c, &["guard", "unlock", "vpc/typo"]);
     assert_eq!(code, Some(2));
@@ -103,7 +108,7 @@ fn unlock_removes_one_entry_and_refuses_none_or_several_changing_nothing() {
 #[test]
 fn without_the_lock_crd_lock_and_unlock_name_the_command_that_installs_it() {
     let c = Cluster::builder().crd_files(AWS, &[VPC]).start();
-    c.add(Mr::new(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
     for args in [&["guard", "lock"][..], &["guard", "unlock", "vpc/main"][..]] {
         let (code, _, err) = run(&c, args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
@@ -115,8 +120,8 @@ fn without_the_lock_crd_lock_and_unlock_name_the_command_that_installs_it() {
 fn two_lock_runs_at_once_lose_no_entry() {
     let c = cluster();
     for i in 0..40 {
-        c.add(Mr::new(V1, "VPC", &format!("legacy-{i:02}")).json());
-        c.add(Mr::new(V1_M, "VPC", &format!("ns-{i:02}")).ns("default").json());
+        c.add(Mr::provisioned(V1, "VPC", &format!("legacy-{i:02}")).json());
+        c.add(Mr::provisioned(V1_M, "VPC", &format!("ns-{i:02}")).namespace("default").json());
     }
     // Every request about the lock waits, so both runs read it empty before either writes.
     c.api.fault(testapi::Fault::Delay { path_contains: "identitylocks".into(), millis: 300 });
@@ -139,7 +144,7 @@ fn two_lock_runs_at_once_lose_no_entry() {
 fn a_shard_deleted_or_edited_by_hand_is_written_again() {
     let c = cluster();
     for name in ["a", "b", "c"] {
-        c.add(Mr::new(V1, "VPC", name).json());
+        c.add(Mr::provisioned(V1, "VPC", name).json());
     }
     assert_eq!(run(&c, &["guard", "lock"]).0, Some(0));
     c.api.remove(LOCK, "IdentityLock", None, SHARD).unwrap();
@@ -186,8 +191,8 @@ fn lock_until(c: &Cluster, what: &str, pred: impl Fn(&BTreeMap<String, String>) 
 #[test]
 fn watch_keeps_the_lock_current_and_goes_on_through_its_failures() {
     let c = Cluster::builder().crd_files(AWS, &[VPC]).start();
-    c.add(Mr::new(V1, "VPC", "main").json());
-    c.add(Mr::new(V1, "VPC", "kept").ann("crossplane.io/external-name", "vpc-kept").json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1, "VPC", "kept").external_name("vpc-kept").json());
     let mut w = Watch::start(&c, &["--guard-lock", "--no-journal"]);
     let failing = w.stderr_until(|l| l.contains("cannot keep the guard's lock current"));
     assert!(
@@ -197,9 +202,9 @@ fn watch_keeps_the_lock_current_and_goes_on_through_its_failures() {
     c.api.add_crd_yaml(&upjet_core::guard::lock::crd::crd().to_string()).unwrap();
     w.stderr_until(|l| l.contains("written again, the lock is current"));
     lock_until(&c, "both VPCs", |h| h.len() == 2);
-    c.add(Mr::new(V1, "VPC", "new").json());
+    c.add(Mr::provisioned(V1, "VPC", "new").json());
     lock_until(&c, "the new VPC", |h| h.get("ec2.aws.upbound.io/VPC//new").is_some());
-    let mut orphan = Mr::new(V1, "VPC", "orphan").json();
+    let mut orphan = Mr::provisioned(V1, "VPC", "orphan").json();
     orphan["spec"]["deletionPolicy"] = json!("Orphan");
     c.add(orphan);
     lock_until(&c, "the orphaning VPC", |h| h.len() == 4);

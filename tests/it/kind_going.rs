@@ -21,7 +21,7 @@ fn cluster() -> Cluster {
 /// A legacy VPC with `deletionPolicy`.
 fn vpc(name: &str, policy: &str) -> Value {
     let id = format!("vpc-{name}");
-    let mut mr = Mr::new(VPC, "VPC", name).ann("crossplane.io/external-name", &id).at_id(&id).json();
+    let mut mr = Mr::provisioned(VPC, "VPC", name).external_name(&id).at_provider_id(&id).json();
     mr["spec"]["deletionPolicy"] = json!(policy);
     mr
 }
@@ -36,7 +36,7 @@ fn a_terminating_crd_and_a_deleted_mrd_are_said_on_each_mr_and_once_per_kind() {
     let c = cluster();
     c.add(vpc("core", "Delete"));
     c.add(vpc("kept", "Orphan"));
-    c.add(Mr::new(BUCKET, "Bucket", "assets").ns("team-a").json());
+    c.add(Mr::provisioned(BUCKET, "Bucket", "assets").namespace("team-a").json());
     // Crossplane v2: the Bucket's MRD is being deleted (held by a finalizer), its CRD not yet.
     c.add(json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
         "metadata": {"name": "buckets.s3.aws.m.upbound.io", "finalizers": ["example.com/hold"]},

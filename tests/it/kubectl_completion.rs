@@ -42,8 +42,8 @@ fn kubectl_plugin_completion_end_to_end() {
             ],
         )
         .start();
-    c.add(Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "www").json());
-    c.add(Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "api").json());
+    c.add(Mr::provisioned("dns.gcp.upbound.io/v1beta2", "RecordSet", "www").json());
+    c.add(Mr::provisioned("dns.gcp.upbound.io/v1beta2", "RecordSet", "api").json());
     c.add(serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a"}}));
     let bin = c.dir().join("bin");
     std::fs::create_dir(&bin).unwrap();

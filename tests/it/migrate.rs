@@ -21,16 +21,19 @@ const CRDS: &[&str] = &[
 ];
 
 pub(crate) fn vpc(name: &str) -> Value {
-    let mut v = Mr::new(SUBNET, "VPC", name).ann(EXT, &format!("vpc-{name}")).at_id(&format!("vpc-{name}")).json();
+    let mut v = Mr::provisioned(SUBNET, "VPC", name)
+        .annotation(EXT, &format!("vpc-{name}"))
+        .at_provider_id(&format!("vpc-{name}"))
+        .json();
     v["spec"]["forProvider"]["cidrBlock"] = json!("10.0.0.0/16");
     v["spec"]["providerConfigRef"] = json!({"name": "default"});
     v
 }
 
 fn subnet(name: &str, vpc: &str) -> Value {
-    let mut s = Mr::new(SUBNET, "Subnet", name)
-        .ann(EXT, &format!("subnet-{name}"))
-        .at_id(&format!("subnet-{name}"))
+    let mut s = Mr::provisioned(SUBNET, "Subnet", name)
+        .annotation(EXT, &format!("subnet-{name}"))
+        .at_provider_id(&format!("subnet-{name}"))
         .label("team", "net")
         .json();
     s["spec"]["forProvider"]["vpcId"] = json!(format!("vpc-{vpc}"));
@@ -44,7 +47,8 @@ fn subnet(name: &str, vpc: &str) -> Value {
 /// The legacy fleet: a VPC, a subnet referring to it, and an ACM certificate whose legacy kind
 /// is stored as v1beta2 while its namespaced twin is v1beta1.
 fn fleet() -> Vec<Value> {
-    let mut cert = Mr::new(CERT, "Certificate", "www").ann(EXT, "arn:aws:acm:eu-west-1:1:certificate/abc").json();
+    let mut cert =
+        Mr::provisioned(CERT, "Certificate", "www").annotation(EXT, "arn:aws:acm:eu-west-1:1:certificate/abc").json();
     cert["status"]["atProvider"]["id"] = json!("arn:aws:acm:eu-west-1:1:certificate/abc");
     cert["spec"]["forProvider"]["domainName"] = json!("www.example.com");
     cert["spec"]["managementPolicies"] = json!(["Observe", "Create", "Update", "Delete"]);
@@ -321,7 +325,8 @@ fn plan_refuses_a_missing_namespace_a_taken_name_and_a_changed_legacy_mr() {
         "{}",
         text(&o.stdout)
     );
-    let mut other = Mr::new(SUBNET_NS, "Subnet", "private-a").ns("infra").ann(EXT, "subnet-other").json();
+    let mut other =
+        Mr::provisioned(SUBNET_NS, "Subnet", "private-a").namespace("infra").annotation(EXT, "subnet-other").json();
     other["spec"]["forProvider"] = json!({"region": "eu-west-1"});
     c.add(other);
     let o = run(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "p2.json"]);

@@ -18,9 +18,16 @@ fn hand_migrated() -> (Cluster, crate::migrate::CloudDeletes) {
         o["metadata"]["annotations"][PAUSED] = json!("true");
         o["spec"]["deletionPolicy"] = json!("Orphan");
     });
-    c.add(Mr::new(VPC_NS, "VPC", "main").ns("infra").ann(EXT, "vpc-main").at_id("vpc-main").json());
-    let subnet = Mr::new(SUBNET_NS, "Subnet", "private-a").ns("infra").ann(EXT, "subnet-private-a");
-    c.add(subnet.at_id("subnet-private-a").json());
+    c.add(
+        Mr::provisioned(VPC_NS, "VPC", "main")
+            .namespace("infra")
+            .annotation(EXT, "vpc-main")
+            .at_provider_id("vpc-main")
+            .json(),
+    );
+    let subnet =
+        Mr::provisioned(SUBNET_NS, "Subnet", "private-a").namespace("infra").annotation(EXT, "subnet-private-a");
+    c.add(subnet.at_provider_id("subnet-private-a").json());
     (c, deletes)
 }
 

@@ -54,8 +54,8 @@ fn cluster_block<'a>(r: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     let good = gcp();
-    good.add(Mr::new(RS, "RecordSet", "www").create_incomplete().json());
-    good.add(Mr::new(RS, "RecordSet", "api").json());
+    good.add(Mr::provisioned(RS, "RecordSet", "www").create_incomplete().json());
+    good.add(Mr::provisioned(RS, "RecordSet", "api").json());
     let rejecting = gcp();
     rejecting.api.fault(Fault::Status {
         method: None,
@@ -125,9 +125,9 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
     let c = gcp();
     let second = c.api.start_blocking().unwrap();
     for i in 0..3 {
-        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i}")).json());
     }
-    c.add(Mr::new(RS, "RecordSet", "blocked").create_incomplete().json());
+    c.add(Mr::provisioned(RS, "RecordSet", "blocked").create_incomplete().json());
     c.api.fault(Fault::Delay { path_contains: "/apis/".into(), millis: 150 });
     let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &second.url)], "east");
     c.api.reset_stats();
@@ -165,7 +165,7 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
 #[test]
 fn one_object_commands_refuse_several_clusters() {
     let c = gcp();
-    c.add(Mr::new(RS, "RecordSet", "www").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "www").json());
     let kc = kubeconfig(c.dir(), &[("a", &c.server.url), ("b", &c.server.url)], "a");
     for args in [
         &["history", "recordset.dns.gcp.upbound.io/www", "--context", "a", "--context", "b"][..],
@@ -195,7 +195,7 @@ fn one_object_commands_refuse_several_clusters() {
 fn a_plan_names_the_cluster_it_was_made_in() {
     let c = gcp();
     let t = "recordset.dns.gcp.upbound.io=projects/p/managedZones/{forProvider.managedZone}/rrsets/{name}";
-    c.add(Mr::new(RS, "RecordSet", "lost").without("crossplane.io/external-name").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "lost").without_annotation("crossplane.io/external-name").json());
     let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &c.server.url)], "east");
     let plan = c.dir().join("plan.json");
     let run = c

@@ -206,8 +206,13 @@ fn dry_run_changes_nothing_and_changed_mrs_are_refused() {
 fn a_source_cluster_still_managing_the_object_is_a_fight() {
     // The "source" cluster still runs the `logs` key with full policies.
     let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
-    c.add(Mr::new(KEYS, "Key", "logs").ann(EXT, "mrk-1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f").json());
-    c.add(Mr::new(KEYS, "Key", "backups").ann(EXT, "mrk-2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a").ann(PAUSED, "true").json());
+    c.add(Mr::provisioned(KEYS, "Key", "logs").annotation(EXT, "mrk-1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f").json());
+    c.add(
+        Mr::provisioned(KEYS, "Key", "backups")
+            .annotation(EXT, "mrk-2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a")
+            .annotation(PAUSED, "true")
+            .json(),
+    );
     let o = c.upjet().args(["doctor", "-o", "json", "--source-context", "test", "--from"]).arg(example()).output();
     let report: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o.stderr)));
     let fights: Vec<&Value> =
@@ -233,17 +238,23 @@ fn a_source_cluster_still_managing_the_object_is_a_fight() {
 fn a_live_doctor_says_what_a_provider_restart_would_create_again() {
     let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
     for (name, id) in [("a", "mrk-0a1"), ("b", "mrk-9zz"), ("c", "mrk-77q")] {
-        c.add(Mr::new(KEYS, "Key", name).ann(EXT, id).at_id(id).json());
+        c.add(Mr::provisioned(KEYS, "Key", name).annotation(EXT, id).at_provider_id(id).json());
     }
     // Created, its ID only in status: a restart creates it again. Paused: not while paused.
     c.add(
-        Mr::new(KEYS, "Key", "lost")
-            .without(EXT)
-            .at_id("mrk-lost")
+        Mr::provisioned(KEYS, "Key", "lost")
+            .without_annotation(EXT)
+            .at_provider_id("mrk-lost")
             .policies(&["Observe", "Create", "Update", "Delete"])
             .json(),
     );
-    c.add(Mr::new(KEYS, "Key", "held").without(EXT).at_id("mrk-held").ann(PAUSED, "true").json());
+    c.add(
+        Mr::provisioned(KEYS, "Key", "held")
+            .without_annotation(EXT)
+            .at_provider_id("mrk-held")
+            .annotation(PAUSED, "true")
+            .json(),
+    );
     let o = c.upjet().args(["doctor", "-o", "json"]).output();
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["summary"]["restartDuplicates"], 1, "{}", text(&o.stdout));

@@ -28,8 +28,14 @@ fn cluster() -> Cluster {
         .crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml", "gcp.upbound.io_providerconfigs.yaml"])
         .crd_files("crossplane", &["pkg.crossplane.io_providers.yaml", "pkg.crossplane.io_providerrevisions.yaml"])
         .start();
-    c.add(Mr::new(RS, "RecordSet", "healthy").json());
-    let stuck = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "healthy").json());
+    let stuck = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     let uid = stuck["metadata"]["uid"].as_str().unwrap();
     c.add(json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "provider-gcp-dns-1", "namespace": PROVIDER_NS,

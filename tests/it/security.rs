@@ -52,7 +52,7 @@ fn impersonation_and_server_flags_are_accepted() {
 #[test]
 fn crafted_names_cannot_rewrite_the_terminal() {
     let c = cluster();
-    let mut mr = Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "evil").create_incomplete().json();
+    let mut mr = Mr::provisioned("dns.gcp.upbound.io/v1beta2", "RecordSet", "evil").create_incomplete().json();
     mr["status"]["conditions"][1]["message"] = serde_json::json!("create failed: \u{1b}]0;pwned\u{7}\u{1b}[2J boom");
     mr["metadata"]["annotations"]["crossplane.io/external-name"] = serde_json::json!("x\u{1b}[31mred");
     c.add(mr);
