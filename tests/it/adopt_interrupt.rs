@@ -4,7 +4,7 @@
 //! identity. Afterwards a re-run finishes the adoption and `restore` brings back the original.
 
 use crate::support::adopt::*;
-use crate::support::{Cluster, Mr, Upjet, text};
+use crate::support::{Cluster, Mr, Upjet};
 use serde_json::{Value, json};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -69,17 +69,21 @@ fn every_boundary(import: bool, expected: &[State]) {
                 .json(),
         );
         provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
-        let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).output();
-        let err = text(&o.stderr);
-        assert_eq!(o.status.code(), Some(99), "stopped after step {n}: {err}");
+        let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).status(99).stderr_contains("Warnings:").stderr_contains("  2. set identity: crossplane.io/external-name = \"www-A\", declared to the guard (kubectl-upjet.io/identity-change); remove crossplane.io/external-create-pending (the create it guards is resolved by this adoption)").run();
+        let err = &o.stderr;
         assert!(err.contains(&format!("stopping abruptly after step {n}")), "{err}");
         let state = classify(&original, &get(&c), "www-A", &err);
         assert_eq!(state, *want, "import={import}, after step {n}");
 
-        // A re-run finishes the adoption.
-        let o = adopt_cmd(&c, import).output();
-        let err2 = text(&o.stderr);
-        assert_eq!(o.status.code(), Some(0), "re-run after step {n}: {err2}");
+        // A re-run finishes the adoption (and says nothing on stderr when it was done already).
+        let mut rerun = adopt_cmd(&c, import);
+        if *want != State::Adopted {
+            rerun
+                .stderr_contains("Warnings:")
+                .stderr_contains("adopted recordset.dns.gcp.upbound.io/www: external-name \"www-A\"");
+        }
+        let o = rerun.run();
+        let err2 = &o.stderr;
         assert_eq!(classify(&original, &get(&c), "www-A", &err2), State::Adopted, "re-run after step {n}");
         if *want != State::Original {
             assert!(err2.contains("resuming the adoption") || *want == State::Adopted, "{err2}");
@@ -87,8 +91,10 @@ fn every_boundary(import: bool, expected: &[State]) {
 
         // And restore from the first run's backup brings back the original exactly.
         let backup = backup_path(&err).expect("backup printed at step 0");
-        let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output();
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        c.upjet()
+            .args(["restore", backup.to_str().unwrap(), "--yes"])
+            .stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"www-A\" -> <none>")
+            .run();
         assert_as_original(&original, &get(&c), &format!("restored after step {n}"));
     }
 }
@@ -184,8 +190,12 @@ fn ctrl_c_during_the_import_wait_pauses_it_again_with_original_policies() {
     assert_eq!(now["spec"], original["spec"], "original policies back");
     // Resume with the provider running.
     provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
-    let o = adopt_cmd(&c, true).output();
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    adopt_cmd(&c, true)
+        .stderr_contains(
+            "Adopt recordset.dns.gcp.upbound.io/www as ID \"www-A\" (--import: verified with Observe-only first)",
+        )
+        .stderr_contains("adopted recordset.dns.gcp.upbound.io/www: external-name \"www-A\"")
+        .run();
     assert_eq!(classify(&original, &get(&c), "www-A", ""), State::Adopted);
 }
 
@@ -269,20 +279,18 @@ fn server_failing_at_every_write_leaves_an_allowed_state() {
                     api.fault(fail.clone());
                 }
             });
-            let o = adopt_cmd(&c, import).output();
-            let err = text(&o.stderr);
-            assert_ne!(
-                o.status.code(),
-                Some(0),
-                "import={import} fail_at={fail_at}: a failed write is not success\n{err}"
-            );
+            // A failed write is not success.
+            let o = adopt_cmd(&c, import).status(5).stderr_contains("Warnings:").stderr_contains("  2. set identity: crossplane.io/external-name = \"www-A\", declared to the guard (kubectl-upjet.io/identity-change); remove crossplane.io/external-create-pending (the create it guards is resolved by this adoption)").run();
+            let err = &o.stderr;
             assert!(!err.contains("panicked"), "{err}");
             let state = classify(&original, &get(&c), "www-A", &err);
             assert!(state != State::Adopted, "import={import} fail_at={fail_at}: {state:?}");
             if state != State::Original {
                 let backup = backup_path(&err).expect("backup printed");
-                let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output();
-                assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+                c.upjet()
+                    .args(["restore", backup.to_str().unwrap(), "--yes"])
+                    .stderr_contains("  metadata.annotations[crossplane.io/paused]: \"true\" -> <none>")
+                    .run();
             }
             assert_as_original(&original, &get(&c), &format!("import={import} fail_at={fail_at}"));
         }
@@ -334,8 +342,8 @@ fn kill_9_at_every_step_boundary() {
             assert_eq!(classify(&original, &get(&c), "www-A", &err), *want, "import={import}, kill -9 after step {n}");
             if *want != Original {
                 let backup = backup_path(&err).expect("backup printed");
-                let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output();
-                assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+                let restore = format!("Restore recordset.dns.gcp.upbound.io/www from {}:", backup.display());
+                c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).stderr_contains(restore).run();
             }
             assert_as_original(&original, &get(&c), &format!("import={import}, restored after kill -9 at step {n}"));
         }

@@ -8,7 +8,7 @@
 use crate::rbac::{bind, deploy, install_roles};
 use crate::support::adopt::{EXT, Provider, RS, provider};
 use crate::support::guard_cel::{Compiled, Outcome, Params, Request};
-use crate::support::{Cluster, Mr, text};
+use crate::support::{Cluster, Mr, Upjet};
 use serde_json::json;
 use std::sync::Arc;
 use testapi::Denial;
@@ -73,12 +73,13 @@ fn cluster() -> Cluster {
     c
 }
 
-fn adopt(c: &Cluster, name: &str, id: &str) -> std::process::Output {
+/// `adopt` of the RecordSet `name` to `id`, as the user `operator`.
+fn adopt(c: &Cluster, name: &str, id: &str) -> Upjet {
     let mut cmd = c.upjet();
     cmd.env("KUBECONFIG", c.dir().join("operator.kubeconfig"));
     let target = format!("recordset.dns.gcp.upbound.io/{name}");
     cmd.args(["adopt", &target, "--id", id, "--yes", "--timeout", "30s"]).arg("--backup-dir").arg(c.dir().join("b"));
-    cmd.output()
+    cmd
 }
 
 fn external_name(c: &Cluster, name: &str) -> String {
@@ -89,9 +90,13 @@ fn external_name(c: &Cluster, name: &str) -> String {
 #[test]
 fn a_repair_by_a_user_not_allowed_to_declare_is_refused_naming_the_permission_and_passes_once_bound() {
     let c = cluster();
-    let o = adopt(&c, "www", "www-B");
-    let err = text(&o.stderr);
-    assert_ne!(o.status.code(), Some(0), "refused: {err}");
+    // Refused: a refused write.
+    let o = adopt(&c, "www", "www-B")
+        .status(5)
+        .stderr_contains("Adopt recordset.dns.gcp.upbound.io/www as ID \"www-B\"")
+        .stderr_contains("      the object changed meanwhile (status only); retrying on resourceVersion 1018")
+        .run();
+    let err = &o.stderr;
     for part in [
         "ValidatingAdmissionPolicy 'kubectl-upjet-guard-identity-kept'",
         "operator is not: missing permission: declare on identitychanges (guard.kubectl-upjet.io)",
@@ -109,7 +114,9 @@ fn a_repair_by_a_user_not_allowed_to_declare_is_refused_naming_the_permission_an
         "metadata": {"name": DECLARE_ROLE},
         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": DECLARE_ROLE},
         "subjects": [{"kind": "User", "name": "operator", "apiGroup": "rbac.authorization.k8s.io"}]}));
-    let o = adopt(&c, "api", "api-B");
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    adopt(&c, "api", "api-B")
+        .stderr_contains("Adopt recordset.dns.gcp.upbound.io/api as ID \"api-B\"")
+        .stderr_contains("adopted recordset.dns.gcp.upbound.io/api: external-name \"api-B\"")
+        .run();
     assert_eq!(external_name(&c, "api"), "api-B");
 }

@@ -320,14 +320,10 @@ fn a_journal_folder_that_cannot_be_written_or_a_port_in_use_is_exit_2() {
     let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
     let file = cluster.dir().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let out = cluster.upjet().args(["watch", "--journal"]).arg(file.join("j")).output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("a-file"), "{}", String::from_utf8_lossy(&out.stderr));
+    cluster.upjet().args(["watch", "--journal"]).arg(file.join("j")).status(2).stderr_contains("a-file").run();
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let out = cluster.upjet().args(["watch", "--no-journal", "--metrics-addr", &addr]).output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains(&addr), "{}", String::from_utf8_lossy(&out.stderr));
+    cluster.upjet().args(["watch", "--no-journal", "--metrics-addr", &addr]).status(2).stderr_contains(&addr).run();
 }
 
 #[test]
@@ -357,9 +353,8 @@ fn the_alerts_pass_promtool_and_the_operator_file_holds_the_same_groups() {
 
 #[test]
 fn watch_help() {
-    let out = upjet().args(["watch", "--help"]).env("COLUMNS", "100").env_remove("LINES").output();
-    assert!(out.status.success());
-    insta::assert_snapshot!("help_watch", String::from_utf8(out.stdout).unwrap());
+    let out = upjet().args(["watch", "--help"]).env("COLUMNS", "100").env_remove("LINES").run();
+    insta::assert_snapshot!("help_watch", out.stdout);
 }
 
 #[test]
