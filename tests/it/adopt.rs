@@ -77,7 +77,7 @@ fn adopts_with_id_and_yes_step_by_step() {
     assert!(seen[1].paused && seen[1].external_name.as_deref() == Some("www-A") && !seen[1].pending);
     assert!(!seen[2].paused && !seen[2].marker && seen[2].external_name.as_deref() == Some("www-A"));
     // The backup is the whole original object, private.
-    let path = backup_path(&err).expect("backup path printed");
+    let path = backup_path(err).expect("backup path printed");
     let backup: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(backup, original);
     #[cfg(unix)]
@@ -285,9 +285,9 @@ fn rbac_denial_after_the_pause_leaves_it_paused_with_the_backup() {
     assert_eq!((a(&now, PAUSED), a(&now, EXT)), (Some("true"), None));
     // restore (once permitted again) returns it exactly.
     c.api.clear_faults();
-    let path = backup_path(&err).unwrap();
+    let path = backup_path(err).unwrap();
     c.upjet()
-        .args(&["restore", path.to_str().unwrap(), "--yes"])
+        .args(["restore", path.to_str().unwrap(), "--yes"])
         .stderr_contains("  metadata.annotations[crossplane.io/paused]: \"true\" -> <none>")
         .run();
     assert_as_original(&original, &get(&c), "restored");
@@ -375,9 +375,9 @@ fn a_writer_between_steps_stops_it_paused() {
     assert!(err.contains("is left paused"), "{err}");
     let now = get(&c);
     assert_eq!((a(&now, PAUSED), a(&now, EXT)), (Some("true"), Some("racer")), "not overwritten");
-    let path = backup_path(&err).unwrap();
+    let path = backup_path(err).unwrap();
     c.upjet()
-        .args(&["restore", path.to_str().unwrap(), "--yes"])
+        .args(["restore", path.to_str().unwrap(), "--yes"])
         .stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"racer\" -> <none>")
         .stderr_contains("  metadata.annotations[crossplane.io/paused]: \"true\" -> <none>")
         .run();
@@ -536,27 +536,27 @@ fn restore_puts_annotations_and_policies_back() {
     let path = backup_path(&o.stderr).unwrap();
     let p = path.to_str().unwrap();
     // No terminal, no --yes.
-    let o = c.upjet().args(&["restore", p]).status(2).stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"www-A\" -> <none>").stderr_contains("error: refusing to change recordset.dns.gcp.upbound.io/www without confirmation: there is no terminal to ask on; pass --yes (or --dry-run to only see the patch)").run();
+    let o = c.upjet().args(["restore", p]).status(2).stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"www-A\" -> <none>").stderr_contains("error: refusing to change recordset.dns.gcp.upbound.io/www without confirmation: there is no terminal to ask on; pass --yes (or --dry-run to only see the patch)").run();
     assert!(o.stderr.contains("pass --yes"));
     // Dry run: shows the patch, changes nothing.
     let adopted = get(&c);
-    let o = c.upjet().args(&["restore", p, "--dry-run"]).run();
+    let o = c.upjet().args(["restore", p, "--dry-run"]).run();
     assert!(o.stdout.contains("\"crossplane.io/external-name\":null"), "{}", o.stdout);
     assert_eq!(get(&c), adopted);
     // For real.
     c.upjet()
-        .args(&["restore", p, "--yes"])
+        .args(["restore", p, "--yes"])
         .stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"www-A\" -> <none>")
         .run();
     assert_as_original(&original, &get(&c), "restored");
-    let o = c.upjet().args(&["restore", p, "--yes"]).run();
+    let o = c.upjet().args(["restore", p, "--yes"]).run();
     assert!(o.stdout.contains("nothing to do"));
     // A different object with the same name is refused.
     c.api.remove(RS, "RecordSet", None, "www");
     let mut again = orphan();
     again["metadata"]["uid"] = json!("another-uid");
     c.add(again);
-    let o = c.upjet().args(&["restore", p, "--yes"]).status(5)
+    let o = c.upjet().args(["restore", p, "--yes"]).status(5)
         .stderr_contains("error: refused: recordset.dns.gcp.upbound.io/www is a different object than the one backed up (uid another-uid now, ")
         .stderr_contains(" in the backup): it was deleted and created again\n")
         .run();
@@ -566,7 +566,7 @@ fn restore_puts_annotations_and_policies_back() {
     std::fs::write(&bad, "{").unwrap();
     let o = c
         .upjet()
-        .args(&["restore", bad.to_str().unwrap(), "--yes"])
+        .args(["restore", bad.to_str().unwrap(), "--yes"])
         .status(2)
         .stderr_contains("is not an adopt backup: not JSON (EOF while parsing an object at line 1 column 1)")
         .run();

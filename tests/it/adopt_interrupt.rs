@@ -72,7 +72,7 @@ fn every_boundary(import: bool, expected: &[State]) {
         let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).status(99).stderr_contains("Warnings:").stderr_contains("  2. set identity: crossplane.io/external-name = \"www-A\", declared to the guard (kubectl-upjet.io/identity-change); remove crossplane.io/external-create-pending (the create it guards is resolved by this adoption)").run();
         let err = &o.stderr;
         assert!(err.contains(&format!("stopping abruptly after step {n}")), "{err}");
-        let state = classify(&original, &get(&c), "www-A", &err);
+        let state = classify(&original, &get(&c), "www-A", err);
         assert_eq!(state, *want, "import={import}, after step {n}");
 
         // A re-run finishes the adoption (and says nothing on stderr when it was done already).
@@ -84,13 +84,13 @@ fn every_boundary(import: bool, expected: &[State]) {
         }
         let o = rerun.run();
         let err2 = &o.stderr;
-        assert_eq!(classify(&original, &get(&c), "www-A", &err2), State::Adopted, "re-run after step {n}");
+        assert_eq!(classify(&original, &get(&c), "www-A", err2), State::Adopted, "re-run after step {n}");
         if *want != State::Original {
             assert!(err2.contains("resuming the adoption") || *want == State::Adopted, "{err2}");
         }
 
         // And restore from the first run's backup brings back the original exactly.
-        let backup = backup_path(&err).expect("backup printed at step 0");
+        let backup = backup_path(err).expect("backup printed at step 0");
         c.upjet()
             .args(["restore", backup.to_str().unwrap(), "--yes"])
             .stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"www-A\" -> <none>")
@@ -283,10 +283,10 @@ fn server_failing_at_every_write_leaves_an_allowed_state() {
             let o = adopt_cmd(&c, import).status(5).stderr_contains("Warnings:").stderr_contains("  2. set identity: crossplane.io/external-name = \"www-A\", declared to the guard (kubectl-upjet.io/identity-change); remove crossplane.io/external-create-pending (the create it guards is resolved by this adoption)").run();
             let err = &o.stderr;
             assert!(!err.contains("panicked"), "{err}");
-            let state = classify(&original, &get(&c), "www-A", &err);
+            let state = classify(&original, &get(&c), "www-A", err);
             assert!(state != State::Adopted, "import={import} fail_at={fail_at}: {state:?}");
             if state != State::Original {
-                let backup = backup_path(&err).expect("backup printed");
+                let backup = backup_path(err).expect("backup printed");
                 c.upjet()
                     .args(["restore", backup.to_str().unwrap(), "--yes"])
                     .stderr_contains("  metadata.annotations[crossplane.io/paused]: \"true\" -> <none>")

@@ -54,7 +54,7 @@ fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_noth
             .json(),
     );
     let journal = journal_with_odd_name(&c);
-    let out = c.upjet().args(&["guard", "lock", "--journal", journal.to_str().unwrap()]).run().stdout;
+    let out = c.upjet().args(["guard", "lock", "--journal", journal.to_str().unwrap()]).run().stdout;
     assert!(out.contains("the lock holds 3 IDs in 1 shards: 2 of the 3 MRs listed hold one, 1 more from the ID journal; 1 shards written"), "{out}");
     let want: BTreeMap<String, String> = [
         ("ec2.aws.m.upbound.io/VPC/default/web", "web"),
@@ -66,10 +66,10 @@ fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_noth
     assert_eq!(held(&c), want, "the odd name encoded, not dropped");
     let shard = c.api.get(LOCK, "IdentityLock", None, SHARD).unwrap();
     assert_eq!(shard["metadata"]["labels"]["kubectl-upjet.io/guard-lock"], "shard");
-    let again = c.upjet().args(&["guard", "lock", "--journal", journal.to_str().unwrap()]).run().stdout;
+    let again = c.upjet().args(["guard", "lock", "--journal", journal.to_str().unwrap()]).run().stdout;
     assert!(again.contains("0 shards written"), "{again}");
     // The odd name is removed by the name it was recorded under.
-    let out = c.upjet().args(&["guard", "unlock", "vpc/Gone VPC/é"]).run().stdout;
+    let out = c.upjet().args(["guard", "unlock", "vpc/Gone VPC/é"]).run().stdout;
     assert!(out.contains("unlocked VPC.ec2.aws.upbound.io Gone VPC/é (its ID was vpc-0gone)"), "{out}");
     assert_eq!(held(&c).len(), 2);
 }
@@ -80,10 +80,10 @@ fn unlock_removes_one_entry_and_refuses_none_or_several_changing_nothing() {
     c.add(Mr::provisioned(V1, "VPC", "shared").json());
     c.add(Mr::provisioned(V1_M, "VPC", "shared").namespace("default").json());
     c.add(Mr::provisioned(V1, "VPC", "main").json());
-    c.upjet().args(&["guard", "lock"]).run();
+    c.upjet().args(["guard", "lock"]).run();
     let err = c
         .upjet()
-        .args(&["guard", "unlock", "vpc/typo"])
+        .args(["guard", "unlock", "vpc/typo"])
         .status(2)
         .stderr("error: vpc/typo is not locked (the lock holds 3 entries); nothing changed\n")
         .run()
@@ -92,10 +92,10 @@ fn unlock_removes_one_entry_and_refuses_none_or_several_changing_nothing() {
         err.contains("vpc/typo is not locked (the lock holds 3 entries)") && err.contains("nothing changed"),
         "{err}"
     );
-    let err = c.upjet().args(&["guard", "unlock", "vpc/shared"]).status(2).stderr("error: vpc/shared names 2 entries (VPC.ec2.aws.m.upbound.io default/shared; VPC.ec2.aws.upbound.io shared): name one with KIND.GROUP and -n; nothing changed\n").run().stderr;
+    let err = c.upjet().args(["guard", "unlock", "vpc/shared"]).status(2).stderr("error: vpc/shared names 2 entries (VPC.ec2.aws.m.upbound.io default/shared; VPC.ec2.aws.upbound.io shared): name one with KIND.GROUP and -n; nothing changed\n").run().stderr;
     assert!(err.contains("names 2 entries") && err.contains("KIND.GROUP and -n"), "{err}");
     assert_eq!(held(&c).len(), 3, "nothing changed");
-    let o = c.upjet().args(&["guard", "unlock", "vpcs.ec2.aws.m.upbound.io/shared", "-n", "default"]).stderr("vpc.ec2.aws.m.upbound.io/shared -n default still exists: while it holds an ID, `guard lock` and `watch --guard-lock` record it again\n").run();
+    let o = c.upjet().args(["guard", "unlock", "vpcs.ec2.aws.m.upbound.io/shared", "-n", "default"]).stderr("vpc.ec2.aws.m.upbound.io/shared -n default still exists: while it holds an ID, `guard lock` and `watch --guard-lock` record it again\n").run();
     let (out, err) = (&o.stdout, &o.stderr);
     assert!(out.contains("unlocked VPC.ec2.aws.m.upbound.io default/shared"), "{out}");
     assert!(err.contains("still exists"), "the MR is still there and would be locked again: {err}");
@@ -142,14 +142,14 @@ fn a_shard_deleted_or_edited_by_hand_is_written_again() {
     for name in ["a", "b", "c"] {
         c.add(Mr::provisioned(V1, "VPC", name).json());
     }
-    c.upjet().args(&["guard", "lock"]).run();
+    c.upjet().args(["guard", "lock"]).run();
     c.api.remove(LOCK, "IdentityLock", None, SHARD).unwrap();
-    let out = c.upjet().args(&["guard", "lock"]).run().stdout;
+    let out = c.upjet().args(["guard", "lock"]).run().stdout;
     assert!(out.contains("the lock holds 3 IDs") && out.contains("1 shards written"), "{out}");
     c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| {
         s["spec"]["entries"] = json!({"ec2.aws.upbound.io/VPC//a": "vpc-hand-edited", "hand/Made//entry": "x-1"});
     });
-    let out = c.upjet().args(&["guard", "lock"]).run().stdout;
+    let out = c.upjet().args(["guard", "lock"]).run().stdout;
     assert!(out.contains("1 shards written"), "{out}");
     let now = held(&c);
     assert_eq!(
@@ -158,14 +158,14 @@ fn a_shard_deleted_or_edited_by_hand_is_written_again() {
         "re-merged, the hand-made entry kept: {now:?}"
     );
     c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| s["spec"]["entries"] = json!({"k": 1}));
-    let o = c.upjet().args(&["guard", "lock"]).stderr("lock object kubectl-upjet-lock-0000: spec.entries is not a map of strings; read as empty, its entries are written again from the MRs\n").run();
+    let o = c.upjet().args(["guard", "lock"]).stderr("lock object kubectl-upjet-lock-0000: spec.entries is not a map of strings; read as empty, its entries are written again from the MRs\n").run();
     let (out, err) = (&o.stdout, &o.stderr);
     assert!(err.contains("spec.entries is not a map of strings"), "{err}");
     assert!(out.contains("the lock holds 3 IDs"), "{out}");
     // The label the bindings select by removed: no binding reads the shard, so it is written
     // again, labelled.
     c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| s["metadata"]["labels"] = json!({}));
-    let o = c.upjet().args(&["guard", "lock"]).stderr("lock object kubectl-upjet-lock-0000: without the label kubectl-upjet.io/guard-lock=shard no binding reads it; read as empty, its entries are written again from the MRs\n").run();
+    let o = c.upjet().args(["guard", "lock"]).stderr("lock object kubectl-upjet-lock-0000: without the label kubectl-upjet.io/guard-lock=shard no binding reads it; read as empty, its entries are written again from the MRs\n").run();
     let (out, err) = (&o.stdout, &o.stderr);
     assert!(err.contains("no binding reads it") && out.contains("1 shards written"), "{err}\n{out}");
     let shard = c.api.get(LOCK, "IdentityLock", None, SHARD).unwrap();

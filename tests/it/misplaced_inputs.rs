@@ -28,7 +28,7 @@ fn doctor_reads_the_examples_folder_and_skips_the_inventory_in_it() {
     let run = offline(&["doctor", "--from", "examples", "-o", "json"]).status(1).stderr_contains(&skipped).run();
     let (stdout, stderr) = (&run.stdout, &run.stderr);
     assert_eq!(stderr.lines().filter(|l| *l == skipped).count(), 1, "{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(stdout).unwrap();
     assert!(report["summary"]["resourcesScanned"].as_u64().unwrap() > 46, "the fleet and the clusters are read");
     assert!(report["summary"]["notes"].as_array().unwrap().iter().any(|n| n == skipped.as_str()));
 }

@@ -170,7 +170,7 @@ fn restore_plan_stages_a_restore_that_creates_nothing() {
         ),
         "{stdout}"
     );
-    let rules = velero_support::rules_from_printed_command(&stdout, dir.path());
+    let rules = velero_support::rules_from_printed_command(stdout, dir.path());
     assert_eq!(rules.len(), 4, "one rule per MR at risk, none for the safe ones");
     let plan: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("promote.json")).unwrap()).unwrap();
     assert_eq!((plan["kind"].as_str(), plan["items"].as_array().unwrap().len()), (Some("PromotePlan"), 4));
@@ -254,7 +254,7 @@ fn restore_plan_takes_an_id_the_cloud_record_names() {
     let stdout = &out.stdout;
     assert!(stdout.contains("4 with their ID as external-name, 0 paused"), "{stdout}");
     assert!(out.stderr.contains("1 by their request"), "{}", out.stderr);
-    let rules = velero_support::rules_from_printed_command(&stdout, dir.path());
+    let rules = velero_support::rules_from_printed_command(stdout, dir.path());
     let signing =
         velero_support::objects(&example()).into_iter().find(|(_, o)| o["metadata"]["name"] == "signing").unwrap();
     let restored = velero_support::modified(&signing.1, &signing.0, &rules);
