@@ -2,6 +2,7 @@
 //! from a provider pod of the in-process API server, and a `--log-file` holding entries, through
 //! the real binary: the findings, the plan's candidates and history's timeline.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, Run, codes};
 use serde_json::{Value, json};
 
@@ -179,13 +180,23 @@ fn the_restart_count_follows_only_and_severity() {
         cmd
     };
     let restarts = |run: Run| run.json()["summary"]["restartDuplicates"].clone();
-    assert_eq!(restarts(doctor(&[]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart\n").run()), 1);
-    assert_eq!(restarts(doctor(&["--severity", "error"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 2 managed resources, 1 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n").run()), 1, "a restart duplicate is an error");
-    assert_eq!(restarts(doctor(&["--only", "RestoreCreatesDuplicate"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n").run()), 1);
-    let run = doctor(&["--only", "ExternalNameDrift"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+    assert_eq!(restarts(doctor(&[]).status(1).stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart\n")).run()), 1);
+    assert_eq!(restarts(doctor(&["--severity", "error"]).status(1).stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 1 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n")).run()), 1, "a restart duplicate is an error");
+    assert_eq!(restarts(doctor(&["--only", "RestoreCreatesDuplicate"]).stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n")).run()), 1);
+    let run = doctor(&["--only", "ExternalNameDrift"])
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
     assert!(!run.stderr.contains("provider restart"), "{}", run.stderr);
     assert_eq!(restarts(run), Value::Null, "not asked for");
-    assert_eq!(restarts(doctor(&["--ignore", "RestoreCreatesDuplicate"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info\n").run()), Value::Null);
+    assert_eq!(
+        restarts(
+            doctor(&["--ignore", "RestoreCreatesDuplicate"])
+                .status(1)
+                .stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info\n"))
+                .run()
+        ),
+        Value::Null
+    );
 }
 
 /// An MRD as Crossplane v2 stores it.
@@ -209,7 +220,7 @@ fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
     mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Active");
     mrd(&c, "aliases", "kms.aws.upbound.io", "Alias", "Inactive");
     mrd(&c, "queues", "sqs.aws.upbound.io", "Queue", "Inactive");
-    let out = c.upjet().args(["doctor", "-o", "json"]).stderr("2 of 3 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+    let out = c.upjet().args(["doctor", "-o", "json"]).stderr(format!("2 of 3 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n")).run();
     let stderr = &out.stderr;
     assert!(stderr.contains("2 of 3 ManagedResourceDefinitions are inactive"), "{stderr}");
     let mrd_lists =
@@ -219,7 +230,11 @@ fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
 
     let v1 = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
     v1.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
-    let out = v1.upjet().args(["doctor", "-o", "json"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+    let out = v1
+        .upjet()
+        .args(["doctor", "-o", "json"])
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
     assert!(!out.stderr.contains("ManagedResourceDefinition"));
 }
 

@@ -2,6 +2,7 @@
 //! about which kinds exist; expiry, `--refresh-discovery`, `--discovery-cache-ttl 0`, a corrupt
 //! file and a stale entry (a kind that is gone, a kind that is new) all fall back to discovery.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, Report};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -37,7 +38,8 @@ fn cache_file(c: &Cluster) -> PathBuf {
 /// saw, and the report, after checking that every MR was scanned and only the stuck one flagged.
 fn discovery_requests(c: &Cluster, extra: &[&str]) -> (u64, Report) {
     c.api.reset_stats();
-    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().args(extra).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").run().report();
+    let r =
+        c.upjet().args(["doctor", "--fail-on", "never"]).json().args(extra).stderr_contains(NO_GUARD).run().report();
     assert_eq!(r["summary"]["resourcesScanned"], 4, "{}", r.0);
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
     let flagged: Vec<&Value> = r["findings"].as_array().unwrap().iter().map(|f| &f["resource"]["name"]).collect();
@@ -146,7 +148,11 @@ fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
     for i in 0..600 {
         c.add(Mr::provisioned(RS, "RecordSet", &format!("bulk-{i:03}")).json());
     }
-    c.upjet().args(["doctor", "--fail-on", "never"]).json().stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n2 kinds scanned, 604 managed resources, 1 errors, 1 warnings, 0 info\n").run();
+    c.upjet()
+        .args(["doctor", "--fail-on", "never"])
+        .json()
+        .stderr(format!("{NO_GUARD}\n2 kinds scanned, 604 managed resources, 1 errors, 1 warnings, 0 info\n"))
+        .run();
     // The second page of recordsets answers 404, as when the CRD is deleted between pages: that is
     // not a stale cache (the first page was read), so the kind is reported, not silently dropped.
     c.api.fault(testapi::Fault::Status {
@@ -159,7 +165,7 @@ fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
     });
     c.api.reset_stats();
     // Exit 4: the report is incomplete.
-    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().status(4).stderr("skipped recordsets.dns.gcp.upbound.io: not found (404): recordsets.dns.gcp.upbound.io \"\" not found\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n").run().report();
+    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: not found (404): recordsets.dns.gcp.upbound.io \"\" not found\n{NO_GUARD}\n1 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run().report();
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io", "{}", r.0);
     assert_eq!(c.api.stats().class("discovery"), 0, "no rediscovery for a mid-scan deletion");
 }

@@ -1,6 +1,7 @@
 //! doctor against the in-process API server: the real binary and the real kube client over HTTP,
 //! with discovery generated from the real upjet CRDs.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, codes, crd_dir};
 use serde_json::json;
 use testapi::Fault;
@@ -97,7 +98,7 @@ fn scan_paginates_both_scopes_and_reports_findings() {
     cluster
         .add(json!({"apiVersion": "gcp.upbound.io/v1beta1", "kind": "ProviderConfig", "metadata": {"name": "default"},
                        "spec": {"projectID": "p"}}));
-    let out = cluster.upjet().args(["doctor", "-o", "json"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 1206 managed resources, 2 errors, 1 warnings, 1 info, 1 would be created again by a provider restart\n").run();
+    let out = cluster.upjet().args(["doctor", "-o", "json"]).status(1).stderr(format!("{NO_GUARD}\n5 kinds scanned, 1206 managed resources, 2 errors, 1 warnings, 1 info, 1 would be created again by a provider restart\n")).run();
     let r = out.json();
     assert_eq!(r["apiVersion"], "upjet.doctor/v1");
     assert_eq!(r["kind"], "Report");
@@ -180,7 +181,12 @@ fn expired_continue_token_restarts_the_kind() {
     cluster
         .api
         .fault(Fault::ExpireContinue { path_contains: "dns.gcp.upbound.io/v1beta1/recordsets".into(), times: Some(1) });
-    let out = cluster.upjet().args(["doctor", "-o", "json", "--kind", "recordset.dns.gcp.upbound.io"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 701 managed resources, 1 errors, 1 warnings, 0 info\n").run();
+    let out = cluster
+        .upjet()
+        .args(["doctor", "-o", "json", "--kind", "recordset.dns.gcp.upbound.io"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 701 managed resources, 1 errors, 1 warnings, 0 info\n"))
+        .run();
     let r = out.json();
     assert_eq!(r["summary"]["resourcesScanned"], 701, "no duplicates after the restart");
     assert_eq!(r["summary"]["kindsSkipped"], json!([]));
@@ -197,7 +203,13 @@ fn namespace_kind_provider_and_selector_narrow_the_scan() {
     cluster.add(Mr::provisioned(RS, "RecordSet", "c1").create_incomplete().label("app", "web").json());
     cluster.add(Mr::provisioned("ec2.aws.upbound.io/v1beta1", "VPC", "v1").create_incomplete().json());
     let names = |args: &[&str]| -> Vec<String> {
-        let out = cluster.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(args).status(1).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").run();
+        let out = cluster
+            .upjet()
+            .args(["doctor", "-o", "json", "--only", "CreateIncomplete"])
+            .args(args)
+            .status(1)
+            .stderr_contains(NO_GUARD)
+            .run();
         let mut n: Vec<String> = codes(&out.json()).into_iter().map(|(_, n)| n).collect();
         n.dedup();
         n
@@ -282,7 +294,12 @@ fn connection_problems_are_one_line_errors() {
     cluster.upjet().arg("doctor").env("KUBECONFIG", &bad).status(3).stderr_contains("cannot read kubeconfig").run();
     // KUBECONFIG lists are merged like kubectl: missing entries are skipped.
     let list = format!("/nonexistent/one:{}", cluster.kubeconfig().display());
-    cluster.upjet().args(["doctor", "-o", "json"]).env("KUBECONFIG", list).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+    cluster
+        .upjet()
+        .args(["doctor", "-o", "json"])
+        .env("KUBECONFIG", list)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
     // Nothing listens on port 1.
     let unreachable = cluster.dir().join("unreachable");
     std::fs::write(&unreachable, cluster.server.kubeconfig(None).replace(&cluster.server.url, "http://127.0.0.1:1"))
@@ -343,23 +360,59 @@ fn output_formats() {
             .annotation("crossplane.io/paused", "true")
             .json(),
     );
-    let text = cluster.upjet().arg("doctor").status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n").run().stdout;
+    let text = cluster
+        .upjet()
+        .arg("doctor")
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n"))
+        .run()
+        .stdout;
     insta::assert_snapshot!("doctor_table", text);
-    let wide = cluster.upjet().args(["doctor", "-o", "wide", "--no-headers"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n").run();
+    let wide = cluster
+        .upjet()
+        .args(["doctor", "-o", "wide", "--no-headers"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n"))
+        .run();
     insta::assert_snapshot!("doctor_wide_no_headers", wide.stdout);
-    let yaml = cluster.upjet().args(["doctor", "-o", "yaml"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n").run();
+    let yaml = cluster
+        .upjet()
+        .args(["doctor", "-o", "yaml"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n"))
+        .run();
     let doc: serde_json::Value = serde_saphyr::from_str(&yaml.stdout).unwrap();
-    let json = cluster.upjet().args(["doctor", "-o", "json"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n").run().json();
+    let json = cluster
+        .upjet()
+        .args(["doctor", "-o", "json"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n"))
+        .run()
+        .json();
     assert_eq!(doc, json, "YAML and JSON carry the same report");
     let only_info = cluster
         .upjet()
         .args(["doctor", "-o", "json", "--severity", "info", "--ignore", "CreateIncomplete,KstatusMisleading"])
-        .stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 1 info\n").run()
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 1 info\n"))
+        .run()
         .json();
     assert_eq!(codes(&only_info), vec![("Paused".into(), "paused".into())]);
-    cluster.upjet().args(["doctor", "--fail-on", "never"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n").run();
-    cluster.upjet().args(["doctor", "--only", "Paused"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 1 info\n").run();
-    cluster.upjet().args(["doctor", "--only", "Paused", "--fail-on", "info"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 1 info\n").run();
+    cluster
+        .upjet()
+        .args(["doctor", "--fail-on", "never"])
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 1 info\n"))
+        .run();
+    cluster
+        .upjet()
+        .args(["doctor", "--only", "Paused"])
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 1 info\n"))
+        .run();
+    cluster
+        .upjet()
+        .args(["doctor", "--only", "Paused", "--fail-on", "info"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 1 info\n"))
+        .run();
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Evidence against the in-process API server: provider pods with restarts, current and previous
 //! container logs, events with the recorder's external-name annotation, and the exec workspace.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, codes};
 use serde_json::json;
 use std::io::Write;
@@ -85,7 +86,7 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
         false,
         "2024-11-30T09:00:01Z\tINFO\tprovider-gcp\tStarting provider\t{}\n",
     );
-    let out = c.upjet().args(["doctor", "--logs", "-o", "json"]).status(1).stderr("read 3 log sources (5 lines)\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n2 kinds scanned, 1 managed resources, 3 errors, 2 warnings, 1 info\n").run();
+    let out = c.upjet().args(["doctor", "--logs", "-o", "json"]).status(1).stderr(format!("read 3 log sources (5 lines)\n{NO_GUARD}\n2 kinds scanned, 1 managed resources, 3 errors, 2 warnings, 1 info\n")).run();
     let r = out.json();
     let got = codes(&r);
     for want in [
@@ -159,7 +160,7 @@ fn log_files_gzip_and_stdin() {
     );
     assert!(out.stderr.contains("1 of 2 lines were not provider log records"));
     let out =
-        c.upjet().args(["doctor", "-o", "json", "--only", "OrphanCandidate", "--log-file", "-"]).stdin(line).status(1).stderr("read 1 log sources (1 lines)\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n2 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n").run();
+        c.upjet().args(["doctor", "-o", "json", "--only", "OrphanCandidate", "--log-file", "-"]).stdin(line).status(1).stderr(format!("read 1 log sources (1 lines)\n{NO_GUARD}\n2 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n")).run();
     assert_eq!(codes(&out.json()), vec![("OrphanCandidate".into(), "api".into())]);
     c.upjet()
         .args(["doctor", "--log-file", "/nonexistent.log"])

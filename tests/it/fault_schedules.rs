@@ -3,6 +3,7 @@
 //! and all at once. The scan must finish with the clean run's exact report (byte for byte, and
 //! the same adoption plan), or name the kinds it could not read; never lose findings silently.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, Run, Upjet};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -56,7 +57,11 @@ fn plan(c: &Cluster) -> String {
 
 /// The run without faults: every MR read, findings in each kind (exit 1).
 fn clean(c: &Cluster) -> (Run, String) {
-    let run = scan(c, BUDGET).status(1).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("3 kinds scanned, 1780 managed resources, 39 errors, 39 warnings, 0 info").run();
+    let run = scan(c, BUDGET)
+        .status(1)
+        .stderr_contains(NO_GUARD)
+        .stderr_contains("3 kinds scanned, 1780 managed resources, 39 errors, 39 warnings, 0 info")
+        .run();
     let r = run.report();
     assert_eq!(r["summary"]["resourcesScanned"], 1_780);
     assert_eq!(r["summary"]["complete"], true);
@@ -69,7 +74,11 @@ fn clean(c: &Cluster) -> (Run, String) {
 fn assert_same(c: &Cluster, (clean, clean_plan): &(Run, String)) -> u64 {
     c.api.reset_stats();
     // The clean run's exit code.
-    let run = scan(c, BUDGET).status(1).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("3 kinds scanned, 1780 managed resources, 39 errors, 39 warnings, 0 info").run();
+    let run = scan(c, BUDGET)
+        .status(1)
+        .stderr_contains(NO_GUARD)
+        .stderr_contains("3 kinds scanned, 1780 managed resources, 39 errors, 39 warnings, 0 info")
+        .run();
     assert!(run.stdout == clean.stdout, "report differs from the clean run's; stderr:\n{}", run.stderr);
     assert_eq!(&plan(c), clean_plan);
     c.api.stats().class("list")
@@ -182,7 +191,10 @@ fn discovery_cut_short_is_read_again() {
         .args(["doctor", "--refresh-discovery", "--retry-budget", BUDGET, "--concurrency", "4", "--plan"])
         .arg(&plan)
         .json()
-        .status(1).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("3 kinds scanned, 1780 managed resources, 39 errors, 39 warnings, 0 info").run();
+        .status(1)
+        .stderr_contains(NO_GUARD)
+        .stderr_contains("3 kinds scanned, 1780 managed resources, 39 errors, 39 warnings, 0 info")
+        .run();
     assert!(run.stdout == clean.stdout, "{}", run.stderr);
     let discovery = c.api.stats().recent.iter().filter(|(_, p)| p == "/apis").count();
     assert_eq!(discovery, 3, "two cut discovery documents, then a whole one");

@@ -1,6 +1,7 @@
 //! doctor under a struggling API server: transient failures are retried and the result is right;
 //! persistent ones are reported per kind with the "incomplete" exit code, never as a healthy fleet.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, codes};
 use testapi::{Fault, Method};
 
@@ -37,7 +38,13 @@ fn status(path: &str, code: u16, reason: &str, times: Option<u32>, retry_after: 
 
 /// The result every transient fault must still produce.
 fn assert_complete(c: &Cluster, extra: &[&str]) -> serde_json::Value {
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(extra).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info\n").run();
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--only", "CreateIncomplete"])
+        .args(extra)
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info\n"))
+        .run();
     let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]), "{}", out.stderr);
     assert_eq!(r["summary"]["resourcesScanned"], 1_101);
@@ -95,7 +102,7 @@ fn slow_pages_beyond_request_timeout_are_retried_then_reported() {
 fn persistent_errors_never_look_healthy() {
     let c = fleet();
     c.api.fault(status("recordsets", 500, "InternalError", None, None));
-    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "1s"]).status(4).stderr("skipped recordsets.dns.gcp.upbound.io: failed (500): Internal error occurred: injected fault (after 10 attempts)\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n2 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n").run();
+    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "1s"]).status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: failed (500): Internal error occurred: injected fault (after 10 attempts)\n{NO_GUARD}\n2 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run();
     let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io");
     assert!(out.stderr.contains("1 kinds skipped"));
@@ -106,7 +113,10 @@ fn never_more_requests_in_flight_than_concurrency() {
     let c = Cluster::builder().crds("provider-upjet-gcp").start();
     c.api.fault(Fault::Delay { path_contains: "limit=500".into(), millis: 30 });
     c.api.reset_stats();
-    c.upjet().args(["doctor", "--concurrency", "3", "-o", "json"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n153 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+    c.upjet()
+        .args(["doctor", "--concurrency", "3", "-o", "json"])
+        .stderr(format!("{NO_GUARD}\n153 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
     let stats = c.api.stats();
     assert!(stats.max_in_flight <= 3, "max in flight {}", stats.max_in_flight);
     assert!(stats.max_in_flight >= 2, "the scan does run concurrently: {}", stats.max_in_flight);
@@ -119,13 +129,13 @@ fn unreadable_objects_are_counted_not_fatal() {
     let mut bad = Mr::provisioned(RS, "RecordSet", "zz-bad").json();
     bad["metadata"]["annotations"]["crossplane.io/paused"] = serde_json::json!(true);
     c.add(bad);
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).status(1).stderr("recordsets.dns.gcp.upbound.io unreadable object \"zz-bad\": invalid type: boolean `true`, expected a string at line 1 column 155\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info, 1 unreadable objects\n").run();
+    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).status(1).stderr(format!("recordsets.dns.gcp.upbound.io unreadable object \"zz-bad\": invalid type: boolean `true`, expected a string at line 1 column 155\n{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info, 1 unreadable objects\n")).run();
     let r = out.json();
     assert_eq!(r["summary"]["resourcesScanned"], 1_101);
     let unreadable = r["summary"]["unreadable"].as_array().unwrap();
     assert_eq!(unreadable.len(), 1);
     assert!(unreadable[0].as_str().unwrap().contains("\"zz-bad\""), "{unreadable:?}");
-    c.upjet().args(["doctor", "-o", "json", "--only", "Paused"]).status(4).stderr("recordsets.dns.gcp.upbound.io unreadable object \"zz-bad\": invalid type: boolean `true`, expected a string at line 1 column 155\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n3 kinds scanned, 1101 managed resources, 0 errors, 0 warnings, 0 info, 1 unreadable objects\n").run();
+    c.upjet().args(["doctor", "-o", "json", "--only", "Paused"]).status(4).stderr(format!("recordsets.dns.gcp.upbound.io unreadable object \"zz-bad\": invalid type: boolean `true`, expected a string at line 1 column 155\n{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 0 errors, 0 warnings, 0 info, 1 unreadable objects\n")).run();
 }
 
 #[test]
@@ -133,7 +143,7 @@ fn crd_deleted_mid_scan_is_reported_precisely() {
     let c = fleet();
     // The first page succeeds, then the kind disappears (404 on the continue page).
     c.api.fault(status("recordsets?&limit=500&continue=", 404, "NotFound", None, None));
-    let out = c.upjet().args(["doctor", "-o", "json"]).status(4).stderr("skipped recordsets.dns.gcp.upbound.io: not found (404): recordsets.dns.gcp.upbound.io \"\" not found\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n2 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n").run();
+    let out = c.upjet().args(["doctor", "-o", "json"]).status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: not found (404): recordsets.dns.gcp.upbound.io \"\" not found\n{NO_GUARD}\n2 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run();
     let r = out.json();
     let skipped = r["summary"]["kindsSkipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
@@ -152,7 +162,12 @@ fn objects_deleted_between_pages_are_not_errors() {
             api.remove(RS, "RecordSet", None, &format!("rs-{i:04}"));
         }
     });
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n3 kinds scanned, 1001 managed resources, 1 errors, 0 warnings, 0 info\n").run();
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--only", "CreateIncomplete"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n3 kinds scanned, 1001 managed resources, 1 errors, 0 warnings, 0 info\n"))
+        .run();
     deleter.join().unwrap();
     let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
@@ -180,7 +195,11 @@ fn fail_on_incomplete_lets_ci_demand_a_complete_scan() {
     let r = doctor(&["--fail-on-incomplete"]).status(4).stderr("skipped policies.dns.gcp.upbound.io: forbidden (403): policies.dns.gcp.upbound.io is forbidden: User \"test\" cannot list resource \"policies\" in API group \"dns.gcp.upbound.io\" at the cluster scope — missing permission: list on policies (dns.gcp.upbound.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=test\ncannot tell whether kubectl upjet guard is installed: cannot list its admission policies: forbidden (403): validatingadmissionpolicies.admissionregistration.k8s.io is forbidden: User \"test\" cannot list resource \"validatingadmissionpolicies\" in API group \"admissionregistration.k8s.io\" at the cluster scope — missing permission: list on validatingadmissionpolicies (admissionregistration.k8s.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=test\n2 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info, 1 kinds skipped\n").run().json();
     assert_eq!(codes(&r).len(), 1, "the findings are still reported");
     c.api.clear_faults();
-    let r = doctor(&["--fail-on-incomplete"]).status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info\n").run().json();
+    let r = doctor(&["--fail-on-incomplete"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info\n"))
+        .run()
+        .json();
     assert_eq!(r["summary"]["complete"], serde_json::json!(true));
 }
 
@@ -188,7 +207,7 @@ fn fail_on_incomplete_lets_ci_demand_a_complete_scan() {
 fn retry_budget_zero_turns_retries_off() {
     let c = fleet();
     c.api.fault(status("continue=", 500, "InternalError", Some(1), None));
-    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "0"]).status(4).stderr("skipped recordsets.dns.gcp.upbound.io: failed (500): Internal error occurred: injected fault\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n2 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n").run();
+    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "0"]).status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: failed (500): Internal error occurred: injected fault\n{NO_GUARD}\n2 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run();
     let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io");
     assert!(r["summary"]["kindsSkipped"][0]["reason"].as_str().unwrap().starts_with("failed (500)"), "{r}");

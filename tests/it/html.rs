@@ -6,6 +6,7 @@
 //! cleanly. The history page shows one mark per timeline entry of the JSON; doctor's page one row
 //! per finding under its summary; an MR named like markup stays text.
 
+use crate::support::FLEET_SUMMARY;
 use crate::support::{installed, upjet};
 use serde_json::Value;
 use std::path::Path;
@@ -88,9 +89,11 @@ fn history_shows_one_mark_per_timeline_entry() {
 
 #[test]
 fn doctor_shows_the_summary_over_a_sortable_filterable_table() {
-    let report = upjet().args(["doctor", "--from", FLEET]).json().status(1).stderr("24 kinds scanned, 51 managed resources, 14 errors, 23 warnings, 5 info, 7 would be created again by a provider restart\n").run().json();
+    let report =
+        upjet().args(["doctor", "--from", FLEET]).json().status(1).stderr(format!("{FLEET_SUMMARY}\n")).run().json();
     let findings = report["findings"].as_array().unwrap();
-    let run = upjet().args(["doctor", "--from", FLEET, "-o", "html"]).status(1).stderr("24 kinds scanned, 51 managed resources, 14 errors, 23 warnings, 5 info, 7 would be created again by a provider restart\n").run();
+    let run =
+        upjet().args(["doctor", "--from", FLEET, "-o", "html"]).status(1).stderr(format!("{FLEET_SUMMARY}\n")).run();
     self_contained(&run.stdout);
     let Some((_dir, dom)) = render(&run.stdout) else { return };
     ran_cleanly(&dom);

@@ -3,6 +3,7 @@
 //! server, the real binary, and the journal's default folder under the scratch `HOME`.
 
 use crate::support::Cluster;
+use crate::support::NO_GUARD;
 use crate::support::adopt::{EXT, Provider, provider};
 use crate::support::velero as velero_support;
 use crate::watch::Watch;
@@ -64,7 +65,7 @@ fn adopt_and_restore_plan_use_a_journaled_id_after_the_mr_lost_it() {
     lose_the_id(&cluster);
 
     // doctor: the lost-ID finding suggests the journaled ID, and says where it comes from.
-    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart\n").run();
+    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).stderr(format!("{NO_GUARD}\n1 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart\n")).run();
     let report: Value = out.json();
     let missing = crate::support::upjet::find(&report, "ExternalNameMissing", "signing").expect("ExternalNameMissing");
     assert_eq!(missing["suggestedId"], KEY_ID, "{missing}");
@@ -126,7 +127,7 @@ fn a_given_journal_folder_must_be_readable_and_a_torn_line_is_named() {
     bytes.extend_from_slice(br#"{"time":"2024-11-30T12:00:00Z","uid":"d7"#);
     std::fs::write(&file, bytes).unwrap();
     lose_the_id(&cluster);
-    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("1 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart").run();
+    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).stderr_contains(NO_GUARD).stderr_contains("1 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart").run();
     let report: Value = out.json();
     let missing = crate::support::upjet::find(&report, "ExternalNameMissing", "signing").expect("ExternalNameMissing");
     assert_eq!(missing["suggestedId"], KEY_ID);

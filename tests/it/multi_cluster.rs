@@ -2,6 +2,7 @@
 //! (test API servers, a closed port, a server that rejects the token, a context that does not
 //! exist), several snapshots, and the commands that must refuse more than one cluster.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, upjet};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -74,7 +75,19 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     let all = ["--context", "good", "--context", "down", "--context", "rejecting", "--context", "gone"];
 
     // Findings below --fail-on: the partial scan decides, exit 4.
-    let run = good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).args(["--fail-on", "never"]).json().status(4).stderr_contains("good: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)").run();
+    let run = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .arg("doctor")
+        .args(all)
+        .args(["--fail-on", "never"])
+        .json()
+        .status(4)
+        .stderr_contains(format!("good: {NO_GUARD}"))
+        .stderr_contains(
+            "5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)",
+        )
+        .run();
     let (r, stderr) = (run.report(), run.stderr);
     let findings = r["findings"].as_array().unwrap();
     assert!(!findings.is_empty() && findings.iter().all(|f| f["resource"]["cluster"] == "good"), "{}", r.0);
@@ -99,10 +112,31 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     assert!(stderr.contains("4 clusters (3 not scanned)"), "{stderr}");
 
     // The table: CLUSTER first. Errors at --fail-on: findings win (1); --fail-on-incomplete: 4.
-    let table = good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).status(1).stderr_contains("good: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)").run().stdout;
+    let table = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .arg("doctor")
+        .args(all)
+        .status(1)
+        .stderr_contains(format!("good: {NO_GUARD}"))
+        .stderr_contains(
+            "5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)",
+        )
+        .run()
+        .stdout;
     assert!(table.starts_with("CLUSTER   RESOURCE"), "{table}");
     assert!(table.lines().skip(1).all(|l| l.starts_with("good ")), "{table}");
-    good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).arg("--fail-on-incomplete").status(4).stderr_contains("good: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)").run();
+    good.upjet()
+        .env("KUBECONFIG", &kc)
+        .arg("doctor")
+        .args(all)
+        .arg("--fail-on-incomplete")
+        .status(4)
+        .stderr_contains(format!("good: {NO_GUARD}"))
+        .stderr_contains(
+            "5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)",
+        )
+        .run();
 
     // No cluster reachable: exit 3, each named.
     let run = good
@@ -117,7 +151,14 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     assert!(stderr.contains("no cluster could be scanned") && stderr.contains("down: ") && stderr.contains("gone: "));
 
     // One context: the report reads as it always did (no cluster field, no per-cluster block).
-    let run = good.upjet().env("KUBECONFIG", &kc).args(["doctor", "--context", "good"]).json().status(1).stderr("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info\n").run();
+    let run = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .args(["doctor", "--context", "good"])
+        .json()
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info\n"))
+        .run();
     let single = run.report();
     assert!(single["summary"].get("clusters").is_none(), "{}", single.0);
     assert!(single["findings"].as_array().unwrap().iter().all(|f| f["resource"].get("cluster").is_none()));
@@ -141,7 +182,7 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
         .env("KUBECONFIG", &kc)
         .args(["doctor", "--all-contexts", "--concurrency", "2", "--fail-on", "never"])
         .json()
-        .stderr("east: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\nwest: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n10 kinds scanned, 8 managed resources, 2 errors, 2 warnings, 0 info, 2 clusters\n").run()
+        .stderr(format!("east: {NO_GUARD}\nwest: {NO_GUARD}\n10 kinds scanned, 8 managed resources, 2 errors, 2 warnings, 0 info, 2 clusters\n")).run()
         .report();
     let blocked: Vec<&str> = r["findings"]
         .as_array()
@@ -156,7 +197,7 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
     assert_eq!(stats.max_in_flight, 2, "--concurrency bounds both clusters together, and is reached");
     // Each context has its own discovery cache entry: a second run asks neither server.
     c.api.reset_stats();
-    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).stderr("east: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\nwest: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n10 kinds scanned, 8 managed resources, 2 errors, 2 warnings, 0 info, 2 clusters\n").run();
+    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).stderr(format!("east: {NO_GUARD}\nwest: {NO_GUARD}\n10 kinds scanned, 8 managed resources, 2 errors, 2 warnings, 0 info, 2 clusters\n")).run();
     assert_eq!(c.api.stats().class("discovery"), 0);
     let entries: Vec<String> = std::fs::read_dir(c.dir().join(".kube/cache/upjet/discovery"))
         .unwrap()
@@ -226,12 +267,12 @@ fn a_plan_names_the_cluster_it_was_made_in() {
         .env("KUBECONFIG", &kc)
         .args(["doctor", "--all-contexts", "--id-template", t, "--plan"])
         .arg(&plan)
-        .stderr_contains("east: the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("10 kinds scanned, 2 managed resources, 0 errors, 2 warnings, 0 info, 2 would be created again by a provider restart, 2 clusters").run();
+        .stderr_contains(format!("east: {NO_GUARD}")).stderr_contains("10 kinds scanned, 2 managed resources, 0 errors, 2 warnings, 0 info, 2 would be created again by a provider restart, 2 clusters").run();
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     let clusters: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["cluster"].as_str().unwrap()).collect();
     assert_eq!(clusters, ["east", "west"], "{items}");
     // One live context: its name is still written, so adopt -f can check it.
-    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).stderr_contains("the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked").stderr_contains("5 kinds scanned, 1 managed resources, 0 errors, 1 warnings, 0 info, 1 would be created again by a provider restart").run();
+    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).stderr_contains(NO_GUARD).stderr_contains("5 kinds scanned, 1 managed resources, 0 errors, 1 warnings, 0 info, 1 would be created again by a provider restart").run();
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     assert_eq!(items[0]["cluster"], "east", "{items}");
 }

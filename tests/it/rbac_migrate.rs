@@ -6,6 +6,7 @@
 
 use crate::migrate::{CLOUD, cluster, migrated, never_two_acting};
 use crate::rbac::{bind, install_roles};
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Upjet};
 use serde_json::json;
 
@@ -95,7 +96,7 @@ fn the_activation_hint_works_under_the_shipped_roles() {
         .upjet()
         .env("KUBECONFIG", c.dir().join("viewer.kubeconfig"))
         .args(["doctor", "-o", "json", "--fail-on", "never"])
-        .stderr("1 of 2 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\nthe API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+        .stderr(format!("1 of 2 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n")).run();
     let err = &o.stderr;
     assert!(err.contains("1 of 2 ManagedResourceDefinitions are inactive") && !err.contains("forbidden"), "{err}");
 }
