@@ -76,7 +76,7 @@ fn main() {
     let mut plan = Vec::with_capacity(cfg.n);
     for k in 0..cfg.n {
         let name = format!("benchmark-{k:05}");
-        api.insert(Mr::new(RS, "RecordSet", &name).without(EXT).create_incomplete().json());
+        api.insert(Mr::provisioned(RS, "RecordSet", &name).without_annotation(EXT).create_incomplete().json());
         plan.push(json!({"resource": format!("recordset.dns.gcp.upbound.io/{name}"), "id": format!("{name}-id")}));
     }
     let drawn = provider(&api, (RS, "RecordSet"), cfg.delay_ms);

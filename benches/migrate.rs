@@ -136,8 +136,7 @@ fn apply_bench() {
     let mut items = Vec::with_capacity(n);
     for k in 0..n {
         let name = format!("subnet-{k:05}");
-        let mut obj =
-            support::Mr::new(LEGACY, "Subnet", &name).ann("crossplane.io/external-name", &format!("{name}-id")).json();
+        let mut obj = support::Mr::provisioned(LEGACY, "Subnet", &name).external_name(&format!("{name}-id")).json();
         obj["metadata"]["generation"] = json!(1);
         obj["metadata"].as_object_mut().unwrap().remove("finalizers");
         obj["spec"].as_object_mut().unwrap().remove("managementPolicies");

@@ -169,8 +169,8 @@ fn promote_bench(quick: bool) {
     let mut items = Vec::with_capacity(n);
     for k in 0..n {
         let name = format!("restored-{k:05}");
-        let mut obj = support::Mr::new(RS, "RecordSet", &name)
-            .ann("crossplane.io/external-name", &format!("{name}-id"))
+        let mut obj = support::Mr::provisioned(RS, "RecordSet", &name)
+            .external_name(&format!("{name}-id"))
             .policies(&["Observe"])
             .json();
         obj.as_object_mut().unwrap().remove("status");

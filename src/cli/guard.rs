@@ -4,7 +4,7 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 
 const GUARD_EXAMPLES: &str = "Examples:
   # Trial: every rule only audited
@@ -69,8 +69,8 @@ pub enum GuardAction {
 }
 
 /// A rule name as `--warn`/`--deny` take it, completed from the rules' names.
-fn rule() -> impl TypedValueParser<Value = Rule> {
-    PossibleValuesParser::new(Rule::ALL.map(Rule::name)).try_map(|s| s.parse::<Rule>())
+fn rule() -> impl TypedValueParser<Value = GuardRule> {
+    PossibleValuesParser::new(GuardRule::ALL.map(GuardRule::name)).try_map(|s| s.parse::<GuardRule>())
 }
 
 /// `kubectl upjet guard` (printing the policies).
@@ -82,10 +82,10 @@ pub struct PrintArgs {
     pub select: super::shared::KindArgs,
     /// Only warn when this rule is broken (repeatable).
     #[arg(long = "warn", value_name = "RULE", value_parser = rule())]
-    pub warn: Vec<Rule>,
+    pub warn: Vec<GuardRule>,
     /// Refuse the writes that break this rule (repeatable).
     #[arg(long = "deny", value_name = "RULE", value_parser = rule())]
-    pub deny: Vec<Rule>,
+    pub deny: Vec<GuardRule>,
     /// Put every rule in Audit, whatever --warn and --deny say: nothing is refused or warned
     /// about, each write that breaks a rule is recorded in the API server's audit log.
     #[arg(long)]

@@ -11,7 +11,7 @@ use upjet_core::guard::facts::{Fetched, LOCK_CRD, LockFacts};
 use upjet_core::guard::installed::Installed;
 use upjet_core::guard::kind::GuardKind;
 use upjet_core::guard::lock::stale::{LockView, Stale};
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 
 /// The guard as read, and the notes about what could not be.
 #[derive(Debug)]
@@ -45,7 +45,9 @@ pub async fn read(conn: &Connection) -> GuardRead {
         got => got,
     };
     let lock = match &admission {
-        Fetched::Got(installed) if installed.bound(Rule::IdentityLocked) => Some(read_lock(conn, &mut notes).await),
+        Fetched::Got(installed) if installed.bound(GuardRule::IdentityLocked) => {
+            Some(read_lock(conn, &mut notes).await)
+        }
         _ => None,
     };
     GuardRead { admission, lock, notes }

@@ -14,7 +14,7 @@ use upjet_cluster::scan::{self, ScanOptions};
 use upjet_core::error::Error;
 use upjet_core::finding::Finding;
 use upjet_core::identity::{self, Peers, UserTemplate};
-use upjet_core::inventory::{Scope, ServedKind};
+use upjet_core::inventory::{ScanCoverage, ServedKind};
 use upjet_core::managed::ManagedResource;
 use upjet_core::reconcile_timeout::JudgedAt;
 use upjet_core::restore::{RestoreModel, can_change_cloud};
@@ -202,8 +202,8 @@ pub async fn judge(
         let version = c.versions.first()?.clone();
         Some(ServedKind { kind: c.kind.clone(), group: c.group.clone(), version })
     });
-    let scope = Scope {
-        kinds: Scope::of_kinds(mrs.iter().map(|mr| ServedKind::of(mr)).chain(crds)),
+    let scope = ScanCoverage {
+        kinds: ScanCoverage::of_kinds(mrs.iter().map(|mr| ServedKind::of(mr)).chain(crds)),
         all_kinds: true,
         complete: true,
         truncated: Vec::new(),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use upjet_cluster::connect::Connection;
 use upjet_cluster::kinds::ApiKind;
-use upjet_core::inventory::{InventoryObject, Scope, ServedKind};
+use upjet_core::inventory::{InventoryObject, ScanCoverage, ServedKind};
 use upjet_core::managed::ManagedResource;
 use upjet_evidence::fleet::{FleetFacts, FleetInputs, InventoryInput};
 use upjet_evidence::format::Reader;
@@ -64,8 +64,8 @@ impl FleetFiles {
         let mut mrs: Vec<&ManagedResource> = peers.iter().filter(|p| !same(p)).collect();
         mrs.push(mr);
         // A snapshot is a whole fleet (every kind it holds); a live run listed the MR's kind only.
-        let scope = Scope {
-            kinds: Scope::of_kinds(mrs.iter().map(|m| ServedKind::of(m))),
+        let scope = ScanCoverage {
+            kinds: ScanCoverage::of_kinds(mrs.iter().map(|m| ServedKind::of(m))),
             all_kinds: from.is_some(),
             complete,
             truncated: Vec::new(),

@@ -20,7 +20,13 @@ fn cluster() -> Cluster {
 
 /// An orphan whose provider saw `www-A`, plus an Event that remembers an older name `www-B`.
 fn seed(c: &Cluster) -> Value {
-    let mr = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let mr = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     c.add(json!({
         "apiVersion": "v1", "kind": "Event",
         "metadata": {"name": "www.17a", "namespace": "default", "annotations": {"external-name": "www-B"}},

@@ -4,7 +4,7 @@
 //! identity. Afterwards a re-run finishes the adoption and `restore` brings back the original.
 
 use crate::support::adopt::*;
-use crate::support::{Cluster, Mr, Upjet, text};
+use crate::support::{Cluster, Mr, Upjet};
 use serde_json::{Value, json};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -61,28 +61,40 @@ fn adopt_cmd(c: &Cluster, import: bool) -> Upjet {
 fn every_boundary(import: bool, expected: &[State]) {
     for (n, want) in expected.iter().enumerate() {
         let c = cluster();
-        let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+        let original = c.add(
+            Mr::provisioned(RS, "RecordSet", "www")
+                .without_annotation(EXT)
+                .create_incomplete()
+                .at_provider_id("www-A")
+                .json(),
+        );
         provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
-        let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).output();
-        let err = text(&o.stderr);
-        assert_eq!(o.status.code(), Some(99), "stopped after step {n}: {err}");
+        let o = adopt_cmd(&c, import).env("UPJET_TEST_STOP_AFTER_STEP", n.to_string()).status(99).stderr_contains("Warnings:").stderr_contains("  2. set identity: crossplane.io/external-name = \"www-A\", declared to the guard (kubectl-upjet.io/identity-change); remove crossplane.io/external-create-pending (the create it guards is resolved by this adoption)").run();
+        let err = &o.stderr;
         assert!(err.contains(&format!("stopping abruptly after step {n}")), "{err}");
-        let state = classify(&original, &get(&c), "www-A", &err);
+        let state = classify(&original, &get(&c), "www-A", err);
         assert_eq!(state, *want, "import={import}, after step {n}");
 
-        // A re-run finishes the adoption.
-        let o = adopt_cmd(&c, import).output();
-        let err2 = text(&o.stderr);
-        assert_eq!(o.status.code(), Some(0), "re-run after step {n}: {err2}");
-        assert_eq!(classify(&original, &get(&c), "www-A", &err2), State::Adopted, "re-run after step {n}");
+        // A re-run finishes the adoption (and says nothing on stderr when it was done already).
+        let mut rerun = adopt_cmd(&c, import);
+        if *want != State::Adopted {
+            rerun
+                .stderr_contains("Warnings:")
+                .stderr_contains("adopted recordset.dns.gcp.upbound.io/www: external-name \"www-A\"");
+        }
+        let o = rerun.run();
+        let err2 = &o.stderr;
+        assert_eq!(classify(&original, &get(&c), "www-A", err2), State::Adopted, "re-run after step {n}");
         if *want != State::Original {
             assert!(err2.contains("resuming the adoption") || *want == State::Adopted, "{err2}");
         }
 
         // And restore from the first run's backup brings back the original exactly.
-        let backup = backup_path(&err).expect("backup printed at step 0");
-        let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output();
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let backup = backup_path(err).expect("backup printed at step 0");
+        c.upjet()
+            .args(["restore", backup.to_str().unwrap(), "--yes"])
+            .stderr_contains("  metadata.annotations[crossplane.io/external-name]: \"www-A\" -> <none>")
+            .run();
         assert_as_original(&original, &get(&c), &format!("restored after step {n}"));
     }
 }
@@ -156,7 +168,13 @@ fn ctrl_c(child: &mut std::process::Child) -> i32 {
 #[test]
 fn ctrl_c_during_the_import_wait_pauses_it_again_with_original_policies() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let original = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     // No provider yet: the wait for the import never ends by itself.
     let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--import", "--yes", "--timeout", "60s"]);
     until("the observe-only phase", || {
@@ -172,15 +190,25 @@ fn ctrl_c_during_the_import_wait_pauses_it_again_with_original_policies() {
     assert_eq!(now["spec"], original["spec"], "original policies back");
     // Resume with the provider running.
     provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
-    let o = adopt_cmd(&c, true).output();
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    adopt_cmd(&c, true)
+        .stderr_contains(
+            "Adopt recordset.dns.gcp.upbound.io/www as ID \"www-A\" (--import: verified with Observe-only first)",
+        )
+        .stderr_contains("adopted recordset.dns.gcp.upbound.io/www: external-name \"www-A\"")
+        .run();
     assert_eq!(classify(&original, &get(&c), "www-A", ""), State::Adopted);
 }
 
 #[test]
 fn ctrl_c_during_the_final_wait_leaves_it_adopted() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let original = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--yes", "--timeout", "60s"]);
     until("the unpause", || {
         let o = get(&c);
@@ -196,7 +224,13 @@ fn ctrl_c_during_the_final_wait_leaves_it_adopted() {
 #[test]
 fn ctrl_c_before_the_first_write_changes_nothing() {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    let original = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     // Hold the first read of the MR so the Ctrl-C lands before any write.
     c.api.fault(testapi::Fault::Delay { path_contains: "/recordsets/www".into(), millis: 1500 });
     let (mut child, log) = spawn(&c, &["adopt", TARGET, "--id", "www-A", "--yes"]);
@@ -220,8 +254,13 @@ fn server_failing_at_every_write_leaves_an_allowed_state() {
         let writes = if import { 4 } else { 3 };
         for fail_at in 1..=writes {
             let c = cluster();
-            let original =
-                c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+            let original = c.add(
+                Mr::provisioned(RS, "RecordSet", "www")
+                    .without_annotation(EXT)
+                    .create_incomplete()
+                    .at_provider_id("www-A")
+                    .json(),
+            );
             provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
             let fail = testapi::Fault::Status {
                 method: Some(testapi::Method::PATCH),
@@ -240,20 +279,18 @@ fn server_failing_at_every_write_leaves_an_allowed_state() {
                     api.fault(fail.clone());
                 }
             });
-            let o = adopt_cmd(&c, import).output();
-            let err = text(&o.stderr);
-            assert_ne!(
-                o.status.code(),
-                Some(0),
-                "import={import} fail_at={fail_at}: a failed write is not success\n{err}"
-            );
+            // A failed write is not success.
+            let o = adopt_cmd(&c, import).status(5).stderr_contains("Warnings:").stderr_contains("  2. set identity: crossplane.io/external-name = \"www-A\", declared to the guard (kubectl-upjet.io/identity-change); remove crossplane.io/external-create-pending (the create it guards is resolved by this adoption)").run();
+            let err = &o.stderr;
             assert!(!err.contains("panicked"), "{err}");
-            let state = classify(&original, &get(&c), "www-A", &err);
+            let state = classify(&original, &get(&c), "www-A", err);
             assert!(state != State::Adopted, "import={import} fail_at={fail_at}: {state:?}");
             if state != State::Original {
-                let backup = backup_path(&err).expect("backup printed");
-                let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output();
-                assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+                let backup = backup_path(err).expect("backup printed");
+                c.upjet()
+                    .args(["restore", backup.to_str().unwrap(), "--yes"])
+                    .stderr_contains("  metadata.annotations[crossplane.io/paused]: \"true\" -> <none>")
+                    .run();
             }
             assert_as_original(&original, &get(&c), &format!("import={import} fail_at={fail_at}"));
         }
@@ -283,8 +320,13 @@ fn kill_9_at_every_step_boundary() {
     for (import, expected) in cases {
         for (n, want) in expected.iter().enumerate() {
             let c = cluster();
-            let original =
-                c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+            let original = c.add(
+                Mr::provisioned(RS, "RecordSet", "www")
+                    .without_annotation(EXT)
+                    .create_incomplete()
+                    .at_provider_id("www-A")
+                    .json(),
+            );
             provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
             let mut args = vec!["adopt", TARGET, "--id", "www-A", "--yes"];
             if import {
@@ -300,8 +342,8 @@ fn kill_9_at_every_step_boundary() {
             assert_eq!(classify(&original, &get(&c), "www-A", &err), *want, "import={import}, kill -9 after step {n}");
             if *want != Original {
                 let backup = backup_path(&err).expect("backup printed");
-                let o = c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).output();
-                assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+                let restore = format!("Restore recordset.dns.gcp.upbound.io/www from {}:", backup.display());
+                c.upjet().args(["restore", backup.to_str().unwrap(), "--yes"]).stderr_contains(restore).run();
             }
             assert_as_original(&original, &get(&c), &format!("import={import}, restored after kill -9 at step {n}"));
         }

@@ -3,7 +3,7 @@
 //! resume, and probing ranked candidates with the MR put back exactly after each miss.
 
 use crate::support::adopt::*;
-use crate::support::{Cluster, Mr, text};
+use crate::support::{Cluster, Mr, Upjet};
 use serde_json::{Value, json};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -20,7 +20,11 @@ fn get(c: &Cluster, name: &str) -> Value {
 /// `n` orphans `rs-0..` whose cloud objects `rs-K-id` exist; the plan adopting them.
 fn fleet(c: &Cluster, n: usize) -> (Vec<Value>, String) {
     let originals: Vec<Value> = (0..n)
-        .map(|k| c.add(Mr::new(RS, "RecordSet", &format!("rs-{k}")).without(EXT).create_incomplete().json()))
+        .map(|k| {
+            c.add(
+                Mr::provisioned(RS, "RecordSet", &format!("rs-{k}")).without_annotation(EXT).create_incomplete().json(),
+            )
+        })
         .collect();
     provider(&c.api, Provider { cloud: (0..n).map(|k| format!("rs-{k}-id")).collect(), handles_token: true });
     let items: Vec<Value> = (0..n)
@@ -35,8 +39,12 @@ fn write_plan(c: &Cluster, items: Value) -> String {
     path.to_str().unwrap().to_string()
 }
 
-fn run(c: &Cluster, args: &[&str]) -> std::process::Output {
-    c.upjet().args(args).args(["--yes", "--timeout", "30s", "--backup-dir"]).arg(c.dir().join("backups")).output()
+/// The binary against `c` with `args`, confirmed, a 30 s timeout and its backups in the cluster's
+/// folder.
+fn confirmed(c: &Cluster, args: &[&str]) -> Upjet {
+    let mut cmd = c.upjet();
+    cmd.args(args).args(["--yes", "--timeout", "30s", "--backup-dir"]).arg(c.dir().join("backups"));
+    cmd
 }
 
 fn backups(c: &Cluster) -> Vec<std::path::PathBuf> {
@@ -56,9 +64,8 @@ fn parallel_adopts_every_item_each_under_its_own_backup() {
     // Slow enough that items overlap; the server counts what is in flight.
     c.api.fault(Fault::Delay { path_contains: "recordsets/".into(), millis: 40 });
     c.api.reset_stats();
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--parallel", "4"]);
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
-    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    let o = confirmed(&c, &["adopt", "-f", &plan, "--import", "--parallel", "4"]).stderr_contains("recordset.dns.gcp.upbound.io/rs-0: [1/6] pause reconciliation (crossplane.io/paused: \"true\") and record the adoption (kubectl-upjet.io/adoption)").stderr_contains("recordset.dns.gcp.upbound.io/rs-10: Synced=True and Ready=True").run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!((0..12).all(|k| adopted(&c, k)), "{out}");
     // At most 4 MRs are being changed at once; an item whose adoption is written gives its slot
     // back and only reads during its final verification (at most 4 such items per slot).
@@ -90,8 +97,8 @@ fn parallel_adopts_every_item_each_under_its_own_backup() {
     assert!(err.contains("recordset.dns.gcp.upbound.io/rs-3: backup: "), "{err}");
     assert!(err.contains("done 12/12: adopted  recordset.dns.gcp.upbound.io/rs-"), "{err}");
     // Re-running is a no-op.
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--parallel", "4"]);
-    assert!(text(&o.stdout).contains("nothing to adopt: 12 already adopted"), "{}", text(&o.stdout));
+    let o = confirmed(&c, &["adopt", "-f", &plan, "--import", "--parallel", "4"]).run();
+    assert!(o.stdout.contains("nothing to adopt: 12 already adopted"), "{}", o.stdout);
 }
 
 #[test]
@@ -134,9 +141,8 @@ fn kill_9_mid_plan_then_resume_finishes_every_item() {
     let before_resume = backups(&c).len();
     assert!((in_progress..=3).contains(&before_resume), "{before_resume} backups, {in_progress} paused");
     // The same command again: the interrupted items resume with their first backup, all finish.
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--parallel", "3"]);
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
-    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    let o = confirmed(&c, &["adopt", "-f", &plan, "--import", "--parallel", "3"]).stderr_contains("recordset.dns.gcp.upbound.io/rs-0: [1/6] pause reconciliation (crossplane.io/paused: \"true\") and record the adoption (kubectl-upjet.io/adoption) (already done)").stderr_contains("recordset.dns.gcp.upbound.io/rs-9: Synced=True and Ready=True").run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!((0..10).all(|k| adopted(&c, k)), "{out}");
     assert_eq!(err.matches(": resuming the adoption started at").count(), in_progress, "{err}");
     assert!(out.contains("10 adopted, 0 skipped (already adopted), 0 refused, 0 failed of 10"), "{out}");
@@ -147,7 +153,7 @@ fn kill_9_mid_plan_then_resume_finishes_every_item() {
 /// The orphan `www` whose cloud object `www-A` exists, and a plan with the given candidates.
 fn probe_setup(candidates: &[&str]) -> (Cluster, Value, std::sync::Arc<std::sync::Mutex<Vec<Seen>>>, String) {
     let c = cluster();
-    let original = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().json());
+    let original = c.add(Mr::provisioned(RS, "RecordSet", "www").without_annotation(EXT).create_incomplete().json());
     let seen = provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
     let plan = write_plan(&c, json!([{"resource": TARGET, "candidates": candidates}]));
     (c, original, seen, plan)
@@ -156,9 +162,8 @@ fn probe_setup(candidates: &[&str]) -> (Cluster, Value, std::sync::Arc<std::sync
 #[test]
 fn probe_keeps_the_first_candidate_the_provider_finds() {
     let (c, original, seen, plan) = probe_setup(&["www-wrong", "www-A"]);
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--probe"]);
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
-    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    let o = confirmed(&c, &["adopt", "-f", &plan, "--import", "--probe"]).stderr_contains("recordset.dns.gcp.upbound.io/www: [1/6] pause reconciliation (crossplane.io/paused: \"true\") and record the adoption (kubectl-upjet.io/adoption)").stderr_contains("recordset.dns.gcp.upbound.io/www: Synced=True and Ready=True").run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!(out.contains(&format!("adopted  {TARGET} as \"www-A\" (backup ")), "{out}");
     assert!(out.contains("(not found first: \"www-wrong\")"), "{out}");
     let now = get(&c, "www");
@@ -176,24 +181,22 @@ fn probe_keeps_the_first_candidate_the_provider_finds() {
     assert!(err.contains("the provider reports: observe failed"), "{err}");
     assert_eq!(backups(&c).len(), 2, "each attempt wrote its own backup first");
     // Re-running with --probe recognises the adopted candidate.
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--probe"]);
-    assert!(text(&o.stdout).contains("already has external-name \"www-A\""), "{}", text(&o.stdout));
+    let o = confirmed(&c, &["adopt", "-f", &plan, "--import", "--probe"]).run();
+    assert!(o.stdout.contains("already has external-name \"www-A\""), "{}", o.stdout);
 }
 
 #[test]
 fn probe_misses_leave_the_mr_exactly_as_before_and_without_probe_only_the_first_is_tried() {
     // No candidate exists: every one tried, the MR ends exactly as it was.
     let (c, original, _, plan) = probe_setup(&["x-1", "x-2", "x-3"]);
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--probe"]);
-    let out = text(&o.stdout);
-    assert_eq!(o.status.code(), Some(5), "{out}");
+    let o = confirmed(&c, &["adopt", "-f", &plan, "--import", "--probe"]).status(5).stderr_contains("recordset.dns.gcp.upbound.io/www: [1/6] pause reconciliation (crossplane.io/paused: \"true\") and record the adoption (kubectl-upjet.io/adoption)").stderr_contains("recordset.dns.gcp.upbound.io/www: putting the MR back exactly as it was").run();
+    let out = &o.stdout;
     assert!(out.contains("none of 3 candidates was found (\"x-1\", \"x-2\", \"x-3\")"), "{out}");
     assert!(out.contains("(not found: 1, conflicts: 0)"), "{out}");
     assert_as_original(&original, &get(&c, "www"), "after three misses");
     // Without --probe only the first candidate is tried, even if a later one exists.
     let (c, original, seen, plan) = probe_setup(&["www-wrong", "www-A"]);
-    let o = run(&c, &["adopt", "-f", &plan, "--import"]);
-    assert_eq!(o.status.code(), Some(5), "{}", text(&o.stdout));
+    confirmed(&c, &["adopt", "-f", &plan, "--import"]).status(5).stderr_contains("recordset.dns.gcp.upbound.io/www: [1/6] pause reconciliation (crossplane.io/paused: \"true\") and record the adoption (kubectl-upjet.io/adoption)").stderr_contains("recordset.dns.gcp.upbound.io/www: putting the MR back exactly as it was").run();
     assert!(seen.lock().unwrap().iter().all(|s| s.external_name.as_deref() != Some("www-A")));
     assert_as_original(&original, &get(&c, "www"), "one miss without --probe");
 }
@@ -241,7 +244,6 @@ fn ctrl_c_starts_no_further_item_and_leaves_the_running_ones_safe() {
         }
     }
     // The same command again finishes the plan.
-    let o = run(&c, &["adopt", "-f", &plan, "--import", "--parallel", "4"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    confirmed(&c, &["adopt", "-f", &plan, "--import", "--parallel", "4"]).stderr_contains("recordset.dns.gcp.upbound.io/rs-2: [1/6] pause reconciliation (crossplane.io/paused: \"true\") and record the adoption (kubectl-upjet.io/adoption) (already done)").stderr_contains("recordset.dns.gcp.upbound.io/rs-8: Synced=True and Ready=True").run();
     assert!((0..10).all(|k| adopted(&c, k)));
 }

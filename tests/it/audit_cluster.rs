@@ -2,7 +2,8 @@
 //! the in-process API server, the groups to read taken from discovery. The audit log is written
 //! here in the documented `audit.k8s.io/v1` schema, with the UID the server gave the MR.
 
-use crate::support::{Cluster, Mr, report};
+use crate::support::NO_GUARD;
+use crate::support::{Cluster, Mr};
 use serde_json::{Value, json};
 
 const VPC: &str = "ec2.aws.upbound.io/v1beta1";
@@ -37,8 +38,7 @@ fn event(line: u32, verb: &str, user: &str, name: &str, uid: &str, external_name
 #[test]
 fn doctor_and_history_read_the_audit_log_of_a_live_cluster_and_write_nothing() {
     let c = cluster();
-    let stored =
-        c.add(Mr::new(VPC, "VPC", "core").ann("crossplane.io/external-name", "vpc-new").at_id("vpc-new").json());
+    let stored = c.add(Mr::provisioned(VPC, "VPC", "core").external_name("vpc-new").at_provider_id("vpc-new").json());
     let uid = stored["metadata"]["uid"].as_str().expect("the server gives a uid").to_string();
     // Another group's write and a read of the MR: skipped before decoding.
     let noise = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"n","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/shop/pods/web","verb":"patch","user":{"username":"kubelet"},"objectRef":{"resource":"pods","namespace":"shop","name":"web","apiVersion":"v1"},"responseStatus":{"code":200}}"#;
@@ -53,18 +53,22 @@ fn doctor_and_history_read_the_audit_log_of_a_live_cluster_and_write_nothing() {
     std::fs::write(&path, log + "\n").unwrap();
     c.api.reset_stats();
 
-    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never", "--audit-log"]).arg(&path).output();
-    let r = report(&out);
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--fail-on", "never", "--audit-log"])
+        .arg(&path)
+        .stderr_contains(NO_GUARD)
+        .stderr_contains("1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info")
+        .run();
+    let r = out.json();
     let overwritten: Vec<&Value> =
         r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "ExternalNameOverwritten").collect();
     assert_eq!(overwritten.len(), 1, "{r}");
     assert_eq!(overwritten[0]["evidence"]["previousExternalName"], "vpc-old");
     assert!(overwritten[0]["suggestedId"].is_null(), "the MR works on its new ID: report only");
 
-    let out =
-        c.upjet().args(["history", "vpc.ec2.aws.upbound.io/core", "--no-logs", "--audit-log"]).arg(&path).output();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text =
+        c.upjet().args(["history", "vpc.ec2.aws.upbound.io/core", "--no-logs", "--audit-log"]).arg(&path).run().stdout;
     assert!(text.contains(r#"external-name changed from "vpc-old" to "vpc-new" by "#), "{text}");
     assert!(text.contains("(the provider)"), "{text}");
 

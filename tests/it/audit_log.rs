@@ -8,10 +8,6 @@ use std::io::Write;
 const FLEET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fleet");
 const AUDIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/audit/kube-apiserver-audit.log");
 
-fn stdout(c: &mut Upjet) -> String {
-    c.run().stdout
-}
-
 /// history of the VPC whose external-name a user changed, with the example audit log (its text is
 /// snapshot here, its JSON and HTML in `formats.rs`).
 pub(crate) const CORE_VPC_HISTORY: [&str; 6] = [
@@ -25,7 +21,7 @@ pub(crate) const CORE_VPC_HISTORY: [&str; 6] = [
 
 #[test]
 fn history_shows_who_changed_the_external_name() {
-    let text = stdout(upjet().args(CORE_VPC_HISTORY));
+    let text = upjet().args(CORE_VPC_HISTORY).run().stdout;
     insta::assert_snapshot!("history_core_vpc_audit", text);
     assert!(
         text.contains(r#"external-name changed from "vpc-0f9e8d7c6b5a49382" to "vpc-0a1b2c3d4e5f60718""#),
@@ -35,18 +31,21 @@ fn history_shows_who_changed_the_external_name() {
 
 #[test]
 fn history_json_carries_the_audit_section() {
-    let text = stdout(upjet().args([
-        "history",
-        "vpc.ec2.aws.m.upbound.io/team-b-vpc",
-        "-n",
-        "team-b",
-        "--from",
-        FLEET,
-        "--audit-log",
-        AUDIT,
-        "-o",
-        "json",
-    ]));
+    let text = upjet()
+        .args([
+            "history",
+            "vpc.ec2.aws.m.upbound.io/team-b-vpc",
+            "-n",
+            "team-b",
+            "--from",
+            FLEET,
+            "--audit-log",
+            AUDIT,
+            "-o",
+            "json",
+        ])
+        .run()
+        .stdout;
     let v: serde_json::Value = serde_json::from_str(&text).expect("json");
     let incarnations = v["audit"]["incarnations"].as_array().expect("incarnations");
     assert_eq!(incarnations.len(), 2, "{text}");
@@ -59,7 +58,7 @@ fn history_json_carries_the_audit_section() {
 
 #[test]
 fn doctor_reports_the_audit_codes_and_suggests_the_lost_id() {
-    let out = upjet().args(["doctor", "--from", FLEET, "--audit-log", AUDIT, "-o", "json", "--fail-on", "never"]).run();
+    let out = upjet().args(["doctor", "--from", FLEET, "--audit-log", AUDIT, "-o", "json", "--fail-on", "never"]).stderr(format!("audit log {AUDIT}: 14 events examined, 10 writes to MR groups kept, 4 skipped by byte checks (other groups, reads or stages); decoded 10 audit.k8s.io; 1 at Metadata level (no objects recorded)\n24 kinds scanned, 51 managed resources, 16 errors, 23 warnings, 5 info, 7 would be created again by a provider restart\n")).run();
     let v = out.json();
     let findings: Vec<&serde_json::Value> = v["findings"].as_array().expect("findings").iter().collect();
     let of = |code: &str| findings.iter().filter(|f| f["code"] == code).copied().collect::<Vec<_>>();
@@ -72,7 +71,8 @@ fn doctor_reports_the_audit_codes_and_suggests_the_lost_id() {
     assert!(lost[0]["next"].as_str().unwrap().contains("--id vpc-0bb22cc33dd44ee55 "));
 }
 
-fn codes_with(args: &[&str], stdin: Option<Vec<u8>>) -> (String, String) {
+/// doctor over the example fleet, reporting the two audit codes only, with `args` (and `stdin`).
+fn codes_with(args: &[&str], stdin: Option<Vec<u8>>) -> Upjet {
     let mut c = upjet();
     c.args([
         "doctor",
@@ -87,8 +87,7 @@ fn codes_with(args: &[&str], stdin: Option<Vec<u8>>) -> (String, String) {
     if let Some(input) = stdin {
         c.stdin(input);
     }
-    let out = c.run();
-    (out.stdout, out.stderr)
+    c
 }
 
 #[test]
@@ -100,8 +99,11 @@ fn gzip_and_stdin_are_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.log.gz");
     std::fs::write(&path, &gz).unwrap();
-    let (file, _) = codes_with(&["--audit-log", path.to_str().unwrap()], None);
-    let (stdin, _) = codes_with(&["--audit-log", "-"], Some(gz));
+    let file = codes_with(&["--audit-log", path.to_str().unwrap()], None)
+        .stderr_contains("24 kinds scanned, 51 managed resources, 2 errors, 0 warnings, 0 info")
+        .run()
+        .stdout;
+    let stdin = codes_with(&["--audit-log", "-"], Some(gz)).stderr("audit log stdin: 14 events examined, 10 writes to MR groups kept, 4 skipped by byte checks (other groups, reads or stages); decoded 10 audit.k8s.io; 1 at Metadata level (no objects recorded)\n24 kinds scanned, 51 managed resources, 2 errors, 0 warnings, 0 info\n").run().stdout;
     for out in [&file, &stdin] {
         assert!(out.contains("ExternalNameOverwritten") && out.contains("IdentityLostOnRecreate"), "{out}");
     }
@@ -123,8 +125,10 @@ fn a_file_from_another_cluster_says_so() {
             v.to_string() + "\n"
         })
         .collect();
-    let (out, err) = codes_with(&["--audit-log", "-"], Some(other.into_bytes()));
-    assert!(err.contains("appears to come from another cluster"), "{err}");
+    let out = codes_with(&["--audit-log", "-"], Some(other.into_bytes()))
+        .stderr_contains("appears to come from another cluster")
+        .run()
+        .stdout;
     // The same platform in another cluster: its MRs' histories prove nothing about these.
     assert!(
         !out.contains("ExternalNameOverwritten") && !out.contains("IdentityLostOnRecreate"),
@@ -135,15 +139,25 @@ fn a_file_from_another_cluster_says_so() {
 #[test]
 fn what_is_not_an_audit_log_is_refused_or_named() {
     let dir = tempfile::tempdir().unwrap();
-    let out = upjet().args(["doctor", "--from", FLEET, "--audit-log"]).arg(dir.path()).run();
-    assert_eq!(out.code, Some(2), "a directory is a usage error");
-    assert!(out.stderr.contains("cannot read audit log"));
+    // A directory is a usage error.
+    upjet()
+        .args(["doctor", "--from", FLEET, "--audit-log"])
+        .arg(dir.path())
+        .status(2)
+        .stderr_contains("cannot read audit log")
+        .run();
     let provider_log = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/logs/provider-aws-kms-debug.log");
-    let out = upjet().args(["doctor", "--from", FLEET, "--audit-log", provider_log]).run();
-    assert_eq!(out.code, Some(2), "a provider log given by mistake is a usage error");
-    let err = out.stderr;
+    // A provider log given by mistake is a usage error, and its flag is named.
+    let err = upjet()
+        .args(["doctor", "--from", FLEET, "--audit-log", provider_log])
+        .status(2)
+        .stderr_contains("looks like a provider log; pass it with --log-file\n")
+        .run()
+        .stderr;
     assert!(err.ends_with("looks like a provider log; pass it with --log-file\n"), "and its flag is named: {err}");
     // Stdin cannot be looked at twice: the reader's own note says what the content lacks.
-    let (_, err) = codes_with(&["--audit-log", "-"], Some(std::fs::read(provider_log).unwrap()));
-    assert!(err.contains("is an audit event"), "a provider log on stdin is named: {err}");
+    // A provider log on stdin is named.
+    codes_with(&["--audit-log", "-"], Some(std::fs::read(provider_log).unwrap()))
+        .stderr_contains("is an audit event")
+        .run();
 }

@@ -37,30 +37,30 @@ fn check_trail(report: &Value, stderr: &str) {
 
 #[test]
 fn cloudtrail_names_the_zone_the_provider_made() {
-    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", TRAIL]).expect_exit(1).run();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", TRAIL]).status(1).stderr("cloud audit examples/cloud-audit/cloudtrail.jsonl: 9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks (reads and other calls); decoded 6 CloudTrail\ncloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 4 creates tied to MRs by their ID, 2 by their request; 0 not tied (reported on the MRs they name)\n5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info\n").run();
     check_trail(&run.report(), &run.stderr);
 }
 
 #[test]
 fn stdin_gzip_and_a_gzip_cut_short() {
     let text = std::fs::read(TRAIL).unwrap();
-    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(text.clone()).run();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(text.clone()).status(1).stderr("cloud audit stdin: 9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks (reads and other calls); decoded 6 CloudTrail\ncloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 4 creates tied to MRs by their ID, 2 by their request; 0 not tied (reported on the MRs they name)\n5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info\n").run();
     check_trail(&run.report(), &run.stderr);
     assert!(run.stderr.contains("cloud audit stdin:"), "{}", run.stderr);
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(&text).unwrap();
     let gz = gz.finish().unwrap();
-    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(gz.clone()).run();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(gz.clone()).status(1).stderr("cloud audit stdin: 9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks (reads and other calls); decoded 6 CloudTrail\ncloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 4 creates tied to MRs by their ID, 2 by their request; 0 not tied (reported on the MRs they name)\n5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info\n").run();
     check_trail(&run.report(), &run.stderr);
     let cut = gz[..gz.len() * 2 / 3].to_vec();
     // A cut file is read up to the cut, never fatal: the fleet's own findings make it exit 1.
-    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(cut).expect_exit(1).run();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", "-"]).stdin(cut).status(1).stderr("cloud audit stdin: 3 records examined, 3 creates and 0 deletes kept, 0 skipped by byte checks (reads and other calls); decoded 3 CloudTrail; ended early: the gzip stream ends early; what came before was read\ncloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 3 creates tied to MRs by their ID, 0 by their request; 0 not tied (reported on the MRs they name)\n5 kinds scanned, 13 managed resources, 3 errors, 3 warnings, 0 info\n").run();
     assert!(run.stderr.contains("ended early: the gzip stream ends early"), "{}", run.stderr);
 }
 
 #[test]
 fn gcp_audit_log_names_the_duplicate_pair_and_the_other_project() {
-    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", GCP]).run();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", GCP]).status(1).stderr_contains("cloud audit examples/cloud-audit/gcp-audit.json: 8 records examined, 6 creates and 0 deletes kept, 1 skipped by byte checks (reads and other calls); decoded 7 GCP audit; 1 entries merged into the operation they continue").stderr_contains("5 kinds scanned, 13 managed resources, 3 errors, 5 warnings, 0 info").run();
     let (report, stderr) = (run.report(), run.stderr);
     let dup = finding(&report, "CloudAuditDuplicate", "checkout-latency").unwrap_or_else(|| panic!("{stderr}"));
     assert_eq!(dup["severity"], "warning", "it tracks one of them");
@@ -88,7 +88,7 @@ fn gcp_audit_log_names_the_duplicate_pair_and_the_other_project() {
 
 #[test]
 fn azure_activity_log_names_who_deleted_the_vnet() {
-    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", AZURE]).run();
+    let run = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", AZURE]).status(1).stderr("cloud audit examples/cloud-audit/azure-activity.json: 8 records examined, 3 creates and 1 deletes kept, 0 skipped by byte checks (reads and other calls); decoded 8 Azure activity; 4 entries merged into the operation they continue\ncloud audit: 3 healthy MRs of 1 kind(s) have their create in the record; 3 creates tied to MRs by their ID, 0 by their request; 0 not tied (reported on the MRs they name)\n5 kinds scanned, 13 managed resources, 4 errors, 3 warnings, 0 info\n").run();
     let report = run.report();
     let deleted = report.find("CloudAuditDeletedByOther", "edge-vnet").unwrap_or_else(|| panic!("{}", run.stderr));
     assert!(
@@ -111,8 +111,8 @@ fn the_observed_create_outranks_a_derived_id_in_the_plan() {
         .from(FLEET)
         .args(["--cloud-audit", TRAIL, "--id-template", template, "--plan"])
         .arg(&plan)
-        .expect_exit(1)
-        .run();
+        .status(1)
+        .stderr_contains("cloud audit examples/cloud-audit/cloudtrail.jsonl: 9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks (reads and other calls); decoded 6 CloudTrail").stderr_contains("5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info").run();
     let plan: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap())
         .unwrap_or_else(|e| panic!("{e}: {}", run.stderr));
     let zone =
@@ -152,7 +152,7 @@ fn history_puts_the_cloud_s_calls_on_the_timeline() {
 fn doctor_on_one_mr_reads_the_record_too() {
     let out = upjet()
         .args(["doctor", "zone.route53.aws.upbound.io/corp-payments", "--from", FLEET, "--cloud-audit", TRAIL])
-        .run();
+        .status(1).stderr("cloud audit examples/cloud-audit/cloudtrail.jsonl: 9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks (reads and other calls); decoded 6 CloudTrail\ncloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 4 creates tied to MRs by their ID, 2 by their request; 0 not tied (reported on the MRs they name)\n").run();
     let text = out.stdout;
     assert!(text.contains("CloudAuditOrphan"), "{text}");
 }
@@ -166,7 +166,7 @@ fn without_peers_the_identity_comes_from_the_flag() {
     let snap = dir.path().join("alone.json");
     std::fs::write(&snap, serde_json::json!({"apiVersion": "v1", "kind": "List", "items": alone}).to_string()).unwrap();
     let run = |extra: &[&str]| {
-        let out = upjet().arg("doctor").json().from(&snap).args(["--cloud-audit", TRAIL]).args(extra).run();
+        let out = upjet().arg("doctor").json().from(&snap).args(["--cloud-audit", TRAIL]).args(extra).status(1).stderr_contains("cloud audit examples/cloud-audit/cloudtrail.jsonl: 9 records examined, 6 creates and 0 deletes kept, 3 skipped by byte checks (reads and other calls); decoded 6 CloudTrail").run();
         (out.json(), out.stderr)
     };
     let (report, stderr) = run(&[]);
@@ -193,19 +193,23 @@ fn files_that_are_not_an_audit_record_are_named_or_noted() {
         ("examples/logs/provider-aws-kms-debug.log", "--log-file"),
         ("examples/audit/kube-apiserver-audit.log", "--audit-log"),
     ] {
-        let stderr = upjet().arg("doctor").json().from(FLEET).args(["--cloud-audit", file]).expect_exit(2).run().stderr;
-        assert!(
-            stderr.starts_with(&format!("error: {file} looks like "))
-                && stderr.contains(&format!("pass it with {flag}")),
-            "{stderr}"
-        );
+        let stderr = upjet()
+            .arg("doctor")
+            .json()
+            .from(FLEET)
+            .args(["--cloud-audit", file])
+            .status(2)
+            .stderr_matches(&format!("^error: {} looks like ", regex::escape(file)))
+            .stderr_contains(format!("pass it with {flag}"))
+            .run()
+            .stderr;
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.txt");
     std::fs::write(&notes, "not an export\n{\"a\": 1}\n").unwrap();
     // The fleet's own findings make it exit 1.
-    let stderr = upjet().arg("doctor").json().from(FLEET).arg("--cloud-audit").arg(&notes).expect_exit(1).run().stderr;
+    let stderr = upjet().arg("doctor").json().from(FLEET).arg("--cloud-audit").arg(&notes).status(1).stderr_contains("cloud audit: 0 healthy MRs of 0 kind(s) have their create in the record; 0 creates tied to MRs by their ID, 0 by their request; 0 not tied (reported on the MRs they name)").stderr_contains("5 kinds scanned, 13 managed resources, 3 errors, 3 warnings, 0 info").run().stderr;
     assert!(
         stderr.contains("lines that are not JSON") || stderr.contains("is this the cloud's audit export?"),
         "{stderr}"
@@ -220,9 +224,9 @@ fn refusals_are_one_line_and_exit_2() {
         vec!["doctor", "--from", FLEET, "--from", "examples/fleet", "--cloud-audit", TRAIL],
         vec!["adopt", "-f", "plan.json", "--cloud-audit", TRAIL],
     ] {
-        let out = upjet().args(&args).run();
+        // One line: the refusal.
+        let out = upjet().args(&args).status(2).stderr_matches(r"\Aerror: [^\n]+\n\z").run();
         let stderr = out.stderr;
-        assert_eq!(out.code, Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked") && !stderr.contains("Backtrace"), "{stderr}");
     }
@@ -278,7 +282,7 @@ fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
     for (name, bytes) in [("lake.json", answer(None)), ("athena.csv", csv.into_bytes())] {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        let run = upjet().arg("doctor").json().from(FLEET).arg("--cloud-audit").arg(&path).expect_exit(1).run();
+        let run = upjet().arg("doctor").json().from(FLEET).arg("--cloud-audit").arg(&path).status(1).stderr_contains("cloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 4 creates tied to MRs by their ID, 2 by their request; 0 not tied (reported on the MRs they name)").stderr_contains("5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info").run();
         let (report, stderr) = (run.report(), run.stderr);
         let orphan =
             finding(&report, "CloudAuditOrphan", "corp-payments").unwrap_or_else(|| panic!("{name}: {:#}", report.0));
@@ -297,8 +301,8 @@ fn cloudtrail_lake_rows_and_an_athena_csv_name_the_same_zone() {
         .arg("--cloud-audit")
         .arg(&page)
         .args(["--fail-on", "never"])
-        .expect_exit(4)
-        .run()
+        .status(4)
+        .stderr_contains("cloud audit: 3 healthy MRs of 2 kind(s) have their create in the record; 4 creates tied to MRs by their ID, 2 by their request; 0 not tied (reported on the MRs they name)").stderr_contains("5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info, 1 inputs cut short").run()
         .report();
     assert!(finding(&report, "CloudAuditOrphan", "corp-payments").is_some(), "what the page holds is read");
     assert_eq!(report["summary"]["complete"], false);
@@ -336,7 +340,9 @@ fn a_lookup_events_page_that_ends_with_a_next_token_makes_the_report_partial() {
             .arg("--cloud-audit")
             .arg(&path)
             .args(["--fail-on", "never"])
-            .expect_exit(code)
+            .status(code)
+            .stderr_contains(format!("cloud audit {}: 9 records examined", path.display()))
+            .stderr_contains("5 kinds scanned, 13 managed resources, 5 errors, 3 warnings, 0 info")
             .run();
         let report = run.report();
         assert!(report.find("CloudAuditOrphan", "corp-payments").is_some(), "{name}: what the page holds is read");

@@ -3,7 +3,8 @@
 //! read one MR, list its kind for the peers that teach who the provider is. The record is written
 //! here as CloudTrail Lake JSON lines in CloudTrail's documented record schema.
 
-use crate::support::{Cluster, Mr, report};
+use crate::support::NO_GUARD;
+use crate::support::{Cluster, Mr};
 use serde_json::{Value, json};
 
 const VPC: &str = "ec2.aws.upbound.io/v1beta1";
@@ -37,17 +38,17 @@ fn create(t: &str, cidr: &str, id: &str) -> String {
 fn doctor_history_and_adopt_read_the_record_of_a_live_cluster() {
     let c = cluster();
     c.add(vpc(
-        Mr::new(VPC, "VPC", "core").ann("crossplane.io/external-name", "vpc-0core").at_id("vpc-0core"),
+        Mr::provisioned(VPC, "VPC", "core").external_name("vpc-0core").at_provider_id("vpc-0core"),
         "2024-11-30T09:00:00Z",
         "10.1.0.0/16",
     ));
     c.add(vpc(
-        Mr::new(VPC, "VPC", "edge").ann("crossplane.io/external-name", "vpc-0edge").at_id("vpc-0edge"),
+        Mr::provisioned(VPC, "VPC", "edge").external_name("vpc-0edge").at_provider_id("vpc-0edge"),
         "2024-11-30T09:10:00Z",
         "10.2.0.0/16",
     ));
     let mut lost = vpc(
-        Mr::new(VPC, "VPC", "payments").without("crossplane.io/external-name").create_incomplete(),
+        Mr::provisioned(VPC, "VPC", "payments").without_annotation("crossplane.io/external-name").create_incomplete(),
         "2024-11-30T11:00:00Z",
         "10.3.0.0/16",
     );
@@ -63,8 +64,14 @@ fn doctor_history_and_adopt_read_the_record_of_a_live_cluster() {
     std::fs::write(&path, trail + "\n").unwrap();
     c.api.reset_stats();
 
-    let out = c.upjet().args(["doctor", "-o", "json", "--fail-on", "never", "--cloud-audit"]).arg(&path).output();
-    let r = report(&out);
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--fail-on", "never", "--cloud-audit"])
+        .arg(&path)
+        .stderr_contains(NO_GUARD)
+        .stderr_contains("1 kinds scanned, 3 managed resources, 3 errors, 1 warnings, 0 info")
+        .run();
+    let r = out.json();
     let orphan = r["findings"]
         .as_array()
         .unwrap()
@@ -77,13 +84,9 @@ fn doctor_history_and_adopt_read_the_record_of_a_live_cluster() {
     );
     assert!(orphan["evidence"]["providerIdentity"].as_str().unwrap().starts_with(ROLE));
 
-    let out = c
-        .upjet()
-        .args(["history", "vpc.ec2.aws.upbound.io/payments", "--no-logs", "--cloud-audit"])
-        .arg(&path)
-        .output();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out =
+        c.upjet().args(["history", "vpc.ec2.aws.upbound.io/payments", "--no-logs", "--cloud-audit"]).arg(&path).run();
+    let text = &out.stdout;
     assert!(
         text.contains("made \"vpc-0pay\", which this MR does not track"),
         "the peers listed from the cluster teach: {text}"
@@ -99,8 +102,8 @@ fn doctor_history_and_adopt_read_the_record_of_a_live_cluster() {
         .upjet()
         .args(["adopt", "vpc.ec2.aws.upbound.io/payments", "--dry-run", "--yes", "--force", "--cloud-audit"])
         .arg(&path)
-        .output();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+        .stderr_contains("note: cloud audit: 2 healthy MRs of 1 kind(s) have their create in the record; 2 creates tied to MRs by their ID, 1 by their request; 0 not tied (reported on the MRs they name)").run();
+    let stderr = &out.stderr;
     assert!(stderr.contains("using vpc-0pay from the cloud's audit record"), "{stderr}");
 
     let stats = c.api.stats();

@@ -3,6 +3,7 @@
 //! real binary against the in-process API server, the reconcile timeout's boundary both ways —
 //! doctor, adopt's refusal and the watch, which judges it again the moment its result is due.
 
+use crate::support::NO_GUARD;
 use crate::support::upjet::NOW;
 use crate::support::{Cluster, Mr};
 use crate::watch::{QUEUE, Watch};
@@ -18,7 +19,7 @@ fn cluster() -> Cluster {
 /// A Queue whose reconcile marked its create pending at `marked` and is inside Create: the
 /// name initializer has run, nothing has written status yet.
 fn creating(name: &str, marked: &str) -> Value {
-    let mut obj = Mr::new(SQS, "Queue", name).ann(PENDING, marked).json();
+    let mut obj = Mr::provisioned(SQS, "Queue", name).annotation(PENDING, marked).json();
     obj["metadata"]["creationTimestamp"] = json!(marked);
     obj.as_object_mut().unwrap().remove("status");
     obj
@@ -48,7 +49,13 @@ fn doctor_tells_a_create_in_flight_from_a_stuck_one_by_the_reconcile_timeout() {
          "message": "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed"}]});
     c.add(gated);
 
-    let report = c.upjet().args(["doctor", "-o", "json"]).expect_exit(1).run().report();
+    let report = c
+        .upjet()
+        .args(["doctor", "-o", "json"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 2 info\n"))
+        .run()
+        .report();
     // upjet's 3m: marked a minute ago, its result is due at 12:02:31. Info only, as kstatus's
     // "no conditions yet" is on an MR younger than one reconcile.
     assert_eq!(judged(&report, "slow"), [pair("CreateInFlight", "info"), pair("KstatusMisleading", "info")]);
@@ -58,12 +65,13 @@ fn doctor_tells_a_create_in_flight_from_a_stuck_one_by_the_reconcile_timeout() {
     assert_eq!(judged(&report, "gated")[0], pair("CreateIncomplete", "error"));
 
     // The boundary both ways: due = mark + 1 s + timeout + 30 s grace; now is 12:00:00.
-    let with = |timeout: &str| {
-        let run = c.upjet().args(["doctor", "queue/slow", "-o", "json", "--create-timeout", timeout]).run();
+    let with = |timeout: &str, status: i32| {
+        let run =
+            c.upjet().args(["doctor", "queue/slow", "-o", "json", "--create-timeout", timeout]).status(status).run();
         judged(&run.report(), "slow")
     };
-    assert_eq!(with("30s")[0], pair("CreateInFlight", "info"), "due at 12:00:01");
-    assert_eq!(with("29s")[0], pair("CreateIncomplete", "error"), "due at 12:00:00");
+    assert_eq!(with("30s", 0)[0], pair("CreateInFlight", "info"), "due at 12:00:01");
+    assert_eq!(with("29s", 1)[0], pair("CreateIncomplete", "error"), "due at 12:00:00");
 
     // The one-MR view says the same: the marks are incomplete but may still be running, and a
     // delete waits for that reconcile instead of hanging at the gate.
@@ -77,13 +85,19 @@ fn doctor_tells_a_create_in_flight_from_a_stuck_one_by_the_reconcile_timeout() {
     // Only info on a fleet whose one create is in flight: nothing for CI to fail on.
     let only = cluster();
     only.add(creating("slow", "2024-11-30T11:59:00Z"));
-    only.upjet().args(["doctor", "-o", "json"]).expect_exit(0).run();
+    only.upjet()
+        .args(["doctor", "-o", "json"])
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 2 info\n"))
+        .run();
 }
 
 #[test]
 fn a_zero_create_timeout_is_refused_when_parsed() {
-    let run = crate::support::upjet().args(["doctor", "--from", "examples/fleet", "--create-timeout", "0"]).run();
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let run = crate::support::upjet()
+        .args(["doctor", "--from", "examples/fleet", "--create-timeout", "0"])
+        .status(2)
+        .stderr_contains("For more information, try '--help'.")
+        .run();
     assert!(run.stderr.contains("--create-timeout") && run.stderr.contains("more than zero"), "{}", run.stderr);
 }
 
@@ -92,7 +106,7 @@ fn adopt_refuses_a_create_in_flight_and_goes_on_past_it() {
     let c = cluster();
     c.add(creating("slow", "2024-11-30T11:59:00Z"));
     let refused =
-        c.upjet().args(["adopt", "queue/slow", "--id", "slow-queue", "--yes", "--dry-run"]).expect_exit(5).run();
+        c.upjet().args(["adopt", "queue/slow", "--id", "slow-queue", "--yes", "--dry-run"]).status(5).stderr_contains("); adopting now races it. Wait and check with `kubectl upjet doctor queue.sqs.aws.upbound.io/slow`, or pass --force").run();
     assert!(refused.stderr.contains("may still be running"), "{}", refused.stderr);
     assert!(refused.stderr.contains("2024-11-30T12:02:31Z"), "names when its result is due: {}", refused.stderr);
     let past = ["adopt", "queue/slow", "--id", "slow-queue", "--yes", "--dry-run", "--create-timeout", "29s"];

@@ -2,7 +2,8 @@
 //! from a provider pod of the in-process API server, and a `--log-file` holding entries, through
 //! the real binary: the findings, the plan's candidates and history's timeline.
 
-use crate::support::{Cluster, Mr, codes, report};
+use crate::support::NO_GUARD;
+use crate::support::{Cluster, Mr, Run, codes};
 use serde_json::{Value, json};
 
 const RS: &str = "dns.gcp.upbound.io/v1beta2";
@@ -40,7 +41,12 @@ fn find<'a>(r: &'a Value, code: &str) -> &'a Value {
 #[test]
 fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
     let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
-    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let mr = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("")
+            .json(),
+    );
     let uid = mr["metadata"]["uid"].as_str().unwrap();
     provider_pod(&c);
     // Before the sidecar restarted: the first create, whose ID shows in the next entry.
@@ -52,9 +58,9 @@ fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
     c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "changelogs-sidecar", false, &current);
     c.api.set_pod_log("crossplane-system", "provider-gcp-dns-1", "package-runtime", false, "");
     let plan = c.dir().join("plan.json");
-    let out = c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).output();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).status(1).stderr_contains("read 1 log sources (0 lines)").stderr_contains("1 kinds scanned, 1 managed resources, 2 errors, 0 warnings, 0 info, 1 would be created again by a provider restart").run();
+    let stderr = &out.stderr;
+    let r = out.json();
     let dup = find(&r, "ChangeLogDuplicate");
     assert_eq!(dup["suggestedId"], ID1, "the MR tracks none: the oldest, read in the entry after its create");
     assert_eq!(dup["severity"], "error");
@@ -74,7 +80,12 @@ fn the_sidecar_s_entries_show_a_duplicate_create_and_feed_the_plan() {
 #[test]
 fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline() {
     let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
-    let mr = c.add(Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").json());
+    let mr = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("")
+            .json(),
+    );
     let uid = mr["metadata"]["uid"].as_str().unwrap();
     let other_incarnation = entry("2024-11-30T09:00:00Z", "UPDATE", "projects/p/old", "another-uid");
     let file = c.dir().join("sidecar.log");
@@ -83,8 +94,8 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
         + "neither an entry nor a log record\n"
         + &entry("2024-11-30T10:05:00Z", "UPDATE", ID1, uid);
     std::fs::write(&file, text).unwrap();
-    let out = c.upjet().args(["doctor", "-o", "json", "--log-file"]).arg(&file).output();
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "-o", "json", "--log-file"]).arg(&file).status(1).stderr_contains("read 1 log sources (4 lines)").stderr_contains("1 kinds scanned, 1 managed resources, 3 errors, 0 warnings, 1 info, 1 would be created again by a provider restart").run();
+    let r = out.json();
     let lost = find(&r, "ChangeLogOrphan");
     assert_eq!(lost["suggestedId"], ID1);
     assert!(lost["evidence"]["recorded"].as_str().unwrap().contains("sidecar.log:4"), "{lost:#}");
@@ -97,16 +108,18 @@ fn a_log_file_of_entries_shows_a_lost_id_and_history_puts_them_on_the_timeline()
     assert_eq!(earlier["evidence"]["previousExternalName"], "projects/p/old");
     assert_eq!(earlier["evidence"]["previousUid"], "another-uid");
     assert!(earlier.get("suggestedId").is_none(), "this MR made its own object: {earlier:#}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = &out.stderr;
     assert!(
         stderr.contains("sidecar.log: 1 of 4 lines were not provider log records"),
         "entries are not counted as foreign: {stderr}"
     );
 
-    let out =
-        c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"]).arg(&file).output();
-    let h: Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    let h = c
+        .upjet()
+        .args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--log-file"])
+        .arg(&file)
+        .run()
+        .json();
     let all: Vec<&Value> =
         h["timeline"]["entries"].as_array().unwrap().iter().filter(|e| e["source"] == "changelog").collect();
     let text = |e: &Value| e["text"].as_str().unwrap().to_string();
@@ -132,47 +145,58 @@ fn backup() -> std::path::PathBuf {
 #[test]
 fn doctor_one_mr_of_a_backup_shows_its_restore_verdict() {
     let c = Cluster::builder().start();
-    let out =
-        c.upjet().args(["doctor", "key.kms.aws.upbound.io/payments", "-o", "json", "--from"]).arg(backup()).output();
-    let r = report(&out);
+    let r = c
+        .upjet()
+        .args(["doctor", "key.kms.aws.upbound.io/payments", "-o", "json", "--from"])
+        .arg(backup())
+        .status(1)
+        .stderr("Velero backup nightly (format 1.1.0): 15 managed resources\n2 objects of kinds that are not managed resources were not diagnosed\n").run()
+        .json();
     let verdict = find(&r, "RestoreCreatesDuplicate");
     assert_eq!(verdict["resource"]["name"], "payments");
     assert_eq!(
         verdict["suggestedId"], "mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8",
         "the backup's peers teach the kind's identity"
     );
-    assert_eq!(out.status.code(), Some(1));
-    let safe = c.upjet().args(["doctor", "key.kms.aws.upbound.io/logs", "-o", "json", "--from"]).arg(backup()).output();
-    assert!(
-        codes(&report(&safe)).iter().any(|(code, _)| code == "RestoreSafe"),
-        "{}",
-        String::from_utf8_lossy(&safe.stdout)
-    );
+    let safe = c.upjet().args(["doctor", "key.kms.aws.upbound.io/logs", "-o", "json", "--from"]).arg(backup()).stderr("Velero backup nightly (format 1.1.0): 15 managed resources\n2 objects of kinds that are not managed resources were not diagnosed\n").run();
+    assert!(codes(&safe.json()).iter().any(|(code, _)| code == "RestoreSafe"), "{}", safe.stdout);
 }
 
 #[test]
 fn the_restart_count_follows_only_and_severity() {
     let c = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
-    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    c.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
     // Created, its ID only in status: a restart creates it again.
     c.add(
-        Mr::new(KEYS, "Key", "lost")
-            .without(EXT)
-            .at_id("mrk-lost")
+        Mr::provisioned(KEYS, "Key", "lost")
+            .without_annotation(EXT)
+            .at_provider_id("mrk-lost")
             .policies(&["Observe", "Create", "Update", "Delete"])
             .json(),
     );
-    let run = |extra: &[&str]| {
-        let out = c.upjet().args(["doctor", "-o", "json"]).args(extra).output();
-        (report(&out)["summary"]["restartDuplicates"].clone(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let doctor = |extra: &[&str]| {
+        let mut cmd = c.upjet();
+        cmd.args(["doctor", "-o", "json"]).args(extra);
+        cmd
     };
-    assert_eq!(run(&[]).0, 1);
-    assert_eq!(run(&["--severity", "error"]).0, 1, "a restart duplicate is an error");
-    assert_eq!(run(&["--only", "RestoreCreatesDuplicate"]).0, 1);
-    let (count, stderr) = run(&["--only", "ExternalNameDrift"]);
-    assert_eq!(count, Value::Null, "not asked for");
-    assert!(!stderr.contains("provider restart"), "{stderr}");
-    assert_eq!(run(&["--ignore", "RestoreCreatesDuplicate"]).0, Value::Null);
+    let restarts = |run: Run| run.json()["summary"]["restartDuplicates"].clone();
+    assert_eq!(restarts(doctor(&[]).status(1).stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart\n")).run()), 1);
+    assert_eq!(restarts(doctor(&["--severity", "error"]).status(1).stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 1 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n")).run()), 1, "a restart duplicate is an error");
+    assert_eq!(restarts(doctor(&["--only", "RestoreCreatesDuplicate"]).stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n")).run()), 1);
+    let run = doctor(&["--only", "ExternalNameDrift"])
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
+    assert!(!run.stderr.contains("provider restart"), "{}", run.stderr);
+    assert_eq!(restarts(run), Value::Null, "not asked for");
+    assert_eq!(
+        restarts(
+            doctor(&["--ignore", "RestoreCreatesDuplicate"])
+                .status(1)
+                .stderr(format!("{NO_GUARD}\n1 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info\n"))
+                .run()
+        ),
+        Value::Null
+    );
 }
 
 /// An MRD as Crossplane v2 stores it.
@@ -192,34 +216,44 @@ fn mrd_cluster() -> Cluster {
 #[test]
 fn doctor_counts_inactive_mrds_and_says_nothing_where_the_api_is_absent() {
     let c = mrd_cluster();
-    c.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
+    c.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
     mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Active");
     mrd(&c, "aliases", "kms.aws.upbound.io", "Alias", "Inactive");
     mrd(&c, "queues", "sqs.aws.upbound.io", "Queue", "Inactive");
-    let out = c.upjet().args(["doctor", "-o", "json"]).output();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let out = c.upjet().args(["doctor", "-o", "json"]).stderr(format!("2 of 3 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n")).run();
+    let stderr = &out.stderr;
     assert!(stderr.contains("2 of 3 ManagedResourceDefinitions are inactive"), "{stderr}");
     let mrd_lists =
         c.api.stats().recent.iter().filter(|r| format!("{r:?}").contains("managedresourcedefinitions")).count();
     assert_eq!(mrd_lists, 1, "one list call");
-    assert!(!codes(&report(&out)).iter().any(|(_, n)| n.contains("kms.aws.upbound.io")), "MRDs are not judged as MRs");
+    assert!(!codes(&out.json()).iter().any(|(_, n)| n.contains("kms.aws.upbound.io")), "MRDs are not judged as MRs");
 
     let v1 = Cluster::builder().crd_files("provider-upjet-aws", &["kms.aws.upbound.io_keys.yaml"]).start();
-    v1.add(Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json());
-    let out = v1.upjet().args(["doctor", "-o", "json"]).output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("ManagedResourceDefinition"));
+    v1.add(Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json());
+    let out = v1
+        .upjet()
+        .args(["doctor", "-o", "json"])
+        .stderr(format!("{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
+    assert!(!out.stderr.contains("ManagedResourceDefinition"));
 }
 
 #[test]
 fn a_kind_inactive_on_the_target_is_not_restored_and_the_activation_is_printed() {
     let c = mrd_cluster();
     mrd(&c, "keys", "kms.aws.upbound.io", "Key", "Inactive");
-    let out = c.upjet().args(["doctor", "-o", "json", "--target-context", "test", "--from"]).arg(backup()).output();
-    let r = report(&out);
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--target-context", "test", "--from"])
+        .arg(backup())
+        .status(1)
+        .stderr_contains("Velero backup nightly (format 1.1.0): 15 managed resources")
+        .stderr_contains("5 kinds scanned, 15 managed resources, 12 errors, 5 warnings, 8 info")
+        .run();
+    let r = out.json();
     let inactive: Vec<&Value> =
         r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "RestoreKindInactive").collect();
-    assert!(!inactive.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!inactive.is_empty(), "{}", out.stderr);
     assert!(inactive.iter().all(|f| f["resource"]["kind"] == "Key"));
     let activate = r#"kubectl patch managedresourcedefinition keys.kms.aws.upbound.io --type merge -p '{"spec":{"state":"Active"}}'"#;
     assert_eq!(inactive[0]["next"], activate);
@@ -235,8 +269,8 @@ fn a_kind_inactive_on_the_target_is_not_restored_and_the_activation_is_printed()
         .args(["restore-plan", "--target-context", "test"])
         .arg(backup())
         .args(["--modifiers", "m.yaml", "--plan", "p.json"])
-        .output();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+        .run();
+    let stdout = &out.stdout;
     assert!(stdout.contains(&format!("of kind Key.kms.aws.upbound.io are not restored: the kind is inactive on the target cluster. Activate it first:\n  {activate}")), "{stdout}");
     let plan: Value = serde_json::from_str(&std::fs::read_to_string(c.dir().join("p.json")).unwrap()).unwrap();
     assert!(
@@ -256,13 +290,13 @@ fn an_mrd_in_a_from_folder_is_not_a_managed_resource() {
     std::fs::write(dir.join("mrd.json"), mrd.to_string()).unwrap();
     std::fs::write(
         dir.join("key.json"),
-        Mr::new(KEYS, "Key", "ok").ann(EXT, "mrk-1").at_id("mrk-1").json().to_string(),
+        Mr::provisioned(KEYS, "Key", "ok").annotation(EXT, "mrk-1").at_provider_id("mrk-1").json().to_string(),
     )
     .unwrap();
-    let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).output();
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "-o", "json", "--from"]).arg(&dir).stderr("1 Crossplane API objects are not managed resources and were not diagnosed (1 ManagedResourceDefinitions, 1 inactive)\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n").run();
+    let r = out.json();
     assert!(codes(&r).is_empty(), "no KstatusMisleading for the MRD: {r:#}");
     assert_eq!(r["summary"]["resourcesScanned"], 1);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = &out.stderr;
     assert!(stderr.contains("1 Crossplane API objects are not managed resources and were not diagnosed (1 ManagedResourceDefinitions, 1 inactive)"), "{stderr}");
 }

@@ -2,6 +2,7 @@
 //! about which kinds exist; expiry, `--refresh-discovery`, `--discovery-cache-ttl 0`, a corrupt
 //! file and a stale entry (a kind that is gone, a kind that is new) all fall back to discovery.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, Report};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -16,9 +17,9 @@ fn cluster() -> Cluster {
         )
         .start();
     for i in 0..3 {
-        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i}")).json());
     }
-    c.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
+    c.add(Mr::provisioned(RS, "RecordSet", "zz-blocked").create_incomplete().json());
     c
 }
 
@@ -37,7 +38,8 @@ fn cache_file(c: &Cluster) -> PathBuf {
 /// saw, and the report, after checking that every MR was scanned and only the stuck one flagged.
 fn discovery_requests(c: &Cluster, extra: &[&str]) -> (u64, Report) {
     c.api.reset_stats();
-    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().args(extra).expect_exit(0).run().report();
+    let r =
+        c.upjet().args(["doctor", "--fail-on", "never"]).json().args(extra).stderr_contains(NO_GUARD).run().report();
     assert_eq!(r["summary"]["resourcesScanned"], 4, "{}", r.0);
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
     let flagged: Vec<&Value> = r["findings"].as_array().unwrap().iter().map(|f| &f["resource"]["name"]).collect();
@@ -136,7 +138,7 @@ fn rejected_credentials_stay_fatal_with_a_warm_cache() {
         retry_after_secs: None,
     });
     // Exit 3, not a report with every kind skipped.
-    let run = c.upjet().arg("doctor").json().expect_exit(3).run();
+    let run = c.upjet().arg("doctor").json().status(3).stderr_contains("/ rejected the credentials (401 Unauthorized) while listing managed resources; log in again or check the kubeconfig user").run();
     assert!(run.stderr.contains("rejected the credentials (401 Unauthorized)"), "{}", run.stderr);
 }
 
@@ -144,9 +146,13 @@ fn rejected_credentials_stay_fatal_with_a_warm_cache() {
 fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
     let c = cluster();
     for i in 0..600 {
-        c.add(Mr::new(RS, "RecordSet", &format!("bulk-{i:03}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("bulk-{i:03}")).json());
     }
-    c.upjet().args(["doctor", "--fail-on", "never"]).json().expect_exit(0).run();
+    c.upjet()
+        .args(["doctor", "--fail-on", "never"])
+        .json()
+        .stderr(format!("{NO_GUARD}\n2 kinds scanned, 604 managed resources, 1 errors, 1 warnings, 0 info\n"))
+        .run();
     // The second page of recordsets answers 404, as when the CRD is deleted between pages: that is
     // not a stale cache (the first page was read), so the kind is reported, not silently dropped.
     c.api.fault(testapi::Fault::Status {
@@ -159,7 +165,7 @@ fn a_kind_deleted_mid_scan_is_still_reported_with_a_warm_cache() {
     });
     c.api.reset_stats();
     // Exit 4: the report is incomplete.
-    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().expect_exit(4).run().report();
+    let r = c.upjet().args(["doctor", "--fail-on", "never"]).json().status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: not found (404): recordsets.dns.gcp.upbound.io \"\" not found\n{NO_GUARD}\n1 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run().report();
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io", "{}", r.0);
     assert_eq!(c.api.stats().class("discovery"), 0, "no rediscovery for a mid-scan deletion");
 }
@@ -176,5 +182,5 @@ fn a_kind_missing_from_the_cache_is_looked_up_before_failing() {
     assert_eq!(requests, 1, "asked the server instead of failing on the cached kinds");
     assert_eq!(r["summary"]["kindsScanned"], 1);
     // A kind the server does not know either is a usage error.
-    c.upjet().args(["doctor", "--kind", "nosuchkind"]).expect_exit(2).run();
+    c.upjet().args(["doctor", "--kind", "nosuchkind"]).status(2).stderr("error: no managed resource kind matches \"nosuchkind\" (try `kubectl get crds | grep -i nosuchkind`, or the kind.group form)\n").run();
 }

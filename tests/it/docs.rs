@@ -93,7 +93,7 @@ fn readme_is_a_front_door_that_opens_with_the_two_commands() {
 
 #[test]
 fn every_command_has_a_line_in_the_readme_and_a_page_under_docs() {
-    let help = upjet().arg("--help").expect_exit(0).run().stdout;
+    let help = upjet().arg("--help").run().stdout;
     let commands: Vec<&str> = help
         .split("Commands:\n")
         .nth(1)
@@ -215,7 +215,8 @@ fn the_tour_says_how_its_outputs_are_pinned_and_what_today_shows() {
         if !pinned {
             run.env_remove("UPJET_NOW");
         }
-        let stderr = run.expect_exit(1).run().stderr;
+        let summary = r"\A24 kinds scanned, 51 managed resources, \d+ errors, 0 warnings, 0 info, 7 would be created again by a provider restart\n\z";
+        let stderr = run.status(1).stderr_matches(summary).run().stderr;
         let line = stderr.lines().find(|l| l.contains(" errors,")).unwrap_or_else(|| panic!("{stderr}")).to_string();
         line.split(" errors,").next().and_then(|s| s.rsplit(' ').next()).unwrap().to_string()
     };

@@ -1,8 +1,8 @@
 //! Evidence against the in-process API server: provider pods with restarts, current and previous
 //! container logs, events with the recorder's external-name annotation, and the exec workspace.
 
-use crate::support::{Cluster, Mr, codes, report};
-use predicates::prelude::*;
+use crate::support::NO_GUARD;
+use crate::support::{Cluster, Mr, codes};
 use serde_json::json;
 use std::io::Write;
 
@@ -42,7 +42,11 @@ fn debug_line(ts: &str, msg: &str, fields: serde_json::Value) -> String {
 /// An MR blocked mid-create, whose provider died after the async create returned an ID.
 fn blocked_with_orphan(c: &Cluster) -> String {
     let mr = c.add(
-        Mr::new(RS, "RecordSet", "www").without("crossplane.io/external-name").at_id("").create_incomplete().json(),
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation("crossplane.io/external-name")
+            .at_provider_id("")
+            .create_incomplete()
+            .json(),
     );
     let uid = mr["metadata"]["uid"].as_str().unwrap().to_string();
     let previous = debug_line(
@@ -82,8 +86,8 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
         false,
         "2024-11-30T09:00:01Z\tINFO\tprovider-gcp\tStarting provider\t{}\n",
     );
-    let out = c.upjet().args(["doctor", "--logs", "-o", "json"]).output();
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "--logs", "-o", "json"]).status(1).stderr(format!("read 3 log sources (5 lines)\n{NO_GUARD}\n2 kinds scanned, 1 managed resources, 3 errors, 2 warnings, 1 info\n")).run();
+    let r = out.json();
     let got = codes(&r);
     for want in [
         ("OrphanCandidate", "www"),
@@ -91,11 +95,7 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
         ("CreateIncomplete", "www"),
         ("DebugLogsMissing", "provider-gcp-storage"),
     ] {
-        assert!(
-            got.contains(&(want.0.to_string(), want.1.to_string())),
-            "{want:?} missing in {got:?}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(got.contains(&(want.0.to_string(), want.1.to_string())), "{want:?} missing in {got:?}\n{}", out.stderr);
     }
     assert!(!got.iter().any(|(c, n)| c == "DebugLogsMissing" && n == "provider-gcp-dns"), "dns logs at debug level");
     let orphan = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "OrphanCandidate").unwrap();
@@ -111,21 +111,33 @@ fn doctor_logs_reads_current_and_previous_containers_in_any_namespace() {
     assert!(logs_read.iter().any(|r| r.contains("previous=true")), "previous container read: {logs_read:?}");
     // The plan carries the orphan's ID.
     let plan = c.dir().join("plan.json");
-    c.upjet().args(["doctor", "--logs", "-o", "json", "--plan"]).arg(&plan).assert().code(1);
+    c.upjet()
+        .args(["doctor", "--logs", "-o", "json", "--plan"])
+        .arg(&plan)
+        .status(1)
+        .stderr_contains("read 3 log sources (5 lines)")
+        .stderr_contains("2 kinds scanned, 1 managed resources, 3 errors, 2 warnings, 1 info")
+        .run();
     let items: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     assert_eq!(
         items,
         json!([{"cluster": "test", "resource": "recordset.dns.gcp.upbound.io/www", "id": "projects/p/managedZones/z/rrsets/www.example.com./A", "reason": "OrphanCandidate"}])
     );
     // --provider-namespace that holds no provider: said, not fatal.
-    let out = c.upjet().args(["doctor", "--logs", "--provider-namespace", "crossplane-system", "-o", "json"]).output();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no provider pods found"));
+    let out = c
+        .upjet()
+        .args(["doctor", "--logs", "--provider-namespace", "crossplane-system", "-o", "json"])
+        .status(1)
+        .stderr_contains("read 0 log sources (0 lines)")
+        .stderr_contains("2 kinds scanned, 1 managed resources, 2 errors, 1 warnings, 0 info")
+        .run();
+    assert!(out.stderr.contains("no provider pods found"));
 }
 
 #[test]
 fn log_files_gzip_and_stdin() {
     let c = cluster();
-    let mr = c.add(Mr::new(RS, "RecordSet", "api").without("crossplane.io/external-name").json());
+    let mr = c.add(Mr::provisioned(RS, "RecordSet", "api").without_annotation("crossplane.io/external-name").json());
     let uid = mr["metadata"]["uid"].as_str().unwrap();
     let line =
         debug_line("2024-11-30T11:00:07Z", "Async create ended.", json!({"trackerUID": uid, "tfID": "rrset-api"}));
@@ -138,20 +150,23 @@ fn log_files_gzip_and_stdin() {
         .upjet()
         .args(["doctor", "-o", "json", "--only", "OrphanCandidate,ExternalNameMissing", "--log-file"])
         .arg(&gz)
-        .output();
+        .status(1)
+        .stderr_contains("read 1 log sources (2 lines)")
+        .stderr_contains("2 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info")
+        .run();
     assert_eq!(
-        codes(&report(&out)),
+        codes(&out.json()),
         vec![("ExternalNameMissing".into(), "api".into()), ("OrphanCandidate".into(), "api".into())]
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 2 lines were not provider log records"));
+    assert!(out.stderr.contains("1 of 2 lines were not provider log records"));
     let out =
-        c.upjet().args(["doctor", "-o", "json", "--only", "OrphanCandidate", "--log-file", "-"]).stdin(line).output();
-    assert_eq!(codes(&report(&out)), vec![("OrphanCandidate".into(), "api".into())]);
+        c.upjet().args(["doctor", "-o", "json", "--only", "OrphanCandidate", "--log-file", "-"]).stdin(line).status(1).stderr(format!("read 1 log sources (1 lines)\n{NO_GUARD}\n2 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n")).run();
+    assert_eq!(codes(&out.json()), vec![("OrphanCandidate".into(), "api".into())]);
     c.upjet()
         .args(["doctor", "--log-file", "/nonexistent.log"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot read log file /nonexistent.log"));
+        .status(2)
+        .stderr_contains("cannot read log file /nonexistent.log")
+        .run();
 }
 
 #[test]
@@ -169,9 +184,8 @@ fn history_joins_events_pods_logs_and_workspace() {
     c.api.set_exec_file("upbound-system", "provider-gcp-dns-1", &format!("/tmp/{uid}/terraform.tfstate"),
         &json!({"version": 4, "lineage": uid, "resources": [{"mode": "managed", "type": "google_dns_record_set", "name": "www",
             "instances": [{"attributes": {"id": "projects/p/managedZones/z/rrsets/www.example.com./A"}}]}]}).to_string());
-    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace"]).output();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace"]).run();
+    let text = out.stdout;
     for needle in [
         "provider container provider-gcp-dns-1 terminated: OOMKilled (exit 137)",
         "AsyncCreateEnded: Async create ended. [id \"projects/p/managedZones/z/rrsets/www.example.com./A\"]",
@@ -191,8 +205,8 @@ fn history_joins_events_pods_logs_and_workspace() {
             && pos("terminated: OOMKilled") < pos("Warning CannotInitialize"),
         "time order:\n{text}"
     );
-    let json_out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--no-logs"]).output();
-    let doc: serde_json::Value = serde_json::from_slice(&json_out.stdout).unwrap();
+    let json_out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "-o", "json", "--no-logs"]).run();
+    let doc: serde_json::Value = json_out.json();
     assert_eq!(doc["kind"], "History");
     assert_eq!(doc["timeline"]["externalNames"][0]["value"], "www-old");
     assert!(doc["lastLoggedId"].is_null(), "--no-logs reads no logs");
@@ -202,8 +216,8 @@ fn history_joins_events_pods_logs_and_workspace() {
 fn workspace_problems_are_explained() {
     let c = cluster();
     let _uid = blocked_with_orphan(&c);
-    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).output();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).run();
+    let text = out.stdout;
     assert!(text.contains("note: workspace: no workspace file"), "{text}");
     c.api.fault(testapi::Fault::Status {
         method: None,
@@ -213,8 +227,6 @@ fn workspace_problems_are_explained() {
         times: None,
         retry_after_secs: None,
     });
-    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).output();
-    assert!(
-        String::from_utf8(out.stdout).unwrap().contains("no permission to exec into upbound-system/provider-gcp-dns-1")
-    );
+    let out = c.upjet().args(["history", "recordset.dns.gcp.upbound.io/www", "--workspace", "--no-logs"]).run();
+    assert!(out.stdout.contains("no permission to exec into upbound-system/provider-gcp-dns-1"));
 }

@@ -1,7 +1,8 @@
 //! doctor under a struggling API server: transient failures are retried and the result is right;
 //! persistent ones are reported per kind with the "incomplete" exit code, never as a healthy fleet.
 
-use crate::support::{Cluster, Mr, codes, report};
+use crate::support::NO_GUARD;
+use crate::support::{Cluster, Mr, codes};
 use testapi::{Fault, Method};
 
 const RS: &str = "dns.gcp.upbound.io/v1beta2";
@@ -18,9 +19,9 @@ fn fleet() -> Cluster {
         )
         .start();
     for i in 0..1_100 {
-        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i:04}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i:04}")).json());
     }
-    c.add(Mr::new(RS, "RecordSet", "zz-blocked").create_incomplete().json());
+    c.add(Mr::provisioned(RS, "RecordSet", "zz-blocked").create_incomplete().json());
     c
 }
 
@@ -37,13 +38,18 @@ fn status(path: &str, code: u16, reason: &str, times: Option<u32>, retry_after: 
 
 /// The result every transient fault must still produce.
 fn assert_complete(c: &Cluster, extra: &[&str]) -> serde_json::Value {
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(extra).output();
-    let r = report(&out);
-    assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--only", "CreateIncomplete"])
+        .args(extra)
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info\n"))
+        .run();
+    let r = out.json();
+    assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]), "{}", out.stderr);
     assert_eq!(r["summary"]["resourcesScanned"], 1_101);
     assert_eq!(r["summary"]["complete"], true);
     assert_eq!(codes(&r), vec![("CreateIncomplete".to_string(), "zz-blocked".to_string())]);
-    assert_eq!(out.status.code(), Some(1));
     r
 }
 
@@ -79,9 +85,10 @@ fn slow_pages_beyond_request_timeout_are_retried_then_reported() {
     let out = c
         .upjet()
         .args(["doctor", "-o", "json", "--request-timeout", "300ms", "--fail-on", "never", "--retry-budget", "1s"])
-        .output();
-    assert_eq!(out.status.code(), Some(4), "a kind that never answers makes the scan incomplete");
-    let r = report(&out);
+        .status(4)
+        .stderr_contains("2 kinds scanned, 1101 managed resources, 1 errors, 1 warnings, 0 info, 1 kinds skipped")
+        .run();
+    let r = out.json();
     let skipped = r["summary"]["kindsSkipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1);
     assert_eq!(skipped[0]["resource"], "policies.dns.gcp.upbound.io");
@@ -95,11 +102,10 @@ fn slow_pages_beyond_request_timeout_are_retried_then_reported() {
 fn persistent_errors_never_look_healthy() {
     let c = fleet();
     c.api.fault(status("recordsets", 500, "InternalError", None, None));
-    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "1s"]).output();
-    assert_eq!(out.status.code(), Some(4), "nothing found, but part of the fleet was unreadable → incomplete, not 0");
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "1s"]).status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: failed (500): Internal error occurred: injected fault (after 10 attempts)\n{NO_GUARD}\n2 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run();
+    let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 kinds skipped"));
+    assert!(out.stderr.contains("1 kinds skipped"));
 }
 
 #[test]
@@ -107,7 +113,10 @@ fn never_more_requests_in_flight_than_concurrency() {
     let c = Cluster::builder().crds("provider-upjet-gcp").start();
     c.api.fault(Fault::Delay { path_contains: "limit=500".into(), millis: 30 });
     c.api.reset_stats();
-    c.upjet().args(["doctor", "--concurrency", "3", "-o", "json"]).assert().code(0);
+    c.upjet()
+        .args(["doctor", "--concurrency", "3", "-o", "json"])
+        .stderr(format!("{NO_GUARD}\n153 kinds scanned, 0 managed resources, 0 errors, 0 warnings, 0 info\n"))
+        .run();
     let stats = c.api.stats();
     assert!(stats.max_in_flight <= 3, "max in flight {}", stats.max_in_flight);
     assert!(stats.max_in_flight >= 2, "the scan does run concurrently: {}", stats.max_in_flight);
@@ -117,18 +126,16 @@ fn never_more_requests_in_flight_than_concurrency() {
 fn unreadable_objects_are_counted_not_fatal() {
     let c = fleet();
     // Stored as-is by the test server: a paused value that is not a string.
-    let mut bad = Mr::new(RS, "RecordSet", "zz-bad").json();
+    let mut bad = Mr::provisioned(RS, "RecordSet", "zz-bad").json();
     bad["metadata"]["annotations"]["crossplane.io/paused"] = serde_json::json!(true);
     c.add(bad);
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).output();
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).status(1).stderr(format!("recordsets.dns.gcp.upbound.io unreadable object \"zz-bad\": invalid type: boolean `true`, expected a string at line 1 column 155\n{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info, 1 unreadable objects\n")).run();
+    let r = out.json();
     assert_eq!(r["summary"]["resourcesScanned"], 1_101);
     let unreadable = r["summary"]["unreadable"].as_array().unwrap();
     assert_eq!(unreadable.len(), 1);
     assert!(unreadable[0].as_str().unwrap().contains("\"zz-bad\""), "{unreadable:?}");
-    assert_eq!(out.status.code(), Some(1), "the error finding wins over incompleteness");
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "Paused"]).output();
-    assert_eq!(out.status.code(), Some(4));
+    c.upjet().args(["doctor", "-o", "json", "--only", "Paused"]).status(4).stderr(format!("recordsets.dns.gcp.upbound.io unreadable object \"zz-bad\": invalid type: boolean `true`, expected a string at line 1 column 155\n{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 0 errors, 0 warnings, 0 info, 1 unreadable objects\n")).run();
 }
 
 #[test]
@@ -136,13 +143,12 @@ fn crd_deleted_mid_scan_is_reported_precisely() {
     let c = fleet();
     // The first page succeeds, then the kind disappears (404 on the continue page).
     c.api.fault(status("recordsets?&limit=500&continue=", 404, "NotFound", None, None));
-    let out = c.upjet().args(["doctor", "-o", "json"]).output();
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "-o", "json"]).status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: not found (404): recordsets.dns.gcp.upbound.io \"\" not found\n{NO_GUARD}\n2 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run();
+    let r = out.json();
     let skipped = r["summary"]["kindsSkipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
     assert_eq!(skipped[0]["resource"], "recordsets.dns.gcp.upbound.io");
     assert!(skipped[0]["reason"].as_str().unwrap().starts_with("not found (404)"));
-    assert_eq!(out.status.code(), Some(4), "a half-read kind is never reported as healthy");
 }
 
 #[test]
@@ -156,9 +162,14 @@ fn objects_deleted_between_pages_are_not_errors() {
             api.remove(RS, "RecordSet", None, &format!("rs-{i:04}"));
         }
     });
-    let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).output();
+    let out = c
+        .upjet()
+        .args(["doctor", "-o", "json", "--only", "CreateIncomplete"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n3 kinds scanned, 1001 managed resources, 1 errors, 0 warnings, 0 info\n"))
+        .run();
     deleter.join().unwrap();
-    let r = report(&out);
+    let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"], serde_json::json!([]));
     assert_eq!(
         r["summary"]["resourcesScanned"], 1_001,
@@ -171,31 +182,35 @@ fn objects_deleted_between_pages_are_not_errors() {
 fn fail_on_incomplete_lets_ci_demand_a_complete_scan() {
     let c = fleet();
     c.api.fault(status("policies", 403, "Forbidden", None, None));
-    let run = |extra: &[&str]| {
-        let out = c.upjet().args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(extra).output();
-        (out.status.code(), report(&out))
+    let doctor = |extra: &[&str]| {
+        let mut cmd = c.upjet();
+        cmd.args(["doctor", "-o", "json", "--only", "CreateIncomplete"]).args(extra);
+        cmd
     };
-    let (code, r) = run(&[]);
-    assert_eq!(code, Some(1), "by default an error finding wins over an incomplete scan");
+    // By default an error finding wins over an incomplete scan.
+    let r = doctor(&[]).status(1).stderr("skipped policies.dns.gcp.upbound.io: forbidden (403): policies.dns.gcp.upbound.io is forbidden: User \"test\" cannot list resource \"policies\" in API group \"dns.gcp.upbound.io\" at the cluster scope — missing permission: list on policies (dns.gcp.upbound.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=test\ncannot tell whether kubectl upjet guard is installed: cannot list its admission policies: forbidden (403): validatingadmissionpolicies.admissionregistration.k8s.io is forbidden: User \"test\" cannot list resource \"validatingadmissionpolicies\" in API group \"admissionregistration.k8s.io\" at the cluster scope — missing permission: list on validatingadmissionpolicies (admissionregistration.k8s.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=test\n2 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info, 1 kinds skipped\n").run().json();
     assert_eq!(r["summary"]["complete"], false, "but the JSON says the scan was partial");
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "policies.dns.gcp.upbound.io");
-    let (code, r) = run(&["--fail-on-incomplete"]);
-    assert_eq!(code, Some(4), "--fail-on-incomplete: incomplete wins");
+    // --fail-on-incomplete: incomplete wins.
+    let r = doctor(&["--fail-on-incomplete"]).status(4).stderr("skipped policies.dns.gcp.upbound.io: forbidden (403): policies.dns.gcp.upbound.io is forbidden: User \"test\" cannot list resource \"policies\" in API group \"dns.gcp.upbound.io\" at the cluster scope — missing permission: list on policies (dns.gcp.upbound.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=test\ncannot tell whether kubectl upjet guard is installed: cannot list its admission policies: forbidden (403): validatingadmissionpolicies.admissionregistration.k8s.io is forbidden: User \"test\" cannot list resource \"validatingadmissionpolicies\" in API group \"admissionregistration.k8s.io\" at the cluster scope — missing permission: list on validatingadmissionpolicies (admissionregistration.k8s.io); the ClusterRole kubectl-upjet-doctor (deploy/clusterrole-doctor.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-doctor --clusterrole=kubectl-upjet-doctor --user=test\n2 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info, 1 kinds skipped\n").run().json();
     assert_eq!(codes(&r).len(), 1, "the findings are still reported");
     c.api.clear_faults();
-    let (code, r) = run(&["--fail-on-incomplete"]);
-    assert_eq!((code, &r["summary"]["complete"]), (Some(1), &serde_json::json!(true)));
+    let r = doctor(&["--fail-on-incomplete"])
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n3 kinds scanned, 1101 managed resources, 1 errors, 0 warnings, 0 info\n"))
+        .run()
+        .json();
+    assert_eq!(r["summary"]["complete"], serde_json::json!(true));
 }
 
 #[test]
 fn retry_budget_zero_turns_retries_off() {
     let c = fleet();
     c.api.fault(status("continue=", 500, "InternalError", Some(1), None));
-    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "0"]).output();
-    let r = report(&out);
+    let out = c.upjet().args(["doctor", "-o", "json", "--retry-budget", "0"]).status(4).stderr(format!("skipped recordsets.dns.gcp.upbound.io: failed (500): Internal error occurred: injected fault\n{NO_GUARD}\n2 kinds scanned, 500 managed resources, 0 errors, 0 warnings, 0 info, 1 kinds skipped\n")).run();
+    let r = out.json();
     assert_eq!(r["summary"]["kindsSkipped"][0]["resource"], "recordsets.dns.gcp.upbound.io");
     assert!(r["summary"]["kindsSkipped"][0]["reason"].as_str().unwrap().starts_with("failed (500)"), "{r}");
-    assert_eq!(out.status.code(), Some(4));
 }
 
 #[test]
@@ -207,8 +222,12 @@ fn a_server_that_is_not_there_is_reported_at_once() {
         let config = c.dir().join("elsewhere");
         std::fs::write(&config, c.server.kubeconfig(None).replace(&c.server.url, server)).unwrap();
         let start = std::time::Instant::now();
-        let out = c.upjet().arg("doctor").env("KUBECONFIG", &config).output();
-        assert_eq!(out.status.code(), Some(3), "{server}: {}", String::from_utf8_lossy(&out.stderr));
+        c.upjet()
+            .arg("doctor")
+            .env("KUBECONFIG", &config)
+            .status(3)
+            .stderr_contains(format!("error: cannot reach the API server at {server}/ while discovering API groups: "))
+            .run();
         assert!(start.elapsed() < std::time::Duration::from_secs(3), "{server}: {:?}", start.elapsed());
     }
 }

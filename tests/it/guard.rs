@@ -9,7 +9,7 @@ use upjet_core::guard::kind::GuardKind;
 use upjet_core::guard::lock::key::LockKey;
 use upjet_core::guard::lock::merge::{Change, merge};
 use upjet_core::guard::lock::{crd, shard::Shard};
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 use upjet_core::guard::settings::GuardSettings;
 use upjet_core::guard::{GuardSet, build};
 
@@ -81,7 +81,7 @@ pub fn kinds() -> Vec<GuardKind> {
 }
 
 /// The outcome of `rule`'s validating policy for `req`.
-pub fn judge(set: &GuardSet, rule: Rule, shards: &[Value], req: &Request) -> Outcome {
+pub fn judge(set: &GuardSet, rule: GuardRule, shards: &[Value], req: &Request) -> Outcome {
     let p = set.validating.iter().find(|p| p.rule == rule).unwrap_or_else(|| panic!("no {rule} policy"));
     Compiled::new(&p.policy).validate(&p.binding, &Params::new(shards), req)
 }
@@ -110,7 +110,7 @@ fn identity_kept_refuses_losing_or_replacing_the_id_of_an_mr_that_created_its_ob
     let ready = M::cluster("main").ext("vpc-0abc").ready();
     let mut bare = marked.clone();
     bare.0["metadata"]["annotations"].as_object_mut().unwrap().remove(EXT);
-    let removed = judge(&set, Rule::IdentityKept, &[], &marked.update_to(&bare));
+    let removed = judge(&set, GuardRule::IdentityKept, &[], &marked.update_to(&bare));
     refused(
         &removed,
         "Deny",
@@ -120,9 +120,9 @@ fn identity_kept_refuses_losing_or_replacing_the_id_of_an_mr_that_created_its_ob
             "kubectl upjet adopt vpcs.ec2.aws.upbound.io/main --id NEW_ID",
         ],
     );
-    let changed = judge(&set, Rule::IdentityKept, &[], &observed.update_to(&observed.clone().ext("vpc-0def")));
+    let changed = judge(&set, GuardRule::IdentityKept, &[], &observed.update_to(&observed.clone().ext("vpc-0def")));
     refused(&changed, "Deny", &["changes", "vpcs.ec2.aws.m.upbound.io/main -n team-a", "this write: \"vpc-0def\""]);
-    let to_stub = judge(&set, Rule::IdentityKept, &[], &ready.update_to(&ready.clone().ext("sgr-stub")));
+    let to_stub = judge(&set, GuardRule::IdentityKept, &[], &ready.update_to(&ready.clone().ext("sgr-stub")));
     refused(&to_stub, "Deny", &["\"vpc-0abc\""]);
     let Outcome::Failed { reason, .. } = to_stub else { unreachable!() };
     assert_eq!(reason, "Forbidden");
@@ -152,14 +152,14 @@ fn identity_kept_lets_every_other_write_through() {
         ),
     ];
     for (what, req) in cases {
-        assert_eq!(judge(&set, Rule::IdentityKept, &[], &req), Outcome::Allowed, "{what}");
+        assert_eq!(judge(&set, GuardRule::IdentityKept, &[], &req), Outcome::Allowed, "{what}");
     }
     let stray = created.update_to(&created.clone().ext("vpc-0def").ann(CHANGE, "vpc-0zzz"));
-    refused(&judge(&set, Rule::IdentityKept, &[], &stray), "Deny", &["vpc-0def"]);
+    refused(&judge(&set, GuardRule::IdentityKept, &[], &stray), "Deny", &["vpc-0def"]);
     let mut bare = created.clone();
     bare.0["metadata"]["annotations"].as_object_mut().unwrap().remove(EXT);
     let empty_declaration = created.update_to(&bare.ann(CHANGE, ""));
-    refused(&judge(&set, Rule::IdentityKept, &[], &empty_declaration), "Deny", &["removes"]);
+    refused(&judge(&set, GuardRule::IdentityKept, &[], &empty_declaration), "Deny", &["removes"]);
 }
 
 #[test]
@@ -171,11 +171,11 @@ fn providers_and_allowed_subjects_are_never_refused_and_delete_is_never_matched(
     let created = M::cluster("main").ext("vpc-0abc").ann(SUCCEEDED, CREATED_MARK);
     let change = created.update_to(&created.clone().ext("vpc-0def"));
     let provider = change.clone().by("system:serviceaccount:crossplane-system:provider-aws-ec2-1a2b3c", &[]);
-    assert_eq!(judge(&set, Rule::IdentityKept, &[], &provider), Outcome::Skipped);
+    assert_eq!(judge(&set, GuardRule::IdentityKept, &[], &provider), Outcome::Skipped);
     let break_glass = change.clone().by("bob", &["system:authenticated", "platform:break-glass"]);
-    assert_eq!(judge(&set, Rule::IdentityKept, &[], &break_glass), Outcome::Skipped);
+    assert_eq!(judge(&set, GuardRule::IdentityKept, &[], &break_glass), Outcome::Skipped);
     let no_groups = change.clone().by("system:serviceaccount:crossplane-system:other", &[]);
-    refused(&judge(&set, Rule::IdentityKept, &[], &no_groups), "Deny", &["vpc-0abc"]);
+    refused(&judge(&set, GuardRule::IdentityKept, &[], &no_groups), "Deny", &["vpc-0abc"]);
     for p in set.validating.iter().chain(&set.mutating) {
         let rules = p.policy["spec"]["matchConstraints"]["resourceRules"].as_array().unwrap();
         assert!(rules.iter().all(|r| !r["operations"].as_array().unwrap().iter().any(|o| o == "DELETE" || o == "*")));
@@ -201,7 +201,7 @@ fn locked() -> Vec<Value> {
 fn identity_locked_refuses_a_create_without_the_recorded_id() {
     let set = guard();
     let shards = locked();
-    let bare = judge(&set, Rule::IdentityLocked, &shards, &M::cluster("main").create());
+    let bare = judge(&set, GuardRule::IdentityLocked, &shards, &M::cluster("main").create());
     refused(
         &bare,
         "Deny",
@@ -212,9 +212,10 @@ fn identity_locked_refuses_a_create_without_the_recorded_id() {
             "kubectl-upjet-lock-0000",
         ],
     );
-    let other = judge(&set, Rule::IdentityLocked, &shards, &M::namespaced("team-a", "web").ext("vpc-0new").create());
+    let other =
+        judge(&set, GuardRule::IdentityLocked, &shards, &M::namespaced("team-a", "web").ext("vpc-0new").create());
     refused(&other, "Deny", &["with another crossplane.io/external-name", "-n team-a", "this create: \"vpc-0new\""]);
-    let stub = judge(&set, Rule::IdentityLocked, &shards, &M::cluster("main").ext("sgr-stub").create());
+    let stub = judge(&set, GuardRule::IdentityLocked, &shards, &M::cluster("main").ext("sgr-stub").create());
     refused(&stub, "Deny", &["vpc-0abc"]);
 }
 
@@ -230,14 +231,21 @@ fn identity_locked_lets_every_other_create_through() {
         ("a declared repair", M::cluster("main").ext("vpc-0new").ann(CHANGE, "vpc-0new").create(), &shards),
     ];
     for (what, req, params) in allowed {
-        assert_eq!(judge(&set, Rule::IdentityLocked, params, &req), Outcome::Allowed, "{what}");
+        assert_eq!(judge(&set, GuardRule::IdentityLocked, params, &req), Outcome::Allowed, "{what}");
     }
-    assert_eq!(judge(&set, Rule::IdentityLocked, &[], &M::cluster("main").create()), Outcome::NoParams, "no lock yet");
+    assert_eq!(
+        judge(&set, GuardRule::IdentityLocked, &[], &M::cluster("main").create()),
+        Outcome::NoParams,
+        "no lock yet"
+    );
     let hand_edited = vec![json!({"apiVersion": crd::API_VERSION, "kind": crd::KIND,
         "metadata": {"name": "kubectl-upjet-lock-0000", "labels": crd::shard_labels()}})];
-    assert_eq!(judge(&set, Rule::IdentityLocked, &hand_edited, &M::cluster("main").create()), Outcome::Allowed);
+    assert_eq!(judge(&set, GuardRule::IdentityLocked, &hand_edited, &M::cluster("main").create()), Outcome::Allowed);
     let update = M::cluster("main").ext("vpc-0abc");
-    assert_eq!(judge(&set, Rule::IdentityLocked, &shards, &update.update_to(&M::cluster("main"))), Outcome::NotMatched);
+    assert_eq!(
+        judge(&set, GuardRule::IdentityLocked, &shards, &update.update_to(&M::cluster("main"))),
+        Outcome::NotMatched
+    );
 }
 
 #[test]
@@ -248,10 +256,10 @@ fn every_shard_is_a_parameter_and_only_the_one_holding_the_key_refuses() {
     let shards = lock(&keys.iter().map(|(k, v)| (k.clone(), v.as_str())).collect::<Vec<_>>());
     assert!(shards.len() >= 2, "{} shards", shards.len());
     let set = guard();
-    let last = judge(&set, Rule::IdentityLocked, &shards, &M::cluster("vpc-07999").create());
+    let last = judge(&set, GuardRule::IdentityLocked, &shards, &M::cluster("vpc-07999").create());
     refused(&last, "Deny", &["vpc-00000000000001f3f", "kubectl-upjet-lock-0002"]);
     let right = M::cluster("vpc-07999").ext("vpc-00000000000001f3f").create();
-    assert_eq!(judge(&set, Rule::IdentityLocked, &shards, &right), Outcome::Allowed);
+    assert_eq!(judge(&set, GuardRule::IdentityLocked, &shards, &right), Outcome::Allowed);
     for s in &shards {
         let stored = serde_json::to_string(s).unwrap().len();
         assert!(stored < 256 * 1024, "a shard of {stored} bytes does not fit kubectl apply's annotation");
@@ -282,7 +290,7 @@ fn mutate_puts_the_locked_id_back_and_says_so() {
         assert_eq!(note.contains("vpc-0new"), carried.is_some(), "{note}");
         let after = Request { object, ..req.clone() };
         assert_eq!(
-            judge(&set, Rule::IdentityLocked, &locked(), &after),
+            judge(&set, GuardRule::IdentityLocked, &locked(), &after),
             Outcome::Allowed,
             "the validating policy agrees"
         );
@@ -315,7 +323,7 @@ fn with_authorize_declarations_a_declaration_counts_only_for_a_user_allowed_to_d
     let created = M::cluster("main").ext("vpc-0abc").ann(SUCCEEDED, CREATED_MARK);
     let adoption = created.update_to(&created.clone().ext("vpc-0new").ann(CHANGE, "vpc-0new"));
     refused(
-        &judge(&set, Rule::IdentityKept, &[], &adoption),
+        &judge(&set, GuardRule::IdentityKept, &[], &adoption),
         "Deny",
         &[
             "changes crossplane.io/external-name of vpcs.ec2.aws.upbound.io/main",
@@ -323,38 +331,42 @@ fn with_authorize_declarations_a_declaration_counts_only_for_a_user_allowed_to_d
             "missing permission: declare on identitychanges (guard.kubectl-upjet.io); the ClusterRole kubectl-upjet-guard-declare (deploy/clusterrole-guard-declare.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-guard-declare --clusterrole=kubectl-upjet-guard-declare --user=alice@example.com",
         ],
     );
-    assert_eq!(judge(&set, Rule::IdentityKept, &[], &grant(adoption.clone(), None)), Outcome::Allowed);
+    assert_eq!(judge(&set, GuardRule::IdentityKept, &[], &grant(adoption.clone(), None)), Outcome::Allowed);
     for other in [
         adoption.clone().granted("update", GROUP, "identitychanges", None),
         adoption.clone().granted("declare", GROUP, "identitylocks", None),
         adoption.clone().granted("declare", "ec2.aws.upbound.io", "identitychanges", None),
         grant(adoption.clone(), Some("team-a")),
     ] {
-        refused(&judge(&set, Rule::IdentityKept, &[], &other), "Deny", &["missing permission: declare"]);
+        refused(&judge(&set, GuardRule::IdentityKept, &[], &other), "Deny", &["missing permission: declare"]);
     }
     let wildcard = adoption.clone().granted("*", "*", "*", None);
-    assert_eq!(judge(&set, Rule::IdentityKept, &[], &wildcard), Outcome::Allowed, "a cluster admin may");
+    assert_eq!(judge(&set, GuardRule::IdentityKept, &[], &wildcard), Outcome::Allowed, "a cluster admin may");
     // Without a declaration the refusal says nothing of the permission.
     let bare = created.update_to(&created.clone().ext("vpc-0new"));
-    let Outcome::Failed { message, .. } = judge(&set, Rule::IdentityKept, &[], &bare) else { panic!("refused") };
+    let Outcome::Failed { message, .. } = judge(&set, GuardRule::IdentityKept, &[], &bare) else { panic!("refused") };
     assert!(!message.contains("missing permission"), "{message}");
 
     // identity-locked, a namespaced MR: a RoleBinding in its namespace suffices, another's not.
     let twin = M::namespaced("team-a", "web").ext("vpc-0mig").ann(CHANGE, "vpc-0mig").create();
     refused(
-        &judge(&set, Rule::IdentityLocked, &locked(), &twin),
+        &judge(&set, GuardRule::IdentityLocked, &locked(), &twin),
         "Deny",
         &[
             "missing permission: declare on identitychanges (guard.kubectl-upjet.io) in namespace team-a; the ClusterRole kubectl-upjet-guard-declare (deploy/clusterrole-guard-declare.yaml) grants it: kubectl create rolebinding kubectl-upjet-guard-declare -n team-a --clusterrole=kubectl-upjet-guard-declare --user=alice@example.com",
         ],
     );
-    refused(&judge(&set, Rule::IdentityLocked, &locked(), &grant(twin.clone(), Some("team-b"))), "Deny", &["team-a"]);
+    refused(
+        &judge(&set, GuardRule::IdentityLocked, &locked(), &grant(twin.clone(), Some("team-b"))),
+        "Deny",
+        &["team-a"],
+    );
     for allowed in [grant(twin.clone(), Some("team-a")), grant(twin, None)] {
-        assert_eq!(judge(&set, Rule::IdentityLocked, &locked(), &allowed), Outcome::Allowed);
+        assert_eq!(judge(&set, GuardRule::IdentityLocked, &locked(), &allowed), Outcome::Allowed);
     }
 
     // Without the flag a declaration counts for anyone who may write, as before.
-    assert_eq!(judge(&guard(), Rule::IdentityKept, &[], &adoption), Outcome::Allowed);
+    assert_eq!(judge(&guard(), GuardRule::IdentityKept, &[], &adoption), Outcome::Allowed);
 
     for p in &set.validating {
         for v in p.policy["spec"]["validations"].as_array().unwrap() {
@@ -363,7 +375,7 @@ fn with_authorize_declarations_a_declaration_counts_only_for_a_user_allowed_to_d
         assert!(p.cost.within_limits(), "{:?}", p.cost);
         let checks = serde_json::to_string(&p.policy).unwrap().matches(".check(").count();
         assert!(checks <= 1, "{}: one authorization check per policy", p.rule);
-        if matches!(p.rule, Rule::IdentityKept | Rule::IdentityLocked) {
+        if matches!(p.rule, GuardRule::IdentityKept | GuardRule::IdentityLocked) {
             assert_eq!(checks, 1, "{}", p.rule);
             assert!(p.cost.worst_cost >= AUTHZ_CHECK && p.cost.worst_cost <= limit::PER_CALL, "{:?}", p.cost);
         }

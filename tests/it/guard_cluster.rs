@@ -7,7 +7,7 @@
 //! changed. The lock is `guard_lock.rs`.
 
 use crate::guard_manifests::{assert_defaulted, schema_file, validator};
-use crate::support::{Cluster, Mr, crd_dir, text};
+use crate::support::{Cluster, Mr, Upjet, crd_dir};
 use serde_json::{Value, json};
 
 pub(crate) const AWS: &str = "provider-upjet-aws";
@@ -32,17 +32,17 @@ fn cluster() -> Cluster {
     let c = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "36", "v1.36.0").start();
     c.add(provider_pod());
     for name in ["main", "edge", "core", "lab"] {
-        c.add(Mr::new(V1, "VPC", name).json());
+        c.add(Mr::provisioned(V1, "VPC", name).json());
     }
-    c.add(Mr::new(V1_M, "VPC", "web").ns("default").json());
+    c.add(Mr::provisioned(V1_M, "VPC", "web").namespace("default").json());
     c
 }
 
-/// `guard ARGS` against `c`: stdout, stderr.
-fn guard(c: &Cluster, args: &[&str]) -> (String, String) {
-    let out = c.upjet().arg("guard").args(args).output();
-    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
-    (text(&out.stdout), text(&out.stderr))
+/// `guard ARGS` against `c`.
+fn guard(c: &Cluster, args: &[&str]) -> Upjet {
+    let mut cmd = c.upjet();
+    cmd.arg("guard").args(args);
+    cmd
 }
 
 fn items(yaml: &str) -> Vec<Value> {
@@ -70,8 +70,9 @@ fn named<'a>(items: &'a [Value], name: &str) -> &'a Value {
 #[test]
 fn guard_prints_the_served_kinds_policies_the_same_each_time_with_every_default() {
     let c = cluster();
-    let (yaml, stderr) = guard(&c, &[]);
-    assert_eq!(guard(&c, &[]).0, yaml, "the same cluster state prints the same bytes");
+    let run = guard(&c, &[]).stderr("7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 1 users, 0 groups\n").run();
+    let (yaml, stderr) = (run.stdout, run.stderr);
+    assert_eq!(guard(&c, &[]).stderr("7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 1 users, 0 groups\n").run().stdout, yaml, "the same cluster state prints the same bytes");
     let items = items(&yaml);
     assert_eq!(items[0]["kind"], "CustomResourceDefinition", "the lock's CRD first");
     assert!(items.iter().all(|i| i["kind"] != "IdentityLock"), "the lock's shards are guard lock's to write");
@@ -87,7 +88,7 @@ fn guard_prints_the_served_kinds_policies_the_same_each_time_with_every_default(
     let format = named(&items, "kubectl-upjet-guard-external-name-format");
     assert_eq!(groups(format), ["ec2.aws.upbound.io"], "four healthy peers teach a format, one does not");
     assert!(stderr.contains("for 2 managed kinds in 2 API groups; an ID format for 1"), "{stderr}");
-    let (json_out, _) = guard(&c, &["-o", "json"]);
+    let json_out = guard(&c, &["-o", "json"]).stderr("7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 1 users, 0 groups\n").run().stdout;
     let parsed: Value = serde_json::from_str(&json_out).unwrap();
     assert_eq!(parsed["items"].as_array().unwrap(), &items, "-o json prints the same objects");
 }
@@ -115,7 +116,8 @@ pub(crate) fn scaled_to_zero_deployment() -> Value {
 fn a_provider_scaled_to_zero_is_exempt_from_its_deployment() {
     let c = cluster();
     c.add(scaled_to_zero_deployment());
-    let (yaml, stderr) = guard(&c, &[]);
+    let run = guard(&c, &[]).stderr("provider-aws-s3: its Deployment crossplane-system/provider-aws-s3-9f8e7d runs no pod (scaled to zero until one of its ManagedResourceDefinitions is active); its service account provider-aws-s3-irsa is exempt all the same\n7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 2 users, 0 groups\n").run();
+    let (yaml, stderr) = (run.stdout, run.stderr);
     let kept = named(&items(&yaml), "kubectl-upjet-guard-identity-kept").clone();
     let conditions = kept["spec"]["matchConditions"].to_string();
     assert!(conditions.contains(SA), "the running provider: {conditions}");
@@ -131,7 +133,8 @@ fn a_provider_scaled_to_zero_is_exempt_from_its_deployment() {
 fn each_rules_action_follows_warn_deny_and_audit() {
     let c = cluster();
     let actions = |args: &[&str]| -> Vec<(String, String)> {
-        items(&guard(&c, args).0)
+        let said = r"\A7 policies \(.+\) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 1 users, \d groups\n\z";
+        items(&guard(&c, args).stderr_matches(said).run().stdout)
             .iter()
             .filter(|i| i["kind"] == "ValidatingAdmissionPolicyBinding")
             .map(|b| {
@@ -146,54 +149,50 @@ fn each_rules_action_follows_warn_deny_and_audit() {
         (Some("\"Warn\""), Some("\"Deny\""), Some("\"Deny\""))
     );
     assert!(actions(&["--audit", "--deny", "placeholder"]).iter().all(|(_, a)| a == "\"Audit\""), "--audit wins");
-    let refused = c.upjet().args(["guard", "--warn", "placeholder", "--deny", "placeholder"]).output();
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(text(&refused.stderr).contains("a rule has one action"), "{}", text(&refused.stderr));
-    let mutate = items(&guard(&c, &["--mutate"]).0);
+    let refused = c
+        .upjet()
+        .args(["guard", "--warn", "placeholder", "--deny", "placeholder"])
+        .status(2)
+        .stderr("error: --warn placeholder and --deny placeholder: a rule has one action; give one of them\n")
+        .run();
+    assert!(refused.stderr.contains("a rule has one action"), "{}", refused.stderr);
+    let mutate = items(&guard(&c, &["--mutate"]).stderr("7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) and identity-locked's MutatingAdmissionPolicy for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 1 users, 0 groups\n").run().stdout);
     assert!(mutate.iter().any(|i| i["kind"] == "MutatingAdmissionPolicy"));
 }
 
 #[test]
 fn a_cluster_older_than_v1_30_is_refused_naming_its_release_and_from_prints_anyway() {
     let old = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "29+", "v1.29.8-gke.1031000").start();
-    let out = old.upjet().arg("guard").output();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    let said = text(&out.stderr);
+    let out = old.upjet().arg("guard").status(2).stderr("error: the cluster runs Kubernetes v1.29.8-gke.1031000: ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) needs v1.30 or later; pass --from CRDS_DIR to print the policies anyway\n").run();
+    let said = &out.stderr;
     assert!(said.contains("v1.29.8-gke.1031000") && said.contains("v1.30") && said.contains("--from"), "{said}");
     assert!(out.stdout.is_empty(), "nothing printed for a cluster that cannot enforce it");
     let v135 = Cluster::builder().crd_files(AWS, &[VPC]).version("1", "35", "v1.35.2").start();
     v135.add(provider_pod());
-    guard(&v135, &[]);
-    let out = v135.upjet().args(["guard", "--mutate"]).output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("v1.35.2") && text(&out.stderr).contains("drop --mutate"));
+    guard(&v135, &[]).stderr("6 policies (identity-kept Deny, identity-locked Deny, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 1 managed kinds in 1 API groups; an ID format for 0; never judged: 1 users, 0 groups\n").run();
+    let out = v135.upjet().args(["guard", "--mutate"]).status(2).stderr("error: the cluster runs Kubernetes v1.35.2: --mutate's MutatingAdmissionPolicy (admissionregistration.k8s.io/v1) needs v1.36 or later; drop --mutate (the validating policies refuse such a create instead)\n").run();
+    assert!(out.stderr.contains("v1.35.2") && out.stderr.contains("drop --mutate"));
     // A CRD file, read in place: the cluster is not asked (it would refuse).
-    let offline = old.upjet().args(["guard", "--from"]).arg(crd_dir(AWS).join(VPC)).output();
-    assert!(offline.status.success(), "{}", text(&offline.stderr));
-    assert!(text(&offline.stderr).contains("--allow-group system:serviceaccounts:"), "{}", text(&offline.stderr));
-    assert_eq!(
-        groups(named(&items(&text(&offline.stdout)), "kubectl-upjet-guard-identity-kept")),
-        ["ec2.aws.upbound.io"]
-    );
+    let offline = old.upjet().args(["guard", "--from"]).arg(crd_dir(AWS).join(VPC)).stderr("--from: no cluster was asked, so no provider service account is exempt; pass --allow-group system:serviceaccounts:NAMESPACE (the providers' namespace) to exempt them\n6 policies (identity-kept Deny, identity-locked Deny, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 1 managed kinds in 1 API groups; an ID format for 0; never judged: 0 users, 0 groups\n").run();
+    assert!(offline.stderr.contains("--allow-group system:serviceaccounts:"), "{}", offline.stderr);
+    assert_eq!(groups(named(&items(&offline.stdout), "kubectl-upjet-guard-identity-kept")), ["ec2.aws.upbound.io"]);
 }
 
 #[test]
 fn from_prints_what_a_cluster_serving_the_same_crds_prints_and_refuses_a_folder_without_managed_kinds() {
     let args = ["--kind", "vpc", "--id-template", "vpc.ec2.aws.upbound.io=vpc-{name}"];
-    let offline = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir(AWS)).args(args).output();
-    assert!(offline.status.success(), "{}", text(&offline.stderr));
+    let offline = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir(AWS)).args(args).stderr("--from: no cluster was asked, so no provider service account is exempt; pass --allow-group system:serviceaccounts:NAMESPACE (the providers' namespace) to exempt them\n7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 0 users, 0 groups\n").run();
     // A cluster serving the same CRDs, with no provider pod and no MR to learn from.
     let bare = Cluster::builder().crd_files(AWS, &[VPC, VPC_M]).version("1", "36", "v1.36.0").start();
-    assert_eq!(guard(&bare, &args).0, text(&offline.stdout), "the same bytes from the files of the provider");
-    let items = items(&text(&offline.stdout));
+    assert_eq!(guard(&bare, &args).stderr("no provider pod or Deployment found (label pkg.crossplane.io/provider): no provider service account is exempt; pass --allow-group system:serviceaccounts:NAMESPACE (the providers' namespace)\n7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 2 managed kinds in 2 API groups; an ID format for 1; never judged: 0 users, 0 groups\n").run().stdout, offline.stdout, "the same bytes from the files of the provider");
+    let items = items(&offline.stdout);
     assert_eq!(
         groups(named(&items, "kubectl-upjet-guard-identity-kept")),
         ["ec2.aws.m.upbound.io", "ec2.aws.upbound.io"]
     );
     assert_eq!(groups(named(&items, "kubectl-upjet-guard-external-name-format")), ["ec2.aws.upbound.io"]);
-    let none = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir("crossplane")).output();
-    assert_eq!(none.status.code(), Some(2));
-    let said = text(&none.stderr);
+    let none = crate::support::upjet().args(["guard", "--from"]).arg(crd_dir("crossplane")).status(2).stderr(format!("error: {} holds no CustomResourceDefinition of the `managed` category (a provider's CRDs, as `kubectl get crd -o yaml` writes them)\n", crd_dir("crossplane").display())).run();
+    let said = &none.stderr;
     assert!(said.contains("no CustomResourceDefinition of the `managed` category"), "{said}");
 }
 
@@ -218,23 +217,22 @@ fn a_kind_whose_crd_changed_schema_keeps_the_same_policies_and_lock_keys() {
     let c = Cluster::builder().crd_files(AWS, &[VPC]).version("1", "36", "v1.36.0").guard_lock().start();
     c.add(provider_pod());
     for name in ["main", "edge", "core"] {
-        c.add(Mr::new(V1, "VPC", name).json());
+        c.add(Mr::provisioned(V1, "VPC", name).json());
     }
-    let (before, _) = guard(&c, &[]);
-    let first = c.upjet().args(["guard", "lock"]).output();
-    assert!(first.status.success(), "{}", text(&first.stderr));
+    let before = guard(&c, &[]).stderr("7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 1 managed kinds in 1 API groups; an ID format for 1; never judged: 1 users, 0 groups\n").run().stdout;
+    c.upjet().args(["guard", "lock"]).run();
     c.api.add_crd_yaml(&upgraded_vpc_crd()).unwrap();
     let vpc = c.api.get("ec2.aws.upbound.io/v1beta2", "VPC", None, "main").expect("served at v1beta2");
     assert_eq!(vpc["apiVersion"], "ec2.aws.upbound.io/v1beta2");
-    let (after, _) = guard(&c, &[]);
+    let after = guard(&c, &[]).stderr("7 policies (identity-kept Deny, identity-locked Deny, external-name-format Warn, management-policies Deny, late-initialize Warn, pending-resolved Warn, placeholder Warn) for 1 managed kinds in 1 API groups; an ID format for 1; never judged: 1 users, 0 groups\n").run().stdout;
     assert_eq!(
         after, before,
         "policies match group, kind and resource over every version (`*`): nothing to apply again"
     );
-    let again = c.upjet().args(["guard", "lock"]).output();
+    let again = c.upjet().args(["guard", "lock"]).run();
     assert!(
-        text(&again.stdout).contains("the lock holds 3 IDs") && text(&again.stdout).contains("0 shards written"),
+        again.stdout.contains("the lock holds 3 IDs") && again.stdout.contains("0 shards written"),
         "{}",
-        text(&again.stdout)
+        again.stdout
     );
 }

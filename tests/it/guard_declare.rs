@@ -8,14 +8,14 @@
 use crate::rbac::{bind, deploy, install_roles};
 use crate::support::adopt::{EXT, Provider, RS, provider};
 use crate::support::guard_cel::{Compiled, Outcome, Params, Request};
-use crate::support::{Cluster, Mr, text};
+use crate::support::{Cluster, Mr, Upjet};
 use serde_json::json;
 use std::sync::Arc;
 use testapi::Denial;
 use upjet_core::guard::build;
 use upjet_core::guard::kind::GuardKind;
 use upjet_core::guard::lock::crd::GROUP;
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 use upjet_core::guard::settings::GuardSettings;
 use upjet_core::guard::vars::{DECLARE_RESOURCE, DECLARE_ROLE, DECLARE_VERB};
 
@@ -25,7 +25,7 @@ fn admit_through_the_guard(c: &Cluster) {
     let kinds = [GuardKind::new("dns.gcp.upbound.io", "RecordSet", "recordsets", false)];
     let settings = GuardSettings { authorize_declarations: true, ..GuardSettings::default() };
     let set = build(&kinds, &settings, &[]);
-    let printed = set.validating.iter().find(|p| p.rule == Rule::IdentityKept).expect("identity-kept");
+    let printed = set.validating.iter().find(|p| p.rule == GuardRule::IdentityKept).expect("identity-kept");
     let (policy, binding) = (Arc::new(Compiled::new(&printed.policy)), printed.binding.clone());
     let name = printed.rule.policy_name();
     let api = c.api.clone();
@@ -60,7 +60,7 @@ fn admit_through_the_guard(c: &Cluster) {
 fn cluster() -> Cluster {
     let c = Cluster::builder().crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml"]).start();
     for name in ["www", "api"] {
-        c.add(Mr::new(RS, "RecordSet", name).json());
+        c.add(Mr::provisioned(RS, "RecordSet", name).json());
     }
     let view = json!([{"apiGroups": ["dns.gcp.upbound.io"], "resources": ["recordsets", "recordsets/status"], "verbs": ["get", "list", "watch"]}]);
     install_roles(&c, view, &["clusterrole-doctor.yaml", "clusterrole-adopt.yaml", "clusterrole-guard-declare.yaml"]);
@@ -73,12 +73,13 @@ fn cluster() -> Cluster {
     c
 }
 
-fn adopt(c: &Cluster, name: &str, id: &str) -> std::process::Output {
+/// `adopt` of the RecordSet `name` to `id`, as the user `operator`.
+fn adopt(c: &Cluster, name: &str, id: &str) -> Upjet {
     let mut cmd = c.upjet();
     cmd.env("KUBECONFIG", c.dir().join("operator.kubeconfig"));
     let target = format!("recordset.dns.gcp.upbound.io/{name}");
     cmd.args(["adopt", &target, "--id", id, "--yes", "--timeout", "30s"]).arg("--backup-dir").arg(c.dir().join("b"));
-    cmd.output()
+    cmd
 }
 
 fn external_name(c: &Cluster, name: &str) -> String {
@@ -89,9 +90,13 @@ fn external_name(c: &Cluster, name: &str) -> String {
 #[test]
 fn a_repair_by_a_user_not_allowed_to_declare_is_refused_naming_the_permission_and_passes_once_bound() {
     let c = cluster();
-    let o = adopt(&c, "www", "www-B");
-    let err = text(&o.stderr);
-    assert_ne!(o.status.code(), Some(0), "refused: {err}");
+    // Refused: a refused write.
+    let o = adopt(&c, "www", "www-B")
+        .status(5)
+        .stderr_contains("Adopt recordset.dns.gcp.upbound.io/www as ID \"www-B\"")
+        .stderr_contains("      the object changed meanwhile (status only); retrying on resourceVersion 1018")
+        .run();
+    let err = &o.stderr;
     for part in [
         "ValidatingAdmissionPolicy 'kubectl-upjet-guard-identity-kept'",
         "operator is not: missing permission: declare on identitychanges (guard.kubectl-upjet.io)",
@@ -109,7 +114,9 @@ fn a_repair_by_a_user_not_allowed_to_declare_is_refused_naming_the_permission_an
         "metadata": {"name": DECLARE_ROLE},
         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": DECLARE_ROLE},
         "subjects": [{"kind": "User", "name": "operator", "apiGroup": "rbac.authorization.k8s.io"}]}));
-    let o = adopt(&c, "api", "api-B");
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    adopt(&c, "api", "api-B")
+        .stderr_contains("Adopt recordset.dns.gcp.upbound.io/api as ID \"api-B\"")
+        .stderr_contains("adopted recordset.dns.gcp.upbound.io/api: external-name \"api-B\"")
+        .run();
     assert_eq!(external_name(&c, "api"), "api-B");
 }

@@ -5,6 +5,7 @@
 //! never a failure.
 
 use crate::rbac::{bind, install_roles};
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr};
 use crate::watch::{BUCKET, Watch};
 use serde_json::{Value, json};
@@ -17,7 +18,7 @@ use upjet_core::guard::settings::GuardSettings;
 const VPC: &str = "ec2.aws.upbound.io_vpcs.yaml";
 
 fn vpc(name: &str) -> Value {
-    Mr::new("ec2.aws.upbound.io/v1beta1", "VPC", name).ann("crossplane.io/external-name", &format!("vpc-{name}")).json()
+    Mr::provisioned("ec2.aws.upbound.io/v1beta1", "VPC", name).external_name(&format!("vpc-{name}")).json()
 }
 
 /// VPCs `main`, `web` and `moved` (each Ready with the ID `vpc-NAME`) and a Bucket kind served
@@ -57,7 +58,12 @@ fn guard_codes(report: &Value) -> Vec<(String, String)> {
 #[test]
 fn doctor_says_the_guard_is_missing_in_an_info_finding_about_the_cluster() {
     let c = cluster(true);
-    let run = c.upjet().args(["doctor"]).json().expect_exit(0).run();
+    let run = c
+        .upjet()
+        .args(["doctor"])
+        .json()
+        .stderr("2 kinds scanned, 3 managed resources, 0 errors, 3 warnings, 1 info\n")
+        .run();
     let r = run.report();
     assert_eq!(guard_codes(&r), [("GuardMissing".into(), "kubectl-upjet-guard".into())], "{}", run.stderr);
     let f = r.finding("GuardMissing", "kubectl-upjet-guard");
@@ -67,7 +73,11 @@ fn doctor_says_the_guard_is_missing_in_an_info_finding_about_the_cluster() {
     );
     assert_eq!(f["resource"]["apiVersion"], "admissionregistration.k8s.io/v1");
     assert!(f["message"].as_str().unwrap().contains("of the 2 served managed kinds"), "{f}");
-    let summary = c.upjet().args(["doctor", "-o", "summary"]).expect_exit(0).run();
+    let summary = c
+        .upjet()
+        .args(["doctor", "-o", "summary"])
+        .stderr("2 kinds scanned, 3 managed resources, 0 errors, 3 warnings, 1 info\n")
+        .run();
     assert!(summary.stdout.contains("kubectl upjet guard --audit | kubectl apply -f -"), "{}", summary.stdout);
 }
 
@@ -76,7 +86,12 @@ fn doctor_says_which_kinds_the_guard_leaves_out_and_which_identities_its_lock_la
     let c = cluster(true);
     install_guard(&c);
     install_lock(&c, &[("ec2.aws.upbound.io/VPC//main", "vpc-main"), ("ec2.aws.upbound.io/VPC//moved", "vpc-old")]);
-    let run = c.upjet().args(["doctor"]).json().expect_exit(0).run();
+    let run = c
+        .upjet()
+        .args(["doctor"])
+        .json()
+        .stderr("2 kinds scanned, 3 managed resources, 0 errors, 5 warnings, 0 info\n")
+        .run();
     let r = run.report();
     assert_eq!(
         guard_codes(&r),
@@ -105,7 +120,12 @@ fn doctor_says_which_kinds_the_guard_leaves_out_and_which_identities_its_lock_la
         s["spec"]["entries"] = json!({"ec2.aws.upbound.io/VPC//main": "vpc-main", "ec2.aws.upbound.io/VPC//web": "vpc-web",
             "ec2.aws.upbound.io/VPC//moved": "vpc-moved"});
     });
-    let run = c.upjet().args(["doctor", "--kind", "vpc.ec2.aws.upbound.io"]).json().expect_exit(0).run();
+    let run = c
+        .upjet()
+        .args(["doctor", "--kind", "vpc.ec2.aws.upbound.io"])
+        .json()
+        .stderr("1 kinds scanned, 3 managed resources, 0 errors, 3 warnings, 0 info\n")
+        .run();
     assert_eq!(guard_codes(&run.report()), [], "{}", run.stderr);
 }
 
@@ -118,30 +138,36 @@ fn the_lock_guard_lock_writes_is_the_lock_doctor_judges() {
     install_guard(&c);
     install_lock(&c, &[]);
     let codes = |c: &Cluster| {
-        let run = c.upjet().args(["doctor", "--kind", "vpc.ec2.aws.upbound.io"]).json().expect_exit(0).run();
+        let summary = r"\A1 kinds scanned, 3 managed resources, 0 errors, \d warnings, 0 info\n\z";
+        let run = c.upjet().args(["doctor", "--kind", "vpc.ec2.aws.upbound.io"]).json().stderr_matches(summary).run();
         guard_codes(&run.report())
     };
     let stale = [("GuardLockStale".to_string(), "kubectl-upjet-lock".to_string())];
     assert_eq!(codes(&c), stale, "an empty lock lacks every identity");
-    let lock = c.upjet().args(["guard", "lock"]).expect_exit(0).run();
+    let lock = c.upjet().args(["guard", "lock"]).run();
     assert!(lock.stdout.contains("the lock holds 3 IDs"), "{}", lock.stdout);
     assert_eq!(codes(&c), [], "guard lock wrote what doctor reads");
     c.api.remove("guard.kubectl-upjet.io/v1alpha1", "IdentityLock", None, &name(0)).unwrap();
     assert_eq!(codes(&c), stale, "a shard deleted by hand");
-    c.upjet().args(["guard", "lock"]).expect_exit(0).run();
+    c.upjet().args(["guard", "lock"]).run();
     assert_eq!(codes(&c), [], "written again");
 }
 
 #[test]
 fn a_cluster_before_v1_30_and_a_lock_without_its_crd_are_notes_not_failures() {
     let c = cluster(false);
-    let run = c.upjet().args(["doctor"]).json().expect_exit(0).run();
+    let run = c
+        .upjet()
+        .args(["doctor"])
+        .json()
+        .stderr(format!("{NO_GUARD}\n2 kinds scanned, 3 managed resources, 0 errors, 3 warnings, 0 info\n"))
+        .run();
     assert_eq!(guard_codes(&run.report()), []);
     assert!(run.stderr.contains("the API server serves no ValidatingAdmissionPolicies"), "{}", run.stderr);
 
     let c = cluster(true);
     install_guard(&c);
-    let run = c.upjet().args(["doctor"]).json().expect_exit(0).run();
+    let run = c.upjet().args(["doctor"]).json().stderr("the guard's lock is not installed: its CRD identitylocks.guard.kubectl-upjet.io is not served, so identity-locked has nothing to read\n2 kinds scanned, 3 managed resources, 0 errors, 5 warnings, 0 info\n").run();
     assert!(run.stderr.contains("its CRD identitylocks.guard.kubectl-upjet.io is not served"), "{}", run.stderr);
     let stale = run.report().finding("GuardLockStale", "kubectl-upjet-lock").clone();
     assert!(stale["message"].as_str().unwrap().contains("is not installed"), "{stale}");
@@ -156,15 +182,16 @@ fn the_shipped_roles_read_the_guard_and_a_denied_read_is_a_note_naming_the_role(
     let view = json!([{"apiGroups": ["ec2.aws.upbound.io", "s3.aws.upbound.io"], "resources": ["*"], "verbs": ["get", "list", "watch"]}]);
     install_roles(&c, view, &["clusterrole-doctor.yaml", "clusterrole-guard-lock.yaml"]);
     bind(&c, "viewer", "kubectl-upjet-doctor");
-    let doctor = |user: &str| {
+    // Doctor as `user`, its stderr ending with the run's `summary` line.
+    let doctor = |user: &str, summary: &str| {
         c.upjet()
             .env("KUBECONFIG", c.dir().join(format!("{user}.kubeconfig")))
             .args(["doctor"])
             .json()
-            .expect_exit(0)
+            .stderr_matches(&format!("{}\n\\z", regex::escape(summary)))
             .run()
     };
-    let run = doctor("viewer");
+    let run = doctor("viewer", "2 kinds scanned, 3 managed resources, 0 errors, 5 warnings, 0 info");
     assert!(!run.stderr.contains("forbidden"), "{}", run.stderr);
     assert_eq!(guard_codes(&run.report()).len(), 2, "{}", run.stderr);
 
@@ -172,7 +199,7 @@ fn the_shipped_roles_read_the_guard_and_a_denied_read_is_a_note_naming_the_role(
     c.api.modify("rbac.authorization.k8s.io/v1", "ClusterRole", None, "kubectl-upjet-doctor-base", |r| {
         r["rules"].as_array_mut().unwrap().retain(|rule| rule["apiGroups"] != json!(["guard.kubectl-upjet.io"]));
     });
-    let run = doctor("viewer");
+    let run = doctor("viewer", "2 kinds scanned, 3 managed resources, 0 errors, 4 warnings, 0 info");
     assert!(
         run.stderr.contains("cannot read the guard's lock (identitylocks.guard.kubectl-upjet.io)")
             && run.stderr.contains("missing permission: list on identitylocks (guard.kubectl-upjet.io); the ClusterRole kubectl-upjet-doctor"),
@@ -190,7 +217,7 @@ fn the_shipped_roles_read_the_guard_and_a_denied_read_is_a_note_naming_the_role(
     c.api.modify("rbac.authorization.k8s.io/v1", "ClusterRole", None, "kubectl-upjet-doctor-base", |r| {
         r["rules"].as_array_mut().unwrap().retain(|rule| rule["apiGroups"] != json!(["admissionregistration.k8s.io"]));
     });
-    let run = doctor("viewer");
+    let run = doctor("viewer", "2 kinds scanned, 3 managed resources, 0 errors, 3 warnings, 0 info");
     assert!(run.stderr.contains("cannot tell whether kubectl upjet guard is installed"), "{}", run.stderr);
     assert!(run.stderr.contains("missing permission: list on validatingadmissionpolicies"), "{}", run.stderr);
     assert_eq!(guard_codes(&run.report()), []);

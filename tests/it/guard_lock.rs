@@ -31,11 +31,6 @@ fn held(c: &Cluster) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn run(c: &Cluster, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = c.upjet().args(args).output();
-    (out.status.code(), text(&out.stdout), text(&out.stderr))
-}
-
 /// A journal folder holding one external-name record for a VPC long gone, under a name no
 /// API server would admit (a journal line or a hand edit can hold one).
 fn journal_with_odd_name(c: &Cluster) -> std::path::PathBuf {
@@ -50,12 +45,16 @@ fn journal_with_odd_name(c: &Cluster) -> std::path::PathBuf {
 #[test]
 fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_nothing() {
     let c = cluster();
-    c.add(Mr::new(V1, "VPC", "main").json());
-    c.add(Mr::new(V1_M, "VPC", "web").ns("default").json());
-    c.add(Mr::new(V1, "VPC", "bare").without("crossplane.io/external-name").conditions(json!([])).json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1_M, "VPC", "web").namespace("default").json());
+    c.add(
+        Mr::provisioned(V1, "VPC", "bare")
+            .without_annotation("crossplane.io/external-name")
+            .conditions(json!([]))
+            .json(),
+    );
     let journal = journal_with_odd_name(&c);
-    let (code, out, err) = run(&c, &["guard", "lock", "--journal", journal.to_str().unwrap()]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = c.upjet().args(["guard", "lock", "--journal", journal.to_str().unwrap()]).run().stdout;
     assert!(out.contains("the lock holds 3 IDs in 1 shards: 2 of the 3 MRs listed hold one, 1 more from the ID journal; 1 shards written"), "{out}");
     let want: BTreeMap<String, String> = [
         ("ec2.aws.m.upbound.io/VPC/default/web", "web"),
@@ -67,11 +66,10 @@ fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_noth
     assert_eq!(held(&c), want, "the odd name encoded, not dropped");
     let shard = c.api.get(LOCK, "IdentityLock", None, SHARD).unwrap();
     assert_eq!(shard["metadata"]["labels"]["kubectl-upjet.io/guard-lock"], "shard");
-    let (_, again, _) = run(&c, &["guard", "lock", "--journal", journal.to_str().unwrap()]);
+    let again = c.upjet().args(["guard", "lock", "--journal", journal.to_str().unwrap()]).run().stdout;
     assert!(again.contains("0 shards written"), "{again}");
     // The odd name is removed by the name it was recorded under.
-    let (code, out, err) = run(&c, &["guard", "unlock", "vpc/Gone VPC/é"]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = c.upjet().args(["guard", "unlock", "vpc/Gone VPC/é"]).run().stdout;
     assert!(out.contains("unlocked VPC.ec2.aws.upbound.io Gone VPC/é (its ID was vpc-0gone)"), "{out}");
     assert_eq!(held(&c).len(), 2);
 }
@@ -79,22 +77,26 @@ fn guard_lock_writes_every_identity_and_the_journal_and_a_second_run_writes_noth
 #[test]
 fn unlock_removes_one_entry_and_refuses_none_or_several_changing_nothing() {
     let c = cluster();
-    c.add(Mr::new(V1, "VPC", "shared").json());
-    c.add(Mr::new(V1_M, "VPC", "shared").ns("default").json());
-    c.add(Mr::new(V1, "VPC", "main").json());
-    assert_eq!(run(&c, &["guard", "lock"]).0, Some(0));
-    let (code, _, err) = run(&c, &["guard", "unlock", "vpc/typo"]);
-    assert_eq!(code, Some(2));
+    c.add(Mr::provisioned(V1, "VPC", "shared").json());
+    c.add(Mr::provisioned(V1_M, "VPC", "shared").namespace("default").json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
+    c.upjet().args(["guard", "lock"]).run();
+    let err = c
+        .upjet()
+        .args(["guard", "unlock", "vpc/typo"])
+        .status(2)
+        .stderr("error: vpc/typo is not locked (the lock holds 3 entries); nothing changed\n")
+        .run()
+        .stderr;
     assert!(
         err.contains("vpc/typo is not locked (the lock holds 3 entries)") && err.contains("nothing changed"),
         "{err}"
     );
-    let (code, _, err) = run(&c, &["guard", "unlock", "vpc/shared"]);
-    assert_eq!(code, Some(2));
+    let err = c.upjet().args(["guard", "unlock", "vpc/shared"]).status(2).stderr("error: vpc/shared names 2 entries (VPC.ec2.aws.m.upbound.io default/shared; VPC.ec2.aws.upbound.io shared): name one with KIND.GROUP and -n; nothing changed\n").run().stderr;
     assert!(err.contains("names 2 entries") && err.contains("KIND.GROUP and -n"), "{err}");
     assert_eq!(held(&c).len(), 3, "nothing changed");
-    let (code, out, err) = run(&c, &["guard", "unlock", "vpcs.ec2.aws.m.upbound.io/shared", "-n", "default"]);
-    assert_eq!(code, Some(0), "{err}");
+    let o = c.upjet().args(["guard", "unlock", "vpcs.ec2.aws.m.upbound.io/shared", "-n", "default"]).stderr("vpc.ec2.aws.m.upbound.io/shared -n default still exists: while it holds an ID, `guard lock` and `watch --guard-lock` record it again\n").run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!(out.contains("unlocked VPC.ec2.aws.m.upbound.io default/shared"), "{out}");
     assert!(err.contains("still exists"), "the MR is still there and would be locked again: {err}");
     assert!(!held(&c).contains_key("ec2.aws.m.upbound.io/VPC/default/shared"));
@@ -103,10 +105,9 @@ fn unlock_removes_one_entry_and_refuses_none_or_several_changing_nothing() {
 #[test]
 fn without_the_lock_crd_lock_and_unlock_name_the_command_that_installs_it() {
     let c = Cluster::builder().crd_files(AWS, &[VPC]).start();
-    c.add(Mr::new(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
     for args in [&["guard", "lock"][..], &["guard", "unlock", "vpc/main"][..]] {
-        let (code, _, err) = run(&c, args);
-        assert_eq!(code, Some(2), "{args:?}: {err}");
+        let err = c.upjet().args(args).status(2).stderr("error: the guard's lock is not installed (no CustomResourceDefinition identitylocks.guard.kubectl-upjet.io): install it with `kubectl upjet guard | kubectl apply -f -` (and wait until the CRD is established: `kubectl wait --for condition=established crd/identitylocks.guard.kubectl-upjet.io`); nothing changed\n").run().stderr;
         assert!(err.contains("kubectl upjet guard | kubectl apply -f -") && err.contains("nothing changed"), "{err}");
     }
 }
@@ -115,8 +116,8 @@ fn without_the_lock_crd_lock_and_unlock_name_the_command_that_installs_it() {
 fn two_lock_runs_at_once_lose_no_entry() {
     let c = cluster();
     for i in 0..40 {
-        c.add(Mr::new(V1, "VPC", &format!("legacy-{i:02}")).json());
-        c.add(Mr::new(V1_M, "VPC", &format!("ns-{i:02}")).ns("default").json());
+        c.add(Mr::provisioned(V1, "VPC", &format!("legacy-{i:02}")).json());
+        c.add(Mr::provisioned(V1_M, "VPC", &format!("ns-{i:02}")).namespace("default").json());
     }
     // Every request about the lock waits, so both runs read it empty before either writes.
     c.api.fault(testapi::Fault::Delay { path_contains: "identitylocks".into(), millis: 300 });
@@ -139,16 +140,16 @@ fn two_lock_runs_at_once_lose_no_entry() {
 fn a_shard_deleted_or_edited_by_hand_is_written_again() {
     let c = cluster();
     for name in ["a", "b", "c"] {
-        c.add(Mr::new(V1, "VPC", name).json());
+        c.add(Mr::provisioned(V1, "VPC", name).json());
     }
-    assert_eq!(run(&c, &["guard", "lock"]).0, Some(0));
+    c.upjet().args(["guard", "lock"]).run();
     c.api.remove(LOCK, "IdentityLock", None, SHARD).unwrap();
-    let (_, out, _) = run(&c, &["guard", "lock"]);
+    let out = c.upjet().args(["guard", "lock"]).run().stdout;
     assert!(out.contains("the lock holds 3 IDs") && out.contains("1 shards written"), "{out}");
     c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| {
         s["spec"]["entries"] = json!({"ec2.aws.upbound.io/VPC//a": "vpc-hand-edited", "hand/Made//entry": "x-1"});
     });
-    let (_, out, _) = run(&c, &["guard", "lock"]);
+    let out = c.upjet().args(["guard", "lock"]).run().stdout;
     assert!(out.contains("1 shards written"), "{out}");
     let now = held(&c);
     assert_eq!(
@@ -157,15 +158,15 @@ fn a_shard_deleted_or_edited_by_hand_is_written_again() {
         "re-merged, the hand-made entry kept: {now:?}"
     );
     c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| s["spec"]["entries"] = json!({"k": 1}));
-    let (code, out, err) = run(&c, &["guard", "lock"]);
-    assert_eq!(code, Some(0), "{err}");
+    let o = c.upjet().args(["guard", "lock"]).stderr("lock object kubectl-upjet-lock-0000: spec.entries is not a map of strings; read as empty, its entries are written again from the MRs\n").run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!(err.contains("spec.entries is not a map of strings"), "{err}");
     assert!(out.contains("the lock holds 3 IDs"), "{out}");
     // The label the bindings select by removed: no binding reads the shard, so it is written
     // again, labelled.
     c.api.modify(LOCK, "IdentityLock", None, SHARD, |s| s["metadata"]["labels"] = json!({}));
-    let (code, out, err) = run(&c, &["guard", "lock"]);
-    assert_eq!(code, Some(0), "{err}");
+    let o = c.upjet().args(["guard", "lock"]).stderr("lock object kubectl-upjet-lock-0000: without the label kubectl-upjet.io/guard-lock=shard no binding reads it; read as empty, its entries are written again from the MRs\n").run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!(err.contains("no binding reads it") && out.contains("1 shards written"), "{err}\n{out}");
     let shard = c.api.get(LOCK, "IdentityLock", None, SHARD).unwrap();
     assert_eq!(shard["metadata"]["labels"]["kubectl-upjet.io/guard-lock"], "shard", "{shard}");
@@ -186,8 +187,8 @@ fn lock_until(c: &Cluster, what: &str, pred: impl Fn(&BTreeMap<String, String>) 
 #[test]
 fn watch_keeps_the_lock_current_and_goes_on_through_its_failures() {
     let c = Cluster::builder().crd_files(AWS, &[VPC]).start();
-    c.add(Mr::new(V1, "VPC", "main").json());
-    c.add(Mr::new(V1, "VPC", "kept").ann("crossplane.io/external-name", "vpc-kept").json());
+    c.add(Mr::provisioned(V1, "VPC", "main").json());
+    c.add(Mr::provisioned(V1, "VPC", "kept").external_name("vpc-kept").json());
     let mut w = Watch::start(&c, &["--guard-lock", "--no-journal"]);
     let failing = w.stderr_until(|l| l.contains("cannot keep the guard's lock current"));
     assert!(
@@ -197,9 +198,9 @@ fn watch_keeps_the_lock_current_and_goes_on_through_its_failures() {
     c.api.add_crd_yaml(&upjet_core::guard::lock::crd::crd().to_string()).unwrap();
     w.stderr_until(|l| l.contains("written again, the lock is current"));
     lock_until(&c, "both VPCs", |h| h.len() == 2);
-    c.add(Mr::new(V1, "VPC", "new").json());
+    c.add(Mr::provisioned(V1, "VPC", "new").json());
     lock_until(&c, "the new VPC", |h| h.get("ec2.aws.upbound.io/VPC//new").is_some());
-    let mut orphan = Mr::new(V1, "VPC", "orphan").json();
+    let mut orphan = Mr::provisioned(V1, "VPC", "orphan").json();
     orphan["spec"]["deletionPolicy"] = json!("Orphan");
     c.add(orphan);
     lock_until(&c, "the orphaning VPC", |h| h.len() == 4);

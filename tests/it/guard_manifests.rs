@@ -11,7 +11,7 @@ use upjet_core::guard::admission::DEFAULTED;
 use upjet_core::guard::cel::limit;
 use upjet_core::guard::lock::key::LockKey;
 use upjet_core::guard::lock::shard::Shard;
-use upjet_core::guard::rule::{Action, Rule};
+use upjet_core::guard::rule::{Action, GuardRule};
 use upjet_core::guard::settings::GuardSettings;
 use upjet_core::guard::{GuardSet, build};
 use upjet_core::identity::Template;
@@ -55,7 +55,7 @@ fn full_set() -> GuardSet {
     let mut settings = GuardSettings { mutate: true, ..GuardSettings::default() };
     settings.exempt_service_account("crossplane-system", "provider-aws-ec2-1a2b3c");
     settings.groups.insert("platform:break-glass".into());
-    settings.actions.insert(Rule::Placeholder, Action::Deny);
+    settings.actions.insert(GuardRule::Placeholder, Action::Deny);
     let shards: Vec<Shard> = lock(&[(LockKey::new("ec2.aws.upbound.io", "VPC", None, "main"), "vpc-0abc")])
         .iter()
         .map(|s| Shard::from_object(s).unwrap())
@@ -279,7 +279,7 @@ fn every_list_and_map_literal_of_every_expression_has_one_type() {
 #[test]
 fn docs_name_every_rule_with_its_default_action() {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guard.md")).unwrap();
-    for rule in Rule::ALL {
+    for rule in GuardRule::ALL {
         let action = format!("{:?}", rule.default_action());
         let row = format!("| `{}` | {action} |", rule.name());
         assert!(docs.contains(&row), "docs/guard.md lacks the row {row}");

@@ -13,7 +13,7 @@ use upjet_core::adopt::{self, Action, Context, Options, Plan, Verdict};
 use upjet_core::finding::{Code, Finding};
 use upjet_core::gotime::GoTime;
 use upjet_core::guard::lock::key::LockKey;
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 use upjet_core::guard::settings::GuardSettings;
 use upjet_core::guard::{GuardSet, build};
 use upjet_core::managed::ManagedResource;
@@ -61,7 +61,7 @@ fn written(set: &GuardSet, start: &Value, patches: &[(String, Value)]) -> Value 
     let mut cur = start.clone();
     for (what, patch) in patches {
         let next = applied(&cur, patch);
-        let outcome = judge(set, Rule::IdentityKept, &[], &M(cur).update_to(&M(next.clone())));
+        let outcome = judge(set, GuardRule::IdentityKept, &[], &M(cur).update_to(&M(next.clone())));
         assert_eq!(outcome, Outcome::Allowed, "{what}: {patch}");
         cur = next;
     }
@@ -72,7 +72,7 @@ fn written(set: &GuardSet, start: &Value, patches: &[(String, Value)]) -> Value 
 fn refused_bare(set: &GuardSet, before: &Value, patch: &Value) {
     let bare = applied(before, &without_declaration(patch));
     assert_ne!(annotations(&bare)[EXT], annotations(before)[EXT], "the write changes the identity: {patch}");
-    refused(&judge(set, Rule::IdentityKept, &[], &M(before.clone()).update_to(&M(bare))), "Deny", &["changes"]);
+    refused(&judge(set, GuardRule::IdentityKept, &[], &M(before.clone()).update_to(&M(bare))), "Deny", &["changes"]);
 }
 
 fn plan(obj: &Value, import: bool) -> Plan {
@@ -142,7 +142,7 @@ fn restore_from_a_backup_declares_the_backed_up_id_and_ends_exactly_as_backed_up
     let removal = patch::declare(adopt::undo_patch(&bare_backup, &adopted).unwrap(), &adopted);
     assert!(removal.then.is_none());
     let outcome =
-        judge(&set, Rule::IdentityKept, &[], &M(adopted.clone()).update_to(&M(applied(&adopted, &removal.patch))));
+        judge(&set, GuardRule::IdentityKept, &[], &M(adopted.clone()).update_to(&M(applied(&adopted, &removal.patch))));
     refused(&outcome, "Deny", &["removes"]);
 }
 
@@ -163,7 +163,7 @@ fn a_staged_restore_creates_with_its_id_declared_and_promote_takes_the_declarati
     restored.as_object_mut().unwrap().remove("status");
     let restored = applied(&restored, &item.patch);
     let shards = lock(&[(LockKey::new("ec2.aws.upbound.io", "VPC", None, "main"), "vpc-lock")]);
-    assert_eq!(judge(&set, Rule::IdentityLocked, &shards, &M(restored.clone()).create()), Outcome::Allowed);
+    assert_eq!(judge(&set, GuardRule::IdentityLocked, &shards, &M(restored.clone()).create()), Outcome::Allowed);
     let bare = applied(
         &{
             let mut r = backed_up.clone();
@@ -172,7 +172,11 @@ fn a_staged_restore_creates_with_its_id_declared_and_promote_takes_the_declarati
         },
         &without_declaration(&item.patch),
     );
-    refused(&judge(&set, Rule::IdentityLocked, &shards, &M(bare).create()), "Deny", &["Recorded ID: \"vpc-lock\""]);
+    refused(
+        &judge(&set, GuardRule::IdentityLocked, &shards, &M(bare).create()),
+        "Deny",
+        &["Recorded ID: \"vpc-lock\""],
+    );
     // promote's writes: the first takes the declaration away.
     let promoted = written(
         &set,
@@ -208,8 +212,12 @@ fn migrate_creates_the_twin_with_its_id_declared_and_takes_the_declaration_away_
     assert_eq!(twin["metadata"]["annotations"][CHANGE], "vpc-old");
     // The lock recorded another ID under the twin's name (an earlier twin, since deleted).
     let shards = lock(&[(LockKey::new("ec2.aws.m.upbound.io", "VPC", Some("infra"), "main"), "vpc-earlier")]);
-    assert_eq!(judge(&set, Rule::IdentityLocked, &shards, &M(twin.clone()).create()), Outcome::Allowed);
-    refused(&judge(&set, Rule::IdentityLocked, &shards, &M(item.manifest.clone()).create()), "Deny", &["vpc-earlier"]);
+    assert_eq!(judge(&set, GuardRule::IdentityLocked, &shards, &M(twin.clone()).create()), Outcome::Allowed);
+    refused(
+        &judge(&set, GuardRule::IdentityLocked, &shards, &M(item.manifest.clone()).create()),
+        "Deny",
+        &["vpc-earlier"],
+    );
     let mut stored = twin.clone();
     stored["metadata"]["uid"] = json!("uid-twin");
     let observed = written(

@@ -8,7 +8,7 @@ use serde_json::json;
 use upjet_core::finding::Code;
 use upjet_core::gotime::GoTime;
 use upjet_core::guard::kind::GuardKind;
-use upjet_core::guard::rule::Rule;
+use upjet_core::guard::rule::GuardRule;
 use upjet_core::guard::settings::GuardSettings;
 use upjet_core::guard::{GuardSet, build};
 use upjet_core::identity::Template;
@@ -52,7 +52,7 @@ fn external_name_format_warns_when_the_known_format_gives_another_id() {
     let set = build(&record_sets(), &GuardSettings::default(), &[]);
     let off = record_set("www", Some("z1")).ext("projects/p2/managedZones/z1/rrsets/www/A");
     refused(
-        &judge(&set, Rule::ExternalNameFormat, &[], &off.create()),
+        &judge(&set, GuardRule::ExternalNameFormat, &[], &off.create()),
         "Warn",
         &[
             "recordsets.dns.gcp.upbound.io/www does not follow projects/p1/managedZones/{forProvider.managedZone}/rrsets/{forProvider.name}/{forProvider.type} or {forProvider.ttl}/{name}",
@@ -62,8 +62,12 @@ fn external_name_format_warns_when_the_known_format_gives_another_id() {
         ],
     );
     let vpc = M::namespaced("team-a", "web").ext("team-b-web");
-    refused(&judge(&set, Rule::ExternalNameFormat, &[], &vpc.create()), "Warn", &["which gives \"team-a-web\" here"]);
-    let fine = |m: M| judge(&set, Rule::ExternalNameFormat, &[], &m.create());
+    refused(
+        &judge(&set, GuardRule::ExternalNameFormat, &[], &vpc.create()),
+        "Warn",
+        &["which gives \"team-a-web\" here"],
+    );
+    let fine = |m: M| judge(&set, GuardRule::ExternalNameFormat, &[], &m.create());
     assert_eq!(fine(record_set("www", Some("z1")).ext("projects/p1/managedZones/z1/rrsets/www/A")), Outcome::Allowed);
     assert_eq!(fine(record_set("www", None).ext("300/www")), Outcome::Allowed, "the second format, from an int");
     assert_eq!(fine(M::namespaced("team-a", "web").ext("team-a-web")), Outcome::Allowed);
@@ -82,12 +86,15 @@ fn external_name_format_warns_when_the_known_format_gives_another_id() {
     assert_eq!(fine(no_fields), Outcome::Allowed, "a format whose fields are unset judges nothing");
     let kept = record_set("www", Some("z1")).ext("legacy-id");
     assert_eq!(
-        judge(&set, Rule::ExternalNameFormat, &[], &kept.update_to(&kept.clone().label("a", "b"))),
+        judge(&set, GuardRule::ExternalNameFormat, &[], &kept.update_to(&kept.clone().label("a", "b"))),
         Outcome::Allowed
     );
     let renamed = kept.update_to(&kept.clone().ext("other-id"));
-    refused(&judge(&set, Rule::ExternalNameFormat, &[], &renamed), "Warn", &["other-id"]);
-    assert!(guard().validating.iter().all(|p| p.rule != Rule::ExternalNameFormat), "no kind with a format, no policy");
+    refused(&judge(&set, GuardRule::ExternalNameFormat, &[], &renamed), "Warn", &["other-id"]);
+    assert!(
+        guard().validating.iter().all(|p| p.rule != GuardRule::ExternalNameFormat),
+        "no kind with a format, no policy"
+    );
 }
 
 #[test]
@@ -112,13 +119,13 @@ fn the_format_of_each_of_many_kinds_is_found_by_its_own_key() {
         };
         let req = |m: M| crate::support::guard_cel::Request::create(m.0, &format!("kind{i:02}s"));
         assert_eq!(
-            judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&format!("k{i:02}-x")))),
+            judge(&set, GuardRule::ExternalNameFormat, &[], &req(mr(&format!("k{i:02}-x")))),
             Outcome::Allowed,
             "Kind{i:02}"
         );
         let other = format!("k{:02}-x", (i + 1) % 40);
         refused(
-            &judge(&set, Rule::ExternalNameFormat, &[], &req(mr(&other))),
+            &judge(&set, GuardRule::ExternalNameFormat, &[], &req(mr(&other))),
             "Warn",
             &[&format!("follow k{i:02}-{{name}},"), &format!("gives \"k{i:02}-x\"")],
         );
@@ -160,7 +167,7 @@ fn management_policies_refuses_exactly_the_sets_doctor_calls_unsupported() {
     let mut refusals = 0;
     for policies in every_set() {
         let mr = M::cluster("main").set("/spec/managementPolicies", json!(policies));
-        let outcome = judge(&set, Rule::ManagementPolicies, &[], &mr.create());
+        let outcome = judge(&set, GuardRule::ManagementPolicies, &[], &mr.create());
         let doctor = doctor_says(&mr.0, Code::UnsupportedManagementPolicies);
         assert_eq!(matches!(outcome, Outcome::Failed { .. }), doctor, "{policies:?}: {outcome:?}");
         if doctor {
@@ -179,14 +186,14 @@ fn management_policies_refuses_exactly_the_sets_doctor_calls_unsupported() {
     let bad = M::cluster("main").set("/spec/managementPolicies", json!(["Delete"]));
     let edit = bad.update_to(&bad.clone().label("a", "b"));
     assert_eq!(
-        judge(&set, Rule::ManagementPolicies, &[], &edit),
+        judge(&set, GuardRule::ManagementPolicies, &[], &edit),
         Outcome::Allowed,
         "an MR already holding a bad set can be edited"
     );
     let long = M::cluster("main").set("/spec/managementPolicies", json!(vec!["Delete"; 65]));
-    assert_eq!(judge(&set, Rule::ManagementPolicies, &[], &long.create()), Outcome::Allowed, "beyond the bound");
+    assert_eq!(judge(&set, GuardRule::ManagementPolicies, &[], &long.create()), Outcome::Allowed, "beyond the bound");
     assert_eq!(
-        judge(&set, Rule::ManagementPolicies, &[], &M::cluster("main").create()),
+        judge(&set, GuardRule::ManagementPolicies, &[], &M::cluster("main").create()),
         Outcome::Allowed,
         "absent: [*]"
     );
@@ -211,7 +218,7 @@ fn late_initialize_warns_exactly_when_doctor_reports_late_initialize_missing() {
         let before = base.clone().set("/spec/managementPolicies", json!(["*"]));
         for policies in every_set() {
             let after = base.clone().set("/spec/managementPolicies", json!(policies));
-            let outcome = judge(&set, Rule::LateInitialize, &[], &before.update_to(&after));
+            let outcome = judge(&set, GuardRule::LateInitialize, &[], &before.update_to(&after));
             let doctor = doctor_says(&after.0, Code::LateInitializeMissing);
             assert_eq!(matches!(outcome, Outcome::Failed { .. }), doctor, "{state} {policies:?}: {outcome:?}");
             if doctor {
@@ -229,7 +236,7 @@ fn late_initialize_warns_exactly_when_doctor_reports_late_initialize_missing() {
     sync.creates_async = false;
     let without_async = build(&[sync], &GuardSettings::default(), &[]);
     assert!(
-        without_async.validating.iter().all(|p| p.rule != Rule::LateInitialize),
+        without_async.validating.iter().all(|p| p.rule != GuardRule::LateInitialize),
         "only kinds that create asynchronously"
     );
 }
@@ -244,7 +251,7 @@ fn pending_resolved_by_hand_warns_only_when_nothing_records_an_id() {
         m
     };
     refused(
-        &judge(&set, Rule::PendingResolved, &[], &pending.update_to(&without(&pending))),
+        &judge(&set, GuardRule::PendingResolved, &[], &pending.update_to(&without(&pending))),
         "Warn",
         &[
             "removes crossplane.io/external-create-pending from vpcs.ec2.aws.upbound.io/main",
@@ -253,7 +260,7 @@ fn pending_resolved_by_hand_warns_only_when_nothing_records_an_id() {
     );
     let stub = pending.clone().ext("sgr-stub");
     assert!(matches!(
-        judge(&set, Rule::PendingResolved, &[], &stub.update_to(&without(&stub))),
+        judge(&set, GuardRule::PendingResolved, &[], &stub.update_to(&without(&stub))),
         Outcome::Failed { .. }
     ));
     for (what, m) in [
@@ -261,10 +268,14 @@ fn pending_resolved_by_hand_warns_only_when_nothing_records_an_id() {
         ("a succeeded mark", pending.clone().ann(SUCCEEDED, "2024-11-30T10:53:06Z")),
         ("a failed mark", pending.clone().ann(FAILED, "2024-11-30T10:53:07Z")),
     ] {
-        assert_eq!(judge(&set, Rule::PendingResolved, &[], &m.update_to(&without(&m))), Outcome::Allowed, "{what}");
+        assert_eq!(
+            judge(&set, GuardRule::PendingResolved, &[], &m.update_to(&without(&m))),
+            Outcome::Allowed,
+            "{what}"
+        );
     }
     assert_eq!(
-        judge(&set, Rule::PendingResolved, &[], &pending.update_to(&pending.clone().label("a", "b"))),
+        judge(&set, GuardRule::PendingResolved, &[], &pending.update_to(&pending.clone().label("a", "b"))),
         Outcome::Allowed
     );
 }
@@ -274,15 +285,24 @@ fn placeholder_warns_when_a_write_sets_one() {
     let set = guard();
     let stub = M::namespaced("team-a", "rule").ext("sgr-stub");
     refused(
-        &judge(&set, Rule::Placeholder, &[], &stub.create()),
+        &judge(&set, GuardRule::Placeholder, &[], &stub.create()),
         "Warn",
         &["is a placeholder", "Value: \"sgr-stub\"", "-n team-a"],
     );
     let real = M::namespaced("team-a", "rule").ext("sgr-0123456789abcdef0");
-    assert_eq!(judge(&set, Rule::Placeholder, &[], &real.create()), Outcome::Allowed);
-    assert_eq!(judge(&set, Rule::Placeholder, &[], &stub.update_to(&stub.clone().label("a", "b"))), Outcome::Allowed);
-    refused(&judge(&set, Rule::Placeholder, &[], &real.update_to(&real.clone().ext("tbdeid0"))), "Warn", &["tbdeid0"]);
-    let Outcome::Failed { reason, .. } = judge(&set, Rule::Placeholder, &[], &stub.create()) else { unreachable!() };
+    assert_eq!(judge(&set, GuardRule::Placeholder, &[], &real.create()), Outcome::Allowed);
+    assert_eq!(
+        judge(&set, GuardRule::Placeholder, &[], &stub.update_to(&stub.clone().label("a", "b"))),
+        Outcome::Allowed
+    );
+    refused(
+        &judge(&set, GuardRule::Placeholder, &[], &real.update_to(&real.clone().ext("tbdeid0"))),
+        "Warn",
+        &["tbdeid0"],
+    );
+    let Outcome::Failed { reason, .. } = judge(&set, GuardRule::Placeholder, &[], &stub.create()) else {
+        unreachable!()
+    };
     assert_eq!(reason, "Invalid");
     assert_eq!(EXT, "crossplane.io/external-name");
 }

@@ -54,9 +54,8 @@ fn history(mr: &std::path::Path, log: &std::path::Path) -> String {
         .arg(mr)
         .arg("--log-file")
         .arg(log)
-        .output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
+        .run();
+    let text = out.stdout;
     text.split_once("What matters:").expect("a What matters section").1.to_string()
 }
 
@@ -202,9 +201,8 @@ fn vpc_history(dir: &std::path::Path, extra: &[&std::ffi::OsStr]) -> String {
         .arg("--log-file")
         .arg(&log)
         .args(extra)
-        .output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
+        .run();
+    let text = out.stdout;
     text.split_once("What matters:").expect("a What matters section").1.to_string()
 }
 

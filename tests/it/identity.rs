@@ -2,6 +2,7 @@
 //! format from its healthy peers (docs/id-templates.md) and fills `suggestedId`, `--plan` carries
 //! it, `--id-template` overrides it, and a provider-assigned format is never predicted.
 
+use crate::support::FLEET_SUMMARY;
 use crate::support::upjet;
 use serde_json::Value;
 
@@ -10,7 +11,7 @@ const RRSET_ID: &str = "projects/crossplane-bench/managedZones/bench-zone/rrsets
 
 #[test]
 fn the_lost_recordset_gets_its_id_from_its_peers_and_the_secret_does_not() {
-    let report = upjet().arg("doctor").json().from(FLEET).expect_exit(1).run().report();
+    let report = upjet().arg("doctor").json().from(FLEET).status(1).stderr(format!("{FLEET_SUMMARY}\n")).run().report();
     let rrset = report.finding("AlreadyExists", "benchmarksix12");
     assert_eq!(rrset["suggestedId"], RRSET_ID);
     let why = rrset["evidence"]["identity"].as_str().unwrap();
@@ -29,7 +30,7 @@ fn the_lost_recordset_gets_its_id_from_its_peers_and_the_secret_does_not() {
 fn the_plan_carries_the_predicted_id() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.json");
-    upjet().arg("doctor").json().from(FLEET).arg("--plan").arg(&plan).expect_exit(1).run();
+    upjet().arg("doctor").json().from(FLEET).arg("--plan").arg(&plan).status(1).stderr_contains(FLEET_SUMMARY).run();
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     let item = items
         .as_array()
@@ -44,7 +45,15 @@ fn the_plan_carries_the_predicted_id() {
 #[test]
 fn a_user_template_wins_and_bad_ones_are_usage_errors() {
     let t = "recordset.dns.gcp.upbound.io=projects/other/managedZones/{parameters.managed_zone}/rrsets/{forProvider.name}/{forProvider.type}";
-    let report = upjet().arg("doctor").json().from(FLEET).args(["--id-template", t]).expect_exit(1).run().report();
+    let report = upjet()
+        .arg("doctor")
+        .json()
+        .from(FLEET)
+        .args(["--id-template", t])
+        .status(1)
+        .stderr(format!("{FLEET_SUMMARY}\n"))
+        .run()
+        .report();
     let rrset = report.finding("AlreadyExists", "benchmarksix12");
     assert_eq!(rrset["suggestedId"], RRSET_ID.replace("crossplane-bench", "other"));
     assert!(rrset["evidence"]["identity"].as_str().unwrap().contains("given with --id-template"));
@@ -53,7 +62,14 @@ fn a_user_template_wins_and_bad_ones_are_usage_errors() {
         ("recordset=fixed", "no placeholder"),
         ("recordset={spec.x}", "unknown field"),
     ] {
-        let run = upjet().arg("doctor").json().from(FLEET).args(["--id-template", bad]).expect_exit(2).run();
+        let run = upjet()
+            .arg("doctor")
+            .json()
+            .from(FLEET)
+            .args(["--id-template", bad])
+            .status(2)
+            .stderr_contains("For more information, try '--help'.")
+            .run();
         assert!(run.stderr.contains(why), "{bad}: {}", run.stderr);
     }
 }
@@ -64,7 +80,7 @@ fn one_mr_in_depth_learns_from_the_snapshot_too() {
         .args(["doctor", "recordset.dns.gcp.upbound.io/benchmarksix12"])
         .json()
         .from(FLEET)
-        .expect_exit(1)
+        .status(1)
         .run()
         .report();
     assert_eq!(report.finding("AlreadyExists", "benchmarksix12")["suggestedId"], RRSET_ID);

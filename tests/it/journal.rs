@@ -2,9 +2,10 @@
 //! and `doctor`, `history`, `adopt` and `restore-plan` find it there — through the in-process API
 //! server, the real binary, and the journal's default folder under the scratch `HOME`.
 
+use crate::support::Cluster;
+use crate::support::NO_GUARD;
 use crate::support::adopt::{EXT, Provider, provider};
 use crate::support::velero as velero_support;
-use crate::support::{Cluster, text};
 use crate::watch::Watch;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -64,34 +65,27 @@ fn adopt_and_restore_plan_use_a_journaled_id_after_the_mr_lost_it() {
     lose_the_id(&cluster);
 
     // doctor: the lost-ID finding suggests the journaled ID, and says where it comes from.
-    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).stderr(format!("{NO_GUARD}\n1 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart\n")).run();
+    let report: Value = out.json();
     let missing = crate::support::upjet::find(&report, "ExternalNameMissing", "signing").expect("ExternalNameMissing");
     assert_eq!(missing["suggestedId"], KEY_ID, "{missing}");
     assert!(missing["evidence"]["journal"].as_str().unwrap().starts_with("external-name seen at"), "{missing}");
 
     // history: the journal's records are in the timeline.
-    let out = cluster.upjet().args(["history", "key.kms.aws.upbound.io/signing", "--no-logs"]).output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains(&format!("journal    ID journal: external-name \"{KEY_ID}\"")),
-        "{}",
-        text(&out.stdout)
-    );
+    let out = cluster.upjet().args(["history", "key.kms.aws.upbound.io/signing", "--no-logs"]).run();
+    assert!(out.stdout.contains(&format!("journal    ID journal: external-name \"{KEY_ID}\"")), "{}", out.stdout);
 
     // restore-plan over a backup taken after the loss: the journal (the default folder of the
     // current context) names the ID the key is restored with, instead of pausing it.
     let dir = cluster.dir().join("restore");
     std::fs::create_dir_all(&dir).unwrap();
-    let out = cluster
+    cluster
         .upjet()
         .current_dir(&dir)
         .arg("restore-plan")
         .arg(example())
         .args(["--modifiers", "modifiers.yaml", "--plan", "promote.json"])
-        .output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        .run();
     let plan: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("promote.json")).unwrap()).unwrap();
     let item = plan["items"].as_array().unwrap().iter().find(|i| i["resource"].as_str().unwrap().ends_with("/signing"));
     assert_eq!(item.expect("signing is at risk")["id"], KEY_ID, "{plan}");
@@ -102,9 +96,12 @@ fn adopt_and_restore_plan_use_a_journaled_id_after_the_mr_lost_it() {
         .upjet()
         .args(["adopt", "key.kms.aws.upbound.io/signing", "--yes", "--timeout", "30s", "--backup-dir"])
         .arg(cluster.dir().join("backups"))
-        .output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains(&format!("using {KEY_ID} from the ID journal")), "{}", text(&out.stderr));
+        .stderr_contains("Adopt key.kms.aws.upbound.io/signing as ID \"mrk-5a6b7c8d9e0f41a2b3c4d5e6f7a8b9c0\"")
+        .stderr_contains(
+            "adopted key.kms.aws.upbound.io/signing: external-name \"mrk-5a6b7c8d9e0f41a2b3c4d5e6f7a8b9c0\"",
+        )
+        .run();
+    assert!(out.stderr.contains(&format!("using {KEY_ID} from the ID journal")), "{}", out.stderr);
     let now = cluster.api.get("kms.aws.upbound.io/v1beta1", "Key", None, "signing").unwrap();
     assert_eq!(now["metadata"]["annotations"][EXT], KEY_ID);
 }
@@ -114,9 +111,14 @@ fn a_given_journal_folder_must_be_readable_and_a_torn_line_is_named() {
     let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[KEYS]).start();
     cluster.add(signing_with_its_id());
     let missing = cluster.dir().join("no-such-journal");
-    let out = cluster.upjet().args(["doctor", "--journal"]).arg(&missing).output();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("no-such-journal"), "{}", text(&out.stderr));
+    let out = cluster
+        .upjet()
+        .args(["doctor", "--journal"])
+        .arg(&missing)
+        .status(2)
+        .stderr_contains("error: cannot read the ID journal folder")
+        .run();
+    assert!(out.stderr.contains("no-such-journal"), "{}", out.stderr);
 
     watch_until_journaled(&cluster);
     // A kill in the middle of the next append leaves a torn last line.
@@ -125,11 +127,10 @@ fn a_given_journal_folder_must_be_readable_and_a_torn_line_is_named() {
     bytes.extend_from_slice(br#"{"time":"2024-11-30T12:00:00Z","uid":"d7"#);
     std::fs::write(&file, bytes).unwrap();
     lose_the_id(&cluster);
-    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).output();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = cluster.upjet().args(["doctor", "-o", "json", "--fail-on", "never"]).stderr_contains(NO_GUARD).stderr_contains("1 kinds scanned, 1 managed resources, 1 errors, 1 warnings, 0 info, 1 would be created again by a provider restart").run();
+    let report: Value = out.json();
     let missing = crate::support::upjet::find(&report, "ExternalNameMissing", "signing").expect("ExternalNameMissing");
     assert_eq!(missing["suggestedId"], KEY_ID);
-    let notes = report["summary"]["notes"].to_string() + &text(&out.stderr);
+    let notes = report["summary"]["notes"].to_string() + &out.stderr;
     assert!(notes.contains("journal.jsonl: skipped line"), "{notes}");
 }

@@ -31,7 +31,7 @@ fn k9s_expand(arg: &str, namespace: &str) -> String {
 #[test]
 fn every_plugin_runs_its_command_on_the_selected_mr() {
     let cluster = Cluster::builder().crds("provider-upjet-gcp").start();
-    cluster.add(Mr::new(RS, "RecordSet", "www").create_incomplete().json());
+    cluster.add(Mr::provisioned(RS, "RecordSet", "www").create_incomplete().json());
     let base = cluster.upjet().to_std();
     let shims = tempfile::tempdir().unwrap();
     script(

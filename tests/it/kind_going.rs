@@ -4,6 +4,7 @@
 //! on each MR and once per kind, live (reading a CRD's metadata only where its MRs are deleted)
 //! and from a snapshot that holds the definitions.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr};
 use serde_json::{Value, json};
 
@@ -21,7 +22,7 @@ fn cluster() -> Cluster {
 /// A legacy VPC with `deletionPolicy`.
 fn vpc(name: &str, policy: &str) -> Value {
     let id = format!("vpc-{name}");
-    let mut mr = Mr::new(VPC, "VPC", name).ann("crossplane.io/external-name", &id).at_id(&id).json();
+    let mut mr = Mr::provisioned(VPC, "VPC", name).external_name(&id).at_provider_id(&id).json();
     mr["spec"]["deletionPolicy"] = json!(policy);
     mr
 }
@@ -36,7 +37,7 @@ fn a_terminating_crd_and_a_deleted_mrd_are_said_on_each_mr_and_once_per_kind() {
     let c = cluster();
     c.add(vpc("core", "Delete"));
     c.add(vpc("kept", "Orphan"));
-    c.add(Mr::new(BUCKET, "Bucket", "assets").ns("team-a").json());
+    c.add(Mr::provisioned(BUCKET, "Bucket", "assets").namespace("team-a").json());
     // Crossplane v2: the Bucket's MRD is being deleted (held by a finalizer), its CRD not yet.
     c.add(json!({"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "ManagedResourceDefinition",
         "metadata": {"name": "buckets.s3.aws.m.upbound.io", "finalizers": ["example.com/hold"]},
@@ -50,7 +51,7 @@ fn a_terminating_crd_and_a_deleted_mrd_are_said_on_each_mr_and_once_per_kind() {
 
     // Before the CRD is deleted: the VPCs are healthy, no CRD is read at all.
     c.api.reset_stats();
-    let clean = c.upjet().args(["doctor", "-o", "json", "--kind", "vpc"]).run().report();
+    let clean = c.upjet().args(["doctor", "-o", "json", "--kind", "vpc"]).stderr(format!("0 of 1 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\n1 kinds scanned, 2 managed resources, 0 errors, 0 warnings, 0 info\n")).run().report();
     assert!(clean.codes().is_empty(), "{:?}", clean.codes());
     assert!(crd_reads(&c).is_empty(), "nothing is deleted: no CRD is asked for");
 
@@ -60,7 +61,7 @@ fn a_terminating_crd_and_a_deleted_mrd_are_said_on_each_mr_and_once_per_kind() {
     assert!(c.api.get(VPC, "VPC", None, "core").unwrap()["metadata"]["deletionTimestamp"].is_string());
 
     c.api.reset_stats();
-    let run = c.upjet().args(["doctor", "-o", "json"]).expect_exit(1).run();
+    let run = c.upjet().args(["doctor", "-o", "json"]).status(1).stderr_contains("0 of 1 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)").stderr_contains("2 kinds scanned, 3 managed resources, 2 errors, 1 warnings, 0 info").run();
     let report = run.report();
     let core = report.finding("KindBeingDeleted", "core");
     assert_eq!(core["severity"], "error");
@@ -120,7 +121,7 @@ fn a_terminating_crd_and_a_deleted_mrd_are_said_on_each_mr_and_once_per_kind() {
     );
 
     // One MR says the same.
-    let one = c.upjet().args(["doctor", "vpc.ec2.aws.upbound.io/core", "-o", "json"]).expect_exit(1).run().report();
+    let one = c.upjet().args(["doctor", "vpc.ec2.aws.upbound.io/core", "-o", "json"]).status(1).run().report();
     assert_eq!(one.finding("KindBeingDeleted", "core")["evidence"]["cloudObject"], "deleted");
 
     // Once the last VPC lets go of its finalizer, the CRD is gone and so is the kind.
@@ -151,7 +152,16 @@ fn a_snapshot_holding_a_terminating_crd_says_its_kind_is_going_away() {
         json!({"apiVersion": "v1", "kind": "List", "items": [crd]}).to_string(),
     )
     .unwrap();
-    let run = crate::support::upjet().arg("doctor").from(dir.path()).json().expect_exit(1).run();
+    let run = crate::support::upjet()
+        .arg("doctor")
+        .from(dir.path())
+        .json()
+        .status(1)
+        .stderr_contains(
+            "1 CustomResourceDefinitions are not managed resources and were not diagnosed (1 being deleted)",
+        )
+        .stderr_contains("1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info")
+        .run();
     let report = run.report();
     let f = report.finding("KindBeingDeleted", "core");
     assert!(f["evidence"]["definitions"].as_str().unwrap().contains("(since 2024-11-30T11:00:00Z)"), "{f:#}");

@@ -42,14 +42,14 @@ fn kubectl_plugin_completion_end_to_end() {
             ],
         )
         .start();
-    c.add(Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "www").json());
-    c.add(Mr::new("dns.gcp.upbound.io/v1beta2", "RecordSet", "api").json());
+    c.add(Mr::provisioned("dns.gcp.upbound.io/v1beta2", "RecordSet", "www").json());
+    c.add(Mr::provisioned("dns.gcp.upbound.io/v1beta2", "RecordSet", "api").json());
     c.add(serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a"}}));
     let bin = c.dir().join("bin");
     std::fs::create_dir(&bin).unwrap();
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kubectl-upjet"), bin.join("kubectl-upjet")).unwrap();
     // The helper installed the way the README says.
-    c.upjet().args(["completion", "kubectl-plugin", "--install-dir"]).arg(&bin).assert().success();
+    c.upjet().args(["completion", "kubectl-plugin", "--install-dir"]).arg(&bin).run();
     let kc = c.kubeconfig();
 
     let top = complete(&c, &bin, &kc, &[""]);

@@ -3,9 +3,10 @@
 //! finished) — over a live cluster and over a snapshot of it, and that the next command it
 //! names finishes the migration without a Delete reaching the cloud.
 
-use crate::migrate::{CLOUD, SUBNET, SUBNET_NS, cluster, run};
+use crate::migrate::{CLOUD, SUBNET, SUBNET_NS, cluster, in_dir};
+use crate::support::NO_GUARD;
 use crate::support::adopt::{EXT, PAUSED};
-use crate::support::{Cluster, Mr, text};
+use crate::support::{Cluster, Mr};
 use serde_json::{Value, json};
 
 const VPC_NS: &str = "ec2.aws.m.upbound.io/v1beta1";
@@ -18,9 +19,16 @@ fn hand_migrated() -> (Cluster, crate::migrate::CloudDeletes) {
         o["metadata"]["annotations"][PAUSED] = json!("true");
         o["spec"]["deletionPolicy"] = json!("Orphan");
     });
-    c.add(Mr::new(VPC_NS, "VPC", "main").ns("infra").ann(EXT, "vpc-main").at_id("vpc-main").json());
-    let subnet = Mr::new(SUBNET_NS, "Subnet", "private-a").ns("infra").ann(EXT, "subnet-private-a");
-    c.add(subnet.at_id("subnet-private-a").json());
+    c.add(
+        Mr::provisioned(VPC_NS, "VPC", "main")
+            .namespace("infra")
+            .annotation(EXT, "vpc-main")
+            .at_provider_id("vpc-main")
+            .json(),
+    );
+    let subnet =
+        Mr::provisioned(SUBNET_NS, "Subnet", "private-a").namespace("infra").annotation(EXT, "subnet-private-a");
+    c.add(subnet.at_provider_id("subnet-private-a").json());
     (c, deletes)
 }
 
@@ -54,9 +62,11 @@ fn doctor_names_a_fight_and_an_unfinished_migration_live_and_offline() {
         ("ExternalNameShared".to_string(), "Subnet/private-a".to_string(), "infra".to_string()),
         ("MigrationUnfinished".to_string(), "VPC/main".to_string(), String::new()),
     ];
-    let o = run(&c, &["doctor", "-o", "json", "--fail-on", "never"]);
-    let live: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stderr)));
-    assert_eq!(codes(&live), want, "{}", text(&o.stdout));
+    let o = in_dir(&c, &["doctor", "-o", "json", "--fail-on", "never"])
+        .stderr(format!("{NO_GUARD}\n6 kinds scanned, 5 managed resources, 2 errors, 1 warnings, 1 info\n"))
+        .run();
+    let live = o.json();
+    assert_eq!(codes(&live), want, "{}", o.stdout);
     let next = next_of(&live, "MigrationUnfinished");
     assert_eq!(
         next,
@@ -70,32 +80,38 @@ fn doctor_names_a_fight_and_an_unfinished_migration_live_and_offline() {
     items.extend(c.api.list(SUBNET_NS, "Subnet", Some("infra")));
     let snap = c.dir().join("snapshot.json");
     std::fs::write(&snap, json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string()).unwrap();
-    let o = run(&c, &["doctor", "-o", "json", "--fail-on", "never", "--from", snap.to_str().unwrap()]);
-    let offline: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stderr)));
-    assert_eq!(codes(&offline), want, "{}", text(&o.stdout));
+    let o = in_dir(&c, &["doctor", "-o", "json", "--fail-on", "never", "--from", snap.to_str().unwrap()])
+        .stderr("4 kinds scanned, 4 managed resources, 2 errors, 1 warnings, 1 info\n")
+        .run();
+    let offline = o.json();
+    assert_eq!(codes(&offline), want, "{}", o.stdout);
 }
 
 #[test]
 fn the_next_command_finishes_the_migration_without_touching_the_twin() {
     let (c, deletes) = hand_migrated();
     let twin_before = c.api.get(VPC_NS, "VPC", Some("infra"), "main").unwrap();
-    let o = run(&c, &["doctor", "-o", "json", "--fail-on", "never"]);
-    let next = next_of(&serde_json::from_slice(&o.stdout).unwrap(), "MigrationUnfinished");
+    let o = in_dir(&c, &["doctor", "-o", "json", "--fail-on", "never"])
+        .stderr(format!("{NO_GUARD}\n6 kinds scanned, 5 managed resources, 2 errors, 1 warnings, 1 info\n"))
+        .run();
+    let next = next_of(&o.json(), "MigrationUnfinished");
     let (plan, apply) = next.split_once(" && ").unwrap();
     let args = |cmd: &str| cmd.split_whitespace().skip(2).map(str::to_owned).collect::<Vec<_>>();
     let plan_args = args(plan);
-    let o = run(&c, &plan_args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    in_dir(&c, &plan_args.iter().map(String::as_str).collect::<Vec<_>>()).run();
     let mut apply_args = args(apply);
     apply_args.extend(["--yes", "--timeout", "20s", "--backup-dir", "b"].map(String::from));
-    let o = run(&c, &apply_args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
-    assert!(text(&o.stdout).contains("migrated  vpc.ec2.aws.upbound.io/main"), "{}", text(&o.stdout));
+    let o = in_dir(&c, &apply_args.iter().map(String::as_str).collect::<Vec<_>>())
+        .stderr_contains("vpc.ec2.aws.upbound.io/main: backup")
+        .run();
+    assert!(o.stdout.contains("migrated  vpc.ec2.aws.upbound.io/main"), "{}", o.stdout);
     assert!(c.api.get(SUBNET, "VPC", None, "main").is_none(), "the legacy VPC is deleted");
     let twin_after = c.api.get(VPC_NS, "VPC", Some("infra"), "main").unwrap();
     assert_eq!(twin_after["spec"], twin_before["spec"], "the twin is left as it was");
     assert!(deletes.lock().unwrap().is_empty(), "a Delete reached the cloud: {:?}", deletes.lock().unwrap());
-    let o = run(&c, &["doctor", "-o", "json", "--fail-on", "never"]);
-    let after: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(codes(&after).iter().all(|(code, ..)| code != "MigrationUnfinished"), "{}", text(&o.stdout));
+    let o = in_dir(&c, &["doctor", "-o", "json", "--fail-on", "never"])
+        .stderr(format!("{NO_GUARD}\n6 kinds scanned, 4 managed resources, 2 errors, 0 warnings, 0 info\n"))
+        .run();
+    let after: Value = o.json();
+    assert!(codes(&after).iter().all(|(code, ..)| code != "MigrationUnfinished"), "{}", o.stdout);
 }

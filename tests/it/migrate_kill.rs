@@ -7,7 +7,7 @@ use crate::adopt_interrupt::{spawn_with, until};
 use crate::migrate::{
     CLOUD, SUBNET, SUBNET_NS, back_as_before, cluster, namespaced, never_two_acting, plan_live, resumed,
 };
-use crate::support::text;
+use crate::support::Upjet;
 
 /// Runs `migrate apply` until the hook `hook` waits, then kills it with SIGKILL.
 fn kill_at(c: &crate::support::Cluster, hook: usize) {
@@ -21,10 +21,13 @@ fn kill_at(c: &crate::support::Cluster, hook: usize) {
     assert!(status.code().is_none(), "killed by a signal, not exited");
 }
 
-fn apply_again(c: &crate::support::Cluster) -> std::process::Output {
+/// The second `migrate apply`, from the cluster's folder, after the kill.
+fn apply_again(c: &crate::support::Cluster) -> Upjet {
     let backups = c.dir().join("backups");
     let args = ["migrate", "apply", "-f", "plan.json", "--yes", "--parallel", "1", "--timeout", "20s", "--backup-dir"];
-    c.upjet().current_dir(c.dir()).args(args).arg(backups).output()
+    let mut cmd = c.upjet();
+    cmd.current_dir(c.dir()).args(args).arg(backups);
+    cmd
 }
 
 #[test]
@@ -36,7 +39,17 @@ fn a_kill_at_every_step_resumes_and_finishes() {
         kill_at(&c, hook);
         never_two_acting(&c, &format!("killed at step {step}"));
         assert!(deletes.lock().unwrap().is_empty(), "step {step}: {:?}", deletes.lock().unwrap());
-        resumed(&c, &apply_again(&c), &deletes, &format!("killed at step {step}"));
+        resumed(
+            &c,
+            &apply_again(&c)
+                .stderr_contains(
+                    "subnet.ec2.aws.m.upbound.io/private-a -n infra: its Observe found \"subnet-private-a\"",
+                )
+                .stderr_contains("vpc.ec2.aws.m.upbound.io/main -n infra: its Observe found \"vpc-main\"")
+                .run(),
+            &deletes,
+            &format!("killed at step {step}"),
+        );
     }
 }
 
@@ -49,9 +62,10 @@ fn a_kill_during_the_rollback_resumes_the_rollback() {
     kill_at(&c, 5);
     never_two_acting(&c, "killed at step f");
     assert!(namespaced(&c, SUBNET_NS, "Subnet", "private-a").is_none(), "the twin was deleted before the kill");
-    let o = apply_again(&c);
-    let out = text(&o.stdout);
-    assert_eq!(o.status.code(), Some(5), "{out}\n{}", text(&o.stderr));
-    assert!(out.contains("rolled-back subnet.ec2.aws.upbound.io/private-a"), "{out}");
+    let o = apply_again(&c)
+        .status(5)
+        .stderr_contains("vpc.ec2.aws.m.upbound.io/main -n infra: its Observe found \"vpc-main\"")
+        .run();
+    assert!(o.stdout.contains("rolled-back subnet.ec2.aws.upbound.io/private-a"), "{}", o.stdout);
     back_as_before(&c, &before, &deletes);
 }

@@ -3,33 +3,32 @@
 //! file with one stderr line; a file that is no known input still fails in the reader's terms.
 //! Runs in the crate root so the bundled `examples/` print as relative paths.
 
-use crate::support::upjet;
+use crate::support::{Upjet, upjet};
 use std::io::Write;
 use std::path::Path;
 
 const AWS: &str = "examples/inventory/aws.json looks like an AWS tagging export (resourcegroupstaggingapi get-resources); pass it with --inventory";
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = upjet().env("KUBECONFIG", "/nonexistent/kubeconfig").args(args).output();
-    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (out.status.code(), text(out.stdout), text(out.stderr))
+/// The binary with `args`, offline: its kubeconfig does not exist.
+fn offline(args: &[&str]) -> Upjet {
+    let mut cmd = upjet();
+    cmd.env("KUBECONFIG", "/nonexistent/kubeconfig").args(args);
+    cmd
 }
 
-/// Runs `args` and expects exactly one error line, `error: {want}`, and exit 2.
+/// Runs `args` and expects exactly one error line, `error: {want}`, nothing on stdout, and exit 2.
 fn fails_with(args: &[&str], want: &str) {
-    let (code, stdout, stderr) = run(args);
-    assert_eq!(stderr, format!("error: {want}\n"), "{args:?}");
-    assert_eq!(code, Some(2), "{args:?}");
-    assert!(stdout.is_empty(), "{args:?}");
+    offline(args).status(2).stderr(format!("error: {want}\n")).stdout("").run();
 }
 
 #[test]
 fn doctor_reads_the_examples_folder_and_skips_the_inventory_in_it() {
-    let (code, stdout, stderr) = run(&["doctor", "--from", "examples", "-o", "json"]);
-    assert_eq!(code, Some(1), "errors are found: {stderr}");
     let skipped = format!("skipped {}", AWS.replacen(" looks like", ": looks like", 1));
+    // Errors are found.
+    let run = offline(&["doctor", "--from", "examples", "-o", "json"]).status(1).stderr_contains(&skipped).run();
+    let (stdout, stderr) = (&run.stdout, &run.stderr);
     assert_eq!(stderr.lines().filter(|l| *l == skipped).count(), 1, "{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(stdout).unwrap();
     assert!(report["summary"]["resourcesScanned"].as_u64().unwrap() > 46, "the fleet and the clusters are read");
     assert!(report["summary"]["notes"].as_array().unwrap().iter().any(|n| n == skipped.as_str()));
 }
@@ -97,15 +96,15 @@ fn a_snapshot_folder_fails_on_a_file_that_is_no_known_input() {
     std::fs::write(dir.path().join("plan.json"), r#"[{"resource":"vpc.ec2.aws.upbound.io/main","id":"vpc-1"}]"#)
         .unwrap();
     let folder = dir.path().to_str().unwrap();
-    let (code, _, stderr) = run(&["doctor", "--from", folder, "-o", "json"]);
-    assert!(
-        stderr.contains("plan.json: looks like an adoption plan (doctor --plan); pass it to `kubectl upjet adopt -f`")
-    );
-    assert_eq!(code, Some(1), "the plan is skipped, the snapshot's errors are found: {stderr}");
+    // The plan is skipped, the snapshot's errors are found.
+    offline(&["doctor", "--from", folder, "-o", "json"])
+        .status(1)
+        .stderr_contains("plan.json: looks like an adoption plan (doctor --plan); pass it to `kubectl upjet adopt -f`")
+        .run();
 
     std::fs::write(dir.path().join("notes.json"), "meeting notes, not JSON").unwrap();
-    let (code, _, stderr) = run(&["doctor", "--from", folder]);
-    assert_eq!(code, Some(2));
+    let stderr =
+        offline(&["doctor", "--from", folder]).status(2).stderr_contains("notes.json is not valid JSON").run().stderr;
     assert!(stderr.starts_with("error: ") && stderr.contains("notes.json is not valid JSON"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
@@ -116,10 +115,15 @@ fn a_file_no_flag_knows_keeps_the_readers_own_words() {
     let prose = dir.path().join("notes.txt");
     std::fs::write(&prose, "we looked at the fleet\nnothing to add\n").unwrap();
     let prose = prose.to_str().unwrap();
-    let (code, _, stderr) = run(&["doctor", "--from", "examples/fleet", "--log-file", prose, "-o", "summary"]);
-    assert_eq!(code, Some(1), "the lines are skipped, the fleet's errors are found: {stderr}");
-    assert!(stderr.contains(&format!("{prose}: 2 of 2 lines were not provider log records (skipped)")), "{stderr}");
-    let (code, _, stderr) = run(&["doctor", "--from", "examples/fleet", "--inventory", prose]);
-    assert_eq!(code, Some(2));
+    // The lines are skipped, the fleet's errors are found.
+    offline(&["doctor", "--from", "examples/fleet", "--log-file", prose, "-o", "summary"])
+        .status(1)
+        .stderr_contains(format!("{prose}: 2 of 2 lines were not provider log records (skipped)"))
+        .run();
+    let stderr = offline(&["doctor", "--from", "examples/fleet", "--inventory", prose])
+        .status(2)
+        .stderr_contains(format!("error: inventory {prose} is not a complete JSON export"))
+        .run()
+        .stderr;
     assert!(stderr.starts_with(&format!("error: inventory {prose} is not a complete JSON export")), "{stderr}");
 }

@@ -2,6 +2,7 @@
 //! (test API servers, a closed port, a server that rejects the token, a context that does not
 //! exist), several snapshots, and the commands that must refuse more than one cluster.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, Mr, upjet};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -54,8 +55,8 @@ fn cluster_block<'a>(r: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     let good = gcp();
-    good.add(Mr::new(RS, "RecordSet", "www").create_incomplete().json());
-    good.add(Mr::new(RS, "RecordSet", "api").json());
+    good.add(Mr::provisioned(RS, "RecordSet", "www").create_incomplete().json());
+    good.add(Mr::provisioned(RS, "RecordSet", "api").json());
     let rejecting = gcp();
     rejecting.api.fault(Fault::Status {
         method: None,
@@ -74,9 +75,20 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     let all = ["--context", "good", "--context", "down", "--context", "rejecting", "--context", "gone"];
 
     // Findings below --fail-on: the partial scan decides, exit 4.
-    let run = good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).args(["--fail-on", "never"]).json().run();
+    let run = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .arg("doctor")
+        .args(all)
+        .args(["--fail-on", "never"])
+        .json()
+        .status(4)
+        .stderr_contains(format!("good: {NO_GUARD}"))
+        .stderr_contains(
+            "5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)",
+        )
+        .run();
     let (r, stderr) = (run.report(), run.stderr);
-    assert_eq!(run.code, Some(4), "{stderr}");
     let findings = r["findings"].as_array().unwrap();
     assert!(!findings.is_empty() && findings.iter().all(|f| f["resource"]["cluster"] == "good"), "{}", r.0);
     assert!(findings.iter().any(|f| f["code"] == "CreateIncomplete" && f["resource"]["name"] == "www"));
@@ -100,19 +112,53 @@ fn unreachable_clusters_are_named_and_the_reachable_one_still_counts() {
     assert!(stderr.contains("4 clusters (3 not scanned)"), "{stderr}");
 
     // The table: CLUSTER first. Errors at --fail-on: findings win (1); --fail-on-incomplete: 4.
-    let table = good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).expect_exit(1).run().stdout;
+    let table = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .arg("doctor")
+        .args(all)
+        .status(1)
+        .stderr_contains(format!("good: {NO_GUARD}"))
+        .stderr_contains(
+            "5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)",
+        )
+        .run()
+        .stdout;
     assert!(table.starts_with("CLUSTER   RESOURCE"), "{table}");
     assert!(table.lines().skip(1).all(|l| l.starts_with("good ")), "{table}");
-    good.upjet().env("KUBECONFIG", &kc).arg("doctor").args(all).arg("--fail-on-incomplete").expect_exit(4).run();
+    good.upjet()
+        .env("KUBECONFIG", &kc)
+        .arg("doctor")
+        .args(all)
+        .arg("--fail-on-incomplete")
+        .status(4)
+        .stderr_contains(format!("good: {NO_GUARD}"))
+        .stderr_contains(
+            "5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info, 4 clusters (3 not scanned)",
+        )
+        .run();
 
     // No cluster reachable: exit 3, each named.
-    let run = good.upjet().env("KUBECONFIG", &kc).args(["doctor", "--context", "down", "--context", "gone"]).run();
+    let run = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .args(["doctor", "--context", "down", "--context", "gone"])
+        .status(3)
+        .stderr_contains("error: no cluster could be scanned:")
+        .stderr_contains("  gone: context \"gone\" not found in kubeconfig (known: good, down, rejecting)")
+        .run();
     let stderr = run.stderr;
-    assert_eq!(run.code, Some(3), "{stderr}");
     assert!(stderr.contains("no cluster could be scanned") && stderr.contains("down: ") && stderr.contains("gone: "));
 
     // One context: the report reads as it always did (no cluster field, no per-cluster block).
-    let run = good.upjet().env("KUBECONFIG", &kc).args(["doctor", "--context", "good"]).json().expect_exit(1).run();
+    let run = good
+        .upjet()
+        .env("KUBECONFIG", &kc)
+        .args(["doctor", "--context", "good"])
+        .json()
+        .status(1)
+        .stderr(format!("{NO_GUARD}\n5 kinds scanned, 2 managed resources, 1 errors, 1 warnings, 0 info\n"))
+        .run();
     let single = run.report();
     assert!(single["summary"].get("clusters").is_none(), "{}", single.0);
     assert!(single["findings"].as_array().unwrap().iter().all(|f| f["resource"].get("cluster").is_none()));
@@ -125,9 +171,9 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
     let c = gcp();
     let second = c.api.start_blocking().unwrap();
     for i in 0..3 {
-        c.add(Mr::new(RS, "RecordSet", &format!("rs-{i}")).json());
+        c.add(Mr::provisioned(RS, "RecordSet", &format!("rs-{i}")).json());
     }
-    c.add(Mr::new(RS, "RecordSet", "blocked").create_incomplete().json());
+    c.add(Mr::provisioned(RS, "RecordSet", "blocked").create_incomplete().json());
     c.api.fault(Fault::Delay { path_contains: "/apis/".into(), millis: 150 });
     let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &second.url)], "east");
     c.api.reset_stats();
@@ -136,8 +182,7 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
         .env("KUBECONFIG", &kc)
         .args(["doctor", "--all-contexts", "--concurrency", "2", "--fail-on", "never"])
         .json()
-        .expect_exit(0)
-        .run()
+        .stderr(format!("east: {NO_GUARD}\nwest: {NO_GUARD}\n10 kinds scanned, 8 managed resources, 2 errors, 2 warnings, 0 info, 2 clusters\n")).run()
         .report();
     let blocked: Vec<&str> = r["findings"]
         .as_array()
@@ -152,7 +197,7 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
     assert_eq!(stats.max_in_flight, 2, "--concurrency bounds both clusters together, and is reached");
     // Each context has its own discovery cache entry: a second run asks neither server.
     c.api.reset_stats();
-    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).expect_exit(0).run();
+    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--all-contexts", "--fail-on", "never"]).stderr(format!("east: {NO_GUARD}\nwest: {NO_GUARD}\n10 kinds scanned, 8 managed resources, 2 errors, 2 warnings, 0 info, 2 clusters\n")).run();
     assert_eq!(c.api.stats().class("discovery"), 0);
     let entries: Vec<String> = std::fs::read_dir(c.dir().join(".kube/cache/upjet/discovery"))
         .unwrap()
@@ -165,52 +210,69 @@ fn two_clusters_are_scanned_at_once_under_one_bound() {
 #[test]
 fn one_object_commands_refuse_several_clusters() {
     let c = gcp();
-    c.add(Mr::new(RS, "RecordSet", "www").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "www").json());
     let kc = kubeconfig(c.dir(), &[("a", &c.server.url), ("b", &c.server.url)], "a");
-    for args in [
-        &["history", "recordset.dns.gcp.upbound.io/www", "--context", "a", "--context", "b"][..],
-        &["doctor", "recordset.dns.gcp.upbound.io/www", "--all-contexts"],
-        &["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "x", "--all-contexts"],
-        &["adopt", "-f", "plan.json", "--context", "a", "--context", "b"],
-        &["doctor", "--all-contexts", "--context", "a"],
-        &["restore-plan", "b.tar.gz", "--modifiers", "m.yaml", "--plan", "p.json", "--context", "a", "--context", "b"],
-        &["completion", "bash", "--all-contexts"],
+    for (args, said) in [
+        (
+            &["history", "recordset.dns.gcp.upbound.io/www", "--context", "a", "--context", "b"][..],
+            "history acts on one cluster",
+        ),
+        (
+            &["doctor", "recordset.dns.gcp.upbound.io/www", "--all-contexts"],
+            "doctor KIND/NAME looks at one MR in one cluster",
+        ),
+        (&["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "x", "--all-contexts"], "adopt acts on one cluster"),
+        (&["adopt", "-f", "plan.json", "--context", "a", "--context", "b"], "adopt acts on one cluster"),
+        (
+            &["doctor", "--all-contexts", "--context", "a"],
+            "the argument '--all-contexts' cannot be used with '--context <NAME>'",
+        ),
+        (
+            &[
+                "restore-plan",
+                "b.tar.gz",
+                "--modifiers",
+                "m.yaml",
+                "--plan",
+                "p.json",
+                "--context",
+                "a",
+                "--context",
+                "b",
+            ],
+            "restore-plan acts on one cluster",
+        ),
+        (&["completion", "bash", "--all-contexts"], "completion acts on one cluster"),
     ] {
-        c.upjet().env("KUBECONFIG", &kc).args(args).expect_exit(2).run();
+        c.upjet().env("KUBECONFIG", &kc).args(args).status(2).stderr_contains(format!("error: {said}")).run();
     }
     let run =
-        c.upjet().env("KUBECONFIG", &kc).args(["history", "recordset.dns.gcp.upbound.io/www", "--all-contexts"]).run();
+        c.upjet().env("KUBECONFIG", &kc).args(["history", "recordset.dns.gcp.upbound.io/www", "--all-contexts"]).status(2).stderr("error: history acts on one cluster: give at most one --context (several clusters and --all-contexts are for doctor)\n").run();
     assert!(run.stderr.contains("history acts on one cluster"), "{}", run.stderr);
-    let run = c.upjet().env("KUBECONFIG", &kc).args(["completion", "zsh", "--context", "a", "--context", "b"]).run();
+    let run = c.upjet().env("KUBECONFIG", &kc).args(["completion", "zsh", "--context", "a", "--context", "b"]).status(2).stderr("error: completion acts on one cluster: give at most one --context (several clusters and --all-contexts are for doctor)\n").run();
     assert!(run.stderr.contains("completion acts on one cluster"), "{}", run.stderr);
     // One --context still works for them.
-    c.upjet()
-        .env("KUBECONFIG", &kc)
-        .args(["doctor", "recordset.dns.gcp.upbound.io/www", "--context", "b"])
-        .expect_exit(0)
-        .run();
+    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "recordset.dns.gcp.upbound.io/www", "--context", "b"]).run();
 }
 
 #[test]
 fn a_plan_names_the_cluster_it_was_made_in() {
     let c = gcp();
     let t = "recordset.dns.gcp.upbound.io=projects/p/managedZones/{forProvider.managedZone}/rrsets/{name}";
-    c.add(Mr::new(RS, "RecordSet", "lost").without("crossplane.io/external-name").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "lost").without_annotation("crossplane.io/external-name").json());
     let kc = kubeconfig(c.dir(), &[("east", &c.server.url), ("west", &c.server.url)], "east");
     let plan = c.dir().join("plan.json");
-    let run = c
+    c
         .upjet()
         .env("KUBECONFIG", &kc)
         .args(["doctor", "--all-contexts", "--id-template", t, "--plan"])
         .arg(&plan)
-        .run();
-    assert!(run.code.is_some_and(|c| c <= 1), "{}", run.stderr);
+        .stderr_contains(format!("east: {NO_GUARD}")).stderr_contains("10 kinds scanned, 2 managed resources, 0 errors, 2 warnings, 0 info, 2 would be created again by a provider restart, 2 clusters").run();
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     let clusters: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["cluster"].as_str().unwrap()).collect();
     assert_eq!(clusters, ["east", "west"], "{items}");
     // One live context: its name is still written, so adopt -f can check it.
-    let run = c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).run();
-    assert!(run.code.is_some_and(|c| c <= 1), "{}", run.stderr);
+    c.upjet().env("KUBECONFIG", &kc).args(["doctor", "--id-template", t, "--plan"]).arg(&plan).stderr_contains(NO_GUARD).stderr_contains("5 kinds scanned, 1 managed resources, 0 errors, 1 warnings, 0 info, 1 would be created again by a provider restart").run();
     let items: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
     assert_eq!(items[0]["cluster"], "east", "{items}");
 }
@@ -220,8 +282,16 @@ fn several_snapshots_are_several_clusters() {
     let root = env!("CARGO_MANIFEST_DIR");
     let (prod, staging) =
         (format!("{root}/examples/clusters/prod.json"), format!("{root}/examples/clusters/staging.json"));
-    let run = |args: &[&str]| upjet().arg("doctor").args(args).run();
-    let r = run(&["--from", &prod, "--from", &staging, "-o", "json"]).report();
+    let doctor = |args: &[&str]| {
+        let mut cmd = upjet();
+        cmd.arg("doctor").args(args);
+        cmd
+    };
+    let r = doctor(&["--from", &prod, "--from", &staging, "-o", "json"])
+        .status(1)
+        .stderr("5 kinds scanned, 13 managed resources, 4 errors, 4 warnings, 0 info, 2 clusters\n")
+        .run()
+        .report();
     let names: Vec<&str> =
         r["summary"]["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["prod", "staging"]);
@@ -229,26 +299,39 @@ fn several_snapshots_are_several_clusters() {
         r["findings"].as_array().unwrap().iter().map(|f| f["resource"]["cluster"].as_str().unwrap()).collect();
     assert_eq!(found.into_iter().collect::<Vec<_>>(), ["prod", "staging"]);
     // One snapshot: exactly as before, no cluster.
-    let single = run(&["--from", &prod, "-o", "json"]).report();
+    let single = doctor(&["--from", &prod, "-o", "json"])
+        .status(1)
+        .stderr("2 kinds scanned, 7 managed resources, 2 errors, 2 warnings, 0 info\n")
+        .run()
+        .report();
     assert!(single["summary"].get("clusters").is_none() && single["findings"][0]["resource"].get("cluster").is_none());
     // The table and the summary, as a person reads them.
-    let table = run(&["--from", &prod, "--from", &staging]).stdout;
+    let table = doctor(&["--from", &prod, "--from", &staging])
+        .status(1)
+        .stderr("5 kinds scanned, 13 managed resources, 4 errors, 4 warnings, 0 info, 2 clusters\n")
+        .run()
+        .stdout;
     insta::assert_snapshot!("several_clusters_table", table);
-    let summary = run(&["--from", &prod, "--from", &staging, "-o", "summary"]).stdout;
+    let summary = doctor(&["--from", &prod, "--from", &staging, "-o", "summary"])
+        .status(1)
+        .stderr("5 kinds scanned, 13 managed resources, 4 errors, 4 warnings, 0 info, 2 clusters\n")
+        .run()
+        .stdout;
     assert!(summary.contains("--from ") && summary.contains("CLUSTER"), "{summary}");
     insta::assert_snapshot!("several_clusters_summary", summary.replace(root, "."));
     // Two snapshots of one name: usage error.
     let tmp = tempfile::tempdir().unwrap();
     let other = tmp.path().join("prod");
     std::fs::create_dir(&other).unwrap();
-    let out = run(&["--from", &prod, "--from", other.to_str().unwrap()]);
-    assert_eq!(out.code, Some(2), "{}", out.stderr);
-    assert!(out.stderr.contains("both name the cluster \"prod\""), "{}", out.stderr);
+    doctor(&["--from", &prod, "--from", other.to_str().unwrap()])
+        .status(2)
+        .stderr_contains("both name the cluster \"prod\"")
+        .run();
     // Offline inputs that cannot be told apart by cluster are refused.
-    let out = run(&["--from", &prod, "--from", &staging, "--log-file", &prod]);
-    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    doctor(&["--from", &prod, "--from", &staging, "--log-file", &prod]).status(2).stderr("error: --log-file cannot tell which cluster a log came from: run doctor once per cluster (--logs reads each cluster's own provider pods)\n").run();
     // Snapshots and clusters are not mixed silently.
-    let out = run(&["--from", &prod, "--context", "a", "--context", "b"]);
-    assert_eq!(out.code, Some(2), "{}", out.stderr);
-    assert!(out.stderr.contains("give one or the other"), "{}", out.stderr);
+    doctor(&["--from", &prod, "--context", "a", "--context", "b"])
+        .status(2)
+        .stderr_contains("give one or the other")
+        .run();
 }

@@ -2,13 +2,14 @@
 //! custom-columns=…`, `-o custom-columns-file=…`): each checked against the `-o json` document
 //! of the same run, and kubectl's message shape for a template kubectl would reject (exit 2).
 
+use crate::support::FLEET_SUMMARY;
 use crate::support::upjet;
 use serde_json::Value;
 
 const FLEET: &str = "examples/fleet";
 
 fn report() -> Value {
-    upjet().arg("doctor").from(FLEET).json().run().json()
+    upjet().arg("doctor").from(FLEET).json().status(1).stderr(format!("{FLEET_SUMMARY}\n")).run().json()
 }
 
 #[test]
@@ -23,7 +24,8 @@ fn name_prints_each_mr_with_findings_once_as_kubectl_does() {
             expected.push(name);
         }
     }
-    let run = upjet().arg("doctor").from(FLEET).args(["-o", "name"]).expect_exit(1).run();
+    let run =
+        upjet().arg("doctor").from(FLEET).args(["-o", "name"]).status(1).stderr(format!("{FLEET_SUMMARY}\n")).run();
     assert_eq!(run.stdout.lines().collect::<Vec<_>>(), expected);
 }
 
@@ -34,8 +36,8 @@ fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
         .arg("doctor")
         .from(FLEET)
         .args(["-o", r#"jsonpath={range .findings[*]}{.code}{"\t"}{.resource.name}{"\n"}{end}"#])
-        .expect_exit(1)
-        .run();
+        .status(1)
+        .stderr("24 kinds scanned, 51 managed resources, 14 errors, 23 warnings, 5 info, 7 would be created again by a provider restart\n").run();
     let expected: String = report["findings"]
         .as_array()
         .unwrap()
@@ -47,7 +49,7 @@ fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
         .arg("doctor")
         .from(FLEET)
         .args(["-o", r#"jsonpath={.findings[?(@.severity=="error")].resource.name}"#])
-        .run();
+        .status(1).stderr("24 kinds scanned, 51 managed resources, 14 errors, 23 warnings, 5 info, 7 would be created again by a provider restart\n").run();
     let names: Vec<&str> = report["findings"]
         .as_array()
         .unwrap()
@@ -56,7 +58,13 @@ fn jsonpath_ranges_over_the_report_with_kubectl_escapes() {
         .map(|f| f["resource"]["name"].as_str().unwrap())
         .collect();
     assert_eq!(errors.stdout, names.join(" "));
-    let as_json = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath-as-json={.apiVersion}"]).run();
+    let as_json = upjet()
+        .arg("doctor")
+        .from(FLEET)
+        .args(["-o", "jsonpath-as-json={.apiVersion}"])
+        .status(1)
+        .stderr(format!("{FLEET_SUMMARY}\n"))
+        .run();
     assert_eq!(as_json.stdout, "\"upjet.doctor/v1\"\n");
 }
 
@@ -68,6 +76,8 @@ fn custom_columns_print_one_row_per_finding_in_kubectl_layout() {
         .arg("doctor")
         .from(FLEET)
         .args(["-o", "custom-columns=CODE:.code,MR:{.resource.name},ID:suggestedId"])
+        .status(1)
+        .stderr(format!("{FLEET_SUMMARY}\n"))
         .run();
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), findings.len() + 1, "{}", run.stdout);
@@ -88,16 +98,24 @@ fn custom_columns_print_one_row_per_finding_in_kubectl_layout() {
         .from(FLEET)
         .args(["--no-headers", "-o"])
         .arg(format!("custom-columns-file={}", file.display()))
+        .status(1)
+        .stderr(format!("{FLEET_SUMMARY}\n"))
         .run();
     assert_eq!(from_file.stdout.lines().count(), findings.len(), "{}", from_file.stderr);
 }
 
 #[test]
 fn a_template_kubectl_rejects_is_a_usage_error_in_kubectl_words() {
-    let run = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath={.findings[0"]).expect_exit(2).run();
+    let run = upjet()
+        .arg("doctor")
+        .from(FLEET)
+        .args(["-o", "jsonpath={.findings[0"])
+        .status(2)
+        .stderr("error: error parsing jsonpath {.findings[0, unterminated array\n")
+        .run();
     assert_eq!(run.stdout, "");
     assert!(run.stderr.starts_with("error: error parsing jsonpath {.findings[0, unterminated array"), "{}", run.stderr);
-    let run = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath={.apiVersion}{hello}"]).expect_exit(2).run();
+    let run = upjet().arg("doctor").from(FLEET).args(["-o", "jsonpath={.apiVersion}{hello}"]).status(2).stderr_contains("error: error executing jsonpath \"{.apiVersion}{hello}\": Error executing template: unrecognized identifier hello. Printing more information for debugging the template:").stderr_contains("\t\t{.apiVersion}{hello}").run();
     assert_eq!(run.stdout, "", "a failing template prints nothing, as kubectl");
     assert!(
         run.stderr.starts_with(
@@ -106,7 +124,13 @@ fn a_template_kubectl_rejects_is_a_usage_error_in_kubectl_words() {
         "{}",
         run.stderr
     );
-    let run = upjet().arg("doctor").from(FLEET).args(["-o", "custom-columns=CODE"]).expect_exit(2).run();
+    let run = upjet()
+        .arg("doctor")
+        .from(FLEET)
+        .args(["-o", "custom-columns=CODE"])
+        .status(2)
+        .stderr("error: unexpected custom-columns spec: CODE, expected <header>:<json-path-expr>\n")
+        .run();
     assert!(
         run.stderr.contains("unexpected custom-columns spec: CODE, expected <header>:<json-path-expr>"),
         "{}",
@@ -141,12 +165,13 @@ fn a_template_file_is_read_before_anything_is_scanned() {
         &["doctor", "vpc.ec2.aws.upbound.io/main"][..],
         &["history", "vpc.ec2.aws.upbound.io/main"][..],
     ] {
-        let run = upjet().args(words).args(["--from", snapshot, "-o", &form]).expect_exit(2).run();
-        assert!(
-            run.stderr.starts_with(&format!("error: cannot read template {}", template.display())),
-            "{}",
-            run.stderr
-        );
+        let run = upjet()
+            .args(words)
+            .args(["--from", snapshot, "-o", &form])
+            .status(2)
+            .stderr_contains(&format!("error: cannot read template {}", template.display()))
+            .run();
+        assert!(run.stderr.starts_with("error: cannot read template "), "{}", run.stderr);
         assert_eq!(run.stdout, "", "{words:?}");
     }
 }

@@ -6,8 +6,9 @@
 //! adopt work under them; Secrets, RBAC objects and other kinds are denied; every 403 names the
 //! missing permission and the role to bind.
 
+use crate::support::NO_GUARD;
 use crate::support::adopt::*;
-use crate::support::{Cluster, Mr, report, text};
+use crate::support::{Cluster, Mr, Upjet};
 use serde_json::{Value, json};
 
 const PROVIDER_NS: &str = "crossplane-system";
@@ -28,8 +29,14 @@ fn cluster() -> Cluster {
         .crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml", "gcp.upbound.io_providerconfigs.yaml"])
         .crd_files("crossplane", &["pkg.crossplane.io_providers.yaml", "pkg.crossplane.io_providerrevisions.yaml"])
         .start();
-    c.add(Mr::new(RS, "RecordSet", "healthy").json());
-    let stuck = c.add(Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json());
+    c.add(Mr::provisioned(RS, "RecordSet", "healthy").json());
+    let stuck = c.add(
+        Mr::provisioned(RS, "RecordSet", "www")
+            .without_annotation(EXT)
+            .create_incomplete()
+            .at_provider_id("www-A")
+            .json(),
+    );
     let uid = stuck["metadata"]["uid"].as_str().unwrap();
     c.add(json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "provider-gcp-dns-1", "namespace": PROVIDER_NS,
@@ -66,9 +73,9 @@ pub(crate) fn install_roles(c: &Cluster, view: Value, files: &[&str]) {
     for doc in files.iter().flat_map(|f| deploy(f)) {
         c.add(doc);
     }
-    let generated = c.upjet().args(["rbac", "-o", "json"]).output();
-    assert!(generated.status.success(), "{}", text(&generated.stderr));
-    for role in report(&generated)["items"].as_array().unwrap() {
+    let generated =
+        c.upjet().args(["rbac", "-o", "json"]).stderr_matches(r"\A\d+ managed kinds in \d+ API groups\n\z").run();
+    for role in generated.json()["items"].as_array().unwrap() {
         c.add(role.clone());
     }
     c.api.enable_rbac();
@@ -86,10 +93,11 @@ pub(crate) fn bind(c: &Cluster, user: &str, role: &str) {
     std::fs::write(c.dir().join(format!("{user}.kubeconfig")), kubeconfig).unwrap();
 }
 
-fn as_user(c: &Cluster, user: &str, args: &[&str]) -> std::process::Output {
+/// The binary with `args`, as `user` (the kubeconfig [`bind`] wrote for it).
+fn as_user(c: &Cluster, user: &str, args: &[&str]) -> Upjet {
     let mut cmd = c.upjet();
     cmd.env("KUBECONFIG", c.dir().join(format!("{user}.kubeconfig"))).args(args);
-    cmd.output()
+    cmd
 }
 
 /// What `user` gets for one request, through the plugin's own kube client over real HTTP:
@@ -114,26 +122,24 @@ async fn request(c: &Cluster, user: &str, method: &str, path: &str) -> Result<St
 #[test]
 fn doctor_and_history_work_under_the_doctor_role() {
     let c = cluster();
-    let o = as_user(&c, "viewer", &["doctor", "--logs", "-o", "json"]);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "findings, nothing skipped: {err}");
+    let o = as_user(&c, "viewer", &["doctor", "--logs", "-o", "json"]).status(1).stderr(format!("read 1 log sources (1 lines)\n{NO_GUARD}\n1 kinds scanned, 2 managed resources, 2 errors, 1 warnings, 0 info\n")).run();
+    let err = &o.stderr;
     assert!(!err.contains("forbidden"), "{err}");
-    let r = report(&o);
+    let r = o.json();
     assert_eq!(r["summary"]["kindsSkipped"], json!([]), "{r}");
     let codes = crate::support::codes(&r);
     assert!(codes.contains(&("CreateIncomplete".into(), "www".into())), "{codes:?}");
     let notes = r["summary"]["notes"].to_string();
     assert!(notes.contains("read 1 log sources"), "the provider pod's log was read: {notes}");
 
-    let o = as_user(&c, "viewer", &["history", "recordset.dns.gcp.upbound.io/www"]);
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
-    assert!(o.status.success(), "{err}");
+    let o = as_user(&c, "viewer", &["history", "recordset.dns.gcp.upbound.io/www"]).run();
+    let (out, err) = (&o.stdout, &o.stderr);
     assert!(out.contains("Async create ended."), "{out}");
     assert!(!out.contains("cannot read events") && !err.contains("forbidden"), "{out}{err}");
 
     // --workspace needs exec, which only the optional workspace role grants; the note says so.
-    let o = as_user(&c, "viewer", &["history", "recordset.dns.gcp.upbound.io/www", "--workspace"]);
-    let out = text(&o.stdout);
+    let o = as_user(&c, "viewer", &["history", "recordset.dns.gcp.upbound.io/www", "--workspace"]).run();
+    let out = &o.stdout;
     assert!(
         out.contains("missing permission: create on pods/exec") && out.contains("kubectl-upjet-workspace"),
         "{out}"
@@ -149,9 +155,8 @@ fn adopt_needs_the_adopt_role_and_works_under_it() {
         &c,
         "viewer",
         &["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "www-A", "--yes", "--backup-dir", backups],
-    );
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(3), "{err}");
+    ).status(3).stderr_contains("Adopt recordset.dns.gcp.upbound.io/www as ID \"www-A\"").stderr_contains("error: forbidden: RBAC does not allow you to patch recordsets.dns.gcp.upbound.io (recordset.dns.gcp.upbound.io/www). Server said: recordsets.dns.gcp.upbound.io \"www\" is forbidden: User \"viewer\" cannot patch resource \"recordsets\" in API group \"dns.gcp.upbound.io\" at the cluster scope — missing permission: patch on recordsets (dns.gcp.upbound.io); the ClusterRole kubectl-upjet-adopt (deploy/clusterrole-adopt.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-adopt --clusterrole=kubectl-upjet-adopt --user=viewer; a managed kind installed after the roles were applied needs `kubectl upjet rbac | kubectl apply -f -` again; nothing changed").run();
+    let err = &o.stderr;
     assert!(
         err.contains("missing permission: patch on recordsets (dns.gcp.upbound.io); the ClusterRole kubectl-upjet-adopt (deploy/clusterrole-adopt.yaml) grants it: kubectl create clusterrolebinding kubectl-upjet-adopt --clusterrole=kubectl-upjet-adopt --user=viewer"),
         "{err}"
@@ -160,8 +165,12 @@ fn adopt_needs_the_adopt_role_and_works_under_it() {
 
     provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
     let args = ["adopt", "recordset.dns.gcp.upbound.io/www", "--id", "www-A", "--import", "--yes", "--timeout", "30s"];
-    let o = as_user(&c, "operator", &args.iter().copied().chain(["--backup-dir", backups]).collect::<Vec<_>>());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    as_user(&c, "operator", &args.iter().copied().chain(["--backup-dir", backups]).collect::<Vec<_>>())
+        .stderr_contains(
+            "Adopt recordset.dns.gcp.upbound.io/www as ID \"www-A\" (--import: verified with Observe-only first)",
+        )
+        .stderr_contains("adopted recordset.dns.gcp.upbound.io/www: external-name \"www-A\"")
+        .run();
     let www = c.api.get(RS, "RecordSet", None, "www").unwrap();
     assert_eq!(a(&www, EXT), Some("www-A"));
 }

@@ -6,7 +6,8 @@
 
 use crate::migrate::{CLOUD, cluster, migrated, never_two_acting};
 use crate::rbac::{bind, install_roles};
-use crate::support::{Cluster, text};
+use crate::support::NO_GUARD;
+use crate::support::{Cluster, Upjet};
 use serde_json::json;
 
 /// The migrate cluster with RBAC on and `migrator` bound to `kubectl-upjet-migrate` only.
@@ -23,8 +24,11 @@ fn rbac_cluster() -> (Cluster, crate::migrate::CloudDeletes) {
     (c, deletes)
 }
 
-fn as_migrator(c: &Cluster, args: &[&str]) -> std::process::Output {
-    c.upjet().current_dir(c.dir()).env("KUBECONFIG", c.dir().join("migrator.kubeconfig")).args(args).output()
+/// The binary with `args`, from the cluster's folder, as the user `migrator`.
+fn as_migrator(c: &Cluster, args: &[&str]) -> Upjet {
+    let mut cmd = c.upjet();
+    cmd.current_dir(c.dir()).env("KUBECONFIG", c.dir().join("migrator.kubeconfig")).args(args);
+    cmd
 }
 
 const PLAN: &[&str] = &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"];
@@ -33,30 +37,29 @@ const APPLY: &[&str] = &["migrate", "apply", "-f", "plan.json", "--yes", "--time
 #[test]
 fn migrate_works_under_exactly_the_migrate_role() {
     let (c, deletes) = rbac_cluster();
-    let o = as_migrator(&c, PLAN);
-    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
-    let o = as_migrator(&c, APPLY);
-    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
-    assert!(migrated(&c), "{}", text(&o.stdout));
+    as_migrator(&c, PLAN).run();
+    let o = as_migrator(&c, APPLY)
+        .stderr_contains("vpc.ec2.aws.m.upbound.io/main -n infra: its Observe found \"vpc-main\"")
+        .stderr_contains("subnet.ec2.aws.m.upbound.io/private-a -n infra: its Observe found \"subnet-private-a\"")
+        .run();
+    assert!(migrated(&c), "{}", o.stdout);
     assert!(deletes.lock().unwrap().is_empty());
-    let o = as_migrator(&c, &["migrate", "status", "-f", "plan.json"]);
-    assert!(text(&o.stdout).contains("3 done of 3 in the plan"), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    as_migrator(&c, &["migrate", "status", "-f", "plan.json"]).stdout_contains("3 done of 3 in the plan").run();
 }
 
 #[test]
 fn a_rule_removed_from_the_role_fails_and_names_it() {
     let (c, deletes) = rbac_cluster();
-    let o = as_migrator(&c, PLAN);
-    assert_eq!(o.status.code(), Some(0), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    as_migrator(&c, PLAN).run();
     // The generated role without its create rules on the namespaced kinds.
     c.api.modify("rbac.authorization.k8s.io/v1", "ClusterRole", None, "kubectl-upjet-managed-migrate", |r| {
         for rule in r["rules"].as_array_mut().unwrap() {
             rule["verbs"] = json!(["delete"]);
         }
     });
-    let o = as_migrator(&c, APPLY);
-    let out = text(&o.stdout);
-    assert_ne!(o.status.code(), Some(0), "{out}");
+    // A refused write.
+    let o = as_migrator(&c, APPLY).status(5).stderr_contains("certificate.acm.aws.upbound.io/www: backup").run();
+    let out = &o.stdout;
     assert!(out.contains("missing permission: create on subnets (ec2.aws.m.upbound.io) in namespace infra"), "{out}");
     assert!(out.contains("the ClusterRole kubectl-upjet-migrate (deploy/clusterrole-migrate.yaml) grants it"), "{out}");
     never_two_acting(&c, "after the denied create");
@@ -82,9 +85,9 @@ fn the_activation_hint_works_under_the_shipped_roles() {
     bind(&c, "migrator", "kubectl-upjet-migrate");
     bind(&c, "viewer", "kubectl-upjet-doctor");
 
-    let o = as_migrator(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"]);
-    let out = text(&o.stdout);
-    assert_eq!(o.status.code(), Some(5), "{out}\n{}", text(&o.stderr));
+    let o =
+        as_migrator(&c, &["migrate", "plan", "--all", "--to-namespace", "infra", "-o", "plan.json"]).status(5).run();
+    let out = &o.stdout;
     let activate = "its ManagedResourceDefinition vpcs.ec2.aws.m.upbound.io is inactive; activate it (kubectl patch managedresourcedefinition vpcs.ec2.aws.m.upbound.io --type merge -p '{\"spec\":{\"state\":\"Active\"}}'";
     assert!(out.contains(activate), "{out}");
     assert!(!out.contains("is not installed"), "{out}");
@@ -93,8 +96,7 @@ fn the_activation_hint_works_under_the_shipped_roles() {
         .upjet()
         .env("KUBECONFIG", c.dir().join("viewer.kubeconfig"))
         .args(["doctor", "-o", "json", "--fail-on", "never"])
-        .output();
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{err}");
+        .stderr(format!("1 of 2 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n")).run();
+    let err = &o.stderr;
     assert!(err.contains("1 of 2 ManagedResourceDefinitions are inactive") && !err.contains("forbidden"), "{err}");
 }

@@ -4,6 +4,7 @@
 //! kind of an object whose MR is gone as the run serves it, with the ID its kind's rule gives,
 //! and says (and counts) that the re-applied MR's next reconcile creates a second queue.
 
+use crate::support::NO_GUARD;
 use crate::support::{Cluster, upjet};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -69,7 +70,7 @@ fn queues_and_inventory(dir: &Path, orders: Value) -> (PathBuf, PathBuf) {
 fn an_object_without_its_mr_is_named_by_the_served_kind_and_its_kind_s_id_rule() {
     let dir = tempfile::tempdir().unwrap();
     let (snapshot, inventory) = queues_and_inventory(dir.path(), queue("orders", "uid-orders-2"));
-    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).expect_exit(1).run();
+    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).status(1).stderr_contains("inventory: 4 objects tagged for a crossplane MR, 3 matched to 3 MRs, 1 without an MR").stderr_contains("1 kinds scanned, 3 managed resources, 1 errors, 2 warnings, 0 info, 1 would be created again by a provider restart").run();
     let report = run.report();
     let gone = report.finding("InventoryObjectWithoutMr", "legacy");
     assert_eq!(
@@ -89,7 +90,15 @@ fn on_a_live_cluster_discovery_names_the_kind_of_an_object_without_its_mr() {
     let c = Cluster::builder().crd_files("provider-upjet-aws", &["sqs.aws.upbound.io_queues.yaml"]).start();
     let inventory = c.dir().join("aws.json");
     std::fs::write(&inventory, json!({"ResourceTagMappingList": [tagged(LEGACY, "legacy")]}).to_string()).unwrap();
-    let run = c.upjet().arg("doctor").json().arg("--inventory").arg(&inventory).run();
+    let run = c
+        .upjet()
+        .arg("doctor")
+        .json()
+        .arg("--inventory")
+        .arg(&inventory)
+        .stderr_contains(NO_GUARD)
+        .stderr_contains("1 kinds scanned, 0 managed resources, 0 errors, 1 warnings, 0 info")
+        .run();
     let r = run.report();
     let gone = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "InventoryObjectWithoutMr");
     let gone = gone.unwrap_or_else(|| panic!("{:#} {}", r.0, run.stderr));
@@ -107,7 +116,7 @@ fn on_a_live_cluster_discovery_names_the_kind_of_an_object_without_its_mr() {
 fn a_reapplied_mr_that_will_duplicate_says_so_and_is_counted() {
     let dir = tempfile::tempdir().unwrap();
     let (snapshot, inventory) = queues_and_inventory(dir.path(), queue("orders", "uid-orders-2"));
-    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).expect_exit(1).run();
+    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).status(1).stderr_contains("inventory: 4 objects tagged for a crossplane MR, 3 matched to 3 MRs, 1 without an MR").stderr_contains("1 kinds scanned, 3 managed resources, 1 errors, 2 warnings, 0 info, 1 would be created again by a provider restart").run();
     let report = run.report();
     let orphan = report.finding("InventoryOrphan", "orders");
     let message = orphan["message"].as_str().unwrap();
@@ -121,7 +130,16 @@ fn a_reapplied_mr_that_will_duplicate_says_so_and_is_counted() {
     let mut paused = queue("orders", "uid-orders-2");
     paused["metadata"]["annotations"]["crossplane.io/paused"] = json!("true");
     let (snapshot, inventory) = queues_and_inventory(dir.path(), paused);
-    let run = upjet().arg("doctor").json().from(&snapshot).arg("--inventory").arg(&inventory).expect_exit(1).run();
+    let run = upjet()
+        .arg("doctor")
+        .json()
+        .from(&snapshot)
+        .arg("--inventory")
+        .arg(&inventory)
+        .status(1)
+        .stderr_contains("inventory: 4 objects tagged for a crossplane MR, 3 matched to 3 MRs, 1 without an MR")
+        .stderr_contains("1 kinds scanned, 3 managed resources, 1 errors, 2 warnings, 1 info")
+        .run();
     let report = run.report();
     let orphan = report.finding("InventoryOrphan", "orders");
     assert!(!orphan["message"].as_str().unwrap().contains("second object"), "{orphan:#}");
@@ -174,7 +192,7 @@ fn the_change_log_of_an_earlier_mr_names_the_id_a_re_apply_dropped_and_the_plan_
     let (snapshot, sidecar) = reapplied_with_change_log(dir.path());
     let plan = dir.path().join("ids.json");
     let run =
-        upjet().arg("doctor").json().from(&snapshot).arg("--log-file").arg(&sidecar).arg("--plan").arg(&plan).run();
+        upjet().arg("doctor").json().from(&snapshot).arg("--log-file").arg(&sidecar).arg("--plan").arg(&plan).status(1).stderr_contains("read 0 log sources (0 lines)").stderr_contains("2 kinds scanned, 2 managed resources, 2 errors, 2 warnings, 0 info, 1 would be created again by a provider restart").run();
     let report = run.report();
     // Provider-assigned: the ID is in the first entry after the create that worked.
     let queue = report.finding("ChangeLogLostOnRecreate", "orders");

@@ -37,7 +37,13 @@ fn a_sub_second_poll_interval_is_used_as_it_is_and_a_zero_one_is_ignored() {
     let mut second = rule("second");
     second["metadata"]["annotations"]["crossplane.io/poll-interval"] = json!("1s");
     let path = snapshot(dir.path(), vec![fast, zero, second]);
-    let report = upjet().arg("doctor").from(&path).json().run().report();
+    let report = upjet()
+        .arg("doctor")
+        .from(&path)
+        .json()
+        .stderr("1 kinds scanned, 3 managed resources, 0 errors, 2 warnings, 0 info\n")
+        .run()
+        .report();
 
     let f = report.finding("PollIntervalTooShort", "fast");
     assert_eq!(f["severity"], "warning");
@@ -85,7 +91,13 @@ fn a_deletion_waiting_on_another_finalizer_names_it_and_an_orphan_does_not_wait(
             ),
         ],
     );
-    let report = upjet().arg("doctor").from(&path).json().run().report();
+    let report = upjet()
+        .arg("doctor")
+        .from(&path)
+        .json()
+        .stderr("1 kinds scanned, 3 managed resources, 0 errors, 0 warnings, 1 info\n")
+        .run()
+        .report();
     let f = report.finding("DeletionWaitsForFinalizers", "waits");
     assert_eq!(f["severity"], "info");
     assert_eq!(f["evidence"]["otherFinalizers"], "backup.example.com/pre-delete");
@@ -108,7 +120,14 @@ fn an_unexpected_identity_change_says_restart_and_upgrade() {
         {"type": "Synced", "status": "False", "reason": "ReconcileError", "lastTransitionTime": "2024-11-30T11:00:00Z",
          "message": IDENTITY_CHANGE}]);
     let path = snapshot(dir.path(), vec![stuck]);
-    let report = upjet().arg("doctor").from(&path).json().expect_exit(1).run().report();
+    let report = upjet()
+        .arg("doctor")
+        .from(&path)
+        .json()
+        .status(1)
+        .stderr("1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n")
+        .run()
+        .report();
     let f = report.finding("UnexpectedIdentityChange", "stuck");
     assert_eq!(f["severity"], "error");
     let message = f["message"].as_str().unwrap();

@@ -99,7 +99,7 @@ fn a_hostile_id_in_an_mrs_status_reaches_adopt_as_one_argument_and_runs_nothing(
         let fleet = fleet.to_str().unwrap();
         let adopt = ["upjet", "adopt", "vpc.ec2.aws.upbound.io/main", "--id", id];
 
-        let report = upjet().args(["doctor", "--from", fleet, "-o", "json"]).run().json();
+        let report = upjet().args(["doctor", "--from", fleet, "-o", "json"]).status(1).stderr("1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n").run().json();
         let finding = report["findings"]
             .as_array()
             .unwrap()
@@ -109,7 +109,7 @@ fn a_hostile_id_in_an_mrs_status_reaches_adopt_as_one_argument_and_runs_nothing(
         let next = finding["next"].as_str().unwrap();
         assert_eq!(finding["suggestedId"], Value::from(id));
 
-        let table = upjet().args(["doctor", "--from", fleet]).run().stdout;
+        let table = upjet().args(["doctor", "--from", fleet]).status(1).stderr("1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info, 1 would be created again by a provider restart\n").run().stdout;
         let row = table.lines().find(|l| l.contains("ExternalNameMissing")).unwrap_or_else(|| panic!("{table}"));
         let quoted_id = row.split_once("(adopt ").map(|(_, rest)| rest.strip_suffix(')').unwrap()).unwrap();
 

@@ -4,7 +4,7 @@
 
 use crate::support::velero as velero_support;
 
-use crate::support::{text, upjet};
+use crate::support::{Upjet, upjet};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ fn example() -> PathBuf {
 
 #[test]
 fn doctor_reads_the_example_backup_and_says_what_a_restore_does() {
-    let out = upjet().arg("doctor").json().from(example()).expect_exit(1).run();
+    let out = upjet().arg("doctor").json().from(example()).status(1).stderr("Velero backup nightly (format 1.1.0): 15 managed resources\n2 objects of kinds that are not managed resources were not diagnosed\n5 kinds scanned, 15 managed resources, 9 errors, 5 warnings, 11 info\n").run();
     let report = out.report();
     let at_risk: Vec<(String, String)> =
         report.codes().into_iter().filter(|(c, _)| c.starts_with("Restore") && c != "RestoreSafe").collect();
@@ -40,11 +40,11 @@ fn the_summary_groups_the_verdicts() {
         .arg("RestoreCreatesDuplicate,RestoreStopsAtCreateGate,RestoreSafe")
         .arg("--from")
         .arg("examples/velero/nightly-data.tar.gz")
-        .expect_exit(1)
-        .run();
+        .status(1)
+        .stderr("Velero backup nightly (format 1.1.0): 15 managed resources\n2 objects of kinds that are not managed resources were not diagnosed\n5 kinds scanned, 15 managed resources, 4 errors, 0 warnings, 11 info\n").run();
     insta::assert_snapshot!("velero_summary", out.stdout);
     // The exit code follows --fail-on.
-    upjet().args(["doctor", "--fail-on", "never"]).from(example()).expect_exit(0).run();
+    upjet().args(["doctor", "--fail-on", "never"]).from(example()).stderr("Velero backup nightly (format 1.1.0): 15 managed resources\n2 objects of kinds that are not managed resources were not diagnosed\n5 kinds scanned, 15 managed resources, 9 errors, 5 warnings, 11 info\n").run();
 }
 
 #[test]
@@ -55,16 +55,25 @@ fn the_unpacked_folder_reads_the_same() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, body).unwrap();
     }
-    let archive = upjet().args(["doctor", "-o", "json", "--from"]).arg(example()).output();
-    let folder = upjet().args(["doctor", "-o", "json", "--from"]).arg(dir.path()).output();
-    let (a, f): (Value, Value) =
-        (serde_json::from_slice(&archive.stdout).unwrap(), serde_json::from_slice(&folder.stdout).unwrap());
+    let a = upjet().args(["doctor", "-o", "json", "--from"]).arg(example()).status(1).stderr("Velero backup nightly (format 1.1.0): 15 managed resources\n2 objects of kinds that are not managed resources were not diagnosed\n5 kinds scanned, 15 managed resources, 9 errors, 5 warnings, 11 info\n").run().json();
+    let f = upjet()
+        .args(["doctor", "-o", "json", "--from"])
+        .arg(dir.path())
+        .status(1)
+        .stderr_contains("2 objects of kinds that are not managed resources were not diagnosed")
+        .stderr_contains("5 kinds scanned, 15 managed resources, 9 errors, 5 warnings, 11 info")
+        .run()
+        .json();
     assert_eq!(a["findings"], f["findings"]);
     // One MR in depth, and history, read from the backup too.
-    let one = upjet().args(["doctor", "key.kms.aws.upbound.io/payments", "--from"]).arg(dir.path()).output();
-    assert!(text(&one.stdout).contains("mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8"), "{}", text(&one.stdout));
-    let history = upjet().args(["history", "key.kms.aws.upbound.io/payments", "--from"]).arg(example()).output();
-    assert_eq!(history.status.code(), Some(0), "{}", text(&history.stderr));
+    let one = upjet()
+        .args(["doctor", "key.kms.aws.upbound.io/payments", "--from"])
+        .arg(dir.path())
+        .status(1)
+        .stderr_contains("2 objects of kinds that are not managed resources were not diagnosed")
+        .run();
+    assert!(one.stdout.contains("mrk-0b7c3a1d9e8f47a6b5c4d3e2f1a0b9c8"), "{}", one.stdout);
+    upjet().args(["history", "key.kms.aws.upbound.io/payments", "--from"]).arg(example()).run();
 }
 
 #[test]
@@ -73,9 +82,8 @@ fn broken_and_hostile_backups() {
     let whole = std::fs::read(example()).unwrap();
     let cut = dir.path().join("cut-data.tar.gz");
     std::fs::write(&cut, &whole[..whole.len() * 2 / 3]).unwrap();
-    let out = upjet().args(["doctor", "--from"]).arg(&cut).output();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    let err = text(&out.stderr);
+    let out = upjet().args(["doctor", "--from"]).arg(&cut).status(2).stderr_contains("the archive is broken in entry resources/keys.kms.aws.upbound.io/v1beta1-preferredversion/cluster/logs.json: incomplete deflate stream").run();
+    let err = &out.stderr;
     assert!(
         err.starts_with("error: ") && err.contains("cut-data.tar.gz: the archive is broken in entry resources/"),
         "{err}"
@@ -108,9 +116,13 @@ fn broken_and_hostile_backups() {
         .args(["doctor", "-o", "json", "--fail-on", "never", "--from"])
         .arg(&hostile)
         .current_dir(dir.path())
-        .output();
-    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        .status(4)
+        .stderr_contains(
+            "entry \"../../etc/x\": a path that climbs out of the archive (..); skipped (nothing is ever written)",
+        )
+        .stderr_contains("5 kinds scanned, 15 managed resources, 9 errors, 5 warnings, 11 info, 2 unreadable objects")
+        .run();
+    let report: Value = out.json();
     let unreadable = report["summary"]["unreadable"].to_string();
     assert!(unreadable.contains("../../etc/x") && unreadable.contains("bad.json"), "{unreadable}");
     assert_eq!(report["summary"]["resourcesScanned"], 15);
@@ -120,31 +132,32 @@ fn broken_and_hostile_backups() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     std::io::Write::write_all(&mut gz, b"just a log line\n").unwrap();
     std::fs::write(&other, gz.finish().unwrap()).unwrap();
-    let out = upjet().args(["doctor", "--from"]).arg(&other).output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("is broken") || text(&out.stderr).contains("not a Velero backup"),
-        "{}",
-        text(&out.stderr)
-    );
+    let out = upjet()
+        .args(["doctor", "--from"])
+        .arg(&other)
+        .status(2)
+        .stderr_contains("the archive is broken at its start: failed to read entire block")
+        .run();
+    assert!(out.stderr.contains("is broken") || out.stderr.contains("not a Velero backup"), "{}", out.stderr);
 }
 
-fn restore_plan(dir: &Path, extra: &[&str]) -> std::process::Output {
-    upjet()
-        .current_dir(dir)
+/// `restore-plan` of the example backup from `dir`, writing `modifiers.yaml` and `promote.json`
+/// there, with `extra`.
+fn restore_plan(dir: &Path, extra: &[&str]) -> Upjet {
+    let mut cmd = upjet();
+    cmd.current_dir(dir)
         .args(["restore-plan"])
         .arg(example())
         .args(["--modifiers", "modifiers.yaml", "--plan", "promote.json"])
-        .args(extra)
-        .output()
+        .args(extra);
+    cmd
 }
 
 #[test]
 fn restore_plan_stages_a_restore_that_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let out = restore_plan(dir.path(), &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    let out = restore_plan(dir.path(), &[]).run();
+    let stdout = &out.stdout;
     assert!(
         stdout.contains(
             "velero restore create --from-backup nightly --resource-modifier-configmap upjet-restore-nightly"
@@ -157,7 +170,7 @@ fn restore_plan_stages_a_restore_that_creates_nothing() {
         ),
         "{stdout}"
     );
-    let rules = velero_support::rules_from_printed_command(&stdout, dir.path());
+    let rules = velero_support::rules_from_printed_command(stdout, dir.path());
     assert_eq!(rules.len(), 4, "one rule per MR at risk, none for the safe ones");
     let plan: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("promote.json")).unwrap()).unwrap();
     assert_eq!((plan["kind"].as_str(), plan["items"].as_array().unwrap().len()), (Some("PromotePlan"), 4));
@@ -195,22 +208,19 @@ fn restore_plan_stages_a_restore_that_creates_nothing() {
     assert_eq!(checked, 4);
     // Never overwritten without --force; with it, rewritten identically.
     let before = std::fs::read(dir.path().join("promote.json")).unwrap();
-    let again = restore_plan(dir.path(), &[]);
-    assert_eq!(again.status.code(), Some(2));
-    assert!(
-        text(&again.stderr).contains("exists; pass --force to overwrite it; nothing changed"),
-        "{}",
-        text(&again.stderr)
-    );
+    let again = restore_plan(dir.path(), &[])
+        .status(2)
+        .stderr("error: modifiers.yaml exists; pass --force to overwrite it; nothing changed\n")
+        .run();
+    assert!(again.stderr.contains("exists; pass --force to overwrite it; nothing changed"), "{}", again.stderr);
     assert_eq!(std::fs::read(dir.path().join("promote.json")).unwrap(), before);
-    assert_eq!(restore_plan(dir.path(), &["--force"]).status.code(), Some(0));
+    restore_plan(dir.path(), &["--force"]).run();
     assert_eq!(std::fs::read(dir.path().join("promote.json")).unwrap(), before);
     // A snapshot is not a backup.
-    let snap = upjet()
+    upjet()
         .current_dir(dir.path())
         .args(["restore-plan", "promote.json", "--modifiers", "m2.yaml", "--plan", "p2.json"])
-        .output();
-    assert_eq!(snap.status.code(), Some(2));
+        .status(2).stderr("error: promote.json is not a Velero backup (the .tar.gz `velero backup download` writes, or a folder with resources/ and metadata/version)\n").run();
     assert!(!dir.path().join("m2.yaml").exists());
 }
 
@@ -240,12 +250,11 @@ fn restore_plan_takes_an_id_the_cloud_record_names() {
         create_key("signing", "2024-11-29T21:59:40Z", "mrk-9f8e7d6c5b4a49382716051a2b3c4d5e"),
     ];
     std::fs::write(dir.path().join("trail.json"), json!({"Records": records}).to_string()).unwrap();
-    let out = restore_plan(dir.path(), &["--cloud-audit", "trail.json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    let out = restore_plan(dir.path(), &["--cloud-audit", "trail.json"]).stderr("cloud audit trail.json: 4 records examined, 4 creates and 0 deletes kept, 0 skipped by byte checks (reads and other calls); decoded 4 CloudTrail\ncloud audit: 3 healthy MRs of 1 kind(s) have their create in the record; 3 creates tied to MRs by their ID, 1 by their request; 0 not tied (reported on the MRs they name)\n").run();
+    let stdout = &out.stdout;
     assert!(stdout.contains("4 with their ID as external-name, 0 paused"), "{stdout}");
-    assert!(text(&out.stderr).contains("1 by their request"), "{}", text(&out.stderr));
-    let rules = velero_support::rules_from_printed_command(&stdout, dir.path());
+    assert!(out.stderr.contains("1 by their request"), "{}", out.stderr);
+    let rules = velero_support::rules_from_printed_command(stdout, dir.path());
     let signing =
         velero_support::objects(&example()).into_iter().find(|(_, o)| o["metadata"]["name"] == "signing").unwrap();
     let restored = velero_support::modified(&signing.1, &signing.0, &rules);

@@ -166,7 +166,7 @@ impl Drop for Watch {
 }
 
 pub(crate) fn bucket(name: &str) -> Mr {
-    Mr::new("s3.aws.upbound.io/v1beta1", "Bucket", name)
+    Mr::provisioned("s3.aws.upbound.io/v1beta1", "Bucket", name)
 }
 
 fn series(body: &str, code: &str, name: &str) -> bool {
@@ -264,7 +264,7 @@ fn a_kind_installed_later_is_watched() {
     let crd = std::fs::read_to_string(crate::support::crd_dir("provider-upjet-aws").join(QUEUE)).unwrap();
     cluster.api.add_crd_yaml(&crd).unwrap();
     w.stderr_until(|l| l.contains("new managed kind queues.sqs.aws.upbound.io"));
-    cluster.add(Mr::new("sqs.aws.upbound.io/v1beta1", "Queue", "orders").create_incomplete().json());
+    cluster.add(Mr::provisioned("sqs.aws.upbound.io/v1beta1", "Queue", "orders").create_incomplete().json());
     let e = w.event_until(|e| e["event"] == "appeared" && e["name"] == "orders");
     assert_eq!((e["kind"].as_str(), e["code"].as_str()), (Some("Queue"), Some("CreateIncomplete")));
     w.metrics_until(|b| b.contains("upjet_watch_kinds 2"));
@@ -280,7 +280,7 @@ fn a_compacted_history_makes_the_watch_relist_and_clear_what_it_missed() {
     // The API server loses its connections and compacts its history; meanwhile the MR is deleted
     // and another kind moves the resourceVersion on: the resumed watch gets 410 and must relist.
     cluster.api.remove("s3.aws.upbound.io/v1beta1", "Bucket", None, "gone-while-blind");
-    cluster.add(Mr::new("sqs.aws.upbound.io/v1beta1", "Queue", "q").json());
+    cluster.add(Mr::provisioned("sqs.aws.upbound.io/v1beta1", "Queue", "q").json());
     cluster.api.drop_watches(true);
     let e = w.event_until(|e| e["event"] == "cleared" && e["name"] == "gone-while-blind");
     assert_eq!(e["code"], "CreateIncomplete");
@@ -296,7 +296,7 @@ fn with_bookmarks_a_dropped_watch_resumes_without_relisting() {
     let w = Watch::start(&cluster, &["-o", "json", "--no-journal"]);
     w.wait_ready();
     // Another kind moves the resourceVersion on; the bucket watch learns it from a bookmark only.
-    cluster.add(Mr::new("sqs.aws.upbound.io/v1beta1", "Queue", "q").json());
+    cluster.add(Mr::provisioned("sqs.aws.upbound.io/v1beta1", "Queue", "q").json());
     let rv = cluster.api.resource_version();
     std::thread::sleep(Duration::from_millis(600));
     cluster.api.drop_watches(true);
@@ -320,14 +320,10 @@ fn a_journal_folder_that_cannot_be_written_or_a_port_in_use_is_exit_2() {
     let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
     let file = cluster.dir().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let out = cluster.upjet().args(["watch", "--journal"]).arg(file.join("j")).output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("a-file"), "{}", String::from_utf8_lossy(&out.stderr));
+    cluster.upjet().args(["watch", "--journal"]).arg(file.join("j")).status(2).stderr_contains("a-file").run();
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let out = cluster.upjet().args(["watch", "--no-journal", "--metrics-addr", &addr]).output();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains(&addr), "{}", String::from_utf8_lossy(&out.stderr));
+    cluster.upjet().args(["watch", "--no-journal", "--metrics-addr", &addr]).status(2).stderr_contains(&addr).run();
 }
 
 #[test]
@@ -357,16 +353,15 @@ fn the_alerts_pass_promtool_and_the_operator_file_holds_the_same_groups() {
 
 #[test]
 fn watch_help() {
-    let out = upjet().args(["watch", "--help"]).env("COLUMNS", "100").env_remove("LINES").output();
-    assert!(out.status.success());
-    insta::assert_snapshot!("help_watch", String::from_utf8(out.stdout).unwrap());
+    let out = upjet().args(["watch", "--help"]).env("COLUMNS", "100").env_remove("LINES").run();
+    insta::assert_snapshot!("help_watch", out.stdout);
 }
 
 #[test]
 fn two_mrs_holding_one_external_name_are_both_named_until_one_lets_go() {
     let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
-    cluster.add(bucket("a").ann("crossplane.io/external-name", "shared-bucket").json());
-    cluster.add(bucket("b").ann("crossplane.io/external-name", "shared-bucket").json());
+    cluster.add(bucket("a").external_name("shared-bucket").json());
+    cluster.add(bucket("b").external_name("shared-bucket").json());
     let mut w = Watch::start(&cluster, &["-o", "json", "--no-journal"]);
     w.wait_ready();
     let first = w.event_until(|e| e["event"] == "appeared" && e["code"] == "ExternalNameShared");

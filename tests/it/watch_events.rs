@@ -42,8 +42,8 @@ fn events_until(cluster: &Cluster, name: &str, pred: impl Fn(&[Value]) -> bool) 
 #[test]
 fn an_error_finding_becomes_one_event_whose_count_grows_each_time_it_appears_again() {
     let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
-    cluster.add(Mr::new(API, "Bucket", "healthy").json());
-    let stuck = cluster.add(Mr::new(API, "Bucket", "stuck").create_incomplete().json());
+    cluster.add(Mr::provisioned(API, "Bucket", "healthy").json());
+    let stuck = cluster.add(Mr::provisioned(API, "Bucket", "stuck").create_incomplete().json());
     // What Crossplane's RBAC manager makes for the provider revision, the shipped roles, a watcher.
     cluster.add(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
         "metadata": {"name": "crossplane:provider:provider-aws-s3-abc:aggregate-to-view",

@@ -8,7 +8,7 @@ use serde_json::json;
 use testapi::Fault;
 
 fn queue(name: &str) -> Mr {
-    Mr::new("sqs.aws.upbound.io/v1beta1", "Queue", name)
+    Mr::provisioned("sqs.aws.upbound.io/v1beta1", "Queue", name)
 }
 
 #[test]

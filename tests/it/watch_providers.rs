@@ -46,7 +46,11 @@ fn journal_has(dir: &std::path::Path, source: &str, id: &str) -> bool {
 fn logged_ids_are_journaled_and_a_restart_is_counted_judged_and_names_what_only_the_journal_knows() {
     let cluster = Cluster::builder().crd_files("provider-upjet-aws", &[BUCKET]).start();
     let mr = cluster.add(
-        Mr::new("s3.aws.upbound.io/v1beta1", "Bucket", "pending").without(EXT).at_id("").create_incomplete().json(),
+        Mr::provisioned("s3.aws.upbound.io/v1beta1", "Bucket", "pending")
+            .without_annotation(EXT)
+            .at_provider_id("")
+            .create_incomplete()
+            .json(),
     );
     let uid = mr["metadata"]["uid"].as_str().unwrap().to_string();
     cluster.add(pod("provider-aws-s3-a", "provider-aws-s3-1", 0));
@@ -122,5 +126,5 @@ fn the_first_pod_of_a_provider_scaled_to_zero_is_no_restart() {
 }
 
 fn bucket_mr(name: &str) -> Value {
-    Mr::new("s3.aws.upbound.io/v1beta1", "Bucket", name).json()
+    Mr::provisioned("s3.aws.upbound.io/v1beta1", "Bucket", name).json()
 }

@@ -72,7 +72,7 @@ fn failure(err: &watcher::Error) -> Failure {
 
 /// What the watch is limited to: `-n` and `-l`, and the page size of its lists.
 #[derive(Clone, Debug, Default)]
-pub struct Scope {
+pub struct WatchScope {
     /// Only this namespace for namespaced kinds.
     pub namespace: Option<String>,
     /// Label selector.
@@ -92,7 +92,7 @@ where
     }
 }
 
-fn config(scope: &Scope) -> watcher::Config {
+fn config(scope: &WatchScope) -> watcher::Config {
     let mut config = watcher::Config::default().page_size(scope.page_size.max(1));
     if let Some(selector) = &scope.selector {
         config = config.labels(selector);
@@ -237,7 +237,7 @@ fn resource(kind: &ApiKind) -> ApiResource {
 pub fn managed(
     conn: &Connection,
     kind: &ApiKind,
-    scope: &Scope,
+    scope: &WatchScope,
 ) -> impl Stream<Item = Seen<ManagedResource>> + Send + use<> {
     let api: Api<Decoded<ManagedResource>> = api_for(conn, kind, scope.namespace.as_deref());
     watcher::watcher(api, config(scope)).default_backoff().map(|item| seen(item, |obj: Decoded<_>| obj.value))
@@ -257,7 +257,7 @@ pub enum Probe {
 /// Looks whether the kind holds any MR in scope: one `limit=1` metadata list, the cheapest
 /// question the API server answers. The watch follows only kinds that hold MRs and asks the
 /// others again each resync.
-pub async fn probe(conn: &Connection, kind: &ApiKind, scope: &Scope) -> Probe {
+pub async fn probe(conn: &Connection, kind: &ApiKind, scope: &WatchScope) -> Probe {
     let api: Api<DynamicObject> = api_for(conn, kind, scope.namespace.as_deref());
     let mut params = ListParams::default().limit(1);
     if let Some(selector) = &scope.selector {

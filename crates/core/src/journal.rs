@@ -95,7 +95,7 @@ pub fn identities(mr: &ManagedResource, time: &str) -> Vec<Record> {
 
 /// What a journal file holds: its records in order, and the torn last line a kill left, if any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Read {
+pub struct ParsedJournal {
     /// Every complete record, oldest first.
     pub records: Vec<Record>,
     /// Lines that do not parse, by 1-based line number (a torn last line among them).
@@ -104,8 +104,8 @@ pub struct Read {
 
 /// Parses journal text, skipping (and naming) lines that do not parse: a line cut by a kill
 /// holds no trailing newline and is skipped like any unreadable line.
-pub fn parse(text: &str) -> Read {
-    let mut read = Read::default();
+pub fn parse(text: &str) -> ParsedJournal {
+    let mut read = ParsedJournal::default();
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let complete = line.ends_with('\n');
         match serde_json::from_str::<Record>(line.trim_end()) {

@@ -88,7 +88,7 @@ pub const SUPPORTED: [&[&str]; 15] = [
 
 /// Which resolver crossplane-runtime builds for an MR, and what it weighs besides the policies.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub enum ResolverKind {
     /// A cluster-scoped MR (`resource.LegacyManaged`): `NewLegacyManagementPoliciesResolver`,
     /// which also weighs `spec.deletionPolicy`. An absent deletionPolicy is the CRD default,
     /// `Delete`, which the API server fills in on every write.
@@ -101,12 +101,14 @@ pub enum Scope {
     Modern,
 }
 
-impl Scope {
+impl ResolverKind {
     /// The resolver the reconciler builds for this MR: namespaced MRs are the modern kind.
-    pub fn of(mr: &ManagedResource) -> Scope {
+    pub fn of(mr: &ManagedResource) -> ResolverKind {
         match mr.namespace {
-            Some(_) => Scope::Modern,
-            None => Scope::Legacy { deletion_policy: mr.deletion_policy.clone().unwrap_or_else(|| "Delete".into()) },
+            Some(_) => ResolverKind::Modern,
+            None => {
+                ResolverKind::Legacy { deletion_policy: mr.deletion_policy.clone().unwrap_or_else(|| "Delete".into()) }
+            }
         }
     }
 }
@@ -119,19 +121,20 @@ pub struct Unsupported {
 }
 
 /// crossplane-runtime's `ManagementPoliciesResolver`: the policies as a set, whether the
-/// provider enables management policies (`EnableBetaManagementPolicies`), and the MR's scope.
+/// provider enables management policies (`EnableBetaManagementPolicies`), and which resolver
+/// the MR gets ([`ResolverKind`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManagementPolicies {
     enabled: bool,
     /// The policies in first-listed order, duplicates removed (for messages).
     listed: Vec<String>,
     set: BTreeSet<String>,
-    scope: Scope,
+    kind: ResolverKind,
 }
 
 impl ManagementPolicies {
     /// The resolver for `policies` (absent: the API default `["*"]`).
-    pub fn new(enabled: bool, policies: &Policies, scope: Scope) -> ManagementPolicies {
+    pub fn new(enabled: bool, policies: &Policies, kind: ResolverKind) -> ManagementPolicies {
         let mut listed: Vec<String> = Vec::new();
         for p in policies.listed.clone().unwrap_or_else(|| vec![ALL.into()]) {
             if !listed.contains(&p) {
@@ -139,18 +142,18 @@ impl ManagementPolicies {
             }
         }
         let set = listed.iter().cloned().collect();
-        ManagementPolicies { enabled, listed, set, scope }
+        ManagementPolicies { enabled, listed, set, kind }
     }
 
     /// The resolver the reconciler of an upjet provider builds for this MR. upjet providers
     /// enable management policies by default, so this assumes the flag is on.
     pub fn of(mr: &ManagedResource) -> ManagementPolicies {
-        ManagementPolicies::new(true, &Policies::of(mr), Scope::of(mr))
+        ManagementPolicies::new(true, &Policies::of(mr), ResolverKind::of(mr))
     }
 
-    /// The scope the resolver was built for.
-    pub fn scope(&self) -> &Scope {
-        &self.scope
+    /// The kind of resolver it is (legacy or modern).
+    pub fn kind(&self) -> &ResolverKind {
+        &self.kind
     }
 
     fn has(&self, action: &str) -> bool {
@@ -228,27 +231,27 @@ impl ManagementPolicies {
     /// delete when the set has `Delete` or `*`. With the flag off, only a legacy
     /// `deletionPolicy: Orphan` keeps the cloud object.
     pub fn should_delete(&self) -> bool {
-        match (&self.scope, self.enabled) {
-            (Scope::Legacy { deletion_policy }, false) => deletion_policy != "Orphan",
-            (Scope::Modern, false) => true,
-            (Scope::Legacy { deletion_policy }, true) => {
+        match (&self.kind, self.enabled) {
+            (ResolverKind::Legacy { deletion_policy }, false) => deletion_policy != "Orphan",
+            (ResolverKind::Modern, false) => true,
+            (ResolverKind::Legacy { deletion_policy }, true) => {
                 (deletion_policy == "Delete" && self.has_any("Delete")) || (!self.is_default() && self.has("Delete"))
             }
-            (Scope::Modern, true) => self.has_any("Delete"),
+            (ResolverKind::Modern, true) => self.has_any("Delete"),
         }
     }
 
     /// Why [`should_delete`](Self::should_delete) answers as it does, in one clause.
     pub fn delete_reason(&self) -> String {
         let p = self.go_list();
-        match (&self.scope, self.enabled) {
-            (Scope::Legacy { deletion_policy }, false) => {
+        match (&self.kind, self.enabled) {
+            (ResolverKind::Legacy { deletion_policy }, false) => {
                 format!("management policies are disabled, so deletionPolicy {deletion_policy} alone decides")
             }
-            (Scope::Modern, false) => {
+            (ResolverKind::Modern, false) => {
                 "management policies are disabled and namespaced MRs have no deletionPolicy".to_string()
             }
-            (Scope::Legacy { deletion_policy }, true) => {
+            (ResolverKind::Legacy { deletion_policy }, true) => {
                 if !self.is_default() && self.has("Delete") {
                     format!(
                         "managementPolicies {p} are not the default [*] and include Delete, which wins over deletionPolicy {deletion_policy}"
@@ -261,7 +264,7 @@ impl ManagementPolicies {
                     )
                 }
             }
-            (Scope::Modern, true) => {
+            (ResolverKind::Modern, true) => {
                 let verb = if self.has_any("Delete") { "allow" } else { "lack" };
                 format!("namespaced MRs have no deletionPolicy, and managementPolicies {p} {verb} Delete")
             }
@@ -275,8 +278,8 @@ impl ManagementPolicies {
         if !self.should_delete() {
             return None;
         }
-        Some(match &self.scope {
-            Scope::Legacy { .. } if self.is_default() => "set spec.deletionPolicy: Orphan".to_string(),
+        Some(match &self.kind {
+            ResolverKind::Legacy { .. } if self.is_default() => "set spec.deletionPolicy: Orphan".to_string(),
             _ if self.has(ALL) => format!(
                 "replace spec.managementPolicies {} with [\"Observe\",\"Create\",\"Update\",\"LateInitialize\"] (no Delete)",
                 self.go_list()
@@ -293,7 +296,7 @@ impl ManagementPolicies {
         if !self.should_delete() {
             return None;
         }
-        if matches!(self.scope, Scope::Legacy { .. }) && self.is_default() {
+        if matches!(self.kind, ResolverKind::Legacy { .. }) && self.is_default() {
             return Some(r#"{"spec":{"deletionPolicy":"Orphan"}}"#.to_string());
         }
         let kept: Vec<&str> = if self.has(ALL) {
@@ -338,8 +341,8 @@ mod tests {
     /// where it wins (a legacy MR with the default set), else the policies without Delete.
     #[test]
     fn the_keep_patch_is_the_fix_as_json() {
-        let legacy = |dp: &str| Scope::Legacy { deletion_policy: dp.into() };
-        let resolver = |scope: Scope, list: Option<&[&str]>| {
+        let legacy = |dp: &str| ResolverKind::Legacy { deletion_policy: dp.into() };
+        let resolver = |scope: ResolverKind, list: Option<&[&str]>| {
             let policies = Policies { listed: list.map(|l| l.iter().map(|a| a.to_string()).collect()) };
             ManagementPolicies::new(true, &policies, scope)
         };
@@ -352,12 +355,16 @@ mod tests {
                 Some(r#"{"spec":{"managementPolicies":["Observe","Create","Update"]}}"#),
             ),
             (
-                Scope::Modern,
+                ResolverKind::Modern,
                 Some(&["*"][..]),
                 Some(r#"{"spec":{"managementPolicies":["Observe","Create","Update","LateInitialize"]}}"#),
             ),
-            (Scope::Modern, Some(&["Observe", "Delete"][..]), Some(r#"{"spec":{"managementPolicies":["Observe"]}}"#)),
-            (Scope::Modern, Some(&["Observe"][..]), None),
+            (
+                ResolverKind::Modern,
+                Some(&["Observe", "Delete"][..]),
+                Some(r#"{"spec":{"managementPolicies":["Observe"]}}"#),
+            ),
+            (ResolverKind::Modern, Some(&["Observe"][..]), None),
         ] {
             let r = resolver(scope.clone(), list);
             assert_eq!(r.keep_cloud_object_patch().as_deref(), want, "{scope:?} {list:?}");
@@ -369,8 +376,8 @@ mod tests {
         Policies { listed: list.map(|l| l.iter().map(|s| s.to_string()).collect()) }
     }
 
-    fn legacy(dp: &str) -> Scope {
-        Scope::Legacy { deletion_policy: dp.into() }
+    fn legacy(dp: &str) -> ResolverKind {
+        ResolverKind::Legacy { deletion_policy: dp.into() }
     }
 
     #[test]
@@ -393,7 +400,7 @@ mod tests {
                 "{list:?}"
             );
             // The raw view and the resolver (flag on) agree on every valid set.
-            let r = ManagementPolicies::new(true, &pol, Scope::Modern);
+            let r = ManagementPolicies::new(true, &pol, ResolverKind::Modern);
             assert_eq!(
                 (r.is_paused(), r.should_late_initialize(), r.should_create(), r.should_only_observe()),
                 (*paused, *li, *create, *observe),
@@ -425,19 +432,20 @@ mod tests {
             (false, Some(&["Create"]), Some("non-default value but the feature is not enabled: [Create]")),
         ];
         for (enabled, list, want) in cases {
-            let got = ManagementPolicies::new(*enabled, &p(*list), Scope::Modern).validate().err().map(|e| e.message);
+            let got =
+                ManagementPolicies::new(*enabled, &p(*list), ResolverKind::Modern).validate().err().map(|e| e.message);
             match (want, &got) {
                 (None, None) => {}
                 (Some(w), Some(g)) if g.contains(w) => assert!(g.starts_with("`spec.managementPolicies` is set to")),
                 _ => panic!("{enabled} {list:?}: want {want:?}, got {got:?}"),
             }
         }
-        let r = ManagementPolicies::new(true, &p(Some(&[])), Scope::Modern);
+        let r = ManagementPolicies::new(true, &p(Some(&[])), ResolverKind::Modern);
         assert!(r.is_paused());
-        assert!(!ManagementPolicies::new(false, &p(Some(&[])), Scope::Modern).is_paused());
-        assert!(ManagementPolicies::new(false, &p(Some(&["Observe"])), Scope::Modern).should_create());
-        assert!(!ManagementPolicies::new(false, &p(Some(&["Observe"])), Scope::Modern).should_only_observe());
-        assert!(!ManagementPolicies::new(true, &p(Some(&["Observe", "Create"])), Scope::Modern).should_update());
+        assert!(!ManagementPolicies::new(false, &p(Some(&[])), ResolverKind::Modern).is_paused());
+        assert!(ManagementPolicies::new(false, &p(Some(&["Observe"])), ResolverKind::Modern).should_create());
+        assert!(!ManagementPolicies::new(false, &p(Some(&["Observe"])), ResolverKind::Modern).should_only_observe());
+        assert!(!ManagementPolicies::new(true, &p(Some(&["Observe", "Create"])), ResolverKind::Modern).should_update());
     }
 
     /// crossplane-runtime `pkg/reconciler/managed/policies.go` `ShouldDelete` (legacy:
@@ -445,7 +453,7 @@ mod tests {
     #[test]
     fn should_delete() {
         let ocud: &[&str] = &["Observe", "Create", "Update", "Delete"];
-        let cases: &[(bool, Scope, Option<&[&str]>, bool)] = &[
+        let cases: &[(bool, ResolverKind, Option<&[&str]>, bool)] = &[
             (true, legacy("Delete"), None, true),
             (true, legacy("Delete"), Some(&["*"]), true),
             (true, legacy("Orphan"), Some(&["*"]), false),
@@ -457,10 +465,10 @@ mod tests {
             (true, legacy("Orphan"), Some(&["*", "Delete"]), true),
             (false, legacy("Orphan"), Some(ocud), false),
             (false, legacy("Delete"), Some(&["Observe"]), true),
-            (true, Scope::Modern, Some(&["*"]), true),
-            (true, Scope::Modern, Some(&["Delete"]), true),
-            (true, Scope::Modern, Some(&["Observe"]), false),
-            (false, Scope::Modern, Some(&["Observe"]), true),
+            (true, ResolverKind::Modern, Some(&["*"]), true),
+            (true, ResolverKind::Modern, Some(&["Delete"]), true),
+            (true, ResolverKind::Modern, Some(&["Observe"]), false),
+            (false, ResolverKind::Modern, Some(&["Observe"]), true),
         ];
         for (enabled, scope, list, want) in cases {
             let r = ManagementPolicies::new(*enabled, &p(*list), scope.clone());
@@ -484,9 +492,9 @@ mod tests {
         );
         let default = ManagementPolicies::new(true, &p(None), legacy("Delete"));
         assert_eq!(default.keep_cloud_object_fix().unwrap(), "set spec.deletionPolicy: Orphan");
-        let modern = ManagementPolicies::new(true, &p(Some(&["*"])), Scope::Modern);
+        let modern = ManagementPolicies::new(true, &p(Some(&["*"])), ResolverKind::Modern);
         assert!(modern.keep_cloud_object_fix().unwrap().starts_with("replace spec.managementPolicies [*] with"));
-        let kept = ManagementPolicies::new(true, &p(Some(&["Observe"])), Scope::Modern);
+        let kept = ManagementPolicies::new(true, &p(Some(&["Observe"])), ResolverKind::Modern);
         assert!(kept.delete_reason().contains("lack Delete"));
     }
 
@@ -501,11 +509,11 @@ mod tests {
             (&["Obsrve"], &["Observe"]),
         ];
         for (list, want) in cases {
-            let r = ManagementPolicies::new(true, &p(Some(list)), Scope::Modern);
+            let r = ManagementPolicies::new(true, &p(Some(list)), ResolverKind::Modern);
             assert_eq!(r.nearest_supported(), *want, "{list:?}");
         }
         for s in SUPPORTED {
-            assert!(ManagementPolicies::new(true, &p(Some(s)), Scope::Modern).validate().is_ok(), "{s:?}");
+            assert!(ManagementPolicies::new(true, &p(Some(s)), ResolverKind::Modern).validate().is_ok(), "{s:?}");
         }
     }
 }

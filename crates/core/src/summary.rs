@@ -55,13 +55,13 @@ fn kind_of(f: &ReportFinding) -> String {
 /// The flags that point a suggested command at what the run read (`--context prod`,
 /// `--from fleet.json`, `--log-file provider.log`), each value quoted as it needs when printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scope {
+pub struct SourceFlags {
     flags: Vec<(&'static str, String)>,
 }
 
-impl Scope {
+impl SourceFlags {
     /// Adds `flag VALUE`.
-    pub fn flag(mut self, flag: &'static str, value: impl Into<String>) -> Scope {
+    pub fn flag(mut self, flag: &'static str, value: impl Into<String>) -> SourceFlags {
         self.flags.push((flag, value.into()));
         self
     }
@@ -85,13 +85,13 @@ impl Scope {
 /// Folds the report's findings into groups, worst first: severity, then size, then code, kind
 /// and provider config (so the order is stable). `scope` is repeated in every suggested doctor
 /// command (e.g. `--from fleet.json`), so the commands run against what was diagnosed.
-pub fn summarize(report: &Report, scope: &Scope) -> Vec<Group> {
+pub fn summarize(report: &Report, scope: &SourceFlags) -> Vec<Group> {
     summarize_scoped(report, |_| scope.clone())
 }
 
 /// [`summarize`] over a report of several clusters: the cluster is part of each group, and
 /// `scope` gives the doctor flags that read one cluster again (`--context prod`).
-pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> Scope) -> Vec<Group> {
+pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> SourceFlags) -> Vec<Group> {
     type Key = (Option<String>, Code, String, Option<ProviderConfigKey>);
     let mut groups: BTreeMap<Key, Vec<&ReportFinding>> = BTreeMap::new();
     for f in &report.findings {
@@ -134,7 +134,13 @@ pub fn summarize_scoped(report: &Report, scope: impl Fn(Option<&str>) -> Scope) 
 
 /// The group's next command: an adoption plan when IDs are known, a way to find them when an
 /// identity code has none, else the findings' own command (shared, or the first MR's).
-fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFinding], scope: &Scope) -> (String, bool) {
+fn next_command(
+    code: Code,
+    kind: &str,
+    with_id: usize,
+    members: &[&ReportFinding],
+    scope: &SourceFlags,
+) -> (String, bool) {
     if code.family() == Family::Backup {
         // A backup's verdicts: the restore is staged (or run) from the backup read.
         let staged = restore_plan(scope.value("--from")).to_string();
@@ -171,7 +177,7 @@ fn next_command(code: Code, kind: &str, with_id: usize, members: &[&ReportFindin
 /// command copied from a report of several clusters reads the right one; doctor's own suggested
 /// commands already carry the scope. The subcommand is the word the rule wrote after
 /// `kubectl upjet`, and the scope's words are quoted as every argument is.
-fn scoped(next: &str, scope: &Scope) -> String {
+fn scoped(next: &str, scope: &SourceFlags) -> String {
     let Some(rest) = next.strip_prefix("kubectl upjet ") else { return next.to_string() };
     let (cmd, args) = rest.split_once(' ').unwrap_or((rest, ""));
     let flags = scope.text();
@@ -242,7 +248,7 @@ mod tests {
             ("RecordSet", "f", Paused, Some("default"), None),
             ("ManagedZone", "z", CreateFailed, None, None),
         ]);
-        let groups = summarize(&r, &Scope::default());
+        let groups = summarize(&r, &SourceFlags::default());
         let got: Vec<(Code, &str, Option<String>, usize, usize, bool)> = groups
             .iter()
             .map(|g| {
@@ -278,7 +284,7 @@ mod tests {
             ("Key", "k", ExternalNameMissing, None, None),
             ("Bucket", "b", Paused, None, None),
         ]);
-        let groups = summarize(&r, &Scope::default().flag("--from", "fleet.json"));
+        let groups = summarize(&r, &SourceFlags::default().flag("--from", "fleet.json"));
         let next = |code: Code| groups.iter().find(|g| g.code == code).unwrap().next.clone();
         assert_eq!(
             next(AlreadyExists),
@@ -302,25 +308,25 @@ mod tests {
             ("prod".into(), Outcome::Scanned(Box::new(one()))),
             ("staging".into(), Outcome::Scanned(Box::new(one()))),
         ]);
-        let groups = summarize_scoped(&merged, |c| Scope::default().flag("--context", c.unwrap_or("?")));
+        let groups = summarize_scoped(&merged, |c| SourceFlags::default().flag("--context", c.unwrap_or("?")));
         let got: Vec<(Option<&str>, usize)> = groups.iter().map(|g| (g.cluster.as_deref(), g.count)).collect();
         assert_eq!(got, vec![(Some("prod"), 1), (Some("staging"), 1)]);
         assert!(groups[1].next.starts_with("kubectl upjet doctor --context staging --kind"), "{}", groups[1].next);
         assert!(groups[1].next.contains("&& kubectl upjet adopt --context staging -f plan.json"), "{}", groups[1].next);
-        let prod = Scope::default().flag("--context", "prod");
+        let prod = SourceFlags::default().flag("--context", "prod");
         assert_eq!(scoped("kubectl upjet history rs/a -n x", &prod), "kubectl upjet history --context prod rs/a -n x");
         assert_eq!(
             scoped("kubectl upjet doctor --context prod --kind k", &prod),
             "kubectl upjet doctor --context prod --kind k"
         );
         assert_eq!(scoped("kubectl annotate x", &prod), "kubectl annotate x");
-        let odd = Scope::default().flag("--context", "arn:aws:eks:x:1:cluster/a b;id");
+        let odd = SourceFlags::default().flag("--context", "arn:aws:eks:x:1:cluster/a b;id");
         assert_eq!(
             scoped("kubectl upjet history rs/a", &odd),
             "kubectl upjet history --context 'arn:aws:eks:x:1:cluster/a b;id' rs/a",
             "a context name is quoted like any argument"
         );
-        assert!(summarize(&one(), &Scope::default()).iter().all(|g| g.cluster.is_none()));
+        assert!(summarize(&one(), &SourceFlags::default()).iter().all(|g| g.cluster.is_none()));
     }
 
     #[test]

@@ -1,7 +1,21 @@
-//! A fluent builder of MR JSON for table tests: each case reads like the object it describes, and
-//! goes through the real decoder, so the tests exercise decoding too.
+//! The one builder of MR JSON, for the unit tables of every crate and the black-box tests (their
+//! `support` re-exports it): each case reads like the object it describes, and goes through the
+//! real decoder (or a test API server), so the tests exercise decoding too.
+//!
+//! Two starting points, each with its defaults written out below:
+//! - [`Mr::new`] is a bare MR as a unit table wants it: `dns.gcp.upbound.io/v1beta1`, cluster-scoped,
+//!   `uid-<name>`, generation and resourceVersion `1`, created at 2024-11-30T10:00:00Z, no
+//!   annotation, an empty `forProvider`, no condition. A case adds what it is about.
+//! - [`Mr::provisioned`] is an MR as a provider leaves it after a create that went well, to store
+//!   in a test cluster: external-name and `status.atProvider.id` equal to its name, crossplane's
+//!   finalizer, `forProvider.region: eu-west-1`, `managementPolicies: ["*"]`, Ready and Synced
+//!   True since 10:00, and none of the fields an API server stamps (uid, creationTimestamp,
+//!   generation, resourceVersion). A case takes away what it is about (`without_annotation`,
+//!   `create_incomplete`, …).
+//!
+//! Both are the same type with the same methods; "now" in the tests is 2024-11-30T12:00:00Z.
 
-use super::managed::ManagedResource;
+use super::managed::{FINALIZER, ManagedResource, keys};
 use serde_json::{Value, json};
 
 /// Builds one MR object.
@@ -9,7 +23,8 @@ use serde_json::{Value, json};
 pub struct Mr(Value);
 
 impl Mr {
-    /// A cluster-scoped MR of `kind` in `dns.gcp.upbound.io/v1beta1` with a fixed UID.
+    /// A bare cluster-scoped MR of `kind` in `dns.gcp.upbound.io/v1beta1` (the defaults are in the
+    /// module's doc).
     pub fn new(kind: &str, name: &str) -> Mr {
         Mr(json!({
             "apiVersion": "dns.gcp.upbound.io/v1beta1",
@@ -19,6 +34,25 @@ impl Mr {
             "spec": {"forProvider": {}},
             "status": {"conditions": []}
         }))
+    }
+    /// An MR of `apiVersion`/`kind` named `name` as its provider leaves it after a create that
+    /// went well, without the fields an API server stamps (the defaults are in the module's doc).
+    pub fn provisioned(api_version: &str, kind: &str, name: &str) -> Mr {
+        let mut mr = Mr::new(kind, name)
+            .api_version(api_version)
+            .external_name(name)
+            .finalizers(&[FINALIZER])
+            .param("region", "eu-west-1")
+            .policies(&["*"])
+            .at_provider_id(name)
+            .conditions(json!([
+                {"type": "Ready", "status": "True", "reason": "Available", "lastTransitionTime": "2024-11-30T10:00:00Z"},
+                {"type": "Synced", "status": "True", "reason": "ReconcileSuccess", "lastTransitionTime": "2024-11-30T10:00:00Z"}]));
+        let meta = mr.0["metadata"].as_object_mut().expect("metadata is an object");
+        for stamped in ["uid", "creationTimestamp", "generation", "resourceVersion"] {
+            meta.remove(stamped);
+        }
+        mr
     }
     /// Sets `metadata.creationTimestamp`.
     pub fn created(mut self, at: &str) -> Mr {
@@ -40,6 +74,13 @@ impl Mr {
         self.0["metadata"]["annotations"][k] = json!(v);
         self
     }
+    /// Removes an annotation (e.g. the external-name of a [`provisioned`](Mr::provisioned) MR).
+    pub fn without_annotation(mut self, k: &str) -> Mr {
+        if let Some(annotations) = self.0["metadata"]["annotations"].as_object_mut() {
+            annotations.remove(k);
+        }
+        self
+    }
     /// Adds a label.
     pub fn label(mut self, k: &str, v: &str) -> Mr {
         self.0["metadata"]["labels"][k] = json!(v);
@@ -47,7 +88,7 @@ impl Mr {
     }
     /// Sets external-name.
     pub fn external_name(self, v: &str) -> Mr {
-        self.annotation(super::managed::keys::EXTERNAL_NAME, v)
+        self.annotation(keys::EXTERNAL_NAME, v)
     }
     /// Adds a condition.
     pub fn cond(mut self, t: &str, s: &str, reason: &str, message: &str) -> Mr {
@@ -68,6 +109,22 @@ impl Mr {
             "type": t, "status": s, "reason": reason, "observedGeneration": g,
             "lastTransitionTime": "2024-11-30T10:00:00Z"}));
         self
+    }
+    /// Replaces every condition.
+    pub fn conditions(mut self, c: Value) -> Mr {
+        self.0["status"]["conditions"] = c;
+        self
+    }
+    /// Blocked at the create-incomplete gate, as the managed reconciler leaves it: both create
+    /// marks (pending after succeeded), Ready=False/Creating and Synced=False with the gate's
+    /// error, since 11:00:05 (the other conditions are replaced).
+    pub fn create_incomplete(self) -> Mr {
+        self.annotation(keys::CREATE_PENDING, "2024-11-30T11:00:05Z")
+            .annotation(keys::CREATE_SUCCEEDED, "2024-11-30T11:00:00Z")
+            .conditions(json!([
+                {"type": "Ready", "status": "False", "reason": "Creating", "lastTransitionTime": "2024-11-30T11:00:05Z"},
+                {"type": "Synced", "status": "False", "reason": "ReconcileError", "lastTransitionTime": "2024-11-30T11:00:05Z",
+                 "message": "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed"}]))
     }
     /// Ready=True/Available + Synced=True/ReconcileSuccess.
     pub fn healthy(self) -> Mr {
@@ -163,4 +220,33 @@ pub fn zones_one_off_format() -> Vec<crate::lint::Manifest> {
     let mut set: Vec<_> = "abcdefghi".chars().map(|c| zone(&c.to_string(), &format!("eu/{c}")).manifest(&[])).collect();
     set.push(zone("j", "us/typo").manifest(&[("spec.forProvider.parentRef", "a"), ("spec.forProvider.peerRef", "zz")]));
     set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults the module's doc promises, checked on the objects themselves.
+    #[test]
+    fn the_two_starting_points_hold_their_documented_defaults() {
+        let bare = Mr::new("Zone", "a").json();
+        assert_eq!(bare["apiVersion"], "dns.gcp.upbound.io/v1beta1");
+        assert_eq!(bare["metadata"]["uid"], "uid-a");
+        assert_eq!((&bare["metadata"]["generation"], &bare["metadata"]["resourceVersion"]), (&json!(1), &json!("1")));
+        assert_eq!(bare["metadata"]["annotations"], json!({}));
+        assert_eq!((&bare["spec"], &bare["status"]), (&json!({"forProvider": {}}), &json!({"conditions": []})));
+
+        let mr = Mr::provisioned("ec2.aws.upbound.io/v1beta1", "VPC", "main");
+        let obj = mr.clone().json();
+        for stamped in ["uid", "creationTimestamp", "generation", "resourceVersion"] {
+            assert!(obj["metadata"].get(stamped).is_none(), "{stamped} is left to the API server");
+        }
+        let built = mr.build();
+        assert_eq!((built.external_name(), built.at_provider_id.as_deref()), (Some("main"), Some("main")));
+        assert_eq!(obj["spec"], json!({"forProvider": {"region": "eu-west-1"}, "managementPolicies": ["*"]}));
+        assert_eq!(obj["metadata"]["finalizers"], json!([FINALIZER]));
+        let conditions: Vec<_> =
+            obj["status"]["conditions"].as_array().unwrap().iter().map(|c| (&c["type"], &c["status"])).collect();
+        assert_eq!(conditions, [(&json!("Ready"), &json!("True")), (&json!("Synced"), &json!("True"))]);
+    }
 }

@@ -8,7 +8,7 @@
 use super::cloud_audit::CloudRecord;
 use std::sync::Arc;
 use upjet_core::cloud_audit::CloudAuditCheck;
-use upjet_core::inventory::{CrossCheck, InventoryObject, Scope, cross_check};
+use upjet_core::inventory::{CrossCheck, InventoryObject, ScanCoverage, cross_check};
 use upjet_core::kind_removal::{KindRemoval, KindRemovals};
 use upjet_core::managed::ManagedResource;
 use upjet_core::shared_names::{MrKey, SharedNames, SharedWith};
@@ -47,9 +47,9 @@ impl FleetInputs {
 
     /// Ties the inputs to `mrs` (every MR of the run; `scope` says which kinds and whether the
     /// list is complete, for the inventory).
-    pub fn tie(&self, mrs: &[&ManagedResource], scope: &Scope) -> FleetFacts {
+    pub fn tie(&self, mrs: &[&ManagedResource], scope: &ScanCoverage) -> FleetFacts {
         let inventory = self.inventory.as_ref().map(|input| {
-            let scope = Scope { truncated: input.truncated.clone(), ..scope.clone() };
+            let scope = ScanCoverage { truncated: input.truncated.clone(), ..scope.clone() };
             cross_check(&input.objects, mrs, &scope)
         });
         let mut facts = FleetFacts { inventory, ..FleetFacts::default() };
@@ -167,7 +167,7 @@ mod tests {
         let object = tagged_for("recordset.dns.gcp.upbound.io", "www", "//dns.googleapis.com/projects/p/www-1");
         let inputs = FleetInputs::new(Some(InventoryInput { objects: vec![object], truncated: Vec::new() }), None);
         assert!(inputs.need_every_mr());
-        let scope = Scope { kinds: Default::default(), all_kinds: true, complete: true, truncated: Vec::new() };
+        let scope = ScanCoverage { kinds: Default::default(), all_kinds: true, complete: true, truncated: Vec::new() };
         let tied = inputs.tie(&[&www], &scope);
         let evidence = EvidenceIndex::default();
         let share = evidence.evidence_for(&www, &tied).inventory.expect("the object tagged for www");

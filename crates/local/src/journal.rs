@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use upjet_core::journal::{self, Read, Record, Source};
+use upjet_core::journal::{self, ParsedJournal, Record, Source};
 
 /// The file name inside a journal folder.
 pub const FILE: &str = "journal.jsonl";
@@ -57,11 +57,11 @@ pub fn context_dir(root: &Path, context: Option<&str>) -> PathBuf {
 }
 
 /// Reads the journal in `dir`; a folder without a journal reads as empty.
-pub fn read(dir: &Path) -> Result<Read, JournalError> {
+pub fn read(dir: &Path) -> Result<ParsedJournal, JournalError> {
     let path = dir.join(FILE);
     match std::fs::read(&path) {
         Ok(bytes) => Ok(journal::parse(&String::from_utf8_lossy(&bytes))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Read::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ParsedJournal::default()),
         Err(source) => Err(JournalError::Read { path, source }),
     }
 }

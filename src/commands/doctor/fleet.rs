@@ -348,15 +348,15 @@ async fn connected(connect: &ConnectOptions, limiter: Option<Limiter>) -> Result
 
 /// What a live scan covered: every kind listed, complete unless `-n`, `-l` or a skipped kind
 /// hid some MRs (then no object is reported as having lost its MR).
-pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) -> Scope {
-    let kinds = Scope::of_kinds(results.iter().map(|r| ServedKind {
+pub(super) fn live_scope(settings: &Settings, results: &[scan::KindScan<Kept>]) -> ScanCoverage {
+    let kinds = ScanCoverage::of_kinds(results.iter().map(|r| ServedKind {
         kind: r.kind.kind.clone(),
         group: r.kind.group.clone(),
         version: r.kind.version.clone(),
     }));
     let complete =
         settings.namespace.is_none() && settings.selector.is_none() && results.iter().all(|r| r.error.is_none());
-    Scope { kinds, all_kinds: false, complete, truncated: Vec::new() }
+    ScanCoverage { kinds, all_kinds: false, complete, truncated: Vec::new() }
 }
 
 /// How the kept MRs become findings once the whole fleet is known: those kept unjudged (for the

@@ -37,7 +37,7 @@ use upjet_cluster::target::{self, TargetSpec};
 use upjet_core::error::{Error, Exit};
 use upjet_core::finding::Finding;
 use upjet_core::identity::{self, Peers, Sample, UserTemplate};
-use upjet_core::inventory::{CrossCheck, Scope, ServedKind};
+use upjet_core::inventory::{CrossCheck, ScanCoverage, ServedKind};
 use upjet_core::managed::ManagedResource;
 use upjet_core::plan::PlanItem;
 use upjet_core::reconcile_timeout::JudgedAt;

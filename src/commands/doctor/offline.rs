@@ -8,9 +8,9 @@ use upjet_core::shared_names::{Holder, MrKey, SharedNames};
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
 /// whole snapshot was read, only the `--kind`s asked for otherwise.
-pub(super) fn snapshot_scope(scan: &Scan, mrs: &[ManagedResource]) -> Scope {
-    let kinds = Scope::of_kinds(mrs.iter().map(ServedKind::of));
-    Scope { kinds, all_kinds: scan.select.kinds.is_empty(), complete: true, truncated: Vec::new() }
+pub(super) fn snapshot_scope(scan: &Scan, mrs: &[ManagedResource]) -> ScanCoverage {
+    let kinds = ScanCoverage::of_kinds(mrs.iter().map(ServedKind::of));
+    ScanCoverage { kinds, all_kinds: scan.select.kinds.is_empty(), complete: true, truncated: Vec::new() }
 }
 
 /// doctor over one snapshot: each MR judged as it is decoded, or (with fleet-wide inputs) once

@@ -6,7 +6,7 @@ use super::*;
 use crate::commands::resolve::{DoctorOutput, DoctorPrinter, Document, ExitRule, Human};
 use upjet_core::finding::Severity;
 use upjet_core::shell::ShellCommand;
-use upjet_core::summary::{self, Scope};
+use upjet_core::summary::{self, SourceFlags};
 use upjet_output::forms::Form;
 use upjet_output::{self as output, detail, structured, table};
 
@@ -102,14 +102,14 @@ fn fleet_summary(
     let read = &printer.scope;
     let scope = |cluster: Option<&str>| {
         let from = match cluster {
-            Some(name) if read.from.is_empty() => Scope::default().flag("--context", name),
+            Some(name) if read.from.is_empty() => SourceFlags::default().flag("--context", name),
             Some(name) => match read.snapshots.iter().find(|s| s.name == name) {
-                Some(s) => Scope::default().flag("--from", s.path.display().to_string()),
-                None => Scope::default(),
+                Some(s) => SourceFlags::default().flag("--from", s.path.display().to_string()),
+                None => SourceFlags::default(),
             },
             None => match read.from.first() {
-                Some(p) => Scope::default().flag("--from", p.display().to_string()),
-                None => Scope::default(),
+                Some(p) => SourceFlags::default().flag("--from", p.display().to_string()),
+                None => SourceFlags::default(),
             },
         };
         read.log_files.iter().fold(from, |s, log| s.flag("--log-file", log.display().to_string()))

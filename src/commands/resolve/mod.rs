@@ -138,7 +138,7 @@ pub enum Refusal {
     NotABackup(PathBuf),
     /// `guard` with one rule given both actions.
     #[error("--warn {0} and --deny {0}: a rule has one action; give one of them")]
-    RuleWarnAndDeny(upjet_core::guard::rule::Rule),
+    RuleWarnAndDeny(upjet_core::guard::rule::GuardRule),
     /// `guard unlock` with something that is not KIND/NAME.
     #[error("{0:?} is not KIND/NAME (for example vpc.ec2.aws.upbound.io/main)")]
     NotKindName(String),

@@ -200,7 +200,7 @@ fn rbac_and_health_resolve_the_kinds_and_the_format() {
 /// the one entry unlock names; its refusals.
 #[test]
 fn guard_resolves_what_it_prints_writes_or_removes() {
-    use upjet_core::guard::rule::{Action, Rule};
+    use upjet_core::guard::rule::{Action, GuardRule};
     let guard = |words: &[&str]| {
         let words = [&["guard"], words].concat();
         let Command::Guard(args) = command(&words) else { unreachable!("guard") };
@@ -211,8 +211,8 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
         panic!("printed")
     };
     let s = &p.settings;
-    assert_eq!((s.action(Rule::IdentityKept), s.action(Rule::Placeholder)), (Action::Warn, Action::Deny));
-    assert_eq!(s.action(Rule::IdentityLocked), Action::Deny, "a rule not named keeps its default");
+    assert_eq!((s.action(GuardRule::IdentityKept), s.action(GuardRule::Placeholder)), (Action::Warn, Action::Deny));
+    assert_eq!(s.action(GuardRule::IdentityLocked), Action::Deny, "a rule not named keeps its default");
     assert!(s.mutate && !s.audit && s.groups.contains("ops:break-glass") && s.users.is_empty());
     assert!(!s.authorize_declarations, "anyone who may write may declare unless asked");
     let Ok(Guard::Print(authorized)) = guard(&["--authorize-declarations"]) else { panic!("printed") };
@@ -224,7 +224,7 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
         panic!("offline")
     };
     assert_eq!(offline.source, KindSource::Files("crds/".into()));
-    assert!(Rule::ALL.iter().all(|r| offline.settings.action(*r) == Action::Audit));
+    assert!(GuardRule::ALL.iter().all(|r| offline.settings.action(*r) == Action::Audit));
     assert_eq!(offline.id_templates.len(), 1);
     let Ok(Guard::Lock(lock)) = guard(&["lock", "--provider", "aws.upbound.io", "--journal", "j/", "-A"]) else {
         panic!("lock")
@@ -240,7 +240,7 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
     for (words, want) in [
         (
             &["--warn", "placeholder", "--deny", "identity-kept", "--deny", "placeholder"][..],
-            Refusal::RuleWarnAndDeny(Rule::Placeholder),
+            Refusal::RuleWarnAndDeny(GuardRule::Placeholder),
         ),
         (&["unlock", "vpc"][..], Refusal::NotKindName("vpc".into())),
         (&["unlock", "/main"][..], Refusal::NotKindName("/main".into())),
@@ -248,7 +248,7 @@ fn guard_resolves_what_it_prints_writes_or_removes() {
         assert_eq!(guard(words).err(), Some(want), "{words:?}");
     }
     assert_eq!(
-        Refusal::RuleWarnAndDeny(Rule::Placeholder).to_string(),
+        Refusal::RuleWarnAndDeny(GuardRule::Placeholder).to_string(),
         "--warn placeholder and --deny placeholder: a rule has one action; give one of them"
     );
     assert!(Cli::try_parse_from(["kubectl-upjet", "guard", "--warn", "identity"]).is_err(), "an unknown rule");

@@ -11,7 +11,7 @@ use crate::settings::Settings;
 use std::path::PathBuf;
 use std::time::Duration;
 use upjet_cluster::connect::{self, ConnectOptions};
-use upjet_cluster::watch::Scope;
+use upjet_cluster::watch::WatchScope;
 use upjet_core::error::Error;
 use upjet_core::watch::State;
 use upjet_local::journal::{Journal, context_dir, default_dir};
@@ -49,7 +49,7 @@ pub struct Target {
 #[derive(Clone)]
 pub struct LoopOptions {
     /// `-n`, `-l` and the page size of the watchers' lists and of the looks.
-    pub scope: Scope,
+    pub scope: WatchScope,
     /// `--resync`: how often every MR is judged again, the kinds without a watcher looked at,
     /// and a cluster that could not be reached tried again.
     pub resync: Duration,
@@ -109,7 +109,7 @@ impl Watch {
             targets,
             metrics_addr: args.metrics_addr.clone(),
             loops: LoopOptions {
-                scope: Scope {
+                scope: WatchScope {
                     namespace: settings.namespace.clone(),
                     selector: settings.selector.clone(),
                     page_size: PAGE_SIZE,

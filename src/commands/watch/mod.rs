@@ -36,7 +36,7 @@ use tokio::task::JoinHandle;
 use upjet_cluster::connect::{self, ConnectOptions, Connection};
 use upjet_cluster::discover;
 use upjet_cluster::kinds::ApiKind;
-use upjet_cluster::watch::{self as watching, Scope, Seen};
+use upjet_cluster::watch::{self as watching, Seen, WatchScope};
 use upjet_core::error::{Error, Exit};
 use upjet_core::gotime::GoTime;
 use upjet_core::managed::ManagedResource;
@@ -250,7 +250,7 @@ impl Sink<'_> {
 /// phase of each is in the shared state), and what it already told the user.
 struct Loop {
     conn: Arc<Connection>,
-    scope: Scope,
+    scope: WatchScope,
     tx: mpsc::Sender<Msg>,
     shared: Shared,
     clock: Clock,

@@ -179,12 +179,12 @@ pub struct Mixed {
 }
 
 /// The variables an expression sees: their types in the mode being checked.
-struct Scope<'a> {
+struct TypeEnv<'a> {
     variables: &'a HashMap<String, Ty>,
     locals: Vec<(String, Ty)>,
 }
 
-impl Scope<'_> {
+impl TypeEnv<'_> {
     fn ident(&self, name: &str) -> Ty {
         if let Some((_, t)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return t.clone();
@@ -283,7 +283,7 @@ fn uniform(literal: u64, types: &[(u64, Ty)], found: &mut Vec<(u64, Ty, Ty)>) {
 pub fn check_expression(text: &str, variables: &HashMap<String, Ty>) -> Result<(Ty, Vec<(u32, Ty, Ty)>), String> {
     let (ast, info) = cel::parser::Parser::new().parse_with_source_info(text).map_err(|e| format!("{e}: {text}"))?;
     let mut found = Vec::new();
-    let ty = Scope { variables, locals: Vec::new() }.infer(&ast, &mut found);
+    let ty = TypeEnv { variables, locals: Vec::new() }.infer(&ast, &mut found);
     let at = |id: u64| info.offset_for(id).map_or(0, |(start, _)| start);
     Ok((ty, found.into_iter().map(|(id, a, b)| (at(id), a, b)).collect()))
 }

@@ -1,9 +1,9 @@
 //! An in-process API server loaded with real CRDs, a generated kubeconfig, and managed
-//! resources with upjet's shape to seed it with.
+//! resources with upjet's shape to seed it with (core's one MR builder).
 // The benchmarks include this file alone (`#[path]`) and use only part of it.
 #![allow(dead_code)]
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use testapi::{RunningServer, TestApi};
 
@@ -102,72 +102,7 @@ impl Cluster {
     }
 }
 
-/// A managed resource object with upjet's shape.
-pub struct Mr {
-    obj: Value,
-}
-
-impl Mr {
-    /// An MR of `apiVersion`/`kind` named `name`, healthy, with an external-name equal to its name.
-    pub fn new(api_version: &str, kind: &str, name: &str) -> Mr {
-        Mr {
-            obj: json!({
-                "apiVersion": api_version, "kind": kind,
-                "metadata": {"name": name, "annotations": {"crossplane.io/external-name": name},
-                             "finalizers": ["finalizer.managedresource.crossplane.io"]},
-                "spec": {"forProvider": {"region": "eu-west-1"}, "managementPolicies": ["*"]},
-                "status": {"atProvider": {"id": name}, "conditions": [
-                    {"type": "Ready", "status": "True", "reason": "Available", "lastTransitionTime": "2024-11-30T10:00:00Z"},
-                    {"type": "Synced", "status": "True", "reason": "ReconcileSuccess", "lastTransitionTime": "2024-11-30T10:00:00Z"}]}
-            }),
-        }
-    }
-    /// Places it in a namespace.
-    pub fn ns(mut self, ns: &str) -> Mr {
-        self.obj["metadata"]["namespace"] = json!(ns);
-        self
-    }
-    /// Sets an annotation.
-    pub fn ann(mut self, k: &str, v: &str) -> Mr {
-        self.obj["metadata"]["annotations"][k] = json!(v);
-        self
-    }
-    /// Removes an annotation.
-    pub fn without(mut self, k: &str) -> Mr {
-        self.obj["metadata"]["annotations"].as_object_mut().unwrap().remove(k);
-        self
-    }
-    /// Sets a label.
-    pub fn label(mut self, k: &str, v: &str) -> Mr {
-        self.obj["metadata"]["labels"][k] = json!(v);
-        self
-    }
-    /// Replaces the conditions.
-    pub fn conditions(mut self, c: Value) -> Mr {
-        self.obj["status"]["conditions"] = c;
-        self
-    }
-    /// Sets `spec.managementPolicies`.
-    pub fn policies(mut self, p: &[&str]) -> Mr {
-        self.obj["spec"]["managementPolicies"] = json!(p);
-        self
-    }
-    /// Sets `status.atProvider.id`.
-    pub fn at_id(mut self, id: &str) -> Mr {
-        self.obj["status"]["atProvider"]["id"] = json!(id);
-        self
-    }
-    /// Blocked at the create-incomplete gate, as the reconciler leaves it.
-    pub fn create_incomplete(self) -> Mr {
-        self.ann("crossplane.io/external-create-pending", "2024-11-30T11:00:05Z")
-            .ann("crossplane.io/external-create-succeeded", "2024-11-30T11:00:00Z")
-            .conditions(json!([
-                {"type": "Ready", "status": "False", "reason": "Creating", "lastTransitionTime": "2024-11-30T11:00:05Z"},
-                {"type": "Synced", "status": "False", "reason": "ReconcileError", "lastTransitionTime": "2024-11-30T11:00:05Z",
-                 "message": "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed"}]))
-    }
-    /// The JSON.
-    pub fn json(self) -> Value {
-        self.obj
-    }
-}
+/// The MR builder of every test (`upjet_core::testing`, its two starting points and their
+/// defaults documented there): cluster tests start from [`Mr::provisioned`].
+#[allow(unused_imports)]
+pub use upjet_core::testing::Mr;

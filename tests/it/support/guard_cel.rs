@@ -304,24 +304,25 @@ impl Params {
     }
 }
 
-/// One evaluation: the write's values, the parameter, and `variables`, each computed at its
-/// first use and kept (value or error).
-struct Scope<'a> {
+/// One evaluation's activation (CEL's word for what an expression's names resolve to): the
+/// write's values, the parameter, and `variables`, each computed at its first use and kept
+/// (value or error).
+struct Activation<'a> {
     bound: &'a Bound,
     param: Option<&'a dyn Val>,
     variables: &'a [(String, Program)],
     cache: Vec<OnceLock<Result<Box<dyn Val>, String>>>,
 }
 
-impl std::fmt::Debug for Scope<'_> {
+impl std::fmt::Debug for Activation<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("variables")
     }
 }
 
-impl<'a> Scope<'a> {
-    fn new(bound: &'a Bound, param: Option<&'a dyn Val>, variables: &'a [(String, Program)]) -> Scope<'a> {
-        Scope { bound, param, variables, cache: variables.iter().map(|_| OnceLock::new()).collect() }
+impl<'a> Activation<'a> {
+    fn new(bound: &'a Bound, param: Option<&'a dyn Val>, variables: &'a [(String, Program)]) -> Activation<'a> {
+        Activation { bound, param, variables, cache: variables.iter().map(|_| OnceLock::new()).collect() }
     }
 
     fn run(&self, program: &Program) -> Result<Cel, String> {
@@ -331,7 +332,7 @@ impl<'a> Scope<'a> {
     }
 }
 
-impl VariableResolver for Scope<'_> {
+impl VariableResolver for Activation<'_> {
     fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
         match variable {
             "variables" => Some(CowVal::Borrowed(self as &dyn Val)),
@@ -341,7 +342,7 @@ impl VariableResolver for Scope<'_> {
     }
 }
 
-impl Val for Scope<'_> {
+impl Val for Activation<'_> {
     fn get_type(&self) -> &Type {
         &DYN_TYPE
     }
@@ -361,11 +362,11 @@ impl Val for Scope<'_> {
     where
         Self: 'v,
     {
-        Box::new(Scope::new(self.bound, self.param, self.variables))
+        Box::new(Activation::new(self.bound, self.param, self.variables))
     }
 }
 
-impl Indexer for Scope<'_> {
+impl Indexer for Activation<'_> {
     fn get<'b, 'v>(&'b self, idx: &dyn Val) -> Result<CowVal<'b, 'v>, ExecutionError>
     where
         Self: 'v,
@@ -506,7 +507,7 @@ impl Compiled {
         let Some(chosen) = self.chosen(binding, params) else { return Outcome::NoParams };
         let mut evaluated = false;
         for param in chosen {
-            let scope = Scope::new(b, param, &self.variables);
+            let scope = Activation::new(b, param, &self.variables);
             if !self.conditions.iter().all(|p| matches!(scope.run(p), Ok(Cel::Bool(true)))) {
                 continue;
             }
@@ -518,7 +519,7 @@ impl Compiled {
         if evaluated { Outcome::Allowed } else { Outcome::Skipped }
     }
 
-    fn first_failure(&self, scope: &Scope, binding: &Value) -> Option<Outcome> {
+    fn first_failure(&self, scope: &Activation, binding: &Value) -> Option<Outcome> {
         let check = self.checks.iter().find(|c| matches!(scope.run(&c.expression), Ok(Cel::Bool(false))))?;
         let from_expression = check.message_expression.as_ref().and_then(|p| match scope.run(p) {
             Ok(Cel::String(s)) if !s.trim().is_empty() && !s.contains(['\n', '\r']) => Some(s.to_string()),
@@ -542,7 +543,7 @@ impl Compiled {
         }
         for param in params.selected(binding) {
             let b = Bound::of(&Request { object: object.clone(), ..req.clone() });
-            let scope = Scope::new(&b, Some(param), &self.variables);
+            let scope = Activation::new(&b, Some(param), &self.variables);
             if !self.conditions.iter().all(|p| matches!(scope.run(p), Ok(Cel::Bool(true)))) {
                 continue;
             }

@@ -15,4 +15,4 @@ pub mod velero;
 
 pub use cluster::{Cluster, Mr, crd_dir};
 pub use tools::installed;
-pub use upjet::{Report, Run, Upjet, codes, find, report, text, upjet};
+pub use upjet::{FLEET_SUMMARY, NO_GUARD, Report, Run, Upjet, codes, find, text, upjet};

@@ -1,4 +1,5 @@
-//! The one way a black-box test runs the binary, under one environment policy.
+//! The one way a black-box test runs the binary, under one environment policy, with what it
+//! expects of the run said before it runs and checked in one place.
 //!
 //! `upjet()` runs offline from the repository root (so bundled `examples/` print as relative
 //! paths); [`Cluster::upjet`](super::Cluster::upjet) runs against a test API server. Both start
@@ -7,8 +8,13 @@
 //! scratch folder (the discovery cache lands there), `NO_COLOR` is set and "now" is pinned to
 //! [`NOW`]. A test that needs something else says so with `.env(..)` or `.env_remove(..)`.
 //!
+//! A run is expected to exit 0 with nothing on stderr; a test says otherwise with
+//! [`status`](Upjet::status) and [`stderr`](Upjet::stderr) (the exact text) or
+//! [`stderr_contains`](Upjet::stderr_contains) (a part of it), and may pin stdout the same way.
+//! [`run`](Upjet::run) checks them all at once and hands back what was printed:
+//!
 //! ```ignore
-//! let run = upjet().args(["doctor"]).from("examples/fleet").json().expect_exit(1).run();
+//! let run = upjet().args(["doctor"]).from("examples/fleet").json().status(1).run();
 //! let orphan = run.report().finding("InventoryOrphan", "team-b-vpc");
 //! ```
 
@@ -20,6 +26,13 @@ use std::process::Output;
 /// "Now" for every run (`UPJET_NOW`): ages, deadlines and backup names are judged against it, so
 /// outputs do not depend on the day the tests run.
 pub const NOW: &str = "2024-11-30T12:00:00Z";
+
+/// The note doctor prints on stderr when the API server serves no ValidatingAdmissionPolicies,
+/// as the test API server does unless a test serves them: the guard is not checked.
+pub const NO_GUARD: &str = "the API server serves no ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, Kubernetes v1.30 or later): kubectl upjet guard cannot run on this cluster, and is not checked";
+
+/// Doctor's summary line (stderr) over the bundled `examples/fleet`, with every finding kept.
+pub const FLEET_SUMMARY: &str = "24 kinds scanned, 51 managed resources, 14 errors, 23 warnings, 5 info, 7 would be created again by a provider restart";
 
 /// The repository root, where offline runs start.
 pub fn root() -> &'static Path {
@@ -43,12 +56,51 @@ impl super::Cluster {
     }
 }
 
-/// A run of the binary being built: arguments, environment, stdin and the exit code it must end with.
+/// A run of the binary being built: arguments, environment, stdin, and what it must end with.
 pub struct Upjet {
     cmd: assert_cmd::Command,
-    expected_exit: Option<i32>,
+    /// The exit codes it may end with: `[0]` unless said.
+    status: Vec<i32>,
+    /// What stdout must be (anything unless said).
+    stdout: Vec<Expect>,
+    /// What stderr must be: empty unless said.
+    stderr: Vec<Expect>,
     /// The scratch `HOME` of an offline run, removed when the run is dropped.
     home: Option<tempfile::TempDir>,
+}
+
+/// One expectation on a stream.
+#[derive(Clone, Debug)]
+enum Expect {
+    /// The whole text.
+    Is(String),
+    /// A part of it.
+    Contains(String),
+    /// A regular expression it matches somewhere.
+    Matches(regex::Regex),
+}
+
+impl Expect {
+    fn holds(&self, text: &str) -> bool {
+        match self {
+            Expect::Is(want) => text == want,
+            Expect::Contains(part) => text.contains(part.as_str()),
+            Expect::Matches(re) => re.is_match(text),
+        }
+    }
+}
+
+/// The expectations on one stream that `text` breaks, as lines for a failure message.
+fn broken(stream: &str, expects: &[Expect], text: &str) -> Vec<String> {
+    expects
+        .iter()
+        .filter(|e| !e.holds(text))
+        .map(|e| match e {
+            Expect::Is(want) => format!("{stream} is not exactly {want:?}"),
+            Expect::Contains(part) => format!("{stream} does not contain {part:?}"),
+            Expect::Matches(re) => format!("{stream} does not match /{re}/"),
+        })
+        .collect()
 }
 
 impl Upjet {
@@ -61,7 +113,7 @@ impl Upjet {
             .env("UPJET_NOW", NOW)
             .env("NO_COLOR", "1")
             .current_dir(root());
-        Upjet { cmd, expected_exit: None, home: None }
+        Upjet { cmd, status: vec![0], stdout: Vec::new(), stderr: vec![Expect::Is(String::new())], home: None }
     }
 
     /// Appends one argument.
@@ -116,29 +168,77 @@ impl Upjet {
         self
     }
 
-    /// The exit code [`run`](Self::run) insists on (it panics with stderr otherwise).
-    pub fn expect_exit(&mut self, code: i32) -> &mut Upjet {
-        self.expected_exit = Some(code);
+    /// The exit code the run must end with (0 unless said).
+    pub fn status(&mut self, code: i32) -> &mut Upjet {
+        self.status = vec![code];
         self
     }
 
-    /// Runs to the end and returns what it printed; checks the exit code if one is expected.
+    /// The exit codes the run may end with, for a run whose outcome the test does not fix: random
+    /// faults, or one loop over inputs with and without error findings.
+    pub fn status_one_of(&mut self, codes: &[i32]) -> &mut Upjet {
+        self.status = codes.to_vec();
+        self
+    }
+
+    /// Stdout must be exactly `text`.
+    pub fn stdout(&mut self, text: impl Into<String>) -> &mut Upjet {
+        self.stdout.push(Expect::Is(text.into()));
+        self
+    }
+
+    /// Stdout must contain `part` (each call adds one part).
+    pub fn stdout_contains(&mut self, part: impl Into<String>) -> &mut Upjet {
+        self.stdout.push(Expect::Contains(part.into()));
+        self
+    }
+
+    /// Stderr must be exactly `text` (instead of empty).
+    pub fn stderr(&mut self, text: impl Into<String>) -> &mut Upjet {
+        self.stderr_expect(Expect::Is(text.into()))
+    }
+
+    /// Stderr must contain `part` (instead of being empty; each call adds one part).
+    pub fn stderr_contains(&mut self, part: impl Into<String>) -> &mut Upjet {
+        self.stderr_expect(Expect::Contains(part.into()))
+    }
+
+    /// Stderr must match the regular expression `re` somewhere (instead of being empty), for
+    /// lines that hold a duration or a port.
+    pub fn stderr_matches(&mut self, re: &str) -> &mut Upjet {
+        let re = regex::Regex::new(re).unwrap_or_else(|e| panic!("bad expectation /{re}/: {e}"));
+        self.stderr_expect(Expect::Matches(re))
+    }
+
+    /// Adds an expectation on stderr, dropping the default "empty".
+    fn stderr_expect(&mut self, expect: Expect) -> &mut Upjet {
+        self.stderr.retain(|e| !matches!(e, Expect::Is(t) if t.is_empty()));
+        self.stderr.push(expect);
+        self
+    }
+
+    /// Runs to the end, checks the exit code and both streams against what the test said, and
+    /// returns what the run printed; on a difference it panics with all of them.
+    #[track_caller]
     pub fn run(&mut self) -> Run {
-        let run = Run::from(self.output());
-        if let Some(want) = self.expected_exit {
-            assert_eq!(run.code, Some(want), "exit code of {:?}\nstderr: {}", self.describe(), run.stderr);
+        let out = self.cmd.output().expect("the binary runs");
+        let run = Run::from(out.clone());
+        let mut wrong = Vec::new();
+        if !out.status.code().is_some_and(|code| self.status.contains(&code)) {
+            wrong.push(format!("exit status {:?}, expected one of {:?}", out.status.code(), self.status));
+        }
+        wrong.extend(broken("stdout", &self.stdout, &run.stdout));
+        wrong.extend(broken("stderr", &self.stderr, &run.stderr));
+        if !wrong.is_empty() {
+            panic!(
+                "kubectl-upjet {}\n{}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+                self.describe().join(" "),
+                wrong.join("\n"),
+                run.stdout,
+                run.stderr
+            );
         }
         run
-    }
-
-    /// Runs to the end and returns the raw output.
-    pub fn output(&mut self) -> Output {
-        self.cmd.output().expect("the binary runs")
-    }
-
-    /// Runs to the end for assert_cmd's predicates.
-    pub fn assert(&mut self) -> assert_cmd::assert::Assert {
-        self.cmd.assert()
     }
 
     /// The same program, arguments, environment and folder as a plain `std::process::Command`,
@@ -175,10 +275,8 @@ impl Upjet {
     }
 }
 
-/// What a finished run printed, as text.
+/// What a finished run printed, as text (its exit code was checked by [`Upjet::run`]).
 pub struct Run {
-    /// The exit code (`None` when a signal ended it).
-    pub code: Option<i32>,
     /// Standard output (a run whose stdout is not UTF-8 panics: the plugin prints text).
     pub stdout: String,
     /// Standard error.
@@ -188,7 +286,6 @@ pub struct Run {
 impl From<Output> for Run {
     fn from(out: Output) -> Run {
         Run {
-            code: out.status.code(),
             stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         }
@@ -235,14 +332,10 @@ impl Report {
     }
 }
 
-/// Bytes a run printed, as text (lossy: for messages and assertions on raw output).
+/// Bytes a program printed, as text (lossy), for the programs a test drives besides the builder's
+/// runs (tmux, a spawned run of the plugin).
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// Parses a finished run's stdout as a doctor JSON report.
-pub fn report(out: &Output) -> Value {
-    Run::from(out.clone()).json()
 }
 
 /// The finding of `code` about the MR `name` in a doctor report, if there is one.

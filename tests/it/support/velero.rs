@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
 use upjet_core::patch::apply_merge_patch;
-use upjet_core::restore::modifiers::{Rule, exact_name};
+use upjet_core::restore::modifiers::{ResourceModifierRule, exact_name};
 
 /// Every entry of a gzip tar: name → bytes.
 pub fn entries(path: &Path) -> Vec<(String, Vec<u8>)> {
@@ -34,7 +34,7 @@ pub fn objects(path: &Path) -> Vec<(String, Value)> {
 
 /// Velero's matching (`internal/resourcemodifiers` `Conditions`): group resource, namespace
 /// (namespaced objects only), anchored name regex; each matching rule's merge patches in order.
-pub fn modified(obj: &Value, group_resource: &str, rules: &[Rule]) -> Value {
+pub fn modified(obj: &Value, group_resource: &str, rules: &[ResourceModifierRule]) -> Value {
     let mut out = obj.clone();
     let name = obj["metadata"]["name"].as_str().unwrap_or_default();
     for r in rules {
@@ -52,7 +52,7 @@ pub fn modified(obj: &Value, group_resource: &str, rules: &[Rule]) -> Value {
 }
 
 /// The object Velero creates: modified, then metadata and status reset.
-pub fn restored(obj: &Value, group_resource: &str, rules: &[Rule]) -> Value {
+pub fn restored(obj: &Value, group_resource: &str, rules: &[ResourceModifierRule]) -> Value {
     let mut out = modified(obj, group_resource, rules);
     if let Some(m) = out["metadata"].as_object_mut() {
         for k in [
@@ -78,7 +78,7 @@ pub fn restored(obj: &Value, group_resource: &str, rules: &[Rule]) -> Value {
 /// The rules Velero would read: runs the `kubectl create cm … --from-file … -n velero` line that
 /// `restore-plan` printed (client-side dry run, so no cluster is needed) in `dir`, and reads the
 /// ConfigMap it makes as Velero does (exactly one data key, strict YAML, validated).
-pub fn rules_from_printed_command(stdout: &str, dir: &Path) -> Vec<Rule> {
+pub fn rules_from_printed_command(stdout: &str, dir: &Path) -> Vec<ResourceModifierRule> {
     let line =
         stdout.lines().map(str::trim).find(|l| l.starts_with("kubectl create cm ")).expect("the printed command");
     let args: Vec<&str> = line.split_whitespace().skip(1).collect();

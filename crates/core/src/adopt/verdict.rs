@@ -4,7 +4,7 @@
 use super::create_marks::CreateMarks;
 use super::managed::{ManagedResource, keys};
 use super::options::{Options, final_policies};
-use super::policies::{ManagementPolicies, Policies, Scope};
+use super::policies::{ManagementPolicies, Policies, ResolverKind};
 use super::steps::{Plan, build_steps};
 use super::undo::diff;
 use super::{MARKER, Marker};
@@ -212,7 +212,7 @@ fn admissible(obj: &Value, id: &str, opts: &Options) -> Result<(ManagedResource,
     if matches!(&original, Some(p) if p.is_empty()) {
         return refuse(Refusal::PausedByPolicies);
     }
-    let resolver = ManagementPolicies::new(true, &Policies { listed: original }, Scope::of(&mr));
+    let resolver = ManagementPolicies::new(true, &Policies { listed: original }, ResolverKind::of(&mr));
     if let Err(e) = resolver.validate() {
         let nearest = serde_json::to_string(&resolver.nearest_supported()).unwrap_or_default();
         return refuse(Refusal::UnsupportedPolicies(e.message, nearest));
@@ -255,7 +255,7 @@ fn left_to_fix(mr: &ManagedResource, has_marker: bool, opts: &Options) -> bool {
 fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx: &Context) -> Vec<String> {
     let mut out = Vec::new();
     let final_policies = Policies { listed: final_policies(&marker.policies, opts.add_late_initialize) };
-    let resolver = ManagementPolicies::new(true, &final_policies, Scope::of(mr));
+    let resolver = ManagementPolicies::new(true, &final_policies, ResolverKind::of(mr));
     if let Some(fix) = resolver.keep_cloud_object_fix() {
         out.push(format!(
             "deleting this MR (for example as a duplicate) would delete the cloud object {id}: {}; to keep the cloud object, {fix} before deleting it",
@@ -299,5 +299,5 @@ fn warnings(mr: &ManagedResource, id: &str, opts: &Options, marker: &Marker, ctx
 /// `ShouldDelete` for the MR's scope (legacy cluster-scoped MRs also weigh `deletionPolicy`, and
 /// a non-default policy set containing Delete wins over `Orphan`).
 pub fn deletes_cloud_object(mr: &ManagedResource, policies: &Policies) -> bool {
-    ManagementPolicies::new(true, policies, Scope::of(mr)).should_delete()
+    ManagementPolicies::new(true, policies, ResolverKind::of(mr)).should_delete()
 }

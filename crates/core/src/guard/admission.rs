@@ -14,7 +14,7 @@
 use super::cel::Cel;
 use super::kind::GuardKind;
 use super::labels::labels;
-use super::rule::{Action, Rule};
+use super::rule::{Action, GuardRule};
 use super::settings::GuardSettings;
 use super::vars::Vars;
 use serde_json::{Value, json};
@@ -65,7 +65,7 @@ pub struct Validation {
 #[derive(Clone, Debug)]
 pub struct Policy {
     /// The rule.
-    pub rule: Rule,
+    pub rule: GuardRule,
     /// The operations it judges (never DELETE).
     pub operations: &'static [&'static str],
     /// The kinds it covers.
@@ -84,7 +84,7 @@ impl Policy {
     /// A policy of one validation over `v`'s variables, without extra match conditions and
     /// without the lock: what every rule but the lock's is, and the lock's sets `uses_lock`.
     pub fn single(
-        rule: Rule,
+        rule: GuardRule,
         operations: &'static [&'static str],
         kinds: Vec<GuardKind>,
         v: Vars,

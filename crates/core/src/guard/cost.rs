@@ -4,14 +4,14 @@
 
 use super::admission::{Policy, condition_costs};
 use super::cel::limit;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::settings::GuardSettings;
 
 /// One policy's estimate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PolicyCost {
     /// The rule.
-    pub rule: Rule,
+    pub rule: GuardRule,
     /// Which expression costs most (`validations[0].expression`, `variables.target`, …).
     pub worst: String,
     /// Its cost.

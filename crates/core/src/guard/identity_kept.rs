@@ -6,7 +6,7 @@
 use super::admission::{Policy, Reason, Validation};
 use super::cel::Cel;
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::vars::{Declarers, Vars, declaration_not_allowed, declaration_note};
 
 /// The fallback message (when the message expression cannot be used).
@@ -39,7 +39,7 @@ pub fn policy(kinds: &[GuardKind], declarers: Declarers) -> Policy {
     let message = format!("{MESSAGE}{}", declaration_note(declarers));
     let message_expression = Cel::concat(parts);
     Policy::single(
-        Rule::IdentityKept,
+        GuardRule::IdentityKept,
         &["UPDATE"],
         kinds.to_vec(),
         v,

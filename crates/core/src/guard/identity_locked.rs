@@ -10,7 +10,7 @@
 use super::admission::{Policy, Reason, Validation};
 use super::cel::{Cel, bound};
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::vars::{Declarers, Vars, declaration_not_allowed, declaration_note};
 
 /// The fallback message.
@@ -92,7 +92,7 @@ pub fn policy(kinds: &[GuardKind], declarers: Declarers) -> Policy {
     Policy {
         uses_lock: true,
         ..Policy::single(
-            Rule::IdentityLocked,
+            GuardRule::IdentityLocked,
             &["CREATE"],
             kinds.to_vec(),
             v,

@@ -3,7 +3,7 @@
 //! which served managed kinds each bound rule judges — what doctor's and the watch's
 //! `GuardMissing` and `GuardPartial` say.
 //!
-//! The guard's own objects are found by name (`Rule::policy_name`, what `guard` prints), and a
+//! The guard's own objects are found by name (`GuardRule::policy_name`, what `guard` prints), and a
 //! binding by the policy it names, whatever its own name: a binding made by hand for one of the
 //! guard's policies counts. A kind is judged by a rule when the policy's `matchConstraints` match
 //! it (its `resourceRules`, less its `excludeResourceRules`) and so does one of the policy's
@@ -13,15 +13,20 @@
 //! operations are the rule's.
 
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The rules every served managed kind must be judged by: those whose policy `guard` prints over
 /// every kind (external-name-format covers only kinds with a known format, late-initialize only
 /// those that create asynchronously, which only the printing knows).
-pub const EVERY_KIND: [Rule; 5] =
-    [Rule::IdentityKept, Rule::IdentityLocked, Rule::ManagementPolicies, Rule::PendingResolved, Rule::Placeholder];
+pub const EVERY_KIND: [GuardRule; 5] = [
+    GuardRule::IdentityKept,
+    GuardRule::IdentityLocked,
+    GuardRule::ManagementPolicies,
+    GuardRule::PendingResolved,
+    GuardRule::Placeholder,
+];
 
 /// One resource rule of a policy's `matchConstraints` or a binding's `matchResources`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,19 +107,19 @@ struct Runs {
 /// The guard as a cluster runs it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Installed {
-    rules: BTreeMap<Rule, Runs>,
+    rules: BTreeMap<GuardRule, Runs>,
 }
 
 /// The rule whose policy carries this name.
-fn rule_named(name: &str) -> Option<Rule> {
-    Rule::ALL.into_iter().find(|r| r.policy_name() == name)
+fn rule_named(name: &str) -> Option<GuardRule> {
+    GuardRule::ALL.into_iter().find(|r| r.policy_name() == name)
 }
 
 impl Installed {
     /// The guard's rules among listed ValidatingAdmissionPolicies and their bindings (every other
     /// object is left out).
     pub fn of(policies: &[Value], bindings: &[Value]) -> Installed {
-        let mut rules: BTreeMap<Rule, Runs> = BTreeMap::new();
+        let mut rules: BTreeMap<GuardRule, Runs> = BTreeMap::new();
         for p in policies {
             if let Some(rule) = p["metadata"]["name"].as_str().and_then(rule_named) {
                 rules.entry(rule).or_default().policy = Some(Selects::of(&p["spec"]["matchConstraints"]));
@@ -133,13 +138,13 @@ impl Installed {
     }
 
     /// Whether `rule`'s policy exists and a binding names it: the API server judges with it.
-    pub fn bound(&self, rule: Rule) -> bool {
+    pub fn bound(&self, rule: GuardRule) -> bool {
         self.rules.get(&rule).is_some_and(|r| r.policy.is_some() && !r.bindings.is_empty())
     }
 
     /// Whether any rule is bound: the guard runs at all.
     pub fn any_bound(&self) -> bool {
-        Rule::ALL.into_iter().any(|r| self.bound(r))
+        GuardRule::ALL.into_iter().any(|r| self.bound(r))
     }
 
     /// The guard's policies found without a binding, and its bindings without their policy.
@@ -156,14 +161,14 @@ impl Installed {
 
     /// Whether `rule` judges writes to `kind`: bound, its policy matches it, and so does one of
     /// its bindings.
-    pub fn judges(&self, rule: Rule, kind: &GuardKind) -> bool {
+    pub fn judges(&self, rule: GuardRule, kind: &GuardKind) -> bool {
         let Some(r) = self.rules.get(&rule) else { return false };
         let Some(policy) = &r.policy else { return false };
         policy.matches(kind) && r.bindings.iter().any(|b| b.narrows.as_ref().is_none_or(|n| n.matches(kind)))
     }
 
     /// The actions the bindings of `rule` take (`Deny`, `Warn`, `Audit`), each once, sorted.
-    pub fn actions(&self, rule: Rule) -> Vec<String> {
+    pub fn actions(&self, rule: GuardRule) -> Vec<String> {
         let mut out: Vec<String> = self
             .rules
             .get(&rule)
@@ -176,11 +181,11 @@ impl Installed {
 
     /// Per served kind that some rule of [`EVERY_KIND`] does not judge, those rules; kinds in
     /// the order given.
-    pub fn uncovered<'k>(&self, kinds: &'k [GuardKind]) -> Vec<(&'k GuardKind, Vec<Rule>)> {
+    pub fn uncovered<'k>(&self, kinds: &'k [GuardKind]) -> Vec<(&'k GuardKind, Vec<GuardRule>)> {
         kinds
             .iter()
             .filter_map(|k| {
-                let missing: Vec<Rule> = EVERY_KIND.into_iter().filter(|r| !self.judges(*r, k)).collect();
+                let missing: Vec<GuardRule> = EVERY_KIND.into_iter().filter(|r| !self.judges(*r, k)).collect();
                 (!missing.is_empty()).then_some((k, missing))
             })
             .collect()
@@ -219,7 +224,7 @@ mod tests {
         let installed = Installed::of(&policies, &bindings);
         assert!(installed.any_bound() && installed.half_installed().is_empty());
         assert!(installed.uncovered(&[vpc(), twin()]).is_empty());
-        assert_eq!(installed.actions(Rule::IdentityKept), ["Deny"]);
+        assert_eq!(installed.actions(GuardRule::IdentityKept), ["Deny"]);
         let served = [vpc(), bucket()];
         let later = installed.uncovered(&served);
         assert_eq!(later.len(), 1);
@@ -229,18 +234,18 @@ mod tests {
     #[test]
     fn a_rule_is_bound_only_with_its_policy_and_a_binding_naming_it() {
         let (policies, mut bindings) = printed(&[vpc()]);
-        bindings.retain(|b| b["spec"]["policyName"] != Rule::IdentityLocked.policy_name());
+        bindings.retain(|b| b["spec"]["policyName"] != GuardRule::IdentityLocked.policy_name());
         let mut installed = Installed::of(&policies, &bindings);
-        assert!(!installed.bound(Rule::IdentityLocked) && installed.bound(Rule::IdentityKept));
+        assert!(!installed.bound(GuardRule::IdentityLocked) && installed.bound(GuardRule::IdentityKept));
         assert_eq!(installed.half_installed(), ["identity-locked (a policy, no binding)"]);
-        assert_eq!(installed.uncovered(&[vpc()])[0].1, [Rule::IdentityLocked]);
+        assert_eq!(installed.uncovered(&[vpc()])[0].1, [GuardRule::IdentityLocked]);
         // A binding made by hand, under another name, for the guard's policy counts.
-        let mine = json!({"metadata": {"name": "my-own"}, "spec": {"policyName": Rule::IdentityLocked.policy_name(),
+        let mine = json!({"metadata": {"name": "my-own"}, "spec": {"policyName": GuardRule::IdentityLocked.policy_name(),
             "validationActions": ["Audit"]}});
         bindings.push(mine);
         installed = Installed::of(&policies, &bindings);
         assert!(installed.uncovered(&[vpc()]).is_empty());
-        assert_eq!(installed.actions(Rule::IdentityLocked), ["Audit"]);
+        assert_eq!(installed.actions(GuardRule::IdentityLocked), ["Audit"]);
         // Someone else's objects are not the guard's.
         let other = json!({"metadata": {"name": "team-policy"}, "spec": {"policyName": "team-policy"}});
         assert_eq!(Installed::of(std::slice::from_ref(&other), std::slice::from_ref(&other)), Installed::default());
@@ -250,12 +255,12 @@ mod tests {
     #[test]
     fn matching_follows_the_api_servers_resource_rules() {
         let policy = |rules: Value, excluded: Value| {
-            json!({"metadata": {"name": Rule::IdentityKept.policy_name()},
+            json!({"metadata": {"name": GuardRule::IdentityKept.policy_name()},
                 "spec": {"matchConstraints": {"resourceRules": rules, "excludeResourceRules": excluded}}})
         };
         let binding = |narrows: Option<Value>| {
             let mut b =
-                json!({"spec": {"policyName": Rule::IdentityKept.policy_name(), "validationActions": ["Deny"]}});
+                json!({"spec": {"policyName": GuardRule::IdentityKept.policy_name(), "validationActions": ["Deny"]}});
             if let Some(n) = narrows {
                 b["spec"]["matchResources"] = n;
             }
@@ -289,7 +294,7 @@ mod tests {
         ];
         for (name, rules, excluded, narrows, kind, judged) in cases {
             let installed = Installed::of(&[policy(rules, excluded)], &[binding(narrows)]);
-            assert_eq!(installed.judges(Rule::IdentityKept, &kind), judged, "{name}");
+            assert_eq!(installed.judges(GuardRule::IdentityKept, &kind), judged, "{name}");
         }
     }
 }

@@ -12,7 +12,7 @@
 use super::admission::{Policy, Reason, Validation};
 use super::cel::{Cel, bound};
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::vars::{self, Vars};
 use crate::policies::{ACTIONS, ALL, SUPPORTED};
 
@@ -115,7 +115,7 @@ pub fn unsupported(kinds: &[GuardKind]) -> Policy {
     ]);
     let validation =
         Validation { expression, message: UNSUPPORTED.into(), message_expression, reason: Reason::Invalid };
-    Policy::single(Rule::ManagementPolicies, BOTH, kinds.to_vec(), v, validation)
+    Policy::single(GuardRule::ManagementPolicies, BOTH, kinds.to_vec(), v, validation)
 }
 
 /// The LateInitialize rule over the kinds that create asynchronously; `None` when none does.
@@ -153,5 +153,5 @@ pub fn late_initialize(kinds: &[GuardKind]) -> Option<Policy> {
     ]);
     let validation =
         Validation { expression, message: NO_LATE_INITIALIZE.into(), message_expression, reason: Reason::Invalid };
-    Some(Policy::single(Rule::LateInitialize, BOTH, kinds, v, validation))
+    Some(Policy::single(GuardRule::LateInitialize, BOTH, kinds, v, validation))
 }

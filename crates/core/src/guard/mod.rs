@@ -1,6 +1,6 @@
 //! `kubectl upjet guard`, pure: the admission policies the API server itself enforces so that
 //! an MR's identity cannot be dropped, changed or forgotten by a single write — one
-//! ValidatingAdmissionPolicy and binding per rule ([`rule::Rule`]), the lock's CRD and shards
+//! ValidatingAdmissionPolicy and binding per rule ([`rule::GuardRule`]), the lock's CRD and shards
 //! ([`lock`]), and with `--mutate` the MutatingAdmissionPolicy that puts a locked ID back.
 //!
 //! Every policy fails open (`failurePolicy: Ignore`, `parameterNotFoundAction: Allow`): a CEL
@@ -34,7 +34,7 @@ use admission::Policy;
 use cost::PolicyCost;
 use kind::GuardKind;
 use lock::shard::Shard;
-use rule::Rule;
+use rule::GuardRule;
 use serde_json::Value;
 use settings::GuardSettings;
 
@@ -42,7 +42,7 @@ use settings::GuardSettings;
 #[derive(Clone, Debug)]
 pub struct Printed {
     /// The rule.
-    pub rule: Rule,
+    pub rule: GuardRule,
     /// The ValidatingAdmissionPolicy (or MutatingAdmissionPolicy).
     pub policy: Value,
     /// Its binding.
@@ -102,7 +102,7 @@ pub fn build(kinds: &[GuardKind], settings: &GuardSettings, shards: &[Shard]) ->
     .flatten()
     .filter(|p| !p.kinds.is_empty())
     .collect();
-    let mutating = policies.iter().find(|p| p.rule == Rule::IdentityLocked && settings.mutate).map(|p| {
+    let mutating = policies.iter().find(|p| p.rule == GuardRule::IdentityLocked && settings.mutate).map(|p| {
         let (policy, binding) = mutate::objects(p, settings);
         Printed { rule: p.rule, policy, binding, cost: mutate::estimate(p, settings) }
     });

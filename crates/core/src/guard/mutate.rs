@@ -12,7 +12,7 @@
 use super::admission::{self, API_VERSION, Policy};
 use super::cel::{Cel, bound, quote};
 use super::identity_locked::{holds, lock_key, recorded};
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::settings::GuardSettings;
 use super::vars::{IDENTITY_CHANGE, IDENTITY_RESTORED, Vars, annotation};
 use crate::managed::keys;
@@ -68,9 +68,9 @@ pub fn patch() -> (Vec<(&'static str, Cel)>, Cel) {
 /// The MutatingAdmissionPolicy and its binding, for the kinds of `locked` (the identity-locked
 /// policy).
 pub fn objects(locked: &Policy, settings: &GuardSettings) -> (Value, Value) {
-    let name = Rule::IdentityLocked.policy_name();
+    let name = GuardRule::IdentityLocked.policy_name();
     let (variables, expression) = patch();
-    let labels = super::labels::labels(Some(Rule::IdentityLocked));
+    let labels = super::labels::labels(Some(GuardRule::IdentityLocked));
     let conditions: Vec<Value> = admission::exemption(settings)
         .into_iter()
         .chain([("kubectl-upjet.io/locked-id-missing", missing_id())])

@@ -17,7 +17,7 @@
 use super::admission::{Policy, Reason, Validation};
 use super::cel::{Cel, bound};
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::vars::Vars;
 use crate::identity::template::{Field, Part, Template};
 
@@ -177,7 +177,7 @@ pub fn policy(kinds: &[GuardKind]) -> Option<Policy> {
         Cel::lit("\""),
     ]);
     Some(Policy::single(
-        Rule::ExternalNameFormat,
+        GuardRule::ExternalNameFormat,
         &["CREATE", "UPDATE"],
         covered,
         v,

@@ -7,7 +7,7 @@
 use super::admission::{Policy, Reason, Validation};
 use super::cel::Cel;
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::vars::{Vars, has_annotation};
 use crate::managed::keys;
 
@@ -39,7 +39,7 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         Cel::lit(" --id ID"),
     ]);
     Policy::single(
-        Rule::PendingResolved,
+        GuardRule::PendingResolved,
         &["UPDATE"],
         kinds.to_vec(),
         v,

@@ -5,7 +5,7 @@
 use super::admission::{Policy, Reason, Validation};
 use super::cel::Cel;
 use super::kind::GuardKind;
-use super::rule::Rule;
+use super::rule::GuardRule;
 use super::vars::{Vars, placeholders};
 
 /// The fallback message.
@@ -28,7 +28,7 @@ pub fn policy(kinds: &[GuardKind]) -> Policy {
         Cel::lit("\""),
     ]);
     Policy::single(
-        Rule::Placeholder,
+        GuardRule::Placeholder,
         &["CREATE", "UPDATE"],
         kinds.to_vec(),
         v,

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 /// One admission rule: one ValidatingAdmissionPolicy and its binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rule {
+pub enum GuardRule {
     /// An UPDATE removes or changes the external-name of an MR that created its object.
     IdentityKept,
     /// A CREATE of an MR whose (group, kind, namespace, name) the lock holds an ID for, with
@@ -46,28 +46,28 @@ impl Action {
     }
 }
 
-impl Rule {
+impl GuardRule {
     /// Every rule, in the order the guard prints them.
-    pub const ALL: [Rule; 7] = [
-        Rule::IdentityKept,
-        Rule::IdentityLocked,
-        Rule::ExternalNameFormat,
-        Rule::ManagementPolicies,
-        Rule::LateInitialize,
-        Rule::PendingResolved,
-        Rule::Placeholder,
+    pub const ALL: [GuardRule; 7] = [
+        GuardRule::IdentityKept,
+        GuardRule::IdentityLocked,
+        GuardRule::ExternalNameFormat,
+        GuardRule::ManagementPolicies,
+        GuardRule::LateInitialize,
+        GuardRule::PendingResolved,
+        GuardRule::Placeholder,
     ];
 
     /// The rule's name on the command line (`--warn NAME`) and in object names.
     pub fn name(self) -> &'static str {
         match self {
-            Rule::IdentityKept => "identity-kept",
-            Rule::IdentityLocked => "identity-locked",
-            Rule::ExternalNameFormat => "external-name-format",
-            Rule::ManagementPolicies => "management-policies",
-            Rule::LateInitialize => "late-initialize",
-            Rule::PendingResolved => "pending-resolved",
-            Rule::Placeholder => "placeholder",
+            GuardRule::IdentityKept => "identity-kept",
+            GuardRule::IdentityLocked => "identity-locked",
+            GuardRule::ExternalNameFormat => "external-name-format",
+            GuardRule::ManagementPolicies => "management-policies",
+            GuardRule::LateInitialize => "late-initialize",
+            GuardRule::PendingResolved => "pending-resolved",
+            GuardRule::Placeholder => "placeholder",
         }
     }
 
@@ -75,8 +75,11 @@ impl Rule {
     /// reconciler rejects are refused; what may be deliberate or only risky is a warning.
     pub fn default_action(self) -> Action {
         match self {
-            Rule::IdentityKept | Rule::IdentityLocked | Rule::ManagementPolicies => Action::Deny,
-            Rule::ExternalNameFormat | Rule::LateInitialize | Rule::PendingResolved | Rule::Placeholder => Action::Warn,
+            GuardRule::IdentityKept | GuardRule::IdentityLocked | GuardRule::ManagementPolicies => Action::Deny,
+            GuardRule::ExternalNameFormat
+            | GuardRule::LateInitialize
+            | GuardRule::PendingResolved
+            | GuardRule::Placeholder => Action::Warn,
         }
     }
 
@@ -86,7 +89,7 @@ impl Rule {
     }
 }
 
-impl fmt::Display for Rule {
+impl fmt::Display for GuardRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -94,13 +97,13 @@ impl fmt::Display for Rule {
 
 /// A rule name nobody knows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a guard rule (one of: {names})", names = Rule::ALL.map(Rule::name).join(", "))]
+#[error("{0:?} is not a guard rule (one of: {names})", names = GuardRule::ALL.map(GuardRule::name).join(", "))]
 pub struct UnknownRule(pub String);
 
-impl FromStr for Rule {
+impl FromStr for GuardRule {
     type Err = UnknownRule;
-    fn from_str(s: &str) -> Result<Rule, UnknownRule> {
-        Rule::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| UnknownRule(s.to_string()))
+    fn from_str(s: &str) -> Result<GuardRule, UnknownRule> {
+        GuardRule::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| UnknownRule(s.to_string()))
     }
 }
 
@@ -110,12 +113,12 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_defaults_follow_the_issue() {
-        for r in Rule::ALL {
-            assert_eq!(r.name().parse::<Rule>(), Ok(r));
+        for r in GuardRule::ALL {
+            assert_eq!(r.name().parse::<GuardRule>(), Ok(r));
         }
-        let err = "identity".parse::<Rule>().unwrap_err().to_string();
+        let err = "identity".parse::<GuardRule>().unwrap_err().to_string();
         assert!(err.contains("identity-kept, identity-locked"), "{err}");
-        let deny: Vec<Rule> = Rule::ALL.into_iter().filter(|r| r.default_action() == Action::Deny).collect();
-        assert_eq!(deny, [Rule::IdentityKept, Rule::IdentityLocked, Rule::ManagementPolicies]);
+        let deny: Vec<GuardRule> = GuardRule::ALL.into_iter().filter(|r| r.default_action() == Action::Deny).collect();
+        assert_eq!(deny, [GuardRule::IdentityKept, GuardRule::IdentityLocked, GuardRule::ManagementPolicies]);
     }
 }

@@ -1,6 +1,6 @@
 //! How the guard is set up: each rule's action, and who is never refused.
 
-use super::rule::{Action, Rule};
+use super::rule::{Action, GuardRule};
 use super::vars::Declarers;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GuardSettings {
     /// Per-rule actions that replace the default (`--warn RULE`, `--deny RULE`).
-    pub actions: BTreeMap<Rule, Action>,
+    pub actions: BTreeMap<GuardRule, Action>,
     /// `--audit`: every rule in Audit, whatever else was asked, to trial the guard first.
     pub audit: bool,
     /// Users never refused: the providers' service accounts and `--allow-user`.
@@ -29,7 +29,7 @@ pub fn service_account(namespace: &str, name: &str) -> String {
 
 impl GuardSettings {
     /// What the API server does when `rule` is broken.
-    pub fn action(&self, rule: Rule) -> Action {
+    pub fn action(&self, rule: GuardRule) -> Action {
         if self.audit {
             return Action::Audit;
         }
@@ -54,12 +54,12 @@ mod tests {
     #[test]
     fn audit_wins_and_overrides_replace_defaults() {
         let mut s = GuardSettings::default();
-        assert_eq!(s.action(Rule::IdentityKept), Action::Deny);
-        s.actions.insert(Rule::IdentityKept, Action::Warn);
-        s.actions.insert(Rule::Placeholder, Action::Deny);
-        assert_eq!((s.action(Rule::IdentityKept), s.action(Rule::Placeholder)), (Action::Warn, Action::Deny));
+        assert_eq!(s.action(GuardRule::IdentityKept), Action::Deny);
+        s.actions.insert(GuardRule::IdentityKept, Action::Warn);
+        s.actions.insert(GuardRule::Placeholder, Action::Deny);
+        assert_eq!((s.action(GuardRule::IdentityKept), s.action(GuardRule::Placeholder)), (Action::Warn, Action::Deny));
         s.audit = true;
-        assert!(Rule::ALL.iter().all(|r| s.action(*r) == Action::Audit));
+        assert!(GuardRule::ALL.iter().all(|r| s.action(*r) == Action::Audit));
         s.exempt_service_account("crossplane-system", "provider-aws-ec2-1a2b3c");
         assert!(s.users.contains("system:serviceaccount:crossplane-system:provider-aws-ec2-1a2b3c"));
     }

@@ -12,9 +12,9 @@ use std::sync::Arc;
 /// What was scanned, so that an object of a kind that was not listed (or hidden by `-n` or a
 /// label selector) is not reported as having lost its MR, and what names each kind.
 #[derive(Clone, Debug, Default)]
-pub struct Scope {
+pub struct ScanCoverage {
     /// Every kind listed, as served, by its normalised `kind.group` ([`normalize_kind`]): what a
-    /// `crossplane-kind` tag resolves to ([`Scope::of_kinds`] builds it).
+    /// `crossplane-kind` tag resolves to ([`ScanCoverage::of_kinds`] builds it).
     pub kinds: HashMap<String, ServedKind>,
     /// Every kind counts as listed (a whole snapshot: no discovery says which kinds exist).
     pub all_kinds: bool,
@@ -25,7 +25,7 @@ pub struct Scope {
     pub truncated: Vec<Arc<str>>,
 }
 
-impl Scope {
+impl ScanCoverage {
     /// The kinds map of a scope: each kind under its normalised `kind.group`, the first one given
     /// kept when two name the same (MRs of one kind read at two versions).
     pub fn of_kinds(kinds: impl IntoIterator<Item = ServedKind>) -> HashMap<String, ServedKind> {
@@ -166,7 +166,7 @@ pub struct CrossCheck {
     pub tagged: usize,
     /// Tagged objects of kinds not scanned, or not checked because the scan was filtered.
     pub out_of_scope: usize,
-    /// The export files cut short ([`Scope::truncated`]), for the report to name.
+    /// The export files cut short ([`ScanCoverage::truncated`]), for the report to name.
     pub truncated: Vec<Arc<str>>,
 }
 
@@ -207,7 +207,7 @@ fn target(tags: &CrossplaneTags, mrs: &[&ManagedResource], by_name: &HashMap<(St
 
 /// Matches every tagged object to its MR, learns each kind's ID rule from the healthy MRs
 /// among them, and summarises per MR.
-pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &Scope) -> CrossCheck {
+pub fn cross_check(objects: &[InventoryObject], mrs: &[&ManagedResource], scope: &ScanCoverage) -> CrossCheck {
     let mut by_name: HashMap<(String, &str), Vec<usize>> = HashMap::new();
     for (i, mr) in mrs.iter().enumerate() {
         by_name.entry((normalize_kind(&format!("{}.{}", mr.kind, mr.group())), mr.name.as_str())).or_default().push(i);

@@ -25,8 +25,8 @@ fn arn(id: &str) -> String {
 fn run(mrs: &[Mr], objects: &[InventoryObject]) -> CrossCheck {
     let built: Vec<ManagedResource> = mrs.iter().map(Mr::build).collect();
     let refs: Vec<&ManagedResource> = built.iter().collect();
-    let kinds = Scope::of_kinds(built.iter().map(ServedKind::of));
-    cross_check(objects, &refs, &Scope { kinds, all_kinds: true, complete: true, truncated: Vec::new() })
+    let kinds = ScanCoverage::of_kinds(built.iter().map(ServedKind::of));
+    cross_check(objects, &refs, &ScanCoverage { kinds, all_kinds: true, complete: true, truncated: Vec::new() })
 }
 
 /// (case, MRs, objects, per MR key: (tracking of each object, predicted external-name of the
@@ -229,13 +229,13 @@ fn objects_of_kinds_not_scanned_are_not_reported() {
     let built = vpc("a").build();
     let objects = [o(&arn("vpc-x"), "bucket.s3.aws.upbound.io", "gone", None)];
     for scope in [
-        Scope {
-            kinds: Scope::of_kinds([ServedKind::of(&built)]),
+        ScanCoverage {
+            kinds: ScanCoverage::of_kinds([ServedKind::of(&built)]),
             all_kinds: false,
             complete: true,
             truncated: Vec::new(),
         },
-        Scope { kinds: HashMap::new(), all_kinds: true, complete: false, truncated: Vec::new() },
+        ScanCoverage { kinds: HashMap::new(), all_kinds: true, complete: false, truncated: Vec::new() },
     ] {
         let got = cross_check(&objects, &[&built], &scope);
         assert_eq!((got.unmatched.len(), got.out_of_scope), (0, 1), "{scope:?}");
@@ -249,7 +249,7 @@ fn gone_names(mrs: &[Mr], objects: &[(InventoryObject, &str)], truncated: &[&str
     let refs: Vec<&ManagedResource> = built.iter().collect();
     let objects: Vec<InventoryObject> =
         objects.iter().map(|(o, file)| InventoryObject { source: Arc::from(*file), ..o.clone() }).collect();
-    let scope = Scope {
+    let scope = ScanCoverage {
         kinds: HashMap::new(),
         all_kinds: true,
         complete: true,
@@ -341,9 +341,9 @@ fn the_identity_format_names_an_object_the_inventory_s_rule_does_not() {
         ["a-logs", "b-logs", "c-logs"].iter().map(|n| bucket(n).external_name(n).healthy().build()).collect();
     let refs: Vec<&ManagedResource> = healthy.iter().collect();
     let objects = [o("arn:aws:s3:::gone-logs", "bucket.s3.aws.upbound.io", "gone-logs", None)];
-    let kinds = Scope::of_kinds(healthy.iter().map(ServedKind::of));
+    let kinds = ScanCoverage::of_kinds(healthy.iter().map(ServedKind::of));
     let mut got =
-        cross_check(&objects, &refs, &Scope { kinds, all_kinds: true, complete: true, truncated: Vec::new() });
+        cross_check(&objects, &refs, &ScanCoverage { kinds, all_kinds: true, complete: true, truncated: Vec::new() });
     assert_eq!(got.unmatched[0].external_name, None, "no healthy Bucket is tagged: {}", got.unmatched[0].rule);
     let mut peers = Peers::default();
     healthy.iter().for_each(|mr| peers.observe(mr));
@@ -358,8 +358,8 @@ fn the_identity_format_names_an_object_the_inventory_s_rule_does_not() {
     let mut again = cross_check(
         &objects,
         &refs,
-        &Scope {
-            kinds: Scope::of_kinds(healthy.iter().map(ServedKind::of)),
+        &ScanCoverage {
+            kinds: ScanCoverage::of_kinds(healthy.iter().map(ServedKind::of)),
             all_kinds: true,
             complete: true,
             truncated: Vec::new(),

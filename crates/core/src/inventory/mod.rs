@@ -13,7 +13,7 @@ pub mod matching;
 pub use gone::Coverage;
 pub use id_form::{IdForm, KindRule};
 pub use matching::{
-    CrossCheck, MrInventory, Scope, ServedKind, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check,
+    CrossCheck, MrInventory, ScanCoverage, ServedKind, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check,
     name_by_identity,
 };
 

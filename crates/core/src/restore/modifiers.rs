@@ -20,13 +20,13 @@ pub struct ResourceModifiers {
     /// Always `v1`.
     pub version: String,
     /// The rules, each applied to every object it matches.
-    pub resource_modifier_rules: Vec<Rule>,
+    pub resource_modifier_rules: Vec<ResourceModifierRule>,
 }
 
 /// One rule: which objects, and what to patch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Rule {
+pub struct ResourceModifierRule {
     /// Which objects.
     pub conditions: Conditions,
     /// JSON patches (never written here; read to validate).
@@ -120,8 +120,8 @@ pub fn rules(targets: &[Target], kind_counts: &BTreeMap<String, usize>) -> Resou
     ResourceModifiers { version: "v1".into(), resource_modifier_rules: rules }
 }
 
-fn rule(gr: &str, namespaces: Vec<String>, regex: Option<String>, patch: &Value) -> Rule {
-    Rule {
+fn rule(gr: &str, namespaces: Vec<String>, regex: Option<String>, patch: &Value) -> ResourceModifierRule {
+    ResourceModifierRule {
         conditions: Conditions {
             group_resource: gr.to_string(),
             namespaces,

@@ -8,7 +8,7 @@
 use crate::finding::{Code, Finding};
 use crate::guard::facts::{Fetched, GuardFacts, LOCK_CRD, about, listed, lock_resource, mr_reference};
 use crate::guard::lock::stale::Stale;
-use crate::guard::rule::Rule;
+use crate::guard::rule::GuardRule;
 use crate::report::ReportFinding;
 
 /// Writing every MR's identity into the lock.
@@ -16,7 +16,7 @@ pub const LOCK: &str = "kubectl upjet guard lock";
 
 /// At most one finding.
 pub(super) fn check(facts: &GuardFacts) -> Option<ReportFinding> {
-    if !facts.installed()?.bound(Rule::IdentityLocked) {
+    if !facts.installed()?.bound(GuardRule::IdentityLocked) {
         return None;
     }
     let lock = facts.lock?;
@@ -99,7 +99,7 @@ mod tests {
         let bindings: Vec<Value> = set
             .validating
             .iter()
-            .filter(|p| locked || p.rule != Rule::IdentityLocked)
+            .filter(|p| locked || p.rule != GuardRule::IdentityLocked)
             .map(|p| p.binding.clone())
             .collect();
         Fetched::Got(Installed::of(&policies, &bindings))

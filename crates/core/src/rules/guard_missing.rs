@@ -36,7 +36,7 @@ mod tests {
     use crate::guard::facts::Fetched;
     use crate::guard::installed::Installed;
     use crate::guard::kind::GuardKind;
-    use crate::guard::rule::Rule;
+    use crate::guard::rule::GuardRule;
     use crate::guard::settings::GuardSettings;
     use serde_json::{Value, json};
 
@@ -67,7 +67,7 @@ mod tests {
             "one rule bound is a partial guard, not a missing one",
             || {
                 let (p, b) = printed();
-                let name = Rule::Placeholder.policy_name();
+                let name = GuardRule::Placeholder.policy_name();
                 Fetched::Got(Installed::of(
                     &p,
                     &b.into_iter().filter(|b| b["spec"]["policyName"] == json!(name)).collect::<Vec<_>>(),

@@ -61,7 +61,7 @@ mod tests {
     use crate::guard::facts::Fetched;
     use crate::guard::installed::Installed;
     use crate::guard::kind::GuardKind;
-    use crate::guard::rule::Rule;
+    use crate::guard::rule::GuardRule;
     use crate::guard::settings::GuardSettings;
     use serde_json::Value;
 
@@ -73,7 +73,7 @@ mod tests {
     }
 
     /// The guard printed for the VPC kind, less the bindings of `without`.
-    fn installed(without: &[Rule]) -> Fetched<Installed> {
+    fn installed(without: &[GuardRule]) -> Fetched<Installed> {
         let set = crate::guard::build(&[vpc()], &GuardSettings::default(), &[]);
         let policies: Vec<Value> = set.validating.iter().map(|p| p.policy.clone()).collect();
         let bindings: Vec<Value> =
@@ -96,13 +96,13 @@ mod tests {
         (
             "a rule's binding removed",
             || vec![vpc()],
-            || installed(&[Rule::IdentityLocked]),
+            || installed(&[GuardRule::IdentityLocked]),
             Some(("not bound: identity-locked", "vpcs.ec2.aws.upbound.io (identity-locked)")),
         ),
         (
             "a rule that covers only some kinds is not required",
             || vec![vpc()],
-            || installed(&[Rule::LateInitialize, Rule::ExternalNameFormat]),
+            || installed(&[GuardRule::LateInitialize, GuardRule::ExternalNameFormat]),
             None,
         ),
         ("not installed at all is GuardMissing's", || vec![vpc()], || Fetched::Got(Installed::default()), None),

@@ -1,9 +1,10 @@
 //! The name of one backup entry, read as Velero writes it (`pkg/archive/filesystem.go`
 //! `GetVersionedItemFilePath`, `GetScopeDir`): what object it holds, at which version path.
 
-/// Whether an object is cluster-scoped or in a namespace (Velero's `cluster` / `namespaces/<ns>`).
+/// The scope folder of an entry, named after Velero's `GetScopeDir`: whether the object is
+/// cluster-scoped (`cluster/`) or in a namespace (`namespaces/<ns>/`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub enum ScopeDir {
     /// `cluster/`.
     Cluster,
     /// `namespaces/<ns>/`.
@@ -18,7 +19,7 @@ pub struct ItemPath {
     /// The version folder (`v1-preferredversion`, `v1beta1`), `None` at the plain path.
     pub version: Option<String>,
     /// Where the object lives.
-    pub scope: Scope,
+    pub scope: ScopeDir,
     /// The file name without `.json`.
     pub name: String,
 }
@@ -27,8 +28,8 @@ impl ItemPath {
     /// The namespace, for a namespaced object.
     pub fn namespace(&self) -> Option<&str> {
         match &self.scope {
-            Scope::Namespace(ns) => Some(ns),
-            Scope::Cluster => None,
+            ScopeDir::Namespace(ns) => Some(ns),
+            ScopeDir::Cluster => None,
         }
     }
 }
@@ -69,10 +70,10 @@ fn item(parts: &[&str]) -> Result<ItemPath, String> {
     let unexpected =
         || "not laid out as resources/<plural>.<group>/[<version>/]{cluster|namespaces/<ns>}/<name>.json".to_string();
     let (group_resource, version, scope, file) = match parts {
-        [gr, "cluster", file] => (gr, None, Scope::Cluster, file),
-        [gr, "namespaces", ns, file] => (gr, None, Scope::Namespace(ns.to_string()), file),
-        [gr, v, "cluster", file] => (gr, Some(v), Scope::Cluster, file),
-        [gr, v, "namespaces", ns, file] => (gr, Some(v), Scope::Namespace(ns.to_string()), file),
+        [gr, "cluster", file] => (gr, None, ScopeDir::Cluster, file),
+        [gr, "namespaces", ns, file] => (gr, None, ScopeDir::Namespace(ns.to_string()), file),
+        [gr, v, "cluster", file] => (gr, Some(v), ScopeDir::Cluster, file),
+        [gr, v, "namespaces", ns, file] => (gr, Some(v), ScopeDir::Namespace(ns.to_string()), file),
         _ => return Err(unexpected()),
     };
     let name = file.strip_suffix(".json").filter(|n| !n.is_empty()).ok_or_else(unexpected)?;
@@ -96,7 +97,7 @@ mod tests {
             Ok(EntryPath::Item(ItemPath {
                 group_resource: gr.into(),
                 version: v.map(Into::into),
-                scope: ns.map_or(Scope::Cluster, |n| Scope::Namespace(n.into())),
+                scope: ns.map_or(ScopeDir::Cluster, |n| ScopeDir::Namespace(n.into())),
                 name: name.into(),
             }))
         };

@@ -19,7 +19,7 @@ mod entry;
 #[cfg(test)]
 mod tests;
 
-pub use entry::{EntryPath, ItemPath, Scope};
+pub use entry::{EntryPath, ItemPath, ScopeDir};
 
 use crate::crd::{self, CrdSummary};
 use std::collections::{BTreeSet, HashMap};
