@@ -27,7 +27,8 @@ pub(crate) struct Envelope {
     pub table: Option<&'static str>,
 }
 
-/// A key of a wrapping object whose non-empty string says the export was cut short.
+/// A key of a wrapping object whose non-empty string says the export was cut short. A key several
+/// exports declare (the AWS CLI's `NextToken`) means one thing: the first one's hint is given.
 pub(crate) struct Token {
     /// The key (`NextToken`).
     pub key: &'static str,

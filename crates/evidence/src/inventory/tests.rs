@@ -148,7 +148,8 @@ fn bad_input_names_the_file_and_what_was_expected() {
 
 /// The exports are what the reader, the error and the sniffer walk: each has sniffer entries that
 /// take its files to `--inventory` and are tried, its words in the error, wrapper keys no other
-/// export claims and a hint for each of its tokens; the error lists them in order.
+/// export claims and a hint for each of its tokens (the first export's, for a key several
+/// declare); the error lists them in order.
 #[test]
 fn every_export_is_walked_by_the_reader_the_error_and_the_sniffer() {
     let sniffed = crate::sniff::formats();
@@ -166,7 +167,9 @@ fn every_export_is_walked_by_the_reader_the_error_and_the_sniffer() {
             wrappers.push(env.key);
         }
         for t in e.tokens() {
-            assert_eq!(truncation_hint(t.key), t.hint, "{}", t.key);
+            // A key two exports declare means one thing: the first's hint is given.
+            let first = EXPORTS.iter().flat_map(|e| e.tokens()).find(|known| known.key == t.key);
+            assert_eq!(Some(truncation_hint(t.key)), first.map(|f| f.hint), "{}", t.key);
         }
     }
 }
