@@ -1,14 +1,20 @@
 //! Cloud inventory exports (`doctor --inventory`): what a user can export without handing the
 //! plugin cloud credentials, read in one streaming pass per file into [`InventoryObject`]s (the
 //! cloud ID and crossplane tags, nothing else), record by record out of the one JSON splitter
-//! ([`stream`]). The format is detected per file and per document: an AWS `get-resources` page
-//! envelope, an `az graph query` envelope, or an array whose records are AWS mappings
-//! (`ResourceARN`), GCP assets (`name` = `//service/...`) or Azure resources (`id` =
-//! `/subscriptions/...`). Several documents back to back (AWS pages concatenated) are read in
-//! order; gzip is detected by its magic bytes.
+//! ([`stream`]). The format is detected per file and per document: a wrapping object one of the
+//! exports names (an AWS `get-resources` page, an `az graph query` answer), or an array whose
+//! records are one export's (AWS mappings, GCP assets, Azure resources). Several documents back
+//! to back (AWS pages concatenated) are read in order; gzip is detected by its magic bytes.
+//!
+//! Each export is one file behind the trait [`export::Export`] — its sniffer entries, its wrapper
+//! keys and paging tokens, how its record names a cloud ID and tags — listed once in [`EXPORTS`],
+//! which the reader ([`record`], [`stream`]), the error that names what was expected
+//! ([`expected`]) and the sniffer walk. Adding an export is its file and its entry there (plus
+//! its tests and its row in `docs/inventory.md`).
 
 mod aws;
 mod azure;
+pub(crate) mod export;
 mod gcp;
 mod record;
 mod stream;
@@ -16,17 +22,25 @@ mod tags;
 #[cfg(test)]
 mod tests;
 
-use record::Record;
+use export::Export;
+use record::Fields;
 use std::io::Read;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use upjet_core::inventory::InventoryObject;
 
 pub use stream::MAX_RECORD_BYTES;
 
-/// What the formats look like, for the error that names an unknown one.
-pub const EXPECTED: &str = "AWS `aws resourcegroupstaggingapi get-resources` JSON ({\"ResourceTagMappingList\": [...]} pages, or that list alone), \
-GCP `gcloud asset search-all-resources --format=json` (an array of assets named //SERVICE/...), \
-Azure `az resource list` (an array of resources with /subscriptions/... IDs) or `az graph query` ({\"data\": ...})";
+/// Every inventory export read, each in its own file: the order their records are asked about
+/// (the first that names a record's object gives it), their sniffer entries are tried in and the
+/// error lists them in. Adding an export is its file and one entry here.
+pub(crate) static EXPORTS: &[&dyn Export] = &[&aws::GetResources, &gcp::CloudAsset, &azure::AzureResources];
+
+/// What the exports look like, for the error that names an unknown format: each export's own
+/// words ([`Export::expected`]), in the order of [`EXPORTS`].
+pub fn expected() -> &'static str {
+    static EXPECTED: OnceLock<String> = OnceLock::new();
+    EXPECTED.get_or_init(|| EXPORTS.iter().map(|e| e.expected()).collect::<Vec<_>>().join(", "))
+}
 
 /// Why an inventory file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +64,7 @@ pub enum InventoryError {
         source: Malformation,
     },
     /// JSON, but none of the formats.
-    #[error("inventory {file}: unknown format ({found}); expected {EXPECTED}")]
+    #[error("inventory {file}: unknown format ({found}); expected {}", expected())]
     Unknown {
         /// The file.
         file: String,
@@ -108,19 +122,11 @@ impl Inventory {
     }
 }
 
-/// What a cut export's token means, for the message that names it.
+/// What a cut export's token means and what to do, for the message that names it: the words of
+/// the export whose token it is ([`export::Token::hint`]).
 pub fn truncation_hint(token: &str) -> &'static str {
-    match token {
-        "NextToken" => {
-            "the AWS CLI stopped at --max-items; export again without it, or with --starting-token until no NextToken is printed"
-        }
-        "PaginationToken" => {
-            "more pages remain; run get-resources again with --pagination-token until it is empty and give every page"
-        }
-        _ => {
-            "the Resource Graph query returned its first page only; page with --skip-token (or --first up to 1000) and give every page"
-        }
-    }
+    let known = record::keys().tokens.iter().find(|t| t.key == token);
+    known.map_or("more pages remain; export every page and give them all", |t| t.hint)
 }
 
 /// Reads one inventory export; `name` names it in errors and findings.
@@ -129,7 +135,15 @@ pub fn read(reader: impl Read, name: &str) -> Result<Inventory, InventoryError> 
     stream::read_json(crate::input::open(reader).map_err(io)?, name)
 }
 
-/// One record as an object, in whichever format it is.
-fn object(r: &mut Record, source: &Arc<str>) -> Option<InventoryObject> {
-    aws::object(r, source).or_else(|| gcp::object(r, source)).or_else(|| azure::object(r, source))
+/// One record as the object of the first export that names one in it (with that export's index
+/// in [`EXPORTS`]). Every export reads its own fields of every record, so a field of the wrong
+/// kind breaks the record whichever export it belongs to.
+fn object(r: &Fields, source: &Arc<str>) -> Result<Option<(usize, InventoryObject)>, serde_json::Error> {
+    let mut first = None;
+    for (i, export) in EXPORTS.iter().enumerate() {
+        if let Some(o) = export.object(r, source)? {
+            first.get_or_insert((i, o));
+        }
+    }
+    Ok(first)
 }

@@ -1,54 +1,148 @@
-//! An inventory file's records, decoded one at a time into what any format needs (IDs and
-//! crossplane tags), and the shape that tells the formats apart: an AWS page envelope, a Resource
-//! Graph envelope, a bare array, or something else — from what the splitter said when the
+//! An inventory file's records as the exports read them ([`Fields`]: the keys some export reads,
+//! the rest skipped), and the shape that tells documents apart: a wrapping object of one of the
+//! exports ([`Envelope`]), a bare array, or something else — from what the splitter said when the
 //! document ended ([`ended`]), or, for a document that is one value of its own (an object that
-//! wraps no records' array, a string), from the document read whole ([`Doc`]).
+//! wraps no records' array, a string), from the document read whole ([`Doc`]). Every key here
+//! comes from the exports ([`keys`]); none is named.
 
-use super::tags::{crossplane_tags, lenient_string};
+use super::EXPORTS;
+use super::export::{Envelope, Token};
 use json_split::Member;
 use serde::Deserialize;
-use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 use upjet_core::inventory::CrossplaneTags;
 
-/// The fields of any format's record; everything else is skipped while parsing.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct Record {
-    /// AWS `ResourceARN`.
-    #[serde(rename = "ResourceARN", default, deserialize_with = "lenient_string")]
-    pub arn: Option<String>,
-    /// AWS `Tags`.
-    #[serde(rename = "Tags", default, deserialize_with = "crossplane_tags")]
-    pub aws_tags: CrossplaneTags,
-    /// GCP full resource name (also Azure's short name).
-    #[serde(default, deserialize_with = "lenient_string")]
-    pub name: Option<String>,
-    /// GCP labels.
-    #[serde(default, deserialize_with = "crossplane_tags")]
-    pub labels: CrossplaneTags,
-    /// GCP `gcloud asset list` resource body.
-    #[serde(default)]
-    pub resource: Option<AssetResource>,
-    /// Azure resource ID.
-    #[serde(default, deserialize_with = "lenient_string")]
-    pub id: Option<String>,
-    /// Azure tags.
-    #[serde(default, deserialize_with = "crossplane_tags")]
-    pub tags: CrossplaneTags,
+/// The keys the exports declare, gathered once in the order of [`EXPORTS`].
+pub(super) struct Keys {
+    /// Every envelope's key: the splitter's wrapper keys.
+    pub wrappers: Vec<&'static [u8]>,
+    /// Each wrapper key's export (its index in [`EXPORTS`]) and envelope.
+    pub envelopes: Vec<(usize, &'static Envelope)>,
+    /// Every paging token, each key once.
+    pub tokens: Vec<&'static Token>,
+    /// What the splitter listens for in a wrapping object: the wrapper keys (the one that held
+    /// the records names the page's format), then the tokens.
+    pub listen: Vec<&'static [u8]>,
+    /// Every top-level key of a record some export reads, each once.
+    pub record: Vec<&'static str>,
 }
 
-/// `resource` of a `gcloud asset list` asset.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct AssetResource {
-    #[serde(default)]
-    pub data: Option<AssetData>,
+/// The exports' keys ([`Keys`]).
+pub(super) fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let envelopes: Vec<(usize, &'static Envelope)> =
+            EXPORTS.iter().enumerate().flat_map(|(i, e)| e.envelopes().iter().map(move |env| (i, env))).collect();
+        let mut tokens: Vec<&'static Token> = Vec::new();
+        for t in EXPORTS.iter().flat_map(|e| e.tokens()) {
+            if !tokens.iter().any(|known| known.key == t.key) {
+                tokens.push(t);
+            }
+        }
+        let mut record: Vec<&'static str> = Vec::new();
+        for k in EXPORTS.iter().flat_map(|e| e.keys()) {
+            if !record.contains(k) {
+                record.push(k);
+            }
+        }
+        let wrappers: Vec<&'static [u8]> = envelopes.iter().map(|(_, e)| e.key.as_bytes()).collect();
+        let listen = wrappers.iter().copied().chain(tokens.iter().map(|t| t.key.as_bytes())).collect();
+        Keys { wrappers, envelopes, tokens, listen, record }
+    })
 }
 
-/// `resource.data`: only its labels.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct AssetData {
-    #[serde(default, deserialize_with = "crossplane_tags")]
-    pub labels: CrossplaneTags,
+/// One record's fields that some export reads ([`Export::keys`](super::export::Export::keys)),
+/// each as its JSON text, borrowed from the record; every other field is skipped unread, so a
+/// record costs no more than its IDs and tags however much else it holds.
+#[derive(Debug, Default)]
+pub(crate) struct Fields<'a> {
+    found: Vec<(&'static str, &'a RawValue)>,
+    /// The bytes the record was read from: where a field's error is told from.
+    within: &'a [u8],
+}
+
+impl<'a> Fields<'a> {
+    /// The record in `bytes`.
+    pub(super) fn of(bytes: &'a [u8]) -> Result<Fields<'a>, serde_json::Error> {
+        let fields: Fields = serde_json::from_slice(bytes)?;
+        Ok(Fields { within: bytes, ..fields })
+    }
+
+    /// A field as `T`; `None` when the record lacks it.
+    pub(crate) fn get<T: Deserialize<'a>>(&self, key: &str) -> Result<Option<T>, serde_json::Error> {
+        self.with(key, |de| T::deserialize(de))
+    }
+
+    /// A field that should be a string: any other JSON value reads as absent.
+    pub(crate) fn text(&self, key: &str) -> Result<Option<String>, serde_json::Error> {
+        Ok(self.with(key, |de| super::tags::lenient_string(de))?.flatten())
+    }
+
+    /// A field of tags or labels, as every export spells them, reduced to the crossplane ones.
+    pub(crate) fn tags(&self, key: &str) -> Result<CrossplaneTags, serde_json::Error> {
+        Ok(self.with(key, |de| super::tags::crossplane_tags(de))?.unwrap_or_default())
+    }
+
+    fn with<T>(
+        &self,
+        key: &str,
+        read: impl FnOnce(&mut serde_json::Deserializer<serde_json::de::StrRead<'a>>) -> Result<T, serde_json::Error>,
+    ) -> Result<Option<T>, serde_json::Error> {
+        let Some((_, raw)) = self.found.iter().find(|(k, _)| *k == key) else { return Ok(None) };
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        read(&mut de).and_then(|v| de.end().map(|()| v)).map(Some).map_err(|e| self.placed(raw, e))
+    }
+
+    /// `e`, an error about the field `raw`, placed where `raw` stands in the record (serde
+    /// counts from the field's first byte): the line and column a reader of the record finds it at.
+    fn placed(&self, raw: &RawValue, e: serde_json::Error) -> serde_json::Error {
+        let offset = (raw.get().as_ptr() as usize).wrapping_sub(self.within.as_ptr() as usize);
+        if e.line() == 0 || offset > self.within.len() {
+            return e;
+        }
+        let before = &self.within[..offset];
+        let line = 1 + memchr::memchr_iter(b'\n', before).count();
+        let column = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let (l, c) = match e.line() {
+            1 => (line, column + e.column()),
+            n => (line + n - 1, e.column()),
+        };
+        let text = e.to_string();
+        let what = text.strip_suffix(&format!(" at line {} column {}", e.line(), e.column())).unwrap_or(&text);
+        de::Error::custom(format!("{what} at line {l} column {c}"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Fields<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Fields<'de>, D::Error> {
+        d.deserialize_map(FieldsVisitor)
+    }
+}
+
+struct FieldsVisitor;
+
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Fields<'de>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an inventory record (a JSON object)")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
+        let declared = &keys().record;
+        let mut found: Vec<(&'static str, &'de RawValue)> = Vec::new();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match declared.iter().find(|k| **k == key) {
+                Some(k) if found.iter().any(|(f, _)| f == k) => return Err(de::Error::duplicate_field(k)),
+                Some(k) => found.push((k, map.next_value()?)),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Fields { found, within: &[] })
+    }
 }
 
 /// What the top level of a document looked like.
@@ -56,57 +150,27 @@ pub(super) struct AssetData {
 pub(super) enum Shape {
     /// A JSON array of records.
     Array,
-    /// `{"ResourceTagMappingList": [...]}`.
-    AwsPage,
-    /// `{"data": ...}` of `az graph query`.
-    Graph,
+    /// A wrapping object of one export: the index of its key in [`Keys::envelopes`].
+    Envelope(usize),
     /// An object of another kind; its first keys, to name in the error.
     Other(Vec<String>),
     /// A scalar.
     Scalar,
 }
 
-/// The AWS page envelope's list key.
-const AWS_LIST_KEY: &str = "ResourceTagMappingList";
-/// The Resource Graph envelope's key.
-const GRAPH_DATA_KEY: &str = "data";
-
-/// The keys that carry a paging token, and whose export they belong to: the AWS CLI prints
-/// `NextToken` when `--max-items` cut its output and `PaginationToken` (the API's own) when
-/// paging by hand; `az graph query` prints `skip_token` (`$skipToken`/`skipToken` in the REST
-/// answer and older CLIs) when more rows remain. gcloud and `az resource list` page to the end
-/// by themselves and print no token.
-const TOKEN_KEYS: &[&str] = &["NextToken", "PaginationToken", "skip_token", "$skipToken", "skipToken"];
-
-/// Keys of a wrapping object whose array holds the records, streamed one by one: an AWS page's
-/// list, a Resource Graph answer's rows (its older table form, `data` as an object, is read
-/// whole, as a [`Doc`]).
-pub(super) const WRAPPER_KEYS: &[&[u8]] = &[AWS_LIST_KEY.as_bytes(), GRAPH_DATA_KEY.as_bytes()];
-
-/// Keys a wrapping object is listened for: the wrapper keys (the one that held the records names
-/// the page's format), then [`TOKEN_KEYS`].
-pub(super) const LISTEN: &[&[u8]] = &[
-    AWS_LIST_KEY.as_bytes(),
-    GRAPH_DATA_KEY.as_bytes(),
-    TOKEN_KEYS[0].as_bytes(),
-    TOKEN_KEYS[1].as_bytes(),
-    TOKEN_KEYS[2].as_bytes(),
-    TOKEN_KEYS[3].as_bytes(),
-    TOKEN_KEYS[4].as_bytes(),
-];
-const _: () = assert!(LISTEN.len() == WRAPPER_KEYS.len() + TOKEN_KEYS.len());
-
 /// What an array or a wrapping object that ended said: its shape, from the key that held its
 /// records (none: an array), and its paging token when one is not empty.
 pub(super) fn ended(said: &[Member]) -> (Shape, Option<&'static str>) {
-    let shape = match said.iter().find(|m| m.key < WRAPPER_KEYS.len()).map(|m| m.key) {
-        Some(0) => Shape::AwsPage,
-        Some(_) => Shape::Graph,
-        None => Shape::Array,
-    };
+    let k = keys();
+    let shape = said.iter().find(|m| m.key < k.wrappers.len()).map_or(Shape::Array, |m| Shape::Envelope(m.key));
     let tokens = said.iter().filter(|m| !m.value.trim_ascii().is_empty());
-    let token = tokens.filter_map(|m| TOKEN_KEYS.get(m.key.checked_sub(WRAPPER_KEYS.len())?)).next().copied();
+    let token = tokens.filter_map(|m| k.tokens.get(m.key.checked_sub(k.wrappers.len())?)).next().map(|t| t.key);
     (shape, token)
+}
+
+/// Whether `key` is a paging token's.
+fn is_token(key: &str) -> bool {
+    keys().tokens.iter().any(|t| t.key == key)
 }
 
 /// Most keys the error about an object of another kind names.
@@ -115,19 +179,43 @@ const NAMED_KEYS: usize = 5;
 /// The keys an error names of an object too long to read whole, from those its first bytes show
 /// (`keys`, in order): paging tokens left out, as when it is read whole.
 pub(super) fn named_keys<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<String> {
-    keys.filter(|k| !TOKEN_KEYS.contains(k)).take(NAMED_KEYS).map(str::to_string).collect()
+    keys.filter(|k| !is_token(k)).take(NAMED_KEYS).map(str::to_string).collect()
 }
 
-/// One document: its shape and records.
-pub(super) struct Doc {
+/// The records of a document read whole.
+pub(super) enum Page<'a> {
+    /// Records, as an array holds them.
+    Records(Vec<Fields<'a>>),
+    /// A table under an envelope that may hold one ([`Envelope::table`]): the envelope's export
+    /// (its index in [`EXPORTS`]), which reads the rows, its columns' names and its rows.
+    Table { export: usize, columns: Vec<String>, rows: Vec<Vec<serde_json::Value>> },
+}
+
+/// One document read whole: its shape and records.
+pub(super) struct Doc<'a> {
     pub shape: Shape,
-    pub records: Vec<Record>,
+    pub page: Page<'a>,
     /// A paging token the document ends with (its key), when it is not empty: more pages exist.
     pub token: Option<&'static str>,
 }
 
-impl<'de> Deserialize<'de> for Doc {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Doc, D::Error> {
+impl<'a> Doc<'a> {
+    /// The document in `bytes`.
+    pub(super) fn of(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
+        let mut doc: Doc = serde_json::from_slice(bytes)?;
+        if let Page::Records(records) = &mut doc.page {
+            records.iter_mut().for_each(|r| r.within = bytes);
+        }
+        Ok(doc)
+    }
+
+    fn of_shape(shape: Shape) -> Doc<'a> {
+        Doc { shape, page: Page::Records(Vec::new()), token: None }
+    }
+}
+
+impl<'de> Deserialize<'de> for Doc<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Doc<'de>, D::Error> {
         d.deserialize_any(DocVisitor)
     }
 }
@@ -135,74 +223,78 @@ impl<'de> Deserialize<'de> for Doc {
 struct DocVisitor;
 
 impl<'de> Visitor<'de> for DocVisitor {
-    type Value = Doc;
+    type Value = Doc<'de>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("an inventory export (a JSON array or object)")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Doc, A::Error> {
-        let mut records = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
-        while let Some(r) = seq.next_element::<Record>()? {
-            records.push(r);
-        }
-        Ok(Doc { shape: Shape::Array, records, token: None })
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Doc<'de>, A::Error> {
+        Ok(Doc { page: Page::Records(records(seq)?), ..Doc::of_shape(Shape::Array) })
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
-        let (mut shape, mut records, mut keys, mut token) = (None, Vec::new(), Vec::new(), None);
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc<'de>, A::Error> {
+        let (mut shape, mut page, mut keys_seen, mut token) = (None, Page::Records(Vec::new()), Vec::new(), None);
+        let k = keys();
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            match key.as_ref() {
-                AWS_LIST_KEY => {
-                    records = map.next_value::<Option<Vec<Record>>>()?.unwrap_or_default();
-                    shape = Some(Shape::AwsPage);
+            if let Some(i) = k.envelopes.iter().position(|(_, e)| e.key == key) {
+                page = match k.envelopes[i] {
+                    (export, Envelope { table: Some(what), .. }) => map.next_value_seed(TableSeed { export, what })?,
+                    _ => Page::Records(map.next_value::<Option<Vec<Fields>>>()?.unwrap_or_default()),
+                };
+                shape = Some(Shape::Envelope(i));
+            } else if let Some(t) = k.tokens.iter().find(|t| t.key == key) {
+                let value: Option<String> = map.next_value::<serde_json::Value>()?.as_str().map(str::to_owned);
+                token = value.is_some_and(|v| !v.trim().is_empty()).then_some(t.key);
+            } else {
+                if keys_seen.len() < NAMED_KEYS {
+                    keys_seen.push(key.into_owned());
                 }
-                GRAPH_DATA_KEY => {
-                    records = map.next_value::<GraphData>()?.0;
-                    shape = Some(Shape::Graph);
-                }
-                k if TOKEN_KEYS.contains(&k) => {
-                    let key = TOKEN_KEYS.iter().copied().find(|t| *t == k);
-                    let value: Option<String> = map.next_value::<serde_json::Value>()?.as_str().map(str::to_owned);
-                    token = key.filter(|_| value.is_some_and(|v| !v.trim().is_empty()));
-                }
-                other => {
-                    if keys.len() < NAMED_KEYS {
-                        keys.push(other.to_string());
-                    }
-                    map.next_value::<IgnoredAny>()?;
-                }
+                map.next_value::<IgnoredAny>()?;
             }
         }
-        Ok(Doc { shape: shape.unwrap_or(Shape::Other(keys)), records, token })
+        Ok(Doc { shape: shape.unwrap_or(Shape::Other(keys_seen)), page, token })
     }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Doc, E> {
-        Ok(Doc { shape: Shape::Scalar, records: Vec::new(), token: None })
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Doc<'de>, E> {
+        Ok(Doc::of_shape(Shape::Scalar))
     }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Doc, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Doc<'de>, E> {
         self.visit_bool(false)
     }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Doc, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Doc<'de>, E> {
         self.visit_bool(false)
     }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Doc, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Doc<'de>, E> {
         self.visit_bool(false)
     }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Doc, E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Doc<'de>, E> {
         self.visit_bool(false)
     }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Doc, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Doc<'de>, E> {
         self.visit_bool(false)
     }
 }
 
-/// `data` of a Resource Graph answer: rows as objects, or a table of columns and rows.
-struct GraphData(Vec<Record>);
-
-impl<'de> Deserialize<'de> for GraphData {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GraphData, D::Error> {
-        d.deserialize_any(GraphVisitor)
+/// The records of an array.
+fn records<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<Fields<'de>>, A::Error> {
+    let mut records = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+    while let Some(r) = seq.next_element::<Fields>()? {
+        records.push(r);
     }
+    Ok(records)
 }
 
-struct GraphVisitor;
+/// What the key of an envelope that may hold a table holds in a document read whole: records,
+/// none (`null`), or a table of columns and rows, which its `export` reads; `what` it is called,
+/// for the error about anything else.
+struct TableSeed {
+    export: usize,
+    what: &'static str,
+}
+
+impl<'de> DeserializeSeed<'de> for TableSeed {
+    type Value = Page<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Page<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
 
 #[derive(Deserialize)]
 struct Column {
@@ -210,15 +302,18 @@ struct Column {
     name: String,
 }
 
-impl<'de> Visitor<'de> for GraphVisitor {
-    type Value = GraphData;
+impl<'de> Visitor<'de> for TableSeed {
+    type Value = Page<'de>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("Resource Graph data: an array of rows, or {columns, rows}")
+        write!(f, "{}: an array of rows, or {{columns, rows}}", self.what)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<GraphData, A::Error> {
-        DocVisitor.visit_seq(seq).map(|d| GraphData(d.records))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Page<'de>, A::Error> {
+        records(seq).map(Page::Records)
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<GraphData, A::Error> {
+    fn visit_unit<E>(self) -> Result<Page<'de>, E> {
+        Ok(Page::Records(Vec::new()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Page<'de>, A::Error> {
         let (mut columns, mut rows) = (Vec::new(), Vec::new());
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             match key.as_ref() {
@@ -229,27 +324,6 @@ impl<'de> Visitor<'de> for GraphVisitor {
                 }
             }
         }
-        Ok(GraphData(table_records(&columns, rows)))
+        Ok(Page::Table { export: self.export, columns, rows })
     }
-    fn visit_unit<E>(self) -> Result<GraphData, E> {
-        Ok(GraphData(Vec::new()))
-    }
-}
-
-/// A Resource Graph table (`columns` + `rows`) as records: the `id` and `tags` columns.
-fn table_records(columns: &[String], rows: Vec<Vec<serde_json::Value>>) -> Vec<Record> {
-    let at = |name: &str| columns.iter().position(|c| c == name);
-    let (id, tags) = (at("id"), at("tags"));
-    rows.into_iter()
-        .map(|mut row| {
-            let mut r = Record::default();
-            if let Some(serde_json::Value::String(s)) = id.and_then(|i| row.get_mut(i)).map(std::mem::take) {
-                r.id = Some(s);
-            }
-            if let Some(v) = tags.and_then(|i| row.get_mut(i)).map(std::mem::take) {
-                r.tags = super::tags::crossplane_tags(v).unwrap_or_default();
-            }
-            r
-        })
-        .collect()
 }

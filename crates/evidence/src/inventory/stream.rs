@@ -1,6 +1,6 @@
 //! An inventory file read record by record out of the one splitter ([`json_split`]), so
 //! that a page of hundreds of megabytes costs one record in memory, not the page: the splitter
-//! hands on each record of an array or of a wrapping object's list (AWS
+//! hands on each record of an array or of a wrapping object's list (the exports' envelopes: AWS
 //! `ResourceTagMappingList`, Resource Graph `data`), ends each document with what its wrapper
 //! said (which key held the records, a paging token), and hands on whole a document that is one
 //! value (an object that wraps no records: the older Resource Graph table, or an export of
@@ -10,12 +10,12 @@
 //! What is read is judged document by document as before: each names its format, and only the
 //! last document's token says the export was cut. The first problem ends the read, as an error.
 
-use super::record::{Doc, LISTEN, Record, Shape, WRAPPER_KEYS, ended, named_keys};
-use super::{Inventory, InventoryError, Malformation, object};
+use super::record::{Doc, Fields, Page as Records, Shape, ended, keys, named_keys};
+use super::{EXPORTS, Inventory, InventoryError, Malformation, object};
 use json_split::{AfterBreak, Piece, Splitter};
 use std::io::{self, BufRead};
 use std::sync::Arc;
-use upjet_core::inventory::Cloud;
+use upjet_core::inventory::InventoryObject;
 
 /// Longest record held in memory, and longest document read whole (an `az graph query` table
 /// of 1,000 rows of any size): an inventory record is a few KiB.
@@ -27,8 +27,9 @@ pub(super) fn read_json(mut input: impl BufRead, name: &str) -> Result<Inventory
     if let Some(e) = r.first_value(&mut input) {
         return Err(e);
     }
+    let k = keys();
     let mut split =
-        Splitter::new(MAX_RECORD_BYTES, WRAPPER_KEYS, AfterBreak::Stop).listen(LISTEN).each_value().strict();
+        Splitter::new(MAX_RECORD_BYTES, &k.wrappers, AfterBreak::Stop).listen(&k.listen).each_value().strict();
     let end = split.run(&mut input, &mut 0, &mut |p| r.piece(p));
     r.finish(end)
 }
@@ -38,8 +39,8 @@ pub(super) fn read_json(mut input: impl BufRead, name: &str) -> Result<Inventory
 struct Page {
     /// Its records.
     records: usize,
-    /// The cloud of its first object.
-    cloud: Option<Cloud>,
+    /// The export of its first object (its index in [`EXPORTS`]).
+    export: Option<usize>,
 }
 
 /// The reading state of one file.
@@ -121,28 +122,41 @@ impl Reader<'_> {
 
     /// One record of an array or of a wrapper's list.
     fn element(&mut self, b: &[u8], line: u64) -> Result<(), InventoryError> {
-        let r = serde_json::from_slice::<Record>(b)
-            .map_err(|error| self.malformed(Malformation::Record { line, error }))?;
-        self.record(r);
+        let malformed = |error| self.malformed(Malformation::Record { line, error });
+        let found = Fields::of(b).and_then(|r| object(&r, &self.source)).map_err(malformed)?;
+        self.record(found);
         Ok(())
     }
 
     /// A document that is one value of its own.
     fn whole(&mut self, b: &[u8], line: u64) -> Result<(), InventoryError> {
-        let doc =
-            serde_json::from_slice::<Doc>(b).map_err(|error| self.malformed(Malformation::Record { line, error }))?;
-        for r in doc.records {
-            self.record(r);
+        let malformed = |error| self.malformed(Malformation::Record { line, error });
+        let doc = Doc::of(b).map_err(malformed)?;
+        match doc.page {
+            Records::Records(records) => {
+                for r in records {
+                    let found = object(&r, &self.source)
+                        .map_err(|error| self.malformed(Malformation::Record { line, error }))?;
+                    self.record(found);
+                }
+            }
+            Records::Table { export, columns, rows } => {
+                for row in rows {
+                    let found = EXPORTS[export].table_row(&columns, row, &self.source);
+                    self.record(found.map(|o| (export, o)));
+                }
+            }
         }
         self.end(doc.shape, doc.token)
     }
 
-    fn record(&mut self, mut r: Record) {
+    /// One record read: the object it names and the export whose it is, or none.
+    fn record(&mut self, found: Option<(usize, InventoryObject)>) {
         self.inv.records += 1;
         self.page.records += 1;
-        match object(&mut r, &self.source) {
-            Some(o) => {
-                self.page.cloud.get_or_insert(o.cloud);
+        match found {
+            Some((export, o)) => {
+                self.page.export.get_or_insert(export);
                 self.inv.objects.push(o);
             }
             None => self.inv.without_id += 1,
@@ -168,7 +182,7 @@ impl Reader<'_> {
     fn too_long_error(&self, line: u64, record: bool) -> InventoryError {
         let mib = MAX_RECORD_BYTES >> 20;
         let keys = &self.first_keys;
-        let known = keys.iter().any(|k| WRAPPER_KEYS.contains(&k.as_bytes()));
+        let known = keys.iter().any(|k| super::record::keys().wrappers.contains(&k.as_bytes()));
         self.unknown(match () {
             _ if record => format!("a record of more than {mib} MiB, on line {line}"),
             _ if self.docs > 0 || keys.is_empty() => format!("a JSON value of more than {mib} MiB, on line {line}"),
@@ -206,26 +220,26 @@ impl Reader<'_> {
     }
 }
 
-/// A document's format, or what it was instead.
+/// A document's format, or what it was instead: the name of the envelope that wrapped it, or of
+/// the export whose record its first object was.
 fn format(shape: Shape, page: &Page) -> Result<&'static str, String> {
-    let named = match shape {
-        Shape::AwsPage => "AWS get-resources",
-        Shape::Graph => "Azure Resource Graph",
-        Shape::Array => "",
-        Shape::Other(keys) => return Err(format!("a JSON object with keys {}", keys.join(", "))),
-        Shape::Scalar => return Err("a JSON scalar".into()),
-    };
-    Ok(match (named, page.cloud) {
-        ("", None) if page.records > 0 => {
-            return Err(format!(
-                "an array of {} records with no ResourceARN, //SERVICE/ name or /subscriptions/ id",
-                page.records
-            ));
-        }
-        ("", None) => "an empty array",
-        ("", Some(Cloud::Aws)) => "AWS get-resources (list only)",
-        ("", Some(Cloud::Gcp)) => "GCP Cloud Asset",
-        ("", Some(Cloud::Azure)) => "Azure resource list",
-        (f, _) => f,
-    })
+    match shape {
+        Shape::Envelope(e) => Ok(keys().envelopes[e].1.name),
+        Shape::Other(keys) => Err(format!("a JSON object with keys {}", keys.join(", "))),
+        Shape::Scalar => Err("a JSON scalar".into()),
+        Shape::Array => match page.export {
+            Some(export) => Ok(EXPORTS[export].array()),
+            None if page.records > 0 => Err(format!("an array of {} records with no {}", page.records, id_fields())),
+            None => Ok("an empty array"),
+        },
+    }
+}
+
+/// "ResourceARN, //SERVICE/ name or /subscriptions/ id": what names a cloud ID, in every export.
+fn id_fields() -> String {
+    let fields: Vec<&str> = EXPORTS.iter().map(|e| e.id_field()).collect();
+    match fields.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => fields.concat(),
+    }
 }

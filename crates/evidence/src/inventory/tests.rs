@@ -1,7 +1,8 @@
 //! The parsers over data written for these tests, and over every real sample in
 //! `../shared/fixtures/inventory/` (each must parse, or be rejected with a clear message).
 
-use super::{InventoryError, MAX_RECORD_BYTES, read};
+use super::{EXPORTS, InventoryError, MAX_RECORD_BYTES, expected, read, truncation_hint};
+use crate::format::Reader;
 use proptest::prelude::*;
 use upjet_core::inventory::Cloud;
 
@@ -121,6 +122,17 @@ const BAD: &[(&str, &str, &str)] = &[
     ("a token read as a key", r#"{"ResourceTagMappingList": [], "PaginationToken", "t"}"#, "the JSON breaks on line 1"),
     ("a bare value where a record stands", "[{\"ResourceARN\": \"arn:aws:s3:::a\"},\n7]", "breaks on line 2"),
     ("a record that is no JSON", "[\n{\"ResourceARN\": tru}]", "the value that starts on line 2"),
+    ("a record that is an array", r#"[["arn:aws:s3:::a"]]"#, "expected an inventory record (a JSON object)"),
+    (
+        "a field of the wrong kind, named where it stands",
+        "[{\"ResourceARN\": \"a\",\n  \"Tags\": \"x\"}]",
+        "expected tags: a map or a list of {Key, Value} at line 2 column 13",
+    ),
+    (
+        "a field of another export of the wrong kind",
+        r#"[{"ResourceARN": "arn:aws:s3:::a", "labels": 7}]"#,
+        "invalid type: integer `7`, expected tags",
+    ),
 ];
 
 #[test]
@@ -130,6 +142,34 @@ fn bad_input_names_the_file_and_what_was_expected() {
         assert!(err.contains("inv.json") && err.contains(words), "{name}: {err}");
         if !err.contains("not a complete") {
             assert!(err.contains("gcloud asset search-all-resources"), "{name}: {err}");
+        }
+    }
+}
+
+/// The exports are what the reader, the error and the sniffer walk: each has sniffer entries that
+/// take its files to `--inventory` and are tried, its words in the error, wrapper keys no other
+/// export claims and a hint for each of its tokens (the first export's, for a key several
+/// declare); the error lists them in order.
+#[test]
+fn every_export_is_walked_by_the_reader_the_error_and_the_sniffer() {
+    let sniffed = crate::sniff::formats();
+    let mut wrappers = Vec::new();
+    let mut at = 0;
+    for e in EXPORTS {
+        assert!(!e.formats().is_empty() && !e.keys().is_empty() && !e.array().is_empty());
+        for f in e.formats() {
+            assert_eq!(f.readers.first(), Some(&Reader::Inventory), "{}", f.what);
+            assert!(sniffed.iter().any(|s| std::ptr::eq(*s, f)), "{} is not tried", f.what);
+        }
+        at += expected()[at..].find(e.expected()).unwrap_or_else(|| panic!("{} is not expected", e.array()));
+        for env in e.envelopes() {
+            assert!(!wrappers.contains(&env.key), "{} wraps two exports' records", env.key);
+            wrappers.push(env.key);
+        }
+        for t in e.tokens() {
+            // A key two exports declare means one thing: the first's hint is given.
+            let first = EXPORTS.iter().flat_map(|e| e.tokens()).find(|known| known.key == t.key);
+            assert_eq!(Some(truncation_hint(t.key)), first.map(|f| f.hint), "{}", t.key);
         }
     }
 }

@@ -7,20 +7,20 @@
 //! which flag takes it. Only a bounded prefix is read ([`PREFIX_BYTES`]; gzip is inflated up to a
 //! bound too), so asking costs the same for a 10 GB log as for a small file.
 //!
-//! Adding an input is one entry in [`BEFORE_CLOUD_AUDIT`] or [`AFTER_CLOUD_AUDIT`]: what it is,
+//! Adding an input is one entry in [`BEFORE_CLOUD_AUDIT`] or [`AFTER_INVENTORIES`]: what it is,
 //! which readers take it, and a test over the [`Head`]. A cloud's audit export is an entry of
-//! that cloud's own file (`cloud_audit::Dialect::formats`). The entries are tried in order, the
-//! most specific first ([`formats`]).
+//! that cloud's own file (`cloud_audit::Dialect::formats`), an inventory export one of its own
+//! file (`inventory::export::Export::formats`). The entries are tried in order, the most
+//! specific first ([`formats`]).
 
 #[cfg(test)]
 mod tests;
 
-use crate::cloud_audit;
 use crate::format::head::Head;
 use crate::format::{Format, Reader};
+use crate::{cloud_audit, inventory};
 use std::io::Read;
 use std::sync::OnceLock;
-use upjet_core::inventory::Cloud;
 
 /// How many bytes of a file the sniffer reads.
 pub const PREFIX_BYTES: u64 = 16 * 1024;
@@ -58,37 +58,9 @@ pub static BEFORE_CLOUD_AUDIT: &[Format] = &[
     },
 ];
 
-/// The formats tried after the clouds' audit exports: inventories before provider logs (whose
-/// decoder accepts most JSON lines with a message).
-pub static AFTER_CLOUD_AUDIT: &[Format] = &[
-    Format {
-        what: "an AWS tagging export (resourcegroupstaggingapi get-resources)",
-        readers: &[Reader::Inventory],
-        unread: "",
-        test: |h| (h.is_object() && h.has("ResourceTagMappingList")) || (h.is_array() && h.has("ResourceARN")),
-    },
-    Format {
-        what: "a GCP asset export (gcloud asset search-all-resources)",
-        readers: &[Reader::Inventory],
-        unread: "",
-        test: |h| {
-            h.is_array()
-                && (h.str("name").is_some_and(|n| n.starts_with("//"))
-                    || h.str("assetType").is_some_and(|t| t.contains(".googleapis.com/")))
-        },
-    },
-    Format {
-        what: "an Azure resource list (az resource list)",
-        readers: &[Reader::Inventory],
-        unread: "",
-        test: |h| h.is_array() && h.str("id").is_some_and(|id| Cloud::Azure.id_key(id).starts_with("/subscriptions/")),
-    },
-    Format {
-        what: "an Azure Resource Graph result (az graph query)",
-        readers: &[Reader::Inventory],
-        unread: "",
-        test: |h| h.is_object() && h.has("data") && (h.has("count") || h.has("total_records") || h.has("skip_token")),
-    },
+/// The formats tried after the inventory exports, which come after the clouds' audit exports
+/// and before these (the provider log decoder accepts most JSON lines with a message).
+pub static AFTER_INVENTORIES: &[Format] = &[
     Format {
         what: "an adoption plan (doctor --plan)",
         readers: &[Reader::Plan],
@@ -152,12 +124,14 @@ fn provider_log(h: &Head) -> bool {
 }
 
 /// Every format known, in the order they are tried: [`BEFORE_CLOUD_AUDIT`], each cloud's audit
-/// exports in the order of `cloud_audit::DIALECTS`, then [`AFTER_CLOUD_AUDIT`].
+/// exports in the order of `cloud_audit::DIALECTS`, each inventory export's in the order of
+/// `inventory::EXPORTS`, then [`AFTER_INVENTORIES`].
 pub fn formats() -> &'static [&'static Format] {
     static ALL: OnceLock<Vec<&'static Format>> = OnceLock::new();
     ALL.get_or_init(|| {
         let clouds = cloud_audit::DIALECTS.iter().flat_map(|d| d.formats());
-        BEFORE_CLOUD_AUDIT.iter().chain(clouds).chain(AFTER_CLOUD_AUDIT).collect()
+        let inventories = inventory::EXPORTS.iter().flat_map(|e| e.formats());
+        BEFORE_CLOUD_AUDIT.iter().chain(clouds).chain(inventories).chain(AFTER_INVENTORIES).collect()
     })
 }
 
