@@ -2,6 +2,13 @@
 //!
 //! kubectl passes every argument to a plugin untouched, so the plugin implements kubectl's own
 //! global flags itself. Doc comments on fields become `--help` text.
+//!
+//! A flag one command takes is a field of that command's struct; a flag several commands take is
+//! one group in [`shared`], flattened into each. Its place in `--help`: no heading for a
+//! command's own flags, [`INPUTS`], [`OUTPUT`], [`SCAN`] or [`CONNECTION`] otherwise; a heading
+//! is listed where its first flag is declared, so fields are declared in help order
+//! (`tests/it/help.rs` snapshots every command's help). Flags are read here and resolved in
+//! `commands::resolve`; what depends on the environment or the terminal, in `settings.rs`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;

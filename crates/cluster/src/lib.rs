@@ -1,5 +1,11 @@
 //! The I/O shell around the domain: reaching the cluster, discovering MR kinds, scanning them,
 //! and reading offline snapshots.
+//!
+//! A new request is a function here that returns decoded data or a typed
+//! [`request_error::RequestError`] (an RBAC denial names its verb and resource), going through
+//! the shared [`connect::Limiter`] and [`retry`]; a command about one object reaches it with
+//! [`target::resolve_target`] and [`target::get`]. A write is a conditional merge patch in
+//! [`mod@write`], after the caller's backup (`upjet_local::backup`).
 
 pub mod admission;
 pub mod connect;

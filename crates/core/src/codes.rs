@@ -5,6 +5,22 @@
 //! candidate ranking, the fleet summary's next commands, the timeline's highlights, the rules a
 //! lint runs) is derived from these rows, so adding a code is one row here plus its rule file:
 //! nothing can silently give a new code a default.
+//!
+//! Adding a finding code touches three files, plus its documentation:
+//! 1. its row in `codes!` below: a doc comment saying what it means and every property
+//!    (`severity`; `family`, the evidence its rule reads, which
+//!    `each_code_row_declares_the_evidence_its_check_reads` holds to the rule's `Check`;
+//!    `id_confidence`; `wants_id`; `lost`; `highlight`; `lint`; `docs`). A row that leaves one
+//!    out does not compile; a `highlight: Create` code also needs its words in
+//!    `upjet_evidence::timeline::finding_highlight`, a match that does not compile without them;
+//! 2. its rule, `rules/<code_in_snake_case>.rs`, holding the check and its own table test (fires;
+//!    does not fire on the healthy or busy case);
+//! 3. its `mod` line and its entry in `rules::ALL` (`rules/mod.rs`; its place there is its place
+//!    in every output; `every_code_has_exactly_one_rule` fails until it exists);
+//!
+//! and a row in `docs/PAGE` that starts `` | <a id="anchor"></a>`Code` | severity ``
+//! (`every_code_is_documented_where_its_row_says_with_its_severity`). If the bundled examples
+//! should show it, extend `scripts/gen-examples.py` and regenerate `examples/`.
 
 use serde::Serialize;
 

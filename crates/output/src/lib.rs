@@ -1,4 +1,9 @@
 //! Printers over any `io::Write`, so tests print into a buffer and the shell into stdout.
+//!
+//! A printer decides nothing: it shows a report, a plan or a timeline the core made. A new
+//! format is a printer here over `&mut dyn Write` and a variant of the command's output value
+//! (doctor's `DoctorOutput`, history's `HistoryOutput`, in the binary's `commands::resolve`),
+//! snapshot-tested over the bundled examples in `tests/it/formats.rs`.
 
 pub mod adopt;
 pub mod detail;
