@@ -183,6 +183,7 @@ fn the_shared_reader_names_no_export_key() {
     let shared = [
         ("mod.rs", include_str!("mod.rs")),
         ("export.rs", include_str!("export.rs")),
+        ("envelope.rs", include_str!("envelope.rs")),
         ("record.rs", include_str!("record.rs")),
         ("stream.rs", include_str!("stream.rs")),
         ("tags.rs", include_str!("tags.rs")),
