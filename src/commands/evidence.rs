@@ -24,15 +24,16 @@ use upjet_evidence::audit::{self, AuditIndex, Groups};
 use upjet_evidence::correlate::{LogEvidence, SourceSummary};
 use upjet_evidence::events::{EventRecord, parse_events};
 use upjet_evidence::format::Reader;
-use upjet_evidence::index::{EvidenceIndex, EvidenceParts, KindKey};
-use upjet_evidence::logs::{Evidence, Retention};
+use upjet_evidence::index::{EvidenceIndex, KindKey};
+use upjet_evidence::logs::{Evidence, Retention, scan_reader};
 use upjet_evidence::pods::{self, ProviderPod};
-use upjet_evidence::source::scan_reader;
+use upjet_evidence::sources::{AcknowledgesRequests, StartsByKind};
 use upjet_evidence::workspace::{NotTerraformState, WorkspaceState, workspace_state};
 
-/// What was gathered, and notes on what could not be.
+/// What the provider pods and the log files gave ([`gather`]), and notes on what could not be
+/// read.
 #[derive(Default)]
-pub struct Gathered {
+pub struct ProviderLogs {
     /// Indexed log evidence, when any source was read.
     pub logs: Option<LogEvidence>,
     /// Provider pods found (live only).
@@ -61,8 +62,8 @@ pub async fn gather(
     files: &[PathBuf],
     reading: &LogReading,
     retention: Retention,
-) -> anyhow::Result<Gathered> {
-    let mut g = Gathered::default();
+) -> anyhow::Result<ProviderLogs> {
+    let mut g = ProviderLogs::default();
     let live = pods == Pods::Logs;
     if pods == Pods::Skip && files.is_empty() {
         return Ok(g);
@@ -310,8 +311,8 @@ pub struct LiveEvidence<'a> {
     pub pods_without_logs: bool,
 }
 
-/// What [`EvidenceRequest::read`] read.
-pub struct Read {
+/// What [`EvidenceRequest::read`] read: the index, and what the shell uses beside it.
+pub struct EvidenceRead {
     /// Each MR's share of it ([`EvidenceIndex::evidence_for`]).
     pub index: EvidenceIndex,
     /// The provider pods listed (live).
@@ -324,7 +325,7 @@ pub struct Read {
     pub journal_notes: Vec<String>,
 }
 
-impl Read {
+impl EvidenceRead {
     /// The index and every note (the journal's last): what a fleet's report takes.
     pub fn into_index(self) -> (EvidenceIndex, Vec<String>) {
         (self.index, [self.notes, self.journal_notes].concat())
@@ -333,8 +334,9 @@ impl Read {
 
 impl EvidenceRequest<'_> {
     /// The one evidence reader: reads what the request asks for (logs, provider pods, audit
-    /// logs, change-log entries, the ID journal) and indexes it.
-    pub async fn read(self) -> anyhow::Result<Read> {
+    /// logs, change-log entries, the ID journal) and adds each source read to the index, one
+    /// line each (`evidence::sources`: what each MR gets of it).
+    pub async fn read(self) -> anyhow::Result<EvidenceRead> {
         let EvidenceRequest { live, sources, retention, groups, acknowledges_requests, restore, journal } = self;
         let conn = live.as_ref().map(|l| l.conn);
         let pods = match &live {
@@ -350,13 +352,17 @@ impl EvidenceRequest<'_> {
             }
             _ => (HashMap::new(), HashMap::new()),
         };
-        let audit = read_audit_logs(&sources.audit_logs, groups).await?;
-        let changelog = upjet_core::changelog::ChangeLogIndex::new(gathered.changelog);
         let (journal, journal_notes) = super::journal::read(journal.as_ref())?;
-        let parts =
-            EvidenceParts { logs: gathered.logs, starts, audit, acknowledges_requests, restore, changelog, journal };
-        let index = EvidenceIndex::new(parts);
-        Ok(Read { index, pods: gathered.pods, owners, notes: gathered.notes, journal_notes })
+        let changelog = upjet_core::changelog::ChangeLogIndex::new(gathered.changelog);
+        let mut index = EvidenceIndex::default();
+        index.add(gathered.logs);
+        index.add(Some(StartsByKind(starts)));
+        index.add(read_audit_logs(&sources.audit_logs, groups).await?);
+        index.add(Some(AcknowledgesRequests(acknowledges_requests)));
+        index.add(restore);
+        index.add((!changelog.is_empty()).then_some(changelog));
+        index.add((!journal.is_empty()).then_some(journal));
+        Ok(EvidenceRead { index, pods: gathered.pods, owners, notes: gathered.notes, journal_notes })
     }
 }
 

@@ -2,7 +2,7 @@
 //! as one timeline.
 
 use super::doctor::locate;
-use super::evidence::{LiveEvidence, Read, acknowledges_requests, events_of, read_workspace};
+use super::evidence::{EvidenceRead, LiveEvidence, acknowledges_requests, events_of, read_workspace};
 use super::resolve::{History, HistoryOutput};
 use crate::cli::HistoryArgs;
 use crate::settings::Settings;
@@ -68,7 +68,7 @@ async fn timeline(
     // The highlights are the rules' findings on this MR's evidence, as doctor judges it.
     let evidence = read.index.evidence_for(&mr, &fleet);
     // The audit log's notes say which of its writes no MR read claimed: after the lookup.
-    notes.extend(read.index.audit_notes());
+    notes.extend(read.index.notes());
     notes.extend(fleet_notes);
     notes.extend(read.journal_notes.iter().cloned());
     let findings = rules::findings_with(&mr, Some(&evidence), asked.at);
@@ -120,7 +120,7 @@ async fn read_evidence(
     asked: &History,
     mr: &ManagedResource,
     live: Option<&(Connection, ApiKind)>,
-) -> anyhow::Result<Read> {
+) -> anyhow::Result<EvidenceRead> {
     let groups = Groups::of([mr.group().to_string()]);
     let context = live.and_then(|(c, _)| c.context.as_deref());
     let mut request = asked.evidence.request(settings, context, groups);
@@ -167,7 +167,7 @@ async fn read_live(
     kind: &ApiKind,
     mr: &ManagedResource,
     workspace: bool,
-    read: &Read,
+    read: &EvidenceRead,
     notes: &mut Vec<String>,
 ) -> Live {
     let mut live = Live::default();

@@ -147,8 +147,8 @@ impl LogEvidence {
         self.sources.iter().any(|s| s.saw_debug)
     }
 
-    /// Fills what the logs say about one MR into its evidence, in the rules' terms (the one
-    /// constructor, `index::mr_evidence`, calls it).
+    /// Fills what the logs say about one MR into its evidence, in the rules' terms (the logs'
+    /// evidence source, `sources::logs`, calls it).
     pub fn fill(&self, mr: &ManagedResource, evidence: &mut MrEvidence) {
         let created = self
             .created(&mr.uid)
@@ -231,8 +231,9 @@ fn client_of(kind: EvidenceKind) -> Option<Client> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::{Shares, log_findings, mr_evidence};
+    use crate::index::log_findings;
     use crate::logs::scan_slice;
+    use crate::sources::mr_evidence;
     use upjet_core::finding::{Code, Finding};
     use upjet_core::reconcile_timeout::JudgedAt;
     use upjet_core::testing::Mr;
@@ -286,7 +287,7 @@ mod tests {
         let mr = Mr::new("Key", "k").at_provider_id("mrk-2").build();
         let merged = log.about(&mr).iter().any(|e| e.kind == EvidenceKind::StateReconstructing && e.repeats == 1);
         assert!(merged, "the compact scan merged the two markers into one run");
-        let ev = mr_evidence(&mr, Shares { logs: Some(&log), ..Shares::default() });
+        let ev = mr_evidence(&mr, &[&log]);
         let times: Vec<String> = ev.state_rebuilt.iter().filter_map(|l| l.time).map(|t| t.to_string()).collect();
         assert_eq!(times, ["2024-11-30T10:40:02Z", "2024-11-30T10:51:12Z"]);
         let f = log_findings(&mr, Some(&log), None, JudgedAt::upjet(NOW));

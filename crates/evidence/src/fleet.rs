@@ -3,15 +3,19 @@
 //! (`--cloud-audit`: healthy peers teach who the provider is, and a create naming two MRs must be
 //! seen naming both). [`FleetInputs`] is what was read before the MRs; [`FleetInputs::tie`] turns
 //! it into [`FleetFacts`] once the MRs to judge are known, and the judge takes those facts beside
-//! each MR's own evidence (`EvidenceIndex::findings`).
+//! each MR's own evidence (`EvidenceIndex::findings`): the facts are one evidence source whose
+//! share of an MR is each fleet-wide source's (`sources/`). A new fleet-wide source is read into
+//! [`FleetInputs`], tied in [`FleetInputs::tie`] and filled in `FleetFacts`'s `fill`.
 
 use super::cloud_audit::CloudRecord;
+use super::sources::EvidenceSource;
 use std::sync::Arc;
 use upjet_core::cloud_audit::CloudAuditCheck;
 use upjet_core::inventory::{CrossCheck, InventoryObject, ScanCoverage, cross_check};
-use upjet_core::kind_removal::{KindRemoval, KindRemovals};
+use upjet_core::kind_removal::KindRemovals;
 use upjet_core::managed::ManagedResource;
-use upjet_core::shared_names::{MrKey, SharedNames, SharedWith};
+use upjet_core::rules::MrEvidence;
+use upjet_core::shared_names::{MrKey, SharedNames};
 
 /// What the `--inventory` files held: their objects, and the files cut short.
 #[derive(Debug, Default)]
@@ -97,19 +101,6 @@ impl FleetFacts {
         FleetFacts { removals, ..self }
     }
 
-    /// The removal of the MR's kind, when its CRD or MRD is being deleted.
-    pub fn kind_removal(&self, mr: &ManagedResource) -> Option<KindRemoval> {
-        self.removals.of(mr.group(), &mr.kind).cloned()
-    }
-
-    /// What the index of shared objects says about one MR.
-    pub fn shared(&self, mr: &ManagedResource) -> SharedWith {
-        if self.shared.is_empty() {
-            return SharedWith::default();
-        }
-        self.shared.about(&MrKey::of(mr))
-    }
-
     /// The MRs the index of shared objects names: judged (again) once it is known.
     pub fn involved(&self) -> std::collections::BTreeSet<MrKey> {
         self.shared.involved()
@@ -134,6 +125,16 @@ impl FleetFacts {
     /// makes the report partial.
     pub fn cloud_cut_short(&self) -> &[String] {
         &self.cloud_cut_short
+    }
+}
+
+/// The fleet's share of one MR's evidence: each fleet-wide source's, as tied.
+impl EvidenceSource for FleetFacts {
+    fn fill(&self, mr: &ManagedResource, evidence: &mut MrEvidence) {
+        self.shared.fill(mr, evidence);
+        self.inventory.fill(mr, evidence);
+        self.cloud_audit.fill(mr, evidence);
+        self.removals.fill(mr, evidence);
     }
 }
 

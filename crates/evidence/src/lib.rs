@@ -2,8 +2,8 @@
 //! Terraform workspace, cloud inventory exports, Kubernetes audit logs, the cloud's own audit
 //! record, Velero backups and CRDs. Each is parsed from what the shell read (one opener for
 //! files, `input.rs`; the sniffer names what a file is), reduced to the rules' per-MR evidence
-//! (`index.rs`), and ordered into the timeline `history` prints. Pure: readers and API bodies are
-//! handed in by the shell.
+//! (one file per source in `sources/`, kept by a run's `index.rs`), and ordered into the
+//! timeline `history` prints. Pure: readers and API bodies are handed in by the shell.
 
 pub mod audit;
 pub mod changelog;
@@ -22,7 +22,7 @@ pub mod manifests;
 pub mod mrd;
 pub mod pods;
 pub mod sniff;
-pub mod source;
+pub mod sources;
 pub mod timeline;
 pub mod velero;
 pub mod watch;

@@ -305,7 +305,7 @@ pub fn head_looks_live(head: &str) -> bool {
 
 /// Judges every manifest of a lint at `now` by the rules that need no status, each with the
 /// evidence what the whole set shows makes of it (`domain::lint::facts`, through the one
-/// constructor, `index::mr_evidence`). The rules about time find nothing without status, so no
+/// constructor, `sources::mr_evidence`). The rules about time find nothing without status, so no
 /// reconcile timeout matters: upjet's is assumed.
 pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
     let at = JudgedAt::upjet(now);
@@ -313,8 +313,7 @@ pub fn lint(manifests: &[Manifest], now: GoTime) -> Lint {
         .into_iter()
         .zip(manifests)
         .map(|((shared, desired), m)| {
-            let shares = super::index::Shares { shared, desired: Some(desired), ..Default::default() };
-            let evidence = super::index::mr_evidence(&m.mr, shares);
+            let evidence = super::sources::mr_evidence(&m.mr, &[&shared, &desired]);
             rules::desired_findings(&Facts::with_evidence(&m.mr, Some(&evidence), at))
         })
         .collect();

@@ -65,8 +65,7 @@ const ORDER: &[Source] = &[
 fn orders_everything_and_points_at_what_matters() {
     let (mr, pod, events, logs) = (mr(), pod(), vec![event()], logs());
     let starts = ProviderStarts { provider: pod.provider.clone(), starts: pod.starts(), package: None };
-    let shares = crate::index::Shares { logs: Some(&logs), starts: Some(starts), ..Default::default() };
-    let evidence: MrEvidence = crate::index::mr_evidence(&mr, shares);
+    let evidence: MrEvidence = crate::sources::mr_evidence(&mr, &[&logs, &starts]);
     let now = GoTime::parse_rfc3339("2024-11-30T11:05:00Z").unwrap();
     let findings = findings_with(&mr, Some(&evidence), JudgedAt::upjet(now));
     let ws = WorkspaceState { pod: "p".into(), id: Some("mrk-2".into()), lineage: None };

@@ -5,19 +5,19 @@
 //! constructor for the evidence (`domain::watch::State::judging_with`), so the watch fills those
 //! fields exactly as the other commands do and builds no `MrEvidence` of its own.
 
-use super::index::{Shares, mr_evidence};
+use super::sources::mr_evidence;
 use upjet_core::managed::ManagedResource;
 use upjet_core::rules::{MrEvidence, ProviderStarts};
 use upjet_core::shared_names::SharedWith;
 
 /// The evidence of one MR under watch, through the one constructor every command uses
-/// ([`mr_evidence`], with the watch's two shares), or `None` when the watch knows nothing beyond
+/// ([`mr_evidence`], with the watch's two sources), or `None` when the watch knows nothing beyond
 /// the object (no provider start seen, its external-name held by no other MR).
 pub fn evidence(mr: &ManagedResource, starts: Option<ProviderStarts>, shared: SharedWith) -> Option<MrEvidence> {
     if starts.is_none() && shared == SharedWith::default() {
         return None;
     }
-    Some(mr_evidence(mr, Shares { starts, shared, ..Shares::default() }))
+    Some(mr_evidence(mr, &[&starts, &shared]))
 }
 
 #[cfg(test)]

@@ -149,9 +149,9 @@ async fn recorded_findings(
         ui.say(format!("note: {}", style::sanitize(&n)));
     }
     use upjet_core::rules::{Facts, evidence_findings};
-    use upjet_evidence::index::{Shares, mr_evidence};
+    use upjet_evidence::sources::mr_evidence;
     // The only evidence given is the record's, so the evidence rules that fire are its own.
-    let evidence = mr_evidence(mr, Shares { cloud_audit: Some(&check), ..Shares::default() });
+    let evidence = mr_evidence(mr, &[&check]);
     let facts = Facts::with_evidence(mr, Some(&evidence), at);
     Ok(evidence_findings(&facts).into_iter().filter(|f| f.suggested_id.is_some()).collect())
 }

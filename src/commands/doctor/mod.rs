@@ -134,7 +134,7 @@ fn finish(
         let lines: u64 = logs.sources.iter().map(|s| s.lines).sum();
         builder.note(format!("read {} log sources ({lines} lines)", logs.sources.len()));
     }
-    for n in notes.into_iter().chain(evidence.audit_notes()).chain(fleet.cloud_notes().iter().cloned()) {
+    for n in notes.into_iter().chain(evidence.notes()).chain(fleet.cloud_notes().iter().cloned()) {
         builder.note(n);
     }
     for cut in fleet.cloud_cut_short() {

@@ -2,7 +2,8 @@
 //! "PaginationToken": "..."}` per page (the CLI prints one document per page when paging by hand,
 //! so files may hold several back to back), or the bare list (`| jq .ResourceTagMappingList`).
 
-use super::export::{Envelope, Export, Token};
+use super::envelope::{Envelope, Token};
+use super::export::Export;
 use super::record::Fields;
 use crate::format::{Format, Reader};
 use std::sync::Arc;

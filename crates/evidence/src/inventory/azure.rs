@@ -4,7 +4,8 @@
 //! `id` and `tags` only when the query projects them. `az resource list` pages to the end by
 //! itself; a Resource Graph answer with more rows ends with a skip token.
 
-use super::export::{Envelope, Export, Token};
+use super::envelope::{Envelope, Token};
+use super::export::Export;
 use super::record::Fields;
 use crate::format::{Format, Reader};
 use std::sync::Arc;

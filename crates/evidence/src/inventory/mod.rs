@@ -14,6 +14,7 @@
 
 mod aws;
 mod azure;
+mod envelope;
 pub(crate) mod export;
 mod gcp;
 mod record;

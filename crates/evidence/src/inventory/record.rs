@@ -6,7 +6,7 @@
 //! comes from the exports ([`keys`]); none is named.
 
 use super::EXPORTS;
-use super::export::{Envelope, Token};
+use super::envelope::{Envelope, Token};
 use json_split::Member;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
