@@ -16,22 +16,22 @@ use upjet_cluster::connect::ConnectOptions;
 use upjet_core::gotime::GoTime;
 
 /// Pins "now" for ages and deadlines (RFC 3339), so snapshot tests and examples are stable.
-pub const NOW_ENV: &str = "UPJET_NOW";
+pub(crate) const NOW_ENV: &str = "UPJET_NOW";
 /// Prints one stderr line of where a fleet scan spent its time (the fleet benchmark reads it).
-pub const TIMINGS_ENV: &str = "UPJET_TIMINGS";
+pub(crate) const TIMINGS_ENV: &str = "UPJET_TIMINGS";
 /// Test hook: adopt exits abruptly right after this step number completes (0 = after the
 /// backup), to prove the MR is safe at every step boundary.
-pub const STOP_AFTER_STEP_ENV: &str = "UPJET_TEST_STOP_AFTER_STEP";
+pub(crate) const STOP_AFTER_STEP_ENV: &str = "UPJET_TEST_STOP_AFTER_STEP";
 /// Test hook: adopt announces itself and hangs right after this step number, so a test can
 /// `kill -9` it at that exact boundary.
-pub const HANG_AFTER_STEP_ENV: &str = "UPJET_TEST_HANG_AFTER_STEP";
+pub(crate) const HANG_AFTER_STEP_ENV: &str = "UPJET_TEST_HANG_AFTER_STEP";
 /// Set by the installed `kubectl_complete-upjet` script so the binary answers kubectl's
 /// plugin-completion protocol.
-pub const KUBECTL_COMPLETE_ENV: &str = "UPJET_KUBECTL_COMPLETE";
+pub(crate) const KUBECTL_COMPLETE_ENV: &str = "UPJET_KUBECTL_COMPLETE";
 /// A tracing env-filter directive (`kubectl_upjet=trace`) that replaces the one `-v` picks.
-pub const LOG_ENV: &str = "UPJET_LOG";
+pub(crate) const LOG_ENV: &str = "UPJET_LOG";
 /// Where the discovery cache lives when `--discovery-cache-dir` is not given.
-pub const DISCOVERY_CACHE_DIR_ENV: &str = "UPJET_DISCOVERY_CACHE_DIR";
+pub(crate) const DISCOVERY_CACHE_DIR_ENV: &str = "UPJET_DISCOVERY_CACHE_DIR";
 
 /// The environment variables kubectl-upjet honours, read once at start-up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -181,7 +181,7 @@ pub struct Settings {
 
 impl Settings {
     /// Resolves the settings of this process's run: reads the clock and the terminal.
-    pub fn from_process(cli: &Cli, env: &Environment) -> Settings {
+    pub(crate) fn from_process(cli: &Cli, env: &Environment) -> Settings {
         Settings::resolve(cli, env, SystemTime::now(), Terminal::detect())
     }
 
@@ -219,12 +219,12 @@ impl Settings {
 impl Settings {
     /// Whether more than one cluster may be asked for (several `--context`, `--all-contexts`):
     /// commands that act on one object refuse it.
-    pub fn several_contexts(&self) -> bool {
+    pub(crate) fn several_contexts(&self) -> bool {
         self.all_contexts || self.contexts.len() > 1
     }
 
     /// The connection options of one named context: the same flags, another `--context`.
-    pub fn connect_to(&self, context: &str) -> ConnectOptions {
+    pub(crate) fn connect_to(&self, context: &str) -> ConnectOptions {
         ConnectOptions { context: Some(context.to_string()), ..self.connect.clone() }
     }
 }
@@ -251,7 +251,7 @@ fn connect_options(cli: &Cli, env: &Environment) -> ConnectOptions {
 
 /// Whether to colour a stream: `--color`, a terminal on the stream, a `TERM` that is not
 /// `dumb`, and `NO_COLOR`, which always wins.
-pub fn use_color(choice: ColorChoice, stream_is_terminal: bool, env: &Environment) -> bool {
+pub(crate) fn use_color(choice: ColorChoice, stream_is_terminal: bool, env: &Environment) -> bool {
     !env.no_color
         && match choice {
             ColorChoice::Always => true,

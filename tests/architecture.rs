@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "architecture/files.rs"]
 mod files;
+#[path = "architecture/map.rs"]
+mod map;
 
 /// The workspace's crates from the bottom up: its folder, and the crates of the workspace it may
 /// depend on (a `[dependencies]` entry; tests may use more). `kubectl-upjet` is the binary.

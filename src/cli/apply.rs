@@ -13,7 +13,7 @@ const WAITS: usize = 20;
 
 /// Where a command's flag sorts that comes after `--timeout` and `--backup-dir` in its help
 /// (`promote --source-released`).
-pub const AFTER_WAITS: usize = WAITS + 2;
+pub(crate) const AFTER_WAITS: usize = WAITS + 2;
 
 /// How a plan file is carried out: which plan, whether anything is written, how many MRs at
 /// once, how long each wait may take and where the backups go.
@@ -48,7 +48,7 @@ const TIMEOUT: &str = "How long to wait for the provider at each wait: `5m`, `90
 
 /// The help of the flags whose words depend on the command: its plan, what a dry run shows, what
 /// happens to each MR and which MR is backed up.
-pub struct Wording {
+pub(crate) struct Wording {
     /// `-f`.
     pub plan: &'static str,
     /// `--dry-run`.

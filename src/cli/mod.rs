@@ -52,9 +52,9 @@ pub struct Cli {
 }
 
 /// Help heading of the files and streams a command reads besides the cluster.
-pub const INPUTS: &str = "Inputs";
+pub(crate) const INPUTS: &str = "Inputs";
 /// Help heading of what is printed or written, and how.
-pub const OUTPUT: &str = "Output";
+pub(crate) const OUTPUT: &str = "Output";
 /// Help heading of doctor's knobs for reading a whole cluster (concurrency, retries, discovery).
 pub const SCAN: &str = "Scan";
 /// Help heading of kubectl's own connection and scope flags.
@@ -331,7 +331,7 @@ pub enum FailOn {
 
 impl FailOn {
     /// The severity threshold, `None` for never.
-    pub fn threshold(self) -> Option<Severity> {
+    pub(crate) fn threshold(self) -> Option<Severity> {
         match self {
             FailOn::Info => Some(Severity::Info),
             FailOn::Warning => Some(Severity::Warning),
@@ -502,7 +502,7 @@ pub enum Invocation {
 }
 
 /// Name prefix kubectl looks for on PATH to complete `kubectl <plugin>`.
-pub const KUBECTL_COMPLETER_PREFIX: &str = "kubectl_complete-";
+pub(crate) const KUBECTL_COMPLETER_PREFIX: &str = "kubectl_complete-";
 
 /// Parses the process arguments (program name first). `kubectl_complete` is whether the
 /// installed completer script asked for the completion protocol.

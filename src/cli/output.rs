@@ -63,7 +63,7 @@ pub enum Output<F> {
 
 /// The value parser of `-o` for a command whose formats are `F`.
 #[derive(Clone)]
-pub struct OutputParser<F>(std::marker::PhantomData<F>);
+pub(crate) struct OutputParser<F>(std::marker::PhantomData<F>);
 
 impl<F> OutputParser<F> {
     /// The parser (for `value_parser = OutputParser::<F>::new()`).

@@ -78,6 +78,6 @@ fn fetched<T>(read: Result<T, RequestError>) -> Fetched<T> {
 }
 
 /// The served managed kinds as the guard's findings take them.
-pub fn guard_kinds<'a>(kinds: impl IntoIterator<Item = &'a ApiKind>) -> Vec<GuardKind> {
+pub(crate) fn guard_kinds<'a>(kinds: impl IntoIterator<Item = &'a ApiKind>) -> Vec<GuardKind> {
     kinds.into_iter().map(|k| GuardKind::new(&k.group, &k.kind, &k.plural, k.namespaced)).collect()
 }

@@ -26,7 +26,7 @@ use upjet_evidence::velero::{self, Backup, BackupItem, Reader};
 /// Whether `path` is a Velero backup: a file that starts as gzip or tar (what `velero backup
 /// download` writes), or a folder with `resources/` and `metadata/version` (that file unpacked).
 /// Snapshots (`kubectl get -o json|yaml` files) are text, so the two never meet.
-pub fn is_backup(path: &Path) -> bool {
+pub(crate) fn is_backup(path: &Path) -> bool {
     if path.is_dir() {
         return path.join("resources").is_dir() && path.join("metadata").join("version").is_file();
     }
@@ -42,7 +42,7 @@ pub fn is_backup(path: &Path) -> bool {
 
 /// The backup's name, as `velero restore create --from-backup` wants it: the folder's name, or
 /// the file's without `-data.tar.gz` (`velero backup download`'s default) or `.tar.gz`.
-pub fn backup_name(path: &Path) -> String {
+pub(crate) fn backup_name(path: &Path) -> String {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let name = ["-data.tar.gz", ".tar.gz", ".tgz", ".tar"].iter().find_map(|s| file.strip_suffix(s)).unwrap_or(&file);
     if name.is_empty() { "BACKUP".into() } else { name.to_string() }

@@ -18,7 +18,7 @@ pub type Keep = Arc<dyn Fn(&ChangeEntry) -> bool + Send + Sync>;
 
 /// The entries a retention keeps: `Focus` keeps one MR's by name (the UID and namespace are in
 /// the snapshot, matched later by `MrChangeLog::for_mr`).
-pub fn keep_for(retention: &Retention) -> Keep {
+pub(crate) fn keep_for(retention: &Retention) -> Keep {
     match retention {
         Retention::Focus { name, .. } => {
             let name = name.clone();
@@ -30,7 +30,7 @@ pub fn keep_for(retention: &Retention) -> Keep {
 
 /// Reads the change-log sidecar of every pod that runs one (its previous container too after a
 /// restart), four at a time; a log that cannot be read becomes a note.
-pub async fn read_sidecars(
+pub(crate) async fn read_sidecars(
     conn: &Connection,
     pods: &[ProviderPod],
     limits: LogLimits,
@@ -75,7 +75,7 @@ pub async fn read_sidecars(
 
 /// Reads the change-log entries among the lines of `--log-file` files (stdin cannot be read a
 /// second time: it is skipped), off the async runtime. Returns how many entries each file held.
-pub async fn read_files(
+pub(crate) async fn read_files(
     files: &[PathBuf],
     keep: Keep,
     entries: &mut Vec<ChangeEntry>,

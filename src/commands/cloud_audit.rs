@@ -74,7 +74,7 @@ pub async fn for_one(
 
 /// The record, already read, tied to one MR as [`for_one`] ties it: for a command that reads
 /// its inputs before the cluster (adopt).
-pub async fn tie_one(
+pub(crate) async fn tie_one(
     record: &CloudRecord,
     asked: &CloudAuditFiles,
     mr: &ManagedResource,

@@ -159,7 +159,7 @@ async fn read_pod_logs(
 }
 
 /// The note on a provider container's log that could not be read.
-pub fn unreadable_log(pod: &ProviderPod, previous: bool, e: &RequestError) -> String {
+pub(crate) fn unreadable_log(pod: &ProviderPod, previous: bool, e: &RequestError) -> String {
     let which = if previous { " (previous container)" } else { "" };
     format!("cannot read logs of {}/{}{which}: {}", pod.namespace, pod.name, e.reason())
 }
@@ -262,7 +262,7 @@ impl EvidenceSources {
     /// Reads the evidence about the MRs of `kinds` in a live cluster: the provider pods' logs
     /// when asked, the files (an audit log filtered to the kinds' groups), the ID journal of the
     /// connection's context. `acknowledges_requests`: what is known of the kinds' CRDs.
-    pub async fn read_live(
+    pub(crate) async fn read_live(
         &self,
         settings: &Settings,
         conn: &Connection,
@@ -327,7 +327,7 @@ pub struct EvidenceRead {
 
 impl EvidenceRead {
     /// The index and every note (the journal's last): what a fleet's report takes.
-    pub fn into_index(self) -> (EvidenceIndex, Vec<String>) {
+    pub(crate) fn into_index(self) -> (EvidenceIndex, Vec<String>) {
         (self.index, [self.notes, self.journal_notes].concat())
     }
 }
@@ -395,7 +395,7 @@ pub async fn provider_pods(conn: &Connection, namespace: Option<&str>) -> Result
 
 /// Lists the providers' Deployments (with safe-start, a provider's only trace while it waits at
 /// zero replicas), in one namespace or every one.
-pub async fn provider_deployments(
+pub(crate) async fn provider_deployments(
     conn: &Connection,
     namespace: Option<&str>,
 ) -> Result<Vec<pods::ProviderDeployment>, RequestError> {
@@ -403,7 +403,7 @@ pub async fn provider_deployments(
 }
 
 /// CRD → provider from ProviderRevisions; empty when they cannot be read (older Crossplane, RBAC).
-pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
+pub(crate) async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
     match providers::provider_revisions(conn).await {
         Ok(body) => pods::parse_revisions(&body).unwrap_or_default(),
         Err(_) => HashMap::new(),
@@ -413,7 +413,7 @@ pub async fn crd_owners(conn: &Connection) -> HashMap<String, String> {
 /// The kind a CRD serves, at its storage version (every served version reads the same objects);
 /// `None` for a CRD that serves no version. The watch follows a CRD installed later by it, and
 /// `guard --from` reads a folder of CRDs with it.
-pub fn served_kind(summary: &upjet_evidence::crd::CrdSummary) -> Option<ApiKind> {
+pub(crate) fn served_kind(summary: &upjet_evidence::crd::CrdSummary) -> Option<ApiKind> {
     Some(ApiKind {
         group: summary.group.clone(),
         version: summary.versions.first()?.clone(),
@@ -446,7 +446,7 @@ pub async fn events_of(conn: &Connection, mr: &ManagedResource) -> Result<Vec<Ev
 
 /// Why the workspace of an MR could not be read or understood.
 #[derive(Debug, thiserror::Error)]
-pub enum WorkspaceReadError {
+pub(crate) enum WorkspaceReadError {
     /// The file could not be read from the pod.
     #[error(transparent)]
     Read(#[from] WorkspaceError),
@@ -456,7 +456,7 @@ pub enum WorkspaceReadError {
 }
 
 /// Reads and parses the Terraform workspace of MR `uid` from one provider pod.
-pub async fn read_workspace(
+pub(crate) async fn read_workspace(
     conn: &Connection,
     pod: &ProviderPod,
     uid: &str,
@@ -468,7 +468,10 @@ pub async fn read_workspace(
 /// Opens a file the user named (`-` is stdin) for one of the readers: a file that does not exist,
 /// cannot be opened or is a folder is a usage error (exit 2) naming it and `what` it was meant to
 /// be. Returns the reader and the name the file's notes use.
-pub fn open_input(path: &Path, what: &str) -> Result<(Box<dyn std::io::Read>, String), upjet_core::error::Error> {
+pub(crate) fn open_input(
+    path: &Path,
+    what: &str,
+) -> Result<(Box<dyn std::io::Read>, String), upjet_core::error::Error> {
     if path.as_os_str() == "-" {
         return Ok((Box::new(std::io::stdin().lock()), "stdin".into()));
     }
@@ -511,7 +514,7 @@ pub async fn read_audit_logs(files: &[PathBuf], groups: Groups) -> anyhow::Resul
 
 /// The API groups of the MRs in a snapshot (from each item's `apiVersion`), so that an audit
 /// log is filtered to them before it is decoded.
-pub fn snapshot_groups<'a>(items: impl Iterator<Item = &'a str>) -> Groups {
+pub(crate) fn snapshot_groups<'a>(items: impl Iterator<Item = &'a str>) -> Groups {
     #[derive(serde::Deserialize)]
     struct Head<'b> {
         #[serde(borrow, rename = "apiVersion")]

@@ -46,7 +46,7 @@ fn print(
 
 /// A doctor report in `form` (compiled before the scan): one name per MR with findings, one
 /// row per finding.
-pub fn print_report(out: &mut dyn Write, form: &Form, report: &Report, no_headers: bool) -> anyhow::Result<()> {
+pub(crate) fn print_report(out: &mut dyn Write, form: &Form, report: &Report, no_headers: bool) -> anyhow::Result<()> {
     let mut names: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for f in &report.findings {
@@ -63,7 +63,7 @@ pub fn print_report(out: &mut dyn Write, form: &Form, report: &Report, no_header
 
 /// A history document in `form` (compiled before the MR is read): the MR's name, one row per
 /// timeline entry.
-pub fn print_history(out: &mut dyn Write, form: &Form, doc: &Value) -> anyhow::Result<()> {
+pub(crate) fn print_history(out: &mut dyn Write, form: &Form, doc: &Value) -> anyhow::Result<()> {
     let resource = &doc["resource"];
     let field = |k: &str| resource.get(k).and_then(Value::as_str).unwrap_or_default();
     let names = [object_name(field("apiVersion"), field("kind"), field("name"))];
@@ -74,7 +74,7 @@ pub fn print_history(out: &mut dyn Write, form: &Form, doc: &Value) -> anyhow::R
 /// In a GitHub Actions step: the error findings as annotations on stderr (the runner reads
 /// workflow commands from both streams, and stdout stays the chosen format), and the Markdown
 /// summary appended to the step's summary file.
-pub fn github_actions(report: &Report, step_summary: Option<&std::path::Path>) -> anyhow::Result<()> {
+pub(crate) fn github_actions(report: &Report, step_summary: Option<&std::path::Path>) -> anyhow::Result<()> {
     use anyhow::Context;
     eprint!("{}", upjet_output::github::annotations(report));
     if let Some(path) = step_summary {

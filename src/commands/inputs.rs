@@ -26,7 +26,7 @@ fn looks_like(path: &Path, reader: Reader) -> Option<String> {
 
 /// The usage error for a file `reader` could not use but another flag takes
 /// (`aws.json looks like an AWS tagging export (…); pass it with --inventory`).
-pub fn misplaced(path: &Path, reader: Reader) -> Option<Error> {
+pub(crate) fn misplaced(path: &Path, reader: Reader) -> Option<Error> {
     looks_like(path, reader).map(|why| named(path, &why))
 }
 
@@ -56,7 +56,7 @@ pub struct Snapshot {
 /// it when it is another input; in a folder such a file is skipped instead (a user points
 /// `--from` at a folder holding everything of one incident), while a file that is no known
 /// input still fails: silently reading less of a fleet would report MRs as missing.
-pub fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
+pub(crate) fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
     let (files, folder) = snapshot::files(path)?;
     let mut snap = Snapshot::default();
     for file in &files {

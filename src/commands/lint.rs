@@ -23,7 +23,7 @@ const HEAD_BYTES: usize = 64 * 1024;
 /// nothing the API server writes ([`manifests::head_looks_live`]). A first file in JSON is a
 /// snapshot (`kubectl get -o json`) or another input the snapshot reader names; a path that
 /// cannot be read is left to the snapshot reader too, whose error says why.
-pub fn is_manifests(path: &Path) -> bool {
+pub(crate) fn is_manifests(path: &Path) -> bool {
     if path.as_os_str() == "-" {
         return true;
     }

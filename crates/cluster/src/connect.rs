@@ -104,7 +104,7 @@ pub fn current_context(flags: &ConnectOptions) -> Result<Option<String>, Error> 
 }
 
 /// The kubeconfig files kubectl would read, in merge order.
-pub fn kubeconfig_paths(flags: &ConnectOptions) -> Result<Vec<PathBuf>, Error> {
+pub(crate) fn kubeconfig_paths(flags: &ConnectOptions) -> Result<Vec<PathBuf>, Error> {
     if let Some(path) = &flags.kubeconfig {
         if !path.exists() {
             return Err(Error::cluster(format!("kubeconfig {} does not exist", path.display())));
@@ -121,7 +121,7 @@ pub fn kubeconfig_paths(flags: &ConnectOptions) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// Reads and merges kubeconfig files with kubectl's first-wins rule.
-pub fn load_kubeconfig(paths: &[PathBuf]) -> Result<Kubeconfig, Error> {
+pub(crate) fn load_kubeconfig(paths: &[PathBuf]) -> Result<Kubeconfig, Error> {
     let mut merged: Option<Kubeconfig> = None;
     for path in paths {
         let kc = Kubeconfig::read_from(path)
@@ -193,7 +193,7 @@ pub async fn connect(flags: &ConnectOptions) -> Result<Connection, Error> {
 }
 
 /// One line made of an error and its sources, without repeating identical parts.
-pub fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut cur = Some(err);
     while let Some(e) = cur {
@@ -208,7 +208,7 @@ pub fn error_text(err: &(dyn std::error::Error + 'static)) -> String {
 
 /// A 403 message followed by the missing permission and the shipped role that grants it, when
 /// the message names one ([`super::permission`]).
-pub fn with_advice(message: &str) -> String {
+pub(crate) fn with_advice(message: &str) -> String {
     match super::permission::advise(message) {
         Some(advice) => format!("{message} — {advice}"),
         None => message.to_string(),

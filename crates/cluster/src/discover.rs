@@ -25,7 +25,10 @@ pub struct DiscoveryStats {
 
 /// Every served resource type in an API group (not core: MRs are never in the core group), with
 /// the default retry policy.
-pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
+pub(crate) async fn discover_all(
+    conn: &Connection,
+    concurrency: usize,
+) -> Result<(Vec<ApiKind>, DiscoveryStats), Error> {
     discover_all_with(conn, concurrency, &RetryPolicy::default().first_contact()).await
 }
 
@@ -33,7 +36,7 @@ pub async fn discover_all(conn: &Connection, concurrency: usize) -> Result<(Vec<
 /// fails transiently or the document arrives cut short, because a kind missing from discovery is
 /// a kind the scan would silently never list. Callers pass a [`RetryPolicy::first_contact`]
 /// policy so that a server that is not there is reported at once.
-pub async fn discover_all_with(
+pub(crate) async fn discover_all_with(
     conn: &Connection,
     concurrency: usize,
     policy: &RetryPolicy,
@@ -77,7 +80,7 @@ pub async fn discover_managed(conn: &Connection, concurrency: usize) -> Result<(
 }
 
 /// [`discover_managed`] under `policy`.
-pub async fn discover_managed_with(
+pub(crate) async fn discover_managed_with(
     conn: &Connection,
     concurrency: usize,
     policy: &RetryPolicy,
@@ -89,7 +92,7 @@ pub async fn discover_managed_with(
 /// The managed-resource kinds, from the on-disk cache when it holds a fresh entry for this server
 /// (no request at all), otherwise from the server, storing the answer for the next run. A cache
 /// that cannot be read or written only costs the requests it would have saved.
-pub async fn discover_managed_cached(
+pub(crate) async fn discover_managed_cached(
     conn: &Connection,
     concurrency: usize,
     cache: &CacheOptions,
@@ -147,7 +150,7 @@ pub async fn select_managed(
 /// Whether a kind's listing shows the cached discovery was stale: its very first page answered
 /// 404 (a kind deleted, or no longer served at that version). A 404 after pages were read is a
 /// kind deleted mid-scan, reported as skipped like on any run.
-pub fn answered_stale<T>(listed: &KindScan<T>) -> bool {
+pub(crate) fn answered_stale<T>(listed: &KindScan<T>) -> bool {
     listed.status == Some(404) && listed.bytes == 0
 }
 

@@ -19,10 +19,6 @@ use upjet_local::store;
 /// Bump when the file format changes; files of other versions are ignored.
 const FORMAT: u32 = 1;
 
-/// The TTL used when none is given: short enough that a newly installed provider is picked up
-/// within minutes, long enough to cover a session of repeated runs.
-pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
-
 /// How (and whether) a command uses the discovery cache.
 #[derive(Debug, Clone)]
 pub struct CacheOptions {
@@ -38,7 +34,7 @@ pub struct CacheOptions {
 
 impl CacheOptions {
     /// The cache file for `server` reached through `context`, or `None` when the cache is off.
-    pub fn file_for(&self, context: Option<&str>, server: &str) -> Option<PathBuf> {
+    pub(crate) fn file_for(&self, context: Option<&str>, server: &str) -> Option<PathBuf> {
         let dir = self.dir.as_ref().filter(|_| !self.ttl.is_zero())?;
         Some(dir.join(entry_dir_name(context, server)).join("managed-kinds.json"))
     }
@@ -51,7 +47,7 @@ pub fn default_dir(home: &Path) -> PathBuf {
 
 /// A file-system-safe folder name for a server URL, as kubectl derives one: the URL without its
 /// scheme, every character other than letters, digits, `.`, `-` and `_` replaced by `_`.
-pub fn server_dir_name(server: &str) -> String {
+pub(crate) fn server_dir_name(server: &str) -> String {
     let rest = server.split_once("://").map_or(server, |(_, r)| r);
     let name: String = rest
         .trim_end_matches('/')
@@ -65,7 +61,7 @@ pub fn server_dir_name(server: &str) -> String {
 /// The folder of one context's entry for one server: `CONTEXT@SERVER` with both made safe as
 /// [`server_dir_name`] does, or the server's folder alone without a context. Two pairs that map
 /// to one folder are told apart by what the entry records.
-pub fn entry_dir_name(context: Option<&str>, server: &str) -> String {
+pub(crate) fn entry_dir_name(context: Option<&str>, server: &str) -> String {
     match context {
         None => server_dir_name(server),
         Some(ctx) => format!("{}@{}", server_dir_name(ctx), server_dir_name(server)),
@@ -182,13 +178,6 @@ pub fn store(path: &Path, key: Key, kinds: &[ApiKind], aggregated: bool, now: Sy
     store::replace_atomically(path, &body)
 }
 
-/// Removes the entry (when the kinds it lists turned out to be stale).
-pub fn invalidate(path: &Path) {
-    if let Err(e) = store::remove(path) {
-        tracing::debug!("cannot remove discovery cache {}: {e}", path.display());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,9 +225,6 @@ mod tests {
             load(&path, Key { server: "https://10.0.0.2:6443/", ..SERVER }, TTL, at(1_001)),
             Err(Miss::OtherServer)
         );
-        invalidate(&path);
-        assert_eq!(load(&path, SERVER, TTL, at(1_001)), Err(Miss::Absent));
-        invalidate(&path);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use upjet_core::guard::lock::crd::{GROUP, KIND, PLURAL, SHARD_LABEL, VERSION};
 use upjet_core::guard::version::ServerVersion;
 
 /// The lock's objects as a resource: cluster-scoped, one version.
-pub fn lock_kind() -> ApiKind {
+pub(crate) fn lock_kind() -> ApiKind {
     ApiKind {
         group: GROUP.into(),
         version: VERSION.into(),

@@ -66,7 +66,7 @@ impl ApiKind {
     }
 
     /// The URL of one object.
-    pub fn object_path(&self, namespace: Option<&str>, name: &str) -> String {
+    pub(crate) fn object_path(&self, namespace: Option<&str>, name: &str) -> String {
         format!("{}/{}", self.collection_path(namespace), segment(name))
     }
 
@@ -141,7 +141,7 @@ struct GvkRef {
 
 /// Which discovery document the server answered with.
 #[derive(Debug, PartialEq, Eq)]
-pub enum DiscoveryDoc {
+pub(crate) enum DiscoveryDoc {
     /// An `APIGroupDiscoveryList`: everything in one document.
     Aggregated(Vec<ApiKind>),
     /// A legacy `APIGroupList`: (group, versions in preference order) to fetch one by one.
@@ -174,7 +174,7 @@ struct GroupVersion {
 }
 
 /// Parses the answer to `GET /apis`, whichever form the server chose.
-pub fn parse_apis(body: &str) -> Result<DiscoveryDoc, serde_json::Error> {
+pub(crate) fn parse_apis(body: &str) -> Result<DiscoveryDoc, serde_json::Error> {
     let kind: KindOnly = serde_json::from_str(body)?;
     if kind.kind == "APIGroupDiscoveryList" {
         let list: AggList = serde_json::from_str(body)?;
@@ -243,7 +243,7 @@ struct LegacyResource {
 }
 
 /// Parses one legacy `APIResourceList` (`GET /apis/{group}/{version}`); subresources are dropped.
-pub fn parse_resource_list(group: &str, version: &str, body: &str) -> Result<Vec<ApiKind>, serde_json::Error> {
+pub(crate) fn parse_resource_list(group: &str, version: &str, body: &str) -> Result<Vec<ApiKind>, serde_json::Error> {
     let list: ResourceList = serde_json::from_str(body)?;
     Ok(list
         .resources
@@ -263,7 +263,7 @@ pub fn parse_resource_list(group: &str, version: &str, body: &str) -> Result<Vec
 }
 
 /// Keeps, per group, the first version's entry for each resource (versions arrive most preferred first).
-pub fn dedup_by_preference(kinds: Vec<ApiKind>) -> Vec<ApiKind> {
+pub(crate) fn dedup_by_preference(kinds: Vec<ApiKind>) -> Vec<ApiKind> {
     let mut seen = std::collections::HashSet::new();
     kinds.into_iter().filter(|k| seen.insert((k.group.clone(), k.plural.clone()))).collect()
 }

@@ -18,7 +18,7 @@ pub mod logs;
 pub mod permission;
 pub mod providers;
 pub mod request;
-pub mod request_error;
+pub(crate) mod request_error;
 pub mod retry;
 pub mod scan;
 pub mod snapshot;

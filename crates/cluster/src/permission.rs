@@ -160,7 +160,7 @@ impl Missing {
 }
 
 /// The advice for an apiserver 403 message, when it names a permission.
-pub fn advise(message: &str) -> Option<String> {
+pub(crate) fn advise(message: &str) -> Option<String> {
     parse(message).map(|m| m.advice())
 }
 

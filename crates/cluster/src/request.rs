@@ -61,7 +61,7 @@ pub async fn read<T, E: std::fmt::Display>(
 /// A JSON document's text, read under `policy`: a body that is cut short or not JSON counts as a
 /// failed attempt (a dropped connection looks like that), so the caller parses only whole
 /// documents without this module knowing their types.
-pub async fn json_text(conn: &Connection, path: &str, policy: &RetryPolicy) -> Result<String, RequestError> {
+pub(crate) async fn json_text(conn: &Connection, path: &str, policy: &RetryPolicy) -> Result<String, RequestError> {
     read(conn, path, "application/json", policy, |body| {
         serde_json::from_str::<serde::de::IgnoredAny>(body).map(|_| body.to_string())
     })

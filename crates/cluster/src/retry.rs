@@ -145,7 +145,7 @@ impl Budget {
 
     /// After `attempt` (1-based) of one request failed with `e`: how long to wait before the next
     /// attempt, or `None` to give up (not transient, out of attempts, or out of budget).
-    pub fn next_wait(&mut self, attempt: u32, e: &RequestError) -> Option<Duration> {
+    pub(crate) fn next_wait(&mut self, attempt: u32, e: &RequestError) -> Option<Duration> {
         let retry_after = transient(e)?;
         if attempt >= self.policy.attempts || (!self.policy.retry_unreachable && unreachable(e)) {
             return None;
@@ -178,7 +178,7 @@ impl Budget {
 }
 
 /// The reason a read gave up, with how hard it tried when it tried more than once.
-pub fn gave_up(e: &RequestError, attempts: u32) -> String {
+pub(crate) fn gave_up(e: &RequestError, attempts: u32) -> String {
     match attempts {
         0 | 1 => e.reason(),
         n => format!("{} (after {n} attempts)", e.reason()),

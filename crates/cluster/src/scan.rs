@@ -84,7 +84,7 @@ struct PageMeta {
 }
 
 /// A list response as items (the JSON text of each) and its continue token.
-pub type DecodedPage<'a> = (Vec<&'a str>, Option<String>);
+pub(crate) type DecodedPage<'a> = (Vec<&'a str>, Option<String>);
 
 /// Splits a list response into the JSON text of its items and its continue token.
 ///
@@ -110,7 +110,7 @@ pub fn decode_page(body: &str) -> Result<DecodedPage<'_>, serde_json::Error> {
 /// without them (`"items":[]`, small, for serde), through the one splitter
 /// ([`json_split::list_items`]); `None` when the body is not a list it can vouch for. Live pages
 /// and snapshot files share it.
-pub fn split_list(body: &str) -> Option<(Vec<&str>, String)> {
+pub(crate) fn split_list(body: &str) -> Option<(Vec<&str>, String)> {
     let list = json_split::list_items(body.as_bytes())?;
     // Items start and end on ASCII brackets or quotes, so their bounds are char boundaries.
     let items = list.items.into_iter().map(|r| body.get(r)).collect::<Option<Vec<_>>>()?;

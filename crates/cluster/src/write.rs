@@ -13,7 +13,7 @@ use serde_json::Value;
 use upjet_core::error::Error;
 
 /// The field manager recorded in `managedFields` for every write of this tool.
-pub const FIELD_MANAGER: &str = "kubectl-upjet";
+pub(crate) const FIELD_MANAGER: &str = "kubectl-upjet";
 
 /// One object's address: its kind, namespace (for namespaced kinds) and name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,7 +202,7 @@ pub async fn read(conn: &Connection, target: &Target) -> Result<Value, WriteErro
 
 /// The request a merge patch is sent as: `application/merge-patch+json`, this tool's field
 /// manager, and `dryRun=All` when only the server's verdict is wanted.
-pub fn patch_request(target: &Target, patch: &Value, dry_run: bool) -> http::Request<Vec<u8>> {
+pub(crate) fn patch_request(target: &Target, patch: &Value, dry_run: bool) -> http::Request<Vec<u8>> {
     let mut uri = format!("{}?fieldManager={FIELD_MANAGER}", target.path());
     if dry_run {
         uri.push_str("&dryRun=All");

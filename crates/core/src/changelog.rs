@@ -101,7 +101,7 @@ impl ChangeEntry {
     /// `mr` was created. Only one MR of a name exists at a time, so such an entry was about an MR
     /// deleted before this one was applied; one sent after (a snapshot older than the log) or
     /// either time unknown could be a later MR, and is not taken.
-    pub fn is_about_earlier(&self, mr: &ManagedResource) -> bool {
+    pub(crate) fn is_about_earlier(&self, mr: &ManagedResource) -> bool {
         let other = self.uid.as_ref().is_some_and(|uid| !mr.uid.is_empty() && *uid != mr.uid);
         let created = mr.creation_timestamp.as_deref().and_then(GoTime::parse_rfc3339);
         let before = self.at.zip(created).is_some_and(|(at, created)| !at.after(&created));
@@ -167,7 +167,7 @@ pub struct MrChangeLog {
 
 /// An ID an earlier MR under this one's name held and the provider never deleted.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EarlierId {
+pub(crate) struct EarlierId {
     /// The ID (the external-name that MR held).
     pub id: String,
     /// Where it was read (`file:line`).
@@ -214,7 +214,7 @@ impl MrChangeLog {
     /// entries show it holding (then they are its own to judge).
     ///
     /// [`recorded_ids`]: MrChangeLog::recorded_ids
-    pub fn earlier_ids(&self) -> Vec<EarlierId> {
+    pub(crate) fn earlier_ids(&self) -> Vec<EarlierId> {
         let own = self.recorded_ids();
         let mine = |id: &str| own.iter().any(|(o, _)| o == id) || self.entries.iter().any(|e| e.id() == Some(id));
         let mut out: Vec<EarlierId> = Vec::new();
@@ -277,7 +277,7 @@ impl MrChangeLog {
     /// update or a failed delete still exists; one held before a successful delete was deleted,
     /// and one held before a create was not found by Observe (a create that failed made nothing);
     /// a successful create's result exists, even under the name it was created under.
-    pub fn recorded_ids(&self) -> Vec<(String, String)> {
+    pub(crate) fn recorded_ids(&self) -> Vec<(String, String)> {
         let mut held: Vec<(String, String, bool)> = Vec::new();
         let mut see = |id: &str, source: &str, exists: bool| match held.iter_mut().find(|(h, _, _)| h == id) {
             Some(h) => h.2 = exists,

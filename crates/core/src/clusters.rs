@@ -5,7 +5,7 @@
 //! Pure, so that how a partial multi-cluster run is reported (which cluster, why, what still
 //! counts) is decided and tested here and the shell only collects.
 
-pub use super::report::ClusterSummary;
+pub(crate) use super::report::ClusterSummary;
 use super::report::{Report, Summary, kinds_going, sort_findings};
 use std::path::Path;
 
@@ -20,7 +20,7 @@ pub enum Outcome {
 
 /// A snapshot's cluster name: the folder's name for a directory (`snapshots/staging/` →
 /// `staging`), else the file name without its extensions (`prod.json`, `prod.json.gz` → `prod`).
-pub fn name_from_path(path: &Path, is_dir: bool) -> Option<String> {
+pub(crate) fn name_from_path(path: &Path, is_dir: bool) -> Option<String> {
     let name = path.file_name()?.to_str()?;
     let name = if is_dir { name } else { name.split('.').next().unwrap_or(name) };
     (!name.is_empty() && name != "..").then(|| name.to_string())

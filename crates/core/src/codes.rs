@@ -110,12 +110,12 @@ impl Code {
     }
 
     /// What a `suggestedId` from a finding of this code is worth.
-    pub const fn id_confidence(self) -> Confidence {
+    pub(crate) const fn id_confidence(self) -> Confidence {
         self.properties().id_confidence
     }
 
     /// Whether a finding of this code without an ID takes one observed or predicted elsewhere.
-    pub const fn wants_id(self) -> bool {
+    pub(crate) const fn wants_id(self) -> bool {
         self.properties().wants_id
     }
 

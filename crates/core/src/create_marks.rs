@@ -12,7 +12,7 @@ pub const ASYNC_TIMEOUT_SECS: i64 = 3600;
 
 /// The reconciler's exact error text at the create-incomplete gate (`errCreateIncomplete` in
 /// crossplane-runtime's `pkg/reconciler/managed/reconciler.go`): Synced's message while it stops there.
-pub const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed";
+pub(crate) const ERR_CREATE_INCOMPLETE: &str = "cannot determine creation result - remove the crossplane.io/external-create-pending annotation if it is safe to proceed";
 
 /// One create annotation: the raw value (for evidence and malformed-value reports) and the
 /// instant crossplane-runtime derives from it (zero when absent or unparsable).
@@ -34,7 +34,7 @@ impl Mark {
     }
 
     /// Present but rejected by Go's parser: crossplane silently reads it as the zero time.
-    pub fn is_malformed(&self) -> bool {
+    pub(crate) fn is_malformed(&self) -> bool {
         self.raw.is_some() && self.at.is_zero() && GoTime::parse_rfc3339(self.raw.as_deref().unwrap_or("")).is_none()
     }
 
@@ -67,7 +67,7 @@ impl CreateMarks {
 
     /// The later of succeeded and failed, exactly as `meta.ExternalCreateIncomplete` picks it:
     /// succeeded, replaced by failed only if failed is strictly after it.
-    pub fn latest_result(&self) -> GoTime {
+    pub(crate) fn latest_result(&self) -> GoTime {
         if self.failed.at.after(&self.succeeded.at) { self.failed.at } else { self.succeeded.at }
     }
 
@@ -79,7 +79,7 @@ impl CreateMarks {
     }
 
     /// The last create attempt failed: failed is set, not before pending, and after succeeded.
-    pub fn last_create_failed(&self) -> bool {
+    pub(crate) fn last_create_failed(&self) -> bool {
         self.failed.is_set() && !self.failed.at.before(&self.pending.at) && self.failed.at.after(&self.succeeded.at)
     }
 

@@ -22,7 +22,7 @@ pub enum Exit {
 }
 
 /// Whatever caused an [`Error`], kept for the printed chain.
-pub type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Which exit code an [`Error`] maps to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -79,7 +79,7 @@ impl Finding {
     }
 
     /// Adds evidence only when there is a value.
-    pub fn with_opt(self, key: &str, value: Option<impl Into<String>>) -> Finding {
+    pub(crate) fn with_opt(self, key: &str, value: Option<impl Into<String>>) -> Finding {
         match value {
             Some(v) => self.with(key, v),
             None => self,

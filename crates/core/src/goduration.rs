@@ -34,7 +34,7 @@ pub fn parse_go_duration(input: &str) -> Option<i64> {
 
 /// Whole seconds as Go's `time.Duration.String` prints them (`3m0s`, `1h0m30s`, `45s`), so a
 /// timeout reads as the provider's own flags and code write it.
-pub fn format_go_secs(secs: i64) -> String {
+pub(crate) fn format_go_secs(secs: i64) -> String {
     let (sign, s) = if secs < 0 { ("-", secs.unsigned_abs()) } else { ("", secs as u64) };
     let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
     match (h, m) {

@@ -133,9 +133,10 @@ pub fn line(record: &Record) -> String {
     s
 }
 
+#[cfg(test)]
 /// The IDs the journal saw for one MR, newest first, without repeats: what adopt ranks first
 /// and what restore-plan can put back after the object lost it.
-pub fn ids_for<'a>(records: &'a [Record], uid: &str) -> Vec<&'a Record> {
+pub(crate) fn ids_for<'a>(records: &'a [Record], uid: &str) -> Vec<&'a Record> {
     let mut out: Vec<&Record> = Vec::new();
     for r in records.iter().rev().filter(|r| r.uid == uid && r.source != Source::CreatePending) {
         if !out.iter().any(|o| o.id == r.id) {
@@ -147,7 +148,7 @@ pub fn ids_for<'a>(records: &'a [Record], uid: &str) -> Vec<&'a Record> {
 
 /// The evidence key a suggestion taken from the journal carries: when and from where it was
 /// seen. `domain::candidate` ranks such a suggestion before every other.
-pub const EVIDENCE_KEY: &str = "journal";
+pub(crate) const EVIDENCE_KEY: &str = "journal";
 
 /// Every journal record by MR uid, each MR's in the order they are worth trying
 /// ([`best_first`]): what `EvidenceIndex` hands each MR, and `history` and `adopt` read.

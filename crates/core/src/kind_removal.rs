@@ -12,9 +12,9 @@ use std::collections::HashMap;
 
 /// The evidence key of a `KindBeingDeleted` finding that says whether the MR's deletion deletes
 /// its cloud object (`deleted`) or leaves it (`kept`): what [`KindGoing`] counts.
-pub const CLOUD_OBJECT: &str = "cloudObject";
+pub(crate) const CLOUD_OBJECT: &str = "cloudObject";
 /// The evidence key of a `KindBeingDeleted` finding naming the definitions being deleted.
-pub const DEFINITIONS: &str = "definitions";
+pub(crate) const DEFINITIONS: &str = "definitions";
 
 /// What is known of one kind's definitions being deleted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -120,7 +120,7 @@ pub struct KindGoing {
 }
 
 /// How to keep a kind's cloud objects when it goes away, in one sentence.
-pub const KEEP: &str = "patch each MR before the provider deletes it: spec.deletionPolicy: Orphan on a cluster-scoped MR with the default managementPolicies, otherwise managementPolicies without Delete (a namespaced v2 MR has no deletionPolicy)";
+pub(crate) const KEEP: &str = "patch each MR before the provider deletes it: spec.deletionPolicy: Orphan on a cluster-scoped MR with the default managementPolicies, otherwise managementPolicies without Delete (a namespaced v2 MR has no deletionPolicy)";
 
 impl KindGoing {
     /// The line doctor prints once per kind.

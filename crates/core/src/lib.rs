@@ -7,7 +7,7 @@ pub mod candidate;
 pub mod changelog;
 pub mod cloud_audit;
 pub mod clusters;
-pub mod code_properties;
+pub(crate) mod code_properties;
 pub mod codes;
 pub mod create_marks;
 pub mod deletion;
@@ -40,7 +40,7 @@ pub mod restore;
 pub mod rules;
 pub mod shared_names;
 pub mod shell;
-pub mod str_map;
+pub(crate) mod str_map;
 pub mod summary;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

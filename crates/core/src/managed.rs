@@ -6,7 +6,7 @@
 //! proportional to what is diagnosed rather than to what the API server sends.
 
 use crate::placeholder::{Placeholder, is_placeholder, placeholder};
-pub use crate::provider_config::{CLUSTER_PROVIDER_CONFIG, PROVIDER_CONFIG, ProviderConfigKey};
+pub(crate) use crate::provider_config::{PROVIDER_CONFIG, ProviderConfigKey};
 use crate::shell::ShellCommand;
 use crate::str_map::{self, StrMap};
 use serde::Deserialize;
@@ -20,26 +20,26 @@ pub mod keys {
     /// Written after Create returned without error (for upjet async: when the goroutine started).
     pub const CREATE_SUCCEEDED: &str = "crossplane.io/external-create-succeeded";
     /// Written after Create returned an error.
-    pub const CREATE_FAILED: &str = "crossplane.io/external-create-failed";
+    pub(crate) const CREATE_FAILED: &str = "crossplane.io/external-create-failed";
     /// Only the exact value `"true"` pauses reconciliation.
     pub const PAUSED: &str = "crossplane.io/paused";
     /// Go duration, runtime v2.3+.
-    pub const POLL_INTERVAL: &str = "crossplane.io/poll-interval";
+    pub(crate) const POLL_INTERVAL: &str = "crossplane.io/poll-interval";
     /// Opaque token; changing it enqueues the MR on runtime v2.3+.
     pub const RECONCILE_REQUESTED_AT: &str = "crossplane.io/reconcile-requested-at";
     /// Name of the resource inside its composition, for MRs created by a composite.
-    pub const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
+    pub(crate) const COMPOSITION_RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
     /// upjet v2.3.0 (`pkg/config/conversion/conversions.go` `AnnotationKey`): a JSON map of the
     /// field values one API version of the kind cannot hold, written by the conversion webhook
     /// and the controller, and merged back by the controller into the Terraform parameters
     /// (`pkg/controller/annotation_conversions.go`): the provider's bookkeeping.
-    pub const FIELD_CONVERSIONS: &str = "internal.upjet.crossplane.io/field-conversions";
+    pub(crate) const FIELD_CONVERSIONS: &str = "internal.upjet.crossplane.io/field-conversions";
     /// upjet: Terraform's private state of the object (`AnnotationKeyPrivateRawAttribute`).
-    pub const PROVIDER_META: &str = "upjet.crossplane.io/provider-meta";
+    pub(crate) const PROVIDER_META: &str = "upjet.crossplane.io/provider-meta";
     /// crossplane (`internal/protection` `AnnotationKeyDeletionAttempt`): the propagation policy
     /// of a delete the Usage webhook refused; a Usage with `spec.replayDeletion` deletes the
     /// object again once it is gone.
-    pub const USAGE_DELETION_ATTEMPT: &str = "usage.crossplane.io/deletion-attempt-with-policy";
+    pub(crate) const USAGE_DELETION_ATTEMPT: &str = "usage.crossplane.io/deletion-attempt-with-policy";
     /// The label crossplane's Usage controller puts on a resource a Usage names (`spec.of`);
     /// its webhook (`nousages.…crossplane.io`, failure policy Fail) intercepts every DELETE of
     /// an object carrying it and refuses it (409) while a Usage still names the object.
@@ -63,7 +63,7 @@ pub mod keys {
 
 /// The finalizer the managed reconciler puts on every MR it creates an object for, and removes
 /// once the cloud object is deleted or orphaned (crossplane-runtime `managed.FinalizerName`).
-pub const FINALIZER: &str = "finalizer.managedresource.crossplane.io";
+pub(crate) const FINALIZER: &str = "finalizer.managedresource.crossplane.io";
 
 /// Why a condition matters: crossplane-runtime and upjet communicate state only through these.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, serde::Serialize)]
@@ -390,7 +390,7 @@ impl ManagedResource {
 
     /// How many finalizers the MR holds, crossplane's own included: what the managed reconciler
     /// counts (`len(managed.GetFinalizers())`).
-    pub fn finalizer_count(&self) -> usize {
+    pub(crate) fn finalizer_count(&self) -> usize {
         usize::from(self.own_finalizer) + self.other_finalizers.len()
     }
 
@@ -400,12 +400,12 @@ impl ManagedResource {
     }
 
     /// Whether a condition of this type exists with status `True`.
-    pub fn is_true(&self, type_: &str) -> bool {
+    pub(crate) fn is_true(&self, type_: &str) -> bool {
         self.condition(type_).is_some_and(|c| c.status == "True")
     }
 
     /// Whether a condition of this type exists with status `False`.
-    pub fn is_false(&self, type_: &str) -> bool {
+    pub(crate) fn is_false(&self, type_: &str) -> bool {
         self.condition(type_).is_some_and(|c| c.status == "False")
     }
 
@@ -420,7 +420,7 @@ impl ManagedResource {
     }
 
     /// The provider config the MR uses, with the API server's default when it names none.
-    pub fn provider_config_or_default(&self) -> ProviderConfigKey {
+    pub(crate) fn provider_config_or_default(&self) -> ProviderConfigKey {
         self.provider_config.clone().unwrap_or_else(|| ProviderConfigKey::default_for(self.namespace.is_some()))
     }
 
@@ -440,7 +440,7 @@ impl ManagedResource {
     }
 
     /// `kubectl VERB kind.group name [-n ns]`, the MR as plain kubectl takes it.
-    pub fn kubectl_command(&self, verb: &'static str) -> ShellCommand {
+    pub(crate) fn kubectl_command(&self, verb: &'static str) -> ShellCommand {
         let reference = self.reference();
         let (kind, name) = reference.split_once('/').unwrap_or((reference.as_str(), ""));
         ShellCommand::kubectl(verb).arg(kind).target(name, self.namespace.as_deref())

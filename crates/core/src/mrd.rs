@@ -27,7 +27,7 @@ pub struct Mrd {
 
 impl Mrd {
     /// The command that activates it (the same field an activation policy sets).
-    pub fn activate_command(&self) -> String {
+    pub(crate) fn activate_command(&self) -> String {
         crate::shell::ShellCommand::kubectl("patch")
             .word("managedresourcedefinition")
             .arg(&self.name)

@@ -29,23 +29,24 @@ impl Policies {
     }
 
     /// An explicitly empty list pauses reconciliation (`ManagementPoliciesResolver.IsPaused`).
-    pub fn is_paused(&self) -> bool {
+    pub(crate) fn is_paused(&self) -> bool {
         matches!(&self.listed, Some(list) if list.is_empty())
     }
 
     /// `ShouldLateInitialize`: the only path by which upjet persists an external-name it learns
     /// after an asynchronous create.
-    pub fn should_late_initialize(&self) -> bool {
+    pub(crate) fn should_late_initialize(&self) -> bool {
         self.has("LateInitialize")
     }
 
     /// `ShouldCreate`.
-    pub fn should_create(&self) -> bool {
+    pub(crate) fn should_create(&self) -> bool {
         self.has("Create")
     }
 
+    #[cfg(test)]
     /// `ShouldOnlyObserve`: true only for exactly `["Observe"]`.
-    pub fn only_observe(&self) -> bool {
+    pub(crate) fn only_observe(&self) -> bool {
         matches!(&self.listed, Some(list) if !list.is_empty() && list.iter().all(|p| p == "Observe"))
     }
 
@@ -62,13 +63,13 @@ impl Policies {
 pub const ALL: &str = "*";
 /// The actions in the order this tool writes them (crossplane's own docs order); with [`ALL`]
 /// the values the CRDs' enum admits.
-pub const ACTIONS: [&str; 5] = ["Observe", "Create", "Update", "LateInitialize", "Delete"];
+pub(crate) const ACTIONS: [&str; 5] = ["Observe", "Create", "Update", "LateInitialize", "Delete"];
 
 /// `defaultSupportedManagementPolicies`: the only sets the reconciler accepts when management
 /// policies are enabled. Compared as sets, so order and duplicates in the MR do not matter. A
 /// provider may replace this list (`WithReconcilerSupportedManagementPolicies`); upjet providers
 /// keep it.
-pub const SUPPORTED: [&[&str]; 15] = [
+pub(crate) const SUPPORTED: [&[&str]; 15] = [
     &["*"],
     &["Observe", "Create", "Update", "LateInitialize", "Delete"],
     &["Observe"],
@@ -171,7 +172,7 @@ impl ManagementPolicies {
 
     /// The policies as Go's `%s` prints `UnsortedList()`: `[Observe Create]` (Go's order is
     /// random; this keeps the order written).
-    pub fn go_list(&self) -> String {
+    pub(crate) fn go_list(&self) -> String {
         format!("[{}]", self.listed.join(" "))
     }
 
@@ -201,27 +202,28 @@ impl ManagementPolicies {
     }
 
     /// `IsPaused`: an empty set pauses (only with the flag on).
-    pub fn is_paused(&self) -> bool {
+    pub(crate) fn is_paused(&self) -> bool {
         self.enabled && self.set.is_empty()
     }
 
     /// `ShouldCreate`.
-    pub fn should_create(&self) -> bool {
+    pub(crate) fn should_create(&self) -> bool {
         !self.enabled || self.has_any("Create")
     }
 
     /// `ShouldUpdate`.
-    pub fn should_update(&self) -> bool {
+    pub(crate) fn should_update(&self) -> bool {
         !self.enabled || self.has_any("Update")
     }
 
+    #[cfg(test)]
     /// `ShouldLateInitialize`.
-    pub fn should_late_initialize(&self) -> bool {
+    pub(crate) fn should_late_initialize(&self) -> bool {
         !self.enabled || self.has_any("LateInitialize")
     }
 
     /// `ShouldOnlyObserve`: the set is exactly `{Observe}`.
-    pub fn should_only_observe(&self) -> bool {
+    pub(crate) fn should_only_observe(&self) -> bool {
         self.enabled && self.set.len() == 1 && self.has("Observe")
     }
 
@@ -230,7 +232,7 @@ impl ManagementPolicies {
     /// default and has `Delete` (which then overrides `deletionPolicy: Orphan`). Modern MRs
     /// delete when the set has `Delete` or `*`. With the flag off, only a legacy
     /// `deletionPolicy: Orphan` keeps the cloud object.
-    pub fn should_delete(&self) -> bool {
+    pub(crate) fn should_delete(&self) -> bool {
         match (&self.kind, self.enabled) {
             (ResolverKind::Legacy { deletion_policy }, false) => deletion_policy != "Orphan",
             (ResolverKind::Modern, false) => true,
@@ -242,7 +244,7 @@ impl ManagementPolicies {
     }
 
     /// Why [`should_delete`](Self::should_delete) answers as it does, in one clause.
-    pub fn delete_reason(&self) -> String {
+    pub(crate) fn delete_reason(&self) -> String {
         let p = self.go_list();
         match (&self.kind, self.enabled) {
             (ResolverKind::Legacy { deletion_policy }, false) => {
@@ -274,7 +276,7 @@ impl ManagementPolicies {
     /// The smallest edit after which deleting the MR leaves the cloud object in place, when it
     /// would delete it now. Setting `deletionPolicy: Orphan` helps only with the default `["*"]`:
     /// a non-default set that contains Delete deletes regardless.
-    pub fn keep_cloud_object_fix(&self) -> Option<String> {
+    pub(crate) fn keep_cloud_object_fix(&self) -> Option<String> {
         if !self.should_delete() {
             return None;
         }
@@ -292,7 +294,7 @@ impl ManagementPolicies {
     /// `spec` that makes it: `deletionPolicy: Orphan` for a legacy MR with the default set, else
     /// the policies without Delete (`*` spelled out without it; a set the reconciler would reject
     /// once Delete is gone becomes `["Observe"]`, which also keeps the object).
-    pub fn keep_cloud_object_patch(&self) -> Option<String> {
+    pub(crate) fn keep_cloud_object_patch(&self) -> Option<String> {
         if !self.should_delete() {
             return None;
         }
@@ -313,7 +315,7 @@ impl ManagementPolicies {
     /// The nearest set the reconciler accepts, for an unsupported one: `["*"]` when `*` is mixed
     /// with other actions; otherwise the known actions plus Observe, dropping Delete when no
     /// supported set allows it without Create (dropping it never deletes anything).
-    pub fn nearest_supported(&self) -> Vec<&'static str> {
+    pub(crate) fn nearest_supported(&self) -> Vec<&'static str> {
         if self.has(ALL) {
             return vec![ALL];
         }

@@ -98,7 +98,7 @@ pub struct Restored {
 
 impl PromoteItem {
     /// Whether the plan, not the user, paused it.
-    pub fn plan_paused(&self) -> bool {
+    pub(crate) fn plan_paused(&self) -> bool {
         self.restored.paused && self.original.paused.as_deref() != Some("true")
     }
 

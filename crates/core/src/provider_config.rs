@@ -3,9 +3,9 @@
 
 /// The provider config kind a legacy cluster-scoped MR refers to, and a namespaced MR's
 /// namespaced one (it lives in the MR's namespace).
-pub const PROVIDER_CONFIG: &str = "ProviderConfig";
+pub(crate) const PROVIDER_CONFIG: &str = "ProviderConfig";
 /// The cluster-scoped provider config kind of Crossplane v2 namespaced MRs.
-pub const CLUSTER_PROVIDER_CONFIG: &str = "ClusterProviderConfig";
+pub(crate) const CLUSTER_PROVIDER_CONFIG: &str = "ClusterProviderConfig";
 
 /// Which provider config an MR uses, as (kind, namespace, name): in Crossplane v2 a namespaced
 /// MR's `providerConfigRef` is `{kind, name}` and a `ProviderConfig` lives in the MR's own
@@ -24,7 +24,7 @@ pub struct ProviderConfigKey {
 
 impl ProviderConfigKey {
     /// A legacy cluster-scoped MR's reference (`{name}` only): the cluster-scoped ProviderConfig.
-    pub fn cluster_scoped(name: &str) -> ProviderConfigKey {
+    pub(crate) fn cluster_scoped(name: &str) -> ProviderConfigKey {
         ProviderConfigKey { kind: PROVIDER_CONFIG.into(), namespace: None, name: name.into() }
     }
 
@@ -33,7 +33,11 @@ impl ProviderConfigKey {
     /// ClusterProviderConfig: crossplane-runtime's v2 `ManagedResourceSpec` defaults the whole
     /// reference to `{kind: ClusterProviderConfig, name: default}` (apis/common/v2/resource.go)
     /// and the API server requires `kind` once a reference is given.
-    pub fn of_ref(name: Option<String>, kind: Option<String>, namespace: Option<&str>) -> Option<ProviderConfigKey> {
+    pub(crate) fn of_ref(
+        name: Option<String>,
+        kind: Option<String>,
+        namespace: Option<&str>,
+    ) -> Option<ProviderConfigKey> {
         let name = name.filter(|n| !n.is_empty())?;
         let kind = kind.filter(|k| !k.is_empty());
         Some(match (namespace, kind) {
@@ -51,7 +55,7 @@ impl ProviderConfigKey {
     /// The key the API server defaults an MR without a reference to: the ProviderConfig
     /// `default` (legacy, v1 `+kubebuilder:default={"name": "default"}`) or the
     /// ClusterProviderConfig `default` (v2 namespaced MRs).
-    pub fn default_for(namespaced: bool) -> ProviderConfigKey {
+    pub(crate) fn default_for(namespaced: bool) -> ProviderConfigKey {
         let kind = if namespaced { CLUSTER_PROVIDER_CONFIG } else { PROVIDER_CONFIG };
         ProviderConfigKey { kind: kind.into(), namespace: None, name: "default".into() }
     }

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// The label that pulls a role into `kubectl-upjet-doctor` (and `kubectl-upjet-adopt`).
-pub const AGGREGATE_TO_DOCTOR: &str = "kubectl-upjet.io/aggregate-to-doctor";
+pub(crate) const AGGREGATE_TO_DOCTOR: &str = "kubectl-upjet.io/aggregate-to-doctor";
 /// The label that pulls a role into `kubectl-upjet-adopt`.
-pub const AGGREGATE_TO_ADOPT: &str = "kubectl-upjet.io/aggregate-to-adopt";
+pub(crate) const AGGREGATE_TO_ADOPT: &str = "kubectl-upjet.io/aggregate-to-adopt";
 
 /// One served managed kind: its API group and plural resource name.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

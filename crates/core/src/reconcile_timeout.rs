@@ -17,7 +17,7 @@ use super::managed::ManagedResource;
 
 /// crossplane-runtime's `reconcileGracePeriod`: the reconcile's own context outlives the
 /// external client's by this much, the time it has to record Create's result.
-pub const RECONCILE_GRACE_SECS: i64 = 30;
+pub(crate) const RECONCILE_GRACE_SECS: i64 = 30;
 
 /// The pending mark is written with `time.RFC3339`, whole seconds: the real write may be up to
 /// this much later than the time it shows.
@@ -52,7 +52,7 @@ impl ReconcileTimeout {
     /// The latest time the reconcile that wrote a pending mark showing `pending` can still
     /// record Create's result: the mark's second, the external client's timeout, then the grace
     /// period the reconcile keeps to write the result.
-    pub fn result_due(self, pending: GoTime) -> GoTime {
+    pub(crate) fn result_due(self, pending: GoTime) -> GoTime {
         pending.add_secs(MARK_PRECISION_SECS + self.secs + RECONCILE_GRACE_SECS)
     }
 }
@@ -121,12 +121,12 @@ impl PendingCreate {
     }
 
     /// The reconciler stops at the gate (or will, at its next reconcile).
-    pub fn is_stuck(self) -> bool {
+    pub(crate) fn is_stuck(self) -> bool {
         self == PendingCreate::Stuck
     }
 
     /// A create may still be running.
-    pub fn is_in_flight(self) -> bool {
+    pub(crate) fn is_in_flight(self) -> bool {
         matches!(self, PendingCreate::InFlight { .. })
     }
 }

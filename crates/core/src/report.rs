@@ -356,7 +356,7 @@ impl ReportBuilder {
 
 /// The kinds going away, once each (per cluster in a report of several), from the report's
 /// `KindBeingDeleted` findings: how many MRs and how many of them delete their cloud object.
-pub fn kinds_going(findings: &[ReportFinding]) -> Vec<KindGoing> {
+pub(crate) fn kinds_going(findings: &[ReportFinding]) -> Vec<KindGoing> {
     let mut by: BTreeMap<(Option<String>, String), KindGoing> = BTreeMap::new();
     for f in findings.iter().filter(|f| f.finding.code == Code::KindBeingDeleted) {
         let r = &f.resource;
@@ -381,7 +381,7 @@ pub fn kinds_going(findings: &[ReportFinding]) -> Vec<KindGoing> {
 }
 
 /// The report's order: most severe first, then cluster, namespace, kind, name and code.
-pub fn sort_findings(findings: &mut [ReportFinding]) {
+pub(crate) fn sort_findings(findings: &mut [ReportFinding]) {
     findings.sort_by(|a, b| {
         b.finding
             .severity

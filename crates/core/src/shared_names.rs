@@ -58,7 +58,7 @@ impl MrKey {
 }
 
 /// One cloud object: the kind (legacy group, kind) and the external-name.
-pub type Slot = (String, String, String);
+pub(crate) type Slot = (String, String, String);
 
 /// What the index keeps of one MR: enough to tell a fight from a parked legacy MR, and nothing
 /// of its spec, so that doctor can hold one per MR of a large fleet.
@@ -210,7 +210,7 @@ impl SharedNames {
 
     /// Per kind (the group of the first acting holder): how many objects more than one acting MR
     /// holds.
-    pub fn fights_per_kind(&self) -> BTreeMap<(String, String), usize> {
+    pub(crate) fn fights_per_kind(&self) -> BTreeMap<(String, String), usize> {
         let mut out = BTreeMap::new();
         for holders in self.slots.values() {
             let mut acting = holders.iter().filter(|h| h.acting);

@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// What a command with an unpassable argument prints instead of itself.
-pub const UNPASSABLE: &str = "# no command: an argument holds a NUL byte, which no shell can pass to a program";
+pub(crate) const UNPASSABLE: &str = "# no command: an argument holds a NUL byte, which no shell can pass to a program";
 
 /// One line to paste into a shell: simple commands joined by `&&` or `|`, perhaps ending in a
 /// comment. Each argument is quoted when printed; what the code itself writes between them
@@ -67,14 +67,6 @@ impl ShellCommand {
     /// Adds each argument, quoted as it needs.
     pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(self, values: I) -> ShellCommand {
         values.into_iter().fold(self, ShellCommand::arg)
-    }
-
-    /// Adds an argument only when there is one.
-    pub fn arg_opt(self, value: Option<impl AsRef<str>>) -> ShellCommand {
-        match value {
-            Some(v) => self.arg(v),
-            None => self,
-        }
     }
 
     /// Adds a flag and its value (`--id VALUE`), the value quoted as it needs. A value that
@@ -151,7 +143,7 @@ impl ShellCommand {
     /// A comment after the command naming a value (`# or --id-template KIND=TEMPLATE`): the
     /// value as a word, with a line break shown as `\n`, since a comment ends at one and what
     /// followed would run.
-    pub fn comment_with(mut self, text: &'static str, value: &str) -> ShellCommand {
+    pub(crate) fn comment_with(mut self, text: &'static str, value: &str) -> ShellCommand {
         self = self.comment(text);
         self.text.push(' ');
         self.text.push_str(&word(value).replace('\n', "\\n"));
@@ -159,7 +151,8 @@ impl ShellCommand {
     }
 
     /// Whether every argument can be passed (none holds a NUL byte).
-    pub fn passable(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn passable(&self) -> bool {
         !self.unpassable
     }
 }

@@ -87,7 +87,7 @@ impl StrMap {
     }
 
     /// Frees the room a growing list keeps beyond its entries.
-    pub fn shrink_to_fit(&mut self) {
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.0.shrink_to_fit();
     }
 }
@@ -117,7 +117,11 @@ impl<'a> IntoIterator for &'a StrMap {
 /// reads as text (into `Some`); every other entry is skipped while decoding, never stored, so a
 /// megabyte-long annotation or a nested policy costs nothing. `null` is an empty map. `expecting`
 /// names the object in a decode error.
-pub fn deserialize_kept<'de, D, V>(d: D, expecting: &'static str, keep: fn(&str) -> bool) -> Result<StrMap, D::Error>
+pub(crate) fn deserialize_kept<'de, D, V>(
+    d: D,
+    expecting: &'static str,
+    keep: fn(&str) -> bool,
+) -> Result<StrMap, D::Error>
 where
     D: serde::Deserializer<'de>,
     V: serde::Deserialize<'de> + Into<Option<String>>,

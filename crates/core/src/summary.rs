@@ -14,10 +14,10 @@ use super::shell::{ShellCommand, words};
 use std::collections::BTreeMap;
 
 /// Screen height assumed when stdout is a terminal whose size cannot be read.
-pub const DEFAULT_SCREEN_ROWS: usize = 50;
+pub(crate) const DEFAULT_SCREEN_ROWS: usize = 50;
 
 /// How many adoptions the suggested bulk command runs at once.
-pub const SUGGESTED_PARALLEL: usize = 32;
+pub(crate) const SUGGESTED_PARALLEL: usize = 32;
 
 /// One group of findings: same cluster, same code, same kind, same provider config.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,10 +82,11 @@ impl SourceFlags {
     }
 }
 
+#[cfg(test)]
 /// Folds the report's findings into groups, worst first: severity, then size, then code, kind
 /// and provider config (so the order is stable). `scope` is repeated in every suggested doctor
 /// command (e.g. `--from fleet.json`), so the commands run against what was diagnosed.
-pub fn summarize(report: &Report, scope: &SourceFlags) -> Vec<Group> {
+pub(crate) fn summarize(report: &Report, scope: &SourceFlags) -> Vec<Group> {
     summarize_scoped(report, |_| scope.clone())
 }
 

@@ -89,7 +89,7 @@ const UPBOUND_FAMILIES: [&str; 7] = [
 /// crossplane-contrib publish (`upbound/provider-aws-sqs:v1.2.0`,
 /// `crossplane-contrib/provider-upjet-aws:v2.0.0`): those majors are built on upjet v1 or later.
 /// An image pinned by digest, or any other provider, says nothing.
-pub fn family_v1_or_later(image: &str) -> bool {
+pub(crate) fn family_v1_or_later(image: &str) -> bool {
     let Some((path, tag)) = image.rsplit_once(':') else { return false };
     if path.contains('@') || tag.contains('/') {
         return false;

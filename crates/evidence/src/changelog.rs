@@ -19,7 +19,7 @@ use upjet_core::changelog::{ChangeEntry, Operation};
 use upjet_core::gotime::GoTime;
 
 /// Longest entry read: an entry holds the whole MR, whose `status.atProvider` can be large.
-pub const MAX_ENTRY_BYTES: usize = 4 << 20;
+pub(crate) const MAX_ENTRY_BYTES: usize = 4 << 20;
 
 /// Longest error message kept from an entry.
 const MAX_ERROR_CHARS: usize = 300;
@@ -127,7 +127,7 @@ pub fn decode(line: &[u8], source: &str) -> Option<ChangeEntry> {
 }
 
 /// Whether a line looks like a change-log entry, for the sniffer: the byte checks of [`decode`].
-pub fn looks_like_entry(line: &[u8]) -> bool {
+pub(crate) fn looks_like_entry(line: &[u8]) -> bool {
     memchr::memmem::find(line, b"\"operation\"").is_some()
         && memchr::memmem::find(line, b"OPERATION_TYPE_").is_some()
         && memchr::memmem::find(line, b"\"apiVersion\"").is_some()

@@ -142,11 +142,6 @@ impl LogEvidence {
         self.by_uid.get(uid).map(|v| created_ids(v, uid)).unwrap_or_default()
     }
 
-    /// Whether any source had DEBUG lines.
-    pub fn any_debug(&self) -> bool {
-        self.sources.iter().any(|s| s.saw_debug)
-    }
-
     /// Fills what the logs say about one MR into its evidence, in the rules' terms (the logs'
     /// evidence source, `sources::logs`, calls it).
     pub fn fill(&self, mr: &ManagedResource, evidence: &mut MrEvidence) {

@@ -20,7 +20,7 @@ use upjet_core::rules::says_already_exists;
 
 /// What one MR's log lines say about its create attempts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CreateAttempts {
+pub(crate) struct CreateAttempts {
     /// `Successfully requested creation of external resource` lines (or, when the provider does
     /// not log those, `Async create starting...`).
     pub requests: u32,
@@ -54,7 +54,7 @@ pub struct Interrupted {
 impl CreateAttempts {
     /// Whether the lines show a loop: a create refused because the object exists, or creates
     /// requested again and again by one provider process.
-    pub fn is_loop(&self) -> bool {
+    pub(crate) fn is_loop(&self) -> bool {
         self.already_exists > 0 || self.most_in_one_process > 1
     }
 }
@@ -73,7 +73,7 @@ enum Step {
 /// Counts the create attempts and already-exists failures in one MR's log evidence (merged runs
 /// of identical lines count once per line), and tells the creates that `starts` (the provider's
 /// process starts besides those the lines show) cut short.
-pub fn create_attempts(logs: &[&Evidence], starts: &[GoTime]) -> CreateAttempts {
+pub(crate) fn create_attempts(logs: &[&Evidence], starts: &[GoTime]) -> CreateAttempts {
     let mut out = CreateAttempts::default();
     let lines = |ev: &Evidence| ev.repeats + 1;
     let see = |out: &mut CreateAttempts, ev: &Evidence| {
@@ -148,7 +148,7 @@ fn walk(steps: &[(GoTime, Step)], out: &mut CreateAttempts) {
 /// What the history words about each create a restart cut short: the restart, and the object
 /// the create made when the cloud's audit record (`--cloud-audit`) or the inventory
 /// (`--inventory`) shows it.
-pub fn cut_short(
+pub(crate) fn cut_short(
     attempts: &CreateAttempts,
     cloud: Option<&MrCloudAudit>,
     inventory: Option<&MrInventory>,

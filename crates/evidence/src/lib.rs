@@ -10,7 +10,7 @@ pub mod changelog;
 pub mod cloud_audit;
 pub mod correlate;
 pub mod crd;
-pub mod create_loop;
+pub(crate) mod create_loop;
 pub mod events;
 pub mod fleet;
 pub mod format;

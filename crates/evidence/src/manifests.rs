@@ -61,7 +61,7 @@ struct Open {
 
 /// Splits a YAML text into its documents on `---` and `...` marker lines, keeping line numbers.
 /// Documents without content (only comments, blank lines, directives) are left out.
-pub fn split_documents<'a>(text: &'a str) -> Vec<Document<'a>> {
+pub(crate) fn split_documents<'a>(text: &'a str) -> Vec<Document<'a>> {
     let body_start = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
     let mut docs = Vec::new();
     let mut open = Open { start: body_start, start_line: 1, content: None };

@@ -24,7 +24,7 @@ impl WorkspaceState {
 }
 
 /// Extracts the Terraform ID from a `terraform.tfstate` (format version 4).
-pub fn tfstate_id(text: &str) -> Result<(Option<String>, Option<String>), serde_json::Error> {
+pub(crate) fn tfstate_id(text: &str) -> Result<(Option<String>, Option<String>), serde_json::Error> {
     let v: serde_json::Value = serde_json::from_str(text)?;
     let id =
         v["resources"][0]["instances"][0]["attributes"]["id"].as_str().map(str::to_owned).filter(|s| !s.is_empty());

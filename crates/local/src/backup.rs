@@ -87,7 +87,7 @@ impl BackupDir {
 
 /// Makes sure the folder exists as a private directory and is not a symbolic link; for the
 /// default folder the intermediate `upjet` directory is checked the same way.
-pub fn prepare_dir(dir: &BackupDir) -> Result<PathBuf, BackupError> {
+pub(crate) fn prepare_dir(dir: &BackupDir) -> Result<PathBuf, BackupError> {
     let path = &dir.path;
     let abs = std::path::absolute(path).map_err(|source| BackupError::Dir { path: path.clone(), source })?;
     if dir.is_default

@@ -31,7 +31,7 @@ pub fn candidate_line(c: &Candidate) -> String {
 }
 
 /// A short menu entry: the ID and where it came from (the evidence is printed above the menu).
-pub fn menu_line(c: &Candidate) -> String {
+pub(crate) fn menu_line(c: &Candidate) -> String {
     format!("{}  [{}]", sanitize(&c.id), sanitize(&c.source))
 }
 

@@ -32,14 +32,6 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     })
 }
 
-/// Removes a file; one that is already gone is no error.
-pub fn remove(path: &Path) -> io::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    }
-}
-
 /// Opens an output file for writing: a new file, or with `overwrite` an existing one emptied.
 /// Without `overwrite` an existing file (or a symlink) is an error, never clobbered.
 pub fn create(path: &Path, overwrite: bool) -> io::Result<File> {
@@ -90,9 +82,6 @@ mod tests {
         replace_atomically(&path, b"two").unwrap();
         assert_eq!(read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(path.parent().unwrap()).unwrap().count(), 1, "no temporary file left");
-        remove(&path).unwrap();
-        remove(&path).unwrap();
-        assert_eq!(read(&path).unwrap_err().kind(), io::ErrorKind::NotFound);
     }
 
     #[test]

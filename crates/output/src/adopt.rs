@@ -47,14 +47,8 @@ pub fn event_line(event: &Event) -> String {
     }
 }
 
-/// Prints one event on its own line.
-pub fn write_event(w: &mut dyn Write, event: &Event) -> io::Result<()> {
-    writeln!(w, "{}", event_line(event))?;
-    w.flush()
-}
-
 /// A duration as `--timeout` accepts it: whole minutes as `5m`, else seconds.
-pub fn humantime(d: Duration) -> String {
+pub(crate) fn humantime(d: Duration) -> String {
     let s = d.as_secs();
     if s >= 60 && s.is_multiple_of(60) { format!("{}m", s / 60) } else { format!("{}s", d.as_secs_f64()) }
 }

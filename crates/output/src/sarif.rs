@@ -19,7 +19,7 @@ const CODE_DOCS: [&str; 3] = [
 
 /// Where the docs live on the web; each rule's help is its code's row there (`Code::properties`'s
 /// `docs`: a page and the row's anchor).
-pub const DOCS_URI: &str = "https://github.com/kubectl-upjet/kubectl-upjet/blob/main/docs";
+pub(crate) const DOCS_URI: &str = "https://github.com/kubectl-upjet/kubectl-upjet/blob/main/docs";
 
 /// A code's table row in the docs, found by the anchor its row in `domain/codes.rs` names: (fires
 /// when, why it matters, next). inventory.md's rows have a `suggestedId` column instead of the
@@ -51,7 +51,7 @@ fn level(s: Severity) -> &'static str {
 
 /// The MR as a logical location: `group/kind/namespace/name` (namespace `-` when cluster-scoped),
 /// prefixed by the cluster when the report covers several.
-pub fn logical_name(r: &ResourceRef) -> String {
+pub(crate) fn logical_name(r: &ResourceRef) -> String {
     let group = r.api_version.split_once('/').map_or("core", |(g, _)| g);
     let ns = r.namespace.as_deref().unwrap_or("-");
     let base = format!("{group}/{}/{ns}/{}", r.kind, r.name);

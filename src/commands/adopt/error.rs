@@ -7,7 +7,7 @@ use upjet_local::prompt::PromptError;
 
 /// Why a command stopped before changing anything; rendered with "; nothing changed".
 #[derive(Debug, thiserror::Error)]
-pub enum Unchanged {
+pub(crate) enum Unchanged {
     /// The user said no, or cancelled the choice.
     #[error("cancelled")]
     Cancelled,
@@ -24,7 +24,7 @@ pub enum Unchanged {
 
 /// Why `adopt` or `restore` did not complete.
 #[derive(Debug, thiserror::Error)]
-pub enum AdoptError {
+pub(crate) enum AdoptError {
     /// Stopped before the first change.
     #[error("{reason}; nothing changed")]
     NothingChanged {
@@ -82,7 +82,7 @@ impl AdoptError {
     /// The boundary: every adopt error becomes the shell's [`Error`] with its exit code (a bad
     /// ID or a missing terminal is usage, 2; a refusal or a stop is a failed write, 5), except
     /// printing errors, kept as they are so a closed pipe exits quietly.
-    pub fn into_anyhow(self) -> anyhow::Error {
+    pub(crate) fn into_anyhow(self) -> anyhow::Error {
         let shell = match self {
             AdoptError::Io(io) => return anyhow::Error::new(io),
             AdoptError::Shell(e) => e,

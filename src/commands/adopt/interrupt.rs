@@ -35,7 +35,7 @@ impl Interrupt {
     }
 
     /// Routes Ctrl-C (SIGINT) into this latch; a second Ctrl-C exits at once (exit 130).
-    pub fn listen_for_ctrl_c(&self) {
+    pub(crate) fn listen_for_ctrl_c(&self) {
         let me = self.clone();
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {

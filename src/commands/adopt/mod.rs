@@ -18,7 +18,7 @@ mod restore;
 mod single;
 mod ui;
 
-pub use error::{AdoptError, Unchanged};
+pub(crate) use error::AdoptError;
 pub use interrupt::Interrupt;
 pub use ui::Ui;
 
@@ -91,7 +91,7 @@ async fn adopt(asked: Adopt, out: &mut dyn Write, ui: &mut Ui, env: &AdoptEnv) -
 }
 
 /// Runs `restore` on the terminal, with Ctrl-C handling.
-pub async fn run_restore(settings: &Settings, args: &RestoreArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(crate) async fn run_restore(settings: &Settings, args: &RestoreArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     let env = environment(settings);
     let mut ui = Ui::terminal(&env);
     ui.interrupt.listen_for_ctrl_c();
@@ -99,7 +99,7 @@ pub async fn run_restore(settings: &Settings, args: &RestoreArgs, out: &mut dyn 
 }
 
 /// Runs `restore` with the given UI (the testable entry point).
-pub async fn restore_with(
+pub(crate) async fn restore_with(
     settings: &Settings,
     args: &RestoreArgs,
     out: &mut dyn Write,
@@ -109,7 +109,7 @@ pub async fn restore_with(
 }
 
 /// Runs `promote` on the terminal: its flags resolved once ([`Promote`]), then the plan.
-pub async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(crate) async fn run_promote(settings: &Settings, args: &PromoteArgs, out: &mut dyn Write) -> anyhow::Result<Exit> {
     promote::promote(settings, &Promote::resolve(args), out).await
 }
 

@@ -111,7 +111,7 @@ pub(super) struct Runner<'a> {
 
 impl Runner<'_> {
     /// A job for one item whose progress is recorded (and, with `tee`, streamed).
-    pub fn job<'j>(&'j self, item: &'j Item, tee: Option<Tee>) -> Job<'j> {
+    pub(crate) fn job<'j>(&'j self, item: &'j Item, tee: Option<Tee>) -> Job<'j> {
         Job {
             conn: self.conn,
             target: &item.target,

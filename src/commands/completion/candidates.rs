@@ -20,7 +20,7 @@ const CLUSTER_BUDGET: Duration = Duration::from_secs(3);
 
 /// What the line being completed already says about the cluster to ask.
 #[derive(Clone, Debug, Default)]
-pub struct Typed {
+pub(crate) struct Typed {
     /// Connection flags typed so far (plus the environment's kubeconfig and home).
     pub connect: ConnectOptions,
     /// `-n` typed so far.
@@ -29,7 +29,7 @@ pub struct Typed {
 
 impl Typed {
     /// Adds what kubectl would take from the environment, and completion's time limit.
-    pub fn with_environment(mut self, env: &Environment) -> Typed {
+    pub(crate) fn with_environment(mut self, env: &Environment) -> Typed {
         self.connect.kubeconfig_env = env.kubeconfig.clone();
         self.connect.home = env.home.clone();
         self.connect.in_cluster = env.in_cluster;
@@ -39,7 +39,7 @@ impl Typed {
 }
 
 /// The command definition with every dynamic completer attached.
-pub fn command_with_candidates(typed: Typed) -> clap::Command {
+pub(crate) fn command_with_candidates(typed: Typed) -> clap::Command {
     let typed = Arc::new(typed);
     let target = |t: &Arc<Typed>| {
         let t = t.clone();

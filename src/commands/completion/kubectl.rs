@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 
 /// Name kubectl looks for on PATH to complete `kubectl upjet`.
-pub const KUBECTL_COMPLETER: &str = "kubectl_complete-upjet";
+pub(crate) const KUBECTL_COMPLETER: &str = "kubectl_complete-upjet";
 
 /// cobra's ShellCompDirectiveNoSpace.
 const NO_SPACE: u32 = 2;
@@ -75,7 +75,7 @@ pub fn kubectl_complete(args: Vec<OsString>, env: &Environment, out: &mut dyn Wr
 }
 
 /// The script `completion kubectl-plugin` installs as `kubectl_complete-upjet`.
-pub fn kubectl_completer_script() -> String {
+pub(crate) fn kubectl_completer_script() -> String {
     format!(
         "#!/bin/sh\n# kubectl plugin completion for kubectl-upjet (kubectl >= 1.26 runs this on `kubectl upjet <TAB>`).\n{KUBECTL_COMPLETE_ENV}=1 exec kubectl-upjet \"$@\"\n"
     )

@@ -14,7 +14,7 @@ use upjet_core::managed::legacy_group;
 use upjet_core::migrate::schema::TargetKind;
 
 /// Which legacy MRs the user asked for.
-pub struct Selection<'a> {
+pub(crate) struct Selection<'a> {
     /// `KIND/NAME` arguments.
     pub targets: &'a [String],
     /// `--all`.

@@ -37,7 +37,7 @@ pub struct PathKind {
 impl PathKind {
     /// Looks at the path on disk (the only I/O of resolution, kept outside so that it is
     /// table-tested without files).
-    pub fn on_disk(path: &Path) -> PathKind {
+    pub(crate) fn on_disk(path: &Path) -> PathKind {
         let backup = crate::commands::backup::is_backup(path);
         PathKind { backup, folder: path.is_dir(), manifests: !backup && crate::commands::lint::is_manifests(path) }
     }
@@ -101,7 +101,7 @@ impl Flow {
     /// `--all-contexts` (`Settings::several_contexts`); `kind_of` says what each `--from` is. The
     /// refusals are checked in a fixed order, so that a command line breaking two rules always
     /// hears about the same one.
-    pub fn of_doctor(
+    pub(crate) fn of_doctor(
         args: &DoctorArgs,
         several_contexts: bool,
         kind_of: impl Fn(&Path) -> PathKind,
@@ -201,7 +201,7 @@ impl Flow {
 
     /// The snapshots of a run over several, by cluster name (empty for any other flow): the
     /// fleet summary's suggested commands point at each cluster's own `--from`.
-    pub fn snapshot_names(&self) -> &[NamedInput] {
+    pub(crate) fn snapshot_names(&self) -> &[NamedInput] {
         match self {
             Flow::Snapshots(named) => named,
             _ => &[],

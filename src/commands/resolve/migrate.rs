@@ -11,7 +11,7 @@ use upjet_core::reconcile_timeout::JudgedAt;
 
 /// `kubectl upjet migrate plan`, resolved.
 #[derive(Debug, Clone)]
-pub struct MigratePlan {
+pub(crate) struct MigratePlan {
     /// The legacy MRs named (KIND/NAME).
     pub targets: Vec<String>,
     /// `--all`.
@@ -85,7 +85,7 @@ fn equality_selector(selector: Option<&str>) -> Result<Vec<(String, String)>, Re
 
 /// `kubectl upjet migrate apply`, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MigrateApply {
+pub(crate) struct MigrateApply {
     /// The migration plan and how it is carried out.
     pub apply: Apply,
     /// `--keep-legacy`: each legacy MR stays, held.

@@ -30,8 +30,8 @@ pub use doctor::{
 };
 pub use guard::{Guard, GuardLock, GuardPrint, GuardUnlock, KindSource};
 pub use history::{History, HistoryOutput};
-pub use migrate::{MigrateApply, MigratePlan};
-pub use restore::{Promote, RestorePlan};
+pub(crate) use migrate::{MigrateApply, MigratePlan};
+pub(crate) use restore::{Promote, RestorePlan};
 pub use shared::{Apply, judged_at};
 pub use tools::{Health, Rbac};
 pub use watch::{Follow, LoopOptions, Target, Watch, WatchOutput};
@@ -155,7 +155,7 @@ impl From<Refusal> for upjet_core::error::Error {
 /// (only `doctor` scans several clusters, and `watch` follows each) rather than silently use the
 /// first. `restore-plan` names its clusters with `--source-context` and `--target-context`, and
 /// `completion` reads none.
-pub fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(), Refusal> {
+pub(crate) fn one_cluster_only(command: &Command, several_contexts: bool) -> Result<(), Refusal> {
     let name = match command {
         Command::History(_) => "history",
         Command::Adopt(_) => "adopt",

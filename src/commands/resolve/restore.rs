@@ -13,7 +13,7 @@ use upjet_core::reconcile_timeout::JudgedAt;
 
 /// `kubectl upjet restore-plan`, resolved.
 #[derive(Debug, Clone)]
-pub struct RestorePlan {
+pub(crate) struct RestorePlan {
     /// The Velero backup (an archive, or its unpacked folder).
     pub backup: PathBuf,
     /// `--modifiers`: where the resource modifiers are written.
@@ -88,7 +88,7 @@ impl RestorePlan {
 
 /// `kubectl upjet promote`, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Promote {
+pub(crate) struct Promote {
     /// The promote plan and how it is carried out.
     pub apply: Apply,
     /// `--source-released`: the RestoreIntoFight items are promoted too.

@@ -32,7 +32,7 @@ pub fn kinds(args: &KindArgs) -> KindSelection {
 }
 
 /// `--since`, `--limit-bytes` and `--provider-namespace` as the API server takes them.
-pub fn log_reading(opts: &LogOptions) -> LogReading {
+pub(crate) fn log_reading(opts: &LogOptions) -> LogReading {
     LogReading {
         limits: LogLimits {
             since_seconds: (!opts.since.is_zero()).then(|| opts.since.as_secs().max(1) as i64),
@@ -44,7 +44,7 @@ pub fn log_reading(opts: &LogOptions) -> LogReading {
 
 /// The evidence a command reads beyond its MRs: `--log-file`, how live logs are read, whether
 /// they are (`provider_logs`), `--audit-log` (`audit_logs`) and `--journal`.
-pub fn evidence_sources(
+pub(crate) fn evidence_sources(
     log_files: &LogFileArgs,
     logs: &LogOptions,
     provider_logs: bool,
@@ -61,7 +61,7 @@ pub fn evidence_sources(
 }
 
 /// `--cloud-audit` and `--cloud-principal`.
-pub fn cloud_files(args: &CloudAuditArgs) -> CloudAuditFiles {
+pub(crate) fn cloud_files(args: &CloudAuditArgs) -> CloudAuditFiles {
     CloudAuditFiles { files: args.cloud_audit.clone(), principals: args.cloud_principal.clone() }
 }
 

@@ -14,12 +14,12 @@ pub const MAX_BENIGN_CONFLICTS: usize = 20;
 /// How often a wait step re-reads the MR.
 pub const POLL: Duration = Duration::from_millis(500);
 /// Consecutive failed reads that end a wait (a single failed read is retried).
-pub const MAX_READ_FAILURES: usize = 5;
+pub(crate) const MAX_READ_FAILURES: usize = 5;
 /// How long the end state must hold, in the final wait after an import, on a provider whose
 /// runtime writes no sign of a reconcile ([`Progress::Unmarked`]): long enough for the reconcile
 /// the final policies asked for to run and, should it fail, to turn Synced False (a provider not
 /// backlogged reconciles a write within seconds); far shorter than sitting out `--timeout`.
-pub const UNMARKED_HOLD: Duration = Duration::from_secs(10);
+pub(crate) const UNMARKED_HOLD: Duration = Duration::from_secs(10);
 
 /// Where an adoption stands, to say what state an interruption or failure leaves the MR in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

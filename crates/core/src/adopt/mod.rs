@@ -39,7 +39,7 @@ mod wait;
 use crate::patch::IDENTITY_CHANGE;
 pub use candidates::{Candidate, Confidence, EventName, candidates};
 pub use event::Event;
-pub use marker::Marker;
+pub(crate) use marker::Marker;
 pub use options::{Options, final_policies};
 pub use steps::{Action, Plan, Step, Wait, marks_resolved_by_identity};
 pub use undo::{Change, conflicting_changes, diff, safe_stop_patch, undo_from_marker, undo_patch};
@@ -52,7 +52,7 @@ pub const MARKER: &str = "kubectl-upjet.io/adoption";
 
 /// The annotations an adoption may change; the marker records their original values. The
 /// guard's declaration ([`IDENTITY_CHANGE`]) is one: an undo from the marker takes it away.
-pub const TOUCHED: &[&str] = &[
+pub(crate) const TOUCHED: &[&str] = &[
     keys::PAUSED,
     keys::EXTERNAL_NAME,
     keys::CREATE_PENDING,

@@ -35,7 +35,7 @@ fn incomplete(o: Value) -> Value {
     let mut o = with_ann(o, keys::CREATE_SUCCEEDED, "2024-11-30T11:00:00Z");
     o["status"]["conditions"] = json!([
         {"type": "Ready", "status": "False", "reason": "Creating"},
-        {"type": "Synced", "status": "False", "reason": "ReconcileError", "message": crate::rules::ERR_CREATE_INCOMPLETE}]);
+        {"type": "Synced", "status": "False", "reason": "ReconcileError", "message": crate::create_marks::ERR_CREATE_INCOMPLETE}]);
     o
 }
 

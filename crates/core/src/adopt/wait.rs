@@ -71,7 +71,7 @@ pub enum Progress {
 }
 
 /// What a provider of [`writes_no_sign`] is, in words.
-pub const NO_SIGN: &str = "its provider's runtime writes no sign of a reconcile (no observedGeneration on its conditions, no status.lastHandledReconcileAt: crossplane-runtime before v1.20)";
+pub(crate) const NO_SIGN: &str = "its provider's runtime writes no sign of a reconcile (no observedGeneration on its conditions, no status.lastHandledReconcileAt: crossplane-runtime before v1.20)";
 
 /// Whether the MR's provider runs a crossplane-runtime that leaves no mark of a reconcile on an
 /// MR already in sync: before v1.20 no condition carries `observedGeneration` (v1.20 stamps it
@@ -79,7 +79,7 @@ pub const NO_SIGN: &str = "its provider's runtime writes no sign of a reconcile 
 /// `status.lastHandledReconcileAt`; an equal condition keeps even its lastTransitionTime
 /// (`SetConditions`). Such a runtime (v1.14 is still behind many installed providers) is told
 /// apart by a Synced condition without `observedGeneration`.
-pub fn writes_no_sign(obj: &Value, mr: &ManagedResource) -> bool {
+pub(crate) fn writes_no_sign(obj: &Value, mr: &ManagedResource) -> bool {
     mr.condition("Synced").is_some()
         && mr.conditions.iter().all(|c| c.observed_generation.is_none())
         && obj.pointer("/status/lastHandledReconcileAt").is_none()

@@ -102,7 +102,7 @@ pub struct AuditHistory {
 
 impl AuditHistory {
     /// Incarnations before the current one that had an external-name.
-    pub fn previous_with_name(&self) -> impl Iterator<Item = &Incarnation> {
+    pub(crate) fn previous_with_name(&self) -> impl Iterator<Item = &Incarnation> {
         self.incarnations.iter().filter(|i| !i.current && i.uid != "?" && i.external_name.is_some())
     }
 
@@ -110,7 +110,7 @@ impl AuditHistory {
     /// recorded writes to this MR (its UID), or the deletion of every other object of the name
     /// (so this one can be their successor). An object of the same name that the log shows alive
     /// is another cluster's (the same platform deployed twice), and its ID is no candidate here.
-    pub fn recreated_from(&self) -> impl Iterator<Item = &Incarnation> {
+    pub(crate) fn recreated_from(&self) -> impl Iterator<Item = &Incarnation> {
         let sees_current = self.incarnations.iter().any(|i| i.current);
         let all_gone = self.incarnations.iter().filter(|i| !i.current && i.uid != "?").all(|i| i.deleted.is_some());
         self.previous_with_name().filter(move |_| sees_current || all_gone)

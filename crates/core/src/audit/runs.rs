@@ -100,7 +100,7 @@ fn fingerprint(w: &AuditWrite) -> u64 {
 
 /// The writes with each run's last write restored after its first (carrying no repeats), for
 /// the replay: a run is one state held from its first write to its last.
-pub fn unfold(writes: Vec<AuditWrite>) -> Vec<(AuditWrite, bool)> {
+pub(crate) fn unfold(writes: Vec<AuditWrite>) -> Vec<(AuditWrite, bool)> {
     let mut out = Vec::with_capacity(writes.len());
     for mut w in writes {
         let last = w.repeats.as_ref().map(|r| {

@@ -44,7 +44,7 @@ impl ProviderKey {
 }
 
 /// The normalised `kind.group` of an MR, the key lessons are kept under.
-pub fn kind_key(mr: &ManagedResource) -> String {
+pub(crate) fn kind_key(mr: &ManagedResource) -> String {
     normalize_kind(&format!("{}.{}", mr.kind, mr.group()))
 }
 
@@ -94,7 +94,7 @@ pub struct KindLesson {
 
 impl KindLesson {
     /// The ID rule in words.
-    pub fn describe_id(&self) -> String {
+    pub(crate) fn describe_id(&self) -> String {
         match &self.id_rule {
             Some(r) => format!(
                 "{} of the value at {}, agreed by {} of {} healthy peers",
@@ -137,7 +137,7 @@ pub struct IdHit {
 }
 
 /// The IDs an MR tracks: its external-name (never a placeholder) and `status.atProvider.id`.
-pub fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
+pub(crate) fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
     mr.external_name().into_iter().chain(mr.at_provider_id.as_deref()).filter(|s| !s.trim().is_empty())
 }
 
@@ -146,7 +146,7 @@ pub fn tracked_ids(mr: &ManagedResource) -> impl Iterator<Item = &str> {
 /// names none (a bucket's name is only in its request). The external-name wins over
 /// `status.atProvider.id` (an Azure object's full ARM ID), so the form learned is the one the
 /// external-name has. IDs compare as their cloud compares them (`Cloud::id_key`).
-pub fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit> {
+pub(crate) fn id_hits(calls: &[Arc<CloudCall>], mrs: &[&ManagedResource]) -> Vec<IdHit> {
     let tracked = Tracked::of(mrs, calls);
     let mut hits = Vec::new();
     for (ci, call) in calls.iter().enumerate().filter(|(_, c)| c.verb == Verb::Create && c.outcome.made_something()) {
@@ -305,7 +305,7 @@ fn finish(t: Tally) -> KindLesson {
 
 /// A value that can name one object rather than a setting many share: not a boolean, not a
 /// small number, at least three characters.
-pub fn looks_identifying(v: &str) -> bool {
+pub(crate) fn looks_identifying(v: &str) -> bool {
     v.chars().count() >= 3 && !matches!(v, "true" | "false" | "null") && v.parse::<i64>().is_err()
 }
 
@@ -335,7 +335,7 @@ impl Lessons {
     }
 
     /// The provider configs each principal is learned for, when several share it.
-    pub fn shared_principals(&self) -> BTreeMap<Arc<str>, Vec<&ProviderKey>> {
+    pub(crate) fn shared_principals(&self) -> BTreeMap<Arc<str>, Vec<&ProviderKey>> {
         let mut by: BTreeMap<Arc<str>, Vec<&ProviderKey>> = BTreeMap::new();
         for (key, ps) in &self.principals {
             for p in ps.keys() {
@@ -354,7 +354,7 @@ impl Lessons {
 /// are case-insensitive), a bare name equal to its last `/`-segment (a role or service principal
 /// given by name), or an AWS assumed-role ARN (`arn:aws:sts::ACCT:assumed-role/ROLE/SESSION`, as
 /// `aws sts get-caller-identity` prints it) naming the same account and role.
-pub fn principal_is(call: &str, known: &[Arc<str>]) -> bool {
+pub(crate) fn principal_is(call: &str, known: &[Arc<str>]) -> bool {
     let last = call.rsplit('/').next().unwrap_or(call);
     let account = call.split(':').nth(4).unwrap_or_default();
     known.iter().any(|k| {
@@ -377,7 +377,7 @@ pub fn principal_is(call: &str, known: &[Arc<str>]) -> bool {
 /// Whether an action's name names a kind (`CreateHostedZone` and `Zone`,
 /// `v1.compute.networks.insert` and `Network`, `Microsoft.Network/virtualNetworks/write` and
 /// `VirtualNetwork`): the mapping used for kinds no healthy peer teaches.
-pub fn action_names_kind(call: &CloudCall, kind: &str) -> bool {
+pub(crate) fn action_names_kind(call: &CloudCall, kind: &str) -> bool {
     let kind = kind.to_ascii_lowercase();
     let noun = &*call.action_noun;
     !noun.is_empty() && (noun == kind || noun.ends_with(&kind))

@@ -73,7 +73,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Whether the call (probably) made an object.
-    pub fn made_something(&self) -> bool {
+    pub(crate) fn made_something(&self) -> bool {
         matches!(self, Outcome::Succeeded | Outcome::Accepted)
     }
 
@@ -199,7 +199,7 @@ impl CloudCall {
     }
 
     /// Every value the request names: its scalars, then the segments of the resource path.
-    pub fn request_values(&self) -> impl Iterator<Item = (&str, &str)> {
+    pub(crate) fn request_values(&self) -> impl Iterator<Item = (&str, &str)> {
         let segments =
             self.resource.as_deref().into_iter().flat_map(|r| {
                 r.trim_end_matches('/').rsplit('/').zip(RESOURCE_SEGMENTS).map(|(seg, path)| (path, seg))
@@ -208,12 +208,12 @@ impl CloudCall {
     }
 
     /// Every value that may be the object's ID: the response's scalars and the resource path.
-    pub fn id_values(&self) -> impl Iterator<Item = (&str, &str)> {
+    pub(crate) fn id_values(&self) -> impl Iterator<Item = (&str, &str)> {
         self.response.iter().map(|p| (&*p.path, &*p.value)).chain(self.resource.as_deref().map(|r| ("resource", r)))
     }
 
     /// The value at `path` among the ID values, or the request's (an ID the caller chose).
-    pub fn value_at(&self, path: &str) -> Option<&str> {
+    pub(crate) fn value_at(&self, path: &str) -> Option<&str> {
         self.id_values().chain(self.request_values()).find(|(p, _)| *p == path).map(|(_, v)| v)
     }
 

@@ -105,7 +105,7 @@ impl Policy {
 /// The policy's `matchConstraints`: one resource rule per API group and scope, its plurals
 /// sorted, every version (`*`: a version served later is covered, and Equivalent matching
 /// sees every request).
-pub fn match_resources(kinds: &[GuardKind], operations: &[&str]) -> Value {
+pub(crate) fn match_resources(kinds: &[GuardKind], operations: &[&str]) -> Value {
     let mut by_group: BTreeMap<(&str, bool), Vec<&str>> = BTreeMap::new();
     for k in kinds {
         by_group.entry((&k.group, k.namespaced)).or_default().push(&k.plural);
@@ -129,7 +129,7 @@ pub fn match_resources(kinds: &[GuardKind], operations: &[&str]) -> Value {
 
 /// The match condition that lets the exempt users and groups through: the providers' service
 /// accounts, `--allow-user` and `--allow-group`. `None` when nobody is exempt.
-pub fn exemption(settings: &GuardSettings) -> Option<(&'static str, Cel)> {
+pub(crate) fn exemption(settings: &GuardSettings) -> Option<(&'static str, Cel)> {
     let mut parts = Vec::new();
     if !settings.users.is_empty() {
         let users: Vec<String> = settings.users.iter().cloned().collect();
@@ -154,18 +154,18 @@ fn conditions(policy: &Policy, settings: &GuardSettings) -> Vec<Value> {
 }
 
 /// The shards' kind, as a policy's `paramKind`.
-pub fn param_kind() -> Value {
+pub(crate) fn param_kind() -> Value {
     json!({"apiVersion": super::lock::crd::API_VERSION, "kind": super::lock::crd::KIND})
 }
 
 /// A binding's `paramRef`: every shard by label, none found is allowed.
-pub fn param_ref() -> Value {
+pub(crate) fn param_ref() -> Value {
     json!({"selector": {"matchLabels": super::lock::crd::shard_labels()}, "parameterNotFoundAction": "Allow"})
 }
 
 /// The rule's ValidatingAdmissionPolicy: `failurePolicy: Ignore`, so a CEL error, a cost over
 /// the limit or a missing lock CRD lets the write through.
-pub fn validating_policy(policy: &Policy, settings: &GuardSettings) -> Value {
+pub(crate) fn validating_policy(policy: &Policy, settings: &GuardSettings) -> Value {
     let mut spec = json!({
         "failurePolicy": "Ignore",
         "matchConstraints": match_resources(&policy.kinds, policy.operations),
@@ -215,6 +215,6 @@ pub fn binding(policy: &Policy, action: Action) -> Value {
 
 /// The match conditions a policy's evaluation passes through (exemptions first), with their
 /// costs: what the cost estimate adds up against the match conditions' budget.
-pub fn condition_costs(policy: &Policy, settings: &GuardSettings) -> Vec<(&'static str, u64)> {
+pub(crate) fn condition_costs(policy: &Policy, settings: &GuardSettings) -> Vec<(&'static str, u64)> {
     exemption(settings).into_iter().chain(policy.conditions.iter().cloned()).map(|(n, c)| (n, c.cost())).collect()
 }

@@ -22,9 +22,9 @@ pub mod limit {
     /// One expression's evaluation (`PerCallLimit`).
     pub const PER_CALL: u64 = 1_000_000;
     /// Every expression of a policy for one binding and one parameter (`RuntimeCELCostBudget`).
-    pub const PER_POLICY: u64 = 10_000_000;
+    pub(crate) const PER_POLICY: u64 = 10_000_000;
     /// The match conditions of one binding (`RuntimeCELCostBudgetMatchConditions`).
-    pub const MATCH_CONDITIONS: u64 = 2_500_000;
+    pub(crate) const MATCH_CONDITIONS: u64 = 2_500_000;
 }
 
 /// What one authorization check costs (`authorizer….check(verb)`): a fixed 350,000, set by
@@ -45,21 +45,19 @@ pub mod bound {
     pub const KIND: u64 = 63;
     /// One annotation value: every annotation of an object together is at most 256 KiB
     /// (`TotalAnnotationSizeLimitB`).
-    pub const ANNOTATION: u64 = 262_144;
+    pub(crate) const ANNOTATION: u64 = 262_144;
     /// A list the guard iterates or compares (management policies, conditions): the expressions
     /// check `size(list) <= LIST` first and judge nothing beyond it, so no list costs more.
     pub const LIST: u64 = 64;
     /// Any list in a request, before the guard's own check: the request's 3 MiB
     /// (`MaxRequestSizeBytes`), two bytes an element.
-    pub const OBJECT_LIST: u64 = 3 * 1024 * 1024 / 2;
+    pub(crate) const OBJECT_LIST: u64 = 3 * 1024 * 1024 / 2;
     /// A `spec.forProvider` scalar the format rule reads (what doctor's format inference keeps).
-    pub const SCALAR: u64 = 512;
+    pub(crate) const SCALAR: u64 = 512;
     /// The groups of a requesting user: no authenticator gives more (an assumption, stated).
-    pub const USER_GROUPS: u64 = 4_096;
+    pub(crate) const USER_GROUPS: u64 = 4_096;
     /// A username: compared with literals only, so the literal's size bounds the comparison.
-    pub const USERNAME: u64 = 1_024;
-    /// An integer or a boolean rendered by `string()`.
-    pub const NUMBER: u64 = 20;
+    pub(crate) const USERNAME: u64 = 1_024;
 }
 
 /// One CEL expression: its text, its worst-case runtime cost and the largest size of its value
@@ -153,12 +151,12 @@ impl Cel {
     }
 
     /// `key in self`, for a map (one lookup).
-    pub fn has_key(&self, key: &Cel) -> Cel {
+    pub(crate) fn has_key(&self, key: &Cel) -> Cel {
         Cel::new(format!("({} in {})", key.text, self.text), self.cost + key.cost + 1, 1)
     }
 
     /// `self in [literals]`: one comparison per element.
-    pub fn one_of(&self, list: &[&str]) -> Cel {
+    pub(crate) fn one_of(&self, list: &[&str]) -> Cel {
         let literal = Cel::list(list.iter().map(|s| Cel::lit(s)).collect());
         let longest = list.iter().map(|s| s.len() as u64).max().unwrap_or(0);
         let compare = 1 + tenth(self.size.min(longest));
@@ -182,7 +180,7 @@ impl Cel {
     }
 
     /// `self != other`.
-    pub fn ne(&self, other: &Cel) -> Cel {
+    pub(crate) fn ne(&self, other: &Cel) -> Cel {
         self.compare("!=", other)
     }
 
@@ -198,13 +196,13 @@ impl Cel {
 
     /// `self != other` over two lists of bounded size whose elements are at most `elem` bytes:
     /// one comparison per element.
-    pub fn list_ne(&self, other: &Cel, elem: u64) -> Cel {
+    pub(crate) fn list_ne(&self, other: &Cel, elem: u64) -> Cel {
         let cost = self.cost + other.cost + 1 + self.size.min(other.size) * (1 + tenth(elem));
         Cel::new(format!("({} != {})", self.text, other.text), cost, 1)
     }
 
     /// `self OP n` for an integer comparison (`<=`, `>`).
-    pub fn int_cmp(&self, op: &str, n: u64) -> Cel {
+    pub(crate) fn int_cmp(&self, op: &str, n: u64) -> Cel {
         Cel::new(format!("({} {op} {n})", self.text), self.cost + 1, 1)
     }
 
@@ -267,7 +265,7 @@ impl Cel {
     }
 
     /// `type(self) == NAME` (`string`, `int`, `bool`).
-    pub fn is_type(&self, name: &str) -> Cel {
+    pub(crate) fn is_type(&self, name: &str) -> Cel {
         Cel::new(format!("(type({}) == {name})", self.text), self.cost + 2, 1)
     }
 
@@ -317,7 +315,7 @@ impl Cel {
     }
 
     /// `self.map(VAR, body)`: as many elements as `self`.
-    pub fn map_each(&self, var: &str, elem: u64, body: impl Fn(&Cel) -> Cel) -> Cel {
+    pub(crate) fn map_each(&self, var: &str, elem: u64, body: impl Fn(&Cel) -> Cel) -> Cel {
         let b = body(&Cel::path(var, elem));
         let cost = self.cost + 1 + self.size * (b.cost + 2);
         Cel::new(format!("{}.map({var}, {})", self.text, b.text), cost, self.size)
@@ -330,7 +328,7 @@ impl Cel {
     }
 
     /// `self.join(SEP)`, as [`Cel::join`].
-    pub fn join_with(&self, sep: &str, bytes: u64) -> Cel {
+    pub(crate) fn join_with(&self, sep: &str, bytes: u64) -> Cel {
         Cel::new(format!("{}.join({})", self.text, quote(sep)), self.cost + 1 + tenth(bytes), bytes)
     }
 
@@ -345,14 +343,6 @@ impl Cel {
     /// `self[i]`, an element of a list.
     pub fn nth(&self, i: usize, size: u64) -> Cel {
         Cel::new(format!("{}[{i}]", self.text), self.cost + 1, size)
-    }
-
-    /// A map literal from string keys to expressions.
-    pub fn map_of(entries: Vec<(String, Cel)>) -> Cel {
-        let cost = 30 + entries.iter().map(|(_, v)| v.cost).sum::<u64>();
-        let size = entries.len() as u64;
-        let body: Vec<String> = entries.iter().map(|(k, v)| format!("{}: {}", quote(k), v.text)).collect();
-        Cel::new(format!("{{{}}}", body.join(", ")), cost, size)
     }
 
     /// The same expression with its size replaced: for a list whose size the expression's

@@ -68,7 +68,7 @@ impl GuardFacts<'_> {
     }
 
     /// What could not be read, one clause each, for a finding's evidence (`notRead`).
-    pub fn not_read(&self) -> Option<String> {
+    pub(crate) fn not_read(&self) -> Option<String> {
         let lock = match self.lock.map(|l| &l.view) {
             Some(Fetched::Failed(why)) => Some(format!("{LOCK_CRD}: {why}")),
             _ => None,
@@ -84,12 +84,12 @@ impl GuardFacts<'_> {
 
 /// The guard as a whole, as the resource its findings are about: no object has this name, every
 /// policy and binding of the guard starts with it.
-pub fn guard_resource() -> ResourceRef {
+pub(crate) fn guard_resource() -> ResourceRef {
     cluster_resource(super::admission::API_VERSION, "ValidatingAdmissionPolicy", "kubectl-upjet-guard")
 }
 
 /// The lock as a whole, as the resource its finding is about (its shards are `NAME-0000`, …).
-pub fn lock_resource() -> ResourceRef {
+pub(crate) fn lock_resource() -> ResourceRef {
     let name = super::lock::shard::NAME_PREFIX.trim_end_matches('-');
     cluster_resource(super::lock::crd::API_VERSION, super::lock::crd::KIND, name)
 }
@@ -112,7 +112,7 @@ pub fn about(resource: ResourceRef, finding: Finding, facts: &GuardFacts) -> Rep
 }
 
 /// `kind.group/name`, with ` -n NS` when namespaced: how every command of this tool takes an MR.
-pub fn mr_reference(key: &LockKey) -> String {
+pub(crate) fn mr_reference(key: &LockKey) -> String {
     let ns = key.namespace.as_deref().map(|n| format!(" -n {n}")).unwrap_or_default();
     format!("{}.{}/{}{ns}", key.kind.to_lowercase(), key.group, key.name)
 }

@@ -19,7 +19,7 @@ pub const MESSAGE: &str = "kubectl upjet guard: the guard lock records the ID of
 /// The lock key of the written object: `group/Kind/namespace/name`, the namespace empty for a
 /// cluster-scoped MR (the plain join the lock's encoding gives for every name the API server
 /// admits, `lock::key`).
-pub fn lock_key() -> Cel {
+pub(crate) fn lock_key() -> Cel {
     let ns = Cel::path("object.metadata.namespace", bound::NAMESPACE);
     Cel::concat(vec![
         Cel::path("request.kind.group", bound::GROUP),

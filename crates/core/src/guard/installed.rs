@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 /// The rules every served managed kind must be judged by: those whose policy `guard` prints over
 /// every kind (external-name-format covers only kinds with a known format, late-initialize only
 /// those that create asynchronously, which only the printing knows).
-pub const EVERY_KIND: [GuardRule; 5] = [
+pub(crate) const EVERY_KIND: [GuardRule; 5] = [
     GuardRule::IdentityKept,
     GuardRule::IdentityLocked,
     GuardRule::ManagementPolicies,
@@ -143,12 +143,12 @@ impl Installed {
     }
 
     /// Whether any rule is bound: the guard runs at all.
-    pub fn any_bound(&self) -> bool {
+    pub(crate) fn any_bound(&self) -> bool {
         GuardRule::ALL.into_iter().any(|r| self.bound(r))
     }
 
     /// The guard's policies found without a binding, and its bindings without their policy.
-    pub fn half_installed(&self) -> Vec<String> {
+    pub(crate) fn half_installed(&self) -> Vec<String> {
         self.rules
             .iter()
             .filter_map(|(rule, r)| match (&r.policy, r.bindings.is_empty()) {

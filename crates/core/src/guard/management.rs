@@ -17,9 +17,9 @@ use super::vars::{self, Vars};
 use crate::policies::{ACTIONS, ALL, SUPPORTED};
 
 /// The fallback messages.
-pub const UNSUPPORTED: &str = "kubectl upjet guard: spec.managementPolicies is not a set the reconciler supports: it would reject the MR before doing anything; kubectl upjet doctor KIND/NAME names the nearest supported set";
+pub(crate) const UNSUPPORTED: &str = "kubectl upjet guard: spec.managementPolicies is not a set the reconciler supports: it would reject the MR before doing anything; kubectl upjet doctor KIND/NAME names the nearest supported set";
 /// See [`UNSUPPORTED`].
-pub const NO_LATE_INITIALIZE: &str = "kubectl upjet guard: spec.managementPolicies lack LateInitialize and \"*\": upjet never saves the external-name it learns after an asynchronous create, and a provider restart then creates a duplicate; add LateInitialize (see kubectl upjet doctor KIND/NAME)";
+pub(crate) const NO_LATE_INITIALIZE: &str = "kubectl upjet guard: spec.managementPolicies lack LateInitialize and \"*\": upjet never saves the external-name it learns after an asynchronous create, and a provider restart then creates a duplicate; add LateInitialize (see kubectl upjet doctor KIND/NAME)";
 
 /// Every value a policy list may hold: `*` and the five actions.
 fn universe() -> Vec<&'static str> {
@@ -100,7 +100,7 @@ impl Sets<'_> {
 const BOTH: &[&str] = &["CREATE", "UPDATE"];
 
 /// The unsupported-set rule over `kinds`.
-pub fn unsupported(kinds: &[GuardKind]) -> Policy {
+pub(crate) fn unsupported(kinds: &[GuardKind]) -> Policy {
     let v = Vars::default();
     let s = Sets { v: &v };
     let expression = Cel::or(vec![s.small().not(), s.changed().not(), s.supported()]);
@@ -122,7 +122,7 @@ pub fn unsupported(kinds: &[GuardKind]) -> Policy {
 /// LateInitializeMissing's judgement: a listed, supported, unpaused set that creates but holds
 /// neither LateInitialize nor `*`, on an MR whose identity is not yet durable (no ID, or not
 /// Ready).
-pub fn late_initialize(kinds: &[GuardKind]) -> Option<Policy> {
+pub(crate) fn late_initialize(kinds: &[GuardKind]) -> Option<Policy> {
     let kinds: Vec<GuardKind> = kinds.iter().filter(|k| k.creates_async).cloned().collect();
     if kinds.is_empty() {
         return None;

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 /// The match condition: this shard holds the key and the create does not carry its ID (nor is
 /// it the MR's own name that upjet's initializer will give it, nor a declared repair).
-pub fn missing_id() -> Cel {
+pub(crate) fn missing_id() -> Cel {
     let key = lock_key();
     let ext = annotation("object", keys::EXTERNAL_NAME, false);
     let id = recorded(&key);

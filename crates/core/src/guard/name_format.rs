@@ -38,7 +38,7 @@ fn part(p: &Part) -> Option<(Vec<String>, u64)> {
 
 /// A template as data (its text first) and the largest string it renders, or `None` when an MR
 /// cannot render it.
-pub fn template_data(t: &Template) -> Option<(Cel, u64)> {
+pub(crate) fn template_data(t: &Template) -> Option<(Cel, u64)> {
     let mut parts: Vec<(Vec<String>, u64)> = t.parts().iter().map(part).collect::<Option<_>>()?;
     let longest = parts.iter().map(|(_, n)| n).sum();
     parts.insert(0, (vec!["t".into(), t.to_string()], 0));

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 pub const IDENTITY_CHANGE: &str = "kubectl-upjet.io/identity-change";
 
 /// The annotation `guard --mutate` leaves on an MR whose create got its locked ID back.
-pub const IDENTITY_RESTORED: &str = "kubectl-upjet.io/identity-restored";
+pub(crate) const IDENTITY_RESTORED: &str = "kubectl-upjet.io/identity-restored";
 
 /// Under `guard --authorize-declarations`, the verb a user must be allowed on
 /// [`DECLARE_RESOURCE`] for a declaration ([`IDENTITY_CHANGE`]) to count.
@@ -56,7 +56,7 @@ pub fn annotation(root: &str, key: &str, nullable: bool) -> Cel {
 }
 
 /// Whether `root` carries the annotation `key` (with any value).
-pub fn has_annotation(root: &str, key: &str, nullable: bool) -> Cel {
+pub(crate) fn has_annotation(root: &str, key: &str, nullable: bool) -> Cel {
     annotation_parts(root, key, nullable).0
 }
 
@@ -96,12 +96,12 @@ pub fn placeholders() -> Vec<&'static str> {
 
 impl Vars {
     /// The variables of a policy whose declarations count for `declarers`.
-    pub fn declared_by(declarers: Declarers) -> Vars {
+    pub(crate) fn declared_by(declarers: Declarers) -> Vars {
         Vars { declarers, ..Vars::default() }
     }
 
     /// The variables asked for, in order, as the policy's `variables`.
-    pub fn into_defs(self) -> Vec<(&'static str, Cel)> {
+    pub(crate) fn into_defs(self) -> Vec<(&'static str, Cel)> {
         self.defs.into_inner()
     }
 
@@ -122,22 +122,22 @@ impl Vars {
     }
 
     /// The external-name before the write (`''` on a create or when none).
-    pub fn old_ext(&self) -> Cel {
+    pub(crate) fn old_ext(&self) -> Cel {
         self.get("oldExternalName", |_| annotation("oldObject", keys::EXTERNAL_NAME, true))
     }
 
     /// Whether the written external-name names an object: set and not a placeholder.
-    pub fn ext_is_id(&self) -> Cel {
+    pub(crate) fn ext_is_id(&self) -> Cel {
         self.get("externalNameIsId", |v| is_id(&v.ext()))
     }
 
     /// Whether the external-name before the write named an object.
-    pub fn old_ext_is_id(&self) -> Cel {
+    pub(crate) fn old_ext_is_id(&self) -> Cel {
         self.get("oldExternalNameIsId", |v| is_id(&v.old_ext()))
     }
 
     /// Whether the write changes the external-name (a create always does).
-    pub fn ext_changed(&self) -> Cel {
+    pub(crate) fn ext_changed(&self) -> Cel {
         self.get("externalNameChanged", |v| {
             Cel::or(vec![Cel::path("request.operation", 1).eq(&Cel::lit("CREATE")), v.ext().ne(&v.old_ext())])
         })
@@ -146,7 +146,7 @@ impl Vars {
     /// Whether one of kubectl-upjet's repairs says it writes this very external-name
     /// ([`IDENTITY_CHANGE`] equal to it, and not empty), and, under [`Declarers::Authorized`],
     /// the writer may say so.
-    pub fn change_declared(&self) -> Cel {
+    pub(crate) fn change_declared(&self) -> Cel {
         match self.declarers {
             Declarers::Writers => self.get("identityChangeDeclared", |v| v.carried_parts()),
             Declarers::Authorized => self.get("identityChangeDeclared", |v| {
@@ -158,7 +158,7 @@ impl Vars {
 
     /// Whether the write carries a declaration of its external-name, allowed or not: what a
     /// refusal's message reads (a message expression has no `authorizer`).
-    pub fn change_carried(&self) -> Cel {
+    pub(crate) fn change_carried(&self) -> Cel {
         self.get("identityChangeCarried", |v| v.carried_parts())
     }
 
@@ -201,7 +201,7 @@ impl Vars {
     }
 
     /// `group/Kind` of the written object.
-    pub fn kind_key(&self) -> Cel {
+    pub(crate) fn kind_key(&self) -> Cel {
         self.get("kindKey", |_| {
             Cel::concat(vec![
                 Cel::path("request.kind.group", bound::GROUP),
@@ -222,7 +222,7 @@ fn namespace_or_cluster() -> Cel {
 /// Whether the API server's authorizer allows the requester [`DECLARE_VERB`] on
 /// [`DECLARE_RESOURCE`] of the lock's group, in the MR's namespace (cluster-wide for a
 /// cluster-scoped MR): one authorization check, the most expensive call admission CEL has.
-pub fn may_declare() -> Cel {
+pub(crate) fn may_declare() -> Cel {
     Cel::path("authorizer", 1)
         .method("group", &[Cel::lit(super::lock::crd::GROUP)], 1)
         .method("resource", &[Cel::lit(DECLARE_RESOURCE)], 1)
@@ -234,7 +234,7 @@ pub fn may_declare() -> Cel {
 /// The refusal's last sentence when the write carried a declaration the authorizer did not
 /// allow: the permission, the role that grants it and the binding that gives it to the writer
 /// (a RoleBinding in the MR's namespace suffices for a namespaced MR).
-pub fn declaration_not_allowed(carried: &Cel) -> Cel {
+pub(crate) fn declaration_not_allowed(carried: &Cel) -> Cel {
     let ns = Cel::path("object.metadata.namespace", bound::NAMESPACE);
     let user = Cel::path("request.userInfo.username", bound::USERNAME);
     let permission = format!("{DECLARE_VERB} on {DECLARE_RESOURCE} ({})", super::lock::crd::GROUP);
@@ -267,7 +267,7 @@ pub fn declaration_not_allowed(carried: &Cel) -> Cel {
 }
 
 /// What the fallback message adds under [`Declarers::Authorized`].
-pub fn declaration_note(declarers: Declarers) -> String {
+pub(crate) fn declaration_note(declarers: Declarers) -> String {
     match declarers {
         Declarers::Writers => String::new(),
         Declarers::Authorized => format!(
@@ -278,6 +278,6 @@ pub fn declaration_note(declarers: Declarers) -> String {
 }
 
 /// Whether an external-name names an object: set, and not a placeholder.
-pub fn is_id(ext: &Cel) -> Cel {
+pub(crate) fn is_id(ext: &Cel) -> Cel {
     Cel::and(vec![ext.ne(&Cel::lit("")), ext.one_of(&placeholders()).not()])
 }

@@ -6,9 +6,9 @@
 use std::fmt;
 
 /// The oldest Kubernetes release that serves ValidatingAdmissionPolicy v1.
-pub const VALIDATING: (u32, u32) = (1, 30);
+pub(crate) const VALIDATING: (u32, u32) = (1, 30);
 /// The oldest release that serves MutatingAdmissionPolicy v1 (`--mutate`).
-pub const MUTATING: (u32, u32) = (1, 36);
+pub(crate) const MUTATING: (u32, u32) = (1, 36);
 
 /// A server's release, as its `/version` says.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,16 +4,17 @@
 use crate::reconcile_timeout::ReconcileTimeout;
 
 /// The Lua health script, kept as a file of its own so that it can be reviewed as Lua.
-pub const HEALTH_LUA: &str = include_str!("argocd.lua");
+pub(crate) const HEALTH_LUA: &str = include_str!("argocd.lua");
 
+#[cfg(test)]
 /// The group every upjet provider's managed kinds end in (`ec2.aws.upbound.io`,
 /// `ec2.aws.m.upbound.io`, …): Argo CD's built-in check covers it as `_.upbound.io/_`.
-pub const DEFAULT_GROUP: &str = "*.upbound.io";
+pub(crate) const DEFAULT_GROUP: &str = "*.upbound.io";
 
 /// The `argocd-cm` key whose value maps `GROUP/KIND` globs to customizations. Argo CD's
 /// `resource.customizations.health.<group>_<kind>` keys cannot hold a `*` (a ConfigMap key is
 /// `[-._a-zA-Z0-9]+`), so a wildcard group needs this one.
-pub const CUSTOMIZATIONS_KEY: &str = "resource.customizations";
+pub(crate) const CUSTOMIZATIONS_KEY: &str = "resource.customizations";
 
 /// Why a group glob was refused.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -12,9 +12,9 @@ use super::template::{Field, Part, Template};
 use crate::managed::{ManagedResource, ProviderConfigKey};
 
 /// Fewer healthy peers than this prove nothing.
-pub const MIN_PEERS: usize = 3;
+pub(crate) const MIN_PEERS: usize = 3;
 /// A template must fit at least this share of the peers (in percent) to count as agreed.
-pub const SUPERMAJORITY_PERCENT: usize = 90;
+pub(crate) const SUPERMAJORITY_PERCENT: usize = 90;
 /// At most this many templates are enumerated per peer (values that overlap multiply them).
 const MAX_FITS: usize = 64;
 /// Candidate templates are enumerated from this many peers, then counted over all of them.
@@ -35,7 +35,7 @@ pub struct Sample {
 }
 
 /// Every field of an MR a template may read, with its value.
-pub fn fields_of(mr: &ManagedResource) -> Vec<(Field, String)> {
+pub(crate) fn fields_of(mr: &ManagedResource) -> Vec<(Field, String)> {
     let mut out = vec![(Field::Name, mr.name.clone())];
     if let Some(ns) = &mr.namespace {
         out.push((Field::Namespace, ns.clone()));
@@ -60,7 +60,7 @@ impl Sample {
     /// The sample of a manifest (desired state, no status to be healthy by) that sets an
     /// external-name, else `None`: what a repository's manifests of one kind teach about its
     /// format, for the lint.
-    pub fn of_desired(mr: &ManagedResource) -> Option<Sample> {
+    pub(crate) fn of_desired(mr: &ManagedResource) -> Option<Sample> {
         mr.external_name().map(|name| Sample::named(mr, name))
     }
 
@@ -228,7 +228,7 @@ fn agree(samples: &[Sample], target: impl Fn(&Sample) -> Option<&str>) -> Vec<Ag
 
 /// The length of a template's literal text: among equally good templates, the one explaining more
 /// of the ID by fields reads better.
-pub fn literal_len(t: &Template) -> usize {
+pub(crate) fn literal_len(t: &Template) -> usize {
     t.parts().iter().map(|p| if let Part::Lit(s) = p { s.len() } else { 0 }).sum()
 }
 

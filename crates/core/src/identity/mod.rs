@@ -13,5 +13,5 @@ pub mod template;
 
 pub use infer::{Identity, Sample, infer};
 pub use predict::{Peers, Prediction, fill, predict};
-pub use segments::names_object;
+pub(crate) use segments::names_object;
 pub use template::{Field, Template, TemplateError, UserTemplate};

@@ -8,7 +8,7 @@ use crate::managed::{ManagedResource, ProviderConfigKey};
 use std::collections::BTreeMap;
 
 /// The evidence key a prediction (or the reason there is none) is recorded under.
-pub const EVIDENCE_KEY: &str = "identity";
+pub(crate) const EVIDENCE_KEY: &str = "identity";
 
 /// The healthy peers of every kind a scan saw, as compact [`Sample`]s keyed by (group, kind), and
 /// then what they teach: per kind, and per kind and provider config when a kind's peers use
@@ -55,7 +55,7 @@ impl Peers {
 
     /// What was learned for an MR: from the peers under its own provider config when its kind's
     /// peers use several and its own has peers, else from all the kind's peers.
-    pub fn identity_for(&self, mr: &ManagedResource) -> Option<&Identity> {
+    pub(crate) fn identity_for(&self, mr: &ManagedResource) -> Option<&Identity> {
         let key = (mr.group().to_string(), mr.kind.clone(), mr.provider_config_or_default());
         self.per_config.get(&key).or_else(|| self.identity(mr.group(), &mr.kind))
     }

@@ -29,7 +29,7 @@ const RIGHT_ONLY: &[char] = &['@'];
 /// Whether `external_name` names the object whose Terraform ID is `id`: the two are equal, or the
 /// external-name is a run of whole segments of the ID, preceded by the ID's start or a separator
 /// and followed by a separator or the ID's end. An empty external-name names nothing.
-pub fn names_object(external_name: &str, id: &str) -> bool {
+pub(crate) fn names_object(external_name: &str, id: &str) -> bool {
     if external_name.is_empty() {
         return false;
     }

@@ -70,7 +70,7 @@ pub enum TemplateError {
 
 impl Template {
     /// A template from its parts, merging adjacent literals.
-    pub fn from_parts(parts: impl IntoIterator<Item = Part>) -> Template {
+    pub(crate) fn from_parts(parts: impl IntoIterator<Item = Part>) -> Template {
         let mut out: Vec<Part> = Vec::new();
         for p in parts {
             match (out.last_mut(), p) {

@@ -24,7 +24,7 @@ enum Piece {
 
 /// An external-name written as literal text around an ARN's region, account and resource.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ArnTemplate(Vec<Piece>);
+pub(crate) struct ArnTemplate(Vec<Piece>);
 
 /// An ARN's fields: (region, account, resource).
 fn fields(arn: &str) -> Option<(&str, &str, &str)> {

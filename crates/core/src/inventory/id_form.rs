@@ -65,7 +65,7 @@ pub fn tracks(tracked: &str, id: &str, cloud: Cloud) -> bool {
 
 /// What a kind's healthy tagged peers agree on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KindRule {
+pub(crate) struct KindRule {
     /// The forms agreed by the most peers (several when they tie).
     pub forms: Vec<IdForm>,
     /// An external-name built from the ARN's fields (an SQS queue's URL), when more peers agree
@@ -124,7 +124,7 @@ impl KindRule {
     }
 
     /// Whether a strict majority of the peers agree.
-    pub fn proven(&self) -> bool {
+    pub(crate) fn proven(&self) -> bool {
         (!self.forms.is_empty() || self.template.is_some()) && self.agree * 2 > self.peers
     }
 

@@ -5,13 +5,12 @@
 //! per kind ([`id_form`]); [`matching::cross_check`] applies that to the MRs that lost track.
 //! Pure: the evidence layer parses the files, the commands hand in the MRs.
 
-pub mod arn_template;
+pub(crate) mod arn_template;
 pub mod gone;
-pub mod id_form;
+pub(crate) mod id_form;
 pub mod matching;
 
-pub use gone::Coverage;
-pub use id_form::{IdForm, KindRule};
+pub(crate) use id_form::IdForm;
 pub use matching::{
     CrossCheck, MrInventory, ScanCoverage, ServedKind, TaggedObject, Tracking, Unmatched, UnmatchedObject, cross_check,
     name_by_identity,
@@ -20,15 +19,15 @@ pub use matching::{
 use crate::managed::{ManagedResource, PROVIDER_CONFIG, ProviderConfigKey};
 
 /// `crossplane-kind`: lower-case `kind.group` (crossplane-runtime `ExternalResourceTagKeyKind`).
-pub const TAG_KIND: &str = "crossplane-kind";
+pub(crate) const TAG_KIND: &str = "crossplane-kind";
 /// `crossplane-name`: the MR's `metadata.name`.
-pub const TAG_NAME: &str = "crossplane-name";
+pub(crate) const TAG_NAME: &str = "crossplane-name";
 /// `crossplane-namespace`: the MR's namespace (Crossplane v2 namespaced MRs only).
-pub const TAG_NAMESPACE: &str = "crossplane-namespace";
+pub(crate) const TAG_NAMESPACE: &str = "crossplane-namespace";
 /// `crossplane-providerconfig`: the name of the MR's provider config.
-pub const TAG_PROVIDER_CONFIG: &str = "crossplane-providerconfig";
+pub(crate) const TAG_PROVIDER_CONFIG: &str = "crossplane-providerconfig";
 /// `crossplane-providerconfig-kind`: `ProviderConfig` or `ClusterProviderConfig` (v2 only).
-pub const TAG_PROVIDER_CONFIG_KIND: &str = "crossplane-providerconfig-kind";
+pub(crate) const TAG_PROVIDER_CONFIG_KIND: &str = "crossplane-providerconfig-kind";
 
 /// The cloud an object was exported from, which decides how its ID reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,7 +94,7 @@ impl CrossplaneTags {
     /// The provider config the tags name, keyed as an MR's reference is: with
     /// `crossplane-providerconfig-kind` (Crossplane v2) a `ProviderConfig` lives in the
     /// `crossplane-namespace`; without it (older runtimes) it is the cluster-scoped one.
-    pub fn provider_config_key(&self) -> Option<ProviderConfigKey> {
+    pub(crate) fn provider_config_key(&self) -> Option<ProviderConfigKey> {
         let name = self.provider_config.clone()?;
         Some(match &self.provider_config_kind {
             None => ProviderConfigKey::cluster_scoped(&name),
@@ -131,7 +130,7 @@ pub struct InventoryObject {
 /// provider writing labels must replace them (the classic provider-gcp wrote underscores,
 /// `cloudsqlinstance_database_gcp_crossplane_io`); kinds never contain `_` or `-`, so only two
 /// API groups differing just by `.` versus `-` could collide, which no provider ships.
-pub fn normalize_kind(kind: &str) -> String {
+pub(crate) fn normalize_kind(kind: &str) -> String {
     kind.trim().chars().map(|c| if matches!(c, '.' | '_' | '-') { '.' } else { c.to_ascii_lowercase() }).collect()
 }
 

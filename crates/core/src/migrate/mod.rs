@@ -32,7 +32,7 @@ use serde_json::Value;
 
 /// Annotation on a legacy MR held by a migration: the namespaced MR (`NAMESPACE/NAME`) it is
 /// being moved to. Outside `crossplane.io/` so that no controller reads it.
-pub const HELD_FOR: &str = "kubectl-upjet.io/migrating-to";
+pub(crate) const HELD_FOR: &str = "kubectl-upjet.io/migrating-to";
 /// Annotation on a namespaced MR a migration created: the legacy MR (`kind.group/name`) it
 /// replaces. It stays after the migration, so doctor can tie the twins together.
 pub const MIGRATED_FROM: &str = "kubectl-upjet.io/migrated-from";
@@ -40,7 +40,7 @@ pub const MIGRATED_FROM: &str = "kubectl-upjet.io/migrated-from";
 /// whose final policies are `["Observe"]` (an observe-only legacy MR) that step c is behind it:
 /// such a twin is never switched on trust, it must show it sees the object before the legacy MR
 /// is deleted.
-pub const CONFIRMED: &str = "kubectl-upjet.io/observe-confirmed";
+pub(crate) const CONFIRMED: &str = "kubectl-upjet.io/observe-confirmed";
 
 /// The plan file `migrate plan` writes and `migrate apply` and `migrate status` read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// The label that pulls a role into `kubectl-upjet-migrate`.
-pub const AGGREGATE_TO_MIGRATE: &str = "kubectl-upjet.io/aggregate-to-migrate";
+pub(crate) const AGGREGATE_TO_MIGRATE: &str = "kubectl-upjet.io/aggregate-to-migrate";
 
 /// The migrate role for the served managed kinds, each with whether it is namespaced.
 pub fn migrate_role(kinds: &[(ManagedKind, bool)]) -> Value {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// Where the plan moves each MR, by name: what a reference (which names no kind) is resolved
 /// against.
 #[derive(Clone, Debug, Default)]
-pub struct Moves {
+pub(crate) struct Moves {
     by_name: BTreeMap<String, Vec<Moved>>,
 }
 

@@ -40,7 +40,7 @@ impl Node {
 
     /// The paths (dotted, without indexes, below `prefix`) of the fields of `value` this node
     /// does not accept: unknown keys, or an object where a list is expected and back.
-    pub fn unknown_fields(&self, value: &Value, prefix: &str, out: &mut Vec<String>) {
+    pub(crate) fn unknown_fields(&self, value: &Value, prefix: &str, out: &mut Vec<String>) {
         match value {
             Value::Object(_) if self.open => {}
             Value::Object(map) => {
@@ -80,7 +80,7 @@ impl Node {
 
 /// Removes the field at the dotted `path` (below the value's root, no indexes) from `value`,
 /// in every element of the lists along the way. Returns whether anything was removed.
-pub fn drop_field(value: &mut Value, path: &[&str]) -> bool {
+pub(crate) fn drop_field(value: &mut Value, path: &[&str]) -> bool {
     let Some((first, rest)) = path.split_first() else { return false };
     match value {
         Value::Object(map) if rest.is_empty() => map.remove(*first).is_some(),
@@ -163,7 +163,7 @@ impl TargetKind {
 
     /// Whether this is the namespaced twin of the legacy `group`/`kind`: the same kind, in the
     /// legacy group with one `m` label added (`ec2.aws.upbound.io` → `ec2.aws.m.upbound.io`).
-    pub fn is_twin_of(&self, group: &str, kind: &str) -> bool {
+    pub(crate) fn is_twin_of(&self, group: &str, kind: &str) -> bool {
         self.kind == kind && legacy_group(&self.group).is_some_and(|g| g == group)
     }
 }

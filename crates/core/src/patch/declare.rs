@@ -41,7 +41,7 @@ pub fn declare(patch: Value, current: &Value) -> Declared {
 }
 
 /// Puts [`IDENTITY_CHANGE`] (a value, or `null` to remove it) into a merge patch's annotations.
-pub fn set_annotation(patch: &mut Value, value: Value) {
+pub(crate) fn set_annotation(patch: &mut Value, value: Value) {
     if !patch.is_object() {
         *patch = json!({});
     }

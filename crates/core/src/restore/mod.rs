@@ -90,7 +90,7 @@ pub struct RestoreModel {
 /// Whether a kind's learned identity is upjet's `NameAsIdentifier` as its initializer leaves it:
 /// every healthy peer's external-name is its `metadata.name`. A provider-assigned or templated
 /// identity is not (`IdentifierFromProvider` sets `DisableNameInitializer`).
-pub fn name_initialized(identity: Option<&Identity>) -> Option<bool> {
+pub(crate) fn name_initialized(identity: Option<&Identity>) -> Option<bool> {
     match identity? {
         Identity::TooFewPeers { .. } => None,
         Identity::ProviderAssigned { .. } => Some(false),

@@ -56,7 +56,7 @@ pub fn w(verb: &str, uid: &str, user: &str, after: Snapshot) -> AuditWrite {
 }
 
 /// Checks the suggestions of `code`'s findings, case by case.
-pub fn check_audit_cases(code: Code, cases: &[Case]) {
+pub(crate) fn check_audit_cases(code: Code, cases: &[Case]) {
     for (name, mr, writes, want) in cases {
         let mr = mr().build();
         let ev = MrEvidence { audit: Some(MrAudit::new(writes(), &mr)), ..MrEvidence::default() };

@@ -20,7 +20,7 @@ pub const F: &str = keys::CREATE_FAILED;
 /// A time.
 pub const T0: &str = "2024-11-30T10:53:06Z";
 /// A second later.
-pub const T1: &str = "2024-11-30T10:53:07Z";
+pub(crate) const T1: &str = "2024-11-30T10:53:07Z";
 
 /// When the cases are judged: five minutes after T0, so that no condition the builder dates
 /// (10:00:00) and no mark at T0 is past upjet's one-hour async deadline.
@@ -49,7 +49,7 @@ pub fn codes(mr: &Mr) -> Vec<Code> {
 }
 
 /// Checks every case.
-pub fn check_cases(cases: &[Case]) {
+pub(crate) fn check_cases(cases: &[Case]) {
     for (name, mr, want) in cases {
         let mut want = want.to_vec();
         want.sort();

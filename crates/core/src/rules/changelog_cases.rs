@@ -47,7 +47,7 @@ pub fn reapplied(mut earlier: MrChangeLog, own: &[(u32, Operation, &str)]) -> Mr
 }
 
 /// The change-log findings of every case.
-pub fn check_changelog_cases(cases: &[Case]) {
+pub(crate) fn check_changelog_cases(cases: &[Case]) {
     for (name, mr, changelog, want) in cases {
         let ev = MrEvidence { changelog: Some(changelog()), ..MrEvidence::default() };
         let got: Vec<(Code, Option<String>)> = findings_with(&mr().build(), Some(&ev), super::cases::at())

@@ -17,12 +17,12 @@ pub fn call(action: &str, at: &str) -> Arc<CloudCall> {
 }
 
 /// A create at 10:00 that made `raw` (`proven`: its external-name, when peers prove the form).
-pub fn obs(raw: &str, tracked: bool, proven: Option<&str>) -> Observed {
+pub(crate) fn obs(raw: &str, tracked: bool, proven: Option<&str>) -> Observed {
     obs_at(raw, tracked, proven, "2024-11-30T10:00:00Z")
 }
 
 /// [`obs`] at another time.
-pub fn obs_at(raw: &str, tracked: bool, proven: Option<&str>, at: &str) -> Observed {
+pub(crate) fn obs_at(raw: &str, tracked: bool, proven: Option<&str>, at: &str) -> Observed {
     Observed {
         call: call("CreateHostedZone", at),
         id: proven.map(str::to_owned),
@@ -44,7 +44,7 @@ pub fn audit(creates: Vec<Observed>, tracked: Option<&str>) -> MrCloudAudit {
 }
 
 /// The cloud-audit findings of every case, with the provider's starts when given.
-pub fn check_cloud_cases_with(cases: &[Case], starts: Option<ProviderStarts>) {
+pub(crate) fn check_cloud_cases_with(cases: &[Case], starts: Option<ProviderStarts>) {
     for (name, mr, record, want) in cases {
         let ev = MrEvidence { cloud_audit: Some(record()), provider_starts: starts.clone(), ..MrEvidence::default() };
         let got: Vec<(Code, Option<String>)> = findings_with(&mr().build(), Some(&ev), super::cases::at())
@@ -58,6 +58,6 @@ pub fn check_cloud_cases_with(cases: &[Case], starts: Option<ProviderStarts>) {
 }
 
 /// [`check_cloud_cases_with`] without provider starts.
-pub fn check_cloud_cases(cases: &[Case]) {
+pub(crate) fn check_cloud_cases(cases: &[Case]) {
     check_cloud_cases_with(cases, None);
 }

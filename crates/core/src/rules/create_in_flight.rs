@@ -36,11 +36,12 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::super::cases::*;
+    use crate::create_marks::ERR_CREATE_INCOMPLETE;
     use crate::finding::Code::{self, *};
     use crate::gotime::GoTime;
     use crate::managed::keys;
     use crate::reconcile_timeout::{JudgedAt, ReconcileTimeout};
-    use crate::rules::{ERR_CREATE_INCOMPLETE, findings_with};
+    use crate::rules::findings_with;
     use crate::testing::Mr;
 
     const MARKED: &str = "2026-11-27T10:00:00Z";

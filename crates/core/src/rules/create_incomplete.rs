@@ -57,13 +57,14 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 
 /// What a reconciler built with `WithDeterministicExternalName(true)` logs at the gate instead
 /// of stopping (crossplane-runtime v2 `pkg/reconciler/managed/reconciler.go`, `Reconcile`).
-pub const MSG_PROCEEDING: &str = "Cannot determine creation result, but proceeding due to deterministic external name";
+pub(crate) const MSG_PROCEEDING: &str =
+    "Cannot determine creation result, but proceeding due to deterministic external name";
 
 #[cfg(test)]
 mod tests {
     use super::super::cases::*;
+    use crate::create_marks::ERR_CREATE_INCOMPLETE;
     use crate::finding::Code::*;
-    use crate::rules::ERR_CREATE_INCOMPLETE;
 
     /// Follows crossplane-runtime `pkg/meta/meta.go` `ExternalCreateIncomplete` and the gate in
     /// `pkg/reconciler/managed/reconciler.go` `Reconcile` (after pause, Validate and deletion).

@@ -7,7 +7,7 @@ use crate::report::{ReportFinding, ResourceState};
 use std::collections::BTreeMap;
 
 /// How to turn on debug logging, the only way upjet logs the IDs it creates.
-pub const ENABLE_DEBUG: &str = "kubectl apply -f - <<EOF\napiVersion: pkg.crossplane.io/v1beta1\nkind: DeploymentRuntimeConfig\nmetadata: {name: debug}\nspec:\n  deploymentTemplate:\n    spec:\n      selector: {}\n      template:\n        spec:\n          containers:\n          - name: package-runtime\n            args: [--debug]\nEOF\n# then set spec.runtimeConfigRef.name: debug on the Provider";
+pub(crate) const ENABLE_DEBUG: &str = "kubectl apply -f - <<EOF\napiVersion: pkg.crossplane.io/v1beta1\nkind: DeploymentRuntimeConfig\nmetadata: {name: debug}\nspec:\n  deploymentTemplate:\n    spec:\n      selector: {}\n      template:\n        spec:\n          containers:\n          - name: package-runtime\n            args: [--debug]\nEOF\n# then set spec.runtimeConfigRef.name: debug on the Provider";
 
 /// One finding per provider (or log file) whose sources held lines but no DEBUG line: upjet logs
 /// the IDs it creates only at debug level (upjet pkg/controller/external_nofork.go).

@@ -99,7 +99,7 @@ mod tests {
                 deleting()
                     .annotation(P, T1)
                     .annotation(S, T0)
-                    .cond("Synced", "False", "ReconcileError", crate::rules::ERR_CREATE_INCOMPLETE)
+                    .cond("Synced", "False", "ReconcileError", crate::create_marks::ERR_CREATE_INCOMPLETE)
                     .finalizers(&[FINALIZER, BACKUP])
             },
             &[DeletionBlockedByCreateGate],

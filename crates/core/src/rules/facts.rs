@@ -101,7 +101,7 @@ impl<'a> Facts<'a> {
     /// In Terraform-CLI mode creates and updates both run `ApplyAsync` and fail as `ApplyFailure`,
     /// so only the Synced prefix tells them apart; with no such prefix an `ApplyFailure` counts as
     /// a create only while no external-name is saved.
-    pub fn failed_async_create(&self) -> Option<&'a Condition> {
+    pub(crate) fn failed_async_create(&self) -> Option<&'a Condition> {
         let mr = self.mr;
         let synced = mr.condition("Synced").map(|c| c.message.as_str()).unwrap_or("");
         let cli_create = synced.starts_with("create failed")
@@ -117,7 +117,7 @@ impl<'a> Facts<'a> {
     /// pending mark is younger than the reconcile that wrote it may take
     /// ([`PendingCreate::InFlight`]). The cloud object exists before the create ends, and the
     /// MR records its ID only then: an object made for it meanwhile is the one being created.
-    pub fn create_running(&self) -> Option<String> {
+    pub(crate) fn create_running(&self) -> Option<String> {
         if let PendingCreate::InFlight { due } = self.pending_create {
             let pending = self.marks.pending.raw.as_deref().unwrap_or("?");
             return Some(format!("a create started at {pending} may record its result until {due}"));

@@ -9,7 +9,7 @@ use crate::guard::facts::{GuardFacts, about, guard_resource};
 use crate::report::ReportFinding;
 
 /// How to install the guard, in Audit first.
-pub const INSTALL: &str = "kubectl upjet guard --audit | kubectl apply -f -";
+pub(crate) const INSTALL: &str = "kubectl upjet guard --audit | kubectl apply -f -";
 
 /// At most one finding: the guard's objects were read and none of its rules is bound.
 pub(super) fn check(facts: &GuardFacts) -> Option<ReportFinding> {

@@ -13,7 +13,7 @@ use crate::report::ReportFinding;
 const SHOWN: usize = 20;
 
 /// Printing the guard again covers every kind served now.
-pub const PRINT_AGAIN: &str = "kubectl upjet guard | kubectl apply -f -";
+pub(crate) const PRINT_AGAIN: &str = "kubectl upjet guard | kubectl apply -f -";
 
 /// At most one finding: the kinds some rule leaves out, with those rules.
 pub(super) fn check(facts: &GuardFacts) -> Option<ReportFinding> {

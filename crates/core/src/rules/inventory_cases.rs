@@ -29,7 +29,7 @@ pub fn unknown(id: &str) -> TaggedObject {
 }
 
 /// Every rule's findings for an MR with these tagged objects.
-pub fn findings_for(mr: &Mr, objects: Vec<TaggedObject>) -> Vec<Finding> {
+pub(crate) fn findings_for(mr: &Mr, objects: Vec<TaggedObject>) -> Vec<Finding> {
     let inventory = MrInventory {
         objects,
         rule: "external-name = the cloud ID, agreed by 1 of 1 healthy tagged peers".into(),
@@ -40,7 +40,7 @@ pub fn findings_for(mr: &Mr, objects: Vec<TaggedObject>) -> Vec<Finding> {
 }
 
 /// Checks that `code` fires (with that suggestion) or not, case by case.
-pub fn check_inventory_cases(code: Code, cases: &[Case]) {
+pub(crate) fn check_inventory_cases(code: Code, cases: &[Case]) {
     for (name, mr, objects, want) in cases {
         let got: Vec<Option<String>> =
             findings_for(&mr(), objects()).into_iter().filter(|f| f.code == code).map(|f| f.suggested_id).collect();

@@ -40,7 +40,8 @@ pub(super) fn check(facts: &Facts) -> Option<Finding> {
 mod tests {
     use super::super::{MrEvidence, findings_with};
     use crate::finding::Code;
-    use crate::inventory::{Coverage, MrInventory};
+    use crate::inventory::MrInventory;
+    use crate::inventory::gone::Coverage;
     use crate::managed::ProviderConfigKey;
     use crate::testing::Mr;
 

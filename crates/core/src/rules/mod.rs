@@ -80,14 +80,11 @@ pub mod restore_verdict;
 mod unexpected_identity_change;
 mod unsupported_management_policies;
 
-pub use crate::create_marks::ERR_CREATE_INCOMPLETE;
 pub use already_exists::says_already_exists;
-pub use debug_logs_missing::ENABLE_DEBUG;
 pub use facts::{ASYNC_TIMEOUT_SECS, Facts};
 pub use mr_evidence::{CallbackFailure, DesiredFacts, LogSource, LoggedCreate, LoggedLine, MrEvidence, ProviderStarts};
-pub use observe_not_found::ERR_OBSERVE_NOT_FOUND;
+pub(crate) use observe_not_found::ERR_OBSERVE_NOT_FOUND;
 pub use restore_creates_duplicate::restore_plan;
-pub use unexpected_identity_change::UNEXPECTED_IDENTITY_CHANGE;
 
 use super::finding::{Code, Finding};
 use super::guard::facts::GuardFacts;
@@ -97,7 +94,7 @@ use super::reconcile_timeout::JudgedAt;
 use super::report::ReportFinding;
 
 /// The evidence key that says the MR's external-name is a provider's placeholder.
-pub const PLACEHOLDER: &str = "placeholder";
+pub(crate) const PLACEHOLDER: &str = "placeholder";
 
 /// What a rule looks at, and how many findings it may report.
 pub enum Check {

@@ -6,7 +6,7 @@ use crate::managed::keys;
 use crate::shell::quoted;
 
 /// The Synced message an Observe-only MR gets when its cloud object is missing.
-pub const ERR_OBSERVE_NOT_FOUND: &str = "observe failed: external resource does not exist";
+pub(crate) const ERR_OBSERVE_NOT_FOUND: &str = "observe failed: external resource does not exist";
 
 /// Two shapes of one failure, both in crossplane-runtime `pkg/reconciler/managed/reconciler.go`
 /// `Reconcile`:

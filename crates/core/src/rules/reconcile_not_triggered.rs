@@ -93,9 +93,10 @@ impl Request {
 #[cfg(test)]
 mod tests {
     use super::super::cases::*;
+    use crate::create_marks::ERR_CREATE_INCOMPLETE;
     use crate::finding::Code::{self, *};
     use crate::managed::keys;
-    use crate::rules::{ERR_CREATE_INCOMPLETE, diagnose};
+    use crate::rules::diagnose;
     use crate::testing::Mr;
 
     fn gated() -> Mr {

@@ -15,17 +15,17 @@ pub fn unknown() -> MrRestore {
 }
 
 /// Its kind's IDs are provider-assigned (`IdentifierFromProvider`).
-pub fn provider_assigned() -> MrRestore {
+pub(crate) fn provider_assigned() -> MrRestore {
     MrRestore { name_initialized: Some(false), source_tracker: None, inactive_kind: None }
 }
 
 /// Its kind is `NameAsIdentifier` (external-name = metadata.name).
-pub fn name_initialized() -> MrRestore {
+pub(crate) fn name_initialized() -> MrRestore {
     MrRestore { name_initialized: Some(true), source_tracker: None, inactive_kind: None }
 }
 
 /// The restore findings of one MR.
-pub fn restore_findings(mr: &Mr, ctx: MrRestore) -> Vec<Finding> {
+pub(crate) fn restore_findings(mr: &Mr, ctx: MrRestore) -> Vec<Finding> {
     let ev = MrEvidence { restore: Some(ctx), ..MrEvidence::default() };
     findings_with(&mr.build(), Some(&ev), super::cases::at())
         .into_iter()
@@ -35,7 +35,7 @@ pub fn restore_findings(mr: &Mr, ctx: MrRestore) -> Vec<Finding> {
 
 /// Checks every case: exactly the restore codes expected (other rules are not the point here),
 /// and none at all without the restore evidence.
-pub fn check_restore_cases(cases: &[Case]) {
+pub(crate) fn check_restore_cases(cases: &[Case]) {
     for (name, mr, ctx, want) in cases {
         let got: Vec<Code> = restore_findings(&mr(), ctx()).into_iter().map(|f| f.code).collect();
         assert_eq!(got, want.to_vec(), "case: {name}");

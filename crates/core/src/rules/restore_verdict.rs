@@ -27,7 +27,7 @@ pub enum Verdict {
 }
 
 /// What shows that the MR's cloud object was created, if anything does.
-pub fn created_by(facts: &Facts) -> Option<String> {
+pub(crate) fn created_by(facts: &Facts) -> Option<String> {
     let mr = facts.mr;
     if let Some(id) = &mr.at_provider_id {
         return Some(format!("status.atProvider.id is {id}", id = quoted(id)));
@@ -68,7 +68,7 @@ pub fn restart_duplicates(
 /// as an MR without an external-name names nothing to find (a provider's placeholder names
 /// nothing either). A create in flight (an async create running, a pending mark not yet
 /// resolved) is not a new create.
-pub fn will_create(facts: &Facts) -> Option<String> {
+pub(crate) fn will_create(facts: &Facts) -> Option<String> {
     let mr = facts.mr;
     let stopped = facts.paused || facts.in_flight || facts.marks.incomplete() || facts.management.validate().is_err();
     if stopped || !facts.management.should_create() || mr.external_name().is_some() {
@@ -83,7 +83,7 @@ pub fn will_create(facts: &Facts) -> Option<String> {
 
 /// The evidence key under which a finding says that the provider's next reconcile creates a
 /// second object ([`second_object`]).
-pub const NEXT_RECONCILE: &str = "nextReconcile";
+pub(crate) const NEXT_RECONCILE: &str = "nextReconcile";
 
 /// What a rule that found the cloud object this MR lost says of the next reconcile: the provider
 /// creates a second object beside it ([`will_create`]), unless the object is named after
@@ -93,7 +93,7 @@ pub const NEXT_RECONCILE: &str = "nextReconcile";
 /// object itself, but does not duplicate. `ids`: what the object's ID reads as (each of its forms
 /// is taken too). An object named otherwise (Terraform's generated `terraform-…` names when
 /// `forProvider.name` is unset) is found by no initializer and asked for by no create.
-pub fn second_object<'a>(facts: &Facts, ids: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn second_object<'a>(facts: &Facts, ids: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let why = will_create(facts)?;
     let mr = facts.mr;
     let named = |n: &str| n.eq_ignore_ascii_case(&mr.name) || mr.for_provider.values().any(|v| v == n);
@@ -110,7 +110,7 @@ pub fn second_object<'a>(facts: &Facts, ids: impl IntoIterator<Item = &'a str>) 
 /// The second object the provider's next reconcile creates beside one the evidence shows this MR
 /// lost while it tracks none: the one object an inventory lists as tagged for it, or an ID its
 /// change log (or an earlier MR's under its name) shows held and never deleted.
-pub fn lost_second(facts: &Facts) -> Option<String> {
+pub(crate) fn lost_second(facts: &Facts) -> Option<String> {
     let evidence = facts.evidence.filter(|_| facts.mr.external_name().is_none())?;
     let tagged = evidence.inventory.as_ref().and_then(|inv| match inv.objects.as_slice() {
         [object] if object.tracking == Tracking::Untracked => {

@@ -10,7 +10,7 @@ use crate::shell::ShellCommand;
 /// another identity than the one it was sent (`ReadResource`'s identity check); upjet formats a
 /// fatal diagnostic as `Summary: Detail` under `read resource request failed`, and the managed
 /// reconciler puts it in Synced behind `observe failed: `.
-pub const UNEXPECTED_IDENTITY_CHANGE: &str = "Unexpected Identity Change";
+pub(crate) const UNEXPECTED_IDENTITY_CHANGE: &str = "Unexpected Identity Change";
 
 /// provider-upjet-aws#2135 and #2128: upjet's plugin-framework client (resource identity, upjet
 /// v2.3.0) kept the partial identity a failed async create returned (null identifier fields) in

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 
 /// The component the Events are reported as coming from.
-pub const COMPONENT: &str = "kubectl-upjet-watch";
+pub(crate) const COMPONENT: &str = "kubectl-upjet-watch";
 
 /// At most this many keys are remembered (client-go's `maxLruCacheEntries`).
 const MAX_KEYS: usize = 4096;

@@ -217,12 +217,12 @@ impl Phase {
     }
 
     /// It holds a first-list slot.
-    pub fn holds_slot(&self) -> bool {
+    pub(crate) fn holds_slot(&self) -> bool {
         matches!(self, Phase::Watched(w) if w.slot)
     }
 
     /// Its place in line for a first-list slot, while it waits.
-    pub fn ticket(&self) -> Option<u64> {
+    pub(crate) fn ticket(&self) -> Option<u64> {
         match self {
             Phase::Queued { ticket, .. } => Some(*ticket),
             _ => None,
@@ -354,11 +354,6 @@ impl State {
     /// Ready, and blind to no kind: the watch sees every change as it happens.
     pub fn synced(&self) -> bool {
         self.ready() && !self.kinds.values().any(|k| k.phase.blind())
-    }
-
-    /// How many kinds are followed.
-    pub fn kind_count(&self) -> usize {
-        self.kinds.len()
     }
 }
 

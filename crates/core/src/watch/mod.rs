@@ -40,7 +40,7 @@ pub fn judge(mr: &ManagedResource, evidence: Option<&MrEvidence>, at: JudgedAt) 
 /// the shared-names index says of it) becomes the rules' evidence: `None` when there is nothing
 /// to tell. The shell hands the state the one constructor under `evidence/` ([`State::judging_with`]);
 /// a state without one judges the object alone.
-pub type EvidenceOf = fn(&ManagedResource, Option<ProviderStarts>, SharedWith) -> Option<MrEvidence>;
+pub(crate) type EvidenceOf = fn(&ManagedResource, Option<ProviderStarts>, SharedWith) -> Option<MrEvidence>;
 
 /// The evidence of a state given no constructor: nothing beyond the object.
 fn object_alone(_: &ManagedResource, _: Option<ProviderStarts>, _: SharedWith) -> Option<MrEvidence> {
@@ -179,7 +179,7 @@ impl State {
 
     /// The creates stuck at the create-incomplete gate now, with when each was marked pending:
     /// those judged CreateIncomplete, and those whose result came due since they were judged.
-    pub fn stuck_creates(&self, now: GoTime) -> impl Iterator<Item = (&MrKey, GoTime)> {
+    pub(crate) fn stuck_creates(&self, now: GoTime) -> impl Iterator<Item = (&MrKey, GoTime)> {
         self.pending
             .iter()
             .filter(move |(key, pending)| {

@@ -22,7 +22,8 @@ impl Groups {
 
     /// Any group with a dot (CRD groups; not core, `apps`, `batch`…): when the MR kinds are not
     /// known before reading.
-    pub fn any_dotted() -> Groups {
+    #[cfg(test)]
+    pub(crate) fn any_dotted() -> Groups {
         Groups { set: BTreeSet::new(), finder: None }
     }
 

@@ -28,7 +28,7 @@ pub use read::{AuditRead, read, read_slice};
 
 /// Longest event (line or document element) held in memory; longer ones are skipped and counted.
 /// A RequestResponse event carries the object twice, and an object may approach etcd's 1.5 MiB.
-pub const MAX_EVENT_BYTES: usize = 4 << 20;
+pub(crate) const MAX_EVENT_BYTES: usize = 4 << 20;
 
 /// Why a document was not kept as a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

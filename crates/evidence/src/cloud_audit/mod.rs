@@ -34,12 +34,12 @@ use upjet_core::managed::ManagedResource;
 
 /// Longest record held in memory; longer ones are skipped and counted. CloudTrail caps an event
 /// at 256 KB; Cloud Logging at 256 KB per entry; Azure events are smaller.
-pub const MAX_RECORD_BYTES: usize = 4 << 20;
+pub(crate) const MAX_RECORD_BYTES: usize = 4 << 20;
 
 /// Most calls kept of one file. A create is a few hundred bytes once decoded, so this bounds a
 /// file's share of memory; an export with more creates and deletes than this is noted, and
 /// should be narrowed (a time window, the provider's principal).
-pub const MAX_CALLS: usize = 200_000;
+pub(crate) const MAX_CALLS: usize = 200_000;
 
 /// Keys of a wrapping object whose array holds the records: CloudTrail's S3 files and
 /// `lookup-events`, Azure's diagnostic settings and REST API, Cloud Logging's `entries`.
@@ -475,7 +475,7 @@ impl CloudRecord {
 
     /// The files that are not the whole answer, each as "cloud audit FILE: why": calls on the
     /// missing pages were not read, so a report built on them is partial.
-    pub fn cut_short(&self) -> Vec<String> {
+    pub(crate) fn cut_short(&self) -> Vec<String> {
         let cut = self.files.iter().filter_map(|f| Some((&f.name, f.cut_short.as_ref()?)));
         cut.map(|(name, why)| {
             format!("cloud audit {name}: cut short ({why}); calls on its missing pages were not read")

@@ -104,7 +104,7 @@ impl Head {
     }
 
     /// The fields of the JSON that follows a leading token on the first line (`TIMESTAMP {…}`).
-    pub fn after_first_token(&self) -> Option<Head> {
+    pub(crate) fn after_first_token(&self) -> Option<Head> {
         let line = self.lines().next()?;
         let start = line.iter().position(|&b| b == b'{')?;
         let token = &line[..start];

@@ -29,8 +29,6 @@ use std::io::Read;
 use std::sync::{Arc, OnceLock};
 use upjet_core::inventory::InventoryObject;
 
-pub use stream::MAX_RECORD_BYTES;
-
 /// Every inventory export read, each in its own file: the order their records are asked about
 /// (the first that names a record's object gives it), their sniffer entries are tried in and the
 /// error lists them in. Adding an export is its file and one entry here.

@@ -19,7 +19,7 @@ use upjet_core::inventory::InventoryObject;
 
 /// Longest record held in memory, and longest document read whole (an `az graph query` table
 /// of 1,000 rows of any size): an inventory record is a few KiB.
-pub const MAX_RECORD_BYTES: usize = 64 << 20;
+pub(crate) const MAX_RECORD_BYTES: usize = 64 << 20;
 
 /// Reads every document of `input`.
 pub(super) fn read_json(mut input: impl BufRead, name: &str) -> Result<Inventory, InventoryError> {

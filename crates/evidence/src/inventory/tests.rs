@@ -1,7 +1,8 @@
 //! The parsers over data written for these tests, and over every real sample in
 //! `../shared/fixtures/inventory/` (each must parse, or be rejected with a clear message).
 
-use super::{EXPORTS, InventoryError, MAX_RECORD_BYTES, expected, read, truncation_hint};
+use super::stream::MAX_RECORD_BYTES;
+use super::{EXPORTS, InventoryError, expected, read, truncation_hint};
 use crate::format::Reader;
 use proptest::prelude::*;
 use upjet_core::inventory::Cloud;

@@ -131,7 +131,7 @@ impl EvidenceKind {
     /// Whether an `id` of this kind counts for [`last_logged_ids`](super::last_logged_ids):
     /// the `tfID` of `Async create ended.`, the `external-name` of managed-reconciler lines, the
     /// `hook.id_value` of CLI workspace output, and the plugin-framework recovered external-name.
-    pub fn carries_logged_id(self) -> bool {
+    pub(crate) fn carries_logged_id(self) -> bool {
         !matches!(
             self,
             EvidenceKind::AsyncCreateStarting
@@ -226,7 +226,7 @@ impl Evidence {
 
     /// The managed kind whose controller a [`EvidenceKind::ProcessStarted`] line started, as
     /// `kind.group` in lower case (how [`started_kind_of`] names an MR's kind).
-    pub fn started_kind(&self) -> Option<String> {
+    pub(crate) fn started_kind(&self) -> Option<String> {
         (self.kind == EvidenceKind::ProcessStarted).then_some(())?;
         managed_controller_kind(self.mr.controller.as_deref()?)
     }

@@ -264,7 +264,8 @@ fn build_source(rec: &LogRecord, tf: Option<&TfOut>) -> String {
 /// nothing about an MR's cloud identity. Exists separately from the scanner so
 /// callers holding single lines (events, `kubectl logs` snippets) get the same rules.
 /// The returned evidence has an empty [`Origin`] and zero sequence numbers.
-pub fn evidence_from_record(rec: &LogRecord) -> Option<Evidence> {
+#[cfg(test)]
+pub(crate) fn evidence_from_record(rec: &LogRecord) -> Option<Evidence> {
     let mut p = extract_pending(rec)?;
     p.finish(rec);
     Some(p.ev)

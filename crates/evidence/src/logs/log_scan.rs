@@ -83,7 +83,7 @@ impl LogScan {
     }
 
     /// Empty scan state keeping evidence as `retention` says.
-    pub fn with_retention(retention: Retention) -> Self {
+    pub(crate) fn with_retention(retention: Retention) -> Self {
         LogScan { retention, ..Self::default() }
     }
 

@@ -108,7 +108,7 @@ fn value_range(b: &[u8], key_end: usize) -> Option<(usize, usize)> {
 /// `private_key`, `apiKey`, `credentials`, ...), `Bearer` tokens and PEM private-key
 /// blocks with `***`. Exists so evidence excerpts can be shown and shared safely;
 /// IDs used for matching are never passed through it.
-pub fn mask_secrets(s: &str) -> Cow<'_, str> {
+pub(crate) fn mask_secrets(s: &str) -> Cow<'_, str> {
     let lower = s.to_ascii_lowercase();
     let lb = lower.as_bytes();
     let mut ranges: Vec<(usize, usize)> = Vec::new();

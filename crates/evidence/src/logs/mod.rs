@@ -42,13 +42,11 @@ mod time;
 #[cfg(test)]
 mod tests;
 
-pub use counts::{FormatCounts, LevelCounts};
+pub(crate) use counts::{FormatCounts, LevelCounts};
 pub use decode::decode_line;
 pub use evidence::{Evidence, EvidenceKind, MrRef, Origin, managed_controller_kind, started_kind_of};
-pub use extract::evidence_from_record;
 pub use log_scan::{LogScan, Retention};
 pub use logged_ids::{LoggedId, created_ids, last_logged_ids};
-pub use mask::mask_secrets;
 pub use reader::scan_reader;
 pub use record::{Envelope, Level, LogRecord, RecordFormat};
 pub use scan::{scan, scan_slice};
@@ -57,8 +55,8 @@ pub use upjet_core::redacted::same_id;
 /// Longest single line (or JSON document) the scanner will hold in memory. Longer
 /// lines are skipped and counted in [`LogScan::too_long`]; this is what keeps memory
 /// constant on hostile input such as a 10 MB line or a binary file without newlines.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Longest `source` excerpt kept in an [`Evidence`], so that reports stay readable
 /// and a huge Terraform `out` field never ends up in the output.
-pub const MAX_SOURCE_CHARS: usize = 300;
+pub(crate) const MAX_SOURCE_CHARS: usize = 300;

@@ -7,7 +7,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use super::extract::{parse_callback_target, workspace_uid};
+use super::extract::{evidence_from_record, parse_callback_target, workspace_uid};
 use super::tf_out::parse_tf_out;
 use super::*;
 

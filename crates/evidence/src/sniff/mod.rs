@@ -23,12 +23,12 @@ use std::io::Read;
 use std::sync::OnceLock;
 
 /// How many bytes of a file the sniffer reads.
-pub const PREFIX_BYTES: u64 = 16 * 1024;
+pub(crate) const PREFIX_BYTES: u64 = 16 * 1024;
 
 /// The formats tried before the clouds' audit exports, most specific first: an archive, then the
 /// Kubernetes audit logs (a CloudWatch export whose messages are audit events before any JSON
 /// object, an audit `EventList` before any List).
-pub static BEFORE_CLOUD_AUDIT: &[Format] = &[
+pub(crate) static BEFORE_CLOUD_AUDIT: &[Format] = &[
     Format {
         what: "a Velero backup (velero backup download)",
         readers: &[Reader::From],
@@ -60,7 +60,7 @@ pub static BEFORE_CLOUD_AUDIT: &[Format] = &[
 
 /// The formats tried after the inventory exports, which come after the clouds' audit exports
 /// and before these (the provider log decoder accepts most JSON lines with a message).
-pub static AFTER_INVENTORIES: &[Format] = &[
+pub(crate) static AFTER_INVENTORIES: &[Format] = &[
     Format {
         what: "an adoption plan (doctor --plan)",
         readers: &[Reader::Plan],

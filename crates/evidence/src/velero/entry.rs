@@ -4,7 +4,7 @@
 /// The scope folder of an entry, named after Velero's `GetScopeDir`: whether the object is
 /// cluster-scoped (`cluster/`) or in a namespace (`namespaces/<ns>/`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ScopeDir {
+pub(crate) enum ScopeDir {
     /// `cluster/`.
     Cluster,
     /// `namespaces/<ns>/`.
@@ -13,7 +13,7 @@ pub enum ScopeDir {
 
 /// One object entry: `resources/<group_resource>/[<version>/]<scope>/<name>.json`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ItemPath {
+pub(crate) struct ItemPath {
     /// `<plural>.<group>` (the core group has no suffix).
     pub group_resource: String,
     /// The version folder (`v1-preferredversion`, `v1beta1`), `None` at the plain path.
@@ -36,7 +36,7 @@ impl ItemPath {
 
 /// What an entry of a backup archive is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EntryPath {
+pub(crate) enum EntryPath {
     /// `metadata/version`: the backup format.
     Version,
     /// An object.

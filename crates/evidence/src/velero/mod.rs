@@ -19,7 +19,7 @@ mod entry;
 #[cfg(test)]
 mod tests;
 
-pub use entry::{EntryPath, ItemPath, ScopeDir};
+pub(crate) use entry::EntryPath;
 
 use crate::crd::{self, CrdSummary};
 use std::collections::{BTreeSet, HashMap};
@@ -29,7 +29,7 @@ use upjet_core::managed::ManagedResource;
 
 /// The largest entry read: etcd keeps objects under ~1.5 MB and the biggest upjet CRDs are a few
 /// MB, so anything larger is not an object of a real backup and is skipped, not held.
-pub const MAX_ENTRY_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_ENTRY_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The largest read buffer kept between entries.
 const KEPT_BUFFER: usize = 8 * 1024 * 1024;

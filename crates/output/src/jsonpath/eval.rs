@@ -12,7 +12,7 @@ pub type Val<'a> = Cow<'a, Value>;
 
 /// Evaluation settings.
 #[derive(Debug, Clone, Copy)]
-pub struct Eval {
+pub(crate) struct Eval {
     /// kubectl's `--allow-missing-template-keys` (true by default in kubectl).
     pub allow_missing_keys: bool,
 }

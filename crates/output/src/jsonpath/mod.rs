@@ -84,7 +84,11 @@ impl Template {
     }
 
     /// Runs the template on `data`; `sink` gets each action's (or text's) selected values in order.
-    pub fn find_results<'a>(&self, data: &'a Value, sink: &mut dyn FnMut(&[Val<'_>])) -> Result<(), TemplateError> {
+    pub(crate) fn find_results<'a>(
+        &self,
+        data: &'a Value,
+        sink: &mut dyn FnMut(&[Val<'_>]),
+    ) -> Result<(), TemplateError> {
         let eval = eval::Eval { allow_missing_keys: self.allow_missing_keys };
         run(&eval, &self.segments, Cow::Borrowed(data), sink).map_err(TemplateError)
     }

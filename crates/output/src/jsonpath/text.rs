@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// Go's `%v` of a float64: shortest digits, exponent form below 1e-4 or from 1e6 (at 6 digits).
-pub fn go_float(f: f64) -> String {
+pub(crate) fn go_float(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
     }
@@ -49,7 +49,7 @@ fn number(n: &serde_json::Number, float: fn(f64) -> String) -> String {
 }
 
 /// `fmt.Print` of a scalar as client-go's `evalToText` does it (`null` for a JSON null).
-pub fn to_text(v: &Value) -> String {
+pub(crate) fn to_text(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
@@ -60,7 +60,7 @@ pub fn to_text(v: &Value) -> String {
 }
 
 /// `fmt.Sprint` of any value: custom-columns cells (`map[k:v]`, `[a b]`, `<nil>`).
-pub fn sprint(v: &Value) -> String {
+pub(crate) fn sprint(v: &Value) -> String {
     let mut out = String::new();
     sprint_into(&mut out, v);
     out
@@ -105,7 +105,7 @@ pub fn to_json(v: &Value) -> String {
 }
 
 /// `json.MarshalIndent(v, "", "    ")`.
-pub fn to_json_indented(v: &Value) -> String {
+pub(crate) fn to_json_indented(v: &Value) -> String {
     let mut out = String::new();
     json_into(&mut out, v, Some("    "), 0);
     out

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 /// The ID the lock keeps for an MR: its external-name (not a placeholder), once it created its
 /// object — a create-succeeded mark, an observed `status.atProvider.id`, or Ready=True — the
 /// same sign the identity-kept rule reads.
-pub fn locked_id(mr: &ManagedResource) -> Option<&str> {
+pub(crate) fn locked_id(mr: &ManagedResource) -> Option<&str> {
     let created = CreateMarks::of(mr).succeeded.is_set()
         || mr.at_provider_id.as_deref().is_some_and(|id| !id.is_empty())
         || mr.is_true("Ready");
@@ -75,7 +75,7 @@ pub fn follow(change: &mut Change, mr: &ManagedResource, deleted: bool) {
 /// Whether an MR's entry goes when the MR is deleted: when deleting it deletes the cloud object
 /// too (crossplane-runtime's `ShouldDelete`). An MR deleted with `deletionPolicy: Orphan` (or
 /// policies without Delete) leaves its object behind, and its entry stays to guard it.
-pub fn retire_on_delete(mr: &ManagedResource) -> bool {
+pub(crate) fn retire_on_delete(mr: &ManagedResource) -> bool {
     ManagementPolicies::of(mr).should_delete()
 }
 

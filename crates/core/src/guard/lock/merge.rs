@@ -99,7 +99,7 @@ pub fn merge(read: &[Shard], change: &Change) -> Plan {
 }
 
 /// [`merge`] with another shard size (tests use small ones).
-pub fn merge_within(read: &[Shard], change: &Change, budget: usize) -> Plan {
+pub(crate) fn merge_within(read: &[Shard], change: &Change, budget: usize) -> Plan {
     let mut shards = read.to_vec();
     shards.sort_by_cached_key(|s| (shard::index(&s.name).unwrap_or(usize::MAX), s.name.clone()));
     let n = shards.len();

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 pub const BUDGET: usize = 200 * 1024;
 
 /// The prefix of every shard's name; the suffix is its index, zero-padded.
-pub const NAME_PREFIX: &str = "kubectl-upjet-lock-";
+pub(crate) const NAME_PREFIX: &str = "kubectl-upjet-lock-";
 
 /// One shard.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub fn index(name: &str) -> Option<usize> {
 }
 
 /// The bytes one entry takes in the stored JSON: `"key":"id",`, escapes included.
-pub fn entry_bytes(key: &str, id: &str) -> usize {
+pub(crate) fn entry_bytes(key: &str, id: &str) -> usize {
     json_len(key) + json_len(id) + 2
 }
 

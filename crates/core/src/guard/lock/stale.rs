@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// How many of the MRs the lock misses a finding names.
-pub const SAMPLE: usize = 5;
+pub(crate) const SAMPLE: usize = 5;
 
 /// The lock as the API server reads it: every shard's entries by encoded key (several shards
 /// may hold one key), and what could not be read.
