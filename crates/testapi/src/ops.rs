@@ -28,6 +28,8 @@ pub(crate) struct WriteOpts {
 pub(crate) struct Written {
     pub obj: Value,
     pub changed: bool,
+    /// A server-side apply created the object (answered 201, as kube-apiserver does).
+    pub created: bool,
 }
 
 /// The resource serving `api_version` + `kind`.

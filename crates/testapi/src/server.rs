@@ -304,7 +304,7 @@ fn verb_call(
                 if w.changed && !def.builtin {
                     ops::run_hooks(inner, &def, api_version, &w.obj);
                 }
-                obj_resp(code, &w.obj)
+                obj_resp(if w.created { 201 } else { code }, &w.obj)
             }
             Err(e) => e,
         }

@@ -169,10 +169,10 @@ fn write(
         crate::admission::admit(inner, def, "UPDATE", t.ns, &out, Some(&cur))?;
     }
     if out == cur {
-        return Ok(Written { obj: cur, changed: false });
+        return Ok(Written { obj: cur, changed: false, created: false });
     }
     if opts.dry_run {
-        return Ok(Written { obj: out, changed: false });
+        return Ok(Written { obj: out, changed: false, created: false });
     }
     let rv = inner.next_rv();
     meta_mut(&mut out).insert("resourceVersion".into(), json!(rv.to_string()));
@@ -188,7 +188,7 @@ fn write(
     if deleted && !def.builtin {
         crate::cleanup::finish(inner, &def.group, &def.plural);
     }
-    Ok(Written { obj: out, changed: true })
+    Ok(Written { obj: out, changed: true, created: false })
 }
 
 /// `PUT` (main resource or status).
@@ -299,7 +299,7 @@ fn apply(t: &Target, body: &[u8], opts: &WriteOpts) -> Result<Written, Resp> {
         obj["kind"] = json!(t.def.kind);
         meta_mut(&mut obj).insert("name".into(), json!(t.name));
         let v = create_value(t.inner, t.def, t.api_version, t.ns, obj, opts, Counted::Yes)?;
-        return Ok(Written { obj: v, changed: !opts.dry_run });
+        return Ok(Written { obj: v, changed: !opts.dry_run, created: true });
     }
     write(t, opts, false, Track::Applied, |cur| managed::apply(&cur, &config, &w, force))
 }

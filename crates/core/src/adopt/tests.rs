@@ -96,6 +96,32 @@ fn other_marker() -> Value {
     with_ann(obj(), MARKER, &serde_json::to_string(&marker).unwrap())
 }
 
+/// An MR whose external-name the composite reconciler applied (its field manager's Apply entry).
+fn composed() -> Value {
+    let mut o = with_ann(obj(), keys::EXTERNAL_NAME, "www-old");
+    o["metadata"]["managedFields"] = json!([{"manager": "apiextensions.crossplane.io/composed/4fd8165f",
+        "operation": "Apply", "apiVersion": "dns.gcp.upbound.io/v1beta1", "fieldsType": "FieldsV1",
+        "fieldsV1": {"f:metadata": {"f:annotations": {"f:crossplane.io/external-name": {}}}}}]);
+    o["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.org/v1", "kind": "XZone", "name": "zone-1",
+        "uid": "u1", "controller": true}]);
+    o
+}
+
+/// The composite's next compose would revert an adoption of a field it sets: refused, even with
+/// --force; one whose composition sets other fields only is adopted.
+#[test]
+fn an_identity_the_composition_sets_is_refused() {
+    let want = Refusal::CompositionOwnsIdentity(
+        "recordset.dns.gcp.upbound.io/www".into(),
+        super::composite::composite_hold(&composed()).unwrap().advice(),
+    );
+    let force = Options { force: true, ..opts() };
+    assert_eq!(preflight(&composed(), "x", &force, &Context::default()), Verdict::Refused(want));
+    let mut other = composed();
+    other["metadata"]["managedFields"][0]["fieldsV1"] = json!({"f:spec": {"f:forProvider": {"f:region": {}}}});
+    assert!(matches!(preflight(&other, "x", &opts(), &Context::default()), Verdict::Adopt(_)));
+}
+
 #[test]
 fn refusals_and_nothing_to_do() {
     let (deleting, in_flight, empty_policies, other_marker) =

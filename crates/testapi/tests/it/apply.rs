@@ -134,6 +134,8 @@ fn an_apply_needs_a_field_manager_force_is_for_apply_only_and_an_update_is_count
     );
     assert!(api.get(AV, "Envgroup", Some("team-a"), "eg").is_none(), "nothing was created");
     let r = c.request("PATCH", &format!("{path}?fieldManager=m"), &apply, Some(&body)).unwrap();
+    assert_eq!(r.status, 201, "an apply that creates answers Created: {}", r.text());
+    let r = c.request("PATCH", &format!("{path}?fieldManager=m"), &apply, Some(&body)).unwrap();
     assert_eq!(r.status, 200, "{}", r.text());
 
     let merge = [("Content-Type", "application/merge-patch+json")];

@@ -1,0 +1,96 @@
+//! Repairs on composed MRs: adopt refuses an MR whose external-name the composition sets (its
+//! next compose would put the old ID back), names the XR and what to change there, and writes
+//! nothing; an MR whose composition leaves the external-name alone is adopted, and the next
+//! compose keeps the adopted ID. The composite's writes are forced server-side applies.
+
+use crate::support::adopt::*;
+use crate::support::compose::{COMPOSITE_MANAGER, compose};
+use crate::support::{Cluster, Mr, text};
+use serde_json::{Value, json};
+
+const PATH: &str = "/apis/dns.gcp.upbound.io/v1beta2/recordsets/www";
+
+fn cluster() -> Cluster {
+    Cluster::builder()
+        .crd_files("provider-upjet-gcp", &["dns.gcp.upbound.io_recordsets.yaml", "gcp.upbound.io_providerconfigs.yaml"])
+        .start()
+}
+
+/// The MR as the composition renders it for XZone `zone-1`, with `external_name` when the
+/// composition patches one onto it.
+fn rendered(external_name: Option<&str>) -> Value {
+    let mut obj = Mr::new(RS, "RecordSet", "www").without(EXT).json();
+    obj.as_object_mut().unwrap().remove("status");
+    obj["metadata"].as_object_mut().unwrap().remove("finalizers");
+    obj["metadata"]["labels"] = json!({"crossplane.io/composite": "zone-1"});
+    obj["metadata"]["annotations"] = json!({"crossplane.io/composition-resource-name": "record"});
+    if let Some(id) = external_name {
+        obj["metadata"]["annotations"][EXT] = json!(id);
+    }
+    obj["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.org/v1", "kind": "XZone", "name": "zone-1",
+        "uid": "0b5e-zone-1", "controller": true, "blockOwnerDeletion": true}]);
+    obj
+}
+
+/// Composes the MR, then gives it the state the provider left: an orphan at the create gate.
+fn composed_orphan(c: &Cluster, external_name: Option<&str>) {
+    let (code, body) = compose(&c.server.url, PATH, &rendered(external_name));
+    assert_eq!(code, 201, "{body}");
+    let orphan = Mr::new(RS, "RecordSet", "www").without(EXT).create_incomplete().at_id("www-A").json();
+    c.api.modify(RS, "RecordSet", None, "www", |o| {
+        o["status"] = orphan["status"].clone();
+        o["metadata"]["finalizers"] = json!(["finalizer.managedresource.crossplane.io"]);
+        for k in [PENDING, SUCCEEDED] {
+            o["metadata"]["annotations"][k] = orphan["metadata"]["annotations"][k].clone();
+        }
+    });
+}
+
+fn get(c: &Cluster) -> Value {
+    c.api.get(RS, "RecordSet", None, "www").expect("stored")
+}
+
+fn adopt(c: &Cluster, id: &str) -> std::process::Output {
+    let backups = c.dir().join("backups");
+    c.upjet()
+        .args(["adopt", TARGET, "--id", id, "--yes", "--timeout", "30s"])
+        .arg("--backup-dir")
+        .arg(&backups)
+        .output()
+}
+
+#[test]
+fn adopt_refuses_an_mr_whose_external_name_the_composition_sets_and_names_the_xr() {
+    let c = cluster();
+    composed_orphan(&c, Some("www-old"));
+    let before = get(&c);
+    let owner = &before["metadata"]["managedFields"][0];
+    assert_eq!((owner["manager"].as_str(), owner["operation"].as_str()), (Some(COMPOSITE_MANAGER), Some("Apply")));
+    let o = adopt(&c, "www-A");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(5), "{err}");
+    assert!(err.contains("recordset.dns.gcp.upbound.io/www's identity belongs to its composition"), "{err}");
+    assert!(err.contains("the composition of XZone/zone-1 sets the external-name annotation"), "{err}");
+    assert!(err.contains("have it set the ID"), "{err}");
+    let after = get(&c);
+    assert_eq!(a(&after, EXT), Some("www-old"));
+    assert_eq!(after["metadata"]["resourceVersion"], before["metadata"]["resourceVersion"], "nothing was written");
+}
+
+#[test]
+fn adopt_goes_ahead_when_the_composition_leaves_the_external_name_alone_and_the_next_compose_keeps_it() {
+    let c = cluster();
+    composed_orphan(&c, None);
+    let _seen = provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+    let o = adopt(&c, "www-A");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(a(&get(&c), EXT), Some("www-A"));
+    let (code, body) = compose(&c.server.url, PATH, &rendered(None));
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(a(&get(&c), EXT), Some("www-A"), "the composition never owned it: the compose keeps it");
+
+    // Had the composition set it, the same compose would take the field back: what adopt refuses.
+    let (code, body) = compose(&c.server.url, PATH, &rendered(Some("www-old")));
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(a(&get(&c), EXT), Some("www-old"));
+}
