@@ -251,6 +251,8 @@ impl super::Loop {
                     uid: l.uid,
                     source: Source::Log,
                     id: l.id,
+                    composite: None,
+                    resource: None,
                 }
             })
             .collect()
@@ -275,6 +277,8 @@ impl super::Loop {
                     name: key.name.clone(),
                     source: *source,
                     id: id.clone(),
+                    composite: None,
+                    resource: None,
                 })
                 .collect();
             if let Some(best) = journal::best_first(&records).first() {

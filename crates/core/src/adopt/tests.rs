@@ -922,6 +922,8 @@ fn candidate_ids() {
         name: mr.name.clone(),
         source: crate::journal::Source::ExternalName,
         id: "from-journal".into(),
+        composite: None,
+        resource: None,
     };
     let first = candidates(&mr, &findings, &events, Vec::new(), std::slice::from_ref(&journaled));
     assert_eq!((first[0].id.as_str(), first[0].source.as_str()), ("from-journal", "journal"));
