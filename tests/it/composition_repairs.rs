@@ -70,7 +70,10 @@ fn adopt_refuses_an_mr_whose_external_name_the_composition_sets_and_names_the_xr
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(5), "{err}");
     assert!(err.contains("recordset.dns.gcp.upbound.io/www's identity belongs to its composition"), "{err}");
-    assert!(err.contains("the composition of XZone/zone-1 sets the external-name annotation"), "{err}");
+    assert!(
+        err.contains("the composition of XZone/zone-1 sets metadata.annotations[crossplane.io/external-name]"),
+        "{err}"
+    );
     assert!(err.contains("have it set the ID"), "{err}");
     let after = get(&c);
     assert_eq!(a(&after, EXT), Some("www-old"));

@@ -158,7 +158,7 @@ impl Run<'_> {
         };
         let writes = [promote::request_patch(item, ""), promote::promote_patch(item, "")];
         if let Some(hold) =
-            upjet_core::adopt::composite::composite_hold(&obj).filter(|h| writes.iter().any(|p| h.touched_by(p)))
+            upjet_core::adopt::composite::composite_hold_of(&obj).filter(|h| writes.iter().any(|p| h.touched_by(p)))
         {
             return End::Refused(format!("its identity belongs to its composition: {}", hold.advice()));
         }

@@ -50,7 +50,7 @@ pub(super) async fn restore(
             writeln!(out, "{who} already has the annotations and management policies of the backup; nothing to do")?;
             return Ok(Exit::Ok);
         };
-        if let Some(hold) = adopt::composite::composite_hold(&current).filter(|h| h.touched_by(&patch)) {
+        if let Some(hold) = adopt::composite::composite_hold_of(&current).filter(|h| h.touched_by(&patch)) {
             let refusal = adopt::Refusal::CompositionOwnsIdentity(who.clone(), hold.advice());
             return Err(AdoptError::Refused(refusal).into_anyhow());
         }

@@ -113,7 +113,7 @@ fn composed() -> Value {
 fn an_identity_the_composition_sets_is_refused() {
     let want = Refusal::CompositionOwnsIdentity(
         "recordset.dns.gcp.upbound.io/www".into(),
-        super::composite::composite_hold(&composed()).unwrap().advice(),
+        super::composite::composite_hold_of(&composed()).unwrap().advice(),
     );
     let force = Options { force: true, ..opts() };
     assert_eq!(preflight(&composed(), "x", &force, &Context::default()), Verdict::Refused(want));

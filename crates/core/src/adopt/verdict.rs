@@ -158,7 +158,7 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
         marker.started = opts.now.clone();
     }
     let steps = build_steps(obj, id, opts, &marker);
-    if let Some(hold) = super::composite::composite_hold(obj)
+    if let Some(hold) = super::composite::composite_hold(&mr)
         && steps.iter().filter_map(|s| s.patch.as_ref()).any(|p| hold.touched_by(p))
     {
         return Verdict::Refused(Refusal::CompositionOwnsIdentity(mr.command_arg(), hold.advice()));
