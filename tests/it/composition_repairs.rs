@@ -97,3 +97,35 @@ fn adopt_goes_ahead_when_the_composition_leaves_the_external_name_alone_and_the_
     assert_eq!(code, 200, "{body}");
     assert_eq!(a(&get(&c), EXT), Some("www-old"));
 }
+
+/// An XR created again composes a new MR for the same resource with no external-name; adopt with
+/// no `--id` takes the ID the ID journal recorded for its predecessor in that slot (another UID,
+/// the same XR and resource name), and says where it came from.
+#[test]
+fn adopt_offers_a_recreated_xrs_new_mr_the_id_its_predecessor_held() {
+    let c = cluster();
+    composed_orphan(&c, None);
+    let _seen = provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+    let journal = c.dir().join("journal");
+    std::fs::create_dir_all(&journal).unwrap();
+    let predecessor = json!({"time": "2024-11-30T09:00:00Z", "uid": "0b5e-earlier-www", "group": "dns.gcp.upbound.io",
+        "kind": "RecordSet", "name": "zone-1-7f2c1", "source": "external-name", "id": "www-A",
+        "composite": "zone-1", "resource": "record"});
+    let other_slot = json!({"time": "2024-11-30T09:30:00Z", "uid": "0b5e-earlier-mx", "group": "dns.gcp.upbound.io",
+        "kind": "RecordSet", "name": "zone-1-mx", "source": "external-name", "id": "mx-A",
+        "composite": "zone-1", "resource": "mx"});
+    std::fs::write(journal.join("journal.jsonl"), format!("{predecessor}\n{other_slot}\n")).unwrap();
+    let backups = c.dir().join("backups");
+    let o = c
+        .upjet()
+        .args(["adopt", TARGET, "--yes", "--timeout", "30s", "--journal"])
+        .arg(&journal)
+        .arg("--backup-dir")
+        .arg(&backups)
+        .output();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("the ID journal holds www-A for zone-1-7f2c1"), "{err}");
+    assert!(err.contains("using www-A from the ID journal"), "{err}");
+    assert_eq!(a(&get(&c), EXT), Some("www-A"));
+}

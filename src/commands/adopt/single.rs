@@ -126,8 +126,9 @@ async fn id_without_flag(
     }
 }
 
-/// What the ID journal recorded for this very MR (its uid), best ID first; the notes on its
-/// skipped lines are said.
+/// What the ID journal recorded for this very MR (its uid), best ID first — or, for a new MR of
+/// an XR created again, what it recorded for the MR's predecessor in the same slot; the notes on
+/// its skipped lines are said.
 fn journaled(
     args: &Adopt,
     conn: &upjet_cluster::connect::Connection,
@@ -141,7 +142,20 @@ fn journaled(
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(&n)));
     }
-    Ok(index.for_uid(&mr.uid))
+    let own = index.for_uid(&mr.uid);
+    if !own.is_empty() {
+        return Ok(own);
+    }
+    // A new MR of an XR created again: what its predecessor in the same slot held.
+    let earlier = adopt::composite::predecessor_ids(index.records(), mr);
+    if let Some(r) = earlier.first() {
+        ui.say(format!(
+            "note: the ID journal holds {} for {}, the MR the same XR composed for this resource before",
+            style::sanitize(&r.id),
+            style::sanitize(&r.name)
+        ));
+    }
+    Ok(earlier)
 }
 
 /// The findings the cloud's audit record (`--cloud-audit`) gives the MR, its peers being every MR

@@ -11,7 +11,8 @@
 //! value. So the change belongs in the composition.
 
 use crate::composed::IdentityField;
-use crate::managed::ManagedResource;
+use crate::journal::{Record, Source, best_first};
+use crate::managed::{ManagedResource, keys};
 use serde_json::Value;
 
 /// The composite that holds an MR's identity: which XR, and which identity fields its
@@ -81,6 +82,26 @@ pub fn composite_hold_of(obj: &Value) -> Option<CompositeHold> {
     ManagedResource::from_value(obj).ok().as_ref().and_then(composite_hold)
 }
 
+/// The IDs the MR's predecessors held in its slot, best first: the external-names the ID journal
+/// recorded for other MRs (other UIDs) of the same kind and namespace that the same XR composed
+/// for the same resource name. An XR created again (a GitOps re-apply, a restore) composes a new
+/// MR under a new name with no external-name; the ID its predecessor held is the one to adopt
+/// (`ComposedRecreated`).
+pub fn predecessor_ids<'a>(records: impl Iterator<Item = &'a Record>, mr: &ManagedResource) -> Vec<Record> {
+    let resource = mr.annotation(keys::COMPOSITION_RESOURCE_NAME).filter(|r| !r.is_empty());
+    let controller = mr.composed.as_deref().and_then(|c| c.controller.as_ref()).map(|c| c.name.as_str());
+    let (Some(resource), Some(composite)) = (resource, controller.or(mr.composite.as_deref())) else {
+        return Vec::new();
+    };
+    let same_slot: Vec<Record> = records
+        .filter(|r| r.source == Source::ExternalName && r.uid != mr.uid)
+        .filter(|r| r.group == mr.group() && r.kind == mr.kind && r.namespace == mr.namespace)
+        .filter(|r| r.composite.as_deref() == Some(composite) && r.resource.as_deref() == Some(resource))
+        .cloned()
+        .collect();
+    best_first(&same_slot).into_iter().cloned().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +156,38 @@ mod tests {
                 assert_eq!(h.xr, "XBucket/bucket-x7k2p", "{case}");
             }
         }
+    }
+
+    #[test]
+    fn a_recreated_xrs_new_mr_is_offered_the_id_its_predecessor_held_in_the_same_slot() {
+        let new = json!({"apiVersion": "s3.aws.upbound.io/v1beta1", "kind": "Bucket",
+            "metadata": {"name": "bucket-x7k2p-9f3a1", "uid": "u-new",
+                "annotations": {"crossplane.io/composition-resource-name": "bucket"},
+                "labels": {"crossplane.io/composite": "bucket-x7k2p"},
+                "ownerReferences": [{"apiVersion": "example.org/v1", "kind": "XBucket", "name": "bucket-x7k2p",
+                    "uid": "xr-2", "controller": true}]},
+            "spec": {"forProvider": {}}});
+        let new = ManagedResource::from_value(&new).unwrap();
+        let record = |uid: &str, resource: &str, id: &str, time: &str| Record {
+            time: time.into(),
+            uid: uid.into(),
+            group: "s3.aws.upbound.io".into(),
+            kind: "Bucket".into(),
+            namespace: None,
+            name: format!("bucket-x7k2p-{uid}"),
+            source: Source::ExternalName,
+            id: id.into(),
+            composite: Some("bucket-x7k2p".into()),
+            resource: Some(resource.into()),
+        };
+        let records = [
+            record("u-old", "bucket", "orders-a", "2024-11-30T10:00:00Z"),
+            record("u-old", "bucket", "orders-b", "2024-11-30T11:00:00Z"),
+            record("u-logs", "logs", "logs-a", "2024-11-30T11:00:00Z"),
+            record("u-new", "bucket", "ignored", "2024-11-30T12:00:00Z"),
+        ];
+        let ids: Vec<String> = predecessor_ids(records.iter(), &new).into_iter().map(|r| r.id).collect();
+        assert_eq!(ids, ["orders-b", "orders-a"], "the same slot's, newest first; not its own, not another slot's");
     }
 
     #[test]
