@@ -129,3 +129,73 @@ fn adopt_offers_a_recreated_xrs_new_mr_the_id_its_predecessor_held() {
     assert!(err.contains("using www-A from the ID journal"), "{err}");
     assert_eq!(a(&get(&c), EXT), Some("www-A"));
 }
+
+const XZONE_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: xzones.example.org
+spec:
+  group: example.org
+  names: {kind: XZone, listKind: XZoneList, plural: xzones, singular: xzone, categories: [composite]}
+  scope: Cluster
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+";
+
+/// `--pause-composite`: the XR is backed up and paused while the adoption writes the ID (no
+/// compose can put the old one back meanwhile), its pause is put back as it was, and the user is
+/// told what the composition must carry; an XR paused before stays paused.
+#[test]
+fn pause_composite_pauses_the_xr_for_the_adoption_and_puts_its_pause_back() {
+    use std::sync::{Arc, Mutex};
+    for was_paused in [false, true] {
+        let c = cluster();
+        c.api.add_crd_yaml(XZONE_CRD).unwrap();
+        let mut xr =
+            json!({"apiVersion": "example.org/v1", "kind": "XZone", "metadata": {"name": "zone-1"}, "spec": {}});
+        if was_paused {
+            xr["metadata"]["annotations"] = json!({"crossplane.io/paused": "true"});
+        }
+        c.api.insert(xr);
+        composed_orphan(&c, Some("www-old"));
+        let _seen = provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+        let xr_paused_at_write = Arc::new(Mutex::new(Vec::new()));
+        let (api, seen) = (c.api.clone(), xr_paused_at_write.clone());
+        c.api.on_write(move |obj| {
+            if obj["kind"] == "RecordSet" && obj["metadata"]["annotations"][EXT] == "www-A" {
+                let xr = api.get("example.org/v1", "XZone", None, "zone-1").unwrap();
+                seen.lock().unwrap().push(xr["metadata"]["annotations"]["crossplane.io/paused"] == "true");
+            }
+        });
+        let backups = c.dir().join("backups");
+        let o = c
+            .upjet()
+            .args(["adopt", TARGET, "--id", "www-A", "--yes", "--pause-composite", "--timeout", "30s", "--backup-dir"])
+            .arg(&backups)
+            .output();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "was paused {was_paused}: {err}");
+        assert_eq!(a(&get(&c), EXT), Some("www-A"));
+        let writes = xr_paused_at_write.lock().unwrap().clone();
+        assert!(
+            !writes.is_empty() && writes.iter().all(|p| *p),
+            "the XR was paused at every write of the ID: {writes:?}"
+        );
+        let xr = c.api.get("example.org/v1", "XZone", None, "zone-1").unwrap();
+        let paused_now = xr["metadata"]["annotations"]["crossplane.io/paused"] == "true";
+        assert_eq!(paused_now, was_paused, "its pause is as it was: {err}");
+        assert!(err.contains("backed up") && err.contains("zone-1"), "{err}");
+        assert!(
+            err.contains(
+                "the composition of XZone/zone-1 still sets metadata.annotations[crossplane.io/external-name]"
+            ),
+            "{err}"
+        );
+        let backed_up = std::fs::read_dir(&backups).unwrap().count();
+        assert_eq!(backed_up, 2, "the MR's and the XR's backups");
+    }
+}

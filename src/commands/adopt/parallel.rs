@@ -120,6 +120,7 @@ impl Runner<'_> {
             confirmed: true,
             interrupt: self.interrupt.clone(),
             slot: None,
+            composite_paused: false,
         }
     }
 

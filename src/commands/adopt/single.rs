@@ -50,6 +50,11 @@ pub(super) async fn single(
     }
     let duplicates = by_name.get(&id).cloned().unwrap_or_default();
     let opts = options(args, env);
+    let hold = if args.pause_composite { adopt::composite::composite_hold(&mr) } else { None };
+    let paused = match &hold {
+        Some(_) => super::pause::pause(&conn, &mr, args, env, ui).await?,
+        None => None,
+    };
     let interrupt = ui.interrupt.clone();
     let mut job = Job {
         slot: None,
@@ -62,12 +67,37 @@ pub(super) async fn single(
         can_ask: true,
         confirmed: args.yes,
         interrupt,
+        composite_paused: paused.is_some(),
     };
-    match job.adopt(obj, &id, &duplicates, out).await? {
+    let reported = match job.adopt(obj, &id, &duplicates, out).await {
+        Ok(outcome) => report(&mut job, &conn, &target, outcome, out, env).await,
+        Err(e) => Err(e),
+    };
+    drop(job);
+    if let Some(p) = paused {
+        super::pause::resume(&conn, p, ui).await?;
+        if let (Some(h), Ok(true)) = (&hold, &reported) {
+            ui.say(format!("warning: {}", super::pause::carry(h, &id)));
+        }
+    }
+    reported?;
+    Ok(Exit::Ok)
+}
+
+/// Says how the adoption ended; `true` when it wrote the ID.
+async fn report(
+    job: &mut Job<'_>,
+    conn: &upjet_cluster::connect::Connection,
+    target: &upjet_cluster::write::Target,
+    outcome: Outcome,
+    out: &mut dyn Write,
+    env: &AdoptEnv,
+) -> Result<bool, AdoptError> {
+    match outcome {
         Outcome::NothingToDo(msg) => writeln!(out, "{}", style::sanitize(&msg))?,
         Outcome::DryRun => {}
         Outcome::Adopted { note } => {
-            let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
+            let obj = write::read(conn, target).await.map_err(|e| e.into_error(conn))?;
             let mr = decode(&obj)?;
             if let Some(note) = note {
                 job.say(format!("warning: {}", timed_out(&note)));
@@ -78,9 +108,10 @@ pub(super) async fn single(
                 quoted(&style::sanitize(mr.external_name().unwrap_or("")))
             ));
             detail::write_detail(out, &mr, &diagnose(&mr, env.judged_at), env.judged_at.now)?;
+            return Ok(true);
         }
     }
-    Ok(Exit::Ok)
+    Ok(false)
 }
 
 /// The ID when `--id` is not given, without a terminal: the best ID the ID journal recorded for

@@ -25,6 +25,8 @@ pub struct Adopt {
     pub dry_run: bool,
     /// `--yes`: no confirmation asked.
     pub yes: bool,
+    /// `--pause-composite`: pause the MR's XR for the adoption when its composition sets the ID.
+    pub pause_composite: bool,
     /// `--backup-dir`, else the default folder under the home folder.
     pub backup_dir: Option<PathBuf>,
     /// `--timeout`: how long each wait for the provider may take.
@@ -68,6 +70,7 @@ impl Adopt {
             add_late_initialize: args.add_late_initialize,
             dry_run: args.dry_run,
             yes: args.yes,
+            pause_composite: args.pause_composite,
             backup_dir: args.backup_dir.clone(),
             timeout: args.timeout,
             concurrency: usize::from(args.concurrency),

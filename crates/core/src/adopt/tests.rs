@@ -120,6 +120,8 @@ fn an_identity_the_composition_sets_is_refused() {
     let mut other = composed();
     other["metadata"]["managedFields"][0]["fieldsV1"] = json!({"f:spec": {"f:forProvider": {"f:region": {}}}});
     assert!(matches!(preflight(&other, "x", &opts(), &Context::default()), Verdict::Adopt(_)));
+    let paused = Context { composite_paused: true, ..Context::default() };
+    assert!(matches!(preflight(&composed(), "x", &opts(), &paused), Verdict::Adopt(_)), "the XR paused for it");
 }
 
 #[test]
@@ -519,7 +521,7 @@ fn guardrail_warnings() {
         .to_string(),
     )
     .unwrap();
-    let ctx = Context { duplicates: std::slice::from_ref(&dup) };
+    let ctx = Context { duplicates: std::slice::from_ref(&dup), ..Context::default() };
     let Verdict::Adopt(plan) = preflight(&obj(), "id", &opts(), &ctx) else { panic!() };
     let w = plan.warnings.join("\n");
     assert!(w.contains("deleting this MR (for example as a duplicate) would delete the cloud object \"id\": deletionPolicy is Delete"), "{w}");
@@ -527,7 +529,7 @@ fn guardrail_warnings() {
     assert!(w.contains("namespaced MRs have no deletionPolicy"), "{w}");
     assert!(w.contains("without --import"), "{w}");
     assert!(!w.contains("lack LateInitialize"), "{w}");
-    let ctx = Context { duplicates: std::slice::from_ref(&safe_dup) };
+    let ctx = Context { duplicates: std::slice::from_ref(&safe_dup), ..Context::default() };
     let mut o = obj();
     o["spec"]["deletionPolicy"] = json!("Orphan");
     o["spec"]["managementPolicies"] = json!(["Observe", "Create", "Update", "Delete"]);

@@ -137,6 +137,9 @@ pub enum Verdict {
 pub struct Context<'a> {
     /// Other MRs of the same kind whose external-name is already the ID.
     pub duplicates: &'a [ManagedResource],
+    /// The MR's XR is paused for this repair (`--pause-composite`): no compose runs meanwhile,
+    /// so a field the composition sets does not refuse the adoption.
+    pub composite_paused: bool,
 }
 
 /// Decides whether and how to adopt `id` on `obj` (the MR's full JSON).
@@ -158,7 +161,7 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
         marker.started = opts.now.clone();
     }
     let steps = build_steps(obj, id, opts, &marker);
-    if let Some(hold) = super::composite::composite_hold(&mr)
+    if let Some(hold) = super::composite::composite_hold(&mr).filter(|_| !ctx.composite_paused)
         && steps.iter().filter_map(|s| s.patch.as_ref()).any(|p| hold.touched_by(p))
     {
         return Verdict::Refused(Refusal::CompositionOwnsIdentity(mr.command_arg(), hold.advice()));
