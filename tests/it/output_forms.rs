@@ -169,7 +169,7 @@ fn a_template_file_is_read_before_anything_is_scanned() {
             .args(words)
             .args(["--from", snapshot, "-o", &form])
             .status(2)
-            .stderr_contains(&format!("error: cannot read template {}", template.display()))
+            .stderr_contains(format!("error: cannot read template {}", template.display()))
             .run();
         assert!(run.stderr.starts_with("error: cannot read template "), "{}", run.stderr);
         assert_eq!(run.stdout, "", "{words:?}");

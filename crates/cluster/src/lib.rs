@@ -2,6 +2,7 @@
 //! and reading offline snapshots.
 
 pub mod admission;
+pub mod composition;
 pub mod connect;
 pub mod discover;
 pub mod discovery_cache;

@@ -8,6 +8,7 @@
 use super::cloud_audit::CloudRecord;
 use std::sync::Arc;
 use upjet_core::cloud_audit::CloudAuditCheck;
+use upjet_core::composition::{Composition, MrComposition};
 use upjet_core::inventory::{CrossCheck, InventoryObject, ScanCoverage, cross_check};
 use upjet_core::kind_removal::{KindRemoval, KindRemovals};
 use upjet_core::managed::ManagedResource;
@@ -78,6 +79,9 @@ pub struct FleetFacts {
     /// The kinds whose CRD or MRD is being deleted: read once the MRs being deleted are known
     /// (a live scan asks for the CRDs of their kinds alone), or with a snapshot's definitions.
     removals: KindRemovals,
+    /// The composition tree (`crate::composition`): the XRs and claims read before the MRs, then
+    /// the fleet's composed MRs and the earlier identities once all are known.
+    composition: Arc<Composition>,
 }
 
 impl FleetFacts {
@@ -97,6 +101,29 @@ impl FleetFacts {
         FleetFacts { removals, ..self }
     }
 
+    /// These facts with the composition tree.
+    pub fn with_composition(self, composition: Arc<Composition>) -> FleetFacts {
+        FleetFacts { composition, ..self }
+    }
+
+    /// The composition tree of the run (empty when none was read).
+    pub fn composition_tree(&self) -> &Composition {
+        &self.composition
+    }
+
+    /// The XRs and claims of the run, taken out of these facts (copied when still shared).
+    pub fn into_tree_index(self) -> upjet_core::composition::Composites {
+        match Arc::try_unwrap(self.composition) {
+            Ok(c) => c.index,
+            Err(shared) => shared.index.clone(),
+        }
+    }
+
+    /// What the composition tree says about one MR (`None` outside a composition).
+    pub fn composition(&self, mr: &ManagedResource) -> Option<MrComposition> {
+        self.composition.about(mr)
+    }
+
     /// The removal of the MR's kind, when its CRD or MRD is being deleted.
     pub fn kind_removal(&self, mr: &ManagedResource) -> Option<KindRemoval> {
         self.removals.of(mr.group(), &mr.kind).cloned()
@@ -112,7 +139,9 @@ impl FleetFacts {
 
     /// The MRs the index of shared objects names: judged (again) once it is known.
     pub fn involved(&self) -> std::collections::BTreeSet<MrKey> {
-        self.shared.involved()
+        let mut all = self.shared.involved();
+        all.extend(self.composition.involved());
+        all
     }
 
     /// The inventory cross-check, when an inventory was read.

@@ -65,6 +65,11 @@ impl EvidenceIndex {
         EvidenceIndex { parts }
     }
 
+    /// The ID journal read: the composition tree looks up what earlier composed MRs held in it.
+    pub fn journal(&self) -> &JournalIndex {
+        &self.parts.journal
+    }
+
     /// What was gathered about one MR, its share of the fleet's facts included. Nothing read
     /// means empty evidence, which every rule treats as no evidence.
     pub fn evidence_for(&self, mr: &ManagedResource, fleet: &FleetFacts) -> MrEvidence {
@@ -82,6 +87,7 @@ impl EvidenceIndex {
             shared: fleet.shared(mr),
             desired: None,
             kind_removal: fleet.kind_removal(mr),
+            composition: fleet.composition(mr),
         };
         mr_evidence(mr, shares)
     }
@@ -154,6 +160,8 @@ pub struct Shares<'a> {
     pub desired: Option<DesiredFacts>,
     /// Its kind going away (its CRD or MRD being deleted), when the run read them.
     pub kind_removal: Option<upjet_core::kind_removal::KindRemoval>,
+    /// What the composition tree says of it (`upjet_core::composition`).
+    pub composition: Option<upjet_core::composition::MrComposition>,
 }
 
 /// The one constructor of an MR's [`MrEvidence`]: each source's share of it, looked up and
@@ -174,6 +182,7 @@ pub fn mr_evidence(mr: &ManagedResource, s: Shares) -> MrEvidence {
     evidence.migration_twin = s.shared.twin;
     evidence.desired = s.desired;
     evidence.kind_removal = s.kind_removal;
+    evidence.composition = s.composition;
     evidence
 }
 

@@ -21,7 +21,7 @@ pub(super) async fn from_snapshot(
     settings: &Settings,
 ) -> anyhow::Result<Report> {
     let now = doctor.at;
-    let Snapshot { items, skipped, removals } = read_snapshot(path)?;
+    let Snapshot { items, skipped, removals, tree: _ } = read_snapshot(path)?;
     let (fleet_inputs, inventory_notes) = doctor.fleet.read().await?;
     let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
     let (evidence, log_notes) = doctor.evidence.request(settings, None, groups).read().await?.into_index();
