@@ -10,31 +10,10 @@
 //! page name) and silently lose its records.
 
 use super::record::Fields;
+pub(crate) use super::record::{Envelope, Token};
 use crate::format::Format;
 use std::sync::Arc;
 use upjet_core::inventory::InventoryObject;
-
-/// A key of a wrapping object whose array holds one export's records (an AWS page's
-/// `ResourceTagMappingList`), streamed one by one.
-pub(crate) struct Envelope {
-    /// The key.
-    pub key: &'static str,
-    /// What a document wrapped so is called in the file's note (`AWS get-resources`).
-    pub name: &'static str,
-    /// When the key may hold a table instead of an array (`{"columns": [...], "rows": [[...]]}`,
-    /// read whole, each row through [`Export::table_row`]): what the value is called in the error
-    /// about one that is neither.
-    pub table: Option<&'static str>,
-}
-
-/// A key of a wrapping object whose non-empty string says the export was cut short. A key several
-/// exports declare (the AWS CLI's `NextToken`) means one thing: the first one's hint is given.
-pub(crate) struct Token {
-    /// The key (`NextToken`).
-    pub key: &'static str,
-    /// What it means and what to do, for the warning that names it.
-    pub hint: &'static str,
-}
 
 /// One export, from the first bytes of a file to the object each of its records names.
 pub(crate) trait Export: Sync {

@@ -6,7 +6,6 @@
 //! comes from the exports ([`keys`]); none is named.
 
 use super::EXPORTS;
-use super::export::{Envelope, Token};
 use json_split::Member;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -54,7 +53,29 @@ pub(super) fn keys() -> &'static Keys {
     })
 }
 
-/// One record's fields that some export reads ([`Export::keys`](super::export::Export::keys)),
+/// A key of a wrapping object whose array holds one export's records (an AWS page's
+/// `ResourceTagMappingList`), streamed one by one.
+pub(crate) struct Envelope {
+    /// The key.
+    pub key: &'static str,
+    /// What a document wrapped so is called in the file's note (`AWS get-resources`).
+    pub name: &'static str,
+    /// When the key may hold a table instead of an array (`{"columns": [...], "rows": [[...]]}`,
+    /// read whole, each row through `Export::table_row`): what the value is called in the error
+    /// about one that is neither.
+    pub table: Option<&'static str>,
+}
+
+/// A key of a wrapping object whose non-empty string says the export was cut short. A key several
+/// exports declare (the AWS CLI's `NextToken`) means one thing: the first one's hint is given.
+pub(crate) struct Token {
+    /// The key (`NextToken`).
+    pub key: &'static str,
+    /// What it means and what to do, for the warning that names it.
+    pub hint: &'static str,
+}
+
+/// One record's fields that some export reads (`Export::keys`),
 /// each as its JSON text, borrowed from the record; every other field is skipped unread, so a
 /// record costs no more than its IDs and tags however much else it holds.
 #[derive(Debug, Default)]
