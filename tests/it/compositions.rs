@@ -236,3 +236,30 @@ spec:
   versions:
   - {name: v1alpha1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
 "#;
+
+/// The tree `crossplane resource trace database orders -n team-a -o json` prints: the claim, its
+/// XR, and the resources the XR lists.
+fn trace() -> Value {
+    let listed = ["orders-k2m4p", "orders-c9v8b", "orders-t5y6u", "orders-n1b2v"];
+    let children: Vec<Value> = queues()
+        .into_iter()
+        .filter(|q| listed.contains(&q["metadata"]["name"].as_str().unwrap()))
+        .map(|q| json!({"object": q, "children": []}))
+        .collect();
+    json!({"object": claim(), "children": [{"object": xr(), "children": children}]})
+}
+
+#[test]
+fn a_trace_beside_the_other_mrs_reads_as_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("trace.json"), trace().to_string()).unwrap();
+    let unlisted: Vec<Value> = queues()
+        .into_iter()
+        .filter(|q| ["orders-a1b2c", "orders-c0x1z", "orders-d7e8f"].contains(&q["metadata"]["name"].as_str().unwrap()))
+        .collect();
+    std::fs::write(dir.path().join("mrs.json"), json!({"apiVersion": "v1", "kind": "List", "items": unlisted}).to_string())
+        .unwrap();
+    // No XRD: the trace's objects say by their shape which is the claim and which the XR.
+    let run = upjet().args(["doctor", "-o", "json"]).from(dir.path()).expect_exit(1).run();
+    check_report(&run.json());
+}
