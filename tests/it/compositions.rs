@@ -257,9 +257,35 @@ fn a_trace_beside_the_other_mrs_reads_as_the_tree() {
         .into_iter()
         .filter(|q| ["orders-a1b2c", "orders-c0x1z", "orders-d7e8f"].contains(&q["metadata"]["name"].as_str().unwrap()))
         .collect();
-    std::fs::write(dir.path().join("mrs.json"), json!({"apiVersion": "v1", "kind": "List", "items": unlisted}).to_string())
-        .unwrap();
+    std::fs::write(
+        dir.path().join("mrs.json"),
+        json!({"apiVersion": "v1", "kind": "List", "items": unlisted}).to_string(),
+    )
+    .unwrap();
     // No XRD: the trace's objects say by their shape which is the claim and which the XR.
     let run = upjet().args(["doctor", "-o", "json"]).from(dir.path()).expect_exit(1).run();
     check_report(&run.json());
+}
+
+#[test]
+fn doctor_on_one_composed_mr_judges_it_with_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("tree.json");
+    std::fs::write(&snapshot, json!({"apiVersion": "v1", "kind": "List", "items": v1_tree()}).to_string()).unwrap();
+    let one = |name: &str| {
+        let target = format!("queue.sqs.aws.upbound.io/{name}");
+        let out = upjet().args(["doctor", &target, "-o", "json"]).from(&snapshot).output();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let codes: Vec<String> = doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .filter(|c| c.starts_with("Compos"))
+            .collect();
+        codes
+    };
+    assert_eq!(one("orders-k2m4p"), ["ComposedRecreated"]);
+    assert_eq!(one("orders-a1b2c"), ["ComposedOrphan"]);
+    assert!(one("orders-t5y6u").is_empty());
 }
