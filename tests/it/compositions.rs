@@ -7,6 +7,7 @@
 
 use crate::support::{Cluster, upjet};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 
 const QUEUE: &str = "sqs.aws.upbound.io/v1beta1";
 const XR_API: &str = "platform.example.org/v1alpha1";
@@ -288,4 +289,32 @@ fn doctor_on_one_composed_mr_judges_it_with_the_tree() {
     assert_eq!(one("orders-k2m4p"), ["ComposedRecreated"]);
     assert_eq!(one("orders-a1b2c"), ["ComposedOrphan"]);
     assert!(one("orders-t5y6u").is_empty());
+}
+
+/// `doctor CLAIM` over the bundled examples: the claim's tree, drawn as `crossplane resource
+/// trace` draws it with each MR's ID and codes, then the findings of that tree alone.
+#[test]
+fn doctor_on_a_claim_draws_its_tree_and_keeps_its_findings() {
+    let run = upjet()
+        .args(["doctor", "database.platform.example.org/orders", "-n", "team-a"])
+        .from("examples/compositions")
+        .expect_exit(1)
+        .run();
+    insta::assert_snapshot!("doctor_claim_tree", run.stdout);
+    let json = upjet()
+        .args(["doctor", "app/storefront", "-n", "shop", "-o", "json"])
+        .from("examples/compositions")
+        .expect_exit(1)
+        .run()
+        .json();
+    let names: BTreeSet<String> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["resource"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        BTreeSet::from(["storefront-a8s7d".to_string(), "storefront-m3d1a".into(), "storefront-z2x4c".into()])
+    );
 }
