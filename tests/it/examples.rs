@@ -47,11 +47,15 @@ fn example_fleet_shows_every_code() {
     // What hand migrations to the namespaced kinds leave behind (examples/migrate).
     let half_done = upjet().args(["doctor", "-o", "json", "--from", "examples/migrate/half-done.json"]).output();
     let half_done: serde_json::Value = serde_json::from_slice(&half_done.stdout).unwrap();
+    // A v1 claim's tree and a v2 namespaced XR's (examples/compositions).
+    let trees = upjet().args(["doctor", "-o", "json", "--from", "examples/compositions"]).output();
+    let trees: serde_json::Value = serde_json::from_slice(&trees.stdout).unwrap();
     let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
     by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(changelog["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(lint["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(half_done["summary"]["byCode"].as_object().unwrap().clone());
+    by_code.extend(trees["summary"]["byCode"].as_object().unwrap().clone());
     // The restore verdicts need a Velero backup: tests/it/velero.rs reads examples/velero.
     // tests/it/runtime_reads.rs and tests/it/kind_going.rs show the codes of a poll interval, a
     // deletion that waits, Terraform's identity change and a kind going away.

@@ -205,7 +205,7 @@ mod tests {
         let old = composed("orders-a1", "xr-1", Some("db-1")).build();
         let new = composed("orders-b2", "xr-2", None).build();
         let twin = composed("orders-c3", "xr-2", None).build();
-        let members = Members::of([&old, &new, &twin].into_iter().filter_map(|m| Member::of(m)));
+        let members = Members::of([&old, &new, &twin].into_iter().filter_map(Member::of));
         assert_eq!(members.earlier(&new).iter().map(|m| m.id()).collect::<Vec<_>>(), [Some("db-1")]);
         assert_eq!(members.duplicates(&new).len(), 1, "twin, under the same controller");
         assert!(members.duplicates(&old).is_empty(), "another controller");

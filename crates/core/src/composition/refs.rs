@@ -68,11 +68,12 @@ pub fn complete(composite: &mut Option<CompositeRef>, claim: &mut Option<ClaimRe
     let key = index.key_of(group, kind, &c.name, c.namespace.as_deref());
     c.namespace = key.namespace.clone();
     let bound = index.by_key(&key).and_then(|x| index.claim_of_xr(x));
-    if let (Some(claim), Some(b)) = (claim.as_mut(), bound) {
-        if b.name == claim.name && b.namespace.as_deref() == Some(claim.namespace.as_str()) {
-            claim.api_version = Some(b.api_version.clone());
-            claim.kind = Some(b.kind.clone());
-        }
+    if let (Some(claim), Some(b)) = (claim.as_mut(), bound)
+        && b.name == claim.name
+        && b.namespace.as_deref() == Some(claim.namespace.as_str())
+    {
+        claim.api_version = Some(b.api_version.clone());
+        claim.kind = Some(b.kind.clone());
     }
 }
 
