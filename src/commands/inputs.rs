@@ -90,7 +90,7 @@ fn take_composition(snap: &mut Snapshot) {
         let mut taken = sorted.taken.iter();
         snap.items.retain(|_| !taken.next().copied().unwrap_or(false));
         snap.skipped.push(format!(
-            "composition tree: {xrds} CompositeResourceDefinitions, {xrs} composite resources and {claims} claims read beside the managed resources"
+            "composition tree read beside the managed resources: {xrds} XRD(s), {xrs} XR(s), {claims} claim(s)"
         ));
     }
     snap.tree = sorted.index;

@@ -199,3 +199,25 @@ fn pause_composite_pauses_the_xr_for_the_adoption_and_puts_its_pause_back() {
         assert_eq!(backed_up, 2, "the MR's and the XR's backups");
     }
 }
+
+/// A restore whose undo would write a field the composition now sets is refused the same way:
+/// the next compose would revert it.
+#[test]
+fn restore_refuses_to_undo_a_field_the_composition_now_sets() {
+    let c = cluster();
+    composed_orphan(&c, None);
+    let _seen = provider(&c.api, Provider { cloud: vec!["www-A".into()], handles_token: true });
+    let o =
+        adopt(&c, "www-A").stderr_contains("adopted recordset.dns.gcp.upbound.io/www: external-name \"www-A\"").run();
+    let backup = backup_path(&o.stderr).expect("adopt names its backup");
+    let (code, body) = compose(&c.server.url, PATH, &rendered(Some("www-A")));
+    assert_eq!(code, 200, "{body}");
+    let before = get(&c);
+    c.upjet()
+        .args(["restore", "--yes"])
+        .arg(&backup)
+        .status(5)
+        .stderr_contains("identity belongs to its composition")
+        .run();
+    assert_eq!(get(&c)["metadata"]["resourceVersion"], before["metadata"]["resourceVersion"], "nothing was written");
+}

@@ -8,12 +8,10 @@ use super::request::{self, RequestError};
 use super::retry::RetryPolicy;
 use super::scan::decode_page;
 
-/// Where the XRDs are served: Crossplane v2's API first (its objects carry `spec.scope`), then
-/// v1's (Crossplane v1, every XR a `LegacyCluster` one).
-const XRD_PATHS: [&str; 2] = [
-    "/apis/apiextensions.crossplane.io/v2/compositeresourcedefinitions",
-    "/apis/apiextensions.crossplane.io/v1/compositeresourcedefinitions",
-];
+/// Where the XRDs are listed: v1, which Crossplane v1 and v2 both serve and store (v2 writes
+/// `spec.scope` there too; an object without one is a `LegacyCluster` XRD, v1's default). One
+/// request, answered 404 where Crossplane is absent.
+const XRD_PATH: &str = "/apis/apiextensions.crossplane.io/v1/compositeresourcedefinitions";
 
 /// How many objects a page asks for.
 const PAGE: u32 = 500;
@@ -21,14 +19,11 @@ const PAGE: u32 = 500;
 /// The items of every XRD, each reduced by `keep`; `Ok(None)` when no XRD API is served (no
 /// Crossplane, or one without compositions).
 pub async fn xrds<T>(conn: &Connection, keep: impl Fn(&[&str]) -> Vec<T>) -> Result<Option<Vec<T>>, RequestError> {
-    for path in XRD_PATHS {
-        match list(conn, path, &keep).await {
-            Ok(items) => return Ok(Some(items)),
-            Err(e) if e.status_code() == Some(404) => continue,
-            Err(e) => return Err(e),
-        }
+    match list(conn, XRD_PATH, &keep).await {
+        Ok(items) => Ok(Some(items)),
+        Err(e) if e.status_code() == Some(404) => Ok(None),
+        Err(e) => Err(e),
     }
-    Ok(None)
 }
 
 /// Every object of one XR or claim kind, across namespaces, each page's items reduced by `keep`.

@@ -14,7 +14,8 @@ use crate::shell::quoted;
 /// collector deletes it as a dependent whose owners are all gone, and with it its cloud object
 /// when its policies delete: an error then. A resource the XR does not list yet may be a compose
 /// in progress (the XR read before the MR), so an unlisted MR younger than
-/// [`COMPOSE_GRACE_SECS`] is left alone.
+/// [`COMPOSE_GRACE_SECS`] is left alone, and so is one that fills its slot twice: that is a
+/// `ComposedDuplicate`.
 pub(super) fn check(facts: &Facts) -> Option<Finding> {
     let c = facts.evidence?.composition.as_ref()?;
     let mr = facts.mr;
@@ -65,7 +66,8 @@ fn reason(c: &MrComposition, facts: &Facts) -> Option<(String, bool)> {
             let uid = c.xr.as_ref().map(|x| x.uid.as_str()).unwrap_or("?");
             Some((format!("its XR {key} was created again (uid {uid}) and takes it for another's"), true))
         }
-        XrLink::Live if c.listed == Some(false) && old_enough(facts) => {
+        // A duplicate the XR does not list is told as one (`ComposedDuplicate`).
+        XrLink::Live if c.listed == Some(false) && c.duplicates.is_empty() && old_enough(facts) => {
             Some((format!("its XR {key} does not list it in its resource references"), false))
         }
         XrLink::Uncontrolled if c.listed == Some(false) && old_enough(facts) => {
@@ -109,9 +111,15 @@ mod tests {
             ),
             ("listed by its live XR", db(), vec![xr("xr-1", &["orders-a1b2c"])], None),
             ("a compose in progress", young(), vec![xr("xr-1", &[])], None),
+            ("an unlisted duplicate is told as one", db(), vec![xr("xr-1", &["orders-twin"])], None),
             ("being deleted", db().deleting(), vec![], None),
         ] {
-            let found = judge(Code::ComposedOrphan, &mr, &tree(xrs, &[], &[]));
+            let twin = composed("orders-twin", "xr-1", "db").external_name("orders-db-2");
+            let fleet = match case.starts_with("an unlisted duplicate") {
+                true => vec![&mr, &twin],
+                false => vec![],
+            };
+            let found = judge(Code::ComposedOrphan, &mr, &tree(xrs, &fleet, &[]));
             assert_eq!(found.as_ref().map(|f| f.severity), want, "{case}: {found:?}");
         }
     }
