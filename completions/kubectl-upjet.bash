@@ -264,7 +264,7 @@ _kubectl__upjet() {
             return 0
             ;;
         kubectl__subcmd__upjet__subcmd__adopt)
-            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --create-timeout --yes --add-late-initialize --backup-dir --timeout --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --dry-run --id-template --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
+            opts="-f -y -n -A -l -v -s -h -V --id --filename --import --force --create-timeout --yes --add-late-initialize --pause-composite --backup-dir --timeout --parallel --concurrency --probe --cloud-audit --cloud-principal --journal --dry-run --id-template --color --kubeconfig --context --all-contexts --cluster --user --namespace --all-namespaces --selector --request-timeout --v --server --token --insecure-skip-tls-verify --as --as-group --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

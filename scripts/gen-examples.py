@@ -839,3 +839,98 @@ with open(os.path.join(CLOUD, "fleet.json"), "w") as f:
 cloudtrail()
 gcp_audit()
 azure_activity()
+
+# ---- composition trees (examples/compositions): a v1 claim -> XR -> MRs tree whose XR was
+# deleted and created again, and a v2 namespaced XR; each shows the composition codes. ----
+import hashlib
+COMPOSITIONS = os.path.join(os.path.dirname(__file__), "..", "examples", "compositions")
+
+def field_manager(xr_name, group_kind):
+    # crossplane ComposedFieldOwnerName: sha256(XR name + GroupKind), hex.
+    return "apiextensions.crossplane.io/composed/" + hashlib.sha256((xr_name + group_kind).encode()).hexdigest()
+
+def composed(api, kind, name, resource, xr, *, ns=None, id_=None, claim=None, labels=True, deleting=False, created="2024-11-30T10:50:00Z", fields=None):
+    """An MR as the composite reconciler leaves it: composed labels, resource name, controller."""
+    api_xr, kind_xr, xr_name, xr_uid = xr
+    lab = {"crossplane.io/composite": xr_name} if labels else {}
+    if claim:
+        lab.update({"crossplane.io/claim-name": claim[1], "crossplane.io/claim-namespace": claim[0]})
+    ann = {"crossplane.io/composition-resource-name": resource}
+    if id_:
+        ann["crossplane.io/external-name"] = id_
+    conditions = None if id_ else [cond("Synced", "True", "ReconcileSuccess", ltt="2024-11-30T11:40:05Z", gen=1)]
+    m = mr(api, kind, name, ns=ns, ann=ann, labels=lab, deleting=deleting, created=created, conditions=conditions,
+           at={"arn": "arn:aws:sqs:us-east-1:123456789012:" + id_} if id_ else None)
+    if not id_:
+        del m["metadata"]["annotations"]["upjet.crossplane.io/provider-meta"]
+    m["metadata"]["ownerReferences"] = [{"apiVersion": api_xr, "kind": kind_xr, "name": xr_name, "uid": xr_uid,
+                                         "controller": True, "blockOwnerDeletion": True}]
+    if ns:
+        m["spec"]["deletionPolicy"] = "Delete"
+    if fields is not None:
+        m["metadata"]["managedFields"] = [
+            {"manager": field_manager(xr_name, kind_xr + "." + api_xr.split("/")[0]), "operation": "Apply", "apiVersion": api,
+             "time": "2024-11-30T10:50:00Z", "fieldsType": "FieldsV1", "fieldsV1": fields},
+            {"manager": "provider-aws", "operation": "Update", "apiVersion": api, "time": "2024-11-30T10:51:00Z",
+             "fieldsType": "FieldsV1", "fieldsV1": {"f:status": {"f:conditions": {}}}, "subresource": "status"}]
+    return m
+
+def v1_claim_tree():
+    """`kubectl get xrd,xdatabase,database,managed -A -o json`: the claim `orders` (team-a) and its XR,
+    deleted and applied again by GitOps at 11:40 (a new UID): it composed `queue` anew, bare,
+    beside the earlier MR holding the ID, and a function no longer desires `dead-letter`."""
+    api = "platform.example.org/v1alpha1"
+    xr_uid, old_uid = uid("xdatabase/orders/2"), uid("xdatabase/orders/1")
+    xrd = {"apiVersion": "apiextensions.crossplane.io/v1", "kind": "CompositeResourceDefinition",
+           "metadata": {"name": "xdatabases.platform.example.org", "uid": uid("xrd/xdatabases")},
+           "spec": {"group": "platform.example.org", "scope": "LegacyCluster",
+                    "names": {"kind": "XDatabase", "plural": "xdatabases"}, "claimNames": {"kind": "Database", "plural": "databases"},
+                    "versions": [{"name": "v1alpha1", "served": True, "referenceable": True}]}}
+    refs = [{"apiVersion": "sqs.aws.upbound.io/v1beta1", "kind": "Queue", "name": n} for n in ["orders-7k2mp", "orders-q4w8e"]]
+    xr = {"apiVersion": api, "kind": "XDatabase",
+          "metadata": {"name": "orders", "uid": xr_uid, "creationTimestamp": "2024-11-30T11:40:00Z",
+                       "labels": {"crossplane.io/composite": "orders", "crossplane.io/claim-name": "orders", "crossplane.io/claim-namespace": "team-a"}},
+          "spec": {"compositionRef": {"name": "xdatabases-aws"}, "resourceRefs": refs,
+                   "claimRef": {"apiVersion": api, "kind": "Database", "name": "orders", "namespace": "team-a"}},
+          "status": {"conditions": [cond("Ready", "False", "Creating"), cond("Synced", "True", "ReconcileSuccess")]}}
+    claim = {"apiVersion": api, "kind": "Database", "metadata": {"name": "orders", "namespace": "team-a", "uid": uid("database/orders")},
+             "spec": {"compositionRef": {"name": "xdatabases-aws"}, "resourceRef": {"apiVersion": api, "kind": "XDatabase", "name": "orders"}}}
+    now, before = (api, "XDatabase", "orders", xr_uid), (api, "XDatabase", "orders", old_uid)
+    q = "sqs.aws.upbound.io/v1beta1"
+    c = ("team-a", "orders")
+    return [xrd, xr, claim,
+            composed(q, "Queue", "orders-b5n3x", "queue", before, id_="orders-queue", claim=c),
+            composed(q, "Queue", "orders-7k2mp", "queue", now, claim=c, created="2024-11-30T11:40:02Z"),
+            composed(q, "Queue", "orders-q4w8e", "audit", now, id_="orders-audit", claim=c),
+            composed(q, "Queue", "orders-d9f1g", "dead-letter", now, id_="orders-dlq", claim=c, labels=False, deleting=True)]
+
+def v2_namespaced_tree():
+    """`kubectl get xrd,app,managed -n shop -o json`: a v2 namespaced XR `storefront` whose `assets`
+    bucket was composed twice, and whose composition patches the `media` bucket's external-name."""
+    api = "platform.example.org/v1alpha1"
+    xr_uid = uid("app/shop/storefront")
+    xrd = {"apiVersion": "apiextensions.crossplane.io/v2", "kind": "CompositeResourceDefinition",
+           "metadata": {"name": "apps.platform.example.org", "uid": uid("xrd/apps")},
+           "spec": {"group": "platform.example.org", "scope": "Namespaced", "names": {"kind": "App", "plural": "apps"},
+                    "versions": [{"name": "v1alpha1", "served": True, "referenceable": True}]}}
+    b = "s3.aws.m.upbound.io/v1beta1"
+    refs = [{"apiVersion": b, "kind": "Bucket", "name": n} for n in ["storefront-a8s7d", "storefront-m3d1a", "storefront-l0g5x"]]
+    xr = {"apiVersion": api, "kind": "App",
+          "metadata": {"name": "storefront", "namespace": "shop", "uid": xr_uid, "creationTimestamp": "2024-11-30T10:00:00Z",
+                       "labels": {"crossplane.io/composite": "storefront"}},
+          "spec": {"crossplane": {"compositionRef": {"name": "apps-aws"}, "resourceRefs": refs}},
+          "status": {"conditions": [cond("Ready", "True", "Available"), cond("Synced", "True", "ReconcileSuccess")]}}
+    x = (api, "App", "storefront", xr_uid)
+    owned = {"f:metadata": {"f:annotations": {"f:crossplane.io/external-name": {}, "f:crossplane.io/composition-resource-name": {}}},
+             "f:spec": {"f:forProvider": {"f:region": {}}}}
+    return [xrd, xr,
+            composed(b, "Bucket", "storefront-a8s7d", "assets", x, ns="shop", id_="storefront-assets"),
+            composed(b, "Bucket", "storefront-z2x4c", "assets", x, ns="shop", id_="storefront-assets-2"),
+            composed(b, "Bucket", "storefront-m3d1a", "media", x, ns="shop", id_="storefront-media", fields=owned),
+            composed(b, "Bucket", "storefront-l0g5x", "logs", x, ns="shop", id_="storefront-logs")]
+
+os.makedirs(COMPOSITIONS, exist_ok=True)
+for name, items in [("v1-claim.json", v1_claim_tree()), ("v2-namespaced.json", v2_namespaced_tree())]:
+    with open(os.path.join(COMPOSITIONS, name), "w") as f:
+        json.dump({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}, f, indent=2, sort_keys=True)
+        f.write("\n")

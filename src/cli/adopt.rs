@@ -45,6 +45,11 @@ pub struct AdoptArgs {
     /// external-name it learns later.
     #[arg(long)]
     pub add_late_initialize: bool,
+    /// When the MR's composition sets its external-name (or policies), pause its XR
+    /// (crossplane.io/paused) for the adoption, backed up first, and put its pause back after;
+    /// says what the composition must carry so that the next compose keeps the ID.
+    #[arg(long, conflicts_with = "filename")]
+    pub pause_composite: bool,
     /// `--backup-dir`.
     #[command(flatten)]
     pub backup_dir: super::shared::BackupDirArgs,
@@ -142,7 +147,7 @@ mod tests {
     }
     #[derive(Debug, clap::Subcommand)]
     enum C {
-        Adopt(AdoptArgs),
+        Adopt(Box<AdoptArgs>),
         Restore(RestoreArgs),
     }
 

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use upjet_cluster::snapshot::{self, SnapshotItem};
+use upjet_core::composition::Composites;
 use upjet_core::error::Error;
 use upjet_core::kind_removal::KindRemovals;
 use upjet_evidence::format::Reader;
@@ -50,6 +51,9 @@ pub struct Snapshot {
     /// The kinds whose CRD or MRD the snapshot holds as being deleted (`deletionTimestamp`):
     /// their MRs are judged as going away with them.
     pub removals: KindRemovals,
+    /// The XRDs, XRs and claims it holds beside the MRs (`kubectl get composite,claim -A -o json`,
+    /// `crossplane resource trace -o json`), taken out of `items`: the composition tree.
+    pub tree: Composites,
 }
 
 /// Reads a `--from` path. A file that is not a snapshot fails the read, saying which flag takes
@@ -71,9 +75,25 @@ pub(crate) fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
         let why = snap.skipped.join("; ");
         return Err(Error::usage(format!("{} holds no snapshot of managed resources ({why})", path.display())));
     }
+    take_composition(&mut snap);
     drop_crossplane_objects(&mut snap);
     drop_crds(&mut snap);
     Ok(snap)
+}
+
+/// Takes the XRDs, XRs and claims out of the snapshot's items into its composition tree
+/// (`upjet_evidence::composition::sort`), with one line saying how many.
+fn take_composition(snap: &mut Snapshot) {
+    let sorted = upjet_evidence::composition::sort(snap.items.iter().map(|i| i.json.as_str()));
+    let (xrds, xrs, claims) = sorted.counts;
+    if xrds + xrs + claims > 0 {
+        let mut taken = sorted.taken.iter();
+        snap.items.retain(|_| !taken.next().copied().unwrap_or(false));
+        snap.skipped.push(format!(
+            "composition tree read beside the managed resources: {xrds} XRD(s), {xrs} XR(s), {claims} claim(s)"
+        ));
+    }
+    snap.tree = sorted.index;
 }
 
 /// Leaves out Crossplane's own API objects a snapshot may hold (ManagedResourceDefinitions,

@@ -7,6 +7,7 @@ pub mod backup;
 pub mod changelog;
 pub mod cloud_audit;
 pub mod completion;
+pub mod composition;
 pub mod doctor;
 pub mod evidence;
 pub mod exit;

@@ -41,7 +41,7 @@ fn example_fleet_shows_every_code() {
         .status(1).stderr("read 0 log sources (0 lines)\nread change log examples/changelogs/changelogs-sidecar.log: 9 entries\n1 kinds scanned, 3 managed resources, 3 errors, 1 warnings, 1 info, 1 would be created again by a provider restart\n").run();
     let changelog: serde_json::Value = changelog.json();
     // The lint codes come with a small repository of manifests (examples/lint).
-    let lint = upjet().args(["doctor", "-o", "json", "--from", "examples/lint"]).status(1).stderr("linted 16 managed resources from 13 files with 11 rules (46 need a cluster)\n4 kinds scanned, 16 managed resources, 2 errors, 4 warnings, 0 info\n").run();
+    let lint = upjet().args(["doctor", "-o", "json", "--from", "examples/lint"]).status(1).stderr("linted 16 managed resources from 13 files with 11 rules (51 need a cluster)\n4 kinds scanned, 16 managed resources, 2 errors, 4 warnings, 0 info\n").run();
     let lint: serde_json::Value = lint.json();
     // What hand migrations to the namespaced kinds leave behind (examples/migrate).
     let half_done = upjet()
@@ -50,11 +50,15 @@ fn example_fleet_shows_every_code() {
         .stderr("4 kinds scanned, 4 managed resources, 2 errors, 1 warnings, 1 info\n")
         .run();
     let half_done: serde_json::Value = half_done.json();
+    // A v1 claim's tree and a v2 namespaced XR's (examples/compositions).
+    let trees = upjet().args(["doctor", "-o", "json", "--from", "examples/compositions"]).status(1).stderr("composition tree read beside the managed resources: 2 XRD(s), 2 XR(s), 1 claim(s)\n2 kinds scanned, 8 managed resources, 5 errors, 1 warnings, 1 info\n").run();
+    let trees: serde_json::Value = trees.json();
     let mut by_code = report["summary"]["byCode"].as_object().unwrap().clone();
     by_code.extend(cloud["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(changelog["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(lint["summary"]["byCode"].as_object().unwrap().clone());
     by_code.extend(half_done["summary"]["byCode"].as_object().unwrap().clone());
+    by_code.extend(trees["summary"]["byCode"].as_object().unwrap().clone());
     // The restore verdicts need a Velero backup: tests/it/velero.rs reads examples/velero.
     // tests/it/runtime_reads.rs and tests/it/kind_going.rs show the codes of a poll interval, a
     // deletion that waits, Terraform's identity change and a kind going away.

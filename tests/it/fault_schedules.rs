@@ -95,9 +95,10 @@ fn under_schedules(schedule: impl Fn(u64) -> Vec<Fault>, runs: u64, min_extra: u
         for f in schedule(seed) {
             c.api.fault(f);
         }
-        // A clean run lists 8 times: the MR pages, the one ManagedResourceDefinition list and the
-        // one list of admission policies (the guard's, not served here).
-        extra += assert_same(&c, &clean) - 8;
+        // A clean run lists 9 times: the MR pages, the one ManagedResourceDefinition list, the
+        // one list of admission policies (the guard's, not served here) and the one
+        // CompositeResourceDefinition list (not served either).
+        extra += assert_same(&c, &clean) - 9;
     }
     assert!(extra >= min_extra, "the faults fired: {extra} extra list requests");
 }
@@ -132,8 +133,8 @@ fn expired_continue_on_every_page_falls_back_to_one_full_list() {
     c.api.fault(expire_every_continue());
     assert_eq!(
         assert_same(&c, &clean),
-        9,
-        "three first pages, two expired continues, two full lists, the one ManagedResourceDefinition list and the one list of admission policies"
+        10,
+        "three first pages, two expired continues, two full lists, the one ManagedResourceDefinition list, the one list of admission policies and the one CompositeResourceDefinition list"
     );
     let lists: Vec<String> = c.api.stats().recent.into_iter().map(|(_, p)| p).filter(|p| p.contains("/dns.")).collect();
     let full: Vec<&String> = lists.iter().filter(|p| !p.contains("limit=")).collect();

@@ -18,6 +18,8 @@ mod ci_formats;
 mod cloud_audit;
 mod cloud_audit_cluster;
 mod completions;
+mod composition_repairs;
+mod compositions;
 mod create_in_flight;
 mod crossplane_v2;
 mod deploy;

@@ -8,6 +8,7 @@
 //! [`mod@write`], after the caller's backup (`upjet_local::backup`).
 
 pub mod admission;
+pub mod composition;
 pub mod connect;
 pub mod discover;
 pub mod discovery_cache;

@@ -1,6 +1,7 @@
 //! Offline input: `kubectl get managed -A -o json` (or `-o yaml`) output, a file or a directory
 //! of them, so a support engineer can analyse a customer's snapshot without a cluster. A file
-//! may also hold one object (`kubectl get KIND NAME -o json`, an adopt backup).
+//! may also hold one object (`kubectl get KIND NAME -o json`, an adopt backup), or the tree
+//! `crossplane resource trace -o json|yaml` prints (its objects, root first).
 //!
 //! Files are listed and read one by one, so the caller decides what a file that is not a
 //! snapshot means (in a folder, another input can be skipped).
@@ -8,6 +9,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::path::{Path, PathBuf};
+use upjet_core::composition::trace;
 use upjet_core::error::Error;
 use upjet_core::shell::ShellCommand;
 
@@ -30,6 +32,9 @@ struct JsonDoc {
     metadata: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     items: Option<Vec<Box<RawValue>>>,
+    /// A `crossplane resource trace -o json` document's root node.
+    #[serde(default)]
+    object: Option<serde::de::IgnoredAny>,
 }
 
 /// The files a snapshot path names: the file itself, or every `.json`/`.yaml`/`.yml` file below a
@@ -106,6 +111,8 @@ pub fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> 
             let kind = text_of("kind");
             if let Some(items) = value.get("items").and_then(|i| i.as_array()).filter(|_| kind.ends_with("List")) {
                 out.extend(items.iter().map(|i| item(i.to_string())));
+            } else if trace::is_trace(value) {
+                out.extend(trace::trace_objects(value).iter().map(|o| item(o.to_string())));
             } else if one_object(kind, text_of("apiVersion"), value.get("metadata").is_some()) {
                 out.push(item(value.to_string()));
             } else {
@@ -124,6 +131,15 @@ pub fn read_file(file: &Path, out: &mut Vec<SnapshotItem>) -> Result<(), Error> 
         }
         let doc: JsonDoc = serde_json::from_str(&text)
             .map_err(|e| Error::usage(format!("{} is not valid JSON: {e}", file.display())))?;
+        if doc.kind.is_empty() && doc.object.is_some() {
+            // `crossplane resource trace -o json`: the tree's objects, root first.
+            let value: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| Error::usage(format!("{} is not valid JSON: {e}", file.display())))?;
+            if trace::is_trace(&value) {
+                out.extend(trace::trace_objects(&value).iter().map(|o| item(o.to_string())));
+                return Ok(());
+            }
+        }
         match doc.items {
             Some(items) if doc.kind.ends_with("List") => {
                 out.extend(items.into_iter().map(|i| item(i.get().to_string())))

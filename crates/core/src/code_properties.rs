@@ -80,6 +80,10 @@ pub enum Family {
     /// the watch) beside the served kinds and the MRs: what `kubectl upjet guard` installed.
     /// Snapshots and backups hold none, so no offline flow reports these codes.
     Guard,
+    /// The composition tree: the XRDs, XRs and claims read beside the MRs (live, a snapshot
+    /// holding them, `crossplane resource trace -o json`) and the fleet's other composed MRs
+    /// (`domain::composition`).
+    Composition,
 }
 
 /// What a code says about the MR's hold on its cloud object. The variants differ in what a

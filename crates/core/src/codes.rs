@@ -485,6 +485,37 @@ codes! {
         severity: Warning, family: Guard, id_confidence: Medium, wants_id: false,
         lost: No, highlight: No, lint: false, docs: "findings.md#guardlockstale",
     },
+    /// A composed MR its XR is deleting (garbage-collected: no longer desired, its composed labels
+    /// gone or out of the XR's references) whose deletion deletes its cloud object: said while
+    /// the provider has yet to delete it.
+    ComposedGarbageCollected {
+        severity: Error, family: Composition, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: Message, lint: false, docs: "findings.md#composedgarbagecollected",
+    },
+    /// An XR composes an MR without an external-name for a resource name an earlier MR (an
+    /// earlier XR of the same name, found live, in the ID journal or in the lock) held an ID
+    /// for: a second cloud object at its next reconcile.
+    ComposedRecreated {
+        severity: Error, family: Composition, id_confidence: High, wants_id: false,
+        lost: Recorded, highlight: Message, lint: false, docs: "findings.md#composedrecreated",
+    },
+    /// Two live MRs fill one resource name of one XR.
+    ComposedDuplicate {
+        severity: Error, family: Composition, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#composedduplicate",
+    },
+    /// A composed MR whose XR is gone, was created again, or no longer lists it: nothing composes
+    /// it now. Error when Kubernetes' garbage collector will delete it with its cloud object.
+    ComposedOrphan {
+        severity: Warning, family: Composition, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#composedorphan",
+    },
+    /// The composite's field manager owns the MR's external-name (or, on an MR that lost its ID,
+    /// its policies): a repair written to the MR is reverted at the XR's next compose.
+    CompositionOwnsIdentity {
+        severity: Info, family: Composition, id_confidence: Medium, wants_id: false,
+        lost: No, highlight: No, lint: false, docs: "findings.md#compositionownsidentity",
+    },
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ pub enum Exit {
     Cluster = 3,
     /// The scan could not read part of the fleet (kinds skipped, objects unreadable).
     Incomplete = 4,
-    /// A write command was refused or failed (adopt, restore); nothing was left half-done.
+    /// A write command was refused or failed (adopt, restore; a repair of an identity field a
+    /// composition sets is refused with it); nothing was left half-done.
     Failed = 5,
 }
 

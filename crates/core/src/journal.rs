@@ -59,6 +59,14 @@ pub struct Record {
     pub source: Source,
     /// The identity itself.
     pub id: String,
+    /// The XR that composed the MR (its controller's name, else its `crossplane.io/composite`
+    /// label), when one did: with [`Record::resource`], the slot an XR created again fills
+    /// with a new MR (`domain::composition`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub composite: Option<String>,
+    /// The MR's `crossplane.io/composition-resource-name`, when composed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
 }
 
 impl Record {
@@ -70,6 +78,9 @@ impl Record {
 
 /// The identities an MR shows now, stamped `time`: one record per source present.
 pub fn identities(mr: &ManagedResource, time: &str) -> Vec<Record> {
+    let resource = mr.annotation(keys::COMPOSITION_RESOURCE_NAME).filter(|r| !r.is_empty());
+    let controller = mr.composed.as_deref().and_then(|c| c.controller.as_ref()).map(|c| c.name.as_str());
+    let composite = resource.and(controller.or(mr.composite.as_deref()));
     let record = |source, id: &str| Record {
         time: time.to_string(),
         uid: mr.uid.clone(),
@@ -79,6 +90,8 @@ pub fn identities(mr: &ManagedResource, time: &str) -> Vec<Record> {
         name: mr.name.clone(),
         source,
         id: id.to_string(),
+        composite: composite.map(str::to_owned),
+        resource: composite.and(resource).map(str::to_owned),
     };
     let mut out = Vec::new();
     if let Some(name) = mr.external_name() {
@@ -181,6 +194,12 @@ impl JournalIndex {
     pub fn is_empty(&self) -> bool {
         self.by_uid.is_empty()
     }
+
+    /// Every record kept, in no order: what the composition tree looks earlier MRs up in
+    /// (`domain::composition::Earlier`).
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.by_uid.values().flatten()
+    }
 }
 
 /// The IDs of one MR's records, in the order an adoption should try them: the external-names it
@@ -241,6 +260,8 @@ mod tests {
             name: uid.into(),
             source,
             id: id.into(),
+            composite: None,
+            resource: None,
         }
     }
 

@@ -9,6 +9,8 @@ pub mod cloud_audit;
 pub mod clusters;
 pub(crate) mod code_properties;
 pub mod codes;
+pub mod composed;
+pub mod composition;
 pub mod create_marks;
 pub mod deletion;
 pub mod error;

@@ -5,6 +5,7 @@
 //! view keeps only those fields, decoded straight from the JSON of one list item, so memory stays
 //! proportional to what is diagnosed rather than to what the API server sends.
 
+use crate::composed::{self, ClaimLabels, Composed, Controller, IdentityOwners};
 use crate::placeholder::{Placeholder, is_placeholder, placeholder};
 pub(crate) use crate::provider_config::{PROVIDER_CONFIG, ProviderConfigKey};
 use crate::shell::ShellCommand;
@@ -150,6 +151,9 @@ pub struct ManagedResource {
     /// `crossplane.io/reconcile-requested-at` token a reconcile acknowledged. Its presence alone
     /// shows the provider's runtime records requests at all.
     pub last_handled_reconcile_at: Option<String>,
+    /// What composed it, when anything did: its controller, claim labels and the owners of its
+    /// identity fields (`domain::composed`). `None` for an MR outside any composition.
+    pub composed: Option<Box<Composed>>,
 }
 
 /// Why a list item could not become a [`ManagedResource`].
@@ -199,6 +203,25 @@ struct WireMeta {
     annotations: StrMap,
     #[serde(default)]
     labels: Option<WireLabels>,
+    #[serde(default, rename = "ownerReferences")]
+    owner_references: Option<Vec<WireOwner>>,
+    #[serde(default, rename = "managedFields", deserialize_with = "composed::owners::managed_fields")]
+    managed_fields: IdentityOwners,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireOwner {
+    #[serde(default)]
+    api_version: String,
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    uid: String,
+    #[serde(default)]
+    controller: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -207,6 +230,10 @@ struct WireLabels {
     composite: Option<String>,
     #[serde(rename = "crossplane.io/in-use", default)]
     in_use: Option<String>,
+    #[serde(rename = "crossplane.io/claim-name", default)]
+    claim_name: Option<String>,
+    #[serde(rename = "crossplane.io/claim-namespace", default)]
+    claim_namespace: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -482,6 +509,12 @@ impl From<Wire> for ManagedResource {
             finalizers = Vec::new();
         }
         let labels = w.metadata.labels;
+        let composed = composed_of(
+            &w.metadata.annotations,
+            labels.as_ref(),
+            w.metadata.owner_references,
+            w.metadata.managed_fields,
+        );
         ManagedResource {
             api_version: w.api_version,
             kind: w.kind,
@@ -517,8 +550,34 @@ impl From<Wire> for ManagedResource {
             provider_config,
             at_provider_arn,
             last_handled_reconcile_at: status.last_handled_reconcile_at,
+            composed,
         }
     }
+}
+
+/// The composition signs of a decoded MR (`domain::composed`): its controller owner reference,
+/// its claim labels, the owners of its identity fields; `None` when it shows none.
+fn composed_of(
+    annotations: &StrMap,
+    labels: Option<&WireLabels>,
+    owners: Option<Vec<WireOwner>>,
+    fields: IdentityOwners,
+) -> Option<Box<Composed>> {
+    let controller = owners.into_iter().flatten().find(|o| o.controller == Some(true)).map(|o| Controller {
+        api_version: o.api_version,
+        kind: o.kind,
+        name: o.name,
+        uid: o.uid,
+    });
+    let claim = labels.and_then(|l| match (&l.claim_namespace, &l.claim_name) {
+        (Some(namespace), Some(name)) if !name.is_empty() => {
+            Some(ClaimLabels { namespace: namespace.clone(), name: name.clone() })
+        }
+        _ => None,
+    });
+    let signed =
+        annotations.contains_key(composed::keys::RESOURCE_NAME) || labels.is_some_and(|l| l.composite.is_some());
+    Composed::of(controller, claim, fields, signed)
 }
 
 /// The legacy group of a namespaced group (Crossplane v2's `.m.` twin of a v1 kind): the group with its one `m` label removed

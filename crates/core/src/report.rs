@@ -1,6 +1,7 @@
 //! The doctor's report: findings joined to their resource, filters, and the summary.
 //! Its JSON/YAML shape (`upjet.doctor/v1`, kind `Report`) is a public contract for scripts.
 
+use super::composition::{ClaimRef, CompositeRef, Composites, refs_of, root_of};
 use super::finding::{Code, Finding, ResourceRef, Severity, SourceLocation};
 use super::kind_removal::{CLOUD_OBJECT, DEFINITIONS, KEEP, KindGoing};
 use super::managed::{ManagedResource, ProviderConfigKey, keys};
@@ -56,6 +57,12 @@ pub struct ResourceState {
     /// `default`, `ClusterProviderConfig default`, `ProviderConfig team-a/default`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider_config: Option<ProviderConfigKey>,
+    /// The XR that composes the MR (its controller), with the MR's resource name in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub composite: Option<CompositeRef>,
+    /// The v1 claim the MR's XR is bound to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimRef>,
 }
 
 /// The last provider-logged external ID, as the report shows it.
@@ -80,6 +87,7 @@ impl ResourceState {
 
     /// The state of one MR.
     pub fn of(mr: &ManagedResource) -> ResourceState {
+        let (composite, claim) = refs_of(mr);
         ResourceState {
             external_name: mr.external_name().map(str::to_owned),
             external_name_placeholder: mr.external_name_placeholder().map(|p| p.value.to_owned()),
@@ -89,6 +97,8 @@ impl ResourceState {
             create_failed: mr.annotation(keys::CREATE_FAILED).map(str::to_owned),
             last_logged_id: None,
             provider_config: mr.provider_config.clone(),
+            composite,
+            claim,
         }
     }
 }
@@ -175,6 +185,10 @@ pub struct Summary {
     /// (`KindBeingDeleted`). Absent when none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kinds_being_deleted: Vec<KindGoing>,
+    /// The composition trees (a claim, else an XR) with at least one finding shown on an MR of
+    /// theirs. Absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub trees_with_findings: usize,
     /// What a lint of manifests read and ran (`doctor --from` over desired state); absent
     /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -348,6 +362,7 @@ impl ReportBuilder {
         }
         self.summary.kinds_skipped.sort_by(|a, b| a.resource.cmp(&b.resource));
         self.summary.kinds_being_deleted = kinds_going(&self.findings);
+        self.summary.trees_with_findings = trees_with_findings(&self.findings);
         self.summary.unreadable.sort();
         self.summary.complete = !self.summary.incomplete();
         Report { api_version: "upjet.doctor/v1", kind: "Report", findings: self.findings, summary: self.summary }
@@ -380,6 +395,17 @@ pub(crate) fn kinds_going(findings: &[ReportFinding]) -> Vec<KindGoing> {
     by.into_values().collect()
 }
 
+/// How many composition trees (per cluster) the findings touch: each finding's claim, else XR.
+pub fn trees_with_findings(findings: &[ReportFinding]) -> usize {
+    let roots: std::collections::BTreeSet<(Option<&String>, String)> = findings
+        .iter()
+        .filter_map(|f| {
+            root_of(f.state.composite.as_ref(), f.state.claim.as_ref()).map(|r| (f.resource.cluster.as_ref(), r))
+        })
+        .collect();
+    roots.len()
+}
+
 /// The report's order: most severe first, then cluster, namespace, kind, name and code.
 pub(crate) fn sort_findings(findings: &mut [ReportFinding]) {
     findings.sort_by(|a, b| {
@@ -395,6 +421,14 @@ pub(crate) fn sort_findings(findings: &mut [ReportFinding]) {
 }
 
 impl Report {
+    /// Completes every finding's XR and claim with what the run read of the tree (the claim's
+    /// kind, the XR's namespace).
+    pub fn complete_trees(&mut self, index: &Composites) {
+        for f in &mut self.findings {
+            super::composition::complete(&mut f.state.composite, &mut f.state.claim, index);
+        }
+    }
+
     /// The most severe finding shown, if any.
     pub fn worst(&self) -> Option<Severity> {
         self.findings.iter().map(|f| f.finding.severity).max()

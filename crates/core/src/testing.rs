@@ -54,6 +54,10 @@ impl Mr {
         }
         mr
     }
+    /// An MR from its object as JSON (one edited by hand after [`Mr::json`]).
+    pub fn from_json(obj: Value) -> Mr {
+        Mr(obj)
+    }
     /// Sets `metadata.creationTimestamp`.
     pub fn created(mut self, at: &str) -> Mr {
         self.0["metadata"]["creationTimestamp"] = json!(at);
@@ -84,6 +88,44 @@ impl Mr {
     /// Adds a label.
     pub fn label(mut self, k: &str, v: &str) -> Mr {
         self.0["metadata"]["labels"][k] = json!(v);
+        self
+    }
+    /// Adds a controller owner reference (an XR composing it).
+    pub fn owner(mut self, api_version: &str, kind: &str, name: &str, uid: &str) -> Mr {
+        let reference = json!({"apiVersion": api_version, "kind": kind, "name": name, "uid": uid,
+            "controller": true, "blockOwnerDeletion": true});
+        match self.0["metadata"]["ownerReferences"].as_array_mut() {
+            Some(refs) => refs.push(reference),
+            None => self.0["metadata"]["ownerReferences"] = json!([reference]),
+        }
+        self
+    }
+    /// Adds a `managedFields` entry: `manager` (`operation`) owning these fieldsV1 paths
+    /// (`metadata.annotations.crossplane.io/external-name`, `spec.deletionPolicy`, …), written
+    /// as the API server writes them.
+    pub fn managed_by(mut self, manager: &str, operation: &str, paths: &[&str]) -> Mr {
+        let mut fields = json!({});
+        for path in paths {
+            let (head, leaf): (Vec<String>, String) = match path.strip_prefix("metadata.annotations.") {
+                Some(key) => (vec!["f:metadata".into(), "f:annotations".into()], format!("f:{key}")),
+                None => {
+                    let mut parts: Vec<String> = path.split('.').map(|p| format!("f:{p}")).collect();
+                    let leaf = parts.pop().unwrap_or_default();
+                    (parts, leaf)
+                }
+            };
+            let mut at = &mut fields;
+            for h in &head {
+                at = &mut at[h.as_str()];
+            }
+            at[leaf.as_str()] = json!({});
+        }
+        let entry = json!({"manager": manager, "operation": operation, "apiVersion": self.0["apiVersion"].clone(),
+            "time": "2024-11-30T10:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": fields});
+        match self.0["metadata"]["managedFields"].as_array_mut() {
+            Some(all) => all.push(entry),
+            None => self.0["metadata"]["managedFields"] = json!([entry]),
+        }
         self
     }
     /// Sets external-name.

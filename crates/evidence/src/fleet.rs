@@ -11,6 +11,7 @@ use super::cloud_audit::CloudRecord;
 use super::sources::EvidenceSource;
 use std::sync::Arc;
 use upjet_core::cloud_audit::CloudAuditCheck;
+use upjet_core::composition::{Composition, MrComposition};
 use upjet_core::inventory::{CrossCheck, InventoryObject, ScanCoverage, cross_check};
 use upjet_core::kind_removal::KindRemovals;
 use upjet_core::managed::ManagedResource;
@@ -82,6 +83,9 @@ pub struct FleetFacts {
     /// The kinds whose CRD or MRD is being deleted: read once the MRs being deleted are known
     /// (a live scan asks for the CRDs of their kinds alone), or with a snapshot's definitions.
     removals: KindRemovals,
+    /// The composition tree (`crate::composition`): the XRs and claims read before the MRs, then
+    /// the fleet's composed MRs and the earlier identities once all are known.
+    composition: Arc<Composition>,
 }
 
 impl FleetFacts {
@@ -101,9 +105,34 @@ impl FleetFacts {
         FleetFacts { removals, ..self }
     }
 
+    /// These facts with the composition tree.
+    pub fn with_composition(self, composition: Arc<Composition>) -> FleetFacts {
+        FleetFacts { composition, ..self }
+    }
+
+    /// The composition tree of the run (empty when none was read).
+    pub fn composition_tree(&self) -> &Composition {
+        &self.composition
+    }
+
+    /// The XRs and claims of the run, taken out of these facts (copied when still shared).
+    pub fn into_tree_index(self) -> upjet_core::composition::Composites {
+        match Arc::try_unwrap(self.composition) {
+            Ok(c) => c.index,
+            Err(shared) => shared.index.clone(),
+        }
+    }
+
+    /// What the composition tree says about one MR (`None` outside a composition).
+    pub fn composition(&self, mr: &ManagedResource) -> Option<MrComposition> {
+        self.composition.about(mr)
+    }
+
     /// The MRs the index of shared objects names: judged (again) once it is known.
     pub fn involved(&self) -> std::collections::BTreeSet<MrKey> {
-        self.shared.involved()
+        let mut all = self.shared.involved();
+        all.extend(self.composition.involved());
+        all
     }
 
     /// The inventory cross-check, when an inventory was read.
@@ -135,6 +164,7 @@ impl EvidenceSource for FleetFacts {
         self.inventory.fill(mr, evidence);
         self.cloud_audit.fill(mr, evidence);
         self.removals.fill(mr, evidence);
+        evidence.composition = self.composition.about(mr);
     }
 }
 

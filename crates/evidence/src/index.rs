@@ -46,6 +46,12 @@ impl EvidenceIndex {
         }
     }
 
+    /// The ID journal read, when it held records: the composition tree looks up what earlier
+    /// composed MRs held in it.
+    pub fn journal(&self) -> Option<&JournalIndex> {
+        self.sources.iter().find_map(|s| (&**s as &dyn Any).downcast_ref())
+    }
+
     /// What was gathered about one MR, its share of the fleet's facts included. Nothing read
     /// means empty evidence, which every rule treats as no evidence.
     pub fn evidence_for(&self, mr: &ManagedResource, fleet: &FleetFacts) -> MrEvidence {

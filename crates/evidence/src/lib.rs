@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod changelog;
 pub mod cloud_audit;
+pub mod composition;
 pub mod correlate;
 pub mod crd;
 pub(crate) mod create_loop;

@@ -172,6 +172,8 @@ mod tests {
             name: uid.into(),
             source: Source::ExternalName,
             id: id.into(),
+            composite: None,
+            resource: None,
         }
     }
 

@@ -21,4 +21,5 @@ pub mod structured;
 pub mod style;
 pub mod summary;
 pub mod table;
+pub mod tree;
 pub mod watch;

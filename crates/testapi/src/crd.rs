@@ -286,156 +286,6 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// A registry with core v1 (pods, events, namespaces), apps/v1 Deployments and apiextensions
-    /// (CRDs).
-    pub(crate) fn with_builtins() -> Self {
-        let mut r = Self::default();
-        let core = |plural: &str,
-                    singular: &str,
-                    kind: &'static str,
-                    namespaced: bool,
-                    short: &[&str],
-                    cats: &[&str],
-                    verbs: &[&'static str],
-                    status: bool,
-                    extra: Vec<(&'static str, &'static str, Vec<&'static str>)>,
-                    selectable: &[&str]| {
-            (
-                String::new(),
-                "v1".to_string(),
-                plural.to_string(),
-                singular.to_string(),
-                kind,
-                namespaced,
-                short.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-                cats.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-                verbs.to_vec(),
-                status,
-                extra,
-                selectable.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            )
-        };
-        let defs = vec![
-            core(
-                "events",
-                "event",
-                "Event",
-                true,
-                &["ev"],
-                &[],
-                CORE_VERBS,
-                false,
-                vec![],
-                &[
-                    "involvedObject.kind",
-                    "involvedObject.namespace",
-                    "involvedObject.name",
-                    "involvedObject.uid",
-                    "involvedObject.apiVersion",
-                    "involvedObject.resourceVersion",
-                    "involvedObject.fieldPath",
-                    "reason",
-                    "reportingComponent",
-                    "source",
-                    "type",
-                ],
-            ),
-            core(
-                "namespaces",
-                "namespace",
-                "Namespace",
-                false,
-                &["ns"],
-                &[],
-                &["create", "delete", "get", "list", "patch", "update", "watch"],
-                true,
-                vec![("finalize", "Namespace", vec!["update"])],
-                &["status.phase"],
-            ),
-            core(
-                "pods",
-                "pod",
-                "Pod",
-                true,
-                &["po"],
-                &["all"],
-                CORE_VERBS,
-                true,
-                vec![("exec", "PodExecOptions", vec!["create", "get"]), ("log", "Pod", vec!["get"])],
-                &[
-                    "spec.nodeName",
-                    "spec.restartPolicy",
-                    "spec.schedulerName",
-                    "spec.serviceAccountName",
-                    "spec.hostNetwork",
-                    "status.phase",
-                    "status.podIP",
-                    "status.nominatedNodeName",
-                ],
-            ),
-        ];
-        for (
-            group,
-            version,
-            plural,
-            singular,
-            kind,
-            namespaced,
-            short_names,
-            categories,
-            verbs,
-            status,
-            extra,
-            selectable,
-        ) in defs
-        {
-            let store = r.store_for(&group, &plural);
-            r.add(ResourceDef {
-                group,
-                version,
-                kind: kind.to_string(),
-                list_kind: format!("{kind}List"),
-                plural,
-                singular,
-                namespaced,
-                short_names,
-                categories,
-                verbs,
-                status_subresource: status,
-                builtin: true,
-                extra_subresources: extra,
-                selectable,
-                printer_columns: vec![],
-                warning: None,
-                store,
-            });
-        }
-        // apps/v1 Deployments: a provider's runtime, which safe-start keeps at zero replicas.
-        let store = r.store_for("apps", "deployments");
-        let deployments = ResourceDef::builtin(("apps", "deployments", "deployment"), "Deployment", true, store);
-        r.add(ResourceDef {
-            short_names: vec!["deploy".into()],
-            categories: vec!["all".into()],
-            status_subresource: true,
-            extra_subresources: vec![("scale", "Scale", vec!["get", "patch", "update"])],
-            ..deployments
-        });
-        let store = r.store_for("apiextensions.k8s.io", "customresourcedefinitions");
-        let crd = ResourceDef::builtin(
-            ("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition"),
-            "CustomResourceDefinition",
-            false,
-            store,
-        );
-        r.add(ResourceDef {
-            short_names: vec!["crd".into(), "crds".into()],
-            categories: vec!["api-extensions".into()],
-            status_subresource: true,
-            ..crd
-        });
-        r
-    }
-
     pub(crate) fn store_for(&mut self, group: &str, plural: &str) -> Arc<Store> {
         self.stores.entry((group.to_string(), plural.to_string())).or_insert_with(|| Arc::new(Store::default())).clone()
     }
@@ -500,56 +350,7 @@ impl Registry {
             });
         }
         self.crds.insert(name.clone(), keys);
-        let versions: Vec<Value> = spec
-            .versions
-            .iter()
-            .map(|v| {
-                let mut o = json!({"name": v.name, "served": v.served, "storage": v.storage});
-                if v.deprecated {
-                    o["deprecated"] = json!(true);
-                }
-                if !v.additional_printer_columns.is_empty() {
-                    o["additionalPrinterColumns"] =
-                        serde_json::to_value(&v.additional_printer_columns).unwrap_or_default();
-                }
-                if let Some(s) = &v.subresources {
-                    let mut sub = json!({});
-                    if s.status.is_some() {
-                        sub["status"] = json!({});
-                    }
-                    if s.scale.is_some() {
-                        sub["scale"] = json!({});
-                    }
-                    o["subresources"] = sub;
-                }
-                // The openAPIV3Schema is not kept (see strip_schemas); an open schema stands in.
-                o["schema"] =
-                    json!({"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}});
-                o
-            })
-            .collect();
-        let mut meta = json!({"name": name});
-        if let Some(l) = &crd.metadata.labels {
-            meta["labels"] = json!(l);
-        }
-        if let Some(a) = &crd.metadata.annotations {
-            meta["annotations"] = json!(a);
-        }
-        let stored: Vec<&str> = spec.versions.iter().filter(|v| v.storage).map(|v| v.name.as_str()).collect();
-        Ok(json!({
-            "apiVersion": crd.api_version.clone().unwrap_or_else(|| "apiextensions.k8s.io/v1".into()),
-            "kind": "CustomResourceDefinition",
-            "metadata": meta,
-            "spec": {"group": spec.group, "names": spec.names, "scope": spec.scope, "versions": versions},
-            "status": {
-                "acceptedNames": spec.names,
-                "conditions": [
-                    {"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": crate::util::now_rfc3339()},
-                    {"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": crate::util::now_rfc3339()},
-                ],
-                "storedVersions": stored,
-            },
-        }))
+        Ok(crd_object(crd, spec, &name))
     }
 
     /// Unregisters a CRD's resources (objects stay in storage, as etcd keeps them).
@@ -587,128 +388,57 @@ impl Registry {
         v.sort_by(|a, b| a.plural.cmp(&b.plural));
         v
     }
+}
 
-    /// `GET /api` legacy body.
-    pub(crate) fn api_versions(server_address: &str) -> Value {
-        json!({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]})
+/// One version of a CRD as the customresourcedefinitions store shows it (its schema an open one).
+fn version_doc(v: &CrdVersion) -> Value {
+    let mut o = json!({"name": v.name, "served": v.served, "storage": v.storage});
+    if v.deprecated {
+        o["deprecated"] = json!(true);
     }
+    if !v.additional_printer_columns.is_empty() {
+        o["additionalPrinterColumns"] = serde_json::to_value(&v.additional_printer_columns).unwrap_or_default();
+    }
+    if let Some(s) = &v.subresources {
+        let mut sub = json!({});
+        if s.status.is_some() {
+            sub["status"] = json!({});
+        }
+        if s.scale.is_some() {
+            sub["scale"] = json!({});
+        }
+        o["subresources"] = sub;
+    }
+    // The openAPIV3Schema is not kept (see strip_schemas); an open schema stands in.
+    o["schema"] = json!({"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}});
+    o
+}
 
-    fn group_json(group: &str, versions: &[String]) -> Value {
-        let gv = |v: &String| json!({"groupVersion": format!("{group}/{v}"), "version": v});
-        json!({"name": group, "versions": versions.iter().map(gv).collect::<Vec<_>>(), "preferredVersion": gv(&versions[0])})
+/// A registered CRD as the customresourcedefinitions store shows it: established, names accepted.
+fn crd_object(crd: &CrdDoc, spec: &CrdSpec, name: &str) -> Value {
+    let versions: Vec<Value> = spec.versions.iter().map(version_doc).collect();
+    let mut meta = json!({"name": name});
+    if let Some(l) = &crd.metadata.labels {
+        meta["labels"] = json!(l);
     }
-
-    /// `GET /apis` legacy body (APIGroupList).
-    pub(crate) fn api_group_list(&self) -> Value {
-        let groups: Vec<Value> = self.groups().iter().map(|(g, vs)| Self::group_json(g, vs)).collect();
-        json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+    if let Some(a) = &crd.metadata.annotations {
+        meta["annotations"] = json!(a);
     }
-
-    /// `GET /apis/{group}` body (APIGroup), if the group exists.
-    pub(crate) fn api_group(&self, group: &str) -> Option<Value> {
-        let (g, vs) = self.groups().into_iter().find(|(g, _)| g == group)?;
-        let mut v = Self::group_json(&g, &vs);
-        v["kind"] = json!("APIGroup");
-        v["apiVersion"] = json!("v1");
-        Some(v)
-    }
-
-    /// `GET /api/v1` or `GET /apis/{g}/{v}` body (APIResourceList), if served.
-    pub(crate) fn api_resource_list(&self, group: &str, version: &str) -> Option<Value> {
-        let defs = self.resources(group, version);
-        if defs.is_empty() {
-            return None;
-        }
-        let mut res = vec![];
-        for d in &defs {
-            let mut r = json!({"name": d.plural, "singularName": d.singular, "namespaced": d.namespaced, "kind": d.kind, "verbs": d.verbs});
-            if !d.short_names.is_empty() {
-                r["shortNames"] = json!(d.short_names);
-            }
-            if !d.categories.is_empty() {
-                r["categories"] = json!(d.categories);
-            }
-            res.push(r);
-            let mut subs: Vec<(&str, &str, Vec<&str>)> =
-                d.extra_subresources.iter().map(|(n, k, v)| (*n, *k, v.clone())).collect();
-            if d.status_subresource {
-                subs.push(("status", &d.kind, vec!["get", "patch", "update"]));
-            }
-            subs.sort_by(|a, b| a.0.cmp(b.0));
-            for (sub, kind, verbs) in subs {
-                let mut s = json!({"name": format!("{}/{}", d.plural, sub), "singularName": "", "namespaced": d.namespaced, "kind": kind, "verbs": verbs});
-                if sub == "scale" {
-                    s["group"] = json!("autoscaling");
-                    s["version"] = json!("v1");
-                }
-                res.push(s);
-            }
-        }
-        let gv = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
-        Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": res}))
-    }
-
-    fn discovery_resource(d: &ResourceDef) -> Value {
-        let rk = json!({"group": d.group, "version": d.version, "kind": d.kind});
-        let mut r = json!({
-            "resource": d.plural,
-            "responseKind": rk,
-            "scope": if d.namespaced { "Namespaced" } else { "Cluster" },
-            "singularResource": d.singular,
-            "verbs": d.verbs,
-        });
-        if !d.short_names.is_empty() {
-            r["shortNames"] = json!(d.short_names);
-        }
-        if !d.categories.is_empty() {
-            r["categories"] = json!(d.categories);
-        }
-        let mut subs: Vec<Value> = vec![];
-        let mut extra: Vec<_> = d.extra_subresources.iter().map(|(n, k, v)| (*n, *k, v.clone())).collect();
-        if d.status_subresource {
-            extra.push(("status", &d.kind, vec!["get", "patch", "update"]));
-        }
-        extra.sort_by(|a, b| a.0.cmp(b.0));
-        for (sub, kind, verbs) in extra {
-            let srk = if sub == "scale" {
-                json!({"group": "autoscaling", "version": "v1", "kind": kind})
-            } else {
-                json!({"group": d.group, "version": d.version, "kind": kind})
-            };
-            subs.push(json!({"subresource": sub, "responseKind": srk, "verbs": verbs}));
-        }
-        if !subs.is_empty() {
-            r["subresources"] = json!(subs);
-        }
-        r
-    }
-
-    /// Aggregated discovery (`apidiscovery.k8s.io/v2` APIGroupDiscoveryList) for
-    /// `/api` (core = true) or `/apis`.
-    pub(crate) fn aggregated(&self, core: bool, api_version: &str) -> Value {
-        let group_item = |group: &str, versions: &[String]| {
-            let vs: Vec<Value> = versions
-                .iter()
-                .map(|v| {
-                    let res: Vec<Value> =
-                        self.resources(group, v).iter().map(|d| Self::discovery_resource(d)).collect();
-                    json!({"version": v, "resources": res, "freshness": "Current"})
-                })
-                .collect();
-            let meta = if group.is_empty() {
-                json!({"creationTimestamp": null})
-            } else {
-                json!({"name": group, "creationTimestamp": null})
-            };
-            json!({"metadata": meta, "versions": vs})
-        };
-        let items: Vec<Value> = if core {
-            vec![group_item("", &["v1".to_string()])]
-        } else {
-            self.groups().iter().map(|(g, vs)| group_item(g, vs)).collect()
-        };
-        json!({"kind": "APIGroupDiscoveryList", "apiVersion": api_version, "metadata": {}, "items": items})
-    }
+    let stored: Vec<&str> = spec.versions.iter().filter(|v| v.storage).map(|v| v.name.as_str()).collect();
+    json!({
+        "apiVersion": crd.api_version.clone().unwrap_or_else(|| "apiextensions.k8s.io/v1".into()),
+        "kind": "CustomResourceDefinition",
+        "metadata": meta,
+        "spec": {"group": spec.group, "names": spec.names, "scope": spec.scope, "versions": versions},
+        "status": {
+            "acceptedNames": spec.names,
+            "conditions": [
+                {"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": crate::util::now_rfc3339()},
+                {"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": crate::util::now_rfc3339()},
+            ],
+            "storedVersions": stored,
+        },
+    })
 }
 
 #[cfg(test)]

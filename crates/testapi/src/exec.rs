@@ -73,43 +73,16 @@ pub(crate) fn handle(
     let Some(pod_obj) = pod_obj else {
         return to_response(Resp::not_found(&def, &name));
     };
-    let containers: Vec<String> = pod_obj
-        .pointer("/spec/containers")
-        .and_then(|v| v.as_array())
-        .map(|a| a.iter().filter_map(|c| c.get("name").and_then(|n| n.as_str()).map(String::from)).collect())
-        .unwrap_or_default();
-    let container = match info.q("container").filter(|c| !c.is_empty()) {
-        Some(c) if containers.iter().any(|x| x == c) => c.to_string(),
-        Some(c) => return to_response(Resp::bad_request(&format!("container {c} is not valid for pod {name}"))),
-        None if containers.len() == 1 => containers[0].clone(),
-        None if containers.is_empty() => {
-            return to_response(Resp::bad_request(&format!("pod {name} does not have a container")));
-        }
-        None => {
-            return to_response(Resp::bad_request(&format!(
-                "a container name must be specified for pod {name}, choose one of: [{}]",
-                containers.join(" ")
-            )));
-        }
+    let container = match pick_container(info, &pod_obj, &name) {
+        Ok(c) => c,
+        Err(e) => return to_response(e),
     };
     if command.is_empty() {
         return to_response(Resp::bad_request("you must specify at least 1 command"));
     }
-    let offered: Vec<String> = req
-        .headers()
-        .get_all(hyper::header::SEC_WEBSOCKET_PROTOCOL)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(',').map(|p| p.trim().to_string()).collect::<Vec<_>>())
-        .collect();
-    let protocol = ["v5.channel.k8s.io", "v4.channel.k8s.io"].into_iter().find(|p| offered.iter().any(|o| o == p));
-    let Some(protocol) = protocol else {
-        return to_response(Resp::bad_request(
-            "websocket subprotocol must be one of v5.channel.k8s.io, v4.channel.k8s.io",
-        ));
-    };
-    let Some(key) = req.headers().get(hyper::header::SEC_WEBSOCKET_KEY).map(|k| derive_accept_key(k.as_bytes())) else {
-        return to_response(Resp::bad_request("missing Sec-WebSocket-Key"));
+    let (protocol, key) = match negotiate(&req) {
+        Ok(p) => p,
+        Err(e) => return to_response(e),
     };
     let exec_req = crate::exec::ExecRequest { namespace: ns, pod: name, container, command };
     let output = run(&inner, &exec_req);
@@ -117,44 +90,8 @@ pub(crate) fn handle(
     let on_upgrade = hyper::upgrade::on(&mut req);
     tokio::spawn(async move {
         let Ok(upgraded) = on_upgrade.await else { return };
-        let mut ws = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, None).await;
-        let frame = |ch: u8, data: &[u8]| {
-            let mut v = Vec::with_capacity(data.len() + 1);
-            v.push(ch);
-            v.extend_from_slice(data);
-            Message::binary(v)
-        };
-        if channels.0 && !output.stdout.is_empty() {
-            for chunk in output.stdout.chunks(1 << 20) {
-                if ws.send(frame(1, chunk)).await.is_err() {
-                    return;
-                }
-            }
-        }
-        if channels.1 && !output.stderr.is_empty() && ws.send(frame(2, &output.stderr)).await.is_err() {
-            return;
-        }
-        let status = if output.exit_code == 0 {
-            r#"{"metadata":{},"status":"Success"}"#.to_string()
-        } else {
-            serde_json::json!({
-                "metadata": {}, "status": "Failure",
-                "message": format!("command terminated with non-zero exit code: error executing command [{}], exit code {}", exec_req.command.join(" "), output.exit_code),
-                "reason": "NonZeroExitCode",
-                "details": {"causes": [{"reason": "ExitCode", "message": output.exit_code.to_string()}]},
-            })
-            .to_string()
-        };
-        if ws.send(frame(3, status.as_bytes())).await.is_err() {
-            return;
-        }
-        // A normal-closure code: client-go treats a code-less close (1005) as an error.
-        let _ = ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() })).await;
-        // Drain until the client acknowledges the close (bounded).
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
-            while let Some(Ok(_)) = ws.next().await {}
-        })
-        .await;
+        let ws = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, None).await;
+        stream(ws, &output, channels, &exec_req.command).await;
     });
     Response::builder()
         .status(101)
@@ -164,6 +101,89 @@ pub(crate) fn handle(
         .header(hyper::header::SEC_WEBSOCKET_PROTOCOL, protocol)
         .body(Full::new(Bytes::new()))
         .expect("response")
+}
+
+/// The container an exec runs in: the one asked for, or the pod's only one.
+fn pick_container(info: &ReqInfo, pod_obj: &serde_json::Value, name: &str) -> Result<String, Resp> {
+    let containers: Vec<String> = pod_obj
+        .pointer("/spec/containers")
+        .and_then(|v| v.as_array())
+        .map(|a| a.iter().filter_map(|c| c.get("name").and_then(|n| n.as_str()).map(String::from)).collect())
+        .unwrap_or_default();
+    match info.q("container").filter(|c| !c.is_empty()) {
+        Some(c) if containers.iter().any(|x| x == c) => Ok(c.to_string()),
+        Some(c) => Err(Resp::bad_request(&format!("container {c} is not valid for pod {name}"))),
+        None if containers.len() == 1 => Ok(containers[0].clone()),
+        None if containers.is_empty() => Err(Resp::bad_request(&format!("pod {name} does not have a container"))),
+        None => Err(Resp::bad_request(&format!(
+            "a container name must be specified for pod {name}, choose one of: [{}]",
+            containers.join(" ")
+        ))),
+    }
+}
+
+/// The websocket subprotocol both sides speak, and the `Sec-WebSocket-Accept` answer.
+fn negotiate(req: &Request<Incoming>) -> Result<(&'static str, String), Resp> {
+    let offered: Vec<String> = req
+        .headers()
+        .get_all(hyper::header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(',').map(|p| p.trim().to_string()).collect::<Vec<_>>())
+        .collect();
+    let protocol = ["v5.channel.k8s.io", "v4.channel.k8s.io"].into_iter().find(|p| offered.iter().any(|o| o == p));
+    let Some(protocol) = protocol else {
+        return Err(Resp::bad_request("websocket subprotocol must be one of v5.channel.k8s.io, v4.channel.k8s.io"));
+    };
+    let Some(key) = req.headers().get(hyper::header::SEC_WEBSOCKET_KEY).map(|k| derive_accept_key(k.as_bytes())) else {
+        return Err(Resp::bad_request("missing Sec-WebSocket-Key"));
+    };
+    Ok((protocol, key))
+}
+
+/// Sends a command's output on the stdout and stderr channels, then its status, then closes.
+async fn stream(
+    mut ws: WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>,
+    output: &ExecOutput,
+    channels: (bool, bool),
+    command: &[String],
+) {
+    let frame = |ch: u8, data: &[u8]| {
+        let mut v = Vec::with_capacity(data.len() + 1);
+        v.push(ch);
+        v.extend_from_slice(data);
+        Message::binary(v)
+    };
+    if channels.0 && !output.stdout.is_empty() {
+        for chunk in output.stdout.chunks(1 << 20) {
+            if ws.send(frame(1, chunk)).await.is_err() {
+                return;
+            }
+        }
+    }
+    if channels.1 && !output.stderr.is_empty() && ws.send(frame(2, &output.stderr)).await.is_err() {
+        return;
+    }
+    let status = if output.exit_code == 0 {
+        r#"{"metadata":{},"status":"Success"}"#.to_string()
+    } else {
+        serde_json::json!({
+            "metadata": {}, "status": "Failure",
+            "message": format!("command terminated with non-zero exit code: error executing command [{}], exit code {}", command.join(" "), output.exit_code),
+            "reason": "NonZeroExitCode",
+            "details": {"causes": [{"reason": "ExitCode", "message": output.exit_code.to_string()}]},
+        })
+        .to_string()
+    };
+    if ws.send(frame(3, status.as_bytes())).await.is_err() {
+        return;
+    }
+    // A normal-closure code: client-go treats a code-less close (1005) as an error.
+    let _ = ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() })).await;
+    // Drain until the client acknowledges the close (bounded).
+    let _ =
+        tokio::time::timeout(std::time::Duration::from_secs(5), async { while let Some(Ok(_)) = ws.next().await {} })
+            .await;
 }
 
 /// Runs a command: the test's hooks first, then the built-in file commands.

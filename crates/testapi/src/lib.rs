@@ -15,9 +15,8 @@
 //!   [`TestApi::set_version`] sets); a minimal
 //!   `/openapi/v3` (so `kubectl apply`/`create` validate via the server);
 //! - list with `limit`/`continue` (opaque tokens, `remainingItemCount`), label
-//!   and field selectors; get, create (`generateName`), update, merge / JSON /
-//!   apply patches (apply approximated as a merge patch, without managedFields),
-//!   delete (finalizers keep the object with a `deletionTimestamp` until removed; a CRD is
+//!   and field selectors; get, create (`generateName`), update, merge / JSON
+//!   patches, server-side apply (below), delete (finalizers keep the object with a `deletionTimestamp` until removed; a CRD is
 //!   deleted as kube-apiserver does it: Terminating, its objects deleted, gone with the last),
 //!   deletecollection, the status subresource, `dryRun=All`, resourceVersion
 //!   conflicts and generation bumps;
@@ -31,6 +30,20 @@
 //! - pod logs (`container`, `previous`, `sinceSeconds`, `sinceTime`,
 //!   `tailLines`, `limitBytes`, `timestamps`) and pod exec over websocket
 //!   (`v5.channel.k8s.io`, `v4.channel.k8s.io`) from a per-pod file map;
+//! - server-side apply and `metadata.managedFields` as kube-apiserver keeps them: `PATCH` with
+//!   `application/apply-patch+yaml` needs `?fieldManager=` (422 otherwise) and takes `?force=`
+//!   (422 on any other patch); every write records `manager`, `operation` (`Apply` or `Update`),
+//!   `apiVersion`, `time`, `fieldsType: FieldsV1`, `fieldsV1` and `subresource`. An apply owns
+//!   exactly the fields of its body; an Update (create, `PUT`, merge or JSON patch, under
+//!   `?fieldManager=` or else the `User-Agent` up to its first `/`) owns what it added or changed
+//!   and takes it from everyone else; an apply changing a field someone else owns gets the 409
+//!   `Apply failed with N conflict(s): …` unless forced, and force takes the field over; a field
+//!   an applier stops sending is removed unless another applier owns it; kubectl's own
+//!   server-side apply takes over what its client-side apply set (the last-applied rule).
+//!   Approximated: ownership is counted per map key only — a list is one atomic value (upstream
+//!   tracks `k:`/`v:` items by the schema's list type; such entries read from fixtures make the
+//!   whole list owned), labels and annotations are maps; no schema defaulting, no managers merged
+//!   into `…-update` buckets past ten, no version conversion of entries;
 //! - fault injection ([`Fault`]) and traffic counters ([`Stats`]);
 //! - with [`TestApi::enable_rbac`], bearer-token authentication and RBAC
 //!   authorization of every request (otherwise any bearer token is accepted).
@@ -38,7 +51,7 @@
 //! Not implemented: other authentication methods, admission (besides a test's own hooks,
 //! [`TestApi::on_admit`]), schema validation and defaulting (CRD schemas are skipped when loading),
 //! conversion between CRD versions (every version serves the same stored object
-//! with its own apiVersion), managedFields, strategic merge patch semantics
+//! with its own apiVersion), managed fields at list-item granularity, strategic merge patch semantics
 //! (built-ins take it as a merge patch; custom resources get 415 as in
 //! Kubernetes), namespace cascade deletion, protobuf, HTTP/2, TLS, SPDY exec,
 //! attach, port-forward, the legacy `/watch/` paths, and built-in types other
@@ -57,189 +70,55 @@
 #![warn(missing_docs)]
 
 mod admission;
+mod builtins;
 mod cleanup;
 mod crd;
+mod create;
+mod delete;
+mod discovery;
+mod discovery_docs;
 mod exec;
+mod faults;
+mod fieldset;
+mod list;
+mod managed;
 mod openapi;
 mod ops;
+mod podlog;
 mod rbac;
 mod reqinfo;
 mod resp;
+mod route;
+mod running;
 mod selector;
 mod server;
+mod stats;
 mod store;
 mod table;
+mod update;
 mod util;
 mod watch;
 
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::net::SocketAddr;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use admission::{AdmissionRequest, Denial};
 pub use exec::{ExecOutput, ExecRequest};
+pub use faults::Fault;
+pub(crate) use faults::FaultSlot;
 pub use rbac::User;
+pub use running::RunningServer;
+pub use stats::Stats;
+pub(crate) use stats::StatsInner;
 
 /// HTTP method type used by [`Fault::Status`] (re-exported so callers need no `http` dependency).
 pub use hyper::Method;
 
-/// A fault to inject into matching requests, so tests can exercise a client's
-/// error handling (retries, backoff, pagination restarts, connection loss).
-///
-/// `path_contains` is matched against the request's path and query string
-/// (e.g. `"/pods"`, `"limit=500"`, `"envgroups"`); an empty string matches every
-/// request. `times: None` means "forever"; `Some(n)` fires on the next `n`
-/// matching requests only. Faults are checked in the order they were added.
-#[derive(Debug, Clone)]
-pub enum Fault {
-    /// Answer with a Kubernetes `Status` body of this `code` and `reason`
-    /// (e.g. 429 `TooManyRequests`, 403 `Forbidden`, 500 `InternalError`,
-    /// 503 `ServiceUnavailable`). 429/503 carry a `Retry-After` header
-    /// (`retry_after_secs`, default 1) and `details.retryAfterSeconds`.
-    Status {
-        /// Only requests with this method match (`None`: any method).
-        method: Option<Method>,
-        /// Substring of path+query that selects requests.
-        path_contains: String,
-        /// HTTP status code to answer.
-        code: u16,
-        /// Kubernetes `reason` in the Status body.
-        reason: String,
-        /// How many matching requests fail (`None`: all of them).
-        times: Option<u32>,
-        /// `Retry-After` seconds (used for 429 and 503, or any code when set).
-        retry_after_secs: Option<u32>,
-    },
-    /// Answer as kube-apiserver answers a validating admission webhook's denial
-    /// (`ToStatusErr`): a `Status` of the webhook's `code` whose `reason` is the webhook's
-    /// reason and whose message is `admission webhook "WEBHOOK" denied the request: REASON`
-    /// (Crossplane's Usage webhook refuses a DELETE so, with 409).
-    Deny {
-        /// Only requests with this method match (`None`: any method).
-        method: Option<Method>,
-        /// Substring of path+query that selects requests.
-        path_contains: String,
-        /// The webhook's name (`nousages.protection.crossplane.io`).
-        webhook: String,
-        /// HTTP status code the webhook answered.
-        code: u16,
-        /// The webhook's reason.
-        reason: String,
-        /// How many matching requests are denied (`None`: all of them).
-        times: Option<u32>,
-    },
-    /// Sleep `millis` before handling every matching request (never used up).
-    Delay {
-        /// Substring of path+query that selects requests.
-        path_contains: String,
-        /// Delay in milliseconds.
-        millis: u64,
-    },
-    /// Answer 410 Gone, reason `Expired`, to matching list requests that present
-    /// a `continue` token (as when the token's snapshot was compacted away).
-    ExpireContinue {
-        /// Substring of path+query that selects requests.
-        path_contains: String,
-        /// How many matching requests fail (`None`: all of them).
-        times: Option<u32>,
-    },
-    /// Close the connection without answering.
-    ResetConnection {
-        /// Substring of path+query that selects requests.
-        path_contains: String,
-        /// How many matching requests fail (`None`: all of them).
-        times: Option<u32>,
-    },
-    /// Answer normally, but cut the body at a pseudo-random point (drawn from the fault's seed,
-    /// see [`Fault::Chance`]; `0` without one), as a proxy or a dying connection does.
-    /// `framed: false` keeps the full `Content-Length` and closes the connection after the
-    /// prefix (the client sees "end of file before message length reached"); `framed: true`
-    /// sends the prefix as a complete response (the client sees truncated JSON).
-    CutBody {
-        /// Substring of path+query that selects requests.
-        path_contains: String,
-        /// How many matching requests are cut (`None`: all of them).
-        times: Option<u32>,
-        /// Whether the cut body is framed as a complete response.
-        framed: bool,
-    },
-    /// Fires `fault` on about `percent` % of the requests it matches, chosen by a pseudo-random
-    /// sequence from `seed`, so a test can replay a random fault schedule exactly (with one
-    /// client request at a time) or at least statistically. `fault`'s own `times` counts the
-    /// requests it fired on. `Delay` inside `Chance` delays the chosen requests only.
-    Chance {
-        /// Percentage (0–100) of matching requests that get the fault.
-        percent: u8,
-        /// Seed of the pseudo-random choices (and of `CutBody`'s cut points).
-        seed: u64,
-        /// The fault to inject.
-        fault: Box<Fault>,
-    },
-}
-
-/// Counters about the traffic a server handled, so tests and benchmarks can
-/// assert how many requests a command made and how it paginated.
-#[derive(Debug, Clone, Default)]
-pub struct Stats {
-    /// Requests received (including those answered by faults).
-    pub requests: u64,
-    /// Requests per class: `discovery`, `list`, `get`, `create`, `update`,
-    /// `patch`, `delete`, `deletecollection`, `log`, `exec`, `version`, `watch`,
-    /// `openapi`, `notfound`.
-    pub by_class: BTreeMap<String, u64>,
-    /// Sum of response body bytes.
-    pub response_bytes: u64,
-    /// Highest number of requests being handled at the same time.
-    pub max_in_flight: usize,
-    /// `(method, path?query)` of the most recent requests, oldest first
-    /// (at most [`Stats::RECENT`]).
-    pub recent: Vec<(String, String)>,
-}
-
-impl Stats {
-    /// How many recent requests [`Stats::recent`] keeps.
-    pub const RECENT: usize = 1000;
-
-    /// Count of requests of one class (0 if none), for terse assertions.
-    pub fn class(&self, class: &str) -> u64 {
-        self.by_class.get(class).copied().unwrap_or(0)
-    }
-}
-
-#[derive(Debug)]
-pub(crate) struct FaultSlot {
-    pub fault: Fault,
-    pub remaining: Option<u32>,
-    /// State of the slot's pseudo-random sequence (`Chance` draws, `CutBody` cut points).
-    pub rng: u64,
-}
-
-impl FaultSlot {
-    /// The next pseudo-random number of this slot (splitmix64).
-    pub(crate) fn next_random(&mut self) -> u64 {
-        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 type Hook = Arc<dyn Fn(&mut Value) + Send + Sync>;
 type ExecHook = Arc<dyn Fn(&ExecRequest) -> Option<ExecOutput> + Send + Sync>;
-
-#[derive(Default)]
-pub(crate) struct StatsInner {
-    pub requests: AtomicU64,
-    pub response_bytes: AtomicU64,
-    pub in_flight: AtomicUsize,
-    pub max_in_flight: AtomicUsize,
-    pub by_class: Mutex<BTreeMap<String, u64>>,
-    pub recent: Mutex<VecDeque<(String, String)>>,
-}
 
 /// A stored pod log: lines with the time they were logged.
 #[derive(Debug, Clone, Default)]
@@ -525,7 +404,7 @@ impl TestApi {
     /// (gone with the last of them). Returns the object as answered, `None` when absent.
     pub fn delete(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<Value> {
         let def = ops::def_for(&self.inner, api_version, kind).ok()?;
-        ops::delete(&self.inner, &def, api_version, namespace, name, b"", false).ok()
+        delete::delete(&self.inner, &def, api_version, namespace, name, b"", false).ok()
     }
 
     /// Removes an object outright (ignoring finalizers); returns it if it existed.
@@ -617,50 +496,6 @@ impl TestApi {
         self.inner.hooks.write().expect("hooks lock").push(Arc::new(hook));
     }
 
-    /// Starts serving on `127.0.0.1:<random port>`. The server runs on its own
-    /// thread and tokio runtime, so it keeps answering even while the test blocks
-    /// (e.g. waiting for a `kubectl` or `assert_cmd` child process).
-    pub async fn start(&self) -> anyhow::Result<RunningServer> {
-        self.start_blocking()
-    }
-
-    /// Like [`TestApi::start`], for synchronous tests.
-    pub fn start_blocking(&self) -> anyhow::Result<RunningServer> {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-        listener.set_nonblocking(true)?;
-        let addr = listener.local_addr()?;
-        let (tx, rx) = tokio::sync::watch::channel(false);
-        let inner = self.inner.clone();
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let thread = std::thread::Builder::new().name(format!("testapi-{}", addr.port())).spawn(move || {
-            let rt = match tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_name("testapi-worker")
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    let _ = ready_tx.send(Err(anyhow::anyhow!("building runtime: {e}")));
-                    return;
-                }
-            };
-            rt.block_on(async move {
-                match tokio::net::TcpListener::from_std(listener) {
-                    Ok(l) => {
-                        let _ = ready_tx.send(Ok(()));
-                        server::serve(inner, l, rx).await;
-                    }
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(anyhow::anyhow!("listener: {e}")));
-                    }
-                }
-            });
-        })?;
-        ready_rx.recv().map_err(|_| anyhow::anyhow!("server thread died"))??;
-        Ok(RunningServer { url: format!("http://{addr}"), addr, shutdown: tx, thread: Some(thread) })
-    }
-
     /// Ends every open watch stream, as an API server restart or a dropped connection does;
     /// with `compact`, also forgets every store's event history, as etcd compaction does, so a
     /// watch resumed from an earlier resourceVersion gets a 410 `Expired` ERROR event and the
@@ -683,75 +518,8 @@ impl TestApi {
         *self.inner.bookmark_every.lock().expect("bookmark lock") = every;
     }
 
-    /// Snapshot of the traffic counters.
-    pub fn stats(&self) -> Stats {
-        let s = &self.inner.stats;
-        Stats {
-            requests: s.requests.load(Ordering::SeqCst),
-            by_class: s.by_class.lock().expect("stats lock").clone(),
-            response_bytes: s.response_bytes.load(Ordering::SeqCst),
-            max_in_flight: s.max_in_flight.load(Ordering::SeqCst),
-            recent: s.recent.lock().expect("stats lock").iter().cloned().collect(),
-        }
-    }
-
-    /// Zeroes the traffic counters (e.g. after seeding, before the measured part).
-    pub fn reset_stats(&self) {
-        let s = &self.inner.stats;
-        s.requests.store(0, Ordering::SeqCst);
-        s.response_bytes.store(0, Ordering::SeqCst);
-        s.max_in_flight.store(s.in_flight.load(Ordering::SeqCst), Ordering::SeqCst);
-        s.by_class.lock().expect("stats lock").clear();
-        s.recent.lock().expect("stats lock").clear();
-    }
-
     /// The current (latest) resourceVersion, as lists report it.
     pub fn resource_version(&self) -> u64 {
         self.inner.current_rv()
-    }
-}
-
-/// A server that is serving; dropping it stops the server and closes its connections.
-#[derive(Debug)]
-pub struct RunningServer {
-    /// Base URL, `http://127.0.0.1:PORT`.
-    pub url: String,
-    /// The bound address.
-    pub addr: SocketAddr,
-    shutdown: tokio::sync::watch::Sender<bool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl RunningServer {
-    /// Writes a kubeconfig pointing at this server: context, cluster and user all
-    /// named `test`, bearer token `test-token`, optional default namespace.
-    pub fn write_kubeconfig(&self, path: &Path, namespace: Option<&str>) -> std::io::Result<()> {
-        std::fs::write(path, self.kubeconfig(namespace))
-    }
-
-    /// The kubeconfig text that [`RunningServer::write_kubeconfig`] writes.
-    pub fn kubeconfig(&self, namespace: Option<&str>) -> String {
-        self.kubeconfig_with_token(namespace, "test-token")
-    }
-
-    /// A kubeconfig like [`RunningServer::kubeconfig`] whose user presents `token` (a user added
-    /// with [`TestApi::add_user`]).
-    pub fn kubeconfig_with_token(&self, namespace: Option<&str>, token: &str) -> String {
-        let ns = namespace
-            .map(|n| format!("    namespace: {}\n", serde_json::to_string(n).unwrap_or_default()))
-            .unwrap_or_default();
-        format!(
-            "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: {}\ncontexts:\n- name: test\n  context:\n    cluster: test\n    user: test\n{ns}current-context: test\nusers:\n- name: test\n  user:\n    token: {token}\npreferences: {{}}\n",
-            self.url
-        )
-    }
-}
-
-impl Drop for RunningServer {
-    fn drop(&mut self) {
-        let _ = self.shutdown.send(true);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }

@@ -13,6 +13,8 @@ pub(crate) struct ReqInfo {
     pub ctype: String,
     /// The `Authorization` header, for the RBAC check.
     pub authorization: String,
+    /// The `User-Agent` header: a write without `?fieldManager=` is counted under its prefix.
+    pub user_agent: String,
 }
 
 impl ReqInfo {
@@ -39,6 +41,7 @@ impl ReqInfo {
             accept: header(hyper::header::ACCEPT),
             ctype: header(hyper::header::CONTENT_TYPE),
             authorization: header(hyper::header::AUTHORIZATION),
+            user_agent: header(hyper::header::USER_AGENT),
             path_query,
         }
     }
@@ -53,6 +56,22 @@ impl ReqInfo {
 
     pub(crate) fn dry_run(&self) -> bool {
         self.query.iter().any(|(k, v)| k == "dryRun" && v == "All")
+    }
+
+    /// The options of a write: dry run, field manager (the user agent's prefix when none is
+    /// given, as apiserver `handlers/rest.go` `managerOrUserAgent` does) and `force`.
+    pub(crate) fn write_opts(&self) -> crate::ops::WriteOpts {
+        let given = self.q("fieldManager").filter(|m| !m.is_empty());
+        let from_agent = || {
+            let prefix = self.user_agent.split('/').next().unwrap_or_default();
+            prefix.chars().filter(|c| !c.is_control()).take(128).collect()
+        };
+        crate::ops::WriteOpts {
+            dry_run: self.dry_run(),
+            manager: given.map_or_else(from_agent, String::from),
+            manager_given: given.is_some(),
+            force: self.q("force").map(|v| matches!(v, "true" | "1" | "True")),
+        }
     }
 }
 

@@ -46,6 +46,60 @@ fn split_top(s: &str) -> Vec<&str> {
     out
 }
 
+/// One requirement of a label selector (its key and values checked by the caller).
+fn parse_requirement(p: &str) -> Result<Req, String> {
+    let err = || format!("unable to parse requirement: found '{p}', expected: identifier");
+    if p.is_empty() {
+        return Err("unable to parse requirement: found '', expected: identifier".into());
+    }
+    let int = |v: &str| {
+        v.trim().parse().map_err(|_| {
+            format!("unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer: {p}")
+        })
+    };
+    Ok(if let Some(k) = p.strip_prefix('!') {
+        let k = k.trim();
+        if !valid_key(k) {
+            return Err(err());
+        }
+        Req::NotExists(k.into())
+    } else if let Some((k, v)) = p.split_once("!=") {
+        Req::Ne(k.trim().into(), v.trim().into())
+    } else if let Some((k, v)) = p.split_once("==") {
+        Req::Eq(k.trim().into(), v.trim().into())
+    } else if let Some((k, v)) = p.split_once('=') {
+        Req::Eq(k.trim().into(), v.trim().into())
+    } else if let Some((k, v)) = p.split_once('>') {
+        Req::Gt(k.trim().into(), int(v)?)
+    } else if let Some((k, v)) = p.split_once('<') {
+        Req::Lt(k.trim().into(), int(v)?)
+    } else if let Some(open) = p.find('(') {
+        let head = p[..open].trim();
+        let close = p
+            .rfind(')')
+            .filter(|c| *c > open && p[c + 1..].trim().is_empty())
+            .ok_or_else(|| format!("unable to parse requirement: found '{p}', expected: ')'"))?;
+        let vals: Vec<String> =
+            p[open + 1..close].split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+        let (k, op) = head.rsplit_once(char::is_whitespace).ok_or_else(err)?;
+        let k = k.trim().to_string();
+        match op {
+            "in" => Req::In(k, vals),
+            "notin" => Req::NotIn(k, vals),
+            _ => {
+                return Err(format!(
+                    "unable to parse requirement: found '{op}', expected: in, notin, =, ==, !=, gt, lt"
+                ));
+            }
+        }
+    } else {
+        if !valid_key(p) {
+            return Err(err());
+        }
+        Req::Exists(p.into())
+    })
+}
+
 impl LabelSelector {
     /// Parses `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`, `k notin (a,b)`, `k>1`, `k<1`.
     pub(crate) fn parse(s: &str) -> Result<Self, String> {
@@ -54,66 +108,7 @@ impl LabelSelector {
             return Ok(Self(reqs));
         }
         for part in split_top(s) {
-            let p = part.trim();
-            let err = || format!("unable to parse requirement: found '{p}', expected: identifier");
-            if p.is_empty() {
-                return Err("unable to parse requirement: found '', expected: identifier".into());
-            }
-            let req = if let Some(k) = p.strip_prefix('!') {
-                let k = k.trim();
-                if !valid_key(k) {
-                    return Err(err());
-                }
-                Req::NotExists(k.into())
-            } else if let Some((k, v)) = p.split_once("!=") {
-                Req::Ne(k.trim().into(), v.trim().into())
-            } else if let Some((k, v)) = p.split_once("==") {
-                Req::Eq(k.trim().into(), v.trim().into())
-            } else if let Some((k, v)) = p.split_once('=') {
-                Req::Eq(k.trim().into(), v.trim().into())
-            } else if let Some((k, v)) = p.split_once('>') {
-                Req::Gt(
-                    k.trim().into(),
-                    v.trim().parse().map_err(|_| {
-                        format!(
-                            "unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer: {p}"
-                        )
-                    })?,
-                )
-            } else if let Some((k, v)) = p.split_once('<') {
-                Req::Lt(
-                    k.trim().into(),
-                    v.trim().parse().map_err(|_| {
-                        format!(
-                            "unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer: {p}"
-                        )
-                    })?,
-                )
-            } else if let Some(open) = p.find('(') {
-                let head = p[..open].trim();
-                let close = p
-                    .rfind(')')
-                    .filter(|c| *c > open && p[c + 1..].trim().is_empty())
-                    .ok_or_else(|| format!("unable to parse requirement: found '{p}', expected: ')'"))?;
-                let vals: Vec<String> =
-                    p[open + 1..close].split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
-                let (k, op) = head.rsplit_once(char::is_whitespace).ok_or_else(err)?;
-                let k = k.trim().to_string();
-                match op {
-                    "in" => Req::In(k, vals),
-                    "notin" => Req::NotIn(k, vals),
-                    _ => {
-                        return Err(format!(
-                            "unable to parse requirement: found '{op}', expected: in, notin, =, ==, !=, gt, lt"
-                        ));
-                    }
-                }
-            } else {
-                if !valid_key(p) {
-                    return Err(err());
-                }
-                Req::Exists(p.into())
-            };
+            let req = parse_requirement(part.trim())?;
             let (key, vals): (&str, Vec<&str>) = match &req {
                 Req::Eq(k, v) | Req::Ne(k, v) => (k, vec![v]),
                 Req::In(k, v) | Req::NotIn(k, v) => (k, v.iter().map(String::as_str).collect()),

@@ -3,7 +3,7 @@
 //! apiextensions apiserver does it (so `kubectl get` shows SYNCED/READY/AGE).
 
 use crate::crd::{PrinterColumn, ResourceDef};
-use crate::ops::{self, ListQuery};
+use crate::list::{self, ListQuery};
 use crate::resp::Resp;
 use crate::store::Entry;
 use crate::{Inner, util};
@@ -255,7 +255,7 @@ pub(crate) fn list(
     q: &ListQuery,
     table_version: &str,
 ) -> Result<Resp, Resp> {
-    let (entries, meta) = ops::page(inner, def, ns, q)?;
+    let (entries, meta) = list::page(inner, def, ns, q)?;
     let meta: Value = meta.parse().unwrap_or(json!({}));
     Ok(table_resp(render(def, api_version, table_version, &entries, meta), table_version))
 }

@@ -9,6 +9,7 @@ use crate::resp::Resp;
 use crate::selector::{FieldSelector, LabelSelector};
 use crate::store::{Entry, Event, EventType, prefix};
 use bytes::Bytes;
+use http_body_util::Full;
 use hyper::body::{Body, Frame};
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -17,6 +18,9 @@ use tokio::sync::{broadcast, mpsc};
 
 /// A response body fed by a channel (ends when the sender is dropped).
 pub(crate) struct ChanBody(pub mpsc::Receiver<Bytes>);
+
+/// Response body: complete bytes, or a stream (watch).
+pub(crate) type RespBody = http_body_util::Either<Full<Bytes>, ChanBody>;
 
 impl Body for ChanBody {
     type Data = Bytes;
@@ -110,13 +114,13 @@ pub(crate) fn start(
         Some("true") => *inner.bookmark_every.lock().expect("bookmark lock"),
         _ => None,
     };
-    let mut epoch = inner.watch_epoch.subscribe();
+    let epoch = inner.watch_epoch.subscribe();
     let rv_source = inner.rv_handle();
     let (kind, version) = (def.kind.clone(), api_version.to_string());
     let pfx = prefix(api_version, &def.kind);
 
     let objs = def.store.map.read().expect("store lock");
-    let mut rx = objs.events.subscribe();
+    let rx = objs.events.subscribe();
     let mut lines: Vec<Bytes> = vec![];
     let mut expired = None;
     if rv.is_none() || send_initial {
@@ -142,59 +146,81 @@ pub(crate) fn start(
     }
 
     let (tx, body) = mpsc::channel::<Bytes>(64);
+    let live = Live { tx, rx, epoch, rv_source, kind, version, filter, pfx, timeout, bookmarks };
     tokio::spawn(async move {
         if let Some(msg) = expired {
-            let _ = tx.send(expired_line(&msg)).await;
+            let _ = live.tx.send(expired_line(&msg)).await;
             return;
         }
         for l in lines {
-            if tx.send(l).await.is_err() {
+            if live.tx.send(l).await.is_err() {
                 return;
             }
         }
-        let deadline = async {
-            match timeout {
-                Some(s) => tokio::time::sleep(std::time::Duration::from_secs(s)).await,
+        follow(live).await;
+    });
+    Ok(ChanBody(body))
+}
+
+/// What a watch follows after its first events: the store's events, bookmarks, the end.
+struct Live {
+    tx: mpsc::Sender<Bytes>,
+    rx: broadcast::Receiver<std::sync::Arc<Event>>,
+    epoch: tokio::sync::watch::Receiver<u64>,
+    rv_source: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    kind: String,
+    version: String,
+    filter: Filter,
+    pfx: Vec<u8>,
+    timeout: Option<u64>,
+    bookmarks: Option<std::time::Duration>,
+}
+
+/// Streams events until the client goes away, the watch times out or falls behind, or the
+/// server drops its watches.
+async fn follow(live: Live) {
+    let Live { tx, mut rx, mut epoch, rv_source, kind, version, filter, pfx, timeout, bookmarks } = live;
+    let deadline = async {
+        match timeout {
+            Some(s) => tokio::time::sleep(std::time::Duration::from_secs(s)).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(deadline);
+    let mut bookmark = bookmarks.map(|every| tokio::time::interval_at(tokio::time::Instant::now() + every, every));
+    loop {
+        let next_bookmark = async {
+            match bookmark.as_mut() {
+                Some(b) => b.tick().await,
                 None => std::future::pending().await,
             }
         };
-        tokio::pin!(deadline);
-        let mut bookmark = bookmarks.map(|every| tokio::time::interval_at(tokio::time::Instant::now() + every, every));
-        loop {
-            let next_bookmark = async {
-                match bookmark.as_mut() {
-                    Some(b) => b.tick().await,
-                    None => std::future::pending().await,
+        tokio::select! {
+            _ = epoch.changed() => return,
+            _ = next_bookmark => {
+                let rv = rv_source.load(std::sync::atomic::Ordering::SeqCst);
+                let line = serde_json::json!({"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": version,
+                    "metadata": {"resourceVersion": rv.to_string()}}});
+                if tx.send(Bytes::from(format!("{line}\n"))).await.is_err() {
+                    return;
                 }
-            };
-            tokio::select! {
-                _ = epoch.changed() => return,
-                _ = next_bookmark => {
-                    let rv = rv_source.load(std::sync::atomic::Ordering::SeqCst);
-                    let line = serde_json::json!({"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": version,
-                        "metadata": {"resourceVersion": rv.to_string()}}});
-                    if tx.send(Bytes::from(format!("{line}\n"))).await.is_err() {
-                        return;
-                    }
-                }
-                ev = rx.recv() => match ev {
-                    Ok(ev) => {
-                        if let Some(l) = render(&ev, &filter, &pfx)
-                            && tx.send(l).await.is_err()
-                        {
-                            return;
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let _ = tx.send(expired_line("watch fell behind: too old resource version")).await;
-                        return;
-                    }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                },
-                _ = &mut deadline => return,
-                _ = tx.closed() => return,
             }
+            ev = rx.recv() => match ev {
+                Ok(ev) => {
+                    if let Some(l) = render(&ev, &filter, &pfx)
+                        && tx.send(l).await.is_err()
+                    {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let _ = tx.send(expired_line("watch fell behind: too old resource version")).await;
+                    return;
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            _ = &mut deadline => return,
+            _ = tx.closed() => return,
         }
-    });
-    Ok(ChanBody(body))
+    }
 }

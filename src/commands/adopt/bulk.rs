@@ -190,7 +190,7 @@ fn preview(
     for item in ready {
         let dups = by_name.get(item.id()).cloned().unwrap_or_default();
         let who = style::sanitize(&item.target.display());
-        match adopt::preflight(&item.obj, item.id(), opts, &Context { duplicates: &dups }) {
+        match adopt::preflight(&item.obj, item.id(), opts, &Context { duplicates: &dups, composite_paused: false }) {
             Verdict::NothingToDo(_) => {
                 tally.skipped += 1;
                 let id = style::sanitize(item.id());

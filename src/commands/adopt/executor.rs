@@ -123,6 +123,8 @@ pub(super) struct Job<'a> {
     /// the final wait, which only reads an MR whose adoption is already written, so that the
     /// next item can start while this one is verified.
     pub slot: Option<tokio::sync::OwnedSemaphorePermit>,
+    /// The MR's XR is paused for this adoption (`--pause-composite`).
+    pub composite_paused: bool,
 }
 
 impl Job<'_> {
@@ -149,7 +151,12 @@ impl Job<'_> {
         let mut phase = Phase::Untouched;
         let mut backup_path: Option<String> = None;
         loop {
-            let mut plan = match adopt::preflight(&obj, id, self.opts, &Context { duplicates }) {
+            let mut plan = match adopt::preflight(
+                &obj,
+                id,
+                self.opts,
+                &Context { duplicates, composite_paused: self.composite_paused },
+            ) {
                 Verdict::Refused(r) => return Err(r.into()),
                 Verdict::NothingToDo(msg) => return Ok(Outcome::NothingToDo(msg)),
                 Verdict::Adopt(p) => *p,

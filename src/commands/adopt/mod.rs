@@ -13,6 +13,7 @@ mod error;
 mod executor;
 mod interrupt;
 mod parallel;
+mod pause;
 mod promote;
 mod restore;
 mod single;

@@ -123,6 +123,7 @@ impl Runner<'_> {
             confirmed: true,
             interrupt: self.interrupt.clone(),
             slot: None,
+            composite_paused: false,
         }
     }
 

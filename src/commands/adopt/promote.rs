@@ -156,6 +156,12 @@ impl Run<'_> {
             Err(WriteError::NotFound { .. }) => return End::Refused("not in the cluster: was it restored?".into()),
             Err(e) => return End::Failed(e.to_string()),
         };
+        let writes = [promote::request_patch(item, ""), promote::promote_patch(item, "")];
+        if let Some(hold) =
+            upjet_core::adopt::composite::composite_hold_of(&obj).filter(|h| writes.iter().any(|p| h.touched_by(p)))
+        {
+            return End::Refused(format!("its identity belongs to its composition: {}", hold.advice()));
+        }
         let id = match promote::start(item, &obj, self.args.source_released) {
             Start::Promoted => return End::Already,
             Start::Verify { id } => id,

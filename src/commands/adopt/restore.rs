@@ -42,6 +42,10 @@ pub(super) async fn restore(args: &Restore, out: &mut dyn Write, ui: &mut Ui) ->
             writeln!(out, "{who} already has the annotations and management policies of the backup; nothing to do")?;
             return Ok(Exit::Ok);
         };
+        if let Some(hold) = adopt::composite::composite_hold_of(&current).filter(|h| h.touched_by(&patch)) {
+            let refusal = adopt::Refusal::CompositionOwnsIdentity(who.clone(), hold.advice());
+            return Err(AdoptError::Refused(refusal).into_anyhow());
+        }
         let declared = patch::declare(patch, &current);
         let text = preview(&who, args, &current, &declared);
         if args.dry_run {

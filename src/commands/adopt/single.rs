@@ -27,7 +27,7 @@ pub(super) async fn single(
     ui: &mut Ui,
     env: &AdoptEnv,
 ) -> Result<Exit, AdoptError> {
-    let AdoptOne { target: spec, id, ids, carry, reach } = one;
+    let AdoptOne { target: spec, id, ids, pause_composite, carry, reach } = one;
     let conn = Arc::new(reach.connect().await?);
     let target = target::resolve_target(&conn, &spec, reach.namespace()).await?;
     let obj = target::get(&conn, &target).await?;
@@ -44,6 +44,11 @@ pub(super) async fn single(
     }
     let duplicates = by_name.get(&id).cloned().unwrap_or_default();
     let opts = options(&carry, env);
+    let hold = if pause_composite { adopt::composite::composite_hold(&mr) } else { None };
+    let paused = match &hold {
+        Some(_) => super::pause::pause(&conn, &mr, &carry, env, ui).await?,
+        None => None,
+    };
     let interrupt = ui.interrupt.clone();
     let mut job = Job {
         slot: None,
@@ -56,12 +61,37 @@ pub(super) async fn single(
         can_ask: true,
         confirmed: carry.confirmed(),
         interrupt,
+        composite_paused: paused.is_some(),
     };
-    match job.adopt(obj, &id, &duplicates, out).await? {
+    let reported = match job.adopt(obj, &id, &duplicates, out).await {
+        Ok(outcome) => report(&mut job, &conn, &target, outcome, out, at).await,
+        Err(e) => Err(e),
+    };
+    drop(job);
+    if let Some(p) = paused {
+        super::pause::resume(&conn, p, ui).await?;
+        if let (Some(h), Ok(true)) = (&hold, &reported) {
+            ui.say(format!("warning: {}", super::pause::carry(h, &id)));
+        }
+    }
+    reported?;
+    Ok(Exit::Ok)
+}
+
+/// Says how the adoption ended; `true` when it wrote the ID.
+async fn report(
+    job: &mut Job<'_>,
+    conn: &upjet_cluster::connect::Connection,
+    target: &upjet_cluster::write::Target,
+    outcome: Outcome,
+    out: &mut dyn Write,
+    at: upjet_core::reconcile_timeout::JudgedAt,
+) -> Result<bool, AdoptError> {
+    match outcome {
         Outcome::NothingToDo(msg) => writeln!(out, "{}", style::sanitize(&msg))?,
         Outcome::DryRun => {}
         Outcome::Adopted { note } => {
-            let obj = write::read(&conn, &target).await.map_err(|e| e.into_error(&conn))?;
+            let obj = write::read(conn, target).await.map_err(|e| e.into_error(conn))?;
             let mr = decode(&obj)?;
             if let Some(note) = note {
                 job.say(format!("warning: {}", timed_out(&note)));
@@ -72,9 +102,10 @@ pub(super) async fn single(
                 quoted(&style::sanitize(mr.external_name().unwrap_or("")))
             ));
             detail::write_detail(out, &mr, &diagnose(&mr, at), at.now)?;
+            return Ok(true);
         }
     }
-    Ok(Exit::Ok)
+    Ok(false)
 }
 
 /// The ID when `--id` is not given, without a terminal: the best ID the ID journal recorded for
@@ -121,13 +152,27 @@ async fn id_without_flag(
 }
 
 /// What the ID journal (read before the cluster was asked anything) recorded for this very MR
-/// (its uid), best ID first; the notes on its skipped lines are said.
+/// (its uid), best ID first — or, for a new MR of an XR created again, what it recorded for the
+/// MR's predecessor in the same slot; the notes on its skipped lines are said.
 fn journaled(ids: &IdSources, mr: &ManagedResource, ui: &mut Ui) -> Vec<upjet_core::journal::Record> {
     let (index, notes) = &ids.journal;
     for n in notes {
         ui.say(format!("note: {}", style::sanitize(n)));
     }
-    index.for_uid(&mr.uid)
+    let own = index.for_uid(&mr.uid);
+    if !own.is_empty() {
+        return own;
+    }
+    // A new MR of an XR created again: what its predecessor in the same slot held.
+    let earlier = adopt::composite::predecessor_ids(index.records(), mr);
+    if let Some(r) = earlier.first() {
+        ui.say(format!(
+            "note: the ID journal holds {} for {}, the MR the same XR composed for this resource before",
+            style::sanitize(&r.id),
+            style::sanitize(&r.name)
+        ));
+    }
+    earlier
 }
 
 /// The findings the cloud's audit record (`--cloud-audit`, read before the cluster was asked

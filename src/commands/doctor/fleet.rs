@@ -6,6 +6,7 @@ use super::*;
 use crate::commands::admission::{GuardRead, guard_kinds, read as read_guard};
 use std::sync::Mutex;
 use upjet_cluster::write::Target;
+use upjet_core::composition::{Composites, Composition, Member};
 use upjet_core::guard::facts::{Fetched, GuardFacts, LockFacts};
 use upjet_core::guard::installed::Installed;
 use upjet_core::kind_removal::KindRemovals;
@@ -33,6 +34,9 @@ pub(super) struct Kept {
     /// Its place in the index of objects several MRs hold (kind, external-name, whether it
     /// acts): every MR with an external-name keeps one, a few strings.
     pub(super) holder: Option<Holder>,
+    /// What the composition tree needs of it when it is composed (its slot, UIDs hashed, its
+    /// ID): boxed, as most MRs of a fleet have none.
+    pub(super) member: Option<Box<Member>>,
 }
 
 /// An MR the report will show.
@@ -92,10 +96,11 @@ impl Unjudged {
 pub(super) type LockCheck = Option<Arc<Mutex<LockFacts>>>;
 
 /// Lists `kinds`, keeping the MRs with findings, with a progress bar on a terminal; each MR is
-/// checked against the guard's lock on the way (`lock`).
+/// checked against the guard's lock on the way (`lock`), and judged with the composition tree's
+/// XRs and claims (`tree`: the fleet's composed MRs are known only once the scan is over).
 pub(super) async fn scan_kinds(
     conn: &Arc<Connection>,
-    (evidence, lock): (&Arc<EvidenceIndex>, &LockCheck),
+    (evidence, lock, tree): (&Arc<EvidenceIndex>, &LockCheck, &Arc<FleetFacts>),
     kinds: Vec<ApiKind>,
     (doctor, settings, shared): (&Doctor, &Settings, &Shared),
     unjudged: &Unjudged,
@@ -109,7 +114,8 @@ pub(super) async fn scan_kinds(
         None => own.then(|| progress_bar(kinds.len() as u64)),
     };
     let label = shared.label.clone();
-    let (per_mr, at, lock, unjudged) = (evidence.clone(), doctor.at, lock.clone(), unjudged.clone());
+    let (per_mr, at, lock, unjudged, tree) =
+        (evidence.clone(), doctor.at, lock.clone(), unjudged.clone(), tree.clone());
     let results = scan::scan_with(
         conn.clone(),
         kinds,
@@ -121,13 +127,14 @@ pub(super) async fn scan_kinds(
             }
             let sample = Sample::of(&mr);
             let holder = Holder::of(&mr);
+            let member = mr.composed.as_ref().and_then(|_| Member::of(&mr)).map(Box::new);
             if unjudged.keeps(&mr) {
                 // Judged once what the whole fleet tells is known (fleet-wide inputs, its kind
                 // going away).
                 let state = per_mr.state(&mr);
-                return Some(Kept { mr: KeptMr::boxed(mr, state, None), sample, holder });
+                return Some(Kept { mr: KeptMr::boxed(mr, state, None), sample, holder, member });
             }
-            let findings = per_mr.findings(&mr, &FleetFacts::default(), at);
+            let findings = per_mr.findings(&mr, &tree, at);
             let mr = match findings.is_empty() {
                 true => None,
                 false => {
@@ -135,7 +142,8 @@ pub(super) async fn scan_kinds(
                     KeptMr::boxed(mr, state, Some(findings))
                 }
             };
-            (mr.is_some() || sample.is_some() || holder.is_some()).then_some(Kept { mr, sample, holder })
+            let keep = mr.is_some() || sample.is_some() || holder.is_some() || member.is_some();
+            keep.then_some(Kept { mr, sample, holder, member })
         },
         |k| {
             if let Some(p) = &progress {
@@ -209,12 +217,15 @@ pub(super) async fn from_cluster(
     let GuardRead { admission, lock, notes: guard_notes } = read_guard(&conn).await;
     notes.extend(guard_notes);
     let lock: LockCheck = lock.map(|l| Arc::new(Mutex::new(l)));
+    let (tree, tree_notes) = crate::commands::composition::read_live(&conn).await;
+    notes.extend(tree_notes);
+    let tree = Arc::new(FleetFacts::default().with_composition(Arc::new(Composition::of(tree))));
     let evidence = Arc::new(evidence);
     lap(&mut timings.evidence);
     let keep_all = fleet_inputs.need_every_mr();
     let unjudged = Unjudged { all: keep_all, going: Arc::new(going) };
     let run = (doctor, settings, shared);
-    let mut results = scan_kinds(&conn, (&evidence, &lock), selected, run, &unjudged).await;
+    let mut results = scan_kinds(&conn, (&evidence, &lock, &tree), selected, run, &unjudged).await;
     if discover::cache_was_stale(&dstats, &results) {
         tracing::debug!("a cached kind answered 404: refreshing discovery");
         let fresh_cache = CacheOptions { refresh: true, ..doctor.scan.cache.clone() };
@@ -222,7 +233,7 @@ pub(super) async fn from_cluster(
         timings.discovery_requests += stats.requests;
         let rest = discover::forget_stale(&mut results, fresh);
         if !rest.is_empty() {
-            results.extend(scan_kinds(&conn, (&evidence, &lock), rest, run, &unjudged).await);
+            results.extend(scan_kinds(&conn, (&evidence, &lock, &tree), rest, run, &unjudged).await);
         }
     }
     lap(&mut timings.listing);
@@ -240,15 +251,45 @@ pub(super) async fn from_cluster(
         false => FleetFacts::default(),
     }
     .with_shared(SharedNames::of(holders))
-    .with_removals(going_kinds(&conn, &results, &unjudged.going, &mut notes).await);
+    .with_removals(going_kinds(&conn, &results, &unjudged.going, &mut notes).await)
+    .with_composition(Arc::new(fleet_tree(tree, &mut results, &evidence, &lock)));
     notes.extend(involve(&conn, &evidence, &mut results, &fleet).await);
     let judge =
         Judge { evidence: &evidence, fleet: &fleet, at: doctor.at, peers: &peers, templates: &doctor.id_templates };
     judge_guard(&mut builder, &results, &admission, &lock);
     add_results(&mut builder, results, &mut timings, &judge);
-    let report = finish(builder, (&evidence, &fleet), notes, (&peers, &doctor.id_templates));
+    let mut report = finish(builder, (&evidence, &fleet), notes, (&peers, &doctor.id_templates));
+    report.complete_trees(&fleet.composition_tree().index);
     lap(&mut timings.report);
     Ok(LiveScan { report, timings, context })
+}
+
+/// The composition tree of the whole run, once the scan is over: the XRs and claims read before
+/// it (`tree`, whose copy the scan's tasks held), the composed MRs it met (each `Kept`'s member,
+/// moved out), and the identities the ID journal and the guard's lock keep of earlier MRs.
+fn fleet_tree(
+    tree: Arc<FleetFacts>,
+    results: &mut [scan::KindScan<Kept>],
+    evidence: &EvidenceIndex,
+    lock: &LockCheck,
+) -> Composition {
+    let index: Composites = Arc::try_unwrap(tree)
+        .map(FleetFacts::into_tree_index)
+        .unwrap_or_else(|shared| shared.composition_tree().index.clone());
+    let members: Vec<Member> =
+        results.iter_mut().flat_map(|r| r.kept.iter_mut().filter_map(|k| k.member.take().map(|m| *m))).collect();
+    let journal: Vec<_> = evidence.journal().into_iter().flat_map(|j| j.records()).cloned().collect();
+    let lock = lock.as_ref().map(|l| l.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    let entries: Vec<(MrKey, Vec<String>)> = match lock.as_deref().map(|l| &l.view) {
+        Some(Fetched::Got(view)) => view
+            .entries()
+            .map(|(k, ids)| {
+                (MrKey { group: k.group, kind: k.kind, namespace: k.namespace, name: k.name }, ids.to_vec())
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Composition::of_run(index, members, &journal, entries)
 }
 
 /// The kinds going away: those whose MRD is being deleted (`going`, from the MRD list), and those
@@ -316,7 +357,7 @@ async fn involve(
         match upjet_cluster::write::read(conn, &target).await.map(|v| ManagedResource::from_value(&v)) {
             Ok(Ok(mr)) => {
                 let state = evidence.state(&mr);
-                r.kept.push(Kept { mr: KeptMr::boxed(mr, state, None), sample: None, holder: None });
+                r.kept.push(Kept { mr: KeptMr::boxed(mr, state, None), sample: None, holder: None, member: None });
             }
             Ok(Err(e)) => notes.push(format!("{}: cannot decode it to judge the object it shares: {e}", key.display())),
             Err(e) => notes.push(format!("{}: cannot read it again to judge the object it shares: {e}", key.display())),

@@ -11,6 +11,7 @@ mod one;
 mod plan;
 mod print;
 mod timings;
+mod tree;
 
 use fleet::{LiveScan, from_cluster};
 use offline::{find_in_snapshot, from_backup, from_snapshot};
@@ -62,6 +63,12 @@ pub async fn run(settings: &Settings, args: &DoctorArgs, out: &mut dyn Write) ->
     let fleet = match &doctor.flow {
         Flow::OneMr(asked @ OneMr { in_backup: true, from: Some(backup), .. }) => {
             return one::in_backup(settings, &doctor, &printer, asked, backup.as_path(), out).await;
+        }
+        Flow::OneMr(asked @ OneMr { from: Some(path), .. }) if !backup::is_backup(path) => {
+            if let Some(exit) = tree::offline(settings, &doctor, &printer, asked, path, out).await? {
+                return Ok(exit);
+            }
+            return one(settings, &doctor, &printer, asked, out).await;
         }
         Flow::OneMr(asked) => return one(settings, &doctor, &printer, asked, out).await,
         Flow::Cluster => Fleet::Live(from_cluster(settings, &doctor, &settings.connect, &Default::default()).await?),

@@ -4,6 +4,7 @@ use super::fleet::Judge;
 use super::*;
 use crate::commands::inputs::{Snapshot, read_snapshot};
 use upjet_cluster::snapshot::SnapshotItem;
+use upjet_core::composition::{Composition, Member};
 use upjet_core::shared_names::{Holder, MrKey, SharedNames};
 
 /// The MRs a snapshot holds decide what its inventory is checked against: every kind when the
@@ -21,7 +22,7 @@ pub(super) async fn from_snapshot(
     settings: &Settings,
 ) -> anyhow::Result<Report> {
     let now = doctor.at;
-    let Snapshot { items, skipped, removals } = read_snapshot(path)?;
+    let Snapshot { items, skipped, removals, tree } = read_snapshot(path)?;
     let (fleet_inputs, inventory_notes) = doctor.fleet.read().await?;
     let groups = snapshot_groups(items.iter().map(|i| i.json.as_str()));
     let (evidence, log_notes) = doctor.evidence.request(settings, None, groups).read().await?.into_index();
@@ -32,14 +33,16 @@ pub(super) async fn from_snapshot(
     // Without fleet-wide inputs each MR is judged as it is decoded, so only the broken ones and
     // the healthy peers' identity samples stay in memory; the fleet's facts need them all first.
     let mut waiting = Vec::with_capacity(if wait { items.len() } else { 0 });
-    // The kinds the snapshot's definitions say are going away are known before any MR.
-    let alone = FleetFacts::default().with_removals(removals.clone());
-    let mut holders = Vec::new();
+    // The kinds the snapshot's definitions say are going away are known before any MR, and so
+    // are its XRs and claims; the fleet's composed MRs once every MR is.
+    let alone = FleetFacts::default().with_removals(removals.clone()).with_composition(Arc::new(Composition::of(tree)));
+    let (mut holders, mut members) = (Vec::new(), Vec::new());
     for item in &items {
         match ManagedResource::from_json(&item.json) {
             Ok(mr) if !doctor.scan.select.keeps(&mr) => {}
             Ok(mr) => {
                 holders.extend(Holder::of(&mr));
+                members.extend(mr.composed.as_ref().and_then(|_| Member::of(&mr)));
                 match wait {
                     false => pass.judge(mr, (&evidence, &alone), now, &mut builder),
                     true => waiting.push(mr),
@@ -48,6 +51,8 @@ pub(super) async fn from_snapshot(
             Err(e) => builder.unreadable(format!("{}: {e}", item.source.display())),
         }
     }
+    let journal: Vec<_> = evidence.journal().into_iter().flat_map(|j| j.records()).cloned().collect();
+    let tree = Composition::of_run(alone.composition_tree().index.clone(), members, &journal, Vec::new());
     let fleet = match wait {
         true => {
             let mrs: Vec<&ManagedResource> = waiting.iter().collect();
@@ -55,7 +60,8 @@ pub(super) async fn from_snapshot(
         }
         false => alone,
     }
-    .with_shared(SharedNames::of(holders));
+    .with_shared(SharedNames::of(holders))
+    .with_composition(Arc::new(tree));
     for mr in waiting {
         pass.judge(mr, (&evidence, &fleet), now, &mut builder);
     }
@@ -73,7 +79,9 @@ pub(super) async fn from_snapshot(
     for _ in &pass.kinds {
         builder.kind_scanned();
     }
-    Ok(finish(builder, (&evidence, &fleet), notes, (&pass.peers, &doctor.id_templates)))
+    let mut report = finish(builder, (&evidence, &fleet), notes, (&pass.peers, &doctor.id_templates));
+    report.complete_trees(&fleet.composition_tree().index);
+    Ok(report)
 }
 
 /// doctor over a Velero backup: every MR judged as a restore would leave it (`backup::judge`).

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::commands::resolve::OneMr;
+use upjet_core::composition::{Composition, Member};
 
 /// Finds one MR (snapshot or cluster), with the connection and kind it was resolved to when live.
 pub async fn locate(
@@ -57,15 +58,50 @@ pub(super) async fn one(
         }
         None => FleetFacts::default(),
     };
-    let removals = match (&live, from) {
-        (Some((conn, kind)), _) => crate::commands::kind_removal::for_one(conn, kind, &mr).await,
-        (None, Some(path)) if !backup::is_backup(path) => crate::commands::inputs::read_snapshot(path)?.removals,
-        (None, _) => Default::default(),
+    let snapshot = match from {
+        Some(path) if live.is_none() && !backup::is_backup(path) => Some(crate::commands::inputs::read_snapshot(path)?),
+        _ => None,
     };
-    let fleet = fleet.with_removals(removals);
+    let removals = match (&live, &snapshot) {
+        (Some((conn, kind)), _) => crate::commands::kind_removal::for_one(conn, kind, &mr).await,
+        (None, Some(snap)) => snap.removals.clone(),
+        (None, None) => Default::default(),
+    };
+    let tree = one_tree(&mr, &evidence, live.as_ref().map(|(c, _)| c), snapshot).await;
+    let fleet = fleet.with_removals(removals).with_composition(Arc::new(tree));
     let mut findings = evidence.findings(&mr, &fleet, doctor.at);
     one_identity(&mut findings, &mr, from, &doctor.id_templates)?;
     print::one_mr(settings, doctor, printer, &mr, findings, &evidence, out)
+}
+
+/// The composition tree one composed MR is judged with: the XRs and claims (listed live, or the
+/// snapshot's) and the ID journal, with the snapshot's composed MRs beside it. Live, it stands
+/// alone: a duplicate or an earlier MR elsewhere in the fleet is seen by a scan, not here.
+async fn one_tree(
+    mr: &ManagedResource,
+    evidence: &EvidenceIndex,
+    conn: Option<&Connection>,
+    snapshot: Option<crate::commands::inputs::Snapshot>,
+) -> Composition {
+    if mr.composed.is_none() {
+        return Composition::default();
+    }
+    let journal: Vec<_> = evidence.journal().into_iter().flat_map(|j| j.records()).cloned().collect();
+    let (index, members) = match (conn, snapshot) {
+        (Some(conn), _) => {
+            let (index, notes) = crate::commands::composition::read_live(conn).await;
+            for n in notes {
+                eprintln!("{}", upjet_output::style::sanitize(&n));
+            }
+            (index, Member::of(mr).into_iter().collect())
+        }
+        (None, Some(snap)) => {
+            let mrs = snap.items.iter().filter_map(|i| ManagedResource::from_json(&i.json).ok());
+            (snap.tree, mrs.filter(|m| m.composed.is_some()).filter_map(|m| Member::of(&m)).collect())
+        }
+        (None, None) => return Composition::default(),
+    };
+    Composition::of_run(index, members, &journal, Vec::new())
 }
 
 /// One MR of a Velero backup (`doctor KIND/NAME --from BACKUP`): judged with the whole backup

@@ -34,6 +34,8 @@ pub struct Adopt {
     pub(super) what: AdoptWhat,
     /// `--id`: the cloud object's ID (one MR only).
     pub(super) id: Option<String>,
+    /// `--pause-composite` (one MR only).
+    pub(super) pause_composite: bool,
     /// How each adoption is carried out.
     pub(super) carry: Carry,
     /// `--concurrency`, `--probe`: how a plan's items are run.
@@ -180,6 +182,8 @@ pub struct AdoptOne {
     pub id: Option<String>,
     /// Where an ID is looked for without `--id`, read.
     pub ids: IdSources,
+    /// `--pause-composite`: pause the MR's XR for the adoption when its composition sets the ID.
+    pub pause_composite: bool,
     /// How the adoption is carried out.
     pub carry: Carry,
     /// The cluster.
@@ -229,6 +233,7 @@ impl Adopt {
         Ok(Adopt {
             what,
             id: args.id.clone(),
+            pause_composite: args.pause_composite,
             carry: Carry {
                 import: args.import,
                 force: args.force,
@@ -252,7 +257,7 @@ impl Adopt {
     /// plan file (a usage error naming it when it cannot be read or parsed); for one MR, `--id`
     /// checked and KIND/NAME parsed, and without `--id` the cloud's record and the ID journal.
     pub async fn open(self) -> anyhow::Result<Adoption> {
-        let Adopt { what, id, carry, parallel, id_templates, cloud, journal, home, reach } = self;
+        let Adopt { what, id, pause_composite, carry, parallel, id_templates, cloud, journal, home, reach } = self;
         match what {
             AdoptWhat::Plan(path) => {
                 let items = read_plan(&path)?;
@@ -275,7 +280,7 @@ impl Adopt {
                         IdSources { templates: id_templates, record, journal: journal::read(at.as_ref())? }
                     }
                 };
-                Ok(Adoption::One(Box::new(AdoptOne { target, id, ids, carry, reach })))
+                Ok(Adoption::One(Box::new(AdoptOne { target, id, ids, pause_composite, carry, reach })))
             }
         }
     }

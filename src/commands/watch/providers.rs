@@ -241,6 +241,8 @@ impl super::Loop {
                     uid: l.uid,
                     source: Source::Log,
                     id: l.id,
+                    composite: None,
+                    resource: None,
                 }
             })
             .collect()
@@ -265,6 +267,8 @@ impl super::Loop {
                     name: key.name.clone(),
                     source: *source,
                     id: id.clone(),
+                    composite: None,
+                    resource: None,
                 })
                 .collect();
             if let Some(best) = journal::best_first(&records).first() {

@@ -7,6 +7,7 @@ pub mod adopt;
 pub mod argo_lua;
 pub mod cel_types;
 pub mod cluster;
+pub mod compose;
 pub mod flux_cel;
 pub mod guard_cel;
 pub mod tools;

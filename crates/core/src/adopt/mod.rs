@@ -26,6 +26,7 @@ use super::managed::{self, keys};
 use super::policies;
 
 mod candidates;
+pub mod composite;
 mod event;
 pub mod machine;
 mod marker;

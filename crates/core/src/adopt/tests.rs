@@ -96,6 +96,34 @@ fn other_marker() -> Value {
     with_ann(obj(), MARKER, &serde_json::to_string(&marker).unwrap())
 }
 
+/// An MR whose external-name the composite reconciler applied (its field manager's Apply entry).
+fn composed() -> Value {
+    let mut o = with_ann(obj(), keys::EXTERNAL_NAME, "www-old");
+    o["metadata"]["managedFields"] = json!([{"manager": "apiextensions.crossplane.io/composed/4fd8165f",
+        "operation": "Apply", "apiVersion": "dns.gcp.upbound.io/v1beta1", "fieldsType": "FieldsV1",
+        "fieldsV1": {"f:metadata": {"f:annotations": {"f:crossplane.io/external-name": {}}}}}]);
+    o["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.org/v1", "kind": "XZone", "name": "zone-1",
+        "uid": "u1", "controller": true}]);
+    o
+}
+
+/// The composite's next compose would revert an adoption of a field it sets: refused, even with
+/// --force; one whose composition sets other fields only is adopted.
+#[test]
+fn an_identity_the_composition_sets_is_refused() {
+    let want = Refusal::CompositionOwnsIdentity(
+        "recordset.dns.gcp.upbound.io/www".into(),
+        super::composite::composite_hold_of(&composed()).unwrap().advice(),
+    );
+    let force = Options { force: true, ..opts() };
+    assert_eq!(preflight(&composed(), "x", &force, &Context::default()), Verdict::Refused(want));
+    let mut other = composed();
+    other["metadata"]["managedFields"][0]["fieldsV1"] = json!({"f:spec": {"f:forProvider": {"f:region": {}}}});
+    assert!(matches!(preflight(&other, "x", &opts(), &Context::default()), Verdict::Adopt(_)));
+    let paused = Context { composite_paused: true, ..Context::default() };
+    assert!(matches!(preflight(&composed(), "x", &opts(), &paused), Verdict::Adopt(_)), "the XR paused for it");
+}
+
 #[test]
 fn refusals_and_nothing_to_do() {
     let (deleting, in_flight, empty_policies, other_marker) =
@@ -493,7 +521,7 @@ fn guardrail_warnings() {
         .to_string(),
     )
     .unwrap();
-    let ctx = Context { duplicates: std::slice::from_ref(&dup) };
+    let ctx = Context { duplicates: std::slice::from_ref(&dup), ..Context::default() };
     let Verdict::Adopt(plan) = preflight(&obj(), "id", &opts(), &ctx) else { panic!() };
     let w = plan.warnings.join("\n");
     assert!(w.contains("deleting this MR (for example as a duplicate) would delete the cloud object \"id\": deletionPolicy is Delete"), "{w}");
@@ -501,7 +529,7 @@ fn guardrail_warnings() {
     assert!(w.contains("namespaced MRs have no deletionPolicy"), "{w}");
     assert!(w.contains("without --import"), "{w}");
     assert!(!w.contains("lack LateInitialize"), "{w}");
-    let ctx = Context { duplicates: std::slice::from_ref(&safe_dup) };
+    let ctx = Context { duplicates: std::slice::from_ref(&safe_dup), ..Context::default() };
     let mut o = obj();
     o["spec"]["deletionPolicy"] = json!("Orphan");
     o["spec"]["managementPolicies"] = json!(["Observe", "Create", "Update", "Delete"]);
@@ -896,6 +924,8 @@ fn candidate_ids() {
         name: mr.name.clone(),
         source: crate::journal::Source::ExternalName,
         id: "from-journal".into(),
+        composite: None,
+        resource: None,
     };
     let first = candidates(&mr, &findings, &events, Vec::new(), std::slice::from_ref(&journaled));
     assert_eq!((first[0].id.as_str(), first[0].source.as_str()), ("from-journal", "journal"));

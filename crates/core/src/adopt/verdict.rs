@@ -79,6 +79,10 @@ pub enum Refusal {
         /// The ID asked for now.
         id: String,
     },
+    /// The composite reconciler owns an identity field the adoption writes: its next compose
+    /// would revert the adoption (see [`super::composite`]). The MR and the advice naming its XR.
+    #[error("{0}'s identity belongs to its composition: {1}")]
+    CompositionOwnsIdentity(String, String),
     /// The marker annotation was edited into something unreadable.
     #[error(
         "the {MARKER} annotation is unreadable ({0}); restore the MR from its backup or remove the annotation, or pass --force to treat the current state as the original"
@@ -133,6 +137,9 @@ pub enum Verdict {
 pub struct Context<'a> {
     /// Other MRs of the same kind whose external-name is already the ID.
     pub duplicates: &'a [ManagedResource],
+    /// The MR's XR is paused for this repair (`--pause-composite`): no compose runs meanwhile,
+    /// so a field the composition sets does not refuse the adoption.
+    pub composite_paused: bool,
 }
 
 /// Decides whether and how to adopt `id` on `obj` (the MR's full JSON).
@@ -154,6 +161,11 @@ pub fn preflight(obj: &Value, id: &str, opts: &Options, ctx: &Context) -> Verdic
         marker.started = opts.now.clone();
     }
     let steps = build_steps(obj, id, opts, &marker);
+    if let Some(hold) = super::composite::composite_hold(&mr).filter(|_| !ctx.composite_paused)
+        && steps.iter().filter_map(|s| s.patch.as_ref()).any(|p| hold.touched_by(p))
+    {
+        return Verdict::Refused(Refusal::CompositionOwnsIdentity(mr.command_arg(), hold.advice()));
+    }
     let mut end = obj.clone();
     for s in &steps {
         if let Some(p) = &s.patch {

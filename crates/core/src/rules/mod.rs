@@ -27,6 +27,13 @@ mod cloud_audit_cases;
 mod cloud_audit_deleted_by_other;
 mod cloud_audit_duplicate;
 mod cloud_audit_orphan;
+mod composed_duplicate;
+mod composed_garbage_collected;
+mod composed_orphan;
+mod composed_recreated;
+#[cfg(test)]
+mod composition_cases;
+mod composition_owns_identity;
 mod create_after_state_rebuild;
 mod create_failed;
 mod create_in_flight;
@@ -217,6 +224,11 @@ pub const ALL: &[Rule] = &[
     Rule { code: Code::GuardMissing, check: Check::Guard(guard_missing::check) },
     Rule { code: Code::GuardPartial, check: Check::Guard(guard_partial::check) },
     Rule { code: Code::GuardLockStale, check: Check::Guard(guard_lock_stale::check) },
+    Rule { code: Code::ComposedGarbageCollected, check: Check::Evidence(composed_garbage_collected::check) },
+    Rule { code: Code::ComposedRecreated, check: Check::Evidence(composed_recreated::check) },
+    Rule { code: Code::ComposedDuplicate, check: Check::Evidence(composed_duplicate::check) },
+    Rule { code: Code::ComposedOrphan, check: Check::Evidence(composed_orphan::check) },
+    Rule { code: Code::CompositionOwnsIdentity, check: Check::Evidence(composition_owns_identity::check) },
 ];
 
 /// The codes a lint runs (their rows say `lint: true`), in [`ALL`] order, and those that need a

@@ -65,6 +65,9 @@ pub struct MrEvidence {
     /// The MR's kind going away: its CRD or MRD being deleted, when the run read them
     /// (`domain::kind_removal`).
     pub kind_removal: Option<crate::kind_removal::KindRemoval>,
+    /// What the composition tree says of it, when it is composed and the run read the tree
+    /// (`domain::composition`).
+    pub composition: Option<crate::composition::MrComposition>,
 }
 
 impl MrEvidence {

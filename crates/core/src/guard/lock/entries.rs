@@ -95,6 +95,8 @@ mod tests {
             name: name.into(),
             source,
             id: id.into(),
+            composite: None,
+            resource: None,
         }
     }
 

@@ -44,6 +44,12 @@ impl LockView {
         view
     }
 
+    /// Every MR key the shards hold, with its IDs (a key that does not decode is left out): the
+    /// identities earlier composed MRs held (`domain::composition::Earlier`).
+    pub fn entries(&self) -> impl Iterator<Item = (LockKey, &[String])> {
+        self.entries.iter().filter_map(|(k, ids)| LockKey::decode(k).ok().map(|key| (key, ids.as_slice())))
+    }
+
     /// Counts `mr` into `stale` when it has an identity the lock lacks or holds otherwise.
     pub fn check(&self, mr: &ManagedResource, stale: &mut Stale) {
         let Some(id) = locked_id(mr) else { return };
