@@ -14,7 +14,7 @@ const CONCURRENT_KINDS: usize = 4;
 
 /// The XRDs, XRs and claims of the cluster, and a note per list that failed (none when the
 /// cluster serves no XRD: no Crossplane, or one without compositions).
-pub async fn read_live(conn: &Connection) -> (Composites, Vec<String>) {
+pub(crate) async fn read_live(conn: &Connection) -> (Composites, Vec<String>) {
     let mut notes = Vec::new();
     let defined: Vec<Xrd> = match list::xrds(conn, |items| xrds(items).0).await {
         Ok(Some(all)) => all,

@@ -167,7 +167,7 @@ pub struct MrChangeLog {
 
 /// An ID an earlier MR under this one's name held and the provider never deleted.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct EarlierId {
+pub struct EarlierId {
     /// The ID (the external-name that MR held).
     pub id: String,
     /// Where it was read (`file:line`).

@@ -396,7 +396,7 @@ pub(crate) fn kinds_going(findings: &[ReportFinding]) -> Vec<KindGoing> {
 }
 
 /// How many composition trees (per cluster) the findings touch: each finding's claim, else XR.
-pub fn trees_with_findings(findings: &[ReportFinding]) -> usize {
+pub(crate) fn trees_with_findings(findings: &[ReportFinding]) -> usize {
     let roots: std::collections::BTreeSet<(Option<&String>, String)> = findings
         .iter()
         .filter_map(|f| {

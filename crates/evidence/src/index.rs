@@ -11,6 +11,7 @@ use super::fleet::FleetFacts;
 use super::sources::{EvidenceSource, mr_evidence};
 use std::any::Any;
 use upjet_core::finding::Finding;
+use upjet_core::journal::JournalIndex;
 use upjet_core::managed::ManagedResource;
 use upjet_core::reconcile_timeout::JudgedAt;
 use upjet_core::report::ResourceState;

@@ -19,10 +19,6 @@ pub use owners::{COMPOSED_MANAGER_PREFIX, FieldOwner, IdentityField, IdentityOwn
 pub mod keys {
     /// The top-level XR's name (the composite reconciler's `generateName` prefix).
     pub const COMPOSITE: &str = "crossplane.io/composite";
-    /// A v1 claim's name, on the XR it binds and on every resource the XR composes.
-    pub const CLAIM_NAME: &str = "crossplane.io/claim-name";
-    /// A v1 claim's namespace, beside [`CLAIM_NAME`].
-    pub const CLAIM_NAMESPACE: &str = "crossplane.io/claim-namespace";
     /// The resource's name inside its composition (the key of the functions' desired state).
     pub const RESOURCE_NAME: &str = "crossplane.io/composition-resource-name";
 }
@@ -87,7 +83,7 @@ impl Composed {
 /// `apiextensions.crossplane.io/composed/` plus the hex SHA-256 of the XR's name followed by its
 /// GroupKind as Go prints it (`Kind.group`; crossplane `ComposedFieldOwnerName`). Neither UID nor
 /// version enters it, so an XR deleted and created again under its name keeps its manager.
-pub fn composed_field_owner(xr_name: &str, xr_kind: &str, xr_group: &str) -> String {
+pub(crate) fn composed_field_owner(xr_name: &str, xr_kind: &str, xr_group: &str) -> String {
     let group_kind = if xr_group.is_empty() { xr_kind.to_string() } else { format!("{xr_kind}.{xr_group}") };
     format!("{COMPOSED_MANAGER_PREFIX}{}", digest::hex(format!("{xr_name}{group_kind}").as_bytes()))
 }

@@ -91,7 +91,7 @@ impl FieldOwner {
     }
 
     /// Whether it is the composite reconciler's server-side apply of a composed resource.
-    pub fn is_composite(&self) -> bool {
+    pub(crate) fn is_composite(&self) -> bool {
         self.operation == Operation::Apply && self.manager.starts_with(COMPOSED_MANAGER_PREFIX)
     }
 
@@ -132,7 +132,7 @@ impl IdentityOwners {
     }
 
     /// The owners of `field`.
-    pub fn of_field(&self, field: IdentityField) -> impl Iterator<Item = &FieldOwner> {
+    pub(crate) fn of_field(&self, field: IdentityField) -> impl Iterator<Item = &FieldOwner> {
         self.0.iter().filter(move |o| o.owns(field))
     }
 
@@ -142,7 +142,7 @@ impl IdentityOwners {
     }
 
     /// The identity fields the composite reconciler owns, in [`IdentityField::ALL`] order.
-    pub fn composite_fields(&self) -> Vec<IdentityField> {
+    pub(crate) fn composite_fields(&self) -> Vec<IdentityField> {
         IdentityField::ALL.into_iter().filter(|f| self.of_field(*f).any(FieldOwner::is_composite)).collect()
     }
 }

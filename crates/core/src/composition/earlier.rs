@@ -101,7 +101,7 @@ impl Earlier {
     /// These identities and the lock's entries (each MR key with the IDs its shards hold) for
     /// MRs not live in the run (`live`: whether an MR of that key is). The lock's keys are taken
     /// as MR keys here, so that the guard may come to read this module, not the reverse.
-    pub fn with_lock(
+    pub(crate) fn with_lock(
         mut self,
         entries: impl IntoIterator<Item = (MrKey, Vec<String>)>,
         live: impl Fn(&MrKey) -> bool,
@@ -129,7 +129,7 @@ impl Earlier {
     }
 
     /// The identities recorded for a slot.
-    pub fn in_slot(&self, slot: u64) -> &[EarlierId] {
+    pub(crate) fn in_slot(&self, slot: u64) -> &[EarlierId] {
         self.by_slot.get(&slot).map(Vec::as_slice).unwrap_or_default()
     }
 

@@ -149,7 +149,7 @@ impl Composition {
     }
 
     /// This evidence with the fleet's members and the earlier identities.
-    pub fn with_fleet(self, members: Members, earlier: Earlier) -> Composition {
+    pub(crate) fn with_fleet(self, members: Members, earlier: Earlier) -> Composition {
         Composition { members, earlier, ..self }
     }
 

@@ -91,7 +91,7 @@ impl Composites {
     }
 
     /// Whether every XR and claim kind the run knows was read in full.
-    pub fn all_listed(&self) -> bool {
+    pub(crate) fn all_listed(&self) -> bool {
         !self.kinds.is_empty() && self.kinds.values().all(|k| k.listed)
     }
 
@@ -108,7 +108,7 @@ impl Composites {
     }
 
     /// The object of a key.
-    pub fn by_key(&self, key: &XrKey) -> Option<&Composite> {
+    pub(crate) fn by_key(&self, key: &XrKey) -> Option<&Composite> {
         self.by_key.get(key).map(|&i| &self.items[i])
     }
 
@@ -128,14 +128,14 @@ impl Composites {
     }
 
     /// The XR a claim binds (`spec.resourceRef`).
-    pub fn xr_of_claim(&self, claim: &Composite) -> Option<&Composite> {
+    pub(crate) fn xr_of_claim(&self, claim: &Composite) -> Option<&Composite> {
         let r = claim.refs.first()?;
         let key = XrKey { group: r.group().to_string(), kind: r.kind.clone(), namespace: None, name: r.name.clone() };
         self.by_key(&key)
     }
 
     /// The claim an XR is bound to (`spec.claimRef`).
-    pub fn claim_of_xr(&self, xr: &Composite) -> Option<&Composite> {
+    pub(crate) fn claim_of_xr(&self, xr: &Composite) -> Option<&Composite> {
         let r = xr.claim_ref.as_ref()?;
         let key = XrKey {
             group: r.group().to_string(),

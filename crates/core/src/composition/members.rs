@@ -31,7 +31,7 @@ pub fn slot(namespace: Option<&str>, xr_name: &str, resource: &str) -> u64 {
 }
 
 /// The slot of an MR, when it has a resource name and names its XR (controller or label).
-pub fn slot_of(mr: &ManagedResource) -> Option<u64> {
+pub(crate) fn slot_of(mr: &ManagedResource) -> Option<u64> {
     let resource = mr.annotation(RESOURCE_NAME).filter(|r| !r.is_empty())?;
     let composed = mr.composed.as_deref();
     let xr = composed.and_then(|c| c.controller.as_ref()).map(|c| c.name.as_str()).or(mr.composite.as_deref())?;
@@ -126,7 +126,7 @@ impl Members {
     }
 
     /// Whether an MR of this UID is live in the run.
-    pub fn is_live(&self, uid: &str) -> bool {
+    pub(crate) fn is_live(&self, uid: &str) -> bool {
         self.uids.contains(&hash_of(&[uid]))
     }
 
@@ -150,7 +150,7 @@ impl Members {
 
     /// How many live MRs without an ID a slot-less lookup would have to choose between: the
     /// bare MRs of `(group, kind)` in `namespace` whose names start with `prefix`.
-    pub fn bare_like(&self, group: &str, kind: &str, namespace: Option<&str>, prefix: &str) -> usize {
+    pub(crate) fn bare_like(&self, group: &str, kind: &str, namespace: Option<&str>, prefix: &str) -> usize {
         let ns = |m: &Member| m.namespace.as_deref() == namespace;
         self.by_slot
             .values()
@@ -161,7 +161,7 @@ impl Members {
     }
 
     /// The live members without an ID for which `earlier(slot, key)` says an earlier MR held one.
-    pub fn bare_with(&self, earlier: impl Fn(u64, &MrKey) -> bool) -> Vec<MrKey> {
+    pub(crate) fn bare_with(&self, earlier: impl Fn(u64, &MrKey) -> bool) -> Vec<MrKey> {
         let bare = self.by_slot.values().flatten().filter(|m| m.id.is_none() && m.live());
         bare.map(|m| (m.slot, m.key())).filter(|(slot, key)| earlier(*slot, key)).map(|(_, k)| k).collect()
     }

@@ -12,7 +12,7 @@
 //!
 //! The keys later work builds on: an XR is `(group, kind, namespace, name)` ([`XrKey`]) — what
 //! an XR created again keeps, unlike its UID — and a composed MR is its XR's key plus its
-//! `crossplane.io/composition-resource-name` ([`ComposedKey`]).
+//! `crossplane.io/composition-resource-name`.
 
 mod composite;
 mod earlier;
@@ -37,7 +37,7 @@ use crate::shell::ShellCommand;
 /// How long a composed MR its XR does not list yet is taken for a compose in progress: the
 /// composite reconciler records a reference before it creates the resource, but the XR listed
 /// before the MR can be the version from before that write.
-pub const COMPOSE_GRACE_SECS: i64 = 300;
+pub(crate) const COMPOSE_GRACE_SECS: i64 = 300;
 
 /// An XR (or claim) by what survives its re-creation: group, kind, namespace and name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -80,22 +80,4 @@ impl XrKey {
     pub fn upjet_command(&self, subcommand: &'static str) -> ShellCommand {
         ShellCommand::upjet(subcommand).target(self.reference(), self.namespace.as_deref())
     }
-
-    /// `kubectl VERB kind.group name [-n ns]`.
-    pub fn kubectl_command(&self, verb: &'static str) -> ShellCommand {
-        ShellCommand::kubectl(verb)
-            .arg(format!("{}.{}", self.kind.to_lowercase(), self.group))
-            .target(self.name.clone(), self.namespace.as_deref())
-    }
-}
-
-/// A composed MR by what survives its XR's re-creation: the XR's key and the MR's
-/// `crossplane.io/composition-resource-name`. An XR created again composes the same resource
-/// name under a new MR name; this key names both.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ComposedKey {
-    /// The XR.
-    pub xr: XrKey,
-    /// The resource's name inside the composition.
-    pub resource: String,
 }

@@ -40,7 +40,7 @@ pub fn xr(uid: &str, refs: &[&str]) -> Composite {
 }
 
 /// [`xr`], being deleted.
-pub fn xr_deleting(uid: &str, refs: &[&str]) -> Composite {
+pub(crate) fn xr_deleting(uid: &str, refs: &[&str]) -> Composite {
     Composite { deleting: Some("2024-11-30T10:50:00Z".into()), ..xr(uid, refs) }
 }
 
