@@ -64,7 +64,7 @@ fn lint(dir: &Path, extra: &[&str]) -> crate::support::Upjet {
 fn each_finding_names_its_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     repo(dir.path());
-    let run = lint(dir.path(), &["-o", "json"]).status(1).stderr("linted 3 managed resources from 3 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 0 info\n").run();
+    let run = lint(dir.path(), &["-o", "json"]).status(1).stderr("linted 3 managed resources from 3 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 0 info\n").run();
     let report = run.report();
     let at = |code: &str, name: &str| report.finding(code, name)["resource"]["source"].clone();
     let place = |file: &str, line: u64| serde_json::json!({"file": file, "line": line});
@@ -94,7 +94,7 @@ fn a_syntax_error_names_file_and_line_and_the_lint_goes_on() {
     repo(dir.path());
     let broken = "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata:\n  name: ok\nspec:\n  forProvider: {region: eu}\n---\nkind: [unclosed\n";
     std::fs::write(dir.path().join("repo/broken.yaml"), broken).unwrap();
-    let run = lint(dir.path(), &["-o", "json", "--fail-on", "never"]).status(4).stderr("repo/broken.yaml:8: unclosed bracket '['\nlinted 4 managed resources from 4 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 4 managed resources, 2 errors, 2 warnings, 0 info, 1 unreadable objects\n").run();
+    let run = lint(dir.path(), &["-o", "json", "--fail-on", "never"]).status(4).stderr("repo/broken.yaml:8: unclosed bracket '['\nlinted 4 managed resources from 4 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 4 managed resources, 2 errors, 2 warnings, 0 info, 1 unreadable objects\n").run();
     let report = run.report();
     assert_eq!(report["summary"]["unreadable"], serde_json::json!(["repo/broken.yaml:8: unclosed bracket '['"]));
     assert_eq!(report["summary"]["lint"]["syntaxErrors"], 1);
@@ -106,7 +106,7 @@ fn a_syntax_error_names_file_and_line_and_the_lint_goes_on() {
 fn sarif_points_at_the_manifest_and_still_validates() {
     let dir = tempfile::tempdir().unwrap();
     repo(dir.path());
-    let run = lint(dir.path(), &["-o", "sarif"]).status(1).stderr("linted 3 managed resources from 3 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 0 info\n").run();
+    let run = lint(dir.path(), &["-o", "sarif"]).status(1).stderr("linted 3 managed resources from 3 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 0 info\n").run();
     let log: Value = serde_json::from_str(&run.stdout).unwrap();
     let results = log["runs"][0]["results"].as_array().unwrap();
     let placeholder = results.iter().find(|r| r["ruleId"] == "PlaceholderExternalName").unwrap();
@@ -131,7 +131,7 @@ fn sarif_points_at_the_manifest_and_still_validates() {
 fn github_annotations_and_junit_name_the_file() {
     let dir = tempfile::tempdir().unwrap();
     repo(dir.path());
-    let run = lint(dir.path(), &["-o", "junit"]).status(1).stderr("linted 3 managed resources from 3 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 0 info\n").run();
+    let run = lint(dir.path(), &["-o", "junit"]).status(1).stderr("linted 3 managed resources from 3 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 3 managed resources, 2 errors, 2 warnings, 0 info\n").run();
     assert!(run.stdout.contains(r#"name="a" file="repo/net.yaml" line="12">"#), "{}", run.stdout);
     let annotated = upjet()
         .current_dir(dir.path())
@@ -150,12 +150,12 @@ fn github_annotations_and_junit_name_the_file() {
 #[test]
 fn stdin_is_linted_as_kustomize_prints_it() {
     let text = "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata:\n  name: imported\nspec:\n  managementPolicies: [Observe]\n  forProvider: {region: eu}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: infra\n";
-    let run = upjet().args(["doctor", "--from", "-", "-o", "json"]).stdin(text).status(1).stderr("linted 1 managed resources from 1 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 0 documents that are no Kubernetes object\n1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n").run();
+    let run = upjet().args(["doctor", "--from", "-", "-o", "json"]).stdin(text).status(1).stderr("linted 1 managed resources from 1 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 0 documents that are no Kubernetes object\n1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n").run();
     let report = run.report();
     let finding = report.finding("ObserveOnlyWithoutExternalName", "imported");
     assert_eq!(finding["resource"]["source"], serde_json::json!({"file": "-", "line": 1}));
     assert_eq!(report["summary"]["lint"]["skippedNotManaged"], 1);
-    let sarif = upjet().args(["doctor", "--from", "-", "-o", "sarif"]).stdin(text).status(1).stderr("linted 1 managed resources from 1 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 0 documents that are no Kubernetes object\n1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n").run();
+    let sarif = upjet().args(["doctor", "--from", "-", "-o", "sarif"]).stdin(text).status(1).stderr("linted 1 managed resources from 1 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 0 documents that are no Kubernetes object\n1 kinds scanned, 1 managed resources, 1 errors, 0 warnings, 0 info\n").run();
     let log: Value = serde_json::from_str(&sarif.stdout).unwrap();
     let location = &log["runs"][0]["results"][0]["locations"][0];
     assert!(location.get("physicalLocation").is_none() && location.get("logicalLocations").is_some(), "{location}");
@@ -191,7 +191,7 @@ fn several_paths_of_manifests_are_one_lint() {
     let run = upjet()
         .current_dir(dir.path())
         .args(["doctor", "--from", "repo", "--from", "shared/vpc.yaml", "--from", "repo/net.yaml", "-o", "json"])
-        .status(1).stderr("linted 4 managed resources from 4 files with 11 rules (46 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 4 managed resources, 2 errors, 1 warnings, 0 info\n").run();
+        .status(1).stderr("linted 4 managed resources from 4 files with 11 rules (51 need a cluster); skipped 1 objects of other kinds and 1 documents that are no Kubernetes object\n2 kinds scanned, 4 managed resources, 2 errors, 1 warnings, 0 info\n").run();
     let report = run.report();
     assert!(report.find("ReferenceOutsideManifests", "a").is_none(), "{:?}", report.codes());
     assert!(report.find("PlaceholderExternalName", "a").is_some(), "{:?}", report.codes());
@@ -236,7 +236,7 @@ spec:
 "#;
     std::fs::create_dir_all(dir.path().join("repo")).unwrap();
     std::fs::write(dir.path().join("repo/vpcs.yaml"), exported).unwrap();
-    let run = lint(dir.path(), &["-o", "json"]).stderr("linted 2 managed resources from 1 files with 11 rules (46 need a cluster)\n1 kinds scanned, 2 managed resources, 0 errors, 1 warnings, 0 info\n").run();
+    let run = lint(dir.path(), &["-o", "json"]).stderr("linted 2 managed resources from 1 files with 11 rules (51 need a cluster)\n1 kinds scanned, 2 managed resources, 0 errors, 1 warnings, 0 info\n").run();
     let report = run.json();
     let found: Vec<(&str, &str, u64)> = report["findings"]
         .as_array()

@@ -96,7 +96,7 @@ fn the_activation_hint_works_under_the_shipped_roles() {
         .upjet()
         .env("KUBECONFIG", c.dir().join("viewer.kubeconfig"))
         .args(["doctor", "-o", "json", "--fail-on", "never"])
-        .stderr(format!("1 of 2 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n")).run();
+        .stderr(format!("1 of 2 ManagedResourceDefinitions are inactive: no CRD is served for their kinds until activated (spec.state Active, or a ManagedResourceActivationPolicy)\n{NO_GUARD}\ncomposition tree not read: not allowed to list CompositeResourceDefinitions\n1 kinds scanned, 1 managed resources, 0 errors, 0 warnings, 0 info\n")).run();
     let err = &o.stderr;
     assert!(err.contains("1 of 2 ManagedResourceDefinitions are inactive") && !err.contains("forbidden"), "{err}");
 }
