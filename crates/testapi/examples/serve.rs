@@ -7,7 +7,10 @@ use std::path::Path;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let dir = args.get(1).map(String::as_str).unwrap_or("/work/shared/fixtures/crds/provider-upjet-gcp");
+    let dir = args
+        .get(1)
+        .map(String::as_str)
+        .unwrap_or(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/crds/provider-upjet-gcp"));
     let kubeconfig = args.get(2).map(String::as_str).unwrap_or("/tmp/testapi-kubeconfig");
     let secs: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(300);
     let api = testapi::TestApi::new();

@@ -60,7 +60,7 @@
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
 //! let api = testapi::TestApi::new();
-//! api.add_crds_from_dir(std::path::Path::new("/work/shared/fixtures/crds/provider-upjet-gcp"))?;
+//! api.add_crds_from_dir(std::path::Path::new("../shared/fixtures/crds/provider-upjet-gcp"))?;
 //! api.insert(serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"}}));
 //! let server = api.start().await?;
 //! server.write_kubeconfig(std::path::Path::new("/tmp/kubeconfig"), Some("default"))?;

@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 
-pub const GCP: &str = "/work/shared/fixtures/crds/provider-upjet-gcp";
+pub const GCP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/crds/provider-upjet-gcp");
 pub const KUBE_AGGREGATED_ACCEPT: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
 #[derive(Debug)]
